@@ -1,0 +1,340 @@
+# sagat: TimeControl strings <-> stages, increments, delays, byo-yomi, presets.
+#
+# Pure module: runs unchanged under CPython (the host imports it) and MicroPython.
+# Contract 1 of DESIGN.md. The grammar (times in whole seconds, as in PGN's TimeControl tag):
+#
+#   control   := "-"                      no limit: both faces count up
+#              | "*" SECONDS              hourglass: time one side uses is added to the other
+#              | stage (":" stage)*       one or more stages
+#   stage     := [MOVES "/"] SECONDS [bonus] [byoyomi]
+#   bonus     := "+" SECONDS              Fischer increment per completed move
+#              | "d" SECONDS              simple (US) delay at the start of each turn
+#              | "b" SECONDS              Bronstein: give back the time used, at most SECONDS
+#   byoyomi   := "j" SECONDS "x" COUNT    Japanese byo-yomi: COUNT periods of SECONDS (extension)
+#              | "c" MOVES "/" SECONDS    Canadian byo-yomi: MOVES moves in SECONDS, repeated
+#                                         (extension)
+#
+# Every stage but the last needs a move count (the stage ends when it is completed, TK-C16).
+# A final stage with a move count repeats: each further MOVES moves add SECONDS.
+# Byo-yomi may only end the final stage, which then has no move count and no bonus.
+# A handicap (a control per side) is written "LEFT|RIGHT", e.g. "300+2|180+2".
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+# How a stage credits time at a move (Stage.mode).
+SUDDEN = const(0)
+FISCHER = const(1)
+DELAY = const(2)
+BRONSTEIN = const(3)
+
+# What kind of control it is (TimeControl.kind).
+STAGES = const(0)
+HOURGLASS = const(1)
+COUNTUP = const(2)
+
+# Byo-yomi after the final stage (TimeControl.byo).
+BYO_NONE = const(0)
+BYO_JAPANESE = const(1)
+BYO_CANADIAN = const(2)
+
+MAX_SECONDS = const(86400)  # one value: 24 h (a whole game must stay far below 2^29 ms)
+MAX_BONUS = const(3600)
+MAX_MOVES = const(999)
+MAX_STAGES = const(8)
+MAX_PERIODS = const(99)
+
+_BONUS_CHARS = "+db"
+_BONUS_MODES = (FISCHER, DELAY, BRONSTEIN)
+
+
+class Stage:
+    """One stage: `moves` moves (0: the rest of the game) in `time_ms`, with a bonus."""
+
+    def __init__(self, moves, time_ms, mode=SUDDEN, bonus_ms=0):
+        self.moves = moves
+        self.time_ms = time_ms
+        self.mode = mode
+        self.bonus_ms = bonus_ms
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, Stage)
+            and self.moves == other.moves
+            and self.time_ms == other.time_ms
+            and self.mode == other.mode
+            and self.bonus_ms == other.bonus_ms
+        )
+
+    def __repr__(self):
+        return "Stage(%d, %d, %d, %d)" % (self.moves, self.time_ms, self.mode, self.bonus_ms)
+
+
+class TimeControl:
+    """A parsed control for one side. Build it with `parse`; `str()` gives the canonical string."""
+
+    def __init__(self, kind, stages=(), byo=BYO_NONE, byo_ms=0, byo_count=0):
+        self.kind = kind
+        self.stages = list(stages)
+        self.byo = byo
+        self.byo_ms = byo_ms  # Japanese: one period; Canadian: one block
+        self.byo_count = byo_count  # Japanese: number of periods; Canadian: moves per block
+
+    # --- questions the clock asks (no allocation) ---
+
+    def stage(self, n):
+        """Stage number n (counted from 1); past the list, the final stage (it repeats)."""
+        stages = self.stages
+        if n > len(stages):
+            return stages[len(stages) - 1]
+        return stages[n - 1]
+
+    def is_final(self, n):
+        """True if running out of stage n's time is a flag, not the start of another stage."""
+        stages = self.stages
+        return n >= len(stages)
+
+    def repeats(self):
+        """True if the final stage has a move count and repeats."""
+        stages = self.stages
+        return len(stages) > 0 and stages[len(stages) - 1].moves > 0
+
+    def has_next(self, n):
+        """True if completing stage n's move count adds another stage's time."""
+        return n < len(self.stages) or self.repeats()
+
+    def moves_before(self, n):
+        """Moves a side must complete to reach stage n."""
+        total = 0
+        last = len(self.stages)
+        for i in range(1, n):
+            total += self.stages[(i if i < last else last) - 1].moves
+        return total
+
+    def first_ms(self):
+        """Time on the face at the start: the first stage's time (or the hourglass time)."""
+        if self.kind == COUNTUP:
+            return 0
+        return self.stages[0].time_ms
+
+    def freeze_default(self):
+        """Contract 2: freeze is on by default for controls with an increment or delay."""
+        for s in self.stages:
+            if s.mode != SUDDEN:
+                return True
+        return False
+
+    # --- text ---
+
+    def __str__(self):
+        return format(self)
+
+    def __repr__(self):
+        return "TimeControl(%r)" % format(self)
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, TimeControl)
+            and self.kind == other.kind
+            and self.stages == other.stages
+            and self.byo == other.byo
+            and self.byo_ms == other.byo_ms
+            and self.byo_count == other.byo_count
+        )
+
+
+def _seconds(ms):
+    return str(ms // 1000)
+
+
+def format(tc):
+    """The canonical string of a TimeControl: parse(format(tc)) == tc."""
+    if tc.kind == COUNTUP:
+        return "-"
+    if tc.kind == HOURGLASS:
+        return "*" + _seconds(tc.stages[0].time_ms)
+    parts = []
+    for s in tc.stages:
+        text = ""
+        if s.moves:
+            text = str(s.moves) + "/"
+        text += _seconds(s.time_ms)
+        if s.mode != SUDDEN:
+            text += _BONUS_CHARS[s.mode - 1] + _seconds(s.bonus_ms)
+        parts.append(text)
+    text = ":".join(parts)
+    if tc.byo == BYO_JAPANESE:
+        text += "j" + _seconds(tc.byo_ms) + "x" + str(tc.byo_count)
+    elif tc.byo == BYO_CANADIAN:
+        text += "c" + str(tc.byo_count) + "/" + _seconds(tc.byo_ms)
+    return text
+
+
+def _fail(text, why):
+    raise ValueError("bad TimeControl %r: %s" % (text, why))
+
+
+def _number(text, part, what, low, high, full):
+    """Parse an unsigned decimal `part` in [low, high]; `what` names it in the error."""
+    if not part:
+        _fail(full, "missing %s" % what)
+    for ch in part:
+        if ch < "0" or ch > "9":
+            _fail(full, "%s %r is not a whole number" % (what, part))
+    if len(part) > 1 and part[0] == "0":
+        _fail(full, "%s %r has a leading zero" % (what, part))
+    value = int(part)
+    if value < low or value > high:
+        _fail(full, "%s %s is out of range %d..%d" % (what, part, low, high))
+    return value
+
+
+def _split_at_any(text, chars):
+    """(head, char, tail) at the first of `chars` in text, or (text, '', '')."""
+    for i in range(len(text)):
+        if text[i] in chars:
+            return text[:i], text[i], text[i + 1 :]
+    return text, "", ""
+
+
+def _parse_stage(part, number, final, full):
+    where = "stage %d %r" % (number, part)
+    if not part:
+        _fail(full, "stage %d is empty" % number)
+    byo = BYO_NONE
+    byo_ms = 0
+    byo_count = 0
+    head, mark, tail = _split_at_any(part, "jc")
+    if mark:
+        if not final:
+            _fail(full, "byo-yomi %r may only end the final stage" % (mark + tail))
+        if mark == "j":
+            secs, x, count = _split_at_any(tail, "x")
+            if not x:
+                _fail(full, "Japanese byo-yomi %r needs 'jSECONDSxPERIODS'" % (mark + tail))
+            byo_ms = _number(full, secs, "byo-yomi period seconds in " + where, 1, MAX_BONUS, full) * 1000
+            byo_count = _number(full, count, "byo-yomi period count in " + where, 1, MAX_PERIODS, full)
+            byo = BYO_JAPANESE
+        else:
+            moves, slash, secs = _split_at_any(tail, "/")
+            if not slash:
+                _fail(full, "Canadian byo-yomi %r needs 'cMOVES/SECONDS'" % (mark + tail))
+            byo_count = _number(full, moves, "byo-yomi move count in " + where, 1, MAX_MOVES, full)
+            byo_ms = _number(full, secs, "byo-yomi seconds in " + where, 1, MAX_SECONDS, full) * 1000
+            byo = BYO_CANADIAN
+        part = head
+    moves = 0
+    head, slash, tail = _split_at_any(part, "/")
+    if slash:
+        moves = _number(full, head, "move count in " + where, 1, MAX_MOVES, full)
+        part = tail
+    elif not final:
+        _fail(full, "%s needs a move count (MOVES/SECONDS): another stage follows it" % where)
+    head, mark, tail = _split_at_any(part, _BONUS_CHARS)
+    low = 1 if number == 1 else 0
+    time_ms = _number(full, head, "seconds in " + where, low, MAX_SECONDS, full) * 1000
+    mode = SUDDEN
+    bonus_ms = 0
+    if mark:
+        names = ("increment", "delay", "Bronstein delay")
+        i = _BONUS_CHARS.index(mark)
+        bonus_ms = _number(full, tail, names[i] + " seconds in " + where, 1, MAX_BONUS, full) * 1000
+        mode = _BONUS_MODES[i]
+    if byo != BYO_NONE and (moves or mode != SUDDEN):
+        _fail(full, "%s: byo-yomi cannot follow a move count or a bonus" % where)
+    return Stage(moves, time_ms, mode, bonus_ms), byo, byo_ms, byo_count
+
+
+def parse(text):
+    """Parse one side's TimeControl string. Raises ValueError naming the offending part."""
+    if not isinstance(text, str):
+        raise ValueError("bad TimeControl %r: not a string" % (text,))
+    full = text
+    text = text.strip()
+    if not text:
+        _fail(full, "empty")
+    if text == "-":
+        return TimeControl(COUNTUP)
+    if text[0] == "*":
+        secs = _number(full, text[1:], "hourglass seconds", 1, MAX_SECONDS, full)
+        return TimeControl(HOURGLASS, [Stage(0, secs * 1000)])
+    if "|" in text:
+        _fail(full, "'|' separates two sides' controls; use parse_sides")
+    parts = text.split(":")
+    if len(parts) > MAX_STAGES:
+        _fail(full, "%d stages, at most %d" % (len(parts), MAX_STAGES))
+    stages = []
+    byo = BYO_NONE
+    byo_ms = 0
+    byo_count = 0
+    for i in range(len(parts)):
+        final = i == len(parts) - 1
+        stage, byo, byo_ms, byo_count = _parse_stage(parts[i], i + 1, final, full)
+        stages.append(stage)
+    return TimeControl(STAGES, stages, byo, byo_ms, byo_count)
+
+
+def parse_sides(text):
+    """Parse "TC" (both sides) or "LEFT|RIGHT" (handicap): returns (left, right)."""
+    if not isinstance(text, str):
+        raise ValueError("bad TimeControl %r: not a string" % (text,))
+    parts = text.split("|")
+    if len(parts) == 1:
+        tc = parse(text)
+        return tc, tc
+    if len(parts) != 2:
+        _fail(text, "at most one '|' (LEFT|RIGHT)")
+    return parse(parts[0]), parse(parts[1])
+
+
+def format_sides(left, right):
+    """The canonical string for a pair of controls: "TC" if equal, else "LEFT|RIGHT"."""
+    if left == right:
+        return format(left)
+    return format(left) + "|" + format(right)
+
+
+# Built-in presets: (name, TimeControl string, description). Toguz kumalak first.
+PRESETS = (
+    ("tk-blitz", "420", "Toguz kumalak blitz: 7 min per player (TK-B3)"),
+    ("tk-rapid", "1200", "Toguz kumalak rapid: 20 min per player (TK-B3)"),
+    ("tk-classical-60", "3600", "Toguz kumalak classical: 60 min per player"),
+    ("tk-classical-90", "5400", "Toguz kumalak classical: 90 min per player"),
+    ("tk-classical-2stage", "40/5400:1800", "Toguz kumalak classical: 40 moves in 90 min, then 30 min (TK-C16)"),
+    ("bullet-1", "60", "Bullet: 1 min sudden death"),
+    ("bullet-1+1", "60+1", "Bullet: 1 min + 1 s Fischer"),
+    ("blitz-3", "180", "Blitz: 3 min sudden death"),
+    ("blitz-3+2", "180+2", "Blitz: 3 min + 2 s Fischer"),
+    ("blitz-5", "300", "Blitz: 5 min sudden death"),
+    ("blitz-5+3", "300+3", "Blitz: 5 min + 3 s Fischer"),
+    ("blitz-5d5", "300d5", "Blitz: 5 min, 5 s simple (US) delay"),
+    ("blitz-5b3", "300b3", "Blitz: 5 min, 3 s Bronstein delay"),
+    ("rapid-10", "600", "Rapid: 10 min sudden death"),
+    ("rapid-10+5", "600+5", "Rapid: 10 min + 5 s Fischer"),
+    ("rapid-15+10", "900+10", "Rapid: 15 min + 10 s Fischer"),
+    ("rapid-25+10", "1500+10", "Rapid: 25 min + 10 s Fischer (FIDE rapid)"),
+    ("rapid-25d5", "1500d5", "Rapid: 25 min, 5 s simple delay"),
+    ("rapid-25b10", "1500b10", "Rapid: 25 min, 10 s Bronstein delay"),
+    ("classical-90+30", "5400+30", "Classical: 90 min + 30 s Fischer"),
+    ("classical-fide", "40/5400+30:1800+30", "Classical: 40 moves in 90 min, then 30 min, +30 s from move 1"),
+    ("classical-40/120", "40/7200:3600", "Classical: 40 moves in 2 h, then 1 h sudden death"),
+    ("classical-repeat", "40/7200:20/3600", "Classical: 40 moves in 2 h, then 1 h per 20 moves, repeated"),
+    ("hourglass-1", "*60", "Hourglass: 1 min, time used is added to the opponent"),
+    ("hourglass-3", "*180", "Hourglass: 3 min"),
+    ("countup", "-", "No limit: both faces count up"),
+    ("byoyomi-jp", "600j30x5", "Japanese byo-yomi: 10 min, then 5 periods of 30 s"),
+    ("byoyomi-ca", "1200c25/300", "Canadian byo-yomi: 20 min, then 25 moves per 5 min"),
+)
+
+
+def preset(name):
+    """The TimeControl string of a built-in preset, or None."""
+    for p in PRESETS:
+        if p[0] == name:
+            return p[1]
+    return None
