@@ -5,6 +5,7 @@ import os
 import subprocess
 
 import pytest
+
 from conftest import FIRMWARE, ROOT, tool
 
 DIRS = [os.path.join(ROOT, "tests", "pure"), os.path.join(ROOT, "tests", "mp")]

@@ -4,6 +4,7 @@ import os
 import subprocess
 
 import pytest
+
 from conftest import FIRMWARE, tool
 
 FILES = sorted(

@@ -414,11 +414,12 @@ class Clock:
         self.seg_start = at
         self.turn_used[s] = 0
         self.has_run[s] = 1
+        self.delay_left[s] = 0
+        if self._countup(s) or self._in_byo(s):
+            return
         stage = self.tc[s].stage(self.stage[s])
-        if stage.mode == tcm.DELAY and not self._in_byo(s):
+        if stage.mode == tcm.DELAY:
             self.delay_left[s] = stage.bonus_ms
-        else:
-            self.delay_left[s] = 0
 
     def press(self, side, now):
         """A press of `side`'s lever at ticks `now` (its IRQ timestamp). Only the running side's
@@ -430,11 +431,11 @@ class Clock:
         self._commit(at)
         tc = self.tc[side]
         stage = self.stage[side]
-        st = tc.stage(stage)
         self.moves[side] += 1
         self.stage_moves[side] += 1
         added = 0
-        if not self.flag[side]:  # never credit time after this side's flag (FIDE, Chronos flaw)
+        # Never credit time after this side's flag (FIDE; the Chronos flaw).
+        if not self.flag[side] and tc.kind == tcm.STAGES:
             if self._in_byo(side):
                 if tc.byo == tcm.BYO_JAPANESE:
                     self.rem[side] = tc.byo_ms  # a move inside the period resets it
@@ -442,6 +443,7 @@ class Clock:
                     self.rem[side] = tc.byo_ms  # Canadian: block done, a new one starts
                     self.stage_moves[side] = 0
             else:
+                st = tc.stage(stage)
                 if st.mode == tcm.FISCHER:
                     self.rem[side] += st.bonus_ms
                 elif st.mode == tcm.BRONSTEIN:
