@@ -1,0 +1,168 @@
+"""Hypothesis properties of the clock engine (CPython)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kit import NEAR_WRAP, Game, L, R
+from sagatfw import clock as C
+from sagatfw.ticks import TICKS_MAX
+
+durations = st.lists(st.integers(min_value=0, max_value=20000), min_size=1, max_size=60)
+bases = st.sampled_from([0, NEAR_WRAP, TICKS_MAX, 123456789])  # ticks at the start
+
+
+@given(durations, st.integers(min_value=1, max_value=30), bases)
+def test_fischer_remaining_is_initial_plus_increments_minus_time_used(moves, inc, base):
+    g = Game(f"3600+{inc}", base=base)
+    g.start(0)
+    t = 0
+    used = [0, 0]
+    done = [0, 0]
+    side = L
+    for d in moves:
+        t += d
+        used[side] += d
+        assert g.press(side, t)
+        done[side] += 1
+        side = 1 - side
+        for s in (L, R):
+            assert g.ms(s, t) == 3600000 + inc * 1000 * done[s] - used[s]
+
+
+@given(durations, st.integers(min_value=1, max_value=10), st.sampled_from("+db"))
+def test_single_stage_modes_match_a_reference_model(moves, bonus, mark):
+    """Per turn of d ms: Fischer credits `bonus`, delay charges d - bonus (if positive),
+    Bronstein refunds min(d, bonus); a side that reaches zero flags (no freeze) and gets nothing."""
+    start = 30000
+    g = Game(f"30{mark}{bonus}", freeze=False)
+    g.start(0)
+    b = bonus * 1000
+    rem = [start, start]
+    flagged = [False, False]
+    t = 0
+    side = L
+    for d in moves:
+        charge = max(0, d - b) if mark == "d" else d
+        if charge >= rem[side] and not flagged[side]:
+            flagged[side] = True  # the flag fell inside this turn
+        rem[side] = 0 if flagged[side] else rem[side] - charge
+        if not flagged[side]:
+            if mark == "+":
+                rem[side] += b
+            elif mark == "b":
+                rem[side] += min(d, b)
+        t += d
+        g.press(side, t)
+        side = 1 - side
+        assert g.both(t) == tuple(rem)
+    assert sorted(e["side"] for e in g.of("flag")) == [("left", "right")[s] for s in (L, R) if flagged[s]]
+
+
+ops = st.lists(
+    st.tuples(
+        st.sampled_from(
+            ["press_l", "press_r", "poll", "pause", "resume", "adjust", "extend", "adjourn", "unadjourn", "result"]
+        ),
+        st.integers(min_value=0, max_value=400000),
+        st.integers(min_value=0, max_value=700000),
+    ),
+    max_size=40,
+)
+controls = st.sampled_from(
+    ["60", "60+2", "30d3", "30b3", "2/20:10", "2/20+1:2/10", "*30", "-", "20j5x2", "20c2/10", "60|30+5"]
+)
+
+
+@settings(max_examples=300)
+@given(controls, ops, st.booleans(), st.booleans(), bases)
+def test_any_sequence_keeps_times_non_negative_and_events_ordered(tc, seq, freeze, by_flag, base):
+    left, _, right = tc.partition("|")
+    g = Game(left, right or None, freeze=freeze, stage_advance="flag" if by_flag else "moves", base=base)
+    g.start(0)
+    t = 0
+    hourglass = tc.startswith("*")
+    total = 60000  # hourglass: the sum of both faces, changed only by the arbiter
+    for op, dt, value in seq:
+        t += dt
+        before = g.both(t)
+        arbiter_before = len(g.of("adjust")) + len(g.of("extension"))
+        paused = g.clock.state != C.RUNNING
+        if op == "press_l":
+            g.press(L, t)
+        elif op == "press_r":
+            g.press(R, t)
+        elif op == "poll":
+            g.poll(t)
+        elif op == "pause":
+            g.pause(t)
+            if not paused:
+                assert g.both(t) == before  # a pause never changes either time
+        elif op == "resume":
+            g.resume(t)
+            assert g.both(t) == before
+        elif op == "adjust":
+            if g.clock.state not in (C.RUNNING, C.FINISHED):
+                g.call("adjust", t, value % 2, ms=value)
+        elif op == "extend":
+            g.call("extend", t)
+        elif op == "adjourn":
+            g.call("adjourn", t)
+        elif op == "unadjourn":
+            g.call("resume_adjourned", t)
+        elif op == "result":
+            g.call("result", t, value % 5)
+        left_ms, right_ms = g.both(t)
+        assert left_ms >= 0 and right_ms >= 0
+        if hourglass:
+            arbiter = len(g.of("adjust")) + len(g.of("extension"))
+            if arbiter != arbiter_before:
+                total = left_ms + right_ms
+            assert left_ms + right_ms == total  # hourglass: the sum is constant
+    ts = [e["t"] for e in g.log]
+    assert ts == sorted(ts)
+    assert all(e["t"] <= t for e in g.log)
+    orders = [e["order"] for e in g.of("flag")]
+    assert orders == list(range(1, len(orders) + 1))
+    for e in g.log:
+        assert e["left_ms"] >= 0 and e["right_ms"] >= 0
+
+
+@given(st.lists(st.integers(min_value=1, max_value=50000), min_size=1, max_size=30), st.integers(1, 200000))
+def test_hourglass_sum_constant(moves, pause_at):
+    g = Game("*90", freeze=False)
+    g.start(0)
+    t = 0
+    side = L
+    for i, d in enumerate(moves):
+        for k in range(0, d, max(1, d // 3)):
+            assert sum(g.both(t + k)) == 180000
+        t += d
+        g.press(side, t)
+        side = 1 - side
+        if i == 3:
+            g.pause(t)
+            t += pause_at
+            assert sum(g.both(t)) == 180000
+            g.resume(t)
+    assert sum(g.both(t + 10**7)) == 180000
+
+
+@given(st.lists(st.integers(min_value=1, max_value=9000), min_size=2, max_size=40), st.integers(1, 5000))
+def test_flag_instant_does_not_depend_on_polling(moves, step):
+    def flags(poll_step):
+        g = Game("120", freeze=False)
+        g.start(0)
+        t = 0
+        side = L
+        for d in moves:
+            k = t
+            while k + poll_step < t + d:
+                k += poll_step
+                g.poll(k)
+            t += d
+            g.press(side, t)
+            side = 1 - side
+        g.poll(t + 10**6)
+        return [(e["type"], e["side"], e["t"]) for e in g.log if e["type"] in ("flag", "low_time")]
+
+    assert flags(step) == flags(10**9)
