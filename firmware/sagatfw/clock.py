@@ -629,6 +629,18 @@ class Clock:
         self._emit(EV_RESULT, self.t, NONE, code)
         return True
 
+    def power_restore(self, now):
+        """After a reboot restored this game's state: the clock is paused (a running side stops
+        at its last durable time) and `t` goes on from there; ticks restart at `now`. The
+        arbiter decides about the gap (TK-C18)."""
+        if self.state == RUNNING:
+            self._commit(self.t)
+            self.to_move = self.running
+            self.running = NONE
+            self.state = PAUSED
+        self.last = now
+        self._emit(EV_POWER_RESTORE, self.t, NONE, 0)
+
     # --------------------------------------------------------------- queries
 
     def ms(self, side):
