@@ -23,13 +23,19 @@ class Flash:
         self.tear = tear
         self.dead = False
         self.read_only = False
+        self.armed = False  # the cut counts operations from arm() on
+
+    def arm(self):
+        """Start counting operations towards the cut (e.g. after formatting)."""
+        self.ops = 0
+        self.armed = True
 
     def _op(self):
         """Count one operation; returns how much of it reaches the chip: 0, 1 (half) or 2."""
         self.ops += 1
         if self.dead:
             return 0
-        if self.cut_at and self.ops >= self.cut_at:
+        if self.armed and self.cut_at and self.ops >= self.cut_at:
             self.dead = True
             return 1 if self.tear else 0
         return 2
