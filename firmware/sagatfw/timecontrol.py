@@ -51,6 +51,8 @@ MAX_PERIODS = const(99)
 
 _BONUS_CHARS = "+db"
 _BONUS_MODES = (FISCHER, DELAY, BRONSTEIN)
+_STAGE_CHARS = "0123456789/:+dbjcx"  # every character a list of stages may contain
+_FAIL = "bad TimeControl %r: "  # the start of every parse error
 
 
 class Stage:
@@ -176,7 +178,7 @@ def format(tc):
 
 
 def _fail(text, why):
-    raise ValueError("bad TimeControl %r: %s" % (text, why))
+    raise ValueError(_FAIL % (text,) + why)
 
 
 def _number(text, part, what, low, high, full):
@@ -188,6 +190,8 @@ def _number(text, part, what, low, high, full):
             _fail(full, "%s %r is not a whole number" % (what, part))
     if len(part) > 1 and part[0] == "0":
         _fail(full, "%s %r has a leading zero" % (what, part))
+    if len(part) > len(str(high)):  # before int(): no huge int (CPython refuses > 4300 digits)
+        _fail(full, "%s %s is out of range %d..%d" % (what, part if len(part) <= 12 else part[:12] + "...", low, high))
     value = int(part)
     if value < low or value > high:
         _fail(full, "%s %s is out of range %d..%d" % (what, part, low, high))
@@ -265,6 +269,9 @@ def parse(text):
         return TimeControl(HOURGLASS, [Stage(0, secs * 1000)])
     if "|" in text:
         _fail(full, "'|' separates two sides' controls; use parse_sides")
+    for ch in text:
+        if ch not in _STAGE_CHARS:
+            _fail(full, "unexpected character %r" % ch)
     parts = text.split(":")
     if len(parts) > MAX_STAGES:
         _fail(full, "%d stages, at most %d" % (len(parts), MAX_STAGES))
@@ -289,7 +296,19 @@ def parse_sides(text):
         return tc, tc
     if len(parts) != 2:
         _fail(text, "at most one '|' (LEFT|RIGHT)")
-    return parse(parts[0]), parse(parts[1])
+    return _parse_side(parts[0], "left", text), _parse_side(parts[1], "right", text)
+
+
+def _parse_side(part, name, full):
+    """parse(part), its error naming the side and the whole handicap string."""
+    try:
+        return parse(part)
+    except ValueError as e:
+        why = str(e)
+    prefix = _FAIL % (part,)
+    if why.startswith(prefix):
+        why = why[len(prefix) :]
+    _fail(full, "%s side: %s" % (name, why))
 
 
 def format_sides(left, right):

@@ -1,0 +1,148 @@
+"""The `sagat` command's `presets` and `tc` subcommands (contract 5: errors are one line, no traceback)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from sagat.cli import main
+from sagatfw import timecontrol as tcm
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_presets_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "presets")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert len(lines) == len(tcm.PRESETS)
+    for line, (name, text, desc) in zip(lines, tcm.PRESETS, strict=True):
+        cols = line.split()
+        assert cols[0] == name and cols[1] == text, line
+        assert line.endswith(desc), line
+    assert lines[0].split()[:2] == ["tk-blitz", "420"]
+    assert lines[1].split()[:2] == ["tk-rapid", "1200"]
+
+
+def test_presets_json_one_object_per_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "presets", "--json")
+    assert code == 0 and err == ""
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert objs == [{"name": n, "tc": t, "description": d} for n, t, d in tcm.PRESETS]
+
+
+def test_tc_two_stages(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "tc", "40/5400+30:1800+30")
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "40/5400+30:1800+30",
+        "both sides:",
+        "  stage 1: 40 moves in 1:30:00, Fischer 30 s",
+        "  stage 2: 30:00 for the rest of the game, Fischer 30 s",
+    ]
+
+
+def test_tc_preset_name(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "tc", "tk-blitz")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "420"
+    assert "7:00" in out and "both sides" in out
+
+
+def test_tc_every_preset_name(capsys: pytest.CaptureFixture[str]) -> None:
+    for name, text, _desc in tcm.PRESETS:
+        code, out, err = run(capsys, "tc", name, "--json")
+        assert code == 0 and err == "", name
+        assert json.loads(out) == {"tc": text, "left": text, "right": text}
+
+
+def test_tc_handicap(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "tc", "300+2|180+2")
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "300+2|180+2",
+        "left:",
+        "  stage 1: 5:00 for the rest of the game, Fischer 2 s",
+        "right:",
+        "  stage 1: 3:00 for the rest of the game, Fischer 2 s",
+    ]
+    code, out, err = run(capsys, "tc", "--json", "300+2|180+2")
+    assert code == 0 and err == ""
+    assert json.loads(out) == {"tc": "300+2|180+2", "left": "300+2", "right": "180+2"}
+
+
+@pytest.mark.parametrize(
+    "control,canonical,needle",
+    [
+        ("-", "-", "no limit"),
+        ("*60", "*60", "hourglass 1:00"),
+        ("300d5", "300d5", "delay 5 s"),
+        ("300b5", "300b5", "Bronstein 5 s"),
+        ("40/7200:20/3600", "40/7200:20/3600", "stage 2: 20 moves in 1:00:00 (repeats)"),
+        ("600j30x5", "600j30x5", "Japanese byo-yomi: 5 periods of 30 s"),
+        ("1200c25/300", "1200c25/300", "Canadian byo-yomi: 25 moves per 5:00"),
+        (" 420 ", "420", "7:00 for the rest of the game"),
+        ("300|300", "300", "both sides"),
+    ],
+)
+def test_tc_describes(capsys: pytest.CaptureFixture[str], control: str, canonical: str, needle: str) -> None:
+    code, out, err = run(capsys, "tc", control)
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == canonical
+    assert needle in out
+
+
+@pytest.mark.parametrize(
+    "control,needle",
+    [
+        ("300+", "increment"),
+        ("?", "unexpected character '?'"),
+        ("300|", "right side: empty"),
+        ("a|b|c", "at most one '|'"),
+        ("300:40/300", "stage 1"),
+        ("no-such-preset", "unexpected character 'n'"),
+    ],
+)
+def test_tc_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], control: str, needle: str) -> None:
+    code, out, err = run(capsys, "tc", control)
+    assert code == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("sagat:"), err
+    assert needle in lines[0], err
+    assert "Traceback" not in err
+
+
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _err = run(capsys)
+    assert code == 2
+    assert "presets" in out and "tc" in out
+
+
+def sagat_script() -> str:
+    name = "sagat.exe" if os.name == "nt" else "sagat"
+    path = os.path.join(os.path.dirname(sys.executable), name)
+    assert os.path.exists(path), "no `sagat` console script next to %s: pip install -e ." % sys.executable
+    return path
+
+
+def test_console_script_entry_point() -> None:
+    ok = subprocess.run(
+        [sagat_script(), "tc", "40/5400+30:1800+30"], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.splitlines()[0] == "40/5400+30:1800+30"
+    bad = subprocess.run([sagat_script(), "tc", "300+"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert bad.stderr.splitlines() == [bad.stderr.strip()] and bad.stderr.startswith("sagat: ")
+    assert "increment" in bad.stderr and "Traceback" not in bad.stderr
