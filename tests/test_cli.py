@@ -146,3 +146,12 @@ def test_console_script_entry_point() -> None:
     assert bad.stdout == ""
     assert bad.stderr.splitlines() == [bad.stderr.strip()] and bad.stderr.startswith("sagat: ")
     assert "increment" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("argv", [["tc"], ["bogus"], ["presets", "--nope"]])
+def test_usage_errors_are_one_line(argv, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("sagat")

@@ -81,10 +81,17 @@ def cmd_tc(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="sagat", description="The toguz kumalak tournament clock's host command.")
+    p = _Parser(prog="sagat", description="The toguz kumalak tournament clock's host command.")
     p.add_argument("--version", action="version", version=f"sagat {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sp = sub.add_parser("presets", help="list the built-in time-control presets")
     sp.add_argument("--json", action="store_true", help="one JSON object per line")
     sp.set_defaults(func=cmd_presets)
