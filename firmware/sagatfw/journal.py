@@ -264,7 +264,7 @@ class Journal:
         """Write the backlog to the current segment and flush. True if all is durable."""
         if not self.backlog:
             return True
-        for attempt in range(2):
+        while True:
             try:
                 self._write_backlog()
                 self.error = None
@@ -272,11 +272,9 @@ class Journal:
             except OSError as e:
                 self._close()
                 self.error = "log write failed: %s" % e
-                if attempt == 0 and e.args and e.args[0] == ENOSPC:
-                    self.trim(0)  # full: old finished games go first, then try once more
-                else:
-                    break
-        return False
+                # full: remove the oldest finished game's segment and try again
+                if not (e.args and e.args[0] == ENOSPC and self._remove_oldest()):
+                    return False
 
     def _write_backlog(self):
         while self.backlog:
@@ -310,36 +308,50 @@ class Journal:
         self.seg_records = 0
         self.trim(self.max_bytes)
 
-    def trim(self, limit):
-        """Remove the oldest segments while the log is over `limit` bytes, but only segments whose
-        records all belong to games before the current one."""
-        names = self.segments()
-        sizes = []
-        total = 0
-        for n in names:
-            try:
-                size = os.stat(self._path(n))[6]
-            except OSError:
-                size = 0
-            sizes.append(size)
-            total += size
+    def _last_game(self, name):
+        """The game of a segment's last readable record, or None."""
+        last = None
         buf = bytearray(R.RECORD_SIZE)
+        try:
+            for rec in self._read_segment(name, buf):
+                if not R.check(rec):
+                    last = R.game_of(rec)
+        except OSError:
+            pass
+        return last
+
+    def _removable(self, names):
+        """Index of the oldest segment that may go: all its records belong to games before the
+        current one (unreadable segments are evidence: never removed here). -1 if none."""
         for i in range(len(names) - 1):
-            if total <= limit:
-                break
-            last_game = None
-            try:
-                for rec in self._read_segment(names[i], buf):
-                    if not R.check(rec):
-                        last_game = R.game_of(rec)
-            except OSError:
-                pass
-            if last_game is None:
-                continue  # unreadable: evidence for the arbiter, never removed here
-            if last_game >= self.game:
-                break  # the game in progress: keep it
-            try:
-                os.remove(self._path(names[i]))
-            except OSError:
-                break
-            total -= sizes[i]
+            last = self._last_game(names[i])
+            if last is None:
+                continue
+            if last >= self.game:
+                return -1  # the game in progress: keep it
+            return i
+        return -1
+
+    def _remove_oldest(self):
+        names = self.segments()
+        i = self._removable(names)
+        if i < 0:
+            return False
+        try:
+            os.remove(self._path(names[i]))
+        except OSError:
+            return False
+        return True
+
+    def trim(self, limit):
+        """Remove the oldest finished games' segments while the log is over `limit` bytes."""
+        while True:
+            total = 0
+            names = self.segments()
+            for n in names:
+                try:
+                    total += os.stat(self._path(n))[6]
+                except OSError:
+                    pass
+            if total <= limit or not self._remove_oldest():
+                return

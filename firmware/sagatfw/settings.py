@@ -1,0 +1,166 @@
+# sagat: settings and user presets, saved atomically on the board's filesystem.
+#
+# One JSON file (default /settings.json). `save` writes a temporary file, flushes and closes it,
+# then renames it over the old one: littlefs renames atomically, so after a power cut the file is
+# either the old settings or the new ones, never half of each. `load` never raises: a missing file
+# gives the defaults (origin "missing"), an unreadable one or bad values give the defaults for what
+# was bad (origin "corrupt"), and `problem` says what was wrong for the faces and the log.
+
+import json
+import os
+
+from sagatfw import clock as C
+from sagatfw import records as R
+from sagatfw import timecontrol as tcm
+
+MAX_PRESETS = 5  # user slots, as DGT's manual ones
+MAX_NAME = 16
+
+
+def _bool_or_none(v):
+    return v is None or isinstance(v, bool)
+
+
+def _ms(low, high):
+    def check(v):
+        return isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+
+    return check
+
+
+def _bool(v):
+    return isinstance(v, bool)
+
+
+# name: (default, validator, meaning)
+SCHEMA = {
+    "freeze": (None, _bool_or_none, "stop both faces at a flag; null: on with an increment or delay"),
+    "stage_advance": ("moves", lambda v: v in ("moves", "flag"), "next stage's time: at its move count or at a flag"),
+    "extension_ms": (300000, _ms(0, C.MAX_MS), "tie extension for each side (TK-C14)"),
+    "default_ms": (1800000, _ms(0, C.MAX_MS), "default time: mark a side with no move (TK-C6)"),
+    "low_time_ms": (300000, _ms(0, C.MAX_MS), "low-time mark (TK-C17)"),
+    "tenths_below_ms": (20000, _ms(0, 3600000), "show tenths below this"),
+    "sound": (True, _bool, "beep at a flag and a stage change"),
+    "brightness": (4, _ms(0, 7), "display brightness 0..7"),
+    "lockout_ms": (60, _ms(0, 1000), "ignore lever bounce for this long after a press"),
+    "log_max_bytes": (262144, _ms(16384, 16777216), "the log's size bound"),
+    "checkpoint_ms": (15000, _ms(1000, 600000), "how often a running clock checkpoints"),
+    "tc": ("420", lambda v: _valid_tc(v), "the last TimeControl (TK-B3 blitz by default)"),
+    "first": ("left", lambda v: v in ("left", "right"), "the first player's face (TK-C5)"),
+}
+
+
+def _valid_tc(v):
+    if not isinstance(v, str):
+        return False
+    try:
+        tcm.parse_sides(v)
+    except ValueError:
+        return False
+    return True
+
+
+def defaults():
+    return dict((k, SCHEMA[k][0]) for k in SCHEMA)
+
+
+def validate(key, value):
+    """Raise ValueError unless `key` is a known setting and `value` is valid for it."""
+    if key not in SCHEMA:
+        raise ValueError("unknown setting %r" % (key,))
+    if not SCHEMA[key][1](value):
+        raise ValueError("bad value for %s: %r (%s)" % (key, value, SCHEMA[key][2]))
+
+
+def _valid_presets(v):
+    if not isinstance(v, list) or len(v) > MAX_PRESETS:
+        return False
+    for p in v:
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not _valid_tc(p.get("tc")):
+            return False
+        if not 0 < len(p["name"]) <= MAX_NAME:
+            return False
+    return True
+
+
+class Store:
+    """The settings file: `values` (every key of SCHEMA) and `presets` (user slots)."""
+
+    def __init__(self, path="/settings.json"):
+        self.path = path
+        self.values = defaults()
+        self.presets = []
+        self.origin = R.ORIGIN_DEFAULTS_MISSING
+        self.problem = None
+
+    def load(self):
+        """Read the file; never raises. Returns the origin (records.ORIGIN_*)."""
+        self.values = defaults()
+        self.presets = []
+        self.problem = None
+        try:
+            with open(self.path) as f:
+                text = f.read()
+        except OSError:
+            self.origin = R.ORIGIN_DEFAULTS_MISSING
+            self.problem = "no settings file: defaults"
+            return self.origin
+        try:
+            data = json.loads(text)
+        except (ValueError, UnicodeError):
+            data = None
+        if not isinstance(data, dict):
+            self.origin = R.ORIGIN_DEFAULTS_CORRUPT
+            self.problem = "settings file unreadable: defaults"
+            return self.origin
+        bad = []
+        for key in SCHEMA:
+            if key in data:
+                if SCHEMA[key][1](data[key]):
+                    self.values[key] = data[key]
+                else:
+                    bad.append(key)
+        presets = data.get("presets", [])
+        if _valid_presets(presets):
+            self.presets = presets
+        else:
+            bad.append("presets")
+        if bad:
+            self.origin = R.ORIGIN_DEFAULTS_CORRUPT
+            self.problem = "bad settings, defaults for: " + ", ".join(bad)
+        else:
+            self.origin = R.ORIGIN_CHANGED
+        return self.origin
+
+    def set(self, key, value):
+        """Change one setting in memory (ValueError if bad); `save` makes it durable."""
+        validate(key, value)
+        self.values[key] = value
+
+    def set_preset(self, slot, name, tc):
+        if not isinstance(slot, int) or not 0 <= slot < MAX_PRESETS:
+            raise ValueError("preset slot must be 0..%d" % (MAX_PRESETS - 1))
+        p = {"name": name, "tc": tc}
+        if not _valid_presets([p]):
+            raise ValueError("a preset needs a name of 1..%d characters and a valid TimeControl" % MAX_NAME)
+        while len(self.presets) <= slot:
+            self.presets.append({"name": "slot %d" % (len(self.presets) + 1), "tc": "420"})
+        self.presets[slot] = p
+
+    def save(self):
+        """Write atomically: temporary file, flush, close, rename. Raises OSError on failure
+        (the old file is then untouched)."""
+        data = dict(self.values)
+        data["presets"] = self.presets
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(json.dumps(data))
+            f.flush()
+        os.rename(tmp, self.path)
+        self.origin = R.ORIGIN_CHANGED
+        self.problem = None
+
+    def clock_settings(self):
+        """The clock.Settings for the next game."""
+        v = self.values
+        return C.Settings(v["freeze"], v["stage_advance"], v["extension_ms"], v["default_ms"], v["low_time_ms"])
