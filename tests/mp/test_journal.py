@@ -26,7 +26,7 @@ def _game(j, c, tc="60+1", moves=10, t0=0, finish=True):
     c.start(t0)
     ok = j.log_events(c, t0)
     t = t0
-    for i in range(moves):
+    for _ in range(moves):
         t += 1000
         c.press(c.running, t)
         ok = j.log_events(c, t) and ok
@@ -94,7 +94,7 @@ def test_full_filesystem_keeps_clock_and_backlog_then_recovers():
         j.log_events(c, t)
     assert j.error is not None and "log write failed" in j.error, moves
     assert j.backlog  # the records that did not fit wait in RAM
-    for i in range(10):  # play on: the clock never stops
+    for _ in range(10):  # play on: the clock never stops
         t += 1000
         assert c.press(c.running, t)
         j.log_events(c, t)
