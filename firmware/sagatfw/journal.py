@@ -174,10 +174,13 @@ class Journal:
 
     # ---------------------------------------------------------------- writing
 
-    def _wall(self, clock, t):
+    def _wall(self, clock, t, now):
         if self.sync_wall_ms is None:
             return 0, 0, False
-        ticks = ticks_add(clock.last, t - clock.t)
+        if clock.state == C.SETUP:
+            ticks = now  # before the start, t stays 0: the event happened now
+        else:
+            ticks = ticks_add(clock.last, t - clock.t)
         ms = self.sync_wall_ms + ticks_diff(ticks, self.sync_ticks)
         return ms // 1000, ms % 1000, True
 
@@ -195,19 +198,19 @@ class Journal:
             text = R.pack_text(self.buf, self.game, self.seq, text)
             self._push()
 
-    def _header(self, clock, kind, t, side, arg):
-        ws, wms, ok = self._wall(clock, t)
+    def _header(self, clock, kind, t, side, arg, now):
+        ws, wms, ok = self._wall(clock, t, now)
         R.pack_header(
             self.buf, kind, self.game, self.seq, t, clock._ms_at(C.LEFT, t), clock._ms_at(C.RIGHT, t),
             clock.moves[C.LEFT], clock.moves[C.RIGHT], clock.running, side, arg,
             clock.stage[C.LEFT], clock.stage[C.RIGHT], ws, wms, ok,
         )
 
-    def begin_game(self, clock, origin=R.ORIGIN_CHANGED):
+    def begin_game(self, clock, now, origin=R.ORIGIN_CHANGED):
         """Log a new game's setup (after clock.new_game): its number, settings, control and first
         player. Returns True if durable."""
         self.game += 1
-        self._header(clock, C.EV_SETTINGS, 0, clock.first, origin)
+        self._header(clock, C.EV_SETTINGS, 0, clock.first, origin, now)
         R.pack_settings(self.buf, clock.settings)
         self._push()
         self._push_text(tcm.format_sides(clock.tc[C.LEFT], clock.tc[C.RIGHT]))
@@ -221,7 +224,7 @@ class Journal:
         for i in range(clock.n_events):
             e = i * C.EV_SIZE
             t = ev[e + C.F_T]
-            ws, wms, ok = self._wall(clock, t)
+            ws, wms, ok = self._wall(clock, t, now)
             R.pack_event(self.buf, ev, e, self.game, self.seq, clock.stage[C.LEFT], clock.stage[C.RIGHT],
                          ws, wms, ok)
             rest = b""
@@ -239,7 +242,7 @@ class Journal:
         most that much of a turn). Returns True if a checkpoint was written."""
         if clock.state != C.RUNNING or clock.t - self.last_t < self.checkpoint_ms:
             return False
-        self._header(clock, R.T_CHECKPOINT, clock.t, C.NONE, 0)
+        self._header(clock, R.T_CHECKPOINT, clock.t, C.NONE, 0, now)
         self._push()
         self.last_t = clock.t
         self.commit()
@@ -249,13 +252,13 @@ class Journal:
         """The host set the wall clock (Unix ms) at ticks `now`: later records carry `wall`."""
         self.sync_wall_ms = wall_ms
         self.sync_ticks = now
-        self._header(clock, C.EV_TIME_SYNC, clock.t, C.NONE, 0)
+        self._header(clock, C.EV_TIME_SYNC, clock.t, C.NONE, 0, now)
         self._push()
         return self.commit()
 
-    def log_settings(self, clock, settings, origin):
+    def log_settings(self, clock, settings, origin, now):
         """A settings record outside a game's setup (changed, or defaults after a bad file)."""
-        self._header(clock, C.EV_SETTINGS, clock.t if clock.state != C.SETUP else 0, C.NONE, origin)
+        self._header(clock, C.EV_SETTINGS, clock.t if clock.state != C.SETUP else 0, C.NONE, origin, now)
         R.pack_settings(self.buf, settings)
         self._push()
         return self.commit()

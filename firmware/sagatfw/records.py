@@ -401,9 +401,15 @@ class Reader:
                 self._problem(P_GAP, seq, "seq %d..%d missing %s" % (self.last_seq + 1, seq - 1, where))
         if self.start_seq is None:
             self.start_seq = seq
+            if seq == 0:
+                self.prev = ZERO_CHAIN  # the clock's very first record links to zeros
         if self.prev is not None:
             if self.chain.link(self.prev, memoryview(rec)[:CHAIN]) != chain_of(rec):
-                self._problem(P_CHAIN, seq, "seq %d does not link to seq %s %s" % (seq, self.last_seq, where))
+                if self.last_seq is None:
+                    why = "seq 0 does not start a chain with this key"
+                else:
+                    why = "seq %d does not link to seq %d" % (seq, self.last_seq)
+                self._problem(P_CHAIN, seq, why + " " + where)
         self.prev = chain_of(rec)
         self.last_seq = seq
         kind = type_of(rec)

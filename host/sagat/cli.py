@@ -88,6 +88,88 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+def _key(args: argparse.Namespace) -> bytes:
+    if getattr(args, "key_file", None):
+        try:
+            with open(args.key_file, "rb") as fh:
+                return fh.read().strip()
+        except OSError as e:
+            raise UserError(f"cannot read key file {args.key_file}: {e.strerror or e}") from None
+    return (args.key or "").encode()
+
+
+def _read_log(args: argparse.Namespace, replay: bool = True):
+    from . import logs
+
+    if not args.image:
+        raise UserError("give --image FILE (reading a clock over USB serial comes with the protocol)")
+    try:
+        return logs.read_segments(logs.read_image(args.image, args.block_size), _key(args), replay)
+    except logs.LogError as e:
+        raise UserError(str(e)) from None
+
+
+def _damage(log) -> int:
+    """show/export: report damage to the records themselves (CRC, missing, order, torn) on stderr;
+    whether the chain links is `sagat logs verify`'s question (it needs the arbiter key)."""
+    from sagatfw import records
+
+    damage = [p for p in log.problems if p[0] != records.P_CHAIN]
+    for kind, _seq, detail in damage:
+        print(f"sagat: log damage: {kind}: {detail}", file=sys.stderr)
+    return 1 if damage else 0
+
+
+def cmd_logs_show(args: argparse.Namespace) -> int:
+    from . import logs
+
+    log = _read_log(args, replay=False)
+    events = log.shown(args.checkpoints, args.game)
+    if args.json:
+        sys.stdout.write(logs.to_json_lines(events))
+    else:
+        sys.stdout.write(logs.table(log, args.checkpoints, args.game))
+    return _damage(log)
+
+
+def cmd_logs_verify(args: argparse.Namespace) -> int:
+    from . import logs
+
+    log = _read_log(args)
+    ok, lines = logs.verify_report(log)
+    if args.json:
+        print(json.dumps({"ok": ok, "records": log.records, "first_seq": log.start_seq, "last_seq": log.last_seq,
+                          "problems": [list(p) for p in log.problems], "replay": log.replay_problems}))
+    else:
+        print("\n".join(lines))
+    return 0 if ok else 1
+
+
+def cmd_logs_export(args: argparse.Namespace) -> int:
+    from . import logs
+
+    log = _read_log(args, replay=False)
+    events = log.shown(args.checkpoints, args.game)
+    text = logs.to_csv(events) if args.format == "csv" else logs.to_json_lines(events)
+    if args.output and args.output != "-":
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        except OSError as e:
+            raise UserError(f"cannot write {args.output}: {e.strerror or e}") from None
+        print(f"{len(events)} events written to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return _damage(log)
+
+
+def _log_source(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--image", metavar="FILE", help="a littlefs image: the simulator's flash or a board's dump")
+    sp.add_argument("--block-size", type=int, default=None, help="the image's block size (default: detect)")
+    sp.add_argument("--key", help="the arbiter key the log's chain is keyed with")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="sagat", description="The toguz kumalak tournament clock's host command.")
     p.add_argument("--version", action="version", version=f"sagat {__version__}")
@@ -99,6 +181,26 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("control", help='e.g. 420, "40/5400+30:1800+30", "300+2|180+2", tk-blitz')
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_tc)
+
+    lp = sub.add_parser("logs", help="read, verify and export a clock's log")
+    lsub = lp.add_subparsers(dest="logs_command", metavar="ACTION", parser_class=_Parser, required=True)
+    sp = lsub.add_parser("show", help="every event, as a table per game or JSON lines")
+    _log_source(sp)
+    sp.add_argument("--json", action="store_true", help="one contract 3 JSON object per event")
+    sp.add_argument("--game", type=int, help="only this game")
+    sp.add_argument("--checkpoints", action="store_true", help="also the checkpoint records")
+    sp.set_defaults(func=cmd_logs_show)
+    sp = lsub.add_parser("verify", help="check every CRC and chain link and replay every game; exit 1 if broken")
+    _log_source(sp)
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_logs_verify)
+    sp = lsub.add_parser("export", help="write the events as CSV or JSON lines")
+    _log_source(sp)
+    sp.add_argument("--format", choices=("csv", "json"), default="csv")
+    sp.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    sp.add_argument("--game", type=int, help="only this game")
+    sp.add_argument("--checkpoints", action="store_true", help="also the checkpoint records")
+    sp.set_defaults(func=cmd_logs_export)
     return p
 
 

@@ -22,7 +22,7 @@ def _fresh(blocks=64, progsize=256):
 
 def _game(j, c, tc="60+1", moves=10, t0=0, finish=True):
     c.new_game(tc)
-    assert j.begin_game(c)
+    assert j.begin_game(c, t0)
     c.start(t0)
     ok = j.log_events(c, t0)
     t = t0
@@ -82,7 +82,7 @@ def test_full_filesystem_keeps_clock_and_backlog_then_recovers():
     j.open()
     c = C.Clock()
     c.new_game("-")
-    assert j.begin_game(c)
+    assert j.begin_game(c, 0)
     c.start(0)
     j.log_events(c, 0)
     t = 0
@@ -228,7 +228,7 @@ def test_settings_missing_corrupt_bad_values_and_logged():
     j.open()
     c = C.Clock()
     c.new_game("420")
-    assert j.log_settings(c, s.clock_settings(), s.origin)
+    assert j.log_settings(c, s.clock_settings(), s.origin, 0)
     reader, events = _read(j)
     assert events[-1]["type"] == "settings" and events[-1]["origin"] == "defaults_corrupt"
     # a good save and load

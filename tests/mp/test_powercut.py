@@ -72,7 +72,7 @@ def _run(flash, acked, progsize):
     for t, action, args in _script():
         if action == "new":
             c.new_game(args[0], None, args[1], C.Settings(args[2]))
-            ok = j.begin_game(c)
+            ok = j.begin_game(c, t)
         else:
             if action == "start":
                 c.start(t)
