@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 from sagat.cli import main
-from sagatfw import timecontrol as tcm
+from sagatfw import presets
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -22,8 +22,8 @@ def test_presets_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "presets")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert len(lines) == len(tcm.PRESETS)
-    for line, (name, text, desc) in zip(lines, tcm.PRESETS, strict=True):
+    assert len(lines) == len(presets.PRESETS)
+    for line, (name, text, desc) in zip(lines, presets.PRESETS, strict=True):
         cols = line.split()
         assert cols[0] == name and cols[1] == text, line
         assert line.endswith(desc), line
@@ -35,7 +35,7 @@ def test_presets_json_one_object_per_line(capsys: pytest.CaptureFixture[str]) ->
     code, out, err = run(capsys, "presets", "--json")
     assert code == 0 and err == ""
     objs = [json.loads(line) for line in out.splitlines()]
-    assert objs == [{"name": n, "tc": t, "description": d} for n, t, d in tcm.PRESETS]
+    assert objs == [{"name": n, "tc": t, "description": d} for n, t, d in presets.PRESETS]
 
 
 def test_tc_two_stages(capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,7 +58,7 @@ def test_tc_preset_name(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_tc_every_preset_name(capsys: pytest.CaptureFixture[str]) -> None:
-    for name, text, _desc in tcm.PRESETS:
+    for name, text, _desc in presets.PRESETS:
         code, out, err = run(capsys, "tc", name, "--json")
         assert code == 0 and err == "", name
         assert json.loads(out) == {"tc": text, "left": text, "right": text}

@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 
+from sagatfw import presets
 from sagatfw import timecontrol as tcm
 
 from . import __version__
@@ -53,18 +54,18 @@ def describe(tc: tcm.TimeControl) -> list[str]:
 
 def cmd_presets(args: argparse.Namespace) -> int:
     if args.json:
-        for name, text, desc in tcm.PRESETS:
+        for name, text, desc in presets.PRESETS:
             print(json.dumps({"name": name, "tc": text, "description": desc}))
         return 0
-    width = max(len(p[0]) for p in tcm.PRESETS)
-    tcw = max(len(p[1]) for p in tcm.PRESETS)
-    for name, text, desc in tcm.PRESETS:
+    width = max(len(p[0]) for p in presets.PRESETS)
+    tcw = max(len(p[1]) for p in presets.PRESETS)
+    for name, text, desc in presets.PRESETS:
         print(f"{name:<{width}}  {text:<{tcw}}  {desc}")
     return 0
 
 
 def cmd_tc(args: argparse.Namespace) -> int:
-    text = tcm.preset(args.control) or args.control
+    text = presets.preset(args.control) or args.control
     try:
         left, right = tcm.parse_sides(text)
     except ValueError as e:
@@ -170,6 +171,25 @@ def _log_source(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE")
 
 
+def cmd_sim(args: argparse.Namespace) -> int:
+    from . import sim
+
+    flash = args.flash or sim.default_flash()
+    try:
+        if args.script:
+            figures = sim.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
+            msg = f"script done: {figures['boots']} boot(s), flash {flash}"
+            if args.log_json:
+                msg += f", {figures['events']} events in {args.log_json}"
+            print(msg, file=sys.stderr)
+            return 0
+        if args.virtual or args.log_json:
+            raise UserError("--virtual and --log-json need --script")
+        return sim.run_interactive(flash)
+    except sim.SimError as e:
+        raise UserError(str(e)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="sagat", description="The toguz kumalak tournament clock's host command.")
     p.add_argument("--version", action="version", version=f"sagat {__version__}")
@@ -201,6 +221,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--game", type=int, help="only this game")
     sp.add_argument("--checkpoints", action="store_true", help="also the checkpoint records")
     sp.set_defaults(func=cmd_logs_export)
+
+    sp = sub.add_parser("sim", help="run the clock in the simulator (interactive, or a script)")
+    sp.add_argument(
+        "--flash", metavar="IMAGE", help="the sim board's flash (default: ~/.local/share/sagat/sim-flash.img)"
+    )
+    sp.add_argument("--script", metavar="FILE", help="play a JSON-lines script of timed actions, then exit")
+    sp.add_argument("--virtual", action="store_true", help="in virtual time: a 5-hour game takes seconds")
+    sp.add_argument("--log-json", metavar="OUT", help="write the games played to OUT as contract 3 JSON lines")
+    sp.add_argument("--heap", metavar="SIZE", help=argparse.SUPPRESS)  # e.g. 64k: the memory budget test
+    sp.set_defaults(func=cmd_sim)
     return p
 
 

@@ -2,6 +2,7 @@
 #
 # Plain functions and bare asserts: pytest runs this file under CPython and tests/mprun.py runs the same
 # file under the MicroPython unix port, so it uses nothing MicroPython lacks.
+from sagatfw import presets
 from sagatfw import timecontrol as tcm
 
 S = 1000  # ms per second
@@ -325,10 +326,10 @@ def test_freeze_default_follows_increment_or_delay():
 
 
 def test_presets_table():
-    assert len(tcm.PRESETS) >= 20
-    names = [p[0] for p in tcm.PRESETS]
+    assert len(presets.PRESETS) >= 20
+    names = [p[0] for p in presets.PRESETS]
     assert len(set(names)) == len(names), "duplicate preset names"
-    for p in tcm.PRESETS:
+    for p in presets.PRESETS:
         assert len(p) == 3, p
         name, text, desc = p
         assert name and text and desc, p
@@ -336,23 +337,23 @@ def test_presets_table():
 
 
 def test_presets_toguz_kumalak_first():
-    first = tcm.PRESETS[:5]
+    first = presets.PRESETS[:5]
     for name, _text, _desc in first:
         assert name.startswith("tk-"), name
-    assert tcm.PRESETS[0][0] == "tk-blitz" and tcm.PRESETS[0][1] == "420"
-    assert tcm.PRESETS[1][0] == "tk-rapid" and tcm.PRESETS[1][1] == "1200"
-    assert "TK-B3" in tcm.PRESETS[0][2] and "TK-B3" in tcm.PRESETS[1][2]
+    assert presets.PRESETS[0][0] == "tk-blitz" and presets.PRESETS[0][1] == "420"
+    assert presets.PRESETS[1][0] == "tk-rapid" and presets.PRESETS[1][1] == "1200"
+    assert "TK-B3" in presets.PRESETS[0][2] and "TK-B3" in presets.PRESETS[1][2]
 
 
 def test_presets_parse_and_round_trip():
-    for name, text, _desc in tcm.PRESETS:
+    for name, text, _desc in presets.PRESETS:
         tc = tcm.parse(text)
         assert tcm.format(tc) == text, (name, text)
         assert tcm.parse(tcm.format(tc)) == tc, name
 
 
 def test_presets_cover_every_kind():
-    tcs = [tcm.parse(p[1]) for p in tcm.PRESETS]
+    tcs = [tcm.parse(p[1]) for p in presets.PRESETS]
     kinds = set([tc.kind for tc in tcs])
     assert kinds == set([tcm.STAGES, tcm.HOURGLASS, tcm.COUNTUP])
     modes = set([s.mode for tc in tcs for s in tc.stages])
@@ -364,18 +365,18 @@ def test_presets_cover_every_kind():
 
 
 def test_preset_lookup():
-    assert tcm.preset("tk-blitz") == "420"
-    assert tcm.preset("tk-rapid") == "1200"
-    for name, text, _desc in tcm.PRESETS:
-        assert tcm.preset(name) == text, name
-    assert tcm.preset("no-such-preset") is None
-    assert tcm.preset("") is None
-    assert tcm.preset("420") is None
+    assert presets.preset("tk-blitz") == "420"
+    assert presets.preset("tk-rapid") == "1200"
+    for name, text, _desc in presets.PRESETS:
+        assert presets.preset(name) == text, name
+    assert presets.preset("no-such-preset") is None
+    assert presets.preset("") is None
+    assert presets.preset("420") is None
 
 
 def test_preset_names_are_not_controls():
     # `sagat tc NAME` looks a name up first: no name may also be a valid control string
-    for name, _text, _desc in tcm.PRESETS:
+    for name, _text, _desc in presets.PRESETS:
         error(tcm.parse, name)
 
 
