@@ -708,6 +708,8 @@ class Clock:
     def event(self, i):
         """Queued event i as a contract 3 dict (allocates: for the log and tests, not the tick
         path). `game`, `seq` and `wall` are the journal's to add."""
+        from sagatfw.logread import event_dict  # not on the board's loop: tests, replay, the host
+
         return event_dict(self.events, i * EV_SIZE, self.tc_field)
 
     def take_events(self):
@@ -715,50 +717,3 @@ class Clock:
         out = [self.event(i) for i in range(self.n_events)]
         self.n_events = 0
         return out
-
-
-def _side(s):
-    return SIDE_NAMES[s] if s >= 0 else None
-
-
-def event_dict(ev, e, tc_field=None):
-    """Decode the event at offset e of an int array into contract 3's fields."""
-    kind = ev[e + F_TYPE]
-    d = {
-        "type": EVENT_NAMES[kind],
-        "t": ev[e + F_T],
-        "left_ms": ev[e + F_LEFT_MS],
-        "right_ms": ev[e + F_RIGHT_MS],
-        "left_moves": ev[e + F_LEFT_MOVES],
-        "right_moves": ev[e + F_RIGHT_MOVES],
-        "running": _side(ev[e + F_RUNNING]),
-    }
-    side = ev[e + F_SIDE]
-    arg = ev[e + F_ARG]
-    if side >= 0:
-        d["side"] = SIDE_NAMES[side]
-    if kind == EV_PAUSE:
-        d["by"] = BY_NAMES[arg]
-    elif kind == EV_FLAG:
-        d["order"] = arg
-    elif kind == EV_STAGE:
-        d["stage"] = arg
-    elif kind == EV_RESULT:
-        d["result"] = RESULT_NAMES[arg]
-    elif kind == EV_GAME_START:
-        d["first"] = SIDE_NAMES[arg]
-        if tc_field is not None:
-            d["tc"] = tc_field()
-    elif kind == EV_ADJUST:
-        d["reason"] = REASON_NAMES[arg]
-        d["before"] = {
-            "ms": ev[e + F_BEFORE_MS],
-            "moves": ev[e + F_BEFORE_MOVES],
-            "stage": ev[e + F_BEFORE_STAGE],
-        }
-        d["after"] = {
-            "ms": ev[e + F_AFTER_MS],
-            "moves": ev[e + F_AFTER_MOVES],
-            "stage": ev[e + F_AFTER_STAGE],
-        }
-    return d

@@ -18,7 +18,6 @@ import os
 from sagatfw import clock as C
 from sagatfw import records as R
 from sagatfw import timecontrol as tcm
-from sagatfw.replay import Replay
 from sagatfw.ticks import ticks_add, ticks_diff
 
 SUFFIX = ".seg"
@@ -114,7 +113,7 @@ class Journal:
                 self.prev = R.chain_of(last)
                 self.game = R.game_of(last)
                 if R.type_of(last) != R.T_TEXT:
-                    self.last_t = R.decode(last)["t"]
+                    self.last_t = R.t_of(last)
                 break
         self.file = None  # the next record starts a new segment
         return self.problems
@@ -136,7 +135,9 @@ class Journal:
             if first is not None and first < game:
                 start = i
                 break
-        reader = R.Reader(checkpoints=True)
+        from sagatfw.logread import Reader  # only at boot: the loop does not keep it in RAM
+
+        reader = Reader(checkpoints=True)
         for name in names[start:]:
             for rec in self._read_segment(name, buf):
                 if R.check(rec) or R.game_of(rec) != game:
@@ -156,6 +157,8 @@ class Journal:
         replayed (the caller shows the error and starts clean)."""
         if self.game == 0:
             return False
+        from sagatfw.replay import Replay  # only at boot: the loop does not keep it in RAM
+
         rp = Replay(clock)
         seen = False
         for ev in self.game_events():

@@ -1,4 +1,5 @@
-# sagat: binary log records: encode/decode, CRC-32, keyed hash chain.
+# sagat: binary log records: the layout, encoding, CRC-32, keyed hash chain, checks.
+# (Decoding to contract 3's fields and the checking Reader are in logread.py.)
 #
 # Pure module (the host imports it: one codec, two runtimes). Contract 3 of DESIGN.md; the byte
 # layout is documented in docs/log-format.md. Every record is RECORD_SIZE (64) bytes, little-endian:
@@ -57,7 +58,6 @@ FLAG_WALL = 1
 ORIGIN_CHANGED = 0
 ORIGIN_DEFAULTS_MISSING = 1
 ORIGIN_DEFAULTS_CORRUPT = 2
-ORIGIN_NAMES = ("changed", "defaults_missing", "defaults_corrupt")
 
 # Problems a reader reports (Reader.problems: (kind, seq, detail)).
 P_CRC = "crc"  # bytes do not match their CRC: torn or corrupted
@@ -216,19 +216,6 @@ def pack_settings(buf, s):
     )
 
 
-def unpack_settings(rec):
-    freeze, by_flag, ext, default, low = struct.unpack_from("<BBIII", rec, PAYLOAD)
-    return C.Settings(
-        None if freeze == 2 else bool(freeze), "flag" if by_flag else "moves", ext, default, low
-    )
-
-
-def _text(rec, at, size):
-    raw = bytes(rec[at : at + size])
-    n = raw.find(b"\x00")
-    return raw if n < 0 else raw[:n]
-
-
 # ------------------------------------------------------------------ decoding
 
 
@@ -251,212 +238,13 @@ def game_of(rec):
     return struct.unpack_from("<H", rec, 2)[0]
 
 
+def t_of(rec):
+    return struct.unpack_from("<I", rec, 8)[0]
+
+
 def type_of(rec):
     return rec[1]
 
 
 def chain_of(rec):
     return bytes(rec[CHAIN : CHAIN + CHAIN_SIZE])
-
-
-_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def iso_utc(sec, ms=0):
-    """ISO-8601 UTC for Unix seconds (no time module: the same on every runtime)."""
-    days = sec // 86400
-    rest = sec % 86400
-    year = 1970
-    while True:
-        n = 366 if (year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)) else 365
-        if days < n:
-            break
-        days -= n
-        year += 1
-    month = 0
-    while True:
-        n = _DAYS[month] + (1 if month == 1 and n_leap(year) else 0)
-        if days < n:
-            break
-        days -= n
-        month += 1
-    return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (
-        year,
-        month + 1,
-        days + 1,
-        rest // 3600,
-        rest // 60 % 60,
-        rest % 60,
-        ms,
-    )
-
-
-def n_leap(year):
-    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-
-
-def decode(rec):
-    """The contract 3 fields of one record (not T_TEXT). Includes `game`, `seq`, `wall`."""
-    (_, kind, game, seq, t, lms, rms, lmv, rmv, running, side, arg, lst, rst, flags, _, ws, wms) = (
-        struct.unpack_from(HEADER, rec, 0)
-    )
-    if kind == T_CHECKPOINT:
-        name = "checkpoint"
-    elif kind < len(C.EVENT_NAMES):
-        name = C.EVENT_NAMES[kind]
-    else:
-        name = "unknown_%d" % kind
-    d = {
-        "game": game,
-        "seq": seq,
-        "type": name,
-        "t": t,
-        "left_ms": lms,
-        "right_ms": rms,
-        "left_moves": lmv,
-        "right_moves": rmv,
-        "running": C.SIDE_NAMES[running] if running in (0, 1) else None,
-        "wall": iso_utc(ws, wms) if flags & FLAG_WALL else None,
-        "left_stage": lst,
-        "right_stage": rst,
-    }
-    if side in (0, 1):
-        if kind == C.EV_SETTINGS:
-            d["first"] = C.SIDE_NAMES[side]  # a game's setup record: its tc follows as text
-            d["tc"] = ""
-        else:
-            d["side"] = C.SIDE_NAMES[side]
-    if kind == C.EV_PAUSE:
-        d["by"] = C.BY_NAMES[arg] if 0 <= arg < len(C.BY_NAMES) else None
-    elif kind == C.EV_FLAG:
-        d["order"] = arg
-    elif kind == C.EV_STAGE:
-        d["stage"] = arg
-    elif kind == C.EV_RESULT:
-        d["result"] = C.RESULT_NAMES[arg] if 0 <= arg < len(C.RESULT_NAMES) else None
-    elif kind == C.EV_GAME_START:
-        d["first"] = C.SIDE_NAMES[arg] if arg in (0, 1) else None
-        d["tc"] = _text(rec, PAYLOAD, PAYLOAD_SIZE).decode()
-    elif kind == C.EV_ADJUST:
-        bms, bmv, bst, ams, amv, ast = struct.unpack_from("<IHBIHB", rec, PAYLOAD)
-        d["reason"] = C.REASON_NAMES[arg] if 0 <= arg < len(C.REASON_NAMES) else None
-        d["before"] = {"ms": bms, "moves": bmv, "stage": bst}
-        d["after"] = {"ms": ams, "moves": amv, "stage": ast}
-    elif kind == C.EV_SETTINGS:
-        s = unpack_settings(rec)
-        d["origin"] = ORIGIN_NAMES[arg] if 0 <= arg < len(ORIGIN_NAMES) else None
-        d["settings"] = {
-            "freeze": s.freeze,
-            "stage_advance": s.stage_advance,
-            "extension_ms": s.extension_ms,
-            "default_ms": s.default_ms,
-            "low_time_ms": s.low_time_ms,
-        }
-    return d
-
-
-def tc_value(text):
-    """The game_start `tc` field: "A" or {"left": A, "right": B} for "A|B"."""
-    if "|" in text:
-        left, right = text.split("|", 1)
-        return {"left": left, "right": right}
-    return text
-
-
-class Reader:
-    """Reads records in order, checks each one and the chain, and yields decoded events.
-
-    feed(rec) returns the decoded event (a dict), or None for a record that is not an event
-    (text continuation, damaged). Problems found go to `problems` as (kind, seq, detail); nothing is
-    skipped in silence and nothing is "repaired". The first record read is trusted as the chain's
-    start (older records may have been rotated out); `start_seq` says where that was."""
-
-    def __init__(self, key=b"", checkpoints=False):
-        self.chain = Chain(key)
-        self.checkpoints = checkpoints
-        self.prev = None  # chain value of the last good record
-        self.last_seq = None
-        self.start_seq = None
-        self.problems = []
-        self.records = 0
-        self._pending = None  # game_start waiting for its text continuations
-        self._text = b""
-
-    def _problem(self, kind, seq, detail):
-        self.problems.append((kind, seq, detail))
-
-    def feed(self, rec, where=""):
-        self.records += 1
-        bad = check(rec)
-        if bad:
-            seq = seq_of(rec) if len(rec) >= 8 else None
-            self._problem(bad, seq, "record %s%s" % (where, " (seq %s)" % seq if seq is not None else ""))
-            self.prev = None  # the next record cannot be linked to an unreadable one
-            return self._flush_pending()
-        seq = seq_of(rec)
-        if self.last_seq is not None:
-            if seq <= self.last_seq:
-                self._problem(P_ORDER, seq, "seq %d after %d %s" % (seq, self.last_seq, where))
-            elif seq != self.last_seq + 1:
-                self._problem(P_GAP, seq, "seq %d..%d missing %s" % (self.last_seq + 1, seq - 1, where))
-        if self.start_seq is None:
-            self.start_seq = seq
-            if seq == 0:
-                self.prev = ZERO_CHAIN  # the clock's very first record links to zeros
-        if self.prev is not None:
-            if self.chain.link(self.prev, memoryview(rec)[:CHAIN]) != chain_of(rec):
-                if self.last_seq is None:
-                    why = "seq 0 does not start a chain with this key"
-                else:
-                    why = "seq %d does not link to seq %d" % (seq, self.last_seq)
-                self._problem(P_CHAIN, seq, why + " " + where)
-        self.prev = chain_of(rec)
-        self.last_seq = seq
-        kind = type_of(rec)
-        if kind == T_TEXT:
-            if self._pending is not None:
-                self._text += _text(rec, TEXT_AT, TEXT_SIZE)
-            return None
-        out = self._flush_pending()
-        d = decode(rec)
-        if "tc" in d:  # game_start, or a game's setup record: text continuations may follow
-            self._pending = d
-            self._text = d["tc"].encode()
-            return out
-        if kind == T_CHECKPOINT and not self.checkpoints:
-            return out
-        if out is not None:
-            return (out, d)
-        return d
-
-    def _flush_pending(self):
-        d = self._pending
-        if d is None:
-            return None
-        self._pending = None
-        try:
-            d["tc"] = tc_value(self._text.decode())
-        except UnicodeError:
-            d["tc"] = None
-        return d
-
-    def finish(self):
-        """Call after the last record: returns a game_start still waiting for its text, or None."""
-        return self._flush_pending()
-
-    def events(self, records):
-        """All events of an iterable of records, in order (a list of dicts)."""
-        out = []
-        for rec in records:
-            _collect(out, self.feed(rec))
-        _collect(out, self.finish())
-        return out
-
-
-def _collect(out, got):
-    if got is None:
-        return
-    if isinstance(got, tuple):
-        out.extend(got)
-    else:
-        out.append(got)

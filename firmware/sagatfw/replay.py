@@ -6,7 +6,7 @@
 # come out at the same `t` with the same times as the log says. So the log proves who flagged
 # first (TK-C13, TK-C14), and a log that the engine cannot reproduce is reported.
 #
-# Events are the dicts of records.decode / records.Reader, in order, for one game: they start with
+# Events are the dicts of logread.decode / logread.Reader, in order, for one game: they start with
 # the game's setup record (a `settings` event with `tc` and `first`).
 
 from sagatfw import clock as C

@@ -17,37 +17,48 @@ MAX_PRESETS = 5  # user slots, as DGT's manual ones
 MAX_NAME = 16
 
 
-def _bool_or_none(v):
-    return v is None or isinstance(v, bool)
-
-
-def _ms(low, high):
-    def check(v):
-        return isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
-
-    return check
-
-
-def _bool(v):
-    return isinstance(v, bool)
-
-
-# name: (default, validator, meaning)
+# name: (default, kind, low, high). Kinds: "b" true/false, "n" true/false/null, "i" a whole number
+# in low..high, "c" one of low (a tuple), "t" a TimeControl string.
+#   freeze           stop both faces at a flag; null: on with an increment or delay (contract 2)
+#   stage_advance    the next stage's time at its move count ("moves") or at a flag ("flag")
+#   extension_ms     tie extension for each side (TK-C14)
+#   default_ms       default time: mark a side that has not moved (TK-C6)
+#   low_time_ms      low-time mark (TK-C17)
+#   tenths_below_ms  show tenths below this (0: never)
+#   sound            beep at a flag and a stage change (buttons are always silent)
+#   brightness       display brightness 0..7
+#   lockout_ms       ignore lever bounce for this long after a press
+#   log_max_bytes    the log's size bound
+#   checkpoint_ms    how often a running clock checkpoints
+#   tc, first        the next game's control (TK-B3 blitz by default) and first player's face (TK-C5)
 SCHEMA = {
-    "freeze": (None, _bool_or_none, "stop both faces at a flag; null: on with an increment or delay"),
-    "stage_advance": ("moves", lambda v: v in ("moves", "flag"), "next stage's time: at its move count or at a flag"),
-    "extension_ms": (300000, _ms(0, C.MAX_MS), "tie extension for each side (TK-C14)"),
-    "default_ms": (1800000, _ms(0, C.MAX_MS), "default time: mark a side with no move (TK-C6)"),
-    "low_time_ms": (300000, _ms(0, C.MAX_MS), "low-time mark (TK-C17)"),
-    "tenths_below_ms": (20000, _ms(0, 3600000), "show tenths below this"),
-    "sound": (True, _bool, "beep at a flag and a stage change"),
-    "brightness": (4, _ms(0, 7), "display brightness 0..7"),
-    "lockout_ms": (60, _ms(0, 1000), "ignore lever bounce for this long after a press"),
-    "log_max_bytes": (262144, _ms(16384, 16777216), "the log's size bound"),
-    "checkpoint_ms": (15000, _ms(1000, 600000), "how often a running clock checkpoints"),
-    "tc": ("420", lambda v: _valid_tc(v), "the last TimeControl (TK-B3 blitz by default)"),
-    "first": ("left", lambda v: v in ("left", "right"), "the first player's face (TK-C5)"),
+    "freeze": (None, "n", 0, 0),
+    "stage_advance": ("moves", "c", ("moves", "flag"), 0),
+    "extension_ms": (300000, "i", 0, C.MAX_MS),
+    "default_ms": (1800000, "i", 0, C.MAX_MS),
+    "low_time_ms": (300000, "i", 0, C.MAX_MS),
+    "tenths_below_ms": (20000, "i", 0, 3600000),
+    "sound": (True, "b", 0, 0),
+    "brightness": (4, "i", 0, 7),
+    "lockout_ms": (60, "i", 0, 1000),
+    "log_max_bytes": (262144, "i", 16384, 16777216),
+    "checkpoint_ms": (15000, "i", 1000, 600000),
+    "tc": ("420", "t", 0, 0),
+    "first": ("left", "c", ("left", "right"), 0),
 }
+
+
+def _ok(key, v):
+    default, kind, low, high = SCHEMA[key]
+    if kind == "b":
+        return isinstance(v, bool)
+    if kind == "n":
+        return v is None or isinstance(v, bool)
+    if kind == "i":
+        return isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+    if kind == "c":
+        return v in low
+    return _valid_tc(v)
 
 
 def _valid_tc(v):
@@ -68,8 +79,8 @@ def validate(key, value):
     """Raise ValueError unless `key` is a known setting and `value` is valid for it."""
     if key not in SCHEMA:
         raise ValueError("unknown setting %r" % (key,))
-    if not SCHEMA[key][1](value):
-        raise ValueError("bad value for %s: %r (%s)" % (key, value, SCHEMA[key][2]))
+    if not _ok(key, value):
+        raise ValueError("bad value for %s: %r" % (key, value))
 
 
 def _valid_presets(v):
@@ -116,7 +127,7 @@ class Store:
         bad = []
         for key in SCHEMA:
             if key in data:
-                if SCHEMA[key][1](data[key]):
+                if _ok(key, data[key]):
                     self.values[key] = data[key]
                 else:
                     bad.append(key)

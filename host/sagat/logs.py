@@ -9,6 +9,7 @@ import io
 import json
 from dataclasses import dataclass, field
 
+from sagatfw import logread
 from sagatfw import records as R
 from sagatfw.replay import Mismatch, Replay
 
@@ -86,7 +87,7 @@ def read_image(path: str, block_size: int | None = None) -> list[tuple[str, byte
 def read_segments(segments: list[tuple[str, bytes]], key: bytes = b"", replay: bool = True) -> Log:
     """Decode and check a log given as (name, bytes) segments."""
     log = Log(segments=[n for n, _ in segments])
-    reader = R.Reader(key, checkpoints=True)
+    reader = logread.Reader(key, checkpoints=True)
     for name, data in segments:
         for at in range(0, len(data), R.RECORD_SIZE):
             got = reader.feed(data[at : at + R.RECORD_SIZE], f"in {name}")

@@ -7,6 +7,7 @@ import os
 from flash import Flash, mount, unmount
 
 from sagatfw import clock as C
+from sagatfw import logread as LR
 from sagatfw import records as REC
 from sagatfw.journal import Journal
 from sagatfw.settings import Store
@@ -37,7 +38,7 @@ def _game(j, c, tc="60+1", moves=10, t0=0, finish=True):
 
 
 def _read(j, key=b""):
-    reader = REC.Reader(key)
+    reader = LR.Reader(key)
     events = []
     buf = bytearray(REC.RECORD_SIZE)
     for name in j.segments():

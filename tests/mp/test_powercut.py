@@ -13,6 +13,7 @@ import gc
 from flash import Flash, mount, unmount
 
 from sagatfw import clock as C
+from sagatfw import logread as LR
 from sagatfw import records as REC
 from sagatfw.journal import Journal
 
@@ -106,7 +107,7 @@ def _run(flash, acked, progsize):
 
 
 def _read_all(j):
-    reader = REC.Reader(b"k", checkpoints=True)
+    reader = LR.Reader(b"k", checkpoints=True)
     events = []
     buf = bytearray(REC.RECORD_SIZE)
     for name in j.segments():

@@ -2,6 +2,7 @@
 # reordered, edited and torn records. Runs under CPython and MicroPython.
 from kit import Game, R
 from sagatfw import clock as C
+from sagatfw import logread as LR
 from sagatfw import records as REC
 from sagatfw import timecontrol as tcm
 
@@ -66,7 +67,7 @@ def _strip(d):
 
 def test_every_event_round_trips_to_contract_3_fields():
     log, expected = _game()
-    reader = REC.Reader()
+    reader = LR.Reader()
     got = reader.events(log.recs)
     assert reader.problems == []
     assert [_strip(d) for d in got] == expected
@@ -81,7 +82,7 @@ def test_long_tc_uses_text_continuations():
     tc = "40/5400+30:20/1800+30:900+30"
     log, expected = _game(tc, "40/5400+30:1800+30")
     assert REC.type_of(log.recs[1]) == REC.T_TEXT
-    got = REC.Reader().events(log.recs)
+    got = LR.Reader().events(log.recs)
     assert got[0]["type"] == "game_start"
     assert got[0]["tc"] == {"left": tc, "right": "40/5400+30:1800+30"}
     assert [_strip(d) for d in got] == expected
@@ -100,7 +101,7 @@ def test_edited_record_fails_its_crc():
     b = bytearray(recs[3])
     b[12] ^= 1  # one bit of left_ms
     recs[3] = bytes(b)
-    reader = REC.Reader()
+    reader = LR.Reader()
     reader.events(recs)
     assert [p[0] for p in reader.problems][:1] == [REC.P_CRC]
 
@@ -114,7 +115,7 @@ def test_edit_with_fixed_crc_breaks_the_chain():
 
     struct.pack_into("<I", b, REC.CRC, REC.crc32(bytes(b[: REC.CRC])))
     recs[3] = bytes(b)
-    reader = REC.Reader()
+    reader = LR.Reader()
     reader.events(recs)
     kinds = [p[0] for p in reader.problems]
     assert REC.P_CHAIN in kinds and REC.P_CRC not in kinds
@@ -124,7 +125,7 @@ def test_edit_with_fixed_crc_breaks_the_chain():
 def test_missing_record_is_reported():
     log, _ = _game()
     recs = log.recs[:4] + log.recs[5:]
-    reader = REC.Reader()
+    reader = LR.Reader()
     reader.events(recs)
     kinds = [p[0] for p in reader.problems]
     assert REC.P_GAP in kinds and REC.P_CHAIN in kinds
@@ -136,7 +137,7 @@ def test_reordered_records_are_reported():
     log, _ = _game()
     recs = list(log.recs)
     recs[3], recs[4] = recs[4], recs[3]
-    reader = REC.Reader()
+    reader = LR.Reader()
     reader.events(recs)
     kinds = [p[0] for p in reader.problems]
     assert REC.P_ORDER in kinds and REC.P_CHAIN in kinds
@@ -145,13 +146,13 @@ def test_reordered_records_are_reported():
 def test_torn_record_is_reported():
     log, _ = _game()
     recs = log.recs[:-1] + [log.recs[-1][:30]]
-    reader = REC.Reader()
+    reader = LR.Reader()
     reader.events(recs)
     assert reader.problems[-1][0] == REC.P_TORN
 
 
 def test_foreign_bytes_are_reported_not_decoded():
-    reader = REC.Reader()
+    reader = LR.Reader()
     got = reader.events([bytes(64), b"\xff" * 64])
     assert got == [] and [p[0] for p in reader.problems] == [REC.P_MAGIC, REC.P_MAGIC]
 
@@ -159,10 +160,10 @@ def test_foreign_bytes_are_reported_not_decoded():
 def test_keyed_chain_detects_a_forger_without_the_key():
     key = b"arbiter secret"
     log, _ = _game(key=key)
-    r = REC.Reader(key)
+    r = LR.Reader(key)
     r.events(log.recs)
     assert r.problems == []
-    wrong = REC.Reader(b"another key")
+    wrong = LR.Reader(b"another key")
     wrong.events(log.recs)
     assert wrong.problems and wrong.problems[0][0] == REC.P_CHAIN
     # A forger re-seals an edited record with the unkeyed chain: the keyed check fails.
@@ -171,7 +172,7 @@ def test_keyed_chain_detects_a_forger_without_the_key():
     b[12] ^= 1
     REC.seal(b, REC.chain_of(recs[1]), REC.Chain(b""))
     recs[2] = bytes(b)
-    r = REC.Reader(key)
+    r = LR.Reader(key)
     r.events(recs)
     assert [p[0] for p in r.problems][:1] == [REC.P_CHAIN]
 
@@ -192,10 +193,10 @@ def test_crc32_table_fallback_matches():
 
 
 def test_iso_utc():
-    assert REC.iso_utc(0) == "1970-01-01T00:00:00.000Z"
-    assert REC.iso_utc(951782400, 5) == "2000-02-29T00:00:00.005Z"
-    assert REC.iso_utc(1796000000, 123) == "2026-11-30T00:53:20.123Z"
-    assert REC.iso_utc(4107542399) == "2100-02-28T23:59:59.000Z"
+    assert LR.iso_utc(0) == "1970-01-01T00:00:00.000Z"
+    assert LR.iso_utc(951782400, 5) == "2000-02-29T00:00:00.005Z"
+    assert LR.iso_utc(1796000000, 123) == "2026-11-30T00:53:20.123Z"
+    assert LR.iso_utc(4107542399) == "2100-02-28T23:59:59.000Z"
 
 
 def test_settings_payload_round_trip():
@@ -204,7 +205,7 @@ def test_settings_payload_round_trip():
     REC.pack_header(buf, C.EV_SETTINGS, 3, 9, 0, 1, 2, 0, 0, -1, 0, REC.ORIGIN_DEFAULTS_CORRUPT, 1, 1, 0, 0, False)
     REC.pack_settings(buf, s)
     REC.seal(buf, REC.ZERO_CHAIN, REC.Chain())
-    d = REC.decode(buf)
+    d = LR.decode(buf)
     assert d["settings"] == {"freeze": True, "stage_advance": "flag", "extension_ms": 60000,
                              "default_ms": 900000, "low_time_ms": 120000}
     assert d["origin"] == "defaults_corrupt" and d["first"] == "left" and d["game"] == 3 and d["seq"] == 9

@@ -1,0 +1,265 @@
+# sagat: the app: one step function wiring board, buttons, clock, journal and faces.
+#
+# `App.step(now)` is everything the clock does at one instant: take the pending button events (each
+# stamped in its IRQ) in timestamp order and apply them, advance the clock to `now`, make its events
+# durable in the journal, beep at a flag or a stage, checkpoint a running clock, and refresh the
+# faces when due. On a board an asyncio loop calls it (`run`); the simulator calls it at every
+# instant where something happens, in virtual time, so a 5-hour game takes seconds and runs this
+# same code. The actions (`new_game`, `start`, `pause`, `adjust`, ...) are what the buttons, the
+# on-clock menu, the simulator's scripts and the host protocol all call.
+
+from sagatfw import buttons as B
+from sagatfw import clock as C
+from sagatfw import records as R
+from sagatfw.journal import Journal
+from sagatfw.settings import Store
+from sagatfw.ticks import ticks_add, ticks_diff
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+REFRESH_MS = const(100)  # faces at least 10 times a second
+BEEP_FLAG_MS = const(400)
+BEEP_STAGE_MS = const(120)
+RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
+
+
+class App:
+    def __init__(self, board):
+        self.board = board
+        self.clock = C.Clock()
+        root = board.root
+        self.store = Store(root + "settings.json")
+        self.journal = None
+        self.buttons = None
+        self.menu = None  # the on-clock menu (menu.py) attaches itself here
+        self.message = None  # a line for the faces: defaults, log errors
+        self.setup_logged = False  # the current game's setup record is in the journal
+        self.next_face = 0
+        self.last_now = 0
+        self.battery = None
+        self.low_battery = False
+
+    # ------------------------------------------------------------------ boot
+
+    def boot(self, now):
+        """Settings, journal, and the interrupted game if there was one (paused, TK-C18)."""
+        board = self.board
+        origin = self.store.load()
+        v = self.store.values
+        self.buttons = B.Buttons(v["lockout_ms"])
+        board.attach(self.buttons)
+        self.journal = Journal(board.root + "log", max_bytes=v["log_max_bytes"], checkpoint_ms=v["checkpoint_ms"])
+        problems = self.journal.open()
+        restored = False
+        try:
+            restored = self.journal.restore(self.clock, now)
+        except Exception as e:  # noqa: BLE001 - a log the engine cannot replay: start clean, say so
+            self.message = "LOG RESTORE FAILED"
+            board.note("log restore failed: %s" % e)
+            self.clock = C.Clock()
+        if restored:
+            self.setup_logged = True
+        else:
+            self._set_up(v["tc"], v["first"])
+        if origin != R.ORIGIN_CHANGED:
+            self.message = "SETTINGS DEFAULT"
+            self.journal.log_settings(self.clock, self.store.clock_settings(), origin, now)
+        if problems:
+            self.message = "LOG DAMAGED"
+        self.last_now = now
+        _forget("sagatfw.replay", "sagatfw.logread")  # boot-only code leaves RAM
+        return restored
+
+    def _set_up(self, tc, first):
+        left, _, right = tc.partition("|")
+        side = C.LEFT if first == "left" else C.RIGHT
+        self.clock.new_game(left, right or None, side, self.store.clock_settings())
+        self.setup_logged = False
+
+    # ------------------------------------------------------------------ step
+
+    def step(self, now):
+        """Everything for one instant (ticks `now`)."""
+        b = self.buttons
+        while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
+            self._button(b.button, b.kind, b.ticks)
+        self.clock.advance(now)
+        self._log(now)
+        self.journal.checkpoint(self.clock, now)
+        self.last_now = now
+        if ticks_diff(now, self.next_face) >= 0:
+            self.next_face = ticks_add(now, REFRESH_MS)
+            self.board.show(self, now)
+
+    def next_instant(self, now):
+        """Ticks of the clock's next pending instant (flag, stage, low time, default), or None."""
+        c = self.clock
+        at = c._next_instant()
+        if c._next_kind == 0:
+            return None
+        return ticks_add(now, at - c.t)
+
+    def _log(self, now):
+        c = self.clock
+        if not c.n_events:
+            return
+        ev = c.events
+        for i in range(c.n_events):
+            kind = ev[i * C.EV_SIZE + C.F_TYPE]
+            if kind == C.EV_FLAG:
+                self.board.beep(BEEP_FLAG_MS, now, self.store.values["sound"])
+            elif kind == C.EV_STAGE:
+                self.board.beep(BEEP_STAGE_MS, now, self.store.values["sound"])
+        if not self.setup_logged:
+            self.journal.begin_game(c, now)
+            self.setup_logged = True
+        if not self.journal.log_events(c, now):
+            self.message = "LOG ERROR"
+        elif self.message in ("LOG ERROR",):
+            self.message = None
+
+    def _button(self, button, kind, ticks):
+        if button == B.LEVER_LEFT or button == B.LEVER_RIGHT:
+            if kind == B.PRESS:
+                self.clock.press(button, ticks)  # charged at its IRQ stamp (TK-C7, TK-C9)
+            return
+        if self.menu is not None and self.menu.button(button, kind, ticks):
+            return
+        if button == B.START and kind == B.SHORT:
+            self.start_pause(ticks)
+
+    # --------------------------------------------------------------- actions
+
+    def start_pause(self, now):
+        """The start/pause button: start a set-up game, pause a running one, resume a paused one."""
+        c = self.clock
+        if c.state == C.SETUP:
+            return self.start(now)
+        if c.state == C.RUNNING:
+            return self.pause(C.BY_ARBITER, now)
+        if c.state == C.PAUSED:
+            return self.resume(now)
+        if c.state == C.ADJOURNED:
+            return self.resume_adjourned(now)
+        return False
+
+    def new_game(self, tc, first, now):
+        """Set up the next game (TimeControl string, "LEFT|RIGHT" for a handicap). Refused while a
+        side is running. ValueError on a bad control."""
+        if self.clock.state == C.RUNNING:
+            raise ValueError("pause the game in progress first")
+        if not isinstance(tc, str):
+            raise ValueError("tc must be a TimeControl string")
+        if first not in ("left", "right"):
+            raise ValueError("first must be left or right")
+        self._set_up(tc, first)  # raises ValueError on a bad control: nothing changed then
+        self.store.values["tc"] = tc
+        self.store.values["first"] = first
+        self._save()
+        return True
+
+    def start(self, now):
+        return self._do(self.clock.start(now), now)
+
+    def pause(self, by, now):
+        return self._do(self.clock.pause(by, now), now)
+
+    def resume(self, now):
+        return self._do(self.clock.resume(now), now)
+
+    def extend(self, now):
+        return self._do(self.clock.extend(now), now)
+
+    def adjourn(self, now):
+        return self._do(self.clock.adjourn(now), now)
+
+    def resume_adjourned(self, now):
+        return self._do(self.clock.resume_adjourned(now), now)
+
+    def adjust(self, side, now, ms=None, moves=None, stage=None):
+        return self._do(self.clock.adjust(side, now, ms, moves, stage), now)
+
+    def late_install(self, elapsed_ms, now):
+        return self._do(self.clock.late_install(elapsed_ms, now), now)
+
+    def result(self, text, now):
+        if text not in RESULT_CODES:
+            raise ValueError("result must be one of " + ", ".join(RESULT_CODES))
+        return self._do(self.clock.result(RESULT_CODES.index(text), now), now)
+
+    def set_settings(self, values, now):
+        """Change settings (a dict); they apply from the next game, or now to a game not started.
+        ValueError (and nothing changed) on an unknown key or a bad value."""
+        if self.clock.state not in (C.SETUP, C.FINISHED):
+            raise ValueError("settings change between games (pause is not enough)")
+        from sagatfw.settings import validate
+
+        for key in values:
+            validate(key, values[key])
+        for key in values:
+            self.store.values[key] = values[key]
+        self._save()
+        if self.clock.state == C.SETUP:
+            self._set_up(self.store.values["tc"], self.store.values["first"])
+        self.journal.log_settings(self.clock, self.store.clock_settings(), R.ORIGIN_CHANGED, now)
+        return True
+
+    def _save(self):
+        try:
+            self.store.save()
+        except OSError:
+            self.message = "SETTINGS NOT SAVED"
+
+    def _do(self, ok, now):
+        self.clock.advance(now)
+        self._log(now)
+        self.next_face = now  # show the change at once
+        return ok
+
+
+def _forget(*names):
+    import gc
+    import sys
+
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+    gc.collect()
+
+
+def board_for_platform():
+    """The board module of this port: rp2 -> pico, esp32 -> esp32, anything else -> sim."""
+    import sys
+
+    if sys.platform == "rp2":
+        from sagatfw.boards import pico as board
+    elif sys.platform == "esp32":
+        from sagatfw.boards import esp32 as board
+    else:
+        from sagatfw.boards import sim as board
+    return board
+
+
+async def _loop(app):
+    import asyncio
+
+    board = app.board
+    while True:
+        app.step(board.ticks())
+        await asyncio.sleep_ms(5)  # presses are stamped in their IRQ: this never delays a press
+
+
+def run():
+    """Boot the board's app and run it forever (main.py calls this)."""
+    import asyncio
+
+    board = board_for_platform().Board()
+    app = App(board)
+    app.boot(board.ticks())
+    asyncio.run(_loop(app))

@@ -1,0 +1,187 @@
+# sagat: what the Pico and the ESP32 boards share: pins to Buttons, faces to displays, a buzzer, a
+# battery gauge. Each board module (pico.py, esp32.py) is one pin map in one place plus its battery
+# wiring; no game logic lives here.
+import time
+
+from machine import PWM, Pin
+
+from sagatfw import faces as F
+from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
+
+BEEP_HZ = 2000
+
+
+class HwBoard:
+    name = "hw"
+    root = "/"
+    PINS = None  # the board module's pin map
+
+    def __init__(self):
+        p = self.PINS
+        self.buttons = None
+        self._irq_pins = []
+        self.display = p.get("display", "tm1637")
+        self.seg = bytearray(4)
+        self.led_pins = [[Pin(n, Pin.OUT, value=0) for n in pair] for pair in p["leds"]]  # (running, flag)
+        if self.display == "tm1637":
+            from sagatfw.tm1637 import TM1637
+
+            self.tm = [TM1637(Pin(clk), Pin(dio)) for clk, dio in p["tm1637"]]
+        else:
+            import ssd1306  # micropython-lib's driver (mip install ssd1306)
+            from machine import I2C
+
+            sda, scl = p["i2c"]
+            i2c = I2C(p.get("i2c_id", 0), sda=Pin(sda), scl=Pin(scl), freq=400000)
+            self.oled = [ssd1306.SSD1306_I2C(128, 64, i2c, addr=a) for a in (0x3C, 0x3D)]
+            import framebuf
+
+            self._glyph = bytearray(8)
+            self._glyph_fb = framebuf.FrameBuffer(self._glyph, 8, 8, framebuf.MONO_HLSB)
+        self.buzzer = PWM(Pin(p["buzzer"]))
+        self.buzzer.duty_u16(0)
+        self.beep_until = None
+        self.adc = self.battery_adc()
+        self.level = 100
+        self.low = False
+        self.next_battery = 0
+
+    # ------------------------------------------------------------------ time
+
+    def ticks(self):
+        return time.ticks_ms() & TICKS_MAX  # already in range on rp2 and esp32
+
+    # --------------------------------------------------------------- buttons
+
+    def attach(self, buttons):
+        """Each button's pin: pull-up, pressed = low, a hard IRQ on both edges that only stamps
+        the time and hands it to Buttons.edge (no allocation in the handler)."""
+        self.buttons = buttons
+        for button, number in enumerate(self.PINS["buttons"]):
+            pin = Pin(number, Pin.IN, Pin.PULL_UP)
+            pin.irq(self._handler(button), Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+            self._irq_pins.append(pin)
+
+    def _handler(self, button):
+        edge = self.buttons.edge
+        ticks_ms = time.ticks_ms
+
+        def irq(pin):
+            edge(button, ticks_ms() & TICKS_MAX, pin.value() == 0)
+
+        return irq
+
+    # ----------------------------------------------------------------- faces
+
+    def show(self, app, now):
+        c = app.clock
+        v = app.store.values
+        blink = (now // 500) & 1
+        self._battery(now)
+        self._beep_off(now)
+        for side in (0, 1):
+            mask = F.leds(c, side, blink)
+            running, flag = self.led_pins[side]
+            running(1 if mask & F.LED_RUNNING else 0)
+            flag(1 if mask & F.LED_FLAG else 0)
+            if self.display == "tm1637":
+                self.tm[side].brightness = v["brightness"]
+                F.tm1637(self.seg, c, side, v["tenths_below_ms"], blink)
+                self.tm[side].show(self.seg)
+            else:
+                items = F.oled(c, side, v["tenths_below_ms"], self.level, self.low, blink, app.message)
+                self._draw(self.oled[side], items)
+
+    def _draw(self, oled, items):
+        oled.fill(0)
+        for item in items:
+            if item[0] == "fill":
+                oled.fill_rect(item[1], item[2], item[3], item[4], item[5])
+            elif item[4] == 1:
+                oled.text(item[3], item[1], item[2], 1)
+            else:
+                self._big(oled, item[3], item[1], item[2], item[4])
+        oled.show()
+
+    def _big(self, oled, text, x, y, scale):
+        """framebuf's 8x8 font scaled up: each glyph drawn into a small buffer, then its pixels
+        as scale x scale squares."""
+        g = self._glyph_fb
+        for ch in text:
+            g.fill(0)
+            g.text(ch, 0, 0, 1)
+            for row in range(8):
+                for col in range(8):
+                    if g.pixel(col, row):
+                        oled.fill_rect(x + col * scale, y + row * scale, scale, scale, 1)
+            x += 8 * scale
+
+    # ----------------------------------------------------------------- sound
+
+    def beep(self, ms, now, enabled):
+        """Start a beep; it is switched off by a later show(), never by sleeping."""
+        if not enabled:
+            return
+        self.buzzer.freq(BEEP_HZ)
+        self.buzzer.duty_u16(32768)
+        self.beep_until = ticks_add(now, ms)
+
+    def _beep_off(self, now):
+        if self.beep_until is not None and ticks_diff(now, self.beep_until) >= 0:
+            self.buzzer.duty_u16(0)
+            self.beep_until = None
+
+    # --------------------------------------------------------------- battery
+
+    def battery_adc(self):
+        return None
+
+    def battery_mv(self):
+        return None
+
+    def _battery(self, now):
+        if ticks_diff(now, self.next_battery) < 0:
+            return
+        self.next_battery = ticks_add(now, 5000)
+        mv = self.battery_mv()
+        if mv is None:
+            self.level = None
+            return
+        self.level = percent(mv, self.PINS.get("cell", "lipo"))
+        self.low = self.level <= 15
+
+    def battery(self):
+        return self.level, self.low
+
+    def note(self, text):
+        pass  # no unsolicited output on the serial stream (DESIGN.md, contract 6)
+
+
+# Open-circuit voltage to charge, per cell kind: (mV, percent) points, high to low.
+CURVES = {
+    "lipo": ((4200, 100), (4000, 80), (3850, 60), (3750, 40), (3650, 20), (3550, 10), (3400, 0)),
+    "aa3": ((4650, 100), (4200, 70), (3900, 40), (3600, 20), (3300, 5), (3000, 0)),  # 3 alkaline AA
+}
+
+
+def percent(mv, cell="lipo"):
+    """Battery charge in percent from its voltage (piecewise linear)."""
+    pts = CURVES.get(cell, CURVES["lipo"])
+    if mv >= pts[0][0]:
+        return 100
+    for i in range(1, len(pts)):
+        hi_mv, hi_p = pts[i - 1]
+        lo_mv, lo_p = pts[i]
+        if mv >= lo_mv:
+            return lo_p + (hi_p - lo_p) * (mv - lo_mv) // (hi_mv - lo_mv)
+    return 0
+
+
+def read_adc_mv(adc, ratio_num, ratio_den, samples=8):
+    """Average ADC reading in mV at the battery, through a divider of ratio num/den."""
+    total = 0
+    for _ in range(samples):
+        total += adc.read_u16()
+    return total // samples * 3300 // 65535 * ratio_num // ratio_den
+
+

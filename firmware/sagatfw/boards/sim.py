@@ -1,0 +1,324 @@
+# sagat: the sim board - the same firmware on the MicroPython unix port.
+#
+# Its flash is a littlefs image file (vfs.VfsLfs2 on a file-backed block device, mounted at /flash),
+# so settings and the log persist across runs exactly as on a board; its faces are drawn in the
+# terminal; keys press its buttons through the same Buttons.edge path as a pin IRQ; and it can run on
+# a virtual time source, stepping the app at every instant where something happens.
+#
+#   micropython firmware/main.py --flash IMG [--virtual] [--actions FILE] [--base TICKS]
+#                                [--start MS] [--quiet]
+#
+# `sagat sim` (host/sagat/sim.py) validates a script, splits it at power cuts and runs one process
+# per boot with --actions; without --actions the sim is interactive (keys below).
+import sys
+import time
+
+from sagatfw import buttons as B
+from sagatfw import clock as C
+from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
+
+BLOCK = 4096
+BLOCKS = 256  # a 1 MB image
+PROGSIZE = 256  # as the Pico's littlefs
+KEYS = {
+    "a": B.LEVER_LEFT,
+    "z": B.LEVER_LEFT,
+    "l": B.LEVER_RIGHT,
+    "/": B.LEVER_RIGHT,
+    " ": B.START,
+    "m": B.MENU,
+    "+": B.PLUS,
+    "=": B.PLUS,
+    "-": B.MINUS,
+}
+HELP = "keys: a/z left lever, l// right lever, space start/pause, m menu, +/- plus/minus, q power off"
+BY = {"left": C.BY_LEFT, "right": C.BY_RIGHT, "arbiter": C.BY_ARBITER, "host": C.BY_HOST}
+SIDES = {"left": C.LEFT, "right": C.RIGHT}
+
+
+class FileFlash:
+    """A block device on an image file: every write goes straight to the file, so ending the
+    process at any instant is a power cut that keeps exactly what was written."""
+
+    def __init__(self, path):
+        self.f = open(path, "r+b")
+        self.f.seek(0, 2)
+        self.blocks = self.f.tell() // BLOCK
+
+    def readblocks(self, block, buf, offset=0):
+        self.f.seek(block * BLOCK + offset)
+        self.f.readinto(buf)
+
+    def writeblocks(self, block, buf, offset=None):
+        self.f.seek(block * BLOCK + (offset or 0))
+        self.f.write(buf)
+        self.f.flush()
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.blocks
+        if op == 5:
+            return BLOCK
+        return 0  # init, deinit, sync, erase: nothing to do on a file
+
+
+def mount_flash(path):
+    """Mount the image at /flash, creating and formatting it if it does not exist."""
+    import vfs
+
+    fresh = False
+    try:
+        open(path, "rb").close()
+    except OSError:
+        fresh = True
+        with open(path, "wb") as f:
+            chunk = b"\xff" * 1024
+            for _ in range(BLOCKS * BLOCK // 1024):
+                f.write(chunk)
+    dev = FileFlash(path)
+    if fresh:
+        vfs.VfsLfs2.mkfs(dev, progsize=PROGSIZE)
+    try:
+        fs = vfs.VfsLfs2(dev, progsize=PROGSIZE)
+    except OSError:
+        raise OSError("%s is not a littlefs image" % path) from None
+    vfs.mount(fs, "/flash")
+    return dev
+
+
+class Board:
+    """The sim board: pins are keys, faces are text, flash is an image file."""
+
+    name = "sim"
+    root = "/flash/"
+
+    def __init__(self, virtual_base=None, quiet=False, out=None):
+        self.virtual = virtual_base is not None
+        self.base = virtual_base or 0
+        self.vt = 0  # virtual ms since the script began
+        self.quiet = quiet
+        self.out = out if out is not None else sys.stdout
+        self.buttons = None
+        self.beeps = 0
+        self.frames = 0
+
+    def ticks(self):
+        if self.virtual:
+            return (self.base + self.vt) & TICKS_MAX
+        return time.ticks_ms() & TICKS_MAX  # the unix port wraps at 2^62: keep the boards' 2^30
+
+    def attach(self, buttons):
+        self.buttons = buttons
+
+    def press(self, button, ticks):
+        """A key or a scripted press: the edges a pin IRQ would report (press, then release)."""
+        self.buttons.edge(button, ticks, True)
+        self.buttons.edge(button, ticks_add(ticks, self.buttons.lockout_ms + 1), False)
+
+    def beep(self, ms, now, enabled):
+        if enabled:
+            self.beeps += 1
+            if not self.quiet and not self.virtual:
+                self.out.write("\a")
+
+    def battery(self):
+        return 100, False
+
+    def note(self, text):
+        sys.stderr.write("sim: %s\n" % text)
+
+    def show(self, app, now):
+        if self.quiet:
+            return
+        from sagatfw import faces as F  # a quiet (scripted) run never loads the faces
+
+        self.frames += 1
+        c = app.clock
+        tenths = app.store.values["tenths_below_ms"]
+        blink = (now // 500) & 1
+        lines = []
+        for side in (C.LEFT, C.RIGHT):
+            items = F.oled(c, side, tenths, 100, False, blink, app.message)
+            lines.append([item[3] for item in items if item[0] == "text"])
+        w = 24
+        out = "\x1b[H\x1b[2J" if not self.virtual else ""
+        out += "sagat sim  %s\r\n" % C.STATE_NAMES[c.state]
+        rows = max(len(lines[0]), len(lines[1]))
+        for i in range(rows):
+            a = lines[0][i] if i < len(lines[0]) else ""
+            b = lines[1][i] if i < len(lines[1]) else ""
+            out += "  %s | %s\r\n" % (_pad(a, w), _pad(b, w))
+        if not self.virtual:
+            out += HELP + "\r\n"
+        self.out.write(out)
+
+
+def _pad(s, w):
+    return s + " " * (w - len(s)) if len(s) < w else s[:w]
+
+
+# ---------------------------------------------------------------- scripts
+
+
+def do_action(app, board, a, now):
+    """One script action (contract 4) through the same code the buttons, menu and host use."""
+    what = a["do"]
+    if what == "press":
+        board.press(SIDES[a["side"]], now)
+    elif what == "settings":
+        values = dict((k, v) for k, v in a.items() if k not in ("at", "do"))
+        app.set_settings(values, now)
+    elif what == "new":
+        tc = a["tc"]
+        if isinstance(tc, dict):
+            tc = tc["left"] + "|" + tc["right"]
+        app.new_game(tc, a.get("first", "left"), now)
+    elif what == "start":
+        app.start(now)
+    elif what == "pause":
+        app.pause(BY[a.get("by", "arbiter")], now)
+    elif what == "resume":
+        app.resume(now)
+    elif what == "adjust":
+        app.adjust(SIDES[a["side"]], now, a.get("ms"), a.get("moves"), a.get("stage"))
+    elif what == "extend":
+        app.extend(now)
+    elif what == "late_install":
+        app.late_install(a["elapsed_ms"], now)
+    elif what == "adjourn":
+        app.adjourn(now)
+    elif what == "resume_adjourned":
+        app.resume_adjourned(now)
+    elif what == "result":
+        app.result(a["result"], now)
+    else:
+        raise ValueError("unknown action %r" % (what,))
+
+
+def run_virtual(app, board, actions, start, step_ms=1000):
+    """Play (line, action) pairs in virtual time from `start` ms: step the app at every action,
+    at every instant the clock computes (flags, stages, low time, default) and every `step_ms`
+    (checkpoints, beeps). Ends at the last action (power cuts end a process there too)."""
+    board.vt = start
+    app.step(board.ticks())
+    for line in actions:
+        n, a = line
+        target = a["at"]
+        while board.vt < target:
+            now = board.ticks()
+            nxt = app.next_instant(now)
+            gap = target - board.vt
+            if gap > step_ms:
+                gap = step_ms
+            if nxt is not None:
+                d = ticks_diff(nxt, now)
+                if 0 < d < gap:
+                    gap = d
+            board.vt += gap
+            app.step(board.ticks())
+        if a["do"] == "power_cut":
+            return n  # the host boots the next process off_ms later
+        try:
+            do_action(app, board, a, board.ticks())
+        except (ValueError, KeyError) as e:
+            sys.stderr.write("script line %d: %s: %s\n" % (n, a["do"], e))
+        app.step(board.ticks())
+    return None
+
+
+def read_actions(path):
+    """Yield (line number, action) from a validated JSON-lines file written by `sagat sim`, one
+    line at a time (a 600-move script never sits in RAM)."""
+    import json
+
+    with open(path) as f:
+        n = 0
+        for text in f:
+            n += 1
+            text = text.strip()
+            if text:
+                a = json.loads(text)
+                yield a.pop("line", n), a
+
+
+def run_interactive(app, board):
+    import select
+
+    try:
+        import termios  # noqa: F401 - the host puts the terminal in raw mode
+    except ImportError:
+        pass
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+    stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
+    while True:
+        now = board.ticks()
+        for _ in poll.poll(5):
+            ch = stdin.read(1)
+            if not ch:
+                return
+            key = chr(ch[0]) if isinstance(ch, bytes) else ch
+            if key in ("q", "\x03", "\x04"):
+                return
+            button = KEYS.get(key)
+            if button is not None:
+                board.press(button, now)
+        app.step(board.ticks())
+
+
+def main(argv):
+    from sagatfw.app import App
+
+    opts = {"--flash": "sagat-flash.img", "--actions": None, "--base": None, "--start": "0"}
+    flags = set()
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in opts and i + 1 < len(argv):
+            opts[arg] = argv[i + 1]
+            i += 2
+        elif arg in ("--virtual", "--quiet"):
+            flags.add(arg)
+            i += 1
+        else:
+            sys.stderr.write("sim: unknown argument %s\n" % arg)
+            sys.exit(2)
+    try:
+        mount_flash(opts["--flash"])
+    except OSError as e:
+        sys.stderr.write("sim: cannot use flash image %s: %s\n" % (opts["--flash"], e))
+        sys.exit(2)
+    virtual = "--virtual" in flags
+    base = int(opts["--base"]) & TICKS_MAX if opts["--base"] is not None else None
+    if virtual and base is None:
+        base = TICKS_MAX - 30000  # wrap the ticks 30 s into the run: the wrap is always exercised
+    board = Board(base if virtual else None, "--quiet" in flags)
+    app = App(board)
+    start = int(opts["--start"])
+    if virtual:
+        board.vt = start
+    app.boot(board.ticks())
+    if opts["--actions"] is not None:
+        actions = read_actions(opts["--actions"])
+        if virtual:
+            run_virtual(app, board, actions, start)
+        else:
+            run_real(app, board, actions, start)
+        return
+    run_interactive(app, board)
+
+
+def run_real(app, board, actions, start):
+    """A script in real time: wait for each action's instant, stepping the app meanwhile."""
+    t0 = time.ticks_ms()
+    for n, a in actions:
+        while time.ticks_diff(time.ticks_ms(), t0) + start < a["at"]:
+            app.step(board.ticks())
+            time.sleep_ms(5)
+        if a["do"] == "power_cut":
+            return
+        try:
+            do_action(app, board, a, board.ticks())
+        except (ValueError, KeyError) as e:
+            sys.stderr.write("script line %d: %s: %s\n" % (n, a["do"], e))
+        app.step(board.ticks())

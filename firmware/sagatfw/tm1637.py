@@ -1,0 +1,71 @@
+# sagat: a small TM1637 driver (4-digit 7-segment modules), bit-banged on two pins.
+#
+# The TM1637 speaks a two-wire protocol that is not quite I2C: start, bytes LSB first each with an
+# ACK clock, stop. `show(segments)` writes four segment bytes (faces.tm1637 fills them) with
+# auto-increment from address 0, then the display control with the brightness. No allocation.
+import time
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+_CMD_DATA = const(0x40)  # write data, auto-increment address
+_CMD_ADDR = const(0xC0)  # address 0
+_CMD_CTRL = const(0x88)  # display on | brightness 0..7
+_DELAY_US = const(5)
+
+
+class TM1637:
+    def __init__(self, clk, dio, brightness=4):
+        self.clk = clk  # machine.Pin objects
+        self.dio = dio
+        self.brightness = brightness & 7
+        clk.init(clk.OUT, value=1)
+        dio.init(dio.OUT, value=1)
+
+    def _start(self):
+        self.dio(0)
+        time.sleep_us(_DELAY_US)
+        self.clk(0)
+
+    def _stop(self):
+        self.dio(0)
+        time.sleep_us(_DELAY_US)
+        self.clk(1)
+        time.sleep_us(_DELAY_US)
+        self.dio(1)
+
+    def _byte(self, b):
+        clk = self.clk
+        dio = self.dio
+        for _ in range(8):
+            dio(b & 1)
+            b >>= 1
+            time.sleep_us(_DELAY_US)
+            clk(1)
+            time.sleep_us(_DELAY_US)
+            clk(0)
+        clk(1)  # the ACK clock (the chip pulls DIO low; not read)
+        time.sleep_us(_DELAY_US)
+        clk(0)
+
+    def show(self, segments):
+        """Write 4 segment bytes (leftmost first) and switch the display on."""
+        self._start()
+        self._byte(_CMD_DATA)
+        self._stop()
+        self._start()
+        self._byte(_CMD_ADDR)
+        for i in range(4):
+            self._byte(segments[i])
+        self._stop()
+        self._start()
+        self._byte(_CMD_CTRL | self.brightness)
+        self._stop()
+
+    def set_brightness(self, level):
+        self.brightness = level & 7

