@@ -1,0 +1,205 @@
+# The app on the unix port with littlefs on a RAM flash: presses through the real button path
+# (bounce, simultaneous and wrong-side presses, a press storm), beeps, faces refresh rate, boot with
+# bad settings, restore after a cut, and an idle step that allocates nothing.
+import gc
+
+import micropython
+from flash import Flash, mount, unmount
+
+from sagatfw import buttons as B
+from sagatfw import clock as C
+from sagatfw.app import App
+from sagatfw.ticks import TICKS_MAX, ticks_add
+
+
+class FakeBoard:
+    name = "test"
+    root = "/flash/"
+
+    def __init__(self):
+        self.buttons = None
+        self.shows = []
+        self.beeps = []
+        self.notes = []
+
+    def ticks(self):
+        return 0
+
+    def attach(self, buttons):
+        self.buttons = buttons
+
+    def show(self, app, now):
+        self.shows.append(now)
+
+    def beep(self, ms, now, enabled):
+        if enabled:
+            self.beeps.append((now, ms))
+
+    def note(self, text):
+        self.notes.append(text)
+
+
+BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every test
+
+
+def T(ms):
+    return ticks_add(BASE, ms)
+
+
+def _app(tc="300+2", fresh=True, settings=None):
+    if fresh:
+        mount(Flash(), fresh=True)
+    board = FakeBoard()
+    app = App(board)
+    app.boot(T(0))
+    if settings:
+        app.set_settings(settings, T(0))
+    app.new_game(tc, "left", T(0))
+    return app, board
+
+
+def _edge(app, button, ms, pressed=True):
+    app.buttons.edge(button, T(ms), pressed)
+
+
+def _presses(app):
+    return [(e["side"], e["t"]) for e in _log(app) if e["type"] == "press"]
+
+
+def _log(app):
+    return [e for e in app.journal.game_events()]
+
+
+def test_bounce_burst_is_one_switch_charged_at_the_first_edge():
+    app, board = _app()
+    app.start(T(1000))
+    for i in range(12):  # a bouncing lever: 12 edges in 6 ms
+        _edge(app, B.LEVER_LEFT, 4000 + i // 2, i % 2 == 0)
+    _edge(app, B.LEVER_LEFT, 4100, False)
+    app.step(T(4200))
+    assert _presses(app) == [("left", 3000)]
+    assert app.clock.ms(C.LEFT) == 300000 - 3000 + 2000
+    unmount()
+
+
+def test_wrong_side_and_simultaneous_presses():
+    app, board = _app()
+    app.start(T(0))
+    _edge(app, B.LEVER_RIGHT, 1000)  # right is not running: TK-C9
+    _edge(app, B.LEVER_RIGHT, 1050, False)
+    app.step(T(1100))
+    assert _presses(app) == []
+    _edge(app, B.LEVER_RIGHT, 2003)  # both levers together: the earlier stamp wins
+    _edge(app, B.LEVER_LEFT, 2000)
+    _edge(app, B.LEVER_LEFT, 2080, False)
+    _edge(app, B.LEVER_RIGHT, 2090, False)
+    app.step(T(2200))
+    assert _presses(app) == [("left", 2000)] and app.clock.running == C.RIGHT
+    _edge(app, B.LEVER_RIGHT, 5000)
+    app.step(T(5001))
+    assert _presses(app) == [("left", 2000), ("right", 5000)]
+    unmount()
+
+
+def test_press_charged_at_irq_stamp_however_late_the_loop():
+    app, board = _app()
+    app.start(T(0))
+    app.step(T(1000))
+    _edge(app, B.LEVER_LEFT, 1500)  # the loop only gets to it 800 ms later
+    app.step(T(2300))
+    assert _presses(app) == [("left", 1500)]
+    assert app.clock.ms(C.RIGHT) == 300000 - 800
+    unmount()
+
+
+def test_press_storm_cannot_wedge_the_loop():
+    app, board = _app()
+    app.start(T(0))
+    t = 0
+    for i in range(1000):  # 1000 edges in 1 s on both levers, the loop stepping every 10 ms
+        t += 1
+        _edge(app, i % 2, t, (i // 2) % 2 == 0)
+        if i % 10 == 0:
+            app.step(T(t))
+    app.step(T(t + 100))
+    app.step(T(t + 5000))
+    assert app.clock.state == C.RUNNING
+    ps = _presses(app)
+    assert 0 < len(ps) <= 1000 // 60 + 2  # at most one per lockout
+    assert all(ps[i][0] != ps[i + 1][0] for i in range(len(ps) - 1))  # strictly alternating sides
+    unmount()
+
+
+def test_beep_at_flag_and_stage_and_sound_off():
+    app, board = _app("1/10:20")
+    app.start(T(0))
+    _edge(app, B.LEVER_LEFT, 1000)
+    app.step(T(1000))  # left completes stage 1: stage event, a short beep
+    assert len(board.beeps) == 1 and board.beeps[0][1] < 400
+    app.step(T(11000))  # right flags at 10000
+    assert len(board.beeps) == 2 and board.beeps[1][1] >= 400
+    app2, board2 = _app("10", settings={"sound": False})
+    app2.start(T(0))
+    app2.step(T(20000))
+    assert app2.clock.flag[C.LEFT] and board2.beeps == []
+    unmount()
+
+
+def test_faces_refresh_ten_times_a_second():
+    app, board = _app("15")  # under 20 s: tenths show
+    app.start(T(0))
+    del board.shows[:]
+    for ms in range(0, 2000, 5):
+        app.step(T(ms))
+    assert len(board.shows) >= 20
+    unmount()
+
+
+def test_idle_step_allocates_nothing():
+    app, board = _app("600+5")
+    app.start(T(0))
+    _edge(app, B.LEVER_LEFT, 500)
+    app.step(T(600))
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        for ms in range(601, 699, 3):  # between two face refreshes, nothing to log
+            app.step(T(ms))
+    finally:
+        micropython.heap_unlock()
+    assert app.clock.running == C.RIGHT
+    unmount()
+
+
+def test_boot_with_corrupt_settings_says_so_and_plays():
+    mount(Flash(), fresh=True)
+    with open("/flash/settings.json", "w") as f:
+        f.write("{garbage")
+    board = FakeBoard()
+    app = App(board)
+    app.boot(T(0))
+    assert app.message == "SETTINGS DEFAULT" and app.clock.tc[0].first_ms() == 420000  # TK-B3 blitz
+    ev = _log(app)
+    assert ev and ev[-1]["type"] == "settings" and ev[-1]["origin"] == "defaults_corrupt"
+    app.start(T(10))
+    app.step(T(20))
+    assert app.clock.state == C.RUNNING
+    unmount()
+
+
+def test_reboot_restores_the_game_paused():
+    app, board = _app("600+5")
+    app.start(T(0))
+    _edge(app, B.LEVER_LEFT, 3000)
+    app.step(T(3000))
+    app.step(T(20000))  # at least 15 s since the last record: a checkpoint (right has used 17 s)
+    # power cut: a new app on the same flash, ticks restart
+    board2 = FakeBoard()
+    app2 = App(board2)
+    assert app2.boot(T(0))
+    c = app2.clock
+    assert c.state == C.PAUSED and c.side_to_move() == C.RIGHT
+    assert c.ms(C.RIGHT) == 600000 - 17000 and c.ms(C.LEFT) == 600000 - 3000 + 5000
+    app2.start_pause(T(1000))  # the arbiter resumes (TK-C18)
+    assert c.state == C.RUNNING and c.running == C.RIGHT
+    unmount()
