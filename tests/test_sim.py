@@ -252,3 +252,30 @@ def test_interactive_keys_press_the_buttons(tmp_path):
     )
     kinds = [(e["type"], e.get("side")) for e in map(json.loads, run.stdout.splitlines())]
     assert kinds[-4:] == [("game_start", None), ("press", "left"), ("press", "right"), ("press", "left")]
+
+
+def test_cpython_fallback_plays_the_same_script(tmp_path, capsys, monkeypatch):
+    """Where the MicroPython unix port has no wheel, `sagat sim` runs the same firmware on CPython,
+    its flash's files unpacked from and packed back into the littlefs image."""
+    lines = [
+        {"at": 0, "do": "new", "tc": "420", "first": "left"},
+        {"at": 1000, "do": "start"},
+        {"at": 3500, "do": "press", "side": "left"},
+        {"at": 10000, "do": "press", "side": "right"},
+        {"at": 20000, "do": "power_cut", "off_ms": 1000},
+        {"at": 25000, "do": "resume"},
+        {"at": 26000, "do": "press", "side": "left"},
+    ]
+    results = []
+    for engine in ("micropython", "cpython"):
+        if engine == "cpython":
+            monkeypatch.setenv("SAGAT_SIM_PYTHON", "1")
+        out = tmp_path / f"{engine}.jsonl"
+        script = _script(tmp_path / "s.jsonl", lines)
+        code, _, err = _sim(capsys, "--script", script, "--flash", str(tmp_path / f"{engine}.img"), "--virtual",
+                            "--log-json", str(out))
+        assert code == 0, err
+        assert ("running the firmware on CPython" in err) == (engine == "cpython")
+        results.append([{k: v for k, v in e.items() if k != "wall"} for e in _events(out)])
+    assert results[0] == results[1]
+    assert [e["type"] for e in results[1]][-3:] == ["power_restore", "resume", "press"]

@@ -63,9 +63,12 @@
 #
 # take(now) returns events with ticks at or before `now` in timestamp order across all buttons
 # (IRQs may nest, so the ring itself may be out of order), so presses are applied in the order
-# they happened and before the clock is advanced past them. An event recorded after that step
-# carries ticks later than its `now` (an IRQ reads the time when it runs), so the order holds
-# across steps too.
+# they happened and before the clock is advanced past them. Within one ms the lower button number
+# comes first (IRQ order says little at that resolution), so LEVER_LEFT wins a tie, unless the
+# loop already took the right press before the left one's IRQ ran. An edge that comes after the
+# loop read `now` has ticks at or after it (an IRQ reads the time when it runs), and a change
+# recognised at a lockout's end is never dated before a `now` at which the loop could not yet
+# know it, so the order holds across steps too.
 #
 # Board side, e.g. (pressed = pin reads low with a pull-up):
 #
@@ -313,7 +316,7 @@ class Buttons:
                     best_age = age
                     src = _FROM_LONG
                     cb = b
-            if False:
+            if (waiting >> b) & 1:
                 continue  # its recorded changes come first
             lock = self._lock[b]
             lvl = self._lvl[b]

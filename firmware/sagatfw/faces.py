@@ -321,3 +321,119 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
     if bottom:
         items.append(("text", 0, _Y_BOTTOM, bottom, 1))
     return items
+
+
+# ------------------------------------------------------------------------------ menu texts
+#
+# The on-clock menu (menu.py) shows short texts: on each TM1637 face at most four characters, on
+# each OLED a line of up to 8 characters at scale 2 (16 at scale 1). A menu names the field being
+# edited, `field` = (start, stop), character indexes into the text; in blink phase 0 that field is
+# hidden (TM1637) or drawn blank above a steady underline (OLED), so the arbiter sees what PLUS and
+# MINUS change.
+#
+# TM1637 alphabet: digits, letters (case folded; K, M, V, W, X are rough), space - _ = ? / + ' " ( )
+# [ ]; anything else is blank. A '.' or ':' after a character lights that cell's point (on byte 1
+# the colon of clock modules), so "1:23" shows as " 1:23" and "TI.L" as " TI.L" in three cells; a
+# separator with no character before it takes a blank cell of its own. Texts shorter than four
+# cells are right-aligned (as numbers are on a clock), longer ones show their first four cells.
+
+_LETTERS = b"\x77\x7c\x39\x5e\x79\x71\x3d\x76\x30\x1e\x75\x38\x37\x54\x3f\x73\x67\x50\x6d\x78\x3e\x1c\x2a\x76\x6e\x5b"
+_SIGNS = ((32, 0), (45, 0x40), (95, 0x08), (61, 0x48), (63, 0x53), (47, 0x52), (43, 0x46), (39, 0x02), (34, 0x22),
+          (40, 0x39), (91, 0x39), (41, 0x0F), (93, 0x0F))
+
+
+def _seg_table():
+    t = bytearray(128)
+    for i in range(10):
+        t[48 + i] = DIGITS[i]
+    for i in range(26):
+        t[65 + i] = _LETTERS[i]
+        t[97 + i] = _LETTERS[i]
+    for code, seg in _SIGNS:
+        t[code] = seg
+    return bytes(t)
+
+
+SEG_TEXT = _seg_table()  # segment byte of each ASCII code (0: blank)
+
+
+def seg_char(code):
+    """The TM1637 segment byte of the character with ASCII `code` (0, blank, if it has none)."""
+    return SEG_TEXT[code] if 0 <= code < 128 else 0
+
+
+def _is_sep(code):
+    return code == 46 or code == 58  # '.' ':'
+
+
+def cells4(text):
+    """How many TM1637 cells `text` takes (separators ride on the cell before them). No allocation."""
+    n = 0
+    glyph = False
+    for i in range(len(text)):
+        if _is_sep(ord(text[i])) and glyph:
+            glyph = False
+        else:
+            n += 1
+            glyph = not _is_sep(ord(text[i]))
+    return n
+
+
+def text4(buf, text, field=None, blink=1):
+    """Fill `buf` (a bytearray of 4) with the segment bytes of a short text (alphabet and layout
+    above); `field` = (start, stop) character indexes hidden in blink phase 0. No allocation."""
+    n = cells4(text)
+    j = (4 - n if n < 4 else 0) - 1  # the cell being written
+    a = -1
+    b = -1
+    if field is not None and not blink:
+        a = field[0]
+        b = field[1]
+    for k in range(4):
+        buf[k] = SEG_BLANK
+    glyph = False
+    for i in range(len(text)):
+        c = ord(text[i])
+        if _is_sep(c) and glyph:
+            buf[j] |= SEG_DP
+            glyph = False
+            continue
+        j += 1
+        if j >= 4:
+            break
+        if _is_sep(c):
+            buf[j] = SEG_DP
+            glyph = False
+        else:
+            buf[j] = SEG_BLANK if a <= i < b else seg_char(c)
+            glyph = True
+    return buf
+
+
+def menu_oled(text, field=None, blink=1, top=None, bottom=None):
+    """Draw items of one 128x64 face in the menu: `text` big and centred (scale 3, 2 or 1 to fit),
+    its `field` underlined and blank in blink phase 0; `top` and `bottom` small lines (cut at 16)."""
+    items = [("fill", 0, 0, OLED_W, OLED_H, 0)]
+    if top:
+        items.append(("text", 0, _Y_TOP, top[:_COLS], 1))
+    scale = _scale_for(text)
+    x = _centred(text, scale)
+    y = _Y_TIME + (_H_TIME - _CHAR * scale) // 2
+    shown = text
+    if field is not None:
+        a, b = field
+        w = _CHAR * scale
+        items.append(("fill", x + a * w, y + w + 1, (b - a) * w, 2, 1))
+        if not blink:
+            shown = text[:a] + " " * (b - a) + text[b:]
+    items.append(("text", x, y, shown, scale))
+    if bottom:
+        items.append(("text", 0, _Y_BOTTOM, bottom[:_COLS], 1))
+    return items
+
+
+def menu_items(left_text, right_text, field=None, blink=1, detail=None):
+    """Both OLED faces in the menu: (left items, right items). The left face shows what is being
+    edited (with `detail`, e.g. a preset's name or why an action was refused, on its bottom line),
+    the right face the value with its `field` (menu.Menu.view and .field)."""
+    return (menu_oled(left_text, None, blink, "MENU", detail), menu_oled(right_text, field, blink))

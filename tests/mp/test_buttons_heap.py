@@ -113,6 +113,16 @@ def test_control_buttons_allocate_nothing():
         assert out[7] == 1
 
 
+def test_threadsafeflag_signal_allocates_nothing():
+    import asyncio
+
+    flag = asyncio.ThreadSafeFlag()
+    bt = Buttons(signal=flag.set)  # the board's wiring: the bound method is made once, here
+    out = [0] * 8
+    _locked(_burst_and_press, bt, TICKS_MAX - 100, out)
+    assert out[PRESS] == 2
+
+
 def test_heap_lock_really_catches_allocation():
     micropython.heap_lock()
     try:

@@ -149,6 +149,10 @@ def test_simultaneous_lever_presses_the_earlier_wins():
             assert got == [(LEVER_LEFT, 100, PRESS, 100), (LEVER_RIGHT, 103, PRESS_TOGETHER, 103)]
             assert [e for e in got if e[2] == PRESS] == [(LEVER_LEFT, 100, PRESS, 100)]
         bt = make(base)
+        bt.edge(LEVER_RIGHT, at(base, 100), True)  # the same ms: the lower button number first
+        bt.edge(LEVER_LEFT, at(base, 100), True)
+        assert drain(bt, at(base, 200)) == [(LEVER_LEFT, 100, PRESS, 100), (LEVER_RIGHT, 100, PRESS_TOGETHER, 100)]
+        bt = make(base)
         bt.edge(LEVER_LEFT, at(base, 100), True)
         bt.edge(LEVER_RIGHT, at(base, 160), True)  # together_ms (60) later: a real reply
         assert drain(bt, at(base, 200)) == [(LEVER_LEFT, 100, PRESS, 100), (LEVER_RIGHT, 160, PRESS, 160)]

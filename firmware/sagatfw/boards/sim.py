@@ -62,6 +62,13 @@ class FileFlash:
         return 0  # init, deinit, sync, erase: nothing to do on a file
 
 
+def _ms():
+    """Milliseconds of a monotonic clock: ticks_ms on MicroPython, monotonic time on CPython."""
+    if hasattr(time, "ticks_ms"):
+        return time.ticks_ms()
+    return int(time.monotonic() * 1000)
+
+
 def mount_flash(path):
     """Mount the image at /flash, creating and formatting it if it does not exist."""
     import vfs
@@ -105,7 +112,7 @@ class Board:
     def ticks(self):
         if self.virtual:
             return (self.base + self.vt) & TICKS_MAX
-        return time.ticks_ms() & TICKS_MAX  # the unix port wraps at 2^62: keep the boards' 2^30
+        return _ms() & TICKS_MAX  # the unix port wraps at 2^62: keep the boards' 2^30
 
     def attach(self, buttons):
         self.buttons = buttons
@@ -269,7 +276,7 @@ def run_interactive(app, board):
 def main(argv):
     from sagatfw.app import App
 
-    opts = {"--flash": "sagat-flash.img", "--actions": None, "--base": None, "--start": "0"}
+    opts = {"--flash": "sagat-flash.img", "--dir": None, "--actions": None, "--base": None, "--start": "0"}
     flags = set()
     i = 0
     while i < len(argv):
@@ -283,11 +290,16 @@ def main(argv):
         else:
             sys.stderr.write("sim: unknown argument %s\n" % arg)
             sys.exit(2)
-    try:
-        mount_flash(opts["--flash"])
-    except OSError as e:
-        sys.stderr.write("sim: cannot use flash image %s: %s\n" % (opts["--flash"], e))
-        sys.exit(2)
+    if opts["--dir"] is not None:
+        # CPython fallback (no MicroPython unix port here): the flash's files live in a folder,
+        # which `sagat sim` unpacks from and packs back into the littlefs image
+        Board.root = opts["--dir"].rstrip("/") + "/"
+    else:
+        try:
+            mount_flash(opts["--flash"])
+        except OSError as e:
+            sys.stderr.write("sim: cannot use flash image %s: %s\n" % (opts["--flash"], e))
+            sys.exit(2)
     virtual = "--virtual" in flags
     base = int(opts["--base"]) & TICKS_MAX if opts["--base"] is not None else None
     if virtual and base is None:
@@ -310,11 +322,11 @@ def main(argv):
 
 def run_real(app, board, actions, start):
     """A script in real time: wait for each action's instant, stepping the app meanwhile."""
-    t0 = time.ticks_ms()
+    t0 = _ms()
     for n, a in actions:
-        while time.ticks_diff(time.ticks_ms(), t0) + start < a["at"]:
+        while _ms() - t0 + start < a["at"]:
             app.step(board.ticks())
-            time.sleep_ms(5)
+            time.sleep(0.005)
         if a["do"] == "power_cut":
             return
         try:
