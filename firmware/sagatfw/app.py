@@ -40,6 +40,7 @@ class App:
         self.menu = None  # the on-clock menu (menu.py) attaches itself here
         self.message = None  # a line for the faces: defaults, log errors
         self.setup_logged = False  # the current game's setup record is in the journal
+        self.last_press_switched = False
         self.next_face = 0
         self.last_now = 0
         self.battery = None
@@ -126,8 +127,11 @@ class App:
 
     def _button(self, button, kind, ticks):
         if button == B.LEVER_LEFT or button == B.LEVER_RIGHT:
-            if kind == B.PRESS:
-                self.clock.press(button, ticks)  # charged at its IRQ stamp (TK-C7, TK-C9)
+            # Two levers together: the earlier press wins - but only if it switched the clock. A
+            # touch of the waiting side's lever (TK-C9: nothing happens) must not swallow the
+            # running side's real press a few ms later.
+            if kind == B.PRESS or (kind == B.PRESS_TOGETHER and not self.last_press_switched):
+                self.last_press_switched = self.clock.press(button, ticks)  # at its IRQ stamp (TK-C7)
             return
         if self.menu is not None and self.menu.button(button, kind, ticks):
             return

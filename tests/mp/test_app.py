@@ -101,6 +101,16 @@ def test_wrong_side_and_simultaneous_presses():
     unmount()
 
 
+def test_waiting_sides_touch_does_not_swallow_the_real_press():
+    app, board = _app()
+    app.start(T(0))
+    _edge(app, B.LEVER_RIGHT, 1000)  # right (waiting) touches its lever: nothing (TK-C9)
+    _edge(app, B.LEVER_LEFT, 1003)  # left's real press 3 ms later counts
+    app.step(T(1100))
+    assert _presses(app) == [("left", 1003)] and app.clock.running == C.RIGHT
+    unmount()
+
+
 def test_press_charged_at_irq_stamp_however_late_the_loop():
     app, board = _app()
     app.start(T(0))
