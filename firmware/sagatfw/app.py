@@ -38,6 +38,7 @@ class App:
         self.journal = None
         self.buttons = None
         self.menu = None  # the on-clock menu (menu.py) attaches itself here
+        self.link = None  # the serial link (link.py), when the board has one
         self.message = None  # a line for the faces: defaults, log errors
         self.setup_logged = False  # the current game's setup record is in the journal
         self.last_press_switched = False
@@ -94,6 +95,9 @@ class App:
         self._log(now)
         self.journal.checkpoint(self.clock, now)
         self.last_now = now
+        if self.link is not None:  # serve the host: bounded work, never a wait
+            st = self.clock.state
+            self.link.service(now, st != C.SETUP and st != C.FINISHED)
         if ticks_diff(now, self.next_face) >= 0:
             self.next_face = ticks_add(now, REFRESH_MS)
             self.board.show(self, now)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from sagatfw import presets
@@ -164,6 +165,161 @@ def cmd_logs_export(args: argparse.Namespace) -> int:
     return _damage(log)
 
 
+# ------------------------------------------------------------- the serial link
+
+
+def _open_clock(args: argparse.Namespace):
+    from . import client
+
+    try:
+        return client.Clock(client.pick_port(args.port), args.timeout, _key(args))
+    except client.LinkError as e:
+        raise UserError(str(e)) from None
+
+
+def _call(args: argparse.Namespace, fn):
+    """Run fn(clock) on an open link; link errors become one line."""
+    from . import client
+
+    clock = _open_clock(args)
+    try:
+        return fn(clock)
+    except client.LinkError as e:
+        raise UserError(str(e)) from None
+    finally:
+        clock.close()
+
+
+def _out(args: argparse.Namespace, obj: dict, text: str) -> int:
+    print(json.dumps(obj) if args.json else text)
+    return 0
+
+
+def cmd_ports(args: argparse.Namespace) -> int:
+    from . import client
+
+    ports = client.find_ports()
+    if args.json:
+        for p in ports:
+            print(json.dumps({"port": p.device, "board": p.description, "serial": p.serial_number}))
+        return 0
+    if not ports:
+        print("no clock found on USB", file=sys.stderr)
+        return 1
+    for p in ports:
+        print(f"{p.device}  {p.description}  {p.serial_number or ''}".rstrip())
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    ans = _call(args, lambda c: c.request("identify"))
+    ans.pop("id", None)
+    ans.pop("ok", None)
+    return _out(args, ans, "\n".join(f"{k}: {v}" for k, v in ans.items()))
+
+
+def _faces(st: dict) -> str:
+    from . import logs
+
+    run = st.get("running")
+    left = logs.clock_text(st["left_ms"]) + (" <" if run == "left" else "")
+    right = ("> " if run == "right" else "") + logs.clock_text(st["right_ms"])
+    return f"{left:>16} | {right:<16}  moves {st.get('left_moves')}-{st.get('right_moves')}  {st.get('state')}"
+
+
+def cmd_state(args: argparse.Namespace) -> int:
+    ans = _call(args, lambda c: c.request("state"))
+    return _out(args, ans, _faces(ans))
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    import time
+
+    def loop(clock):
+        n = 0
+        while args.count is None or n < args.count:
+            st = clock.request("state")
+            if args.json:
+                print(json.dumps(st), flush=True)
+            else:
+                print("\r" + _faces(st), end="", flush=True)
+            n += 1
+            time.sleep(args.interval)
+        if not args.json:
+            print()
+        return 0
+
+    try:
+        return _call(args, loop)
+    except KeyboardInterrupt:
+        print()
+        return 0
+
+
+def _value(text: str):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def cmd_settings(args: argparse.Namespace) -> int:
+    def run(clock):
+        if args.assign:
+            values = {}
+            for item in args.assign:
+                key, eq, val = item.partition("=")
+                if not eq:
+                    raise UserError(f"settings: {item!r} is not KEY=VALUE")
+                values[key] = _value(val)
+            clock.request("settings.set", auth=True, values=values)
+        return clock.request("settings.get")
+
+    ans = _call(args, run)
+    values = ans.get("values", {})
+    return _out(args, values, "\n".join(f"{k} = {json.dumps(v)}" for k, v in values.items()))
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    text = presets.preset(args.control) or args.control
+    try:
+        tcm.parse_sides(text)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    ans = _call(args, lambda c: c.request("new", auth=True, tc=text, first=args.first))
+    return _out(args, ans, f"next game: {text}, first player on the {args.first}")
+
+
+def cmd_sync_time(args: argparse.Namespace) -> int:
+    import time
+
+    def run(clock):
+        return clock.request("time.sync", auth=True, wall_ms=int(time.time() * 1000))
+
+    ans = _call(args, run)
+    return _out(args, ans, "clock time synced: events now carry wall time")
+
+
+def cmd_logs_pull(args: argparse.Namespace) -> int:
+    from . import pull
+
+    figures = _call(args, lambda c: pull.pull(c, args.out))
+    return _out(
+        args,
+        figures,
+        f"{figures['pulled']} new records (clock seq {figures['first']}..{figures['last']}), "
+        f"{figures['events']} events in {os.path.join(args.out, 'events.jsonl')}",
+    )
+
+
+def _link_args(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--port", help="the clock's serial port (default: found by USB id)")
+    sp.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for an answer")
+    sp.add_argument("--key", help="the arbiter key (needed to change a game in progress)")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE")
+    sp.add_argument("--json", action="store_true", help="machine-readable output")
+
+
 def _log_source(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--image", metavar="FILE", help="a littlefs image: the simulator's flash or a board's dump")
     sp.add_argument("--block-size", type=int, default=None, help="the image's block size (default: detect)")
@@ -185,6 +341,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
             return 0
         if args.virtual or args.log_json:
             raise UserError("--virtual and --log-json need --script")
+        if args.serial or args.headless:
+            return sim.run_serial(flash, args.headless)
         return sim.run_interactive(flash)
     except sim.SimError as e:
         raise UserError(str(e)) from None
@@ -210,6 +368,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--game", type=int, help="only this game")
     sp.add_argument("--checkpoints", action="store_true", help="also the checkpoint records")
     sp.set_defaults(func=cmd_logs_show)
+    sp = lsub.add_parser("pull", help="copy the clock's log over serial (resumes an interrupted pull)")
+    _link_args(sp)
+    sp.add_argument("--out", default="sagat-log", metavar="DIR", help="records.bin and events.jsonl go here")
+    sp.set_defaults(func=cmd_logs_pull)
     sp = lsub.add_parser("verify", help="check every CRC and chain link and replay every game; exit 1 if broken")
     _log_source(sp)
     sp.add_argument("--json", action="store_true")
@@ -222,6 +384,33 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--checkpoints", action="store_true", help="also the checkpoint records")
     sp.set_defaults(func=cmd_logs_export)
 
+    sp = sub.add_parser("ports", help="find clocks on USB by vendor and product id")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_ports)
+    sp = sub.add_parser("info", help="identify the clock: firmware, protocol, board, id, battery")
+    _link_args(sp)
+    sp.set_defaults(func=cmd_info)
+    sp = sub.add_parser("state", help="both faces, once")
+    _link_args(sp)
+    sp.set_defaults(func=cmd_state)
+    sp = sub.add_parser("watch", help="both faces, live")
+    _link_args(sp)
+    sp.add_argument("--interval", type=float, default=0.2)
+    sp.add_argument("--count", type=int, help="stop after this many readings")
+    sp.set_defaults(func=cmd_watch)
+    sp = sub.add_parser("settings", help="show the clock's settings, or set some: KEY=VALUE ...")
+    _link_args(sp)
+    sp.add_argument("assign", nargs="*", metavar="KEY=VALUE")
+    sp.set_defaults(func=cmd_settings)
+    sp = sub.add_parser("new", help="configure the next game (a TimeControl string or preset name)")
+    _link_args(sp)
+    sp.add_argument("control")
+    sp.add_argument("--first", choices=("left", "right"), default="left", help="the first player's face (TK-C5)")
+    sp.set_defaults(func=cmd_new)
+    sp = sub.add_parser("sync-time", help="set the clock's wall time from this PC, so events carry `wall`")
+    _link_args(sp)
+    sp.set_defaults(func=cmd_sync_time)
+
     sp = sub.add_parser("sim", help="run the clock in the simulator (interactive, or a script)")
     sp.add_argument(
         "--flash", metavar="IMAGE", help="the sim board's flash (default: ~/.local/share/sagat/sim-flash.img)"
@@ -230,6 +419,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--virtual", action="store_true", help="in virtual time: a 5-hour game takes seconds")
     sp.add_argument("--log-json", metavar="OUT", help="write the games played to OUT as contract 3 JSON lines")
     sp.add_argument("--heap", metavar="SIZE", help=argparse.SUPPRESS)  # e.g. 64k: the memory budget test
+    sp.add_argument("--serial", action="store_true",
+                    help="answer the protocol on a pseudo-terminal (its path is printed), like a board's USB serial")
+    sp.add_argument("--headless", action="store_true", help="with --serial: no faces, no keys")
     sp.set_defaults(func=cmd_sim)
     return p
 

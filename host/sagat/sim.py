@@ -392,3 +392,75 @@ def run_interactive(flash: str) -> int:
             pack_image(folder, flash)
             shutil.rmtree(folder, ignore_errors=True)
         shutil.rmtree(fw, ignore_errors=True)
+
+
+def run_serial(flash: str, headless: bool = False, ready=None) -> int:
+    """The sim board with its serial link on a pseudo-terminal that pyserial (or `sagat --port`)
+    opens like /dev/ttyACM0. The firmware's stdin/stdout are that link, as a board's USB serial;
+    the faces and keys use this terminal unless headless. `ready(path)` is called with the pty's
+    path once it is up (default: print it)."""
+    import termios
+    import threading
+    import tty
+
+    exe = micropython()
+    fw = firmware_dir(compiled=exe is not None)
+    folder = None
+    if exe is not None:
+        cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
+    else:
+        folder = tempfile.mkdtemp(prefix="sagat-flash-")
+        unpack_image(flash, folder)
+        cmd = [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder]
+    cmd += ["--serial"] + (["--headless"] if headless else [])
+    master, slave = os.openpty()
+    tty.setraw(slave, termios.TCSANOW)  # bytes pass unchanged: no echo, no CR/LF translation
+    path = os.ttyname(slave)
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+
+    def host_to_clock():
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            try:
+                proc.stdin.write(data)
+                proc.stdin.flush()
+            except (OSError, ValueError):
+                return
+
+    def clock_to_host():
+        out = proc.stdout.fileno()
+        while True:
+            try:
+                data = os.read(out, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            try:
+                os.write(master, data)  # blocks when the host stops reading: the clock never does
+            except OSError:
+                return
+
+    for fn in (host_to_clock, clock_to_host):
+        threading.Thread(target=fn, daemon=True).start()
+    (ready or (lambda p: print(f"sagat sim: serial port {p}", file=sys.stderr, flush=True)))(path)
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        proc.terminate()
+        return 130
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
+        if folder is not None:
+            pack_image(folder, flash)
+            shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(fw, ignore_errors=True)

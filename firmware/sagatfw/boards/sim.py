@@ -248,28 +248,33 @@ def read_actions(path):
                 yield a.pop("line", n), a
 
 
-def run_interactive(app, board):
+def run_interactive(app, board, keys=None):
+    """Real time: keys press the buttons (from `keys`, default stdin), the faces are drawn on
+    board.out. With keys=False there are no keys (a headless clock serving its serial link)."""
     import select
 
-    try:
-        import termios  # noqa: F401 - the host puts the terminal in raw mode
-    except ImportError:
-        pass
-    poll = select.poll()
-    poll.register(sys.stdin, select.POLLIN)
-    stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
+    poll = None
+    stdin = None
+    if keys is not False:
+        src = keys if keys is not None else sys.stdin
+        poll = select.poll()
+        poll.register(src, select.POLLIN)
+        stdin = src.buffer if hasattr(src, "buffer") else src
     while True:
         now = board.ticks()
-        for _ in poll.poll(5):
-            ch = stdin.read(1)
-            if not ch:
-                return
-            key = chr(ch[0]) if isinstance(ch, bytes) else ch
-            if key in ("q", "\x03", "\x04"):
-                return
-            button = KEYS.get(key)
-            if button is not None:
-                board.press(button, now)
+        if poll is None:
+            time.sleep(0.005)
+        else:
+            for _ in poll.poll(5):
+                ch = stdin.read(1)
+                if not ch:
+                    return
+                key = chr(ch[0]) if isinstance(ch, (bytes, bytearray)) else ch
+                if key in ("q", "\x03", "\x04"):
+                    return
+                button = KEYS.get(key)
+                if button is not None:
+                    board.press(button, now)
         app.step(board.ticks())
 
 
@@ -284,7 +289,7 @@ def main(argv):
         if arg in opts and i + 1 < len(argv):
             opts[arg] = argv[i + 1]
             i += 2
-        elif arg in ("--virtual", "--quiet"):
+        elif arg in ("--virtual", "--quiet", "--serial", "--headless"):
             flags.add(arg)
             i += 1
         else:
@@ -310,6 +315,22 @@ def main(argv):
     if virtual:
         board.vt = start
     app.boot(board.ticks())
+    if "--serial" in flags:
+        # stdin/stdout carry the protocol, as a board's USB serial does; the faces and the keys
+        # then use the terminal (/dev/tty), or nothing at all when headless
+        from sagatfw.link import Link
+        from sagatfw.protocol import Server
+
+        app.link = Link(Server(app, {"board": "sim", "uid": _uid(opts["--flash"])}))
+        keys = False
+        if "--headless" in flags:
+            board.quiet = True
+        else:
+            tty = open("/dev/tty", "r+b")
+            board.out = _TextOut(tty)
+            keys = tty
+        run_interactive(app, board, keys)
+        return
     if opts["--actions"] is not None:
         actions = read_actions(opts["--actions"])
         if virtual:
@@ -318,6 +339,25 @@ def main(argv):
             run_real(app, board, actions, start)
         return
     run_interactive(app, board)
+
+
+class _TextOut:
+    """Text to a binary stream (the terminal, when stdout is the serial link)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        self.stream.write(text.encode())
+        self.stream.flush()
+
+
+def _uid(path):
+    """A stable id for this simulated board: a hash of its flash image's path."""
+    import binascii
+    import hashlib
+
+    return "sim-" + binascii.hexlify(hashlib.sha256(path.encode()).digest()[:6]).decode()
 
 
 def run_real(app, board, actions, start):

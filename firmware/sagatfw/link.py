@@ -1,0 +1,68 @@
+# sagat: the serial link - the protocol server on the board's stream, never in the clock's way.
+#
+# Reads whatever bytes have arrived without ever waiting (poll, then one byte at a time: a read of
+# more than is there would block on MicroPython), hands them to protocol.Server, and writes its
+# answers only when the stream can take them (POLLOUT), a bounded chunk per step. A host that stops
+# reading fills its own buffer, never the clock's loop; a host that vanishes leaves the answers in
+# the server's bounded outbox. While a game is in progress Ctrl-C (0x03) is just a byte; between
+# games it interrupts as usual, so mpremote can reach the REPL.
+import select
+import sys
+
+try:
+    import micropython
+except ImportError:  # CPython (the sim's fallback)
+    micropython = None
+
+MAX_IN = 256  # bytes read per step
+MAX_OUT = 2048  # bytes written per step (below a pipe's or a pty's atomic size)
+
+
+class Link:
+    def __init__(self, server, instream=None, outstream=None):
+        self.server = server
+        self.inp = instream if instream is not None else sys.stdin
+        self.out = outstream if outstream is not None else sys.stdout
+        self.rin = getattr(self.inp, "buffer", self.inp)
+        self.rout = getattr(self.out, "buffer", self.out)
+        self.poll_in = select.poll()
+        self.poll_in.register(self.inp, select.POLLIN)
+        self.poll_out = select.poll()
+        self.poll_out.register(self.out, select.POLLOUT)
+        self.byte = bytearray(1)
+        self.chunk = bytearray(MAX_IN)
+        self.open = True  # False once the host end closed (EOF)
+        self.guarded = None  # whether Ctrl-C is disabled (a game in progress)
+
+    def _ready(self, poller):
+        for _ in poller.ipoll(0) if hasattr(poller, "ipoll") else poller.poll(0):
+            return True
+        return False
+
+    def service(self, now, in_game=False):
+        """Read what has arrived, answer what is due: bounded work, never a wait."""
+        self.guard(in_game)
+        n = 0
+        while self.open and n < MAX_IN and self._ready(self.poll_in):
+            got = self.rin.readinto(self.byte)
+            if not got:
+                self.open = False  # the host end is gone: stop reading, keep the clock going
+                self.poll_in.unregister(self.inp)
+                break
+            self.chunk[n] = self.byte[0]
+            n += 1
+        if n:
+            self.server.feed(memoryview(self.chunk)[:n], now)
+        if self.server.pending() and self._ready(self.poll_out):
+            data = self.server.take_out(MAX_OUT)
+            if data:
+                self.rout.write(data)
+                if hasattr(self.rout, "flush"):
+                    self.rout.flush()
+
+    def guard(self, in_game):
+        """Ctrl-C is a byte during a game (the protocol may carry it), an interrupt between games."""
+        if micropython is None or in_game == self.guarded:
+            return
+        self.guarded = in_game
+        micropython.kbd_intr(-1 if in_game else 3)
