@@ -137,8 +137,17 @@ class App:
             if kind == B.PRESS or (kind == B.PRESS_TOGETHER and not self.last_press_switched):
                 self.last_press_switched = self.clock.press(button, ticks)  # at its IRQ stamp (TK-C7)
             return
-        if self.menu is not None and self.menu.button(button, kind, ticks):
-            return
+        if self.menu is None and button == B.MENU and kind == B.SHORT and self.clock.state != C.RUNNING:
+            from sagatfw.menu import Menu  # loaded while the arbiter uses it, then dropped
+
+            Menu(self, transient=True)
+        if self.menu is not None:
+            used = self.menu.button(button, kind, ticks)
+            if self.menu is None:  # the menu closed itself: its code leaves RAM
+                _forget("sagatfw.menu", "sagatfw.presets")
+            if used:
+                self.next_face = ticks  # show the change at once
+                return
         if button == B.START and kind == B.SHORT:
             self.start_pause(ticks)
 

@@ -338,8 +338,8 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
 # cells are right-aligned (as numbers are on a clock), longer ones show their first four cells.
 
 _LETTERS = b"\x77\x7c\x39\x5e\x79\x71\x3d\x76\x30\x1e\x75\x38\x37\x54\x3f\x73\x67\x50\x6d\x78\x3e\x1c\x2a\x76\x6e\x5b"
-_SIGNS = ((32, 0), (45, 0x40), (95, 0x08), (61, 0x48), (63, 0x53), (47, 0x52), (43, 0x46), (39, 0x02), (34, 0x22),
-          (40, 0x39), (91, 0x39), (41, 0x0F), (93, 0x0F))
+_SIGNS = " -_=?/+'\"([)]"
+_SIGN_SEGS = b"\x00\x40\x08\x48\x53\x52\x46\x02\x22\x39\x39\x0f\x0f"
 
 
 def _seg_table():
@@ -349,8 +349,8 @@ def _seg_table():
     for i in range(26):
         t[65 + i] = _LETTERS[i]
         t[97 + i] = _LETTERS[i]
-    for code, seg in _SIGNS:
-        t[code] = seg
+    for i in range(len(_SIGNS)):
+        t[ord(_SIGNS[i])] = _SIGN_SEGS[i]
     return bytes(t)
 
 

@@ -213,3 +213,33 @@ def test_reboot_restores_the_game_paused():
     app2.start_pause(T(1000))  # the arbiter resumes (TK-C18)
     assert c.state == C.RUNNING and c.running == C.RIGHT
     unmount()
+
+
+def test_menu_button_opens_the_menu_and_leaving_it_frees_its_code():
+    import sys
+
+    app, board = _app("300+2")
+    _edge(app, B.MENU, 1000)
+    _edge(app, B.MENU, 1100, False)
+    app.step(T(1200))
+    assert app.menu is not None and app.menu.active and "sagatfw.menu" in sys.modules
+    left, right = app.menu.view(T(1200))
+    assert left and right
+    _edge(app, B.MENU, 2000)  # held: MENU long leaves the menu
+    app.step(T(3100))
+    _edge(app, B.MENU, 3200, False)
+    app.step(T(3300))
+    assert app.menu is None and "sagatfw.menu" not in sys.modules
+    app.start_pause(T(4000))  # the game starts as set up: the menu changed nothing
+    assert app.clock.state == C.RUNNING and app.clock.ms(C.LEFT) == 300000
+    unmount()
+
+
+def test_menu_never_opens_while_the_clock_runs():
+    app, board = _app("300+2")
+    app.start(T(0))
+    _edge(app, B.MENU, 1000)
+    _edge(app, B.MENU, 1100, False)
+    app.step(T(1200))
+    assert app.menu is None and app.clock.state == C.RUNNING
+    unmount()

@@ -22,6 +22,7 @@ class _App:
         self.clock = clock
         self.store = _Store()
         self.message = None
+        self.menu = None
 
 
 def _board(module, display="tm1637"):
@@ -117,3 +118,31 @@ def test_oled_faces_are_drawn():
             oled = board.oled[side]
             assert oled.shows == 1 and any(oled.buffer), (module, side)
         assert board.oled[0].addr == 0x3C and board.oled[1].addr == 0x3D
+
+
+class _Menu:
+    active = True
+    field = (0, 1)
+    field4 = (0, 2)
+    detail = "blitz"
+
+    def view(self, now=None):
+        return ("TIME L", "1:23:45")
+
+    def view4(self, now=None):
+        return ("TI L", "1:23")
+
+
+def test_menu_replaces_the_faces():
+    board, pins = _board("pico")
+    app = _App(_game())
+    app.menu = _Menu()
+    del FM.TRACE[:]
+    board.show(app, 1000)  # blink phase 0
+    for side, text in ((LEFT, "TI L"), (RIGHT, "1:23")):
+        clk, dio = pins["tm1637"][side]
+        want = F.text4(bytearray(4), text, (0, 2) if side == RIGHT else None, 0)
+        assert FM.tm1637_frames(clk, dio, FM.TRACE)[1] == [0xC0] + list(want), side
+    board2, _ = _board("esp32", "ssd1306")
+    board2.show(app, 1000)
+    assert board2.oled[0].shows == 1 and any(board2.oled[1].buffer)

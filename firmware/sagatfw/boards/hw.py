@@ -79,6 +79,10 @@ class HwBoard:
         blink = (now // 500) & 1
         self._battery(now)
         self._beep_off(now)
+        menu = app.menu
+        if menu is not None and menu.active:
+            self._show_menu(menu, now, blink)
+            return
         for side in (0, 1):
             mask = F.leds(c, side, blink)
             running, flag = self.led_pins[side]
@@ -91,6 +95,19 @@ class HwBoard:
             else:
                 items = F.oled(c, side, v["tenths_below_ms"], self.level, self.low, blink, app.message)
                 self._draw(self.oled[side], items)
+
+    def _show_menu(self, menu, now, blink):
+        """The on-clock menu on both faces: what is edited on the left, its value on the right."""
+        if self.display == "tm1637":
+            texts = menu.view4(now)
+            for side in (0, 1):
+                F.text4(self.seg, texts[side], menu.field4 if side == 1 else None, blink)
+                self.tm[side].show(self.seg)
+        else:
+            left, right = menu.view(now)
+            items = F.menu_items(left, right, menu.field, blink, menu.detail)
+            self._draw(self.oled[0], items[0])
+            self._draw(self.oled[1], items[1])
 
     def _draw(self, oled, items):
         oled.fill(0)

@@ -144,9 +144,14 @@ class Board:
         tenths = app.store.values["tenths_below_ms"]
         blink = (now // 500) & 1
         lines = []
-        for side in (C.LEFT, C.RIGHT):
-            items = F.oled(c, side, tenths, 100, False, blink, app.message)
-            lines.append([item[3] for item in items if item[0] == "text"])
+        menu = app.menu
+        if menu is not None and menu.active:  # the on-clock menu replaces the faces
+            left, right = menu.view(now)
+            lines = [["MENU", left], ["", right, menu.detail or ""]]
+        else:
+            for side in (C.LEFT, C.RIGHT):
+                items = F.oled(c, side, tenths, 100, False, blink, app.message)
+                lines.append([item[3] for item in items if item[0] == "text"])
         w = 24
         out = "\x1b[H\x1b[2J" if not self.virtual else ""
         out += "sagat sim  %s\r\n" % C.STATE_NAMES[c.state]
