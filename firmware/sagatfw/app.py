@@ -56,7 +56,9 @@ class App:
         v = self.store.values
         self.buttons = B.Buttons(v["lockout_ms"])
         board.attach(self.buttons)
-        self.journal = Journal(board.root + "log", max_bytes=v["log_max_bytes"], checkpoint_ms=v["checkpoint_ms"])
+        self.journal = Journal(
+            board.root + "log", key=_key(board.root), max_bytes=v["log_max_bytes"], checkpoint_ms=v["checkpoint_ms"]
+        )
         problems = self.journal.open()
         restored = False
         try:
@@ -232,12 +234,24 @@ class App:
             self.store.save()
         except OSError:
             self.message = "SETTINGS NOT SAVED"
+            return
+        if self.message in ("SETTINGS DEFAULT", "SETTINGS NOT SAVED"):
+            self.message = None  # good settings are on the flash now
 
     def _do(self, ok, now):
         self.clock.advance(now)
         self._log(now)
         self.next_face = now  # show the change at once
         return ok
+
+
+def _key(root):
+    """The arbiter key on the flash (root + "key", set over the protocol): the log's chain key."""
+    try:
+        with open(root + "key", "rb") as f:
+            return f.read(64)
+    except OSError:
+        return b""
 
 
 def _forget(*names):

@@ -40,10 +40,15 @@ class Link:
         return False
 
     def service(self, now, in_game=False):
-        """Read what has arrived, answer what is due: bounded work, never a wait."""
+        """Read what has arrived (no more than the server has room for), let the server answer,
+        write what the stream can take: bounded work, never a wait."""
         self.guard(in_game)
+        server = self.server
+        room = server.room()
+        if room > MAX_IN:
+            room = MAX_IN
         n = 0
-        while self.open and n < MAX_IN and self._ready(self.poll_in):
+        while self.open and n < room and self._ready(self.poll_in):
             got = self.rin.readinto(self.byte)
             if not got:
                 self.open = False  # the host end is gone: stop reading, keep the clock going
@@ -51,14 +56,13 @@ class Link:
                 break
             self.chunk[n] = self.byte[0]
             n += 1
-        if n:
-            self.server.feed(memoryview(self.chunk)[:n], now)
-        if self.server.pending() and self._ready(self.poll_out):
-            data = self.server.take_out(MAX_OUT)
-            if data:
-                self.rout.write(data)
-                if hasattr(self.rout, "flush"):
-                    self.rout.flush()
+        server.feed(memoryview(self.chunk)[:n] if n else b"", now)  # also finishes earlier lines
+        if server.pending() and self._ready(self.poll_out):
+            view = server.peek(MAX_OUT)
+            k = self.rout.write(view)
+            if hasattr(self.rout, "flush"):
+                self.rout.flush()
+            server.sent(len(view) if k is None else k)
 
     def guard(self, in_game):
         """Ctrl-C is a byte during a game (the protocol may carry it), an interrupt between games."""

@@ -221,10 +221,18 @@ def cmd_info(args: argparse.Namespace) -> int:
 def _faces(st: dict) -> str:
     from . import logs
 
+    def face(side: str) -> str:
+        f = st.get(side) or {}
+        text = logs.clock_text(f.get("ms", 0))
+        if f.get("flag"):
+            text += " FLAG" + (" 1ST" if st.get("first_flag") == side else "")
+        return text
+
     run = st.get("running")
-    left = logs.clock_text(st["left_ms"]) + (" <" if run == "left" else "")
-    right = ("> " if run == "right" else "") + logs.clock_text(st["right_ms"])
-    return f"{left:>16} | {right:<16}  moves {st.get('left_moves')}-{st.get('right_moves')}  {st.get('state')}"
+    a = face("left") + (" <" if run == "left" else "")
+    b = ("> " if run == "right" else "") + face("right")
+    moves = f"{(st.get('left') or {}).get('moves')}-{(st.get('right') or {}).get('moves')}"
+    return f"{a:>22} | {b:<22}  moves {moves}  {st.get('state')}"
 
 
 def cmd_state(args: argparse.Namespace) -> int:
@@ -332,6 +340,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     flash = args.flash or sim.default_flash()
     try:
+        if args.serial and args.script:
+            return sim.run_serial(flash, args.headless, script=args.script)
         if args.script:
             figures = sim.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
             msg = f"script done: {figures['boots']} boot(s), flash {flash}"
@@ -440,6 +450,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sagat: interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # noqa: BLE001 - never a traceback: one line, and a code that says "bug"
+        print(f"sagat: internal error ({type(e).__name__}: {e}); please report it", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -3,11 +3,11 @@ port without resetting an ESP32, requests and answers (docs/protocol.md), arbite
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import time
 from dataclasses import dataclass
+
+from sagatfw import protocol
 
 # USB vendor/product ids of the boards sagat runs on (contract 5)
 USB_IDS = {
@@ -55,12 +55,6 @@ def pick_port(port: str | None) -> str:
     if len(ports) > 1:
         raise LinkError("several clocks found: " + ", ".join(p.device for p in ports) + " (give --port)")
     return ports[0].device
-
-
-def canonical(obj) -> bytes:
-    """The canonical bytes of a request for the arbiter's MAC: JSON with sorted keys, no spaces
-    (docs/protocol.md; the firmware builds the same bytes)."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
 class Clock:
@@ -116,7 +110,7 @@ class Clock:
         self.next_id += 1
         if auth and self.key:
             nonce = self.request("auth.challenge")["nonce"]
-            req["auth"] = hmac.new(self.key, nonce.encode() + canonical(req), hashlib.sha256).hexdigest()
+            req["auth"] = protocol.sign(self.key, nonce, req)  # the firmware's own canonical form
         try:
             self.serial.write(json.dumps(req, separators=(",", ":")).encode() + b"\n")
         except OSError as e:

@@ -46,7 +46,7 @@ def pull(clock: Clock, out_dir: str, chunk: int = 32, progress: bool | None = No
             have = fh.read()
         have = have[: len(have) // R.RECORD_SIZE * R.RECORD_SIZE]  # a torn tail from a cut pull
     info = clock.request("log.info")
-    first, last = info.get("first_seq"), info.get("last_seq")
+    first, last = info.get("first"), info.get("last")
     if first is None or last is None:
         raise LinkError("the clock's log is empty")
     start = first

@@ -394,7 +394,7 @@ def run_interactive(flash: str) -> int:
         shutil.rmtree(fw, ignore_errors=True)
 
 
-def run_serial(flash: str, headless: bool = False, ready=None) -> int:
+def run_serial(flash: str, headless: bool = False, ready=None, script: str | None = None) -> int:
     """The sim board with its serial link on a pseudo-terminal that pyserial (or `sagat --port`)
     opens like /dev/ttyACM0. The firmware's stdin/stdout are that link, as a board's USB serial;
     the faces and keys use this terminal unless headless. `ready(path)` is called with the pty's
@@ -413,6 +413,22 @@ def run_serial(flash: str, headless: bool = False, ready=None) -> int:
         unpack_image(flash, folder)
         cmd = [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder]
     cmd += ["--serial"] + (["--headless"] if headless else [])
+    actions_file = None
+    if script:  # played in real time while the link is served; the clock stays up afterwards
+        try:
+            text = Path(script).read_text(encoding="utf-8")
+        except (OSError, UnicodeError) as e:
+            raise SimError(f"cannot read script {script}: {e}") from None
+        actions, warnings = parse_script(text, os.path.basename(script))
+        if any(a.data["do"] == "power_cut" for a in actions):
+            raise SimError("power_cut needs --script without --serial (each boot is a new process)")
+        for w in warnings:
+            print(f"sagat sim: warning: {w}", file=sys.stderr)
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
+            for a in actions:
+                fh.write(json.dumps(dict(a.data, line=a.line)) + "\n")
+            actions_file = fh.name
+        cmd += ["--actions", actions_file]
     master, slave = os.openpty()
     tty.setraw(slave, termios.TCSANOW)  # bytes pass unchanged: no echo, no CR/LF translation
     path = os.ttyname(slave)
@@ -460,6 +476,8 @@ def run_serial(flash: str, headless: bool = False, ready=None) -> int:
             proc.wait()
         os.close(master)
         os.close(slave)
+        if actions_file is not None:
+            os.unlink(actions_file)
         if folder is not None:
             pack_image(folder, flash)
             shutil.rmtree(folder, ignore_errors=True)

@@ -326,7 +326,8 @@ def main(argv):
         from sagatfw.link import Link
         from sagatfw.protocol import Server
 
-        app.link = Link(Server(app, {"board": "sim", "uid": _uid(opts["--flash"])}))
+        app.link = Link(Server(app, {"uid": _uid(opts["--flash"] if opts["--dir"] is None else opts["--dir"])},
+                               board.ticks()))
         keys = False
         if "--headless" in flags:
             board.quiet = True
@@ -334,6 +335,8 @@ def main(argv):
             tty = open("/dev/tty", "r+b")
             board.out = _TextOut(tty)
             keys = tty
+        if opts["--actions"] is not None:  # a script in real time, then go on serving the link
+            run_real(app, board, read_actions(opts["--actions"]), int(opts["--start"]))
         run_interactive(app, board, keys)
         return
     if opts["--actions"] is not None:

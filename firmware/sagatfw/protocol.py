@@ -1,0 +1,1088 @@
+# sagat: the serial protocol server: newline-delimited JSON requests and responses (contract 6 of
+# DESIGN.md; docs/protocol.md is the reference a host is written against).
+#
+# The transport (the app's loop) reads whatever bytes the serial stream has, without blocking, and
+# hands them to `Server.feed(data, now)` right after `app.step(now)`, with the same `now`, every
+# pass of the loop (b"" when nothing arrived: feed also finishes lines left over from earlier calls).
+# It writes what `peek()` / `take_out()` give back when the stream can take it. The server:
+#
+#   - keeps received bytes in one preallocated buffer (IN_SIZE); `room()` says how many more it
+#     takes now and feed() returns how many it took (the transport keeps the rest for later);
+#   - answers each complete line with exactly one response line (blank lines: none), in order, and
+#     never writes anything unasked;
+#   - does bounded work per call: at most LINES_PER_FEED lines, at most HEAVY_PER_FEED log commands
+#     (each reads at most MAX_RECORDS records), and no new line while more than OUT_LIMIT bytes of
+#     answers wait to be taken (a host that stops reading stops being answered, the clock goes on);
+#   - never raises: garbage, 0x03 bytes, invalid UTF-8, over-long lines, unknown commands, wrong
+#     types and refused actions all become error responses (`internal` for anything unexpected).
+#
+# Arbiter authority: while a game is in progress, commands that change the game or the settings
+# need "auth": HMAC-SHA256(key, nonce + canonical(request without "auth")) in hex, where the nonce
+# comes from the last `auth.challenge` and is used up by the next request that carries "auth". The
+# key lives in ROOT + KEY_FILE and is also the journal's chain key (load_key: the app passes it to
+# Journal(key=...) at boot; key.set changes both).
+#
+# `canonical`, `hmac_sha256` and `sign` are pure: the host imports them (one canonical form, two
+# runtimes).
+
+import binascii
+import hashlib
+import json
+import os
+
+from sagatfw import VERSION
+from sagatfw import clock as C
+from sagatfw import records as R
+from sagatfw.ticks import ticks_diff
+
+PROTOCOL = 1
+MAX_LINE = 512  # bytes of a request line, its newline included
+IN_SIZE = 1024  # received bytes held (at most two lines' worth)
+LINES_PER_FEED = 8
+HEAVY_PER_FEED = 2  # log.info / log.read / log.erase per feed call
+OUT_LIMIT = 4096  # no new line is answered while more than this waits to be taken
+MAX_RECORDS = 32  # records per log.read chunk (a 2.9 KB response line)
+MAX_ERASE = 4  # segments removed per log.erase request
+KEY_FILE = "key"
+MAX_KEY = 64  # bytes
+MAX_ID = 64  # characters of a string id
+MAX_DEPTH = 8  # nesting of a request that carries auth
+MAX_MESSAGE = 160
+WALL_MIN_MS = 946684800000  # 2000-01-01
+WALL_MAX_MS = 4294967295999  # the log's u32 seconds
+
+# Error codes.
+BAD_JSON = "bad_json"
+BAD_UTF8 = "bad_utf8"
+NOT_OBJECT = "not_object"
+LINE_TOO_LONG = "line_too_long"
+UNKNOWN_CMD = "unknown_cmd"
+BAD_ARG = "bad_arg"
+REFUSED = "refused"
+AUTH_REQUIRED = "auth_required"
+AUTH_FAILED = "auth_failed"
+BUSY = "busy"
+INTERNAL = "internal"
+
+# Authority levels of commands.
+READ = 0  # never needs authority
+GAME = 1  # changes the game or the settings: authority while a game is in progress
+GUARD = 2  # key.set, log.erase: authority whenever a key is set
+
+IN_PROGRESS = (C.RUNNING, C.PAUSED, C.FLAGGED, C.ADJOURNED)
+SIDES = {"left": C.LEFT, "right": C.RIGHT}
+BY = {"left": C.BY_LEFT, "right": C.BY_RIGHT, "arbiter": C.BY_ARBITER, "host": C.BY_HOST}
+RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
+_REQUIRED = object()
+
+try:  # compact JSON (MicroPython's json.dumps has separators since 1.21; older ones write spaces)
+    json.dumps(0, separators=(",", ":"))
+
+    def _dumps(obj):
+        return json.dumps(obj, separators=(",", ":"))
+
+except TypeError:
+    _dumps = json.dumps
+
+
+class Error(Exception):
+    """A request answered with an error: code (one of the codes above) and message."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# ------------------------------------------------------------------- pure helpers
+
+
+_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def _quote(s):
+    for ch in s:
+        o = ord(ch)
+        if o < 0x20 or o > 0x7E or ch == '"' or ch == "\\":
+            break
+    else:
+        return '"' + s + '"'  # the usual case: nothing to escape
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if 0x20 <= o <= 0x7E and ch != '"' and ch != "\\":
+            out.append(ch)
+            continue
+        esc = _SHORT.get(ch)
+        if esc is None:
+            if o < 0x10000:
+                esc = "\\u%04x" % o
+            else:  # a surrogate pair, as CPython's json.dumps writes it
+                o -= 0x10000
+                esc = "\\u%04x\\u%04x" % (0xD800 | (o >> 10), 0xDC00 | (o & 0x3FF))
+        out.append(esc)
+    out.append('"')
+    return "".join(out)
+
+
+def _canon(v, out, depth):
+    if depth > MAX_DEPTH:
+        raise ValueError("nested too deep")
+    if v is None:
+        out.append("null")
+    elif v is True:
+        out.append("true")
+    elif v is False:
+        out.append("false")
+    elif isinstance(v, int):
+        out.append(str(v))
+    elif isinstance(v, str):
+        out.append(_quote(v))
+    elif isinstance(v, (list, tuple)):
+        out.append("[")
+        for i in range(len(v)):
+            if i:
+                out.append(",")
+            _canon(v[i], out, depth + 1)
+        out.append("]")
+    elif isinstance(v, dict):
+        keys = list(v.keys())
+        for k in keys:
+            if not isinstance(k, str):
+                raise ValueError("object keys must be strings")
+        keys.sort()
+        out.append("{")
+        first = True
+        for k in keys:
+            if not first:
+                out.append(",")
+            first = False
+            out.append(_quote(k))
+            out.append(":")
+            _canon(v[k], out, depth + 1)
+        out.append("}")
+    else:
+        raise ValueError("no canonical form for a %s" % type(v).__name__)
+
+
+def canonical(obj):
+    """The canonical JSON text of obj: what CPython's json.dumps(obj, sort_keys=True,
+    separators=(",", ":")) writes (ASCII only, non-ASCII as \\uXXXX), on every runtime. Objects,
+    arrays, strings, integers, true, false and null only (ValueError for floats and the like)."""
+    out = []
+    _canon(obj, out, 0)
+    return "".join(out)
+
+
+def hmac_sha256(key, msg):
+    """HMAC-SHA256 (RFC 2104) of msg under key (bytes); 32 bytes."""
+    if len(key) > 64:
+        key = hashlib.sha256(key).digest()
+    key = bytes(key) + bytes(64 - len(key))
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    inner.update(msg)
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def _hex(b):
+    return binascii.hexlify(b).decode()
+
+
+def auth_message(nonce, request):
+    """The bytes the MAC covers: the nonce (hex text, as the clock sent it) followed by the
+    canonical form of the request without its "auth" field."""
+    body = {}
+    for k in request:
+        if k != "auth":
+            body[k] = request[k]
+    return (nonce + canonical(body)).encode()
+
+
+def sign(key, nonce, request):
+    """The "auth" value (64 hex digits) for `request` (a dict) under `key` and `nonce`."""
+    return _hex(hmac_sha256(key, auth_message(nonce, request)))
+
+
+def _same(a, b):
+    if len(a) != len(b):
+        return False
+    d = 0
+    for i in range(len(a)):
+        d |= a[i] ^ b[i]
+    return d == 0
+
+
+# ------------------------------------------------------------------ key file
+
+
+def load_key(root):
+    """The arbiter key stored on the flash (ROOT + KEY_FILE), or b"" when none is set. The app
+    passes it to Journal(key=...) at boot so the log's chain is keyed with it."""
+    try:
+        with open(root + KEY_FILE, "rb") as f:
+            return f.read(MAX_KEY + 1)[:MAX_KEY]
+    except OSError:
+        return b""
+
+
+def save_key(root, key):
+    """Store the key atomically (temporary file, rename); b"" removes it. Raises OSError."""
+    path = root + KEY_FILE
+    if not key:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(key)
+        f.flush()
+    os.rename(tmp, path)
+
+
+def _random(n):
+    try:
+        return os.urandom(n)
+    except (AttributeError, NotImplementedError):  # a port without a hardware RNG
+        import random
+
+        return bytes(random.getrandbits(8) for _ in range(n))
+
+
+# ------------------------------------------------------------------ log segments
+
+
+def _seg_first(name):
+    try:
+        return int(name[:-4])
+    except ValueError:
+        return 0
+
+
+# ------------------------------------------------------------------ the server
+
+
+class Server:
+    """The protocol on one serial stream. `app` is the booted sagatfw.app.App; `board_info` a
+    dict: "uid" (unique id text, e.g. machine.unique_id() in hex), optional "name" (default:
+    app.board.name) and "number" (the board's number in the hall); `now` the boot's ticks (uptime
+    counts from there, else from the first feed)."""
+
+    def __init__(self, app, board_info=None, now=None):
+        self.app = app
+        self.info = board_info or {}
+        self.root = app.board.root
+        self.inbuf = bytearray(IN_SIZE)
+        self.n = 0  # bytes held in inbuf
+        self.scan = 0  # inbuf[0:scan] holds no newline
+        self.skipping = False  # inside an over-long line: drop it up to its newline
+        self.raw = bytearray(MAX_RECORDS * R.RECORD_SIZE)
+        self.rec = bytearray(R.RECORD_SIZE)
+        self.out = []  # response pieces (bytes, memoryview) not yet taken
+        self.out_off = 0  # bytes of out[0] already taken
+        self.out_len = 0
+        self.nonce = None
+        self.key = load_key(self.root)
+        self.uptime = 0  # ms since `now` (the boot), counted at each feed()
+        self.last_now = now
+        self.last_heavy = False
+        self.lines = 0  # lines answered (errors included)
+        self.errors = 0
+        self.internal_errors = 0
+        j = app.journal
+        if j is not None and self.key and j.chain._ipad != R.Chain(self.key)._ipad:
+            # the app should have passed load_key(root) to Journal(key=...) at boot
+            j.chain = R.Chain(self.key)
+            app.board.note("journal chain was not keyed with the arbiter key: keyed from now on")
+        self.commands = {
+            "identify": (self.c_identify, READ, ()),
+            "state": (self.c_state, READ, ()),
+            "settings.get": (self.c_settings_get, READ, ()),
+            "settings.set": (self.c_settings_set, GAME, ("values",)),
+            "presets.list": (self.c_presets_list, READ, ()),
+            "presets.set": (self.c_presets_set, GAME, ("slot", "name", "tc")),
+            "new": (self.c_new, GAME, ("tc", "first")),
+            "start": (self.c_start, GAME, ()),
+            "pause": (self.c_pause, GAME, ("by",)),
+            "resume": (self.c_resume, GAME, ()),
+            "adjust": (self.c_adjust, GAME, ("side", "ms", "moves", "stage")),
+            "extend": (self.c_extend, GAME, ()),
+            "late_install": (self.c_late_install, GAME, ("elapsed_ms",)),
+            "adjourn": (self.c_adjourn, GAME, ()),
+            "resume_adjourned": (self.c_resume_adjourned, GAME, ()),
+            "result": (self.c_result, GAME, ("result",)),
+            "time.sync": (self.c_time_sync, GAME, ("wall_ms",)),
+            "log.info": (self.c_log_info, READ, ()),
+            "log.read": (self.c_log_read, READ, ("from_seq", "max_records")),
+            "log.erase": (self.c_log_erase, GUARD, ("upto_seq", "game")),
+            "key.set": (self.c_key_set, GUARD, ("key",)),
+            "auth.challenge": (self.c_auth_challenge, READ, ()),
+        }
+
+    # ------------------------------------------------------------ transport
+
+    def room(self):
+        """How many bytes feed() takes now."""
+        return IN_SIZE - self.n
+
+    def feed(self, data, now):
+        """Take received bytes (any split, any content; b"" or None when nothing arrived) and
+        answer complete lines, within this call's budget. Returns the number of bytes taken (at
+        most room(); the transport keeps the rest for a later call). Never raises."""
+        taken = 0
+        try:
+            if self.last_now is not None:
+                d = ticks_diff(now, self.last_now)
+                if d > 0:
+                    self.uptime += d
+            self.last_now = now
+            if data:
+                taken = self._accept(data)
+            self._work(now)
+        except Exception as e:  # noqa: BLE001 - nothing a host sends may stop the loop
+            self.internal_errors += 1
+            self.n = 0  # a bug outside a request: drop what is held rather than fail again on it
+            self.scan = 0
+            self._note("protocol: %r" % (e,))
+        return taken
+
+    def has_work(self):
+        """True while a complete line waits for a later feed() (the transport need not sleep)."""
+        return self.inbuf.find(b"\n", 0, self.n) >= 0
+
+    def pending(self):
+        """Bytes of responses waiting to be taken."""
+        return self.out_len
+
+    def peek(self, max_bytes=512):
+        """The next bytes to send (a memoryview, at most max_bytes; empty if none), not taken
+        yet: after writing, call sent(n) with the number of bytes the stream took."""
+        if not self.out:
+            return memoryview(b"")
+        first = self.out[0]
+        end = self.out_off + max_bytes
+        if end > len(first):
+            end = len(first)
+        return memoryview(first)[self.out_off : end]
+
+    def sent(self, n):
+        """Drop the first n pending bytes (written to the stream)."""
+        while n > 0 and self.out:
+            first = self.out[0]
+            left = len(first) - self.out_off
+            if n < left:
+                self.out_off += n
+                self.out_len -= n
+                return
+            n -= left
+            self.out_len -= left
+            self.out.pop(0)
+            self.out_off = 0
+
+    def take_out(self, max_bytes=512):
+        """Take up to max_bytes pending bytes (bytes; b"" if none)."""
+        b = bytes(self.peek(max_bytes))
+        self.sent(len(b))
+        if len(b) == max_bytes or not self.out:
+            return b
+        parts = [b]
+        n = len(b)
+        while self.out and n < max_bytes:
+            more = bytes(self.peek(max_bytes - n))
+            self.sent(len(more))
+            parts.append(more)
+            n += len(more)
+        return b"".join(parts)
+
+    def _accept(self, data):
+        n = len(data)
+        room = IN_SIZE - self.n
+        if n > room:
+            n = room
+        if n:
+            self.inbuf[self.n : self.n + n] = memoryview(data)[:n]
+            self.n += n
+        return n
+
+    def _work(self, now):
+        lines = 0
+        heavy = 0
+        buf = self.inbuf
+        while True:
+            j = buf.find(b"\n", self.scan, self.n)
+            if j < 0:
+                self.scan = self.n
+                if self.n >= MAX_LINE:  # no newline in MAX_LINE bytes: too long, drop what is held
+                    self.skipping = True
+                    self.n = 0
+                    self.scan = 0
+                return
+            if lines >= LINES_PER_FEED or heavy >= HEAVY_PER_FEED or self.out_len > OUT_LIMIT:
+                return  # the rest later
+            if self.skipping or j >= MAX_LINE:
+                self.skipping = False
+                line = None
+            else:
+                line = bytes(buf[0:j])
+            rest = self.n - j - 1
+            buf[0:rest] = buf[j + 1 : self.n]
+            self.n = rest
+            self.scan = 0
+            if line is None:
+                self._error(None, LINE_TOO_LONG, "a request line is at most %d bytes" % MAX_LINE)
+                lines += 1
+                continue
+            self._line(line, now)
+            lines += 1  # blank lines too: the work per call stays bounded
+            if self.last_heavy:
+                heavy += 1
+
+    # ------------------------------------------------------------ requests
+
+    def _line(self, line, now):
+        """Answer one line; False for a blank line (no answer)."""
+        self.last_heavy = False
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if not line.strip(b" \t"):
+            return False  # blank: no answer
+        rid = None
+        try:
+            for b in line:
+                if b < 0x20 and b != 0x09:
+                    raise Error(BAD_JSON, "control byte 0x%02x in the line" % b)
+            try:
+                text = str(line, "utf-8")
+            except UnicodeError:
+                raise Error(BAD_UTF8, "the line is not valid UTF-8") from None
+            try:
+                req = json.loads(text)
+            except ValueError:
+                raise Error(BAD_JSON, "the line is not JSON") from None
+            if not isinstance(req, dict):
+                raise Error(NOT_OBJECT, "a request is a JSON object")
+            for k in req:
+                if not isinstance(k, str):
+                    raise Error(BAD_JSON, "object keys must be strings")
+            rid = req.get("id")
+            if rid is None or not _valid_id(rid):
+                rid = None
+                raise Error(BAD_ARG, "id must be an integer or a string of at most %d characters" % MAX_ID)
+            cmd = req.get("cmd")
+            if not isinstance(cmd, str):
+                raise Error(BAD_ARG, "cmd must be a command name")
+            entry = self.commands.get(cmd)
+            if entry is None:
+                raise Error(UNKNOWN_CMD, "unknown command %s" % _short(cmd))
+            handler, level, allowed = entry
+            for k in req:
+                if k not in allowed and k not in ("id", "cmd", "auth"):
+                    raise Error(BAD_ARG, "%s takes no argument %s" % (cmd, _short(k)))
+            self._authorize(req, level)
+            self.last_heavy = cmd.startswith("log.")
+            body = handler(req, now)
+            self._reply(rid, body)
+        except Error as e:
+            self._error(rid, e.code, e.message)
+        except Exception as e:  # noqa: BLE001 - a bug must not stop the clock: say so, go on
+            self.internal_errors += 1
+            self._note("protocol: %r" % (e,))
+            self._error(rid, INTERNAL, "internal error: %r" % (e,))
+        return True
+
+    def _authorize(self, req, level):
+        key = self.key
+        auth = req.get("auth")
+        proved = False
+        if key and "auth" in req:
+            nonce = self.nonce
+            self.nonce = None  # single use, right or wrong
+            if nonce is None:
+                raise Error(AUTH_FAILED, "no challenge: ask auth.challenge first")
+            if not isinstance(auth, str) or len(auth) != 64:
+                raise Error(AUTH_FAILED, "auth must be 64 hex digits")
+            try:
+                mac = binascii.unhexlify(auth)
+                want = hmac_sha256(key, auth_message(nonce, req))
+            except ValueError:
+                raise Error(AUTH_FAILED, "auth does not match") from None
+            if not _same(mac, want):
+                raise Error(AUTH_FAILED, "auth does not match")
+            proved = True
+        if proved or not key:
+            return
+        if level == GUARD or (level == GAME and self.app.clock.state in IN_PROGRESS):
+            raise Error(
+                AUTH_REQUIRED,
+                "a game is in progress: this needs the arbiter's key"
+                if level == GAME
+                else "this needs the arbiter's key",
+            )
+
+    def _reply(self, rid, body):
+        self.lines += 1
+        head = '{"id":' + _dumps(rid) + ',"ok":true'
+        if isinstance(body, _Raw):  # log.read: the base64 text goes out as it is, not copied
+            s = _dumps(body.head)
+            self._push((head + "," + s[1:-1] + ',"data":"').encode())
+            self._push(memoryview(body.data)[:-1])  # without b2a_base64's newline
+            self._push(b'"}\n')
+        elif body:
+            s = _dumps(body)
+            self._push((head + "," + s[1:-1] + "}\n").encode())
+        else:
+            self._push((head + "}\n").encode())
+
+    def _error(self, rid, code, message):
+        self.lines += 1
+        self.errors += 1
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 3] + "..."
+        err = _dumps({"code": code, "message": message})
+        self._push(('{"id":' + _dumps(rid) + ',"ok":false,"error":' + err + "}\n").encode())
+
+    def _push(self, b):
+        if b:
+            self.out.append(b)
+            self.out_len += len(b)
+
+    def _note(self, text):
+        try:
+            self.app.board.note(text)
+        except Exception:  # noqa: BLE001 - a note is best effort
+            pass
+
+    # ------------------------------------------------------------ helpers
+
+    def _in_progress(self):
+        return self.app.clock.state in IN_PROGRESS
+
+    def _state_name(self):
+        return C.STATE_NAMES[self.app.clock.state]
+
+    def _refuse(self, what):
+        raise Error(REFUSED, "%s: the clock is %s" % (what, self._state_name()))
+
+    def _done(self, ok, what):
+        if not ok:
+            self._refuse(what)
+        return self._brief()
+
+    def _brief(self):
+        c = self.app.clock
+        return {
+            "state": self._state_name(),
+            "t": c.t,
+            "left_ms": c.ms(C.LEFT),
+            "right_ms": c.ms(C.RIGHT),
+            "running": _side(c.running),
+        }
+
+    def _battery(self):
+        board = self.app.board
+        try:
+            if hasattr(board, "battery"):
+                level, low = board.battery()
+                return level, bool(low)
+        except Exception:  # noqa: BLE001 - a gauge that fails is "unknown"
+            pass
+        return self.app.battery, bool(self.app.low_battery)
+
+    # ------------------------------------------------------------ commands
+
+    def c_identify(self, req, now):
+        level, low = self._battery()
+        return {
+            "firmware": VERSION,
+            "protocol": PROTOCOL,
+            "board": self.info.get("name", getattr(self.app.board, "name", None)),
+            "uid": self.info.get("uid"),
+            "number": self.info.get("number"),
+            "battery": level,
+            "low_battery": low,
+            "uptime_ms": self.uptime,
+            "key_set": bool(self.key),
+            "max_line": MAX_LINE,
+            "max_records": MAX_RECORDS,
+            "commands": sorted(self.commands.keys()),
+        }
+
+    def c_state(self, req, now):
+        app = self.app
+        c = app.clock
+        j = app.journal
+        level, low = self._battery()
+        body = {
+            "state": self._state_name(),
+            "t": c.t,
+            "game": j.game,
+            "seq": j.seq - 1 if j.seq else None,
+            "running": _side(c.running),
+            "to_move": _side(c.side_to_move()),
+            "first": _side(c.first),
+            "first_flag": _side(c.first_flag()),
+            "tc": c.tc_field(),
+            "left": _face(c, C.LEFT),
+            "right": _face(c, C.RIGHT),
+            "message": app.message,
+            "log_error": j.error,
+            "time_synced": j.sync_wall_ms is not None,
+            "battery": level,
+            "low_battery": low,
+        }
+        return body
+
+    def c_settings_get(self, req, now):
+        s = self.app.store
+        return {"values": dict(s.values), "problem": s.problem}
+
+    def c_settings_set(self, req, now):
+        values = req.get("values")
+        if not isinstance(values, dict):
+            raise Error(BAD_ARG, "values must be an object of settings")
+        if self.app.clock.state not in (C.SETUP, C.FINISHED):
+            self._refuse("settings change between games")
+        try:
+            self.app.set_settings(values, now)
+        except ValueError as e:
+            raise Error(BAD_ARG, str(e)) from None
+        return {"values": dict(self.app.store.values), "saved": self.app.message != "SETTINGS NOT SAVED"}
+
+    def c_presets_list(self, req, now):
+        from sagatfw import presets as P  # not kept in RAM: forgotten again below
+        from sagatfw.settings import MAX_PRESETS
+
+        builtin = [{"name": p[0], "tc": p[1], "desc": p[2]} for p in P.PRESETS]
+        _forget("sagatfw.presets")
+        user = []
+        for i, p in enumerate(self.app.store.presets):
+            user.append({"slot": i, "name": p["name"], "tc": p["tc"]})
+        return {"builtin": builtin, "user": user, "slots": MAX_PRESETS}
+
+    def c_presets_set(self, req, now):
+        slot = _int(req, "slot", 0, 99)
+        name = _str(req, "name")
+        tc = _str(req, "tc")
+        store = self.app.store
+        try:
+            store.set_preset(slot, name, tc)
+        except ValueError as e:
+            raise Error(BAD_ARG, str(e)) from None
+        try:
+            store.save()
+        except OSError as e:
+            raise Error(INTERNAL, "presets not saved: %s" % (e,)) from None
+        return {"slot": slot, "name": name, "tc": tc}
+
+    def c_new(self, req, now):
+        tc = req.get("tc")
+        if isinstance(tc, dict):
+            left = tc.get("left")
+            right = tc.get("right")
+            if len(tc) != 2 or not isinstance(left, str) or not isinstance(right, str):
+                raise Error(BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
+            tc = left + "|" + right
+        elif not isinstance(tc, str):
+            raise Error(BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
+        first = _choice(req, "first", ("left", "right"), "left")
+        if self.app.clock.state == C.RUNNING:
+            self._refuse("pause the game in progress first")
+        try:
+            self.app.new_game(tc, first, now)
+        except ValueError as e:
+            raise Error(BAD_ARG, str(e)) from None
+        body = self._brief()
+        body["tc"] = self.app.clock.tc_field()
+        body["first"] = first
+        return body
+
+    def c_start(self, req, now):
+        return self._done(self.app.start(now), "start")
+
+    def c_pause(self, req, now):
+        by = _choice(req, "by", ("left", "right", "arbiter", "host"), "host")
+        return self._done(self.app.pause(BY[by], now), "pause")
+
+    def c_resume(self, req, now):
+        return self._done(self.app.resume(now), "resume")
+
+    def c_extend(self, req, now):
+        return self._done(self.app.extend(now), "extend (needs a flag down)")
+
+    def c_adjourn(self, req, now):
+        return self._done(self.app.adjourn(now), "adjourn")
+
+    def c_resume_adjourned(self, req, now):
+        return self._done(self.app.resume_adjourned(now), "resume_adjourned")
+
+    def c_adjust(self, req, now):
+        side = SIDES[_choice(req, "side", ("left", "right"))]
+        ms = _int(req, "ms", 0, C.MAX_MS, None)
+        moves = _int(req, "moves", 0, C.MAX_MOVES, None)
+        stage = _int(req, "stage", 1, 255, None)
+        if ms is None and moves is None and stage is None:
+            raise Error(BAD_ARG, "adjust needs ms, moves or stage")
+        state = self.app.clock.state
+        if state == C.RUNNING or state == C.FINISHED:
+            self._refuse("corrections need the clock stopped")
+        try:
+            self.app.adjust(side, now, ms, moves, stage)
+        except ValueError as e:
+            raise Error(BAD_ARG, str(e)) from None
+        return self._brief()
+
+    def c_late_install(self, req, now):
+        elapsed = _int(req, "elapsed_ms", 0, C.MAX_MS)
+        c = self.app.clock
+        if c.state != C.SETUP:
+            self._refuse("late installation is set before the start")
+        if c._countup(C.LEFT) or c._countup(C.RIGHT):
+            raise Error(REFUSED, "late installation needs a time limit, not a count-up")
+        try:
+            self.app.late_install(elapsed, now)
+        except ValueError as e:
+            raise Error(BAD_ARG, str(e)) from None
+        return self._brief()
+
+    def c_result(self, req, now):
+        result = _choice(req, "result", RESULTS)
+        self.app.result(result, now)
+        return self._brief()
+
+    def c_time_sync(self, req, now):
+        wall = _int(req, "wall_ms", WALL_MIN_MS, WALL_MAX_MS)
+        j = self.app.journal
+        durable = j.time_sync(self.app.clock, wall, now)
+        return {"seq": j.seq - 1, "durable": durable}
+
+    def c_auth_challenge(self, req, now):
+        self.nonce = _hex(_random(16))
+        return {"nonce": self.nonce, "key_set": bool(self.key)}
+
+    def c_key_set(self, req, now):
+        text = _str(req, "key", 0, 2 * MAX_KEY)
+        try:
+            key = binascii.unhexlify(text)
+        except ValueError:
+            raise Error(BAD_ARG, "key must be hex digits (at most %d bytes)" % MAX_KEY) from None
+        if self._in_progress():
+            self._refuse("the key changes between games only")
+        j = self.app.journal
+        if j.backlog:
+            raise Error(BUSY, "log records are waiting to be written: try again")
+        try:
+            save_key(self.root, key)
+        except OSError as e:
+            raise Error(INTERNAL, "key not saved: %s" % (e,)) from None
+        self.key = key
+        j.chain = R.Chain(key)  # every later record is chained with it
+        self.nonce = None
+        return {"key_set": bool(key)}
+
+    # ------------------------------------------------------------ the log
+    #
+    # Segments are read with one open file each (an open costs a littlefs file buffer): the size
+    # from a seek to the end, records with readinto into preallocated buffers.
+
+    def _names(self):
+        return self.app.journal.segments()
+
+    def _open(self, name):
+        """(file, whole records) of a segment, or (None, 0); the caller closes the file."""
+        try:
+            f = open(self.app.journal._path(name), "rb")
+        except OSError:
+            return None, 0
+        try:
+            size = f.seek(0, 2)
+        except OSError:
+            f.close()
+            return None, 0
+        return f, size // R.RECORD_SIZE
+
+    def _first_record(self, names):
+        """(seq, game) of the oldest well-formed record on the flash, or None."""
+        rec = self.rec
+        for name in names:
+            f, whole = self._open(name)
+            if f is None:
+                continue
+            try:
+                f.seek(0)
+                for _ in range(whole):
+                    if f.readinto(rec) != R.RECORD_SIZE:
+                        break
+                    if not R.check(rec):
+                        return R.seq_of(rec), R.game_of(rec)
+            except OSError:
+                pass
+            finally:
+                f.close()
+        return None
+
+    def _last_seq(self):
+        """The seq of the last durable record the clock made (None before the first): records
+        still in the journal's RAM backlog are not on the flash yet."""
+        j = self.app.journal
+        last = j.seq - 1 - len(j.backlog)
+        return last if last >= 0 else None
+
+    def _protected_game(self):
+        """The lowest game number that must stay on the flash: the game in progress (a game set
+        up and logged counts too); past the last game when none is."""
+        app = self.app
+        g = app.journal.game
+        if self._in_progress() or (app.clock.state == C.SETUP and app.setup_logged):
+            return g
+        return g + 1
+
+    def c_log_info(self, req, now):
+        j = self.app.journal
+        names = self._names()
+        total = 0
+        for name in names:
+            f, whole = self._open(name)
+            if f is not None:
+                total += f.seek(0, 2)
+                f.close()
+        first = self._first_record(names)
+        prot = self._protected_game()
+        return {
+            "first": first[0] if first else None,
+            "last": self._last_seq(),
+            "first_game": first[1] if first else None,
+            "game": j.game,
+            "in_progress": prot if prot == j.game else None,
+            "segments": len(names),
+            "bytes": total,
+            "backlog": len(j.backlog),
+            "dropped": j.dropped,
+            "log_error": j.error,
+            "max_records": MAX_RECORDS,
+        }
+
+    def c_log_read(self, req, now):
+        start = _int(req, "from_seq", 0, 0xFFFFFFFF)
+        want = _int(req, "max_records", 1, MAX_RECORDS, MAX_RECORDS)
+        names = self._names()
+        i = 0
+        for k in range(len(names)):
+            if _seg_first(names[k]) <= start:
+                i = k
+        count = 0
+        first = None
+        top = start - 1  # the highest position seq copied
+        torn = 0
+        for name in names[i:]:
+            if count >= want:
+                break
+            n, fp, hi, t = self._read_from(name, start, count, want, first is not None)
+            torn += t
+            if n:
+                if first is None:
+                    first = fp
+                count += n
+                if hi > top:
+                    top = hi
+        head = {
+            "from": first if first is not None else start,
+            "next": top + 1 if count else start,
+            "last": self._last_seq(),
+            "count": count,
+        }
+        if torn:
+            head["torn"] = torn
+        if not count:
+            return _Raw(head, b"\n")
+        return _Raw(head, binascii.b2a_base64(memoryview(self.raw)[: count * R.RECORD_SIZE]))
+
+    def _read_from(self, name, start, count, want, started):
+        """Copy records of one segment into self.raw from slot `count`: every record once the
+        pull has started, else from the first whose position seq is >= start. A record's position
+        seq is its seq, or for a damaged one the previous record's position seq + 1 (the first
+        record of a segment follows its name's seq - 1). Returns (records copied, position seq
+        of the first copied, highest position seq copied, 1 if the segment ends in a torn
+        record)."""
+        f, whole = self._open(name)
+        if f is None:
+            return 0, None, None, 0
+        base = _seg_first(name)
+        mv = memoryview(self.raw)
+        index = 0
+        prev = base - 1
+        n = 0
+        first = None
+        hi = prev
+        try:
+            if not started and start > base and start - base < whole:
+                # where `start` is when the segment has no gap: check that record
+                k = start - base
+                at = count * R.RECORD_SIZE
+                slot = mv[at : at + R.RECORD_SIZE]
+                f.seek(k * R.RECORD_SIZE)
+                if f.readinto(slot) == R.RECORD_SIZE and not R.check(slot) and R.seq_of(slot) == start:
+                    index = k
+                    prev = start - 1
+            f.seek(index * R.RECORD_SIZE)
+            while index < whole and count + n < want:
+                at = (count + n) * R.RECORD_SIZE
+                slot = mv[at : at + R.RECORD_SIZE]
+                if f.readinto(slot) != R.RECORD_SIZE:
+                    break
+                index += 1
+                pos = prev + 1 if R.check(slot) else R.seq_of(slot)
+                prev = pos
+                if not started and pos < start:
+                    continue
+                started = True
+                if first is None:
+                    first = pos
+                if pos > hi:
+                    hi = pos
+                n += 1
+            torn = 0
+            if index >= whole and f.seek(0, 2) % R.RECORD_SIZE:
+                torn = 1
+        except OSError:
+            torn = 0
+        finally:
+            f.close()
+        return n, first, hi, torn
+
+    def c_log_erase(self, req, now):
+        upto = _int(req, "upto_seq", 0, 0xFFFFFFFF)
+        game = _int(req, "game", 0, 0xFFFF)
+        prot = self._protected_game()
+        if game >= prot:
+            raise Error(REFUSED, "game %d is in progress: only finished games are erased" % prot)
+        j = self.app.journal
+        if j.backlog:
+            raise Error(BUSY, "log records are waiting to be written: try again")
+        names = self._names()
+        erased = 0
+        stopped = None
+        for name in names[:-1]:  # never the newest segment: the journal writes there
+            if erased >= MAX_ERASE:
+                stopped = "more"
+                break
+            stopped = self._erasable(name, upto, game)
+            if stopped:
+                break
+            try:
+                os.remove(j._path(name))
+            except OSError as e:
+                stopped = "remove failed: %s" % (e,)
+                break
+            erased += 1
+        if stopped is None:
+            stopped = "the newest segment stays (the journal writes there)" if names else "the log is empty"
+        first = self._first_record(self._names())
+        return {
+            "erased": erased,
+            "first": first[0] if first else None,
+            "more": stopped == "more",
+            "stopped": stopped,
+        }
+
+    def _erasable(self, name, upto, game):
+        """None if every record of the segment is whole and well formed, at or before upto,
+        and of a game at or before `game`; else why not."""
+        f, whole = self._open(name)
+        if f is None:
+            return "segment %s cannot be read" % name
+        rec = self.rec
+        try:
+            if f.seek(0, 2) % R.RECORD_SIZE:
+                return "segment %s has a torn record (kept as evidence)" % name
+            f.seek(0)
+            for _ in range(whole):
+                if f.readinto(rec) != R.RECORD_SIZE or R.check(rec):
+                    return "segment %s is damaged (kept as evidence)" % name
+                if R.seq_of(rec) > upto:
+                    return "segment %s reaches past seq %d" % (name, upto)
+                if R.game_of(rec) > game:
+                    return "segment %s holds game %d" % (name, R.game_of(rec))
+        except OSError as e:
+            return "segment %s: %s" % (name, e)
+        finally:
+            f.close()
+        return None
+
+
+class _Raw:
+    """A log.read body: its small fields and the base64 text (which ends in a newline)."""
+
+    def __init__(self, head, data):
+        self.head = head
+        self.data = data
+
+
+def _valid_id(v):
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return -(1 << 53) < v < (1 << 53)
+    return isinstance(v, str) and len(v) <= MAX_ID
+
+
+def _short(v):
+    s = v if isinstance(v, str) else repr(v)
+    return repr(s[:32] + "..." if len(s) > 32 else s)
+
+
+def _int(req, name, lo, hi, default=_REQUIRED):
+    v = req.get(name)
+    if v is None:
+        if default is _REQUIRED:
+            raise Error(BAD_ARG, "%s is required (a whole number %d..%d)" % (name, lo, hi))
+        return default
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo or v > hi:
+        raise Error(BAD_ARG, "%s must be a whole number %d..%d" % (name, lo, hi))
+    return v
+
+
+def _str(req, name, lo=1, hi=MAX_LINE):
+    v = req.get(name)
+    if not isinstance(v, str) or not lo <= len(v) <= hi:
+        raise Error(BAD_ARG, "%s must be a string of %d..%d characters" % (name, lo, hi))
+    return v
+
+
+def _choice(req, name, choices, default=_REQUIRED):
+    v = req.get(name)
+    if v is None and default is not _REQUIRED:
+        return default
+    if not isinstance(v, str) or v not in choices:
+        raise Error(BAD_ARG, "%s must be one of %s" % (name, ", ".join(choices)))
+    return v
+
+
+def _side(s):
+    return C.SIDE_NAMES[s] if s == C.LEFT or s == C.RIGHT else None
+
+
+def _face(c, s):
+    ms = c.ms(s)
+    low = c.settings.low_time_ms
+    countup = c.tc[s] is not None and c._countup(s)
+    return {
+        "ms": ms,
+        "moves": c.moves[s],
+        "stage": c.stage[s],
+        "flag": c.flag[s],
+        "delay_ms": c.delay_remaining(s),
+        "low": bool(low and not countup and 0 < ms <= low),
+        "default": bool(c.default_mark[s]),
+        "stage_mark": bool(c.stage_mark[s]),
+        "countup": countup,
+    }
+
+
+def _forget(name):
+    import sys
+
+    if name in sys.modules:
+        del sys.modules[name]

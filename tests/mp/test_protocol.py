@@ -1,0 +1,909 @@
+# The serial protocol (contract 6, docs/protocol.md) on a real App over littlefs in RAM: every
+# command, a whole game driven by requests and pulled back in chunks (decoded and chain-verified
+# with the arbiter key), a pull resumed from the middle, erase rules, the arbiter's authority, the
+# per-call budget, and a fuzz run: every bad line gets exactly one error and the clock keeps exact
+# time, compared with a clock that got no garbage.
+import gc
+import json
+import random
+
+from flash import Flash, mount, unmount
+
+import sagatfw.app as A
+from sagatfw import clock as C
+from sagatfw import protocol as P
+from sagatfw import records as R
+from sagatfw.app import App
+from sagatfw.journal import Journal
+from sagatfw.logread import Reader, iso_utc
+from sagatfw.ticks import TICKS_MAX, ticks_add
+
+BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every test
+KEY = b"arbiter's secret"
+CODES = (
+    "bad_json",
+    "bad_utf8",
+    "not_object",
+    "line_too_long",
+    "unknown_cmd",
+    "bad_arg",
+    "refused",
+    "auth_required",
+    "auth_failed",
+    "busy",
+    "internal",
+)
+SEGMENT_RECORDS = 16  # small segments: pulls and erases cross many of them
+
+
+def T(ms):
+    return ticks_add(BASE, ms)
+
+
+class FakeBoard:
+    name = "test"
+
+    def __init__(self, root):
+        self.root = root
+        self.buttons = None
+        self.notes = []
+
+    def attach(self, buttons):
+        self.buttons = buttons
+
+    def show(self, app, now):
+        pass
+
+    def beep(self, ms, now, enabled):
+        pass
+
+    def battery(self):
+        return 87, False
+
+    def note(self, text):
+        self.notes.append(text)
+
+
+def _keyed_journal(root, **kw):
+    # What the app does at boot (see the report): the journal's chain is keyed with the arbiter key
+    # stored on the flash. Small segments for these tests.
+    kw["key"] = P.load_key(root[: -len("log")])
+    kw["segment_records"] = SEGMENT_RECORDS
+    return Journal(root, **kw)
+
+
+class Rig:
+    """An App and its Server on a fresh littlefs, and a host that talks to it."""
+
+    def __init__(self, at="/flash", key=b"", fresh=True, blocks=64):
+        if fresh:
+            gc.collect()
+            mount(Flash(blocks=blocks), at=at, fresh=True)
+            if key:
+                P.save_key(at + "/", key)
+        A.Journal = _keyed_journal
+        self.board = FakeBoard(at + "/")
+        self.app = App(self.board)
+        self.app.boot(T(0))
+        self.srv = P.Server(self.app, {"uid": "e6614103e7", "number": 12}, T(0))
+        self.ms = 0
+        self.ids = 0
+        self.key = key
+
+    def at(self, ms):
+        self.ms = ms
+        self.app.step(T(ms))
+        self.srv.feed(b"", T(ms))
+
+    def press(self, side, ms):
+        b = self.app.buttons
+        b.edge(side, T(ms), True)
+        b.edge(side, T(ms + b.lockout_ms + 1), False)
+        self.at(ms)
+
+    def send(self, data, chunks=None):
+        """Feed bytes (in the given chunk sizes, else all at once) until every complete line is
+        answered; returns the raw answer bytes."""
+        srv = self.srv
+        now = T(self.ms)
+        out = bytearray()
+        i = 0
+        k = 0
+        for _ in range(1000000):
+            if i < len(data):
+                size = len(data) - i
+                if chunks is not None:
+                    size = chunks[k % len(chunks)]
+                    k += 1
+                i += srv.feed(data[i : i + size], now)
+            else:
+                srv.feed(b"", now)
+            while srv.pending():
+                out += srv.take_out(700)
+            if i >= len(data) and not srv.has_work():
+                break
+        return bytes(out)
+
+    def lines(self, data, chunks=None):
+        out = self.send(data, chunks)
+        assert out == b"" or out.endswith(b"\n")
+        return [json.loads(x) for x in out.split(b"\n")[:-1]]
+
+    def request(self, cmd, **args):
+        self.ids += 1
+        req = {"id": self.ids, "cmd": cmd}
+        for k in args:
+            req[k] = args[k]
+        return req
+
+    def call(self, cmd, proof=None, **args):
+        req = self.request(cmd, **args)
+        if proof is not None:  # prove the arbiter key: challenge, then sign
+            nonce = self.call("auth.challenge")["nonce"]
+            req["auth"] = P.sign(proof, nonce, req)
+        got = self.lines(json.dumps(req).encode() + b"\n")
+        assert len(got) == 1, got
+        assert got[0]["id"] == req["id"]
+        return got[0]
+
+    def ok(self, cmd, proof=None, **args):
+        r = self.call(cmd, proof, **args)
+        assert r["ok"] is True, (cmd, r)
+        return r
+
+    def err(self, cmd, code, proof=None, **args):
+        r = self.call(cmd, proof, **args)
+        assert r["ok"] is False and r["error"]["code"] == code, (cmd, code, r)
+        assert r["error"]["message"]
+        return r
+
+    def pull(self, start=0, chunk=P.MAX_RECORDS):
+        """log.read from `start` to the end in chunks; returns (records, responses)."""
+        recs = []
+        resps = []
+        seq = start
+        while True:
+            r = self.ok("log.read", from_seq=seq, max_records=chunk)
+            resps.append(r)
+            raw = _b64(r["data"])
+            assert len(raw) == r["count"] * R.RECORD_SIZE
+            for i in range(r["count"]):
+                recs.append(raw[i * R.RECORD_SIZE : (i + 1) * R.RECORD_SIZE])
+            if r["count"] == 0:
+                return recs, resps
+            seq = r["next"]
+
+
+def _b64(text):
+    import binascii
+
+    return binascii.a2b_base64(text) if text else b""
+
+
+def _events(recs, key=b""):
+    rd = Reader(key, checkpoints=True)
+    return rd.events(recs), rd
+
+
+def _faces(app):
+    c = app.clock
+    return (c.state, c.running, c.ms(C.LEFT), c.ms(C.RIGHT), c.moves[C.LEFT], c.moves[C.RIGHT], c.t)
+
+
+# ------------------------------------------------------------------ commands
+
+
+def test_identify_state_and_uptime():
+    rig = Rig()
+    rig.at(1000)
+    rig.at(2500)
+    r = rig.ok("identify")
+    from sagatfw import VERSION
+
+    assert r["firmware"] == VERSION and r["protocol"] == P.PROTOCOL == 1
+    assert r["board"] == "test" and r["uid"] == "e6614103e7" and r["number"] == 12
+    assert r["battery"] == 87 and r["low_battery"] is False and r["key_set"] is False
+    assert r["uptime_ms"] == 2500 and r["max_line"] == 512 and r["max_records"] == P.MAX_RECORDS
+    assert "log.read" in r["commands"] and "auth.challenge" in r["commands"]
+    s = rig.ok("state")
+    assert s["state"] == "setup" and s["running"] is None and s["tc"] == "420" and s["first"] == "left"
+    assert s["left"]["ms"] == 420000 and s["right"]["moves"] == 0 and s["left"]["stage"] == 1
+    assert s["game"] == 0 and s["seq"] == 0  # the settings record at the first boot
+    rig.ok("new", tc={"left": "300+2", "right": "180+2"}, first="right")
+    rig.ok("start")
+    rig.at(4000)
+    s = rig.ok("state")
+    assert s["state"] == "running" and s["running"] == "right" and s["t"] == 4000 - 2500
+    assert s["right"]["ms"] == 180000 - 1500 and s["left"]["ms"] == 300000
+    assert s["tc"] == {"left": "300+2", "right": "180+2"} and s["to_move"] == "right"
+    assert s["game"] == 1 and s["first_flag"] is None and s["log_error"] is None
+    unmount()
+
+
+def test_settings_get_and_set():
+    rig = Rig()
+    v = rig.ok("settings.get")["values"]
+    assert v["freeze"] is None and v["extension_ms"] == 300000 and v["tc"] == "420"
+    r = rig.ok("settings.set", values={"freeze": False, "low_time_ms": 60000, "tc": "600+5"})
+    assert r["values"]["freeze"] is False and r["values"]["tc"] == "600+5"
+    assert rig.ok("settings.get")["values"]["low_time_ms"] == 60000
+    assert rig.app.clock.tc[C.LEFT].first_ms() == 600000  # the set-up game follows tc
+    rig.err("settings.set", "bad_arg", values={"freeze": "sometimes"})
+    rig.err("settings.set", "bad_arg", values={"colour": "red"})
+    rig.err("settings.set", "bad_arg", values=[1])
+    rig.err("settings.set", "bad_arg")
+    assert rig.ok("settings.get")["values"]["freeze"] is False  # nothing changed by the bad ones
+    rig.ok("start")
+    rig.err("settings.set", "refused", values={"sound": False})  # no key: refused by the state
+    unmount()
+
+
+def test_presets_list_and_set():
+    rig = Rig()
+    r = rig.ok("presets.list")
+    names = [p["name"] for p in r["builtin"]]
+    assert names[0] == "tk-blitz" and r["builtin"][0]["tc"] == "420" and r["user"] == [] and r["slots"] == 5
+    rig.ok("presets.set", slot=1, name="club", tc="900+10")
+    r = rig.ok("presets.list")
+    assert r["user"][1] == {"slot": 1, "name": "club", "tc": "900+10"} and len(r["user"]) == 2
+    rig.err("presets.set", "bad_arg", slot=5, name="x", tc="60")
+    rig.err("presets.set", "bad_arg", slot=0, name="x", tc="60?")
+    rig.err("presets.set", "bad_arg", slot=0, name="", tc="60")
+    rig.err("presets.set", "bad_arg", slot="0", name="x", tc="60")
+    # durable: a reboot reads them back
+    app2 = App(FakeBoard("/flash/"))
+    app2.boot(T(0))
+    assert app2.store.presets[1] == {"name": "club", "tc": "900+10"}
+    unmount()
+
+
+def test_game_commands_happy_paths_and_refusals():
+    rig = Rig()
+    rig.err("new", "bad_arg", tc="300+?", first="left")
+    rig.err("new", "bad_arg", tc="300", first="middle")
+    rig.err("new", "bad_arg", tc={"left": "300"})
+    rig.ok("new", tc="10", first="left")
+    r = rig.ok("late_install", elapsed_ms=1000)  # TK-C11: floor is the first-stage time itself
+    assert r["left_ms"] == 10000
+    rig.err("pause", "refused")
+    rig.err("resume", "refused")
+    rig.err("extend", "refused")
+    rig.ok("start")
+    rig.err("start", "refused")
+    rig.err("late_install", "refused", elapsed_ms=1000)
+    rig.err("adjust", "refused", side="left", ms=5000)  # running: pause first
+    rig.err("new", "refused", tc="60", first="left")
+    rig.at(2000)
+    r = rig.ok("pause", by="arbiter")
+    assert r["state"] == "paused" and r["left_ms"] == 8000
+    rig.err("adjust", "bad_arg", side="left")
+    rig.err("adjust", "bad_arg", side="left", ms=-1)
+    rig.err("adjust", "bad_arg", side="left", stage=7)
+    r = rig.ok("adjust", side="left", ms=3000, moves=4)
+    assert r["left_ms"] == 3000 and rig.app.clock.moves[C.LEFT] == 4
+    rig.at(5000)
+    rig.ok("resume")
+    rig.at(8001)  # left flags at 8000: freeze off for a sudden-death control, play goes on
+    s = rig.ok("state")
+    assert s["left"]["flag"] == 1 and s["first_flag"] == "left" and s["left"]["ms"] == 0
+    r = rig.ok("extend")
+    assert r["left_ms"] == 300000 and r["right_ms"] == 310000  # TK-C14: +5 min each, flag cleared
+    assert rig.ok("state")["left"]["flag"] == 0
+    rig.ok("adjourn")
+    assert rig.ok("state")["state"] == "adjourned"
+    rig.err("adjourn", "refused")
+    rig.ok("resume_adjourned")
+    rig.err("result", "bad_arg", result="2-0")
+    r = rig.ok("result", result="1/2-1/2")
+    assert r["state"] == "finished"
+    ev = [e["type"] for e in rig.app.journal.game_events()]
+    assert ev == [
+        "settings",
+        "adjust",
+        "adjust",
+        "game_start",
+        "pause",
+        "adjust",
+        "resume",
+        "flag",
+        "extension",
+        "adjourn",
+        "resume_adjourned",
+        "result",
+    ]
+    unmount()
+
+
+def test_time_sync_puts_wall_on_later_records():
+    rig = Rig()
+    r = rig.ok("time.sync", wall_ms=1718000000123)
+    assert r["durable"] is True
+    rig.ok("new", tc="60", first="left")
+    rig.ok("start")
+    rig.press(C.LEFT, 1500)
+    rig.err("time.sync", "bad_arg", wall_ms=12)
+    rig.err("time.sync", "bad_arg", wall_ms="now")
+    ev = list(rig.app.journal.game_events())
+    assert ev[-1]["type"] == "press" and ev[-1]["wall"] == iso_utc(1718000001, 623)
+    unmount()
+
+
+# ------------------------------------------------------------------ a whole game, pulled
+
+
+def _play(rig, key=None):
+    """A game driven by protocol requests (presses through the button path), 40+ moves."""
+    rig.ok("time.sync", key, wall_ms=1718000000000)
+    rig.ok("new", key, tc="40/300+2:60+2", first="left")
+    rig.ok("start", key)
+    t = 0
+    for i in range(46):
+        t += 700 + (i * 37) % 900
+        rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, t)
+        if i == 20:
+            rig.at(t + 100)
+            rig.ok("pause", key, by="arbiter")
+            rig.at(t + 5000)
+            rig.ok("adjust", key, side="right", ms=100000, moves=30)
+            rig.ok("resume", key)
+            t += 5000
+    rig.at(t + 500)
+    rig.ok("result", key, result="1-0")
+    return t
+
+
+def test_whole_game_pulled_in_chunks_decodes_and_verifies_with_the_key():
+    rig = Rig(key=KEY)
+    assert rig.ok("identify")["key_set"] is True
+    _play(rig, KEY)
+    info = rig.ok("log.info")
+    assert info["first"] == 0 and info["last"] == rig.app.journal.seq - 1 and info["segments"] >= 3
+    assert info["game"] == 1 and info["in_progress"] is None and info["bytes"] == (info["last"] + 1) * 64
+    recs, resps = rig.pull(0, 7)
+    assert len(recs) == info["last"] + 1 and len(resps) == (len(recs) + 6) // 7 + 1
+    assert [R.seq_of(r) for r in recs] == list(range(len(recs)))
+    for r in resps[:-1]:
+        assert r["count"] <= 7 and r["last"] == info["last"]
+    events, rd = _events(recs, KEY)
+    assert rd.problems == []  # every CRC, seq and chain link, keyed with the arbiter key
+    game = [e for e in events if e["game"] == 1]
+    assert game == list(rig.app.journal.game_events(1))  # the same as the journal reads it
+    types = [e["type"] for e in game]
+    assert types.count("press") == 46 and types[-1] == "result" and "adjust" in types and "stage" in types
+    assert all(e["wall"] is not None for e in game)
+    last = game[-1]
+    c = rig.app.clock
+    assert (last["left_ms"], last["right_ms"], last["left_moves"], last["right_moves"]) == (
+        c.ms(C.LEFT),
+        c.ms(C.RIGHT),
+        c.moves[C.LEFT],
+        c.moves[C.RIGHT],
+    )
+    # with another key the chain does not link: an edit by someone without the key shows
+    _, bad = _events(recs, b"not the key")
+    assert bad.problems and bad.problems[0][0] == R.P_CHAIN
+    # one whole pull at the largest chunk gives the same bytes
+    recs2, _ = rig.pull(0)
+    assert recs2 == recs
+    unmount()
+
+
+def test_pull_resumes_from_the_middle():
+    rig = Rig()
+    _play(rig)
+    full, _ = rig.pull(0)
+    r = rig.ok("log.read", from_seq=0, max_records=10)
+    assert r["from"] == 0 and r["next"] == 10 and r["count"] == 10
+    # the host vanishes here; the next pull starts where it stopped
+    rest, _ = rig.pull(r["next"], 13)
+    assert _b64(r["data"]) + b"".join(rest) == b"".join(full)
+    mid, _ = rig.pull(37, 5)
+    assert R.seq_of(mid[0]) == 37 and mid == full[37:]
+    last = R.seq_of(full[-1])
+    r = rig.ok("log.read", from_seq=last + 1)
+    assert r["count"] == 0 and r["data"] == "" and r["next"] == last + 1 and r["last"] == last
+    r = rig.ok("log.read", from_seq=last)
+    assert r["count"] == 1 and r["from"] == last and r["next"] == last + 1
+    rig.err("log.read", "bad_arg", from_seq=-1)
+    rig.err("log.read", "bad_arg", from_seq=0, max_records=P.MAX_RECORDS + 1)
+    rig.err("log.read", "bad_arg", from_seq=0, max_records=0)
+    rig.err("log.read", "bad_arg", from_seq="0")
+    unmount()
+
+
+def test_pull_while_the_game_runs_reads_the_segment_being_written():
+    rig = Rig()
+    rig.ok("new", tc="300", first="left")
+    rig.ok("start")
+    got = []
+    seq = 0
+    for i in range(40):
+        rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, 1000 * (i + 1))
+        r = rig.ok("log.read", from_seq=seq, max_records=3)
+        raw = _b64(r["data"])
+        got += [raw[k * 64 : (k + 1) * 64] for k in range(r["count"])]
+        seq = r["next"]
+    recs, _ = rig.pull(seq)
+    got += recs
+    full, _ = rig.pull(0)
+    assert got == full and len(full) == rig.app.journal.seq
+    assert rig.app.clock.moves[C.LEFT] == 20 and rig.app.clock.state == C.RUNNING
+    unmount()
+
+
+def test_erase_refuses_the_game_in_progress_and_erases_finished_games():
+    rig = Rig(key=KEY)
+    _play(rig, KEY)  # game 1, finished
+    g1_last = rig.app.journal.seq - 1
+    rig.ok("new", KEY, tc="300", first="left")
+    rig.ok("start", KEY)
+    for i in range(30):
+        rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, 200000 + 1000 * i)
+    full, _ = rig.pull(0)
+    info = rig.ok("log.info")
+    assert info["in_progress"] == 2 and info["first"] == 0
+    rig.err("log.erase", "auth_required", upto_seq=info["last"], game=1)  # a key is set
+    rig.err("log.erase", "refused", KEY, upto_seq=info["last"], game=2)  # the game in progress
+    # only up to a seq: segments past it stay
+    r = rig.ok("log.erase", KEY, upto_seq=SEGMENT_RECORDS * 2 - 1, game=1)
+    assert r["erased"] == 2 and r["first"] == SEGMENT_RECORDS * 2 and r["more"] is False
+    while True:
+        r = rig.ok("log.erase", KEY, upto_seq=info["last"], game=1)
+        assert r["erased"] <= P.MAX_ERASE
+        if not r["more"]:
+            break
+    first = r["first"]
+    assert 0 < first <= g1_last + 1
+    recs, _ = rig.pull(0)
+    assert recs == full[first:]  # nothing of game 2 went, nothing was reordered
+    assert any(R.game_of(x) == 1 for x in recs[:SEGMENT_RECORDS]) or R.game_of(recs[0]) == 2
+    assert all(R.game_of(x) == 2 for x in recs[SEGMENT_RECORDS:])
+    # the game goes on and is logged as before
+    rig.press(C.LEFT, 240000)
+    assert rig.app.journal.error is None
+    rig.ok("result", KEY, result="0-1")
+    names_before = rig.app.journal.segments()
+    while rig.ok("log.erase", KEY, upto_seq=rig.app.journal.seq - 1, game=2)["more"]:
+        pass
+    names = rig.app.journal.segments()
+    assert names == names_before[-1:]  # everything but the newest segment, which the journal writes
+    rig.ok("new", KEY, tc="300", first="left")
+    rig.ok("start", KEY)
+    rig.press(C.LEFT, 250000)
+    recs, _ = rig.pull(0)
+    _, rd = _events(recs, KEY)
+    assert rd.problems == [] and R.seq_of(recs[-1]) == rig.app.journal.seq - 1
+    rig.err("log.erase", "bad_arg", KEY, upto_seq=-1, game=1)
+    unmount()
+
+
+# ------------------------------------------------------------------ authority
+
+
+def test_authority_mid_game():
+    rig = Rig()
+    rig.ok("new", tc="300", first="left")
+    rig.ok("start")
+    rig.ok("pause")  # no key set: no authority needed (the arbiter should set one)
+    rig.ok("resume")
+    rig.err("key.set", "refused", key=KEY.hex())  # the key is set between games only
+    rig.ok("result", result="1-0")
+    rig.ok("key.set", key=KEY.hex())
+    assert rig.ok("identify")["key_set"] is True and P.load_key("/flash/") == KEY
+    rig.ok("new", tc="300", first="left")  # between games: no authority needed
+    rig.ok("start")
+    rig.at(1000)
+    before = _faces(rig.app)
+    rig.err("pause", "auth_required")
+    rig.err("adjust", "auth_required", side="left", ms=1)
+    rig.err("settings.set", "auth_required", values={"sound": False})
+    rig.err("time.sync", "auth_required", wall_ms=1718000000000)
+    rig.err("result", "auth_required", result="0-1")
+    assert _faces(rig.app) == before
+    rig.ok("state")  # reading needs nothing
+    rig.ok("log.read", from_seq=0)
+    # a correct MAC over the request and a fresh nonce
+    req = rig.request("pause", by="arbiter")
+    nonce = rig.ok("auth.challenge")["nonce"]
+    assert len(nonce) == 32
+    req["auth"] = P.sign(KEY, nonce, req)
+    line = json.dumps(req).encode() + b"\n"
+    r = rig.lines(line)[0]
+    assert r["ok"] is True and r["state"] == "paused"
+    # replayed: the nonce was used up
+    r = rig.lines(line)[0]
+    assert r["ok"] is False and r["error"]["code"] == "auth_failed"
+    rig.ok("auth.challenge")
+    r = rig.lines(line)[0]  # an old MAC against a new nonce
+    assert r["error"]["code"] == "auth_failed"
+    # the wrong key fails, and uses up the nonce: the right MAC for it no longer passes
+    req = rig.request("resume")
+    nonce = rig.ok("auth.challenge")["nonce"]
+    req["auth"] = P.sign(b"guess", nonce, req)
+    assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
+    req["auth"] = P.sign(KEY, nonce, req)
+    assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
+    # a MAC for another request (changed argument, changed id) fails
+    req = rig.request("adjust", side="left", ms=1000)
+    nonce = rig.ok("auth.challenge")["nonce"]
+    req["auth"] = P.sign(KEY, nonce, req)
+    req["ms"] = 999999
+    assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
+    for bad in ("zz" * 32, "00", 5):
+        req = rig.request("resume")
+        rig.ok("auth.challenge")
+        req["auth"] = bad
+        assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
+    assert rig.app.clock.state == C.PAUSED and rig.app.clock.rem[C.LEFT] == 299000
+    rig.ok("resume", KEY)
+    rig.err("key.set", "refused", KEY, key="00")  # mid-game, even with authority
+    unmount()
+
+
+def test_key_change_needs_the_old_key_and_rekeys_the_chain():
+    rig = Rig(key=KEY)
+    rig.err("key.set", "auth_required", key="abcd")
+    rig.err("key.set", "bad_arg", KEY, key="xyz")
+    rig.err("key.set", "bad_arg", KEY, key="ab" * 65)
+    start = rig.app.journal.seq
+    rig.ok("key.set", KEY, key=b"new key".hex())
+    assert P.load_key("/flash/") == b"new key"
+    rig.ok("new", tc="60", first="left")
+    rig.ok("start")
+    rig.err("pause", "auth_failed", KEY)  # the old key no longer proves anything
+    rig.ok("pause", b"new key")
+    recs, _ = rig.pull(start)
+    _, rd = _events(recs, b"new key")
+    assert rd.problems == []
+    rig.ok("result", b"new key", result="1-0")
+    rig.ok("key.set", b"new key", key="")  # cleared
+    assert P.load_key("/flash/") == b"" and rig.ok("identify")["key_set"] is False
+    rig.ok("new", tc="60", first="left")
+    rig.ok("start")
+    rig.ok("pause")
+    unmount()
+
+
+def test_reboot_keeps_the_key_and_the_chain():
+    rig = Rig(key=KEY)
+    rig.ok("new", tc="300+2", first="left")
+    rig.ok("start")
+    rig.press(C.LEFT, 3000)
+    rig.at(20000)
+    rig2 = Rig(key=KEY, fresh=False)  # power cut: the same flash, a new app
+    assert rig2.app.clock.state == C.PAUSED
+    rig2.err("resume", "auth_required")
+    rig2.ok("resume", KEY)
+    rig2.press(C.RIGHT, 2000)
+    recs, _ = rig2.pull(0)
+    events, rd = _events(recs, KEY)
+    assert rd.problems == [] and "power_restore" in [e["type"] for e in events]
+    unmount()
+
+
+# ------------------------------------------------------------------ framing and budget
+
+
+def test_framing_line_limits_blank_lines_and_crlf():
+    rig = Rig()
+    req = b'{"id":1,"cmd":"state"}'
+    line = req + b" " * (P.MAX_LINE - 1 - len(req)) + b"\n"  # 512 bytes with its newline: accepted
+    assert len(line) == P.MAX_LINE
+    assert rig.lines(line)[0]["ok"] is True
+    long = req + b" " * (P.MAX_LINE - len(req)) + b"\n"  # 513: too long
+    r = rig.lines(long)
+    assert len(r) == 1 and r[0]["id"] is None and r[0]["error"]["code"] == "line_too_long"
+    huge = b"x" * 5000 + b"\n" + b'{"id":2,"cmd":"state"}\r\n'
+    r = rig.lines(huge, chunks=[7, 300, 1, 4096])
+    assert [x.get("id") for x in r] == [None, 2] and r[0]["error"]["code"] == "line_too_long"
+    r = rig.lines(b"\n\n   \n\t\r\n" + b'{"id":"s1","cmd":"state"}\n\n')
+    assert len(r) == 1 and r[0]["id"] == "s1"
+    # byte by byte
+    data = b'{"id":3,"cmd":"identify"}\n{"id":4,"cmd":"log.info"}\n'
+    r = rig.lines(data, chunks=[1])
+    assert [x["id"] for x in r] == [3, 4] and all(x["ok"] for x in r)
+    # a partial line is held until its newline, whatever else happens meanwhile
+    assert rig.send(b'{"id":5,"cmd":') == b""
+    rig.at(100)
+    r = rig.lines(b'"state"}\n')
+    assert r[0]["id"] == 5 and r[0]["ok"]
+    for text, code in (
+        (b"hello", "bad_json"),
+        (b'{"id":6,"cmd":"state"', "bad_json"),
+        (b"[1,2]", "not_object"),
+        (b"42", "not_object"),
+        (b'{"id":7,"cmd":"st\xffate"}', "bad_utf8"),
+        (b'{"id":8,"cmd":"state"}\x03', "bad_json"),
+        (b'\x03{"id":9,"cmd":"state"}', "bad_json"),
+        (b'{"id":10,"cmd":"dance"}', "unknown_cmd"),
+        (b'{"id":11}', "bad_arg"),
+        (b'{"cmd":"state"}', "bad_arg"),
+        (b'{"id":1.5,"cmd":"state"}', "bad_arg"),
+        (b'{"id":true,"cmd":"state"}', "bad_arg"),
+        (b'{"id":12,"cmd":"state","extra":1}', "bad_arg"),
+        (b'{"id":13,"cmd":["state"]}', "bad_arg"),
+    ):
+        r = rig.lines(text + b"\n")
+        assert len(r) == 1 and r[0]["ok"] is False and r[0]["error"]["code"] == code, (text, r)
+    r = rig.lines(b'{"id":10,"cmd":"dance"}\n')
+    assert r[0]["id"] == 10
+    assert rig.srv.internal_errors == 0
+    unmount()
+
+
+def test_bounded_work_per_call_and_a_host_that_stops_reading():
+    rig = Rig()
+    rig.ok("new", tc="300", first="left")
+    rig.ok("start")
+    data = b"".join(b'{"id":%d,"cmd":"state"}\n' % i for i in range(200))
+    srv = rig.srv
+    taken = srv.feed(data, T(0))
+    assert taken == P.IN_SIZE  # the rest stays with the transport
+    assert srv.pending() and srv.take_out(100000).count(b"\n") == P.LINES_PER_FEED
+    # the host stops reading: the clock goes on, answers pile up only to the limit
+    i = taken
+    biggest = 0
+    for ms in range(0, 20000, 10):
+        rig.app.step(T(ms))
+        i += srv.feed(data[i:], T(ms))
+        biggest = max(biggest, srv.pending())
+        if ms % 1000 == 0 and ms < 5000:
+            rig.press(C.LEFT if (ms // 1000) % 2 == 0 else C.RIGHT, ms)
+    assert biggest <= P.OUT_LIMIT + 1000 and srv.room() < P.IN_SIZE and i < len(data)
+    assert rig.app.clock.t == 20000 - 10 and rig.app.clock.moves[C.LEFT] == 3
+    # it reads again: every request is answered, once, in order
+    out = srv.take_out(100000)
+    while i < len(data) or srv.has_work() or srv.pending():
+        i += srv.feed(data[i:], T(20000))
+        out += srv.take_out(100000)
+    ids = [json.loads(x)["id"] for x in out.split(b"\n")[:-1]]
+    assert ids == list(range(P.LINES_PER_FEED, 200))
+    # log reads are heavy: at most HEAVY_PER_FEED per call
+    data = b"".join(b'{"id":%d,"cmd":"log.read","from_seq":0}\n' % i for i in range(5))
+    srv.feed(data, T(20000))
+    assert srv.take_out(100000).count(b"\n") == P.HEAVY_PER_FEED
+    rig.lines(b"")
+    unmount()
+
+
+def test_peek_and_sent_for_a_stream_that_takes_part_of_a_write():
+    rig = Rig()
+    srv = rig.srv
+    srv.feed(b'{"id":1,"cmd":"identify"}\n{"id":2,"cmd":"state"}\n', T(0))
+    total = srv.pending()
+    out = bytearray()
+    while srv.pending():
+        view = srv.peek(50)
+        n = 1 + len(out) % 37  # the stream takes a few bytes at a time
+        n = min(n, len(view))
+        out += bytes(view[:n])
+        srv.sent(n)
+    assert len(out) == total and [json.loads(x)["id"] for x in bytes(out).split(b"\n")[:-1]] == [1, 2]
+    assert len(srv.peek(10)) == 0 and srv.take_out(10) == b""
+    unmount()
+
+
+def test_idle_feed_allocates_nothing():
+    # the transport calls feed(b"", now) on every pass of the loop: with nothing to do it must not
+    # allocate (the loop's heap_lock budget), a partial line held or not
+    import micropython
+
+    rig = Rig()
+    rig.ok("new", tc="300", first="left")
+    rig.ok("start")
+    srv = rig.srv
+    srv.feed(b'{"id":1,"cmd":', T(10))
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        for ms in range(11, 200):
+            srv.feed(b"", T(ms))
+            srv.pending()
+            srv.has_work()
+            srv.room()
+    finally:
+        micropython.heap_unlock()
+    assert srv.internal_errors == 0 and srv.pending() == 0
+    r = rig.lines(b'"state"}\n')
+    assert r[0]["id"] == 1 and r[0]["ok"] and srv.uptime == 199
+    unmount()
+
+
+# ------------------------------------------------------------------ fuzz
+
+
+def _rand(n):
+    return random.getrandbits(n)
+
+
+def _pick(seq):
+    return seq[_rand(16) % len(seq)]
+
+
+BAD_REQUESTS = (
+    {"cmd": "pause", "by": "nobody"},
+    {"cmd": "pause", "by": 3},
+    {"cmd": "adjust", "side": "middle", "ms": 5},
+    {"cmd": "adjust", "side": "left", "ms": -1},
+    {"cmd": "adjust", "side": "left", "ms": "5"},
+    {"cmd": "adjust", "side": "left", "ms": True},
+    {"cmd": "adjust", "side": "left", "ms": 1.5},
+    {"cmd": "adjust", "side": "left", "moves": 10**30},
+    {"cmd": "adjust", "side": "left"},
+    {"cmd": "late_install", "elapsed_ms": -5},
+    {"cmd": "late_install"},
+    {"cmd": "result", "result": "2-0"},
+    {"cmd": "result"},
+    {"cmd": "new", "tc": 5},
+    {"cmd": "new", "tc": {"left": "60"}},
+    {"cmd": "new", "tc": "60", "first": "up"},
+    {"cmd": "settings.set", "values": {"freeze": "maybe"}},
+    {"cmd": "settings.set", "values": []},
+    {"cmd": "presets.set", "slot": 99, "name": "x", "tc": "60"},
+    {"cmd": "presets.set", "slot": 0, "name": 5, "tc": "60"},
+    {"cmd": "time.sync", "wall_ms": -1},
+    {"cmd": "time.sync", "wall_ms": None},
+    {"cmd": "log.read", "from_seq": -1},
+    {"cmd": "log.read", "from_seq": 0, "max_records": 0},
+    {"cmd": "log.read", "from_seq": 0, "max_records": 10**6},
+    {"cmd": "log.erase", "upto_seq": "x", "game": 0},
+    {"cmd": "log.erase", "upto_seq": 5},
+    {"cmd": "key.set", "key": "zz"},
+    {"cmd": "key.set", "key": 1234},
+    {"cmd": "start", "extra": 1},
+    {"cmd": "state", "verbose": True},
+    {"cmd": 7},
+    {"cmd": None},
+    {"cmd": ""},
+)
+
+
+def _fuzz_line():
+    """One bad line (no newline in it, never blank)."""
+    k = _rand(4)
+    if k == 0:  # random bytes
+        n = 1 + _rand(7)
+        b = bytearray(_rand(8) % 0xDE + 0x21 for _ in range(1))
+        for _ in range(n):
+            c = _rand(8)
+            b.append(c if c != 10 else 11)
+        return bytes(b)
+    if k == 1:  # a very long line
+        return b"{" + b"\x03x\xff" * (171 + _rand(10) * 3) + b"}"
+    if k == 2:  # invalid UTF-8 in a request
+        return b'{"id":%d,"cmd":"state","x":"\xc3\x28\xff"}' % _rand(10)
+    if k == 3:  # a Ctrl-C in a request, in mid-game
+        req = b'{"id":%d,"cmd":"pause","by":"arbiter"}' % _rand(10)
+        at = _rand(6) % len(req)
+        return req[:at] + b"\x03" + req[at:]
+    if k == 4:  # unknown commands
+        return json.dumps({"id": _rand(12), "cmd": _pick(("reboot", "exec", "log.write", "START", "pause "))}).encode()
+    if k == 5:  # truncated
+        req = b'{"id":%d,"cmd":"adjust","side":"left","ms":1}' % _rand(10)
+        return req[: 1 + _rand(6) % (len(req) - 1)]
+    if k == 6:  # JSON but not an object
+        return _pick((b"[1,2]", b"42", b'"pause"', b"null", b"true", b"[]"))
+    if k == 7:
+        return b"\x03"
+    req = dict(_pick(BAD_REQUESTS))  # wrong types and ranges
+    if _rand(3):
+        req["id"] = _rand(16)
+    elif _rand(1):
+        req["id"] = _pick((1.5, [1], {"a": 1}, True, "x" * 80))
+    return json.dumps(req).encode()
+
+
+def _script():
+    """(ms, side) presses of a 300+2 game: 60 moves, thinking 0.4..3 s."""
+    t = 0
+    out = []
+    for i in range(60):
+        t += 400 + (i * 997) % 2600
+        out.append((t, C.LEFT if i % 2 == 0 else C.RIGHT))
+    return out
+
+
+class _Answers:
+    """Checks answer lines as they come: each a JSON error with a known code."""
+
+    def __init__(self):
+        self.buf = b""
+        self.n = 0
+        self.codes = {}
+
+    def take(self, srv):
+        self.buf += srv.take_out(100000)
+        lines = self.buf.split(b"\n")
+        self.buf = lines.pop()
+        for line in lines:
+            r = json.loads(line)
+            assert r["ok"] is False and r["error"]["code"] in CODES and r["error"]["message"], r
+            code = r["error"]["code"]
+            self.codes[code] = self.codes.get(code, 0) + 1
+            self.n += 1
+
+
+def _fuzz_game(key):
+    random.seed(20240601)
+    ref = Rig("/flash", key=key, blocks=32)
+    fz = Rig("/flash2", key=key, blocks=32)
+    for rig in (ref, fz):
+        rig.ok("new", tc="300+2", first="left")
+        rig.ok("start")
+    sent = 0
+    answers = _Answers()
+    last = 0
+    for ms, side in _script():
+        # garbage between the presses, fed at instants between them
+        lines = [_fuzz_line() if key == b"" else _unauthorized(fz) for _ in range(55)]
+        stream = b"".join(x + b"\n" for x in lines)
+        sent += len(lines)
+        i = 0
+        at = last
+        while i < len(stream):
+            if at < ms - 1:
+                at += 1
+            for rig in (ref, fz):
+                rig.app.step(T(at))
+            n = 1 + _rand(9) % 300
+            i += fz.srv.feed(stream[i : i + n], T(at))
+            ref.srv.feed(b"", T(at))
+            answers.take(fz.srv)
+            assert _faces(fz.app) == _faces(ref.app)
+        while fz.srv.has_work():
+            fz.srv.feed(b"", T(at))
+            answers.take(fz.srv)
+        last = ms
+        for rig in (ref, fz):
+            rig.press(side, ms)
+        answers.take(fz.srv)
+        assert _faces(fz.app) == _faces(ref.app)
+    assert answers.n == sent and answers.buf == b"", (answers.n, sent)  # exactly one answer per line
+    assert fz.srv.internal_errors == 0 and "internal" not in answers.codes
+    assert fz.app.clock.moves[C.LEFT] == 30 and fz.app.clock.state == C.RUNNING
+    # the same log, byte for byte, as the clock that got no garbage
+    a, _ = ref.pull(0)
+    b, _ = fz.pull(0)
+    assert a == b
+    unmount("/flash2")
+    unmount("/flash")
+    return sent, answers.codes
+
+
+def test_fuzz_garbage_mid_game_keeps_exact_time():
+    sent, codes = _fuzz_game(b"")
+    assert sent >= 3000
+    for code in ("bad_json", "bad_utf8", "not_object", "line_too_long", "unknown_cmd", "bad_arg"):
+        assert codes.get(code, 0) > 10, codes
+
+
+GOOD_MUTATIONS = (
+    {"cmd": "pause", "by": "host"},
+    {"cmd": "adjust", "side": "left", "ms": 1},
+    {"cmd": "result", "result": "1-0"},
+    {"cmd": "new", "tc": "60", "first": "left"},
+    {"cmd": "settings.set", "values": {"sound": False}},
+    {"cmd": "time.sync", "wall_ms": 1718000000000},
+    {"cmd": "presets.set", "slot": 0, "name": "x", "tc": "60"},
+    {"cmd": "extend"},
+    {"cmd": "adjourn"},
+    {"cmd": "log.erase", "upto_seq": 10**6, "game": 0},
+    {"cmd": "key.set", "key": "00"},
+)
+
+
+def _unauthorized(rig):
+    """A well-formed request that would change the game, without the key's proof."""
+    req = dict(_pick(GOOD_MUTATIONS))
+    req["id"] = _rand(16)
+    k = _rand(2)
+    if k == 1:
+        req["auth"] = "%064x" % _rand(30)  # a guess
+    elif k == 2:
+        req["auth"] = P.sign(b"a guessed key", "00" * 16, req)
+    return json.dumps(req).encode()
+
+
+def test_fuzz_unauthorized_changes_mid_game_change_nothing():
+    sent, codes = _fuzz_game(KEY)
+    assert set(codes) == {"auth_required", "auth_failed"} and min(codes.values()) > 100
