@@ -157,7 +157,14 @@ class Reader:
     start (older records may have been rotated out); `start_seq` says where that was."""
 
     def __init__(self, key=b"", checkpoints=False):
-        self.chain = Chain(key)
+        # The arbiter key can be set between games (protocol key.set): records before it link
+        # under the old key. `key` may be one key or a list (the current one and older ones); the
+        # unkeyed chain is accepted only until the first record that links under a key - once
+        # keyed, always keyed, so nobody without a key can continue a keyed log.
+        keys = key if isinstance(key, (list, tuple)) else [key]
+        self.chains = [Chain(k) for k in keys if k]
+        self.unkeyed = Chain(b"")
+        self.keyed = False
         self.checkpoints = checkpoints
         self.prev = None  # chain value of the last good record
         self.last_seq = None
@@ -166,6 +173,13 @@ class Reader:
         self.records = 0
         self._pending = None  # game_start waiting for its text continuations
         self._text = b""
+
+    def _links(self, prev, body, link):
+        for chain in self.chains:
+            if chain.link(prev, body) == link:
+                self.keyed = True
+                return True
+        return not self.keyed and self.unkeyed.link(prev, body) == link
 
     def _problem(self, kind, seq, detail):
         self.problems.append((kind, seq, detail))
@@ -189,7 +203,7 @@ class Reader:
             if seq == 0:
                 self.prev = ZERO_CHAIN  # the clock's very first record links to zeros
         if self.prev is not None:
-            if self.chain.link(self.prev, memoryview(rec)[:CHAIN]) != chain_of(rec):
+            if not self._links(self.prev, memoryview(rec)[:CHAIN], chain_of(rec)):
                 if self.last_seq is None:
                     why = "seq 0 does not start a chain with this key"
                 else:

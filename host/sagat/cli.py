@@ -90,23 +90,40 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def _key(args: argparse.Namespace) -> bytes:
+def _keys(args: argparse.Namespace) -> list[bytes]:
+    """The arbiter keys given (--key may repeat: the current key first, then older ones)."""
+    keys = [k.encode() for k in (getattr(args, "key", None) or [])]
     if getattr(args, "key_file", None):
         try:
             with open(args.key_file, "rb") as fh:
-                return fh.read().strip()
+                keys.insert(0, fh.read().strip())
         except OSError as e:
             raise UserError(f"cannot read key file {args.key_file}: {e.strerror or e}") from None
-    return (args.key or "").encode()
+    return keys
+
+
+def _key(args: argparse.Namespace) -> bytes:
+    """The current arbiter key, for the serial link."""
+    keys = _keys(args)
+    return keys[0] if keys else b""
 
 
 def _read_log(args: argparse.Namespace, replay: bool = True):
     from . import logs
 
-    if not args.image:
-        raise UserError("give --image FILE (reading a clock over USB serial comes with the protocol)")
     try:
-        return logs.read_segments(logs.read_image(args.image, args.block_size), _key(args), replay)
+        if args.records:  # what `sagat logs pull` saved
+            try:
+                with open(args.records, "rb") as fh:
+                    data = fh.read()
+            except OSError as e:
+                raise UserError(f"cannot read {args.records}: {e.strerror or e}") from None
+            if not data:
+                raise UserError(f"{args.records} is empty")
+            return logs.read_segments([(os.path.basename(args.records), data)], _keys(args), replay)
+        if not args.image:
+            raise UserError("give --image FILE (a flash image) or --records FILE (from `sagat logs pull`)")
+        return logs.read_segments(logs.read_image(args.image, args.block_size), _keys(args), replay)
     except logs.LogError as e:
         raise UserError(str(e)) from None
 
@@ -323,15 +340,17 @@ def cmd_logs_pull(args: argparse.Namespace) -> int:
 def _link_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--port", help="the clock's serial port (default: found by USB id)")
     sp.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for an answer")
-    sp.add_argument("--key", help="the arbiter key (needed to change a game in progress)")
+    sp.add_argument("--key", action="append", help="the arbiter key (needed to change a game in progress)")
     sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE")
     sp.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _log_source(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--image", metavar="FILE", help="a littlefs image: the simulator's flash or a board's dump")
+    sp.add_argument("--records", metavar="FILE", help="the records.bin that `sagat logs pull` saved")
     sp.add_argument("--block-size", type=int, default=None, help="the image's block size (default: detect)")
-    sp.add_argument("--key", help="the arbiter key the log's chain is keyed with")
+    sp.add_argument("--key", action="append",
+                    help="the arbiter key the log's chain is keyed with (repeat it for keys used before)")
     sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE")
 
 

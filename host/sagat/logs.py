@@ -84,7 +84,7 @@ def read_image(path: str, block_size: int | None = None) -> list[tuple[str, byte
     return out
 
 
-def read_segments(segments: list[tuple[str, bytes]], key: bytes = b"", replay: bool = True) -> Log:
+def read_segments(segments: list[tuple[str, bytes]], key: bytes | list[bytes] = b"", replay: bool = True) -> Log:
     """Decode and check a log given as (name, bytes) segments."""
     log = Log(segments=[n for n, _ in segments])
     reader = logread.Reader(key, checkpoints=True)

@@ -1,0 +1,191 @@
+"""End to end over a real pseudo-terminal: the firmware under MicroPython on the sim board answers
+on its pty like a board on /dev/ttyACM0, and the host package drives it through pyserial."""
+
+import base64
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import littlefs
+import pytest
+import serial
+
+from sagat.cli import main
+from sagat.client import Clock, LinkError
+from sagatfw import protocol
+from sagatfw import records as R
+
+KEY = b"arbiter-secret"
+START_AT = 4000  # ms after boot: the host configures the clock before the script starts it
+
+
+def _script(path, lines):
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return str(path)
+
+
+class Sim:
+    def __init__(self, tmp_path, lines):
+        self.flash = str(tmp_path / "flash.img")
+        script = _script(tmp_path / "game.jsonl", lines)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", self.flash, "--script", script],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        line = self.proc.stderr.readline()
+        assert "serial port" in line, line
+        self.port = line.split()[-1]
+        self.t0 = time.monotonic()
+
+    def wait_until(self, ms):
+        delay = self.t0 + ms / 1000 - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+    def image_records(self):
+        data = open(self.flash, "rb").read()
+        ctx = littlefs.UserContext(len(data))
+        ctx.buffer[:] = data
+        fs = littlefs.LittleFS(context=ctx, block_size=4096, block_count=len(data) // 4096)
+        out = b""
+        for name in sorted(fs.listdir("/log")):
+            with fs.open("/log/" + name, "rb") as fh:
+                out += fh.read()
+        return out
+
+
+GAME = [
+    {"at": START_AT, "do": "start"},
+    {"at": START_AT + 700, "do": "press", "side": "left"},
+    {"at": START_AT + 1500, "do": "press", "side": "right"},
+    {"at": START_AT + 2100, "do": "press", "side": "left"},
+    {"at": START_AT + 2600, "do": "press", "side": "right"},
+    {"at": START_AT + 3000, "do": "pause", "by": "left"},
+]
+
+
+def test_configure_play_pull_verify(tmp_path, capsys):
+    sim = Sim(tmp_path, GAME)
+    try:
+        with Clock(sim.port, key=KEY) as c:
+            ident = c.request("identify")
+            assert ident["protocol"] == protocol.PROTOCOL and ident["board"] == "sim"
+            c.request("key.set", key=KEY.hex())  # no game in progress: the arbiter sets the key
+            c.request("new", auth=True, tc="60+2", first="left")
+            c.request("time.sync", auth=True, wall_ms=int(time.time() * 1000))
+        sim.wait_until(START_AT + 3400)
+        with Clock(sim.port, key=KEY) as c:
+            st = c.request("state")
+            assert st["state"] == "paused" and st["left"]["moves"] == 2 and st["right"]["moves"] == 2
+            # the game is in progress: a change needs the arbiter's key
+            with pytest.raises(LinkError, match="auth_required"):
+                Clock.request(c, "adjust", side="right", ms=30000)
+            c.request("adjust", auth=True, side="right", ms=30000)
+            c.request("result", auth=True, result="1-0")
+        out = tmp_path / "pulled"
+        code = main(["logs", "pull", "--port", sim.port, "--out", str(out), "--key", KEY.decode()])
+        assert code == 0, capsys.readouterr().err
+        capsys.readouterr()
+        code = main(["logs", "verify", "--records", str(out / "records.bin"), "--key", KEY.decode()])
+        assert code == 0 and capsys.readouterr().out.startswith("OK")
+        pulled = (out / "records.bin").read_bytes()
+    finally:
+        sim.stop()
+    assert pulled == sim.image_records()  # byte for byte what is on the flash
+    events = [json.loads(x) for x in (out / "events.jsonl").read_text().splitlines()]
+    game = [e for e in events if e["game"] == 1 and e["type"] != "settings"]
+    kinds = [e["type"] for e in game]
+    assert kinds == ["game_start", "press", "press", "press", "press", "pause", "adjust", "result"]
+    presses = [e for e in game if e["type"] == "press"]
+    # played in real time: each press lands within a loop pass of its scripted instant
+    for e, at in zip(presses, (700, 1500, 2100, 2600), strict=True):
+        assert at - 20 <= e["t"] <= at + 40, (e["t"], at)
+    assert game[5]["by"] == "left" and game[6]["after"]["ms"] == 30000 and game[7]["result"] == "1-0"
+    assert all(e["wall"] for e in game)  # the time was synced before the game
+
+
+def test_fuzz_over_the_pty_never_stalls_or_crashes_the_clock(tmp_path):
+    sim = Sim(tmp_path, [{"at": 1000, "do": "start"}])
+    rng = random.Random(7)
+    try:
+        sim.wait_until(1200)
+        s = serial.Serial(sim.port, 115200, timeout=0.05)
+        sent = 0
+        junk = [
+            b"\x03\x03 in the middle of a game\n",
+            b"\xff\xfe\xfd invalid utf-8\n",
+            b"x" * 3000 + b"\n",
+            b'{"id": 1, "cmd": "jump"}\n',
+            b'{"id": 2, "cmd": "adjust", "side": 5, "ms": -1}\n',
+            b'{"id": 3, "cmd": "log.read", "from_seq": "zero"}\n',
+            b'[1, 2, 3]\n',
+            b'{"id": 4\n',
+        ]
+        for _ in range(300):
+            if rng.random() < 0.5:
+                line = rng.choice(junk)
+            else:
+                line = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 120))).replace(b"\n", b"") + b"\n"
+            s.write(line)
+            sent += 1
+        answers = []
+        deadline = time.monotonic() + 20
+        buf = b""
+        while len(answers) < sent and time.monotonic() < deadline:
+            buf += s.read(65536)
+            *lines, buf = buf.split(b"\n")
+            answers += [json.loads(x) for x in lines if x.strip()]
+        assert len(answers) == sent  # exactly one answer per line, garbage included
+        assert all(a["ok"] is False and a["error"]["code"] for a in answers)
+        codes = {a["error"]["code"] for a in answers}
+        assert {"bad_json", "unknown_cmd", "bad_arg", "line_too_long"} <= codes | {"bad_utf8"}
+        s.close()
+        with Clock(sim.port) as c:
+            st1 = c.request("state")
+            time.sleep(0.5)
+            st2 = c.request("state")
+        assert st1["state"] == st2["state"] == "running"
+        used = st1["left"]["ms"] - st2["left"]["ms"]
+        assert 400 <= used <= 1000  # the clock kept real time through all of it
+    finally:
+        sim.stop()
+
+
+def test_host_that_stops_reading_or_vanishes_mid_pull(tmp_path):
+    lines = [{"at": 500, "do": "start"}]
+    t = 500
+    for i in range(60):  # presses every 100 ms while the host misbehaves
+        t += 100
+        lines.append({"at": t, "do": "press", "side": "left" if i % 2 == 0 else "right"})
+    sim = Sim(tmp_path, lines)
+    try:
+        sim.wait_until(600)
+        s = serial.Serial(sim.port, 115200, timeout=0.05)
+        for i in range(200):  # ask for the log again and again, never read an answer
+            s.write(json.dumps({"id": i, "cmd": "log.read", "from_seq": 0, "max_records": 32}).encode() + b"\n")
+        time.sleep(3.0)
+        s.close()  # and vanish
+        sim.wait_until(t + 1000)
+        with Clock(sim.port) as c:
+            st = c.request("state")
+        assert st["left"]["moves"] + st["right"]["moves"] == 60  # no press was held up
+        out = tmp_path / "pulled"
+        with Clock(sim.port) as c:
+            info = c.request("log.info")
+            first = c.request("log.read", from_seq=info["first"], max_records=5)
+        os.makedirs(out)
+        (out / "records.bin").write_bytes(base64.b64decode(first["data"]))  # a pull cut after 5 records
+        assert main(["logs", "pull", "--port", sim.port, "--out", str(out)]) == 0
+        pulled = (out / "records.bin").read_bytes()
+    finally:
+        sim.stop()
+    image = sim.image_records()
+    assert pulled == image[: len(pulled)] and len(pulled) // R.RECORD_SIZE >= 60
