@@ -15,7 +15,7 @@ except ImportError:  # CPython (the sim's fallback)
     micropython = None
 
 MAX_IN = 256  # bytes read per step
-MAX_OUT = 2048  # bytes written per step (below a pipe's or a pty's atomic size)
+MAX_OUT = 4096  # bytes written per step (a pipe's atomic size: POLLOUT means this much fits)
 
 
 class Link:

@@ -604,11 +604,21 @@ class Server:
             "battery": level,
             "low_battery": low,
             "uptime_ms": self.uptime,
+            "loop_max_ms": self._loop_max(),
             "key_set": bool(self.key),
             "max_line": MAX_LINE,
             "max_records": MAX_RECORDS,
             "commands": sorted(self.commands.keys()),
         }
+
+    def _loop_max(self):
+        """The longest gap between two passes of the board's loop since the last identify (the
+        board measures it, if it does), then starts again: how much the clock was held up."""
+        board = self.app.board
+        gap = getattr(board, "loop_max_ms", None)
+        if gap is not None:
+            board.loop_max_ms = 0
+        return gap
 
     def c_state(self, req, now):
         app = self.app

@@ -98,7 +98,10 @@ class Clock:
             if time.monotonic() > deadline:
                 return None
             try:
-                chunk = self.serial.read(4096)
+                chunk = self.serial.read(1)  # waits at most the port timeout for the first byte
+                waiting = self.serial.in_waiting if chunk else 0
+                if waiting:
+                    chunk += self.serial.read(waiting)  # then takes what is there, no more waiting
             except OSError as e:
                 raise LinkError(f"serial link lost: {e}") from None
             self.buf += chunk
@@ -106,6 +109,10 @@ class Clock:
     def request(self, cmd: str, auth: bool = False, **args):
         """Send one request and wait for its answer (a dict with ok true). Raises LinkError with the
         clock's error code and message otherwise."""
+        return self.wait(self.send(cmd, auth, **args), cmd)
+
+    def send(self, cmd: str, auth: bool = False, **args) -> int:
+        """Send a request without waiting (requests may be pipelined; answers come in order)."""
         req = {"id": self.next_id, "cmd": cmd, **args}
         self.next_id += 1
         if auth and self.key:
@@ -115,6 +122,10 @@ class Clock:
             self.serial.write(json.dumps(req, separators=(",", ":")).encode() + b"\n")
         except OSError as e:
             raise LinkError(f"serial link lost: {e}") from None
+        return req["id"]
+
+    def wait(self, rid: int, cmd: str = "request"):
+        """The answer to request `rid`."""
         deadline = time.monotonic() + self.timeout
         while True:
             line = self._line(deadline)
@@ -124,7 +135,7 @@ class Clock:
                 ans = json.loads(line)
             except ValueError:
                 continue  # not ours (a REPL banner, noise)
-            if not isinstance(ans, dict) or ans.get("id") != req["id"]:
+            if not isinstance(ans, dict) or ans.get("id") != rid:
                 continue
             if ans.get("ok"):
                 return ans

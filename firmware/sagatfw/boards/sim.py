@@ -108,6 +108,7 @@ class Board:
         self.buttons = None
         self.beeps = 0
         self.frames = 0
+        self.loop_max_ms = 0
 
     def ticks(self):
         if self.virtual:
@@ -265,10 +266,18 @@ def run_interactive(app, board, keys=None):
         poll = select.poll()
         poll.register(src, select.POLLIN)
         stdin = src.buffer if hasattr(src, "buffer") else src
+    last = board.ticks()
     while True:
         now = board.ticks()
+        gap = ticks_diff(now, last)
+        if gap > board.loop_max_ms:
+            board.loop_max_ms = gap  # reported by identify: how long the loop was held up
+        last = now
+        link = app.link
+        busy = link is not None and (link.server.pending() or link.server.has_work())
         if poll is None:
-            time.sleep(0.005)
+            if not busy:  # a host waiting for answers gets them at once, else the loop idles
+                time.sleep(0.005)
         else:
             for _ in poll.poll(5):
                 ch = stdin.read(1)
