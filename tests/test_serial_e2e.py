@@ -30,9 +30,11 @@ def _script(path, lines):
 class Sim:
     def __init__(self, tmp_path, lines):
         self.flash = str(tmp_path / "flash.img")
-        script = _script(tmp_path / "game.jsonl", lines)
+        cmd = [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", self.flash]
+        if lines:
+            cmd += ["--script", _script(tmp_path / "game.jsonl", lines)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", self.flash, "--script", script],
+            cmd,
             stderr=subprocess.PIPE,
             text=True,
         )

@@ -54,13 +54,32 @@ def describe(tc: tcm.TimeControl) -> list[str]:
 
 
 def cmd_presets(args: argparse.Namespace) -> int:
+    if args.action == "push":
+        if len(args.rest) != 3:
+            raise UserError("presets push SLOT NAME TC (e.g. presets push 0 club 600+5)")
+        slot, name, text = args.rest
+        if not slot.isdigit():
+            raise UserError(f"presets push: slot {slot!r} is not a number")
+        text = presets.preset(text) or text
+        try:
+            tcm.parse_sides(text)
+        except ValueError as e:
+            raise UserError(str(e)) from None
+        _call(args, lambda c: c.request("presets.set", auth=True, slot=int(slot), name=name, tc=text))
+        return _out(args, {"slot": int(slot), "name": name, "tc": text}, f"slot {slot}: {name} = {text}")
+    if args.rest:
+        raise UserError("presets [list|push SLOT NAME TC]")
+    rows = [(name, text, desc) for name, text, desc in presets.PRESETS]
+    if args.port:  # the clock's own user slots too
+        ans = _call(args, lambda c: c.request("presets.list"))
+        rows += [(f"slot {p['slot']}: {p['name']}", p["tc"], "user preset on the clock") for p in ans.get("user", [])]
     if args.json:
-        for name, text, desc in presets.PRESETS:
+        for name, text, desc in rows:
             print(json.dumps({"name": name, "tc": text, "description": desc}))
         return 0
-    width = max(len(p[0]) for p in presets.PRESETS)
-    tcw = max(len(p[1]) for p in presets.PRESETS)
-    for name, text, desc in presets.PRESETS:
+    width = max(len(r[0]) for r in rows)
+    tcw = max(len(r[1]) for r in rows)
+    for name, text, desc in rows:
         print(f"{name:<{width}}  {text:<{tcw}}  {desc}")
     return 0
 
@@ -381,7 +400,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="sagat", description="The toguz kumalak tournament clock's host command.")
     p.add_argument("--version", action="version", version=f"sagat {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sp = sub.add_parser("presets", help="list the built-in time-control presets")
+    sp = sub.add_parser("presets", help="list the presets (built-in, and the clock's with --port); push one to a slot")
+    sp.add_argument("action", nargs="?", choices=("list", "push"), default="list")
+    sp.add_argument("rest", nargs="*", help="for push: SLOT NAME TC")
+    sp.add_argument("--port", help="also the user presets on this clock (push: the clock to write to)")
+    sp.add_argument("--timeout", type=float, default=3.0)
+    sp.add_argument("--key", action="append", help="the arbiter key (needed during a game)")
+    sp.add_argument("--key-file", metavar="FILE")
     sp.add_argument("--json", action="store_true", help="one JSON object per line")
     sp.set_defaults(func=cmd_presets)
     sp = sub.add_parser("tc", help="check and explain a TimeControl string or preset name")

@@ -1,0 +1,115 @@
+"""The host side of the link: finding clocks by USB id, opening a port without resetting an ESP32,
+the progress bar, and the `sagat` commands against the simulator as a new user types them."""
+
+import json
+import sys
+import types
+
+import pytest
+from test_serial_e2e import Sim
+
+from sagat import client, pull
+from sagat.cli import main
+
+
+def _port(device, vid, pid, serial_number="E66"):
+    return types.SimpleNamespace(device=device, vid=vid, pid=pid, serial_number=serial_number)
+
+
+def test_ports_are_found_by_usb_id(monkeypatch, capsys):
+    from serial.tools import list_ports
+
+    fake = [
+        _port("/dev/ttyACM0", 0x2E8A, 0x0005),  # Raspberry Pi Pico (MicroPython)
+        _port("/dev/ttyUSB0", 0x10C4, 0xEA60),  # CP2102 on an ESP32 DevKit
+        _port("/dev/ttyUSB1", 0x1A86, 0x7523),  # CH340
+        _port("/dev/ttyACM1", 0x303A, 0x1001),  # Espressif native USB
+        _port("/dev/ttyUSB2", 0x0403, 0x6001),  # an FTDI cable: not a clock
+        _port("/dev/ttyS0", None, None),  # a built-in UART
+    ]
+    monkeypatch.setattr(list_ports, "comports", lambda: fake)
+    found = client.find_ports()
+    assert [p.device for p in found] == ["/dev/ttyACM0", "/dev/ttyUSB0", "/dev/ttyUSB1", "/dev/ttyACM1"]
+    assert main(["ports", "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert lines[0]["board"].startswith("Raspberry Pi")
+    with pytest.raises(client.LinkError, match="several clocks"):
+        client.pick_port(None)
+    monkeypatch.setattr(list_ports, "comports", lambda: fake[4:])
+    with pytest.raises(client.LinkError, match="no clock found"):
+        client.pick_port(None)
+    assert main(["info"]) == 2
+    assert capsys.readouterr().err.strip().startswith("sagat: no clock found on USB")
+
+
+def test_opening_a_port_holds_dtr_and_rts_low(monkeypatch):
+    import serial
+
+    seen = []
+
+    class FakeSerial:
+        def __init__(self):
+            self._dtr = self._rts = True  # pyserial's defaults
+
+        def __setattr__(self, name, value):
+            if name in ("dtr", "rts"):
+                seen.append((name, value))
+            object.__setattr__(self, name, value)
+
+        def open(self):
+            seen.append(("open", (self.dtr, self.rts)))
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(serial, "Serial", FakeSerial)
+    client.Clock("/dev/ttyUSB0").close()
+    assert seen[-1] == ("open", (False, False))  # both low before the port opens: no ESP32 reset
+    assert ("dtr", False) in seen[:-1] and ("rts", False) in seen[:-1]
+
+
+def test_progress_bar(capsys):
+    bar = pull.Progress(200, enabled=True)
+    bar.update(50)
+    bar.update(200)
+    bar.finish()
+    err = capsys.readouterr().err
+    assert "50/200 records" in err and "200/200 records" in err and "#" * 30 in err
+
+
+def test_commands_against_the_simulator(tmp_path, capsys):
+    sim = Sim(tmp_path, [])
+    port = sim.port
+    try:
+        assert main(["info", "--port", port, "--json"]) == 0
+        info = json.loads(capsys.readouterr().out)
+        assert info["board"] == "sim" and info["protocol"] == 1
+        assert main(["settings", "--port", port, "low_time_ms=120000", "sound=false"]) == 0
+        out = capsys.readouterr().out
+        assert "low_time_ms = 120000" in out and "sound = false" in out
+        assert main(["settings", "--port", port, "low_time_ms=-5"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("sagat: clock refused settings.set: bad_arg")
+        assert main(["presets", "push", "0", "club", "600+5", "--port", port]) == 0
+        capsys.readouterr()
+        assert main(["presets", "--port", port]) == 0
+        assert "slot 0: club" in capsys.readouterr().out
+        assert main(["new", "tk-rapid", "--first", "right", "--port", port]) == 0  # TK-B3 rapid
+        capsys.readouterr()
+        assert main(["watch", "--port", port, "--count", "3", "--interval", "0.05", "--json"]) == 0
+        states = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+        assert len(states) == 3 and states[0]["right"]["ms"] == 1200000 and states[0]["first"] == "right"
+        assert main(["sync-time", "--port", port]) == 0
+        assert main(["state", "--port", port]) == 0
+        assert "20:00.000" in capsys.readouterr().out
+        assert main(["new", "300+", "--port", port]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err == ["sagat: bad TimeControl '300+': missing increment seconds in stage 1 '300+'"]
+    finally:
+        sim.stop()
+    assert main(["state", "--port", port, "--timeout", "0.5"]) == 2  # the clock is gone: one line
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__]))
