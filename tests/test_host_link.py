@@ -2,6 +2,7 @@
 the progress bar, and the `sagat` commands against the simulator as a new user types them."""
 
 import json
+import subprocess
 import sys
 import types
 
@@ -113,3 +114,43 @@ def test_commands_against_the_simulator(tmp_path, capsys):
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__]))
+
+
+def test_erase_only_what_a_pull_saved_and_verifies(tmp_path, capsys):
+    from sagat import sim as S
+
+    flash = tmp_path / "flash.img"
+    lines = [{"at": 0, "do": "new", "tc": "-"}, {"at": 0, "do": "start"}]
+    for i in range(300):  # three segments of records
+        lines.append({"at": 1000 * (i + 1), "do": "press", "side": "left" if i % 2 == 0 else "right"})
+    lines += [
+        {"at": 400000, "do": "result", "result": "1/2-1/2"},
+        {"at": 401000, "do": "new", "tc": "420"},
+        {"at": 402000, "do": "start"},  # game 2 in progress
+    ]
+    script = tmp_path / "s.jsonl"
+    script.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    S.run_script(str(script), str(flash), virtual=True, echo=lambda *a, **k: None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", str(flash)],
+        stderr=subprocess.PIPE, text=True,
+    )
+    port = proc.stderr.readline().split()[-1]
+    out = tmp_path / "pulled"
+    try:
+        assert main(["logs", "erase", "--port", port, "--pulled", str(out)]) == 2  # nothing pulled yet
+        assert "erase needs a pull" in capsys.readouterr().err
+        assert main(["logs", "pull", "--port", port, "--out", str(out)]) == 0
+        capsys.readouterr()
+        assert main(["logs", "erase", "--port", port, "--pulled", str(out), "--json"]) == 0
+        done = json.loads(capsys.readouterr().out)
+        assert done["erased_segments"] >= 1 and done["first"] > 0
+        with client.Clock(port) as c:
+            info = c.request("log.info")
+            st = c.request("state")
+        # game 2 untouched: restored paused when this boot found it in progress (TK-C18)
+        assert info["first"] == done["first"] and st["state"] == "paused" and st["game"] == 2
+        assert main(["logs", "pull", "--port", port, "--out", str(out)]) == 0  # pulls go on
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -356,6 +356,41 @@ def cmd_logs_pull(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_logs_erase(args: argparse.Namespace) -> int:
+    """Erase finished games from the clock, but only what a pull saved and verifies."""
+    from . import logs
+
+    raw = os.path.join(args.pulled, "records.bin")
+    try:
+        with open(raw, "rb") as fh:
+            data = fh.read()
+    except OSError as e:
+        raise UserError(f"erase needs a pull to keep: cannot read {raw}: {e.strerror or e}") from None
+    log = logs.read_segments([("records.bin", data)], _keys(args), replay=True)
+    ok, lines = logs.verify_report(log)
+    if not ok:
+        raise UserError(f"the pulled copy in {args.pulled} does not verify ({lines[0]}): nothing erased")
+    upto = log.last_seq
+    finished = sorted({e["game"] for e in log.events if e["type"] == "result"})
+    if not finished:
+        raise UserError("the pulled copy has no finished game: nothing to erase")
+    game = finished[-1]
+    total = 0
+
+    def run(clock):
+        nonlocal total
+        while True:
+            ans = clock.request("log.erase", auth=True, upto_seq=upto, game=game)
+            total += ans.get("erased", 0)
+            if not ans.get("more"):
+                return ans
+
+    ans = _call(args, run)
+    return _out(args, {"erased_segments": total, "first": ans.get("first"), "stopped": ans.get("stopped")},
+                f"{total} segment(s) of games up to {game} erased (pulled and verified up to seq {upto}); "
+                f"the clock's log now starts at seq {ans.get('first')}")
+
+
 def _link_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--port", help="the clock's serial port (default: found by USB id)")
     sp.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for an answer")
@@ -426,6 +461,10 @@ def build_parser() -> argparse.ArgumentParser:
     _link_args(sp)
     sp.add_argument("--out", default="sagat-log", metavar="DIR", help="records.bin and events.jsonl go here")
     sp.set_defaults(func=cmd_logs_pull)
+    sp = lsub.add_parser("erase", help="erase finished games on the clock that a pull saved and verifies")
+    _link_args(sp)
+    sp.add_argument("--pulled", default="sagat-log", metavar="DIR", help="the folder `sagat logs pull` wrote")
+    sp.set_defaults(func=cmd_logs_erase)
     sp = lsub.add_parser("verify", help="check every CRC and chain link and replay every game; exit 1 if broken")
     _log_source(sp)
     sp.add_argument("--json", action="store_true")
