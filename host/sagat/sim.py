@@ -362,17 +362,22 @@ def _write_log(flash: str, out: str, after_game: int) -> int:
     return len(events)
 
 
-def run_interactive(flash: str) -> int:
+def _engine(flash: str) -> tuple[list[str], str, str | None]:
+    """The command that boots the sim board on `flash` (MicroPython, or CPython where the unix port
+    has no wheel: the flash's files then sit in a folder, packed back into the image afterwards),
+    the firmware copy it runs from, and that folder."""
     exe = micropython()
     fw = firmware_dir(compiled=exe is not None)
-    folder = None
     if exe is not None:
-        cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
-    else:
-        print("sagat sim: no MicroPython unix port here: running the firmware on CPython", file=sys.stderr)
-        folder = tempfile.mkdtemp(prefix="sagat-flash-")
-        unpack_image(flash, folder)
-        cmd = [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder]
+        return [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)], fw, None
+    print("sagat sim: no MicroPython unix port here: running the firmware on CPython", file=sys.stderr)
+    folder = tempfile.mkdtemp(prefix="sagat-flash-")
+    unpack_image(flash, folder)
+    return [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder], fw, folder
+
+
+def run_interactive(flash: str) -> int:
+    cmd, fw, folder = _engine(flash)
     try:
         if sys.stdin.isatty():
             import termios
@@ -403,15 +408,7 @@ def run_serial(flash: str, headless: bool = False, ready=None, script: str | Non
     import threading
     import tty
 
-    exe = micropython()
-    fw = firmware_dir(compiled=exe is not None)
-    folder = None
-    if exe is not None:
-        cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
-    else:
-        folder = tempfile.mkdtemp(prefix="sagat-flash-")
-        unpack_image(flash, folder)
-        cmd = [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder]
+    cmd, fw, folder = _engine(flash)
     cmd += ["--serial"] + (["--headless"] if headless else [])
     actions_file = None
     if script:  # played in real time while the link is served; the clock stays up afterwards
