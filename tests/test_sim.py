@@ -237,7 +237,11 @@ def test_interactive_keys_press_the_buttons(tmp_path):
                 except OSError:
                     return
 
-    read_for(2.0)
+    deadline = time.monotonic() + 60  # a loaded machine may take a while to boot the sim
+    while b"sagat sim" not in screen and time.monotonic() < deadline:
+        read_for(0.2)
+    assert b"sagat sim" in screen, screen[-2000:]
+    read_for(0.5)
     for key in (b" ", b"x", b"a", b"?", b"l", b"a"):
         os.write(fd, key)
         read_for(0.3)

@@ -19,7 +19,7 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 
@@ -292,5 +292,16 @@ def run():
 
     board = board_for_platform().Board()
     app = App(board)
-    app.boot(board.ticks())
+    now = board.ticks()
+    app.boot(now)
+    # The serial link: the protocol on the board's USB serial / UART stdio (contract 6)
+    import binascii
+
+    import machine
+
+    from sagatfw.link import Link
+    from sagatfw.protocol import Server
+
+    uid = binascii.hexlify(machine.unique_id()).decode()
+    app.link = Link(Server(app, {"uid": uid}, now))
     asyncio.run(_loop(app))
