@@ -302,6 +302,6 @@ def run():
     from sagatfw.link import Link
     from sagatfw.protocol import Server
 
-    uid = binascii.hexlify(machine.unique_id()).decode()
+    uid = binascii.hexlify(machine.unique_id()).decode()  # type: ignore[attr-defined]  # boards only
     app.link = Link(Server(app, {"uid": uid}, now))
     asyncio.run(_loop(app))

@@ -22,7 +22,7 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 
@@ -157,7 +157,7 @@ class Clock:
     def __init__(self):
         self.events = array("i", bytes(4 * EV_SIZE * EV_CAPACITY))
         self.n_events = 0
-        self.tc = [None, None]
+        self.tc = [None, None]  # type: list
         self.rem = [0, 0]  # ms on the face when the side's segment began (count-up: elapsed)
         self.moves = [0, 0]  # moves completed
         self.stage = [1, 1]  # current stage, from 1 (past the list: repeats or byo-yomi periods)

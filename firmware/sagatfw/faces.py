@@ -31,7 +31,7 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 
@@ -300,7 +300,7 @@ def state_text(clock, result=None):
 def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, blink=0, message=None, result=None):
     """Draw items of `side`'s 128x64 face (layout above). `battery`: percent or None; `result`: the
     entered result (index into clock.RESULT_NAMES, or its text), which the clock does not keep."""
-    items = [("fill", 0, 0, OLED_W, OLED_H, 0)]
+    items = [("fill", 0, 0, OLED_W, OLED_H, 0)]  # type: list
     items.append(("text", 0, _Y_TOP, ("M%d S%d" % (clock.moves[side], clock.stage[side]))[:_COLS], 1))
     bat = battery_text(battery, low_battery, blink)
     if bat:
@@ -413,7 +413,7 @@ def text4(buf, text, field=None, blink=1):
 def menu_oled(text, field=None, blink=1, top=None, bottom=None):
     """Draw items of one 128x64 face in the menu: `text` big and centred (scale 3, 2 or 1 to fit),
     its `field` underlined and blank in blink phase 0; `top` and `bottom` small lines (cut at 16)."""
-    items = [("fill", 0, 0, OLED_W, OLED_H, 0)]
+    items = [("fill", 0, 0, OLED_W, OLED_H, 0)]  # type: list
     if top:
         items.append(("text", 0, _Y_TOP, top[:_COLS], 1))
     scale = _scale_for(text)

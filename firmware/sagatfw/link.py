@@ -49,7 +49,7 @@ class Link:
             room = MAX_IN
         n = 0
         while self.open and n < room and self._ready(self.poll_in):
-            got = self.rin.readinto(self.byte)
+            got = self.rin.readinto(self.byte)  # type: ignore[misc]  # a binary stream (stdin.buffer or given)
             if not got:
                 self.open = False  # the host end is gone: stop reading, keep the clock going
                 self.poll_in.unregister(self.inp)

@@ -63,7 +63,7 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 

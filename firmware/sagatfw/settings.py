@@ -31,7 +31,7 @@ MAX_NAME = 16
 #   log_max_bytes    the log's size bound
 #   checkpoint_ms    how often a running clock checkpoints
 #   tc, first        the next game's control (TK-B3 blitz by default) and first player's face (TK-C5)
-SCHEMA = {
+SCHEMA = {  # type: dict
     "freeze": (None, "n", 0, 0),
     "stage_advance": ("moves", "c", ("moves", "flag"), 0),
     "extension_ms": (300000, "i", 0, C.MAX_MS),

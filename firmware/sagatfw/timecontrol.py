@@ -23,7 +23,7 @@ try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 

@@ -14,7 +14,7 @@ BEEP_HZ = 2000
 class HwBoard:
     name = "hw"
     root = "/"
-    PINS = None  # the board module's pin map
+    PINS = None  # type: dict  # the board module's pin map
 
     def __init__(self):
         p = self.PINS
@@ -49,7 +49,7 @@ class HwBoard:
     # ------------------------------------------------------------------ time
 
     def ticks(self):
-        return time.ticks_ms() & TICKS_MAX  # already in range on rp2 and esp32
+        return time.ticks_ms() & TICKS_MAX  # type: ignore[operator]  # already in range on rp2 and esp32
 
     # --------------------------------------------------------------- buttons
 
@@ -67,7 +67,7 @@ class HwBoard:
         ticks_ms = time.ticks_ms
 
         def irq(pin):
-            edge(button, ticks_ms() & TICKS_MAX, pin.value() == 0)
+            edge(button, ticks_ms() & TICKS_MAX, pin.value() == 0)  # type: ignore[operator]  # stubs: opaque ticks
 
         return irq
 

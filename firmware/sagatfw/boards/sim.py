@@ -66,7 +66,7 @@ def _ms():
     """Milliseconds of a monotonic clock: ticks_ms on MicroPython, monotonic time on CPython."""
     if hasattr(time, "ticks_ms"):
         return time.ticks_ms()
-    return int(time.monotonic() * 1000)
+    return int(time.monotonic() * 1000)  # type: ignore[attr-defined]  # CPython only
 
 
 def mount_flash(path):
@@ -84,9 +84,9 @@ def mount_flash(path):
                 f.write(chunk)
     dev = FileFlash(path)
     if fresh:
-        vfs.VfsLfs2.mkfs(dev, progsize=PROGSIZE)
+        vfs.VfsLfs2.mkfs(dev, progsize=PROGSIZE)  # type: ignore[arg-type]  # stubs: block devices are duck-typed
     try:
-        fs = vfs.VfsLfs2(dev, progsize=PROGSIZE)
+        fs = vfs.VfsLfs2(dev, progsize=PROGSIZE)  # type: ignore[abstract, arg-type]  # stubs: as above
     except OSError:
         raise OSError("%s is not a littlefs image" % path) from None
     vfs.mount(fs, "/flash")
