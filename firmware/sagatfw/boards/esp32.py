@@ -15,6 +15,7 @@ PINS = {
     "leds": ((4, 13), (5, 23)),  # (running, flag) LED of the left face, of the right face
     "buzzer": 15,
     "cell": "lipo",
+    "low_battery_pct": 40,  # the warning leaves >= 10 h of play (FIDE): see hardware/power.md
 }
 
 

@@ -165,7 +165,9 @@ class HwBoard:
             self.level = None
             return
         self.level = percent(mv, self.PINS.get("cell", "lipo"))
-        self.low = self.level <= 15
+        # FIDE: at least 10 h of play after the warning; hardware/power.md gives the threshold
+        # that leaves 10 h for each build (40 % for a Pico with TM1637 faces on a 2000 mAh cell)
+        self.low = self.level <= self.PINS.get("low_battery_pct", 40)
 
     def battery(self):
         return self.level, self.low

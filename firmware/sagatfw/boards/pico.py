@@ -14,6 +14,7 @@ PINS = {
     "leds": ((6, 8), (7, 9)),  # (running, flag) LED of the left face, of the right face
     "buzzer": 22,
     "cell": "lipo",  # battery chemistry for the charge curve: "lipo" or "aa3"
+    "low_battery_pct": 40,  # the warning leaves >= 10 h of play (FIDE): see hardware/power.md
 }
 
 
