@@ -152,7 +152,10 @@ class Board:
         else:
             for side in (C.LEFT, C.RIGHT):
                 items = F.oled(c, side, tenths, 100, False, blink, app.message)
-                lines.append([item[3] for item in items if item[0] == "text"])
+                text = [item[3] for item in items if item[0] == "text"]
+                if c.running == side:
+                    text.append("#" * 20 + " running")  # the OLED's running bar
+                lines.append(text)
         w = 24
         out = "\x1b[H\x1b[2J" if not self.virtual else ""
         out += "sagat sim  %s\r\n" % C.STATE_NAMES[c.state]
