@@ -8,7 +8,7 @@ FM.install()
 from sagatfw import buttons as B  # noqa: E402
 from sagatfw import faces as F  # noqa: E402
 from sagatfw.boards import hw  # noqa: E402
-from sagatfw.clock import LEFT, RIGHT, Clock  # noqa: E402
+from sagatfw.clock import LEFT, RIGHT, Clock, Settings  # noqa: E402
 from sagatfw.settings import defaults  # noqa: E402
 
 
@@ -146,3 +146,25 @@ def test_menu_replaces_the_faces():
     board2, _ = _board("esp32", "ssd1306")
     board2.show(app, 1000)
     assert board2.oled[0].shows == 1 and any(board2.oled[1].buffer)
+
+
+def test_pico_low_time_and_mark_leds_and_low_battery():
+    board, pins = _board("pico")
+    c = Clock()
+    c.new_game("2/400:100", None, LEFT, Settings(None, "flag", 300000, 1800000, 300000))
+    c.start(0)
+    c.advance(200000)  # left under the 5-minute mark (TK-C17)
+    board.show(_App(c), 200000)
+    low_l = FM.Pin.pins[pins["leds"][LEFT][2]]
+    mark_l = FM.Pin.pins[pins["leds"][LEFT][3]]
+    assert low_l() == 1 and mark_l() == 0
+    c.advance(400000)  # stage 2's time added at the flag: the mark for the arbiter (TK-C13)
+    board.show(_App(c), 400000)
+    assert mark_l() == 1
+    c.pause(2, 400001)
+    board.low = True
+    board.next_battery = 10 ** 9  # keep the forced reading
+    board.show(_App(c), 400500)  # blink phase 1: both low LEDs
+    assert low_l() == 1 and FM.Pin.pins[pins["leds"][RIGHT][2]]() == 1
+    board.show(_App(c), 401000)  # phase 0
+    assert FM.Pin.pins[pins["leds"][RIGHT][2]]() == 0

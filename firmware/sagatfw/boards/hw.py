@@ -9,6 +9,10 @@ from sagatfw import faces as F
 from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
 
 BEEP_HZ = 2000
+# LEDs of a face, in the pin map's order: running, flag, low time (TK-C17), mark (a stage passed at a
+# flag, TK-C13, or the default time, TK-C6); the low-battery warning lights the low LEDs of both
+# faces while the clock is stopped, so it shows at setup.
+_LED_BITS = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW, F.LED_STAGE | F.LED_DEFAULT)
 
 
 class HwBoard:
@@ -22,7 +26,8 @@ class HwBoard:
         self._irq_pins = []
         self.display = p.get("display", "tm1637")
         self.seg = bytearray(4)
-        self.led_pins = [[Pin(n, Pin.OUT, value=0) for n in pair] for pair in p["leds"]]  # (running, flag)
+        # per face: running, flag, and where the pin map has them, low time and mark (stage/default)
+        self.led_pins = [[Pin(n, Pin.OUT, value=0) for n in face] for face in p["leds"]]
         if self.display == "tm1637":
             from sagatfw.tm1637 import TM1637
 
@@ -85,9 +90,11 @@ class HwBoard:
             return
         for side in (0, 1):
             mask = F.leds(c, side, blink)
-            running, flag = self.led_pins[side]
-            running(1 if mask & F.LED_RUNNING else 0)
-            flag(1 if mask & F.LED_FLAG else 0)
+            if self.low and c.running == -1 and blink:
+                mask |= F.LED_LOW  # low battery: both low LEDs blink while the clock is stopped
+            pins = self.led_pins[side]
+            for i in range(len(pins)):
+                pins[i](1 if mask & _LED_BITS[i] else 0)
             if self.display == "tm1637":
                 self.tm[side].brightness = v["brightness"]
                 F.tm1637(self.seg, c, side, v["tenths_below_ms"], blink)

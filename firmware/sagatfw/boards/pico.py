@@ -11,7 +11,8 @@ PINS = {
     "tm1637": ((2, 3), (4, 5)),  # (CLK, DIO) of the left face, of the right face
     "i2c": (0, 1),  # SDA, SCL (I2C0) for the OLEDs
     "i2c_id": 0,
-    "leds": ((6, 8), (7, 9)),  # (running, flag) LED of the left face, of the right face
+    # LEDs of the left face, of the right face: running, flag, low time, mark (stage / default)
+    "leds": ((6, 8, 10, 11), (7, 9, 12, 13)),
     "buzzer": 22,
     "cell": "lipo",  # battery chemistry for the charge curve: "lipo" or "aa3"
     "low_battery_pct": 40,  # the warning leaves >= 10 h of play (FIDE): see hardware/power.md
