@@ -43,9 +43,6 @@ class App:
         self.setup_logged = False  # the current game's setup record is in the journal
         self.last_press_switched = False
         self.next_face = 0
-        self.last_now = 0
-        self.battery = None
-        self.low_battery = False
 
     # ------------------------------------------------------------------ boot
 
@@ -76,7 +73,6 @@ class App:
             self.journal.log_settings(self.clock, self.store.clock_settings(), origin, now)
         if problems:
             self.message = "LOG DAMAGED"
-        self.last_now = now
         _forget("sagatfw.replay", "sagatfw.logread")  # boot-only code leaves RAM
         return restored
 
@@ -96,7 +92,6 @@ class App:
         self.clock.advance(now)
         self._log(now)
         self.journal.checkpoint(self.clock, now)
-        self.last_now = now
         if self.link is not None:  # serve the host: bounded work, never a wait
             st = self.clock.state
             self.link.service(now, st != C.SETUP and st != C.FINISHED)
@@ -107,8 +102,8 @@ class App:
     def next_instant(self, now):
         """Ticks of the clock's next pending instant (flag, stage, low time, default), or None."""
         c = self.clock
-        at = c._next_instant()
-        if c._next_kind == 0:
+        at = c.next_instant()
+        if at < 0:
             return None
         return ticks_add(now, at - c.t)
 

@@ -669,6 +669,16 @@ class Clock:
             return RIGHT
         return NONE
 
+    def next_instant(self):
+        """Game time of the next instant the clock will act on by itself (a flag, a stage added at
+        a flag, a byo-yomi period, a low-time crossing, the default time), or -1 if none."""
+        at = self._next_instant()
+        return at if self._next_kind != _NEXT_NONE else -1
+
+    def max_stage(self, side):
+        """The highest stage a correction may set for `side` (clock.adjust accepts 1..this)."""
+        return self._max_stage(self.tc[side])
+
     def side_to_move(self):
         return self.running if self.running != NONE else self.to_move
 

@@ -54,7 +54,6 @@ class Journal:
         self.dropped = 0  # records lost because the backlog overflowed (they show as missing seq)
         self.sync_wall_ms = None  # wall clock (Unix ms) at sync_ticks, once synced (time_sync)
         self.sync_ticks = 0
-        self.writes = 0  # flushes that succeeded (for benchmarks)
 
     # ------------------------------------------------------------------ files
 
@@ -291,7 +290,6 @@ class Journal:
             for rec in batch:
                 self.file.write(rec)
             self.file.flush()  # littlefs: the sync that makes these records durable
-            self.writes += 1
             self.seg_records += len(batch)
             del self.backlog[: len(batch)]
 

@@ -578,13 +578,9 @@ class Menu:
         self.side = side
 
     def _max_stage(self, c, side):
-        tc = c.tc[side]
-        if tc is None:
+        if c.tc[side] is None:
             return 1
-        try:
-            return c._max_stage(tc)  # the stages clock.adjust accepts
-        except AttributeError:
-            return 99
+        return c.max_stage(side)  # the stages clock.adjust accepts
 
     def _adjust(self, ticks, changed, ms, moves, stage):
         item = self.stack[-1][1]

@@ -589,7 +589,7 @@ class Server:
                 return level, bool(low)
         except Exception:  # noqa: BLE001 - a gauge that fails is "unknown"
             pass
-        return self.app.battery, bool(self.app.low_battery)
+        return None, False
 
     # ------------------------------------------------------------ commands
 
