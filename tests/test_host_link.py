@@ -154,3 +154,27 @@ def test_erase_only_what_a_pull_saved_and_verifies(tmp_path, capsys):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_key_and_call_commands(tmp_path, capsys):
+    sim = Sim(tmp_path, [])
+    port = sim.port
+    try:
+        assert main(["key", "s3cret", "--port", port]) == 0
+        assert "arbiter key set" in capsys.readouterr().out
+        assert main(["new", "60", "--port", port, "--key", "s3cret"]) == 0
+        assert main(["call", "start", "--port", port, "--key", "s3cret"]) == 0
+        capsys.readouterr()
+        assert main(["call", "pause", "by=arbiter", "--port", port]) == 2  # no key: refused, one line
+        assert "auth_required" in capsys.readouterr().err
+        assert main(["call", "pause", "by=arbiter", "--port", port, "--key", "s3cret", "--json"]) == 0
+        capsys.readouterr()
+        assert main(["call", "adjust", "side=left", "ms=30000", "--port", port, "--key", "s3cret"]) == 0
+        capsys.readouterr()
+        assert main(["state", "--port", port, "--json"]) == 0
+        st = json.loads(capsys.readouterr().out)
+        assert st["state"] == "paused" and st["left"]["ms"] == 30000
+        assert main(["key", "other", "--port", port, "--key", "s3cret"]) == 2  # a game is in progress
+        assert "refused" in capsys.readouterr().err
+    finally:
+        sim.stop()

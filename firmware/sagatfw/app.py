@@ -179,6 +179,8 @@ class App:
         return True
 
     def start(self, now):
+        if self.message == "SETTINGS DEFAULT":
+            self.message = None  # said at boot and in the log; the game's faces need the room
         return self._do(self.clock.start(now), now)
 
     def pause(self, by, now):

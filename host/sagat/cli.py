@@ -391,6 +391,29 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
                 f"the clock's log now starts at seq {ans.get('first')}")
 
 
+def cmd_key(args: argparse.Namespace) -> int:
+    """Set (or clear) the arbiter key, between games. --key gives the current key if one is set."""
+    new = args.new_key.encode()
+    if len(new) > 64:
+        raise UserError("the arbiter key is at most 64 bytes")
+    ans = _call(args, lambda c: c.request("key.set", auth=True, key=new.hex()))
+    text = "arbiter key set: keep it secret; `sagat logs verify --key ...` needs it" if new else "arbiter key cleared"
+    return _out(args, ans, text)
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    """Any protocol command (docs/protocol.md), e.g. `sagat call pause by=arbiter`."""
+    values = {}
+    for item in args.args:
+        key, eq, val = item.partition("=")
+        if not eq:
+            raise UserError(f"call: {item!r} is not KEY=VALUE")
+        values[key] = _value(val)
+    ans = _call(args, lambda c: c.request(args.cmd, auth=True, **values))
+    ans.pop("id", None)
+    return _out(args, ans, json.dumps(ans, indent=2))
+
+
 def cmd_deploy(args: argparse.Namespace) -> int:
     import sagatfw
 
@@ -536,6 +559,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--timeout", type=float, default=3.0)
     sp.add_argument("--json", action="store_true", help="print what was done as JSON")
     sp.set_defaults(func=cmd_deploy)
+
+    sp = sub.add_parser("key", help="set the arbiter key between games ('' clears it); --key: the current one")
+    _link_args(sp)
+    sp.add_argument("new_key", metavar="NEW_KEY")
+    sp.set_defaults(func=cmd_key)
+    sp = sub.add_parser("call", help="send any protocol command, e.g. `sagat call pause by=arbiter`")
+    _link_args(sp)
+    sp.add_argument("cmd", metavar="COMMAND", help="start, pause, resume, adjust, extend, result, ... (protocol.md)")
+    sp.add_argument("args", nargs="*", metavar="KEY=VALUE")
+    sp.set_defaults(func=cmd_call)
 
     sp = sub.add_parser("sim", help="run the clock in the simulator (interactive, or a script)")
     sp.add_argument(
