@@ -188,7 +188,7 @@ def test_five_hour_game_in_virtual_time(tmp_path, capsys):
 
 
 # The budget is a 64 KB heap. On the 64-bit unix port every object is about twice its size on a
-# Pico's 32-bit MicroPython, and the firmware's compiled modules alone take ~65 KB there after boot
+# Pico's 32-bit MicroPython, and the firmware's compiled modules alone take ~62 KB there after boot
 # (see the issue note): this test holds the whole firmware to 128 KB on the unix port, 300 moves a
 # side and a restore that replays them, until the 64 KB budget is met.
 HEAP = "128k"
