@@ -168,3 +168,17 @@ def test_pico_low_time_and_mark_leds_and_low_battery():
     assert low_l() == 1 and FM.Pin.pins[pins["leds"][RIGHT][2]]() == 1
     board.show(_App(c), 401000)  # phase 0
     assert FM.Pin.pins[pins["leds"][RIGHT][2]]() == 0
+
+
+def test_esp32_third_led_shows_low_time_or_a_mark():
+    board, pins = _board("esp32")
+    c = Clock()
+    c.new_game("2/400:100", None, LEFT, Settings(None, "flag", 300000, 1800000, 300000))
+    c.start(0)
+    third_l = FM.Pin.pins[pins["leds"][LEFT][2]]
+    c.advance(50000)
+    board.show(_App(c), 50000)
+    assert third_l() == 0
+    c.advance(200000)  # under the low-time mark
+    board.show(_App(c), 200000)
+    assert third_l() == 1

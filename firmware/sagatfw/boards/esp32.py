@@ -12,7 +12,10 @@ PINS = {
     "tm1637": ((18, 19), (16, 17)),  # (CLK, DIO) of the left face, of the right face
     "i2c": (21, 22),  # SDA, SCL
     "i2c_id": 0,
-    "leds": ((4, 13), (5, 23)),  # (running, flag) LED of the left face, of the right face
+    # LEDs of the left face, of the right face: running, flag, and low time or a mark (stage /
+    # default). GPIO12 and GPIO2 are strapping pins that must be low at boot: an LED with its
+    # resistor to GND keeps them low.
+    "leds": ((4, 13, 12), (5, 23, 2)),
     "buzzer": 15,
     "cell": "lipo",
     "low_battery_pct": 40,  # the warning leaves >= 10 h of play (FIDE): see hardware/power.md

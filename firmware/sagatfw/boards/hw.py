@@ -13,6 +13,8 @@ BEEP_HZ = 2000
 # flag, TK-C13, or the default time, TK-C6); the low-battery warning lights the low LEDs of both
 # faces while the clock is stopped, so it shows at setup.
 _LED_BITS = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW, F.LED_STAGE | F.LED_DEFAULT)
+# a face with three LEDs (fewer free pins): the third shows low time or a mark
+_LED_BITS3 = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW | F.LED_STAGE | F.LED_DEFAULT)
 
 
 class HwBoard:
@@ -93,8 +95,9 @@ class HwBoard:
             if self.low and c.running == -1 and blink:
                 mask |= F.LED_LOW  # low battery: both low LEDs blink while the clock is stopped
             pins = self.led_pins[side]
+            bits = _LED_BITS3 if len(pins) == 3 else _LED_BITS
             for i in range(len(pins)):
-                pins[i](1 if mask & _LED_BITS[i] else 0)
+                pins[i](1 if mask & bits[i] else 0)
             if self.display == "tm1637":
                 self.tm[side].brightness = v["brightness"]
                 F.tm1637(self.seg, c, side, v["tenths_below_ms"], blink)
