@@ -103,7 +103,7 @@ def test_configure_play_pull_verify(tmp_path, capsys):
         sim.stop()
     assert pulled == sim.image_records()  # byte for byte what is on the flash
     events = [json.loads(x) for x in (out / "events.jsonl").read_text().splitlines()]
-    game = [e for e in events if e["game"] == 1 and e["type"] != "settings"]
+    game = [e for e in events if e["game"] == 1 and e["type"] not in ("settings", "time_sync")]
     kinds = [e["type"] for e in game]
     assert kinds == ["game_start", "press", "press", "press", "press", "pause", "adjust", "result"]
     presses = [e for e in game if e["type"] == "press"]

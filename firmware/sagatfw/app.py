@@ -51,7 +51,11 @@ class App:
         board = self.board
         origin = self.store.load()
         v = self.store.values
-        self.buttons = B.Buttons(v["lockout_ms"])
+        try:
+            self.buttons = B.Buttons(v["lockout_ms"])
+        except ValueError:  # a value Buttons refuses must never stop the clock from booting
+            self.buttons = B.Buttons()
+            self.message = "SETTINGS DEFAULT"
         board.attach(self.buttons)
         self.journal = Journal(
             board.root + "log", key=_key(board.root), max_bytes=v["log_max_bytes"], checkpoint_ms=v["checkpoint_ms"]
@@ -176,6 +180,9 @@ class App:
         self.store.values["tc"] = tc
         self.store.values["first"] = first
         self._save()
+        # logged at once: after a power cut the clock comes back to this game, not an abandoned one
+        self.journal.begin_game(self.clock, now)
+        self.setup_logged = True
         return True
 
     def start(self, now):
@@ -279,7 +286,11 @@ async def _loop(app):
 
     board = app.board
     while True:
-        app.step(board.ticks())
+        try:
+            app.step(board.ticks())
+        except Exception as e:  # noqa: BLE001 - a display glitch (I2C) must never stop the clock
+            app.message = "ERROR"
+            board.note("step failed: %s" % (e,))
         await asyncio.sleep_ms(5)  # presses are stamped in their IRQ: this never delays a press
 
 

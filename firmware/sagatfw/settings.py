@@ -40,7 +40,7 @@ SCHEMA = {  # type: dict
     "tenths_below_ms": (20000, "i", 0, 3600000),
     "sound": (True, "b", 0, 0),
     "brightness": (4, "i", 0, 7),
-    "lockout_ms": (60, "i", 0, 1000),
+    "lockout_ms": (60, "i", 1, 500),  # buttons.Buttons needs 1 <= lockout < long press (1000)
     "log_max_bytes": (262144, "i", 16384, 16777216),
     "checkpoint_ms": (15000, "i", 1000, 600000),
     "tc": ("420", "t", 0, 0),

@@ -117,7 +117,10 @@ class Clock:
         self.next_id += 1
         if auth and self.key:
             nonce = self.request("auth.challenge")["nonce"]
-            req["auth"] = protocol.sign(self.key, nonce, req)  # the firmware's own canonical form
+            try:
+                req["auth"] = protocol.sign(self.key, nonce, req)  # the firmware's own canonical form
+            except ValueError as e:  # e.g. a decimal number: the protocol carries whole numbers
+                raise LinkError(f"{cmd}: {e}") from None
         try:
             self.serial.write(json.dumps(req, separators=(",", ":")).encode() + b"\n")
         except OSError as e:

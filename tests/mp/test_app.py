@@ -243,3 +243,33 @@ def test_menu_never_opens_while_the_clock_runs():
     app.step(T(1200))
     assert app.menu is None and app.clock.state == C.RUNNING
     unmount()
+
+
+def test_power_cut_after_a_new_game_comes_back_to_the_new_game():
+    app, board = _app("600")
+    app.start(T(0))
+    _edge(app, B.LEVER_LEFT, 1000)
+    app.step(T(1000))
+    app.pause(C.BY_ARBITER, T(2000))
+    app.new_game("300+2", "right", T(3000))  # the arbiter abandons the paused game
+    app2 = App(FakeBoard())  # power cut, boot on the same flash
+    app2.boot(T(0))
+    c = app2.clock
+    assert c.state == C.SETUP and c.first == C.RIGHT and c.tc[0].first_ms() == 300000
+    unmount()
+
+
+def test_settings_refuse_a_lockout_the_buttons_cannot_take():
+    app, board = _app("600")
+    for bad in (0, 1000):
+        try:
+            app.set_settings({"lockout_ms": bad}, T(0))
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(bad)
+    app.set_settings({"lockout_ms": 500}, T(0))
+    app2 = App(FakeBoard())
+    app2.boot(T(0))
+    assert app2.buttons.lockout_ms == 500
+    unmount()

@@ -284,6 +284,7 @@ def run_interactive(app, board, keys=None):
         else:
             for _ in poll.poll(5):
                 ch = stdin.read(1)
+                pressed = board.ticks()  # stamped when the key is read, as an IRQ would
                 if not ch:
                     return
                 key = chr(ch[0]) if isinstance(ch, (bytes, bytearray)) else ch
@@ -291,7 +292,7 @@ def run_interactive(app, board, keys=None):
                     return
                 button = KEYS.get(key)
                 if button is not None:
-                    board.press(button, now)
+                    board.press(button, pressed)
         app.step(board.ticks())
 
 
