@@ -151,9 +151,47 @@ def test_erase_only_what_a_pull_saved_and_verifies(tmp_path, capsys):
         # game 2 untouched: restored paused when this boot found it in progress (TK-C18)
         assert info["first"] == done["first"] and st["state"] == "paused" and st["game"] == 2
         assert main(["logs", "pull", "--port", port, "--out", str(out)]) == 0  # pulls go on
+        capsys.readouterr()
+        meta = json.loads((out / "clock.json").read_text())
+        (out / "clock.json").write_text(json.dumps(dict(meta, uid="another-clock")))
+        assert main(["logs", "erase", "--port", port, "--pulled", str(out)]) == 2
+        assert "was not pulled from this clock" in capsys.readouterr().err
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_pull_keeps_a_gap_in_the_clocks_log_a_gap(tmp_path, capsys):
+    """A record missing on the clock (e.g. lost from a full RAM backlog) is never papered over:
+    the pull writes every record once, and verify names the gap."""
+    from test_logs_host import _edit, _make_image
+
+    from sagatfw import records as R
+
+    image = _make_image(tmp_path / "a.img")
+
+    def drop(segs):
+        name = sorted(segs)[0]
+        del segs[name][5 * R.RECORD_SIZE : 6 * R.RECORD_SIZE]  # seq 5 is gone
+
+    flash = _edit(image, tmp_path / "gap.img", drop)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", flash],
+        stderr=subprocess.PIPE, text=True,
+    )
+    port = proc.stderr.readline().split()[-1]
+    out = tmp_path / "pulled"
+    try:
+        assert main(["logs", "pull", "--port", port, "--out", str(out)]) == 0
+        capsys.readouterr()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    data = (out / "records.bin").read_bytes()
+    seqs = [R.seq_of(data[i : i + 64]) for i in range(0, len(data), 64)]
+    assert 5 not in seqs and len(seqs) == len(set(seqs)) and seqs == sorted(seqs)
+    assert main(["logs", "verify", "--records", str(out / "records.bin")]) == 1
+    assert "missing: seq 5..5 missing" in capsys.readouterr().out
 
 
 def test_key_and_call_commands(tmp_path, capsys):

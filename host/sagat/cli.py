@@ -377,8 +377,17 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
     game = finished[-1]
     total = 0
 
+    try:
+        with open(os.path.join(args.pulled, "clock.json"), encoding="utf-8") as fh:
+            pulled_uid = json.load(fh).get("uid")
+    except (OSError, ValueError):
+        pulled_uid = None
+
     def run(clock):
         nonlocal total
+        uid = clock.request("identify").get("uid")
+        if pulled_uid is None or pulled_uid != uid:
+            raise UserError(f"{args.pulled} was not pulled from this clock ({uid}): nothing erased")
         while True:
             ans = clock.request("log.erase", auth=True, upto_seq=upto, game=game)
             total += ans.get("erased", 0)

@@ -36,32 +36,57 @@ class Progress:
 
 
 def pull(clock: Clock, out_dir: str, chunk: int = 32, progress: bool | None = None) -> dict:
-    """Pull every record not yet in out_dir/records.bin (resuming after the last one there), append
-    them, and rewrite out_dir/events.jsonl from all records pulled. Returns figures."""
+    """Pull every record not yet in out_dir/records.bin, append them, and rewrite
+    out_dir/events.jsonl from all records pulled. Returns figures.
+
+    The clock says where each chunk starts (`from`) and where to go on (`next`); the pull follows
+    those, so a gap in the clock's log (records it lost) or a damaged record never makes it write a
+    record twice: the gap stays a gap, for `sagat logs verify` to report. Where to resume is kept in
+    out_dir/clock.json with the clock's id, so a pull never continues another clock's log."""
     os.makedirs(out_dir, exist_ok=True)
     raw_path = os.path.join(out_dir, "records.bin")
+    meta_path = os.path.join(out_dir, "clock.json")
+    ident = clock.request("identify")
+    uid = ident.get("uid")
+    meta = {}
+    if os.path.exists(meta_path):
+        try:
+            with open(meta_path, encoding="utf-8") as fh:
+                meta = json.load(fh)
+        except (OSError, ValueError):
+            meta = {}
     have = b""
     if os.path.exists(raw_path):
         with open(raw_path, "rb") as fh:
             have = fh.read()
         have = have[: len(have) // R.RECORD_SIZE * R.RECORD_SIZE]  # a torn tail from a cut pull
+    if have and meta.get("uid") not in (None, uid):
+        raise LinkError(f"{out_dir} holds the log of clock {meta['uid']}, not of this one ({uid})")
     info = clock.request("log.info")
     first, last = info.get("first"), info.get("last")
     if first is None or last is None:
         raise LinkError("the clock's log is empty")
     start = first
     if have:
-        mine = R.seq_of(have[-R.RECORD_SIZE :]) + 1
-        if mine > last + 1 or mine < first:
+        mine = meta.get("next")
+        if not isinstance(mine, int) or meta.get("bytes") != len(have):
+            mine = R.seq_of(have[-R.RECORD_SIZE :]) + 1  # an older pull: after its last record
+        if mine > last + 1:
             raise LinkError(f"{raw_path} does not continue this clock's log (seq {mine}, clock {first}..{last})")
-        start = mine
+        start = max(mine, first)
     bar = Progress(last - first + 1, progress)
     bar.update(start - first)
     pulled = 0
+    size = len(have)
+
+    def save(next_seq: int) -> None:
+        with open(meta_path, "w", encoding="utf-8") as fh:
+            json.dump({"uid": uid, "next": next_seq, "bytes": size}, fh)
+
     with open(raw_path, "ab") as fh:
         fh.truncate(len(have))
         seq = start
-        window = []  # (request id, from seq): a few chunks in flight hide the round trip
+        window: list[tuple[int, int]] = []  # (request id, from seq): chunks in flight hide the round trip
         ask = start
         while seq <= last:
             while len(window) < 4 and ask <= last:
@@ -74,24 +99,25 @@ def pull(clock: Clock, out_dir: str, chunk: int = 32, progress: bool | None = No
                 raise LinkError(f"log.read from {asked}: {len(data)} bytes is not whole records")
             if not data:
                 break
-            if R.seq_of(data[: R.RECORD_SIZE]) != seq:
-                raise LinkError(f"log.read from {asked} answered from seq {R.seq_of(data[:R.RECORD_SIZE])}")
             fh.write(data)
             fh.flush()  # what is written stays: an interrupted pull resumes after it
+            size += len(data)
             got = len(data) // R.RECORD_SIZE
             pulled += got
-            seq += got
-            bar.update(seq - first)
-            if got < chunk and seq <= last:
-                # a short chunk (end of a segment): the requests in flight asked from the wrong
-                # places; drain them and ask again from here
+            nxt = ans.get("next", asked + got)
+            save(nxt)
+            seq = nxt
+            bar.update(min(seq, last + 1) - first)
+            if window and window[0][1] != seq:
+                # a short chunk (a segment's end) or a gap: the asks in flight start at the wrong
+                # places; take their answers, drop them, and ask again from where the clock said
                 for rid, _ in window:
                     clock.wait(rid, "log.read")
                 window = []
                 ask = seq
     bar.finish()
     events = write_events(raw_path, os.path.join(out_dir, "events.jsonl"))
-    return {"pulled": pulled, "first": first, "last": last, "events": events}
+    return {"pulled": pulled, "first": first, "last": last, "events": events, "uid": uid}
 
 
 def write_events(raw_path: str, events_path: str, key: bytes = b"") -> int:
