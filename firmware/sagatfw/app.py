@@ -307,9 +307,9 @@ def run():
 
     import machine
 
-    from sagatfw.link import Link
+    from sagatfw.link import BOARD_OUT, Link
     from sagatfw.protocol import Server
 
     uid = binascii.hexlify(machine.unique_id()).decode()  # type: ignore[attr-defined]  # boards only
-    app.link = Link(Server(app, {"uid": uid}, now))
+    app.link = Link(Server(app, {"uid": uid}, now), max_out=BOARD_OUT)
     asyncio.run(_loop(app))

@@ -15,12 +15,17 @@ except ImportError:  # CPython (the sim's fallback)
     micropython = None
 
 MAX_IN = 256  # bytes read per step
-MAX_OUT = 4096  # bytes written per step (a pipe's atomic size: POLLOUT means this much fits)
+# Bytes written per step. On a pipe or a pty (the sim) POLLOUT means at least 4096 bytes fit, so a
+# whole answer goes at once; on a board POLLOUT only means "some room" (USB CDC buffers ~256 bytes,
+# a 115200-baud UART ~11 bytes a ms), so boards write small pieces and the loop never waits.
+MAX_OUT = 4096
+BOARD_OUT = 256
 
 
 class Link:
-    def __init__(self, server, instream=None, outstream=None):
+    def __init__(self, server, instream=None, outstream=None, max_out=MAX_OUT):
         self.server = server
+        self.max_out = max_out
         self.inp = instream if instream is not None else sys.stdin
         self.out = outstream if outstream is not None else sys.stdout
         self.rin = getattr(self.inp, "buffer", self.inp)
@@ -58,7 +63,7 @@ class Link:
             n += 1
         server.feed(memoryview(self.chunk)[:n] if n else b"", now)  # also finishes earlier lines
         if server.pending() and self._ready(self.poll_out):
-            view = server.peek(MAX_OUT)
+            view = server.peek(self.max_out)
             k = self.rout.write(view)
             if hasattr(self.rout, "flush"):
                 self.rout.flush()
