@@ -216,3 +216,29 @@ def test_key_and_call_commands(tmp_path, capsys):
         assert "refused" in capsys.readouterr().err
     finally:
         sim.stop()
+
+
+def test_stopping_sagat_sim_stops_the_sim_board(tmp_path):
+    import os
+    import time
+
+    sim = Sim(tmp_path, [])
+    with client.Clock(sim.port) as c:
+        assert c.request("identify")["board"] == "sim"
+    sim.stop()
+
+    def boards():
+        found = []
+        for pid in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                    if sim.flash.encode() in fh.read():
+                        found.append(pid)
+            except OSError:
+                continue
+        return found
+
+    deadline = time.monotonic() + 10
+    while boards() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert boards() == []  # no sim board left running on its own

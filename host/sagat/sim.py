@@ -461,6 +461,12 @@ def run_serial(flash: str, headless: bool = False, ready=None, script: str | Non
 
     for fn in (host_to_clock, clock_to_host):
         threading.Thread(target=fn, daemon=True).start()
+    try:  # a SIGTERM ends `sagat sim` through `finally`, so the sim board goes with it
+        import signal
+
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    except ValueError:
+        pass  # not the main thread (a benchmark): the board powers off when our end closes
     (ready or (lambda p: print(f"sagat sim: serial port {p}", file=sys.stderr, flush=True)))(path)
     try:
         return proc.wait()

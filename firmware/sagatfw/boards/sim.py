@@ -277,6 +277,8 @@ def run_interactive(app, board, keys=None):
             board.loop_max_ms = gap  # reported by identify: how long the loop was held up
         last = now
         link = app.link
+        if link is not None and not link.open:
+            return  # the host end of the sim's serial link is gone (`sagat sim` ended): power off
         busy = link is not None and (link.server.pending() or link.server.has_work())
         if poll is None:
             if not busy:  # a host waiting for answers gets them at once, else the loop idles
