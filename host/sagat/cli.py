@@ -300,6 +300,17 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return 0
 
 
+def _assignments(items: list[str], what: str) -> dict:
+    """KEY=VALUE arguments as a dict; values are JSON where they parse (numbers, true, null), else text."""
+    values = {}
+    for item in items:
+        key, eq, val = item.partition("=")
+        if not eq or not key:
+            raise UserError(f"{what}: {item!r} is not KEY=VALUE")
+        values[key] = _value(val)
+    return values
+
+
 def _value(text: str):
     try:
         return json.loads(text)
@@ -310,13 +321,7 @@ def _value(text: str):
 def cmd_settings(args: argparse.Namespace) -> int:
     def run(clock):
         if args.assign:
-            values = {}
-            for item in args.assign:
-                key, eq, val = item.partition("=")
-                if not eq:
-                    raise UserError(f"settings: {item!r} is not KEY=VALUE")
-                values[key] = _value(val)
-            clock.request("settings.set", auth=True, values=values)
+            clock.request("settings.set", auth=True, values=_assignments(args.assign, "settings"))
         return clock.request("settings.get")
 
     ans = _call(args, run)
@@ -412,12 +417,7 @@ def cmd_key(args: argparse.Namespace) -> int:
 
 def cmd_call(args: argparse.Namespace) -> int:
     """Any protocol command (docs/protocol.md), e.g. `sagat call pause by=arbiter`."""
-    values = {}
-    for item in args.args:
-        key, eq, val = item.partition("=")
-        if not eq:
-            raise UserError(f"call: {item!r} is not KEY=VALUE")
-        values[key] = _value(val)
+    values = _assignments(args.args, "call")
     ans = _call(args, lambda c: c.request(args.cmd, auth=True, **values))
     ans.pop("id", None)
     return _out(args, ans, json.dumps(ans, indent=2))

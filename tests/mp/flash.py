@@ -94,3 +94,22 @@ def unmount(at="/flash"):
         vfs.umount(at)
     except OSError:
         pass
+
+
+def read_log(journal, key=b"", checkpoints=False):
+    """Every record of a journal's segments through logread.Reader: (reader, events)."""
+    from sagatfw import logread
+    from sagatfw.records import RECORD_SIZE
+
+    reader = logread.Reader(key, checkpoints)
+    events = []
+    buf = bytearray(RECORD_SIZE)
+    for name in journal.segments():
+        for rec in journal._read_segment(name, buf):
+            got = reader.feed(rec, name)
+            if got is not None:
+                events.extend(got if isinstance(got, tuple) else (got,))
+    fin = reader.finish()
+    if fin is not None:
+        events.append(fin)
+    return reader, events

@@ -4,10 +4,9 @@
 import json
 import os
 
-from flash import Flash, mount, unmount
+from flash import Flash, mount, read_log, unmount
 
 from sagatfw import clock as C
-from sagatfw import logread as LR
 from sagatfw import records as REC
 from sagatfw.journal import Journal
 from sagatfw.settings import Store
@@ -38,18 +37,7 @@ def _game(j, c, tc="60+1", moves=10, t0=0, finish=True):
 
 
 def _read(j, key=b""):
-    reader = LR.Reader(key)
-    events = []
-    buf = bytearray(REC.RECORD_SIZE)
-    for name in j.segments():
-        for rec in j._read_segment(name, buf):
-            got = reader.feed(rec, name)
-            if got is not None:
-                events.extend(got if isinstance(got, tuple) else (got,))
-    fin = reader.finish()
-    if fin is not None:
-        events.append(fin)
-    return reader, events
+    return read_log(j, key)
 
 
 def test_write_read_restore_round_trip():

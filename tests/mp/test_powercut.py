@@ -10,11 +10,9 @@
 #   - the journal goes on writing after the reboot and the chain still verifies.
 import gc
 
-from flash import Flash, mount, unmount
+from flash import Flash, mount, read_log, unmount
 
 from sagatfw import clock as C
-from sagatfw import logread as LR
-from sagatfw import records as REC
 from sagatfw.journal import Journal
 
 ROOT = "/flash/log"
@@ -107,18 +105,7 @@ def _run(flash, acked, progsize):
 
 
 def _read_all(j):
-    reader = LR.Reader(b"k", checkpoints=True)
-    events = []
-    buf = bytearray(REC.RECORD_SIZE)
-    for name in j.segments():
-        for rec in j._read_segment(name, buf):
-            got = reader.feed(rec, name)
-            if got is not None:
-                events.extend(got if isinstance(got, tuple) else (got,))
-    fin = reader.finish()
-    if fin is not None:
-        events.append(fin)
-    return reader, events
+    return read_log(j, b"k", True)
 
 
 def _check_after_cut(image, acked, n, tear, progsize):
