@@ -10,6 +10,7 @@
 
 from sagatfw import buttons as B
 from sagatfw import clock as C
+from sagatfw import forget
 from sagatfw import records as R
 from sagatfw.journal import Journal
 from sagatfw.settings import Store
@@ -260,11 +261,8 @@ def _key(root):
 
 def _forget(*names):
     import gc
-    import sys
 
-    for name in names:
-        if name in sys.modules:
-            del sys.modules[name]
+    forget(*names)
     gc.collect()
 
 

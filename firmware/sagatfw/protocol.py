@@ -30,7 +30,7 @@ import hashlib
 import json
 import os
 
-from sagatfw import VERSION
+from sagatfw import VERSION, forget
 from sagatfw import clock as C
 from sagatfw import records as R
 from sagatfw.ticks import ticks_diff
@@ -666,7 +666,7 @@ class Server:
         from sagatfw.settings import MAX_PRESETS
 
         builtin = [{"name": p[0], "tc": p[1], "desc": p[2]} for p in P.PRESETS]
-        _forget("sagatfw.presets")
+        forget("sagatfw.presets")
         user = []
         for i, p in enumerate(self.app.store.presets):
             user.append({"slot": i, "name": p["name"], "tc": p["tc"]})
@@ -1090,9 +1090,3 @@ def _face(c, s):
         "countup": countup,
     }
 
-
-def _forget(name):
-    import sys
-
-    if name in sys.modules:
-        del sys.modules[name]

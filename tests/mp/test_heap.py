@@ -84,3 +84,31 @@ def test_heap_lock_really_catches_allocation():
     finally:
         micropython.heap_unlock()
     assert x is None
+
+
+def test_forget_gives_a_module_back_to_the_heap():
+    """Boot-only, menu and one-request modules are dropped with sagatfw.forget: the package's
+    attribute goes too (else the module stays reachable and its code stays in RAM). Interned
+    names (qstrs) stay, as MicroPython never frees them: so the second load and forget must give
+    back everything it took."""
+    import sys
+
+    import sagatfw
+
+    def load():
+        from sagatfw import presets
+
+        return len(presets.PRESETS)
+
+    load()
+    sagatfw.forget("sagatfw.presets")
+    gc.collect()
+    before = gc.mem_alloc()
+    assert load() > 20
+    gc.collect()
+    loaded = gc.mem_alloc() - before
+    sagatfw.forget("sagatfw.presets")
+    gc.collect()
+    kept = gc.mem_alloc() - before
+    assert "sagatfw.presets" not in sys.modules and "presets" not in sagatfw.__dict__
+    assert loaded > 4000 and kept < 256, (loaded, kept)
