@@ -70,10 +70,35 @@ GAME = 1  # changes the game or the settings: authority while a game is in progr
 GUARD = 2  # key.set, log.erase: authority whenever a key is set
 
 IN_PROGRESS = (C.RUNNING, C.PAUSED, C.FLAGGED, C.ADJOURNED)
-SIDES = {"left": C.LEFT, "right": C.RIGHT}
-BY = {"left": C.BY_LEFT, "right": C.BY_RIGHT, "arbiter": C.BY_ARBITER, "host": C.BY_HOST}
-RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
 _REQUIRED = object()
+
+# name: (handler, authority, arguments). A handler "c_..." is a Server method (the reading half,
+# kept in RAM); any other is a function of sagatfw.commands, loaded for the request and dropped
+# after the feed (commands that change the clock, its settings, key or log are rare).
+COMMANDS = {
+    "identify": ("c_identify", READ, ()),
+    "state": ("c_state", READ, ()),
+    "settings.get": ("settings_get", READ, ()),
+    "settings.set": ("settings_set", GAME, ("values",)),
+    "presets.list": ("presets_list", READ, ()),
+    "presets.set": ("presets_set", GAME, ("slot", "name", "tc")),
+    "new": ("new", GAME, ("tc", "first")),
+    "start": ("start", GAME, ()),
+    "pause": ("pause", GAME, ("by",)),
+    "resume": ("resume", GAME, ()),
+    "adjust": ("adjust", GAME, ("side", "ms", "moves", "stage")),
+    "extend": ("extend", GAME, ()),
+    "late_install": ("late_install", GAME, ("elapsed_ms",)),
+    "adjourn": ("adjourn", GAME, ()),
+    "resume_adjourned": ("resume_adjourned", GAME, ()),
+    "result": ("result", GAME, ("result",)),
+    "time.sync": ("time_sync", GAME, ("wall_ms",)),
+    "log.info": ("c_log_info", READ, ()),
+    "log.read": ("c_log_read", READ, ("from_seq", "max_records")),
+    "log.erase": ("log_erase", GUARD, ("upto_seq", "game")),
+    "key.set": ("key_set", GUARD, ("key",)),
+    "auth.challenge": ("c_auth_challenge", READ, ()),
+}
 
 try:  # compact JSON (MicroPython's json.dumps has separators since 1.21; older ones write spaces)
     json.dumps(0, separators=(",", ":"))
@@ -227,22 +252,6 @@ def load_key(root):
         return b""
 
 
-def save_key(root, key):
-    """Store the key atomically (temporary file, rename); b"" removes it. Raises OSError."""
-    path = root + KEY_FILE
-    if not key:
-        try:
-            os.remove(path)
-        except OSError:
-            pass
-        return
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(key)
-        f.flush()
-    os.rename(tmp, path)
-
-
 def _random(n):
     try:
         return os.urandom(n)
@@ -297,30 +306,7 @@ class Server:
             # the app should have passed load_key(root) to Journal(key=...) at boot
             j.chain = R.Chain(self.key)
             app.board.note("journal chain was not keyed with the arbiter key: keyed from now on")
-        self.commands = {
-            "identify": (self.c_identify, READ, ()),
-            "state": (self.c_state, READ, ()),
-            "settings.get": (self.c_settings_get, READ, ()),
-            "settings.set": (self.c_settings_set, GAME, ("values",)),
-            "presets.list": (self.c_presets_list, READ, ()),
-            "presets.set": (self.c_presets_set, GAME, ("slot", "name", "tc")),
-            "new": (self.c_new, GAME, ("tc", "first")),
-            "start": (self.c_start, GAME, ()),
-            "pause": (self.c_pause, GAME, ("by",)),
-            "resume": (self.c_resume, GAME, ()),
-            "adjust": (self.c_adjust, GAME, ("side", "ms", "moves", "stage")),
-            "extend": (self.c_extend, GAME, ()),
-            "late_install": (self.c_late_install, GAME, ("elapsed_ms",)),
-            "adjourn": (self.c_adjourn, GAME, ()),
-            "resume_adjourned": (self.c_resume_adjourned, GAME, ()),
-            "result": (self.c_result, GAME, ("result",)),
-            "time.sync": (self.c_time_sync, GAME, ("wall_ms",)),
-            "log.info": (self.c_log_info, READ, ()),
-            "log.read": (self.c_log_read, READ, ("from_seq", "max_records")),
-            "log.erase": (self.c_log_erase, GUARD, ("upto_seq", "game")),
-            "key.set": (self.c_key_set, GUARD, ("key",)),
-            "auth.challenge": (self.c_auth_challenge, READ, ()),
-        }
+        self.cmds = None  # sagatfw.commands while a request of a feed needs it
 
     # ------------------------------------------------------------ transport
 
@@ -347,6 +333,9 @@ class Server:
             self.n = 0  # a bug outside a request: drop what is held rather than fail again on it
             self.scan = 0
             self._note("protocol: %r" % (e,))
+        if self.cmds is not None:  # the changing half leaves RAM again
+            self.cmds = None
+            forget("sagatfw.commands")
         return taken
 
     def has_work(self):
@@ -474,7 +463,7 @@ class Server:
             cmd = req.get("cmd")
             if not isinstance(cmd, str):
                 raise Error(BAD_ARG, "cmd must be a command name")
-            entry = self.commands.get(cmd)
+            entry = COMMANDS.get(cmd)
             if entry is None:
                 raise Error(UNKNOWN_CMD, "unknown command %s" % _short(cmd))
             handler, level, allowed = entry
@@ -483,7 +472,14 @@ class Server:
                     raise Error(BAD_ARG, "%s takes no argument %s" % (cmd, _short(k)))
             self._authorize(req, level)
             self.last_heavy = cmd.startswith("log.")
-            body = handler(req, now)
+            if handler[:2] == "c_":
+                body = getattr(self, handler)(req, now)
+            else:
+                if self.cmds is None:
+                    from sagatfw import commands
+
+                    self.cmds = commands
+                body = getattr(self.cmds, handler)(self, req, now)
             self._reply(rid, body)
         except Error as e:
             self._error(rid, e.code, e.message)
@@ -563,24 +559,6 @@ class Server:
     def _state_name(self):
         return C.STATE_NAMES[self.app.clock.state]
 
-    def _refuse(self, what):
-        raise Error(REFUSED, "%s: the clock is %s" % (what, self._state_name()))
-
-    def _done(self, ok, what):
-        if not ok:
-            self._refuse(what)
-        return self._brief()
-
-    def _brief(self):
-        c = self.app.clock
-        return {
-            "state": self._state_name(),
-            "t": c.t,
-            "left_ms": c.ms(C.LEFT),
-            "right_ms": c.ms(C.RIGHT),
-            "running": _side(c.running),
-        }
-
     def _battery(self):
         board = self.app.board
         try:
@@ -608,7 +586,7 @@ class Server:
             "key_set": bool(self.key),
             "max_line": MAX_LINE,
             "max_records": MAX_RECORDS,
-            "commands": sorted(self.commands.keys()),
+            "commands": sorted(COMMANDS.keys()),
         }
 
     def _loop_max(self):
@@ -645,152 +623,9 @@ class Server:
         }
         return body
 
-    def c_settings_get(self, req, now):
-        s = self.app.store
-        return {"values": dict(s.values), "problem": s.problem}
-
-    def c_settings_set(self, req, now):
-        values = req.get("values")
-        if not isinstance(values, dict):
-            raise Error(BAD_ARG, "values must be an object of settings")
-        if self.app.clock.state not in (C.SETUP, C.FINISHED):
-            self._refuse("settings change between games")
-        try:
-            self.app.set_settings(values, now)
-        except ValueError as e:
-            raise Error(BAD_ARG, str(e)) from None
-        return {"values": dict(self.app.store.values), "saved": self.app.message != "SETTINGS NOT SAVED"}
-
-    def c_presets_list(self, req, now):
-        from sagatfw import presets as P  # not kept in RAM: forgotten again below
-        from sagatfw.settings import MAX_PRESETS
-
-        builtin = [{"name": p[0], "tc": p[1], "desc": p[2]} for p in P.PRESETS]
-        forget("sagatfw.presets")
-        user = []
-        for i, p in enumerate(self.app.store.presets):
-            user.append({"slot": i, "name": p["name"], "tc": p["tc"]})
-        return {"builtin": builtin, "user": user, "slots": MAX_PRESETS}
-
-    def c_presets_set(self, req, now):
-        slot = _int(req, "slot", 0, 99)
-        name = _str(req, "name")
-        tc = _str(req, "tc")
-        store = self.app.store
-        try:
-            store.set_preset(slot, name, tc)
-        except ValueError as e:
-            raise Error(BAD_ARG, str(e)) from None
-        try:
-            store.save()
-        except OSError as e:
-            raise Error(INTERNAL, "presets not saved: %s" % (e,)) from None
-        return {"slot": slot, "name": name, "tc": tc}
-
-    def c_new(self, req, now):
-        tc = req.get("tc")
-        if isinstance(tc, dict):
-            left = tc.get("left")
-            right = tc.get("right")
-            if len(tc) != 2 or not isinstance(left, str) or not isinstance(right, str):
-                raise Error(BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
-            tc = left + "|" + right
-        elif not isinstance(tc, str):
-            raise Error(BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
-        first = _choice(req, "first", ("left", "right"), "left")
-        if self.app.clock.state == C.RUNNING:
-            self._refuse("pause the game in progress first")
-        try:
-            self.app.new_game(tc, first, now)
-        except ValueError as e:
-            raise Error(BAD_ARG, str(e)) from None
-        body = self._brief()
-        body["tc"] = self.app.clock.tc_field()
-        body["first"] = first
-        return body
-
-    def c_start(self, req, now):
-        return self._done(self.app.start(now), "start")
-
-    def c_pause(self, req, now):
-        by = _choice(req, "by", ("left", "right", "arbiter", "host"), "host")
-        return self._done(self.app.pause(BY[by], now), "pause")
-
-    def c_resume(self, req, now):
-        return self._done(self.app.resume(now), "resume")
-
-    def c_extend(self, req, now):
-        return self._done(self.app.extend(now), "extend (needs a flag down)")
-
-    def c_adjourn(self, req, now):
-        return self._done(self.app.adjourn(now), "adjourn")
-
-    def c_resume_adjourned(self, req, now):
-        return self._done(self.app.resume_adjourned(now), "resume_adjourned")
-
-    def c_adjust(self, req, now):
-        side = SIDES[_choice(req, "side", ("left", "right"))]
-        ms = _int(req, "ms", 0, C.MAX_MS, None)
-        moves = _int(req, "moves", 0, C.MAX_MOVES, None)
-        stage = _int(req, "stage", 1, 255, None)
-        if ms is None and moves is None and stage is None:
-            raise Error(BAD_ARG, "adjust needs ms, moves or stage")
-        state = self.app.clock.state
-        if state == C.RUNNING or state == C.FINISHED:
-            self._refuse("corrections need the clock stopped")
-        try:
-            self.app.adjust(side, now, ms, moves, stage)
-        except ValueError as e:
-            raise Error(BAD_ARG, str(e)) from None
-        return self._brief()
-
-    def c_late_install(self, req, now):
-        elapsed = _int(req, "elapsed_ms", 0, C.MAX_MS)
-        c = self.app.clock
-        if c.state != C.SETUP:
-            self._refuse("late installation is set before the start")
-        if c._countup(C.LEFT) or c._countup(C.RIGHT):
-            raise Error(REFUSED, "late installation needs a time limit, not a count-up")
-        try:
-            self.app.late_install(elapsed, now)
-        except ValueError as e:
-            raise Error(BAD_ARG, str(e)) from None
-        return self._brief()
-
-    def c_result(self, req, now):
-        result = _choice(req, "result", RESULTS)
-        self.app.result(result, now)
-        return self._brief()
-
-    def c_time_sync(self, req, now):
-        wall = _int(req, "wall_ms", WALL_MIN_MS, WALL_MAX_MS)
-        j = self.app.journal
-        durable = j.time_sync(self.app.clock, wall, now)
-        return {"seq": j.seq - 1, "durable": durable}
-
     def c_auth_challenge(self, req, now):
         self.nonce = _hex(_random(16))
         return {"nonce": self.nonce, "key_set": bool(self.key)}
-
-    def c_key_set(self, req, now):
-        text = _str(req, "key", 0, 2 * MAX_KEY)
-        try:
-            key = binascii.unhexlify(text)
-        except ValueError:
-            raise Error(BAD_ARG, "key must be hex digits (at most %d bytes)" % MAX_KEY) from None
-        if self._in_progress():
-            self._refuse("the key changes between games only")
-        j = self.app.journal
-        if j.backlog:
-            raise Error(BUSY, "log records are waiting to be written: try again")
-        try:
-            save_key(self.root, key)
-        except OSError as e:
-            raise Error(INTERNAL, "key not saved: %s" % (e,)) from None
-        self.key = key
-        j.chain = R.Chain(key)  # every later record is chained with it
-        self.nonce = None
-        return {"key_set": bool(key)}
 
     # ------------------------------------------------------------ the log
     #
@@ -962,66 +797,6 @@ class Server:
             f.close()
         return n, first, hi, torn
 
-    def c_log_erase(self, req, now):
-        upto = _int(req, "upto_seq", 0, 0xFFFFFFFF)
-        game = _int(req, "game", 0, 0xFFFF)
-        prot = self._protected_game()
-        if game >= prot:
-            raise Error(REFUSED, "game %d is in progress: only finished games are erased" % prot)
-        j = self.app.journal
-        if j.backlog:
-            raise Error(BUSY, "log records are waiting to be written: try again")
-        names = self._names()
-        erased = 0
-        stopped = None
-        for name in names[:-1]:  # never the newest segment: the journal writes there
-            if erased >= MAX_ERASE:
-                stopped = "more"
-                break
-            stopped = self._erasable(name, upto, game)
-            if stopped:
-                break
-            try:
-                os.remove(j._path(name))
-            except OSError as e:
-                stopped = "remove failed: %s" % (e,)
-                break
-            erased += 1
-        if stopped is None:
-            stopped = "the newest segment stays (the journal writes there)" if names else "the log is empty"
-        first = self._first_record(self._names())
-        return {
-            "erased": erased,
-            "first": first[0] if first else None,
-            "more": stopped == "more",
-            "stopped": stopped,
-        }
-
-    def _erasable(self, name, upto, game):
-        """None if every record of the segment is whole and well formed, at or before upto,
-        and of a game at or before `game`; else why not."""
-        f, whole = self._open(name)
-        if f is None:
-            return "segment %s cannot be read" % name
-        rec = self.rec
-        try:
-            if f.seek(0, 2) % R.RECORD_SIZE:
-                return "segment %s has a torn record (kept as evidence)" % name
-            f.seek(0)
-            for _ in range(whole):
-                if f.readinto(rec) != R.RECORD_SIZE or R.check(rec):
-                    return "segment %s is damaged (kept as evidence)" % name
-                if R.seq_of(rec) > upto:
-                    return "segment %s reaches past seq %d" % (name, upto)
-                if R.game_of(rec) > game:
-                    return "segment %s holds game %d" % (name, R.game_of(rec))
-        except OSError as e:
-            return "segment %s: %s" % (name, e)
-        finally:
-            f.close()
-        return None
-
-
 class _Raw:
     """A log.read body: its small fields and the base64 text (which ends in a newline)."""
 
@@ -1051,22 +826,6 @@ def _int(req, name, lo, hi, default=_REQUIRED):
         return default
     if isinstance(v, bool) or not isinstance(v, int) or v < lo or v > hi:
         raise Error(BAD_ARG, "%s must be a whole number %d..%d" % (name, lo, hi))
-    return v
-
-
-def _str(req, name, lo=1, hi=MAX_LINE):
-    v = req.get(name)
-    if not isinstance(v, str) or not lo <= len(v) <= hi:
-        raise Error(BAD_ARG, "%s must be a string of %d..%d characters" % (name, lo, hi))
-    return v
-
-
-def _choice(req, name, choices, default=_REQUIRED):
-    v = req.get(name)
-    if v is None and default is not _REQUIRED:
-        return default
-    if not isinstance(v, str) or v not in choices:
-        raise Error(BAD_ARG, "%s must be one of %s" % (name, ", ".join(choices)))
     return v
 
 

@@ -14,6 +14,7 @@ from sagatfw import clock as C
 from sagatfw import protocol as P
 from sagatfw import records as R
 from sagatfw.app import App
+from sagatfw.commands import save_key
 from sagatfw.journal import Journal
 from sagatfw.logread import Reader, iso_utc
 from sagatfw.ticks import TICKS_MAX, ticks_add
@@ -80,7 +81,7 @@ class Rig:
             gc.collect()
             mount(Flash(blocks=blocks), at=at, fresh=True)
             if key:
-                P.save_key(at + "/", key)
+                save_key(at + "/", key)
         A.Journal = _keyed_journal
         self.board = FakeBoard(at + "/")
         self.app = App(self.board)
@@ -706,6 +707,32 @@ def test_idle_feed_allocates_nothing():
     assert srv.internal_errors == 0 and srv.pending() == 0
     r = rig.lines(b'"state"}\n')
     assert r[0]["id"] == 1 and r[0]["ok"] and srv.uptime == 199
+    unmount()
+
+
+def test_changing_commands_leave_ram_after_their_feed():
+    # the loop keeps only the reading half of the protocol: sagatfw.commands is loaded for a
+    # request that changes the clock and dropped at the end of that feed, so a pull or a state
+    # request never has it in RAM, and loading it again costs nothing that stays
+    import sys
+
+    import sagatfw
+
+    rig = Rig()
+    rig.ok("new", tc="300", first="left")
+    assert "sagatfw.commands" not in sys.modules and "commands" not in sagatfw.__dict__
+    assert rig.srv.cmds is None
+    rig.ok("start")
+    rig.ok("pause", by="arbiter")
+    gc.collect()
+    before = gc.mem_alloc()
+    for _ in range(3):
+        rig.ok("resume")
+        rig.ok("pause", by="arbiter")
+        rig.ok("state")
+    gc.collect()
+    assert "sagatfw.commands" not in sys.modules
+    assert gc.mem_alloc() - before < 512, gc.mem_alloc() - before
     unmount()
 
 

@@ -1,0 +1,289 @@
+# sagat: the protocol's commands that change the clock, its settings, its key or its log
+# (contract 6; docs/protocol.md). protocol.Server loads this module for such a request and drops
+# it again after that feed: a board's loop keeps only the reading half of the protocol in RAM
+# (identify, state, the challenge and the log pull). Each command is a function (server, request,
+# now) returning the response body, or raising protocol.Error.
+
+import binascii
+import os
+
+from sagatfw import clock as C
+from sagatfw import forget
+from sagatfw import records as R
+from sagatfw.protocol import (
+    _REQUIRED,
+    BAD_ARG,
+    BUSY,
+    INTERNAL,
+    KEY_FILE,
+    MAX_ERASE,
+    MAX_KEY,
+    MAX_LINE,
+    REFUSED,
+    WALL_MAX_MS,
+    WALL_MIN_MS,
+    Error,
+    _int,
+    _side,
+)
+
+SIDES = {"left": C.LEFT, "right": C.RIGHT}
+BY = {"left": C.BY_LEFT, "right": C.BY_RIGHT, "arbiter": C.BY_ARBITER, "host": C.BY_HOST}
+RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
+
+
+def save_key(root, key):
+    """Store the key atomically (temporary file, rename); b"" removes it. Raises OSError."""
+    path = root + KEY_FILE
+    if not key:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(key)
+        f.flush()
+    os.rename(tmp, path)
+
+
+
+def _str(req, name, lo=1, hi=MAX_LINE):
+    v = req.get(name)
+    if not isinstance(v, str) or not lo <= len(v) <= hi:
+        raise Error(BAD_ARG, "%s must be a string of %d..%d characters" % (name, lo, hi))
+    return v
+
+
+def _choice(req, name, choices, default=_REQUIRED):
+    v = req.get(name)
+    if v is None and default is not _REQUIRED:
+        return default
+    if not isinstance(v, str) or v not in choices:
+        raise Error(BAD_ARG, "%s must be one of %s" % (name, ", ".join(choices)))
+    return v
+
+
+
+def _refuse(srv, what):
+    raise Error(REFUSED, "%s: the clock is %s" % (what, srv._state_name()))
+
+def _done(srv, ok, what):
+    if not ok:
+        _refuse(srv, what)
+    return _brief(srv)
+
+def _brief(srv):
+    c = srv.app.clock
+    return {
+        "state": srv._state_name(),
+        "t": c.t,
+        "left_ms": c.ms(C.LEFT),
+        "right_ms": c.ms(C.RIGHT),
+        "running": _side(c.running),
+    }
+
+def settings_get(srv, req, now):
+    s = srv.app.store
+    return {"values": dict(s.values), "problem": s.problem}
+
+def settings_set(srv, req, now):
+    values = req.get("values")
+    if not isinstance(values, dict):
+        raise Error(BAD_ARG, "values must be an object of settings")
+    if srv.app.clock.state not in (C.SETUP, C.FINISHED):
+        _refuse(srv, "settings change between games")
+    try:
+        srv.app.set_settings(values, now)
+    except ValueError as e:
+        raise Error(BAD_ARG, str(e)) from None
+    return {"values": dict(srv.app.store.values), "saved": srv.app.message != "SETTINGS NOT SAVED"}
+
+def presets_list(srv, req, now):
+    from sagatfw import presets as P  # not kept in RAM: forgotten again below
+    from sagatfw.settings import MAX_PRESETS
+
+    builtin = [{"name": p[0], "tc": p[1], "desc": p[2]} for p in P.PRESETS]
+    forget("sagatfw.presets")
+    user = []
+    for i, p in enumerate(srv.app.store.presets):
+        user.append({"slot": i, "name": p["name"], "tc": p["tc"]})
+    return {"builtin": builtin, "user": user, "slots": MAX_PRESETS}
+
+def presets_set(srv, req, now):
+    slot = _int(req, "slot", 0, 99)
+    name = _str(req, "name")
+    tc = _str(req, "tc")
+    store = srv.app.store
+    try:
+        store.set_preset(slot, name, tc)
+    except ValueError as e:
+        raise Error(BAD_ARG, str(e)) from None
+    try:
+        store.save()
+    except OSError as e:
+        raise Error(INTERNAL, "presets not saved: %s" % (e,)) from None
+    return {"slot": slot, "name": name, "tc": tc}
+
+def new(srv, req, now):
+    tc = req.get("tc")
+    if isinstance(tc, dict):
+        left = tc.get("left")
+        right = tc.get("right")
+        if len(tc) != 2 or not isinstance(left, str) or not isinstance(right, str):
+            raise Error(BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
+        tc = left + "|" + right
+    elif not isinstance(tc, str):
+        raise Error(BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
+    first = _choice(req, "first", ("left", "right"), "left")
+    if srv.app.clock.state == C.RUNNING:
+        _refuse(srv, "pause the game in progress first")
+    try:
+        srv.app.new_game(tc, first, now)
+    except ValueError as e:
+        raise Error(BAD_ARG, str(e)) from None
+    body = _brief(srv)
+    body["tc"] = srv.app.clock.tc_field()
+    body["first"] = first
+    return body
+
+def start(srv, req, now):
+    return _done(srv, srv.app.start(now), "start")
+
+def pause(srv, req, now):
+    by = _choice(req, "by", ("left", "right", "arbiter", "host"), "host")
+    return _done(srv, srv.app.pause(BY[by], now), "pause")
+
+def resume(srv, req, now):
+    return _done(srv, srv.app.resume(now), "resume")
+
+def extend(srv, req, now):
+    return _done(srv, srv.app.extend(now), "extend (needs a flag down)")
+
+def adjourn(srv, req, now):
+    return _done(srv, srv.app.adjourn(now), "adjourn")
+
+def resume_adjourned(srv, req, now):
+    return _done(srv, srv.app.resume_adjourned(now), "resume_adjourned")
+
+def adjust(srv, req, now):
+    side = SIDES[_choice(req, "side", ("left", "right"))]
+    ms = _int(req, "ms", 0, C.MAX_MS, None)
+    moves = _int(req, "moves", 0, C.MAX_MOVES, None)
+    stage = _int(req, "stage", 1, 255, None)
+    if ms is None and moves is None and stage is None:
+        raise Error(BAD_ARG, "adjust needs ms, moves or stage")
+    state = srv.app.clock.state
+    if state == C.RUNNING or state == C.FINISHED:
+        _refuse(srv, "corrections need the clock stopped")
+    try:
+        srv.app.adjust(side, now, ms, moves, stage)
+    except ValueError as e:
+        raise Error(BAD_ARG, str(e)) from None
+    return _brief(srv)
+
+def late_install(srv, req, now):
+    elapsed = _int(req, "elapsed_ms", 0, C.MAX_MS)
+    c = srv.app.clock
+    if c.state != C.SETUP:
+        _refuse(srv, "late installation is set before the start")
+    if c._countup(C.LEFT) or c._countup(C.RIGHT):
+        raise Error(REFUSED, "late installation needs a time limit, not a count-up")
+    try:
+        srv.app.late_install(elapsed, now)
+    except ValueError as e:
+        raise Error(BAD_ARG, str(e)) from None
+    return _brief(srv)
+
+def result(srv, req, now):
+    result = _choice(req, "result", RESULTS)
+    srv.app.result(result, now)
+    return _brief(srv)
+
+def time_sync(srv, req, now):
+    wall = _int(req, "wall_ms", WALL_MIN_MS, WALL_MAX_MS)
+    j = srv.app.journal
+    durable = j.time_sync(srv.app.clock, wall, now)
+    return {"seq": j.seq - 1, "durable": durable}
+
+def key_set(srv, req, now):
+    text = _str(req, "key", 0, 2 * MAX_KEY)
+    try:
+        key = binascii.unhexlify(text)
+    except ValueError:
+        raise Error(BAD_ARG, "key must be hex digits (at most %d bytes)" % MAX_KEY) from None
+    if srv._in_progress():
+        _refuse(srv, "the key changes between games only")
+    j = srv.app.journal
+    if j.backlog:
+        raise Error(BUSY, "log records are waiting to be written: try again")
+    try:
+        save_key(srv.root, key)
+    except OSError as e:
+        raise Error(INTERNAL, "key not saved: %s" % (e,)) from None
+    srv.key = key
+    j.chain = R.Chain(key)  # every later record is chained with it
+    srv.nonce = None
+    return {"key_set": bool(key)}
+
+def log_erase(srv, req, now):
+    upto = _int(req, "upto_seq", 0, 0xFFFFFFFF)
+    game = _int(req, "game", 0, 0xFFFF)
+    prot = srv._protected_game()
+    if game >= prot:
+        raise Error(REFUSED, "game %d is in progress: only finished games are erased" % prot)
+    j = srv.app.journal
+    if j.backlog:
+        raise Error(BUSY, "log records are waiting to be written: try again")
+    names = srv._names()
+    erased = 0
+    stopped = None
+    for name in names[:-1]:  # never the newest segment: the journal writes there
+        if erased >= MAX_ERASE:
+            stopped = "more"
+            break
+        stopped = _erasable(srv, name, upto, game)
+        if stopped:
+            break
+        try:
+            os.remove(j._path(name))
+        except OSError as e:
+            stopped = "remove failed: %s" % (e,)
+            break
+        erased += 1
+    if stopped is None:
+        stopped = "the newest segment stays (the journal writes there)" if names else "the log is empty"
+    first = srv._first_record(srv._names())
+    return {
+        "erased": erased,
+        "first": first[0] if first else None,
+        "more": stopped == "more",
+        "stopped": stopped,
+    }
+
+def _erasable(srv, name, upto, game):
+    """None if every record of the segment is whole and well formed, at or before upto,
+    and of a game at or before `game`; else why not."""
+    f, whole = srv._open(name)
+    if f is None:
+        return "segment %s cannot be read" % name
+    rec = srv.rec
+    try:
+        if f.seek(0, 2) % R.RECORD_SIZE:
+            return "segment %s has a torn record (kept as evidence)" % name
+        f.seek(0)
+        for _ in range(whole):
+            if f.readinto(rec) != R.RECORD_SIZE or R.check(rec):
+                return "segment %s is damaged (kept as evidence)" % name
+            if R.seq_of(rec) > upto:
+                return "segment %s reaches past seq %d" % (name, upto)
+            if R.game_of(rec) > game:
+                return "segment %s holds game %d" % (name, R.game_of(rec))
+    except OSError as e:
+        return "segment %s: %s" % (name, e)
+    finally:
+        f.close()
+    return None
+
+
