@@ -78,13 +78,16 @@ class App:
             self.journal.log_settings(self.clock, self.store.clock_settings(), origin, now)
         if problems:
             self.message = "LOG DAMAGED"
-        _forget("sagatfw.replay", "sagatfw.logread")  # boot-only code leaves RAM
+        _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse")  # boot-only code leaves RAM
         return restored
 
     def _set_up(self, tc, first):
         left, _, right = tc.partition("|")
         side = C.LEFT if first == "left" else C.RIGHT
-        self.clock.new_game(left, right or None, side, self.store.clock_settings())
+        try:
+            self.clock.new_game(left, right or None, side, self.store.clock_settings())
+        finally:
+            _forget("sagatfw.tcparse")  # the parser is needed only while a control is set
         self.setup_logged = False
 
     # ------------------------------------------------------------------ step
@@ -146,7 +149,7 @@ class App:
         if self.menu is not None:
             used = self.menu.button(button, kind, ticks)
             if self.menu is None:  # the menu closed itself: its code leaves RAM
-                _forget("sagatfw.menu", "sagatfw.presets")
+                _forget("sagatfw.menu", "sagatfw.presets", "sagatfw.tcparse")
             if used:
                 self.next_face = ticks  # show the change at once
                 return

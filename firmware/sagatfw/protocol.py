@@ -335,7 +335,7 @@ class Server:
             self._note("protocol: %r" % (e,))
         if self.cmds is not None:  # the changing half leaves RAM again
             self.cmds = None
-            forget("sagatfw.commands")
+            forget("sagatfw.commands", "sagatfw.tcparse")
         return taken
 
     def has_work(self):

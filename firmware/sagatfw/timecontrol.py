@@ -50,9 +50,6 @@ MAX_STAGES = const(8)
 MAX_PERIODS = const(99)
 
 _BONUS_CHARS = "+db"
-_BONUS_MODES = (FISCHER, DELAY, BRONSTEIN)
-_STAGE_CHARS = "0123456789/:+dbjcx"  # every character a list of stages may contain
-_FAIL = "bad TimeControl %r: "  # the start of every parse error
 
 
 class Stage:
@@ -177,138 +174,18 @@ def format(tc):
     return text
 
 
-def _fail(text, why):
-    raise ValueError(_FAIL % (text,) + why)
-
-
-def _number(text, part, what, low, high, full):
-    """Parse an unsigned decimal `part` in [low, high]; `what` names it in the error."""
-    if not part:
-        _fail(full, "missing %s" % what)
-    for ch in part:
-        if ch < "0" or ch > "9":
-            _fail(full, "%s %r is not a whole number" % (what, part))
-    if len(part) > 1 and part[0] == "0":
-        _fail(full, "%s %r has a leading zero" % (what, part))
-    if len(part) > len(str(high)):  # before int(): no huge int (CPython refuses > 4300 digits)
-        _fail(full, "%s %s is out of range %d..%d" % (what, part if len(part) <= 12 else part[:12] + "...", low, high))
-    value = int(part)
-    if value < low or value > high:
-        _fail(full, "%s %s is out of range %d..%d" % (what, part, low, high))
-    return value
-
-
-def _split_at_any(text, chars):
-    """(head, char, tail) at the first of `chars` in text, or (text, '', '')."""
-    for i in range(len(text)):
-        if text[i] in chars:
-            return text[:i], text[i], text[i + 1 :]
-    return text, "", ""
-
-
-def _parse_stage(part, number, final, full):
-    where = "stage %d %r" % (number, part)
-    if not part:
-        _fail(full, "stage %d is empty" % number)
-    byo = BYO_NONE
-    byo_ms = 0
-    byo_count = 0
-    head, mark, tail = _split_at_any(part, "jc")
-    if mark:
-        if not final:
-            _fail(full, "byo-yomi %r may only end the final stage" % (mark + tail))
-        if mark == "j":
-            secs, x, count = _split_at_any(tail, "x")
-            if not x:
-                _fail(full, "Japanese byo-yomi %r needs 'jSECONDSxPERIODS'" % (mark + tail))
-            byo_ms = _number(full, secs, "byo-yomi period seconds in " + where, 1, MAX_BONUS, full) * 1000
-            byo_count = _number(full, count, "byo-yomi period count in " + where, 1, MAX_PERIODS, full)
-            byo = BYO_JAPANESE
-        else:
-            moves, slash, secs = _split_at_any(tail, "/")
-            if not slash:
-                _fail(full, "Canadian byo-yomi %r needs 'cMOVES/SECONDS'" % (mark + tail))
-            byo_count = _number(full, moves, "byo-yomi move count in " + where, 1, MAX_MOVES, full)
-            byo_ms = _number(full, secs, "byo-yomi seconds in " + where, 1, MAX_SECONDS, full) * 1000
-            byo = BYO_CANADIAN
-        part = head
-    moves = 0
-    head, slash, tail = _split_at_any(part, "/")
-    if slash:
-        moves = _number(full, head, "move count in " + where, 1, MAX_MOVES, full)
-        part = tail
-    elif not final:
-        _fail(full, "%s needs a move count (MOVES/SECONDS): another stage follows it" % where)
-    head, mark, tail = _split_at_any(part, _BONUS_CHARS)
-    low = 1 if number == 1 else 0
-    time_ms = _number(full, head, "seconds in " + where, low, MAX_SECONDS, full) * 1000
-    mode = SUDDEN
-    bonus_ms = 0
-    if mark:
-        names = ("increment", "delay", "Bronstein delay")
-        i = _BONUS_CHARS.index(mark)
-        bonus_ms = _number(full, tail, names[i] + " seconds in " + where, 1, MAX_BONUS, full) * 1000
-        mode = _BONUS_MODES[i]
-    if byo != BYO_NONE and (moves or mode != SUDDEN):
-        _fail(full, "%s: byo-yomi cannot follow a move count or a bonus" % where)
-    return Stage(moves, time_ms, mode, bonus_ms), byo, byo_ms, byo_count
-
-
 def parse(text):
     """Parse one side's TimeControl string. Raises ValueError naming the offending part."""
-    if not isinstance(text, str):
-        raise ValueError("bad TimeControl %r: not a string" % (text,))
-    full = text
-    text = text.strip()
-    if not text:
-        _fail(full, "empty")
-    if text == "-":
-        return TimeControl(COUNTUP)
-    if text[0] == "*":
-        secs = _number(full, text[1:], "hourglass seconds", 1, MAX_SECONDS, full)
-        return TimeControl(HOURGLASS, [Stage(0, secs * 1000)])
-    if "|" in text:
-        _fail(full, "'|' separates two sides' controls; use parse_sides")
-    for ch in text:
-        if ch not in _STAGE_CHARS:
-            _fail(full, "unexpected character %r" % ch)
-    parts = text.split(":")
-    if len(parts) > MAX_STAGES:
-        _fail(full, "%d stages, at most %d" % (len(parts), MAX_STAGES))
-    stages = []
-    byo = BYO_NONE
-    byo_ms = 0
-    byo_count = 0
-    for i in range(len(parts)):
-        final = i == len(parts) - 1
-        stage, byo, byo_ms, byo_count = _parse_stage(parts[i], i + 1, final, full)
-        stages.append(stage)
-    return TimeControl(STAGES, stages, byo, byo_ms, byo_count)
+    from sagatfw import tcparse  # the parser is RAM only while a control is set (app forgets it)
+
+    return tcparse.parse(text)
 
 
 def parse_sides(text):
     """Parse "TC" (both sides) or "LEFT|RIGHT" (handicap): returns (left, right)."""
-    if not isinstance(text, str):
-        raise ValueError("bad TimeControl %r: not a string" % (text,))
-    parts = text.split("|")
-    if len(parts) == 1:
-        tc = parse(text)
-        return tc, tc
-    if len(parts) != 2:
-        _fail(text, "at most one '|' (LEFT|RIGHT)")
-    return _parse_side(parts[0], "left", text), _parse_side(parts[1], "right", text)
+    from sagatfw import tcparse
 
-
-def _parse_side(part, name, full):
-    """parse(part), its error naming the side and the whole handicap string."""
-    try:
-        return parse(part)
-    except ValueError as e:
-        why = str(e)
-    prefix = _FAIL % (part,)
-    if why.startswith(prefix):
-        why = why[len(prefix) :]
-    _fail(full, "%s side: %s" % (name, why))
+    return tcparse.parse_sides(text)
 
 
 def format_sides(left, right):

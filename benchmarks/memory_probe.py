@@ -1,0 +1,101 @@
+# The whole firmware on the sim board, as memory_bench.py runs it under MicroPython:
+#
+#     micropython -X heapsize=N memory_probe.py FLASH ACTIONS START
+#
+# with the compiled firmware on sys.path (memory_bench.py puts it next to this file). It mounts the
+# littlefs image, boots the app (restoring an interrupted game: the log is replayed), plays the
+# script in virtual time with the faces drawn (to a sink) and the protocol server attached, as on a
+# board, asks for `state` every 50 actions as an arbiter's PC watching would, then pulls the whole
+# log with `log.read` in 32-record chunks, as `sagat logs pull` does. It prints the heap in use
+# (after a collection) at each phase, the interned names (qstrs), and the highest heap seen after
+# every 10th step. Exit status 0 and a last line "DONE" only if everything ran.
+import gc
+import sys
+
+import micropython
+
+from sagatfw.app import App
+from sagatfw.boards import sim
+from sagatfw.protocol import Server
+
+PEAK = [0, 0]  # the highest live heap seen, steps
+
+
+def phase(name):
+    gc.collect()
+    print("MEM %s %d" % (name, gc.mem_alloc()))
+
+
+class Sink:
+    def write(self, text):
+        pass
+
+
+def ask(srv, now, line):
+    """One request through the server, as the serial link feeds it; the answer's bytes."""
+    srv.feed(line, now)
+    got = 0
+    while srv.pending() or srv.has_work():
+        got += len(srv.take_out(512))
+        srv.feed(b"", now)
+    return got
+
+
+def main():
+    flash, actions, start = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    phase("imported")
+    sim.mount_flash(flash)
+    board = sim.Board(sim.TICKS_MAX - 30000, False, Sink())
+    app = App(board)
+    board.vt = start
+    app.boot(board.ticks())
+    srv = Server(app, {"uid": "sim-probe"}, board.ticks())
+    phase("booted")
+    step = app.step
+
+    def watched(now):
+        step(now)
+        PEAK[1] += 1
+        if PEAK[1] % 10 == 0:  # the live heap between steps, every 10th step
+            gc.collect()
+            a = gc.mem_alloc()
+            if a > PEAK[0]:
+                PEAK[0] = a
+
+    app.step = watched
+    n = 0
+
+    def script():
+        nonlocal n
+        for item in sim.read_actions(actions):
+            n += 1
+            if n % 50 == 0:
+                ask(srv, board.ticks(), b'{"id":%d,"cmd":"state"}\n' % n)
+            yield item
+
+    sim.run_virtual(app, board, script(), start)
+    phase("played")
+    seq = 0
+    records = 0
+    while True:
+        before = records
+        line = b'{"id":"pull","cmd":"log.read","from_seq":%d,"max_records":32}\n' % seq
+        srv.feed(line, board.ticks())
+        out = b""
+        while srv.pending():
+            out += srv.take_out(512)
+        text = out.decode()
+        count = int(text.split('"count":')[1].split(",")[0].split("}")[0])
+        records += count
+        seq = int(text.split('"next":')[1].split(",")[0])
+        if records == before:
+            break
+    phase("pulled")
+    print("RECORDS %d" % records)
+    print("FRAMES %d" % board.frames)
+    print("LIVE_MAX %d" % PEAK[0])
+    micropython.qstr_info()
+    print("DONE")
+
+
+main()
