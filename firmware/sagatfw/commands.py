@@ -1,24 +1,28 @@
-# sagat: the protocol's commands that change the clock, its settings, its key or its log
-# (contract 6; docs/protocol.md). protocol.Server loads this module for such a request and drops
-# it again after that feed: a board's loop keeps only the reading half of the protocol in RAM
-# (identify, state, the challenge and the log pull). Each command is a function (server, request,
-# now) returning the response body, or raising protocol.Error.
+# sagat: the protocol's rarer commands (contract 6; docs/protocol.md): those that change the clock,
+# its settings, its key or its log, and identify / log.info, asked once per connection or pull.
+# protocol.Server loads this module for such a request and drops it again after that feed: a
+# board's loop keeps only the frequent half of the protocol in RAM (state, the challenge and the
+# log pull). Each command is a function (server, request, now) returning the response body, or
+# raising protocol.Error.
 
 import binascii
 import os
 
+from sagatfw import VERSION, forget
 from sagatfw import clock as C
-from sagatfw import forget
 from sagatfw import records as R
 from sagatfw.protocol import (
     _REQUIRED,
     BAD_ARG,
     BUSY,
+    COMMANDS,
     INTERNAL,
     KEY_FILE,
     MAX_ERASE,
     MAX_KEY,
     MAX_LINE,
+    MAX_RECORDS,
+    PROTOCOL,
     REFUSED,
     WALL_MAX_MS,
     WALL_MIN_MS,
@@ -230,7 +234,7 @@ def key_set(srv, req, now):
 def log_erase(srv, req, now):
     upto = _int(req, "upto_seq", 0, 0xFFFFFFFF)
     game = _int(req, "game", 0, 0xFFFF)
-    prot = srv._protected_game()
+    prot = _protected_game(srv)
     if game >= prot:
         raise Error(REFUSED, "game %d is in progress: only finished games are erased" % prot)
     j = srv.app.journal
@@ -254,7 +258,7 @@ def log_erase(srv, req, now):
         erased += 1
     if stopped is None:
         stopped = "the newest segment stays (the journal writes there)" if names else "the log is empty"
-    first = srv._first_record(srv._names())
+    first = _first_record(srv, srv._names())
     return {
         "erased": erased,
         "first": first[0] if first else None,
@@ -287,3 +291,83 @@ def _erasable(srv, name, upto, game):
     return None
 
 
+def identify(srv, req, now):
+    level, low = srv._battery()
+    return {
+        "firmware": VERSION,
+        "protocol": PROTOCOL,
+        "board": srv.info.get("name", getattr(srv.app.board, "name", None)),
+        "uid": srv.info.get("uid"),
+        "number": srv.info.get("number"),
+        "battery": level,
+        "low_battery": low,
+        "uptime_ms": srv.uptime,
+        "loop_max_ms": _loop_max(srv),
+        "key_set": bool(srv.key),
+        "max_line": MAX_LINE,
+        "max_records": MAX_RECORDS,
+        "commands": sorted(COMMANDS.keys()),
+    }
+
+def _loop_max(srv):
+    """The longest gap between two passes of the board's loop since the last identify (the
+    board measures it, if it does), then starts again: how much the clock was held up."""
+    board = srv.app.board
+    gap = getattr(board, "loop_max_ms", None)
+    if gap is not None:
+        board.loop_max_ms = 0
+    return gap
+
+def _first_record(srv, names):
+    """(seq, game) of the oldest well-formed record on the flash, or None."""
+    rec = srv.rec
+    for name in names:
+        f, whole = srv._open(name)
+        if f is None:
+            continue
+        try:
+            f.seek(0)
+            for _ in range(whole):
+                if f.readinto(rec) != R.RECORD_SIZE:
+                    break
+                if not R.check(rec):
+                    return R.seq_of(rec), R.game_of(rec)
+        except OSError:
+            pass
+        finally:
+            f.close()
+    return None
+
+def _protected_game(srv):
+    """The lowest game number that must stay on the flash: the game in progress (a game set
+    up and logged counts too); past the last game when none is."""
+    app = srv.app
+    g = app.journal.game
+    if srv._in_progress() or (app.clock.state == C.SETUP and app.setup_logged):
+        return g
+    return g + 1
+
+def log_info(srv, req, now):
+    j = srv.app.journal
+    names = srv._names()
+    total = 0
+    for name in names:
+        f, whole = srv._open(name)
+        if f is not None:
+            total += f.seek(0, 2)
+            f.close()
+    first = _first_record(srv, names)
+    prot = _protected_game(srv)
+    return {
+        "first": first[0] if first else None,
+        "last": srv._last_seq(),
+        "first_game": first[1] if first else None,
+        "game": j.game,
+        "in_progress": prot if prot == j.game else None,
+        "segments": len(names),
+        "bytes": total,
+        "backlog": len(j.backlog),
+        "dropped": j.dropped,
+        "log_error": j.error,
+        "max_records": MAX_RECORDS,
+    }

@@ -22,16 +22,16 @@
 # key lives in ROOT + KEY_FILE and is also the journal's chain key (load_key: the app passes it to
 # Journal(key=...) at boot; key.set changes both).
 #
-# `canonical`, `hmac_sha256` and `sign` are pure: the host imports them (one canonical form, two
-# runtimes).
+# The reading half lives here and stays in RAM (the framing, state, the challenge, the log pull);
+# what changes the clock is in commands.py and the proof of authority in auth.py (which the host
+# imports to sign): both are loaded for a request that needs them and forgotten after that feed.
 
 import binascii
-import hashlib
 import json
 import os
 
-from sagatfw import VERSION, forget
 from sagatfw import clock as C
+from sagatfw import forget
 from sagatfw import records as R
 from sagatfw.ticks import ticks_diff
 
@@ -46,7 +46,6 @@ MAX_ERASE = 4  # segments removed per log.erase request
 KEY_FILE = "key"
 MAX_KEY = 64  # bytes
 MAX_ID = 64  # characters of a string id
-MAX_DEPTH = 8  # nesting of a request that carries auth
 MAX_MESSAGE = 160
 WALL_MIN_MS = 946684800000  # 2000-01-01
 WALL_MAX_MS = 4294967295999  # the log's u32 seconds
@@ -76,7 +75,7 @@ _REQUIRED = object()
 # kept in RAM); any other is a function of sagatfw.commands, loaded for the request and dropped
 # after the feed (commands that change the clock, its settings, key or log are rare).
 COMMANDS = {
-    "identify": ("c_identify", READ, ()),
+    "identify": ("identify", READ, ()),
     "state": ("c_state", READ, ()),
     "settings.get": ("settings_get", READ, ()),
     "settings.set": ("settings_set", GAME, ("values",)),
@@ -93,7 +92,7 @@ COMMANDS = {
     "resume_adjourned": ("resume_adjourned", GAME, ()),
     "result": ("result", GAME, ("result",)),
     "time.sync": ("time_sync", GAME, ("wall_ms",)),
-    "log.info": ("c_log_info", READ, ()),
+    "log.info": ("log_info", READ, ()),
     "log.read": ("c_log_read", READ, ("from_seq", "max_records")),
     "log.erase": ("log_erase", GUARD, ("upto_seq", "game")),
     "key.set": ("key_set", GUARD, ("key",)),
@@ -117,126 +116,6 @@ class Error(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-# ------------------------------------------------------------------- pure helpers
-
-
-_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-
-
-def _quote(s):
-    for ch in s:
-        o = ord(ch)
-        if o < 0x20 or o > 0x7E or ch == '"' or ch == "\\":
-            break
-    else:
-        return '"' + s + '"'  # the usual case: nothing to escape
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if 0x20 <= o <= 0x7E and ch != '"' and ch != "\\":
-            out.append(ch)
-            continue
-        esc = _SHORT.get(ch)
-        if esc is None:
-            if o < 0x10000:
-                esc = "\\u%04x" % o
-            else:  # a surrogate pair, as CPython's json.dumps writes it
-                o -= 0x10000
-                esc = "\\u%04x\\u%04x" % (0xD800 | (o >> 10), 0xDC00 | (o & 0x3FF))
-        out.append(esc)
-    out.append('"')
-    return "".join(out)
-
-
-def _canon(v, out, depth):
-    if depth > MAX_DEPTH:
-        raise ValueError("nested too deep")
-    if v is None:
-        out.append("null")
-    elif v is True:
-        out.append("true")
-    elif v is False:
-        out.append("false")
-    elif isinstance(v, int):
-        out.append(str(v))
-    elif isinstance(v, str):
-        out.append(_quote(v))
-    elif isinstance(v, (list, tuple)):
-        out.append("[")
-        for i in range(len(v)):
-            if i:
-                out.append(",")
-            _canon(v[i], out, depth + 1)
-        out.append("]")
-    elif isinstance(v, dict):
-        keys = list(v.keys())
-        for k in keys:
-            if not isinstance(k, str):
-                raise ValueError("object keys must be strings")
-        keys.sort()
-        out.append("{")
-        first = True
-        for k in keys:
-            if not first:
-                out.append(",")
-            first = False
-            out.append(_quote(k))
-            out.append(":")
-            _canon(v[k], out, depth + 1)
-        out.append("}")
-    else:
-        raise ValueError("no canonical form for a %s" % type(v).__name__)
-
-
-def canonical(obj):
-    """The canonical JSON text of obj: what CPython's json.dumps(obj, sort_keys=True,
-    separators=(",", ":")) writes (ASCII only, non-ASCII as \\uXXXX), on every runtime. Objects,
-    arrays, strings, integers, true, false and null only (ValueError for floats and the like)."""
-    out = []
-    _canon(obj, out, 0)
-    return "".join(out)
-
-
-def hmac_sha256(key, msg):
-    """HMAC-SHA256 (RFC 2104) of msg under key (bytes); 32 bytes."""
-    if len(key) > 64:
-        key = hashlib.sha256(key).digest()
-    key = bytes(key) + bytes(64 - len(key))
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-    inner.update(msg)
-    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
-    outer.update(inner.digest())
-    return outer.digest()
-
-
-def _hex(b):
-    return binascii.hexlify(b).decode()
-
-
-def auth_message(nonce, request):
-    """The bytes the MAC covers: the nonce (hex text, as the clock sent it) followed by the
-    canonical form of the request without its "auth" field."""
-    body = {}
-    for k in request:
-        if k != "auth":
-            body[k] = request[k]
-    return (nonce + canonical(body)).encode()
-
-
-def sign(key, nonce, request):
-    """The "auth" value (64 hex digits) for `request` (a dict) under `key` and `nonce`."""
-    return _hex(hmac_sha256(key, auth_message(nonce, request)))
-
-
-def _same(a, b):
-    if len(a) != len(b):
-        return False
-    d = 0
-    for i in range(len(a)):
-        d |= a[i] ^ b[i]
-    return d == 0
 
 
 # ------------------------------------------------------------------ key file
@@ -307,6 +186,7 @@ class Server:
             j.chain = R.Chain(self.key)
             app.board.note("journal chain was not keyed with the arbiter key: keyed from now on")
         self.cmds = None  # sagatfw.commands while a request of a feed needs it
+        self.loaded = False  # a module to forget at the end of this feed was loaded
 
     # ------------------------------------------------------------ transport
 
@@ -333,9 +213,10 @@ class Server:
             self.n = 0  # a bug outside a request: drop what is held rather than fail again on it
             self.scan = 0
             self._note("protocol: %r" % (e,))
-        if self.cmds is not None:  # the changing half leaves RAM again
+        if self.loaded:  # the changing half and the proof of authority leave RAM again
+            self.loaded = False
             self.cmds = None
-            forget("sagatfw.commands", "sagatfw.tcparse")
+            forget("sagatfw.commands", "sagatfw.tcparse", "sagatfw.auth")
         return taken
 
     def has_work(self):
@@ -479,6 +360,7 @@ class Server:
                     from sagatfw import commands
 
                     self.cmds = commands
+                    self.loaded = True
                 body = getattr(self.cmds, handler)(self, req, now)
             self._reply(rid, body)
         except Error as e:
@@ -500,12 +382,15 @@ class Server:
                 raise Error(AUTH_FAILED, "no challenge: ask auth.challenge first")
             if not isinstance(auth, str) or len(auth) != 64:
                 raise Error(AUTH_FAILED, "auth must be 64 hex digits")
+            from sagatfw import auth as A  # forgotten after this feed
+
+            self.loaded = True
             try:
                 mac = binascii.unhexlify(auth)
-                want = hmac_sha256(key, auth_message(nonce, req))
+                want = A.hmac_sha256(key, A.auth_message(nonce, req))
             except ValueError:
                 raise Error(AUTH_FAILED, "auth does not match") from None
-            if not _same(mac, want):
+            if not A.same(mac, want):
                 raise Error(AUTH_FAILED, "auth does not match")
             proved = True
         if proved or not key:
@@ -571,33 +456,6 @@ class Server:
 
     # ------------------------------------------------------------ commands
 
-    def c_identify(self, req, now):
-        level, low = self._battery()
-        return {
-            "firmware": VERSION,
-            "protocol": PROTOCOL,
-            "board": self.info.get("name", getattr(self.app.board, "name", None)),
-            "uid": self.info.get("uid"),
-            "number": self.info.get("number"),
-            "battery": level,
-            "low_battery": low,
-            "uptime_ms": self.uptime,
-            "loop_max_ms": self._loop_max(),
-            "key_set": bool(self.key),
-            "max_line": MAX_LINE,
-            "max_records": MAX_RECORDS,
-            "commands": sorted(COMMANDS.keys()),
-        }
-
-    def _loop_max(self):
-        """The longest gap between two passes of the board's loop since the last identify (the
-        board measures it, if it does), then starts again: how much the clock was held up."""
-        board = self.app.board
-        gap = getattr(board, "loop_max_ms", None)
-        if gap is not None:
-            board.loop_max_ms = 0
-        return gap
-
     def c_state(self, req, now):
         app = self.app
         c = app.clock
@@ -624,7 +482,7 @@ class Server:
         return body
 
     def c_auth_challenge(self, req, now):
-        self.nonce = _hex(_random(16))
+        self.nonce = binascii.hexlify(_random(16)).decode()
         return {"nonce": self.nonce, "key_set": bool(self.key)}
 
     # ------------------------------------------------------------ the log
@@ -648,66 +506,12 @@ class Server:
             return None, 0
         return f, size // R.RECORD_SIZE
 
-    def _first_record(self, names):
-        """(seq, game) of the oldest well-formed record on the flash, or None."""
-        rec = self.rec
-        for name in names:
-            f, whole = self._open(name)
-            if f is None:
-                continue
-            try:
-                f.seek(0)
-                for _ in range(whole):
-                    if f.readinto(rec) != R.RECORD_SIZE:
-                        break
-                    if not R.check(rec):
-                        return R.seq_of(rec), R.game_of(rec)
-            except OSError:
-                pass
-            finally:
-                f.close()
-        return None
-
     def _last_seq(self):
         """The seq of the last durable record the clock made (None before the first): records
         still in the journal's RAM backlog are not on the flash yet."""
         j = self.app.journal
         last = j.seq - 1 - len(j.backlog)
         return last if last >= 0 else None
-
-    def _protected_game(self):
-        """The lowest game number that must stay on the flash: the game in progress (a game set
-        up and logged counts too); past the last game when none is."""
-        app = self.app
-        g = app.journal.game
-        if self._in_progress() or (app.clock.state == C.SETUP and app.setup_logged):
-            return g
-        return g + 1
-
-    def c_log_info(self, req, now):
-        j = self.app.journal
-        names = self._names()
-        total = 0
-        for name in names:
-            f, whole = self._open(name)
-            if f is not None:
-                total += f.seek(0, 2)
-                f.close()
-        first = self._first_record(names)
-        prot = self._protected_game()
-        return {
-            "first": first[0] if first else None,
-            "last": self._last_seq(),
-            "first_game": first[1] if first else None,
-            "game": j.game,
-            "in_progress": prot if prot == j.game else None,
-            "segments": len(names),
-            "bytes": total,
-            "backlog": len(j.backlog),
-            "dropped": j.dropped,
-            "log_error": j.error,
-            "max_records": MAX_RECORDS,
-        }
 
     def c_log_read(self, req, now):
         start = _int(req, "from_seq", 0, 0xFFFFFFFF)

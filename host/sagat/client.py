@@ -7,7 +7,7 @@ import json
 import time
 from dataclasses import dataclass
 
-from sagatfw import protocol
+from sagatfw import auth as signing
 
 # USB vendor/product ids of the boards sagat runs on (contract 5)
 USB_IDS = {
@@ -118,7 +118,7 @@ class Clock:
         if auth and self.key:
             nonce = self.request("auth.challenge")["nonce"]
             try:
-                req["auth"] = protocol.sign(self.key, nonce, req)  # the firmware's own canonical form
+                req["auth"] = signing.sign(self.key, nonce, req)  # the firmware's own canonical form
             except ValueError as e:  # e.g. a decimal number: the protocol carries whole numbers
                 raise LinkError(f"{cmd}: {e}") from None
         try:

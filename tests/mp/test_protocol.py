@@ -10,6 +10,7 @@ import random
 from flash import Flash, mount, unmount
 
 import sagatfw.app as A
+from sagatfw import auth as AU
 from sagatfw import clock as C
 from sagatfw import protocol as P
 from sagatfw import records as R
@@ -141,7 +142,7 @@ class Rig:
         req = self.request(cmd, **args)
         if proof is not None:  # prove the arbiter key: challenge, then sign
             nonce = self.call("auth.challenge")["nonce"]
-            req["auth"] = P.sign(proof, nonce, req)
+            req["auth"] = AU.sign(proof, nonce, req)
         got = self.lines(json.dumps(req).encode() + b"\n")
         assert len(got) == 1, got
         assert got[0]["id"] == req["id"]
@@ -507,7 +508,7 @@ def test_authority_mid_game():
     req = rig.request("pause", by="arbiter")
     nonce = rig.ok("auth.challenge")["nonce"]
     assert len(nonce) == 32
-    req["auth"] = P.sign(KEY, nonce, req)
+    req["auth"] = AU.sign(KEY, nonce, req)
     line = json.dumps(req).encode() + b"\n"
     r = rig.lines(line)[0]
     assert r["ok"] is True and r["state"] == "paused"
@@ -520,14 +521,14 @@ def test_authority_mid_game():
     # the wrong key fails, and uses up the nonce: the right MAC for it no longer passes
     req = rig.request("resume")
     nonce = rig.ok("auth.challenge")["nonce"]
-    req["auth"] = P.sign(b"guess", nonce, req)
+    req["auth"] = AU.sign(b"guess", nonce, req)
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
-    req["auth"] = P.sign(KEY, nonce, req)
+    req["auth"] = AU.sign(KEY, nonce, req)
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     # a MAC for another request (changed argument, changed id) fails
     req = rig.request("adjust", side="left", ms=1000)
     nonce = rig.ok("auth.challenge")["nonce"]
-    req["auth"] = P.sign(KEY, nonce, req)
+    req["auth"] = AU.sign(KEY, nonce, req)
     req["ms"] = 999999
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     for bad in ("zz" * 32, "00", 5):
@@ -927,7 +928,7 @@ def _unauthorized(rig):
     if k == 1:
         req["auth"] = "%064x" % _rand(30)  # a guess
     elif k == 2:
-        req["auth"] = P.sign(b"a guessed key", "00" * 16, req)
+        req["auth"] = AU.sign(b"a guessed key", "00" * 16, req)
     return json.dumps(req).encode()
 
 

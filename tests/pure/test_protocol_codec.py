@@ -1,10 +1,10 @@
-# The protocol's pure helpers (sagatfw.protocol): the canonical request form, HMAC-SHA256, the auth
+# The protocol's pure helpers (sagatfw.auth): the canonical request form, HMAC-SHA256, the auth
 # value. Runs under CPython and MicroPython: the expected texts are what CPython's
 # json.dumps(obj, sort_keys=True, separators=(",", ":")) writes; under CPython that is checked too.
 import json
 import random
 
-from sagatfw import protocol as P
+from sagatfw import auth as A
 
 CASES = [
     ({"id": 1, "cmd": "pause", "by": "arbiter"}, '{"by":"arbiter","cmd":"pause","id":1}'),
@@ -32,7 +32,7 @@ CASES = [
 
 def test_canonical_matches_cpython_sorted_compact_json():
     for obj, text in CASES:
-        assert P.canonical(obj) == text, (obj, P.canonical(obj))
+        assert A.canonical(obj) == text, (obj, A.canonical(obj))
         try:
             want = json.dumps(obj, sort_keys=True, separators=(",", ":"))
         except TypeError:  # MicroPython's json.dumps has no sort_keys: the fixed texts above stand
@@ -41,7 +41,7 @@ def test_canonical_matches_cpython_sorted_compact_json():
 
 
 def test_canonical_astral_character_is_a_surrogate_pair():
-    assert P.canonical("\U0001f600") == '"\\ud83d\\ude00"'
+    assert A.canonical("\U0001f600") == '"\\ud83d\\ude00"'
 
 
 def test_canonical_random_objects_round_trip():
@@ -68,9 +68,9 @@ def test_canonical_random_objects_round_trip():
 
     for _ in range(300):
         obj = {"id": rnd.getrandbits(16), "cmd": text(), "v": value(0)}
-        c = P.canonical(obj)
+        c = A.canonical(obj)
         assert json.loads(c) == obj  # it is JSON, and says the same
-        assert P.canonical(json.loads(c)) == c  # parsing it back gives the same bytes
+        assert A.canonical(json.loads(c)) == c  # parsing it back gives the same bytes
         try:
             want = json.dumps(obj, sort_keys=True, separators=(",", ":"))
         except TypeError:
@@ -81,36 +81,36 @@ def test_canonical_random_objects_round_trip():
 def test_canonical_refuses_what_has_no_canonical_form():
     for bad in ({"x": 1.5}, {1: 2}, {"x": b"raw"}, {"x": {"y": [[[[[[[[[[1]]]]]]]]]]}}):
         try:
-            P.canonical(bad)
+            A.canonical(bad)
         except ValueError:
             continue
         raise AssertionError("no ValueError for %r" % (bad,))
 
 
 def test_hmac_sha256_rfc4231_vectors():
-    assert P._hex(P.hmac_sha256(b"Jefe", b"what do ya want for nothing?")) == (
+    assert A.hex_text(A.hmac_sha256(b"Jefe", b"what do ya want for nothing?")) == (
         "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
     )
-    assert P._hex(P.hmac_sha256(b"\x0b" * 20, b"Hi There")) == (
+    assert A.hex_text(A.hmac_sha256(b"\x0b" * 20, b"Hi There")) == (
         "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
     )
-    big = P.hmac_sha256(b"\xaa" * 131, b"Test Using Larger Than Block-Size Key - Hash Key First")
-    assert P._hex(big) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+    big = A.hmac_sha256(b"\xaa" * 131, b"Test Using Larger Than Block-Size Key - Hash Key First")
+    assert A.hex_text(big) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
 
 
 def test_sign_covers_the_request_without_auth():
     key = b"arbiter secret"
     nonce = "00112233445566778899aabbccddeeff"
     req = {"id": 7, "cmd": "pause", "by": "arbiter"}
-    mac = P.sign(key, nonce, req)
+    mac = A.sign(key, nonce, req)
     assert len(mac) == 64
-    assert P.auth_message(nonce, req) == (nonce + '{"by":"arbiter","cmd":"pause","id":7}').encode()
-    assert P._hex(P.hmac_sha256(key, P.auth_message(nonce, req))) == mac
+    assert A.auth_message(nonce, req) == (nonce + '{"by":"arbiter","cmd":"pause","id":7}').encode()
+    assert A.hex_text(A.hmac_sha256(key, A.auth_message(nonce, req))) == mac
     signed = dict(req)
     signed["auth"] = mac
-    assert P.sign(key, nonce, signed) == mac  # "auth" itself is not covered
-    assert P.sign(key, "ffeeddccbbaa99887766554433221100", req) != mac
-    assert P.sign(b"other key", nonce, req) != mac
+    assert A.sign(key, nonce, signed) == mac  # "auth" itself is not covered
+    assert A.sign(key, "ffeeddccbbaa99887766554433221100", req) != mac
+    assert A.sign(b"other key", nonce, req) != mac
     other = dict(req)
     other["by"] = "host"
-    assert P.sign(key, nonce, other) != mac
+    assert A.sign(key, nonce, other) != mac

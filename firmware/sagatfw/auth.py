@@ -1,0 +1,128 @@
+# sagat: the arbiter's proof of authority on the serial protocol (contract 6; docs/protocol.md).
+#
+# A request that changes a game in progress carries "auth": HMAC-SHA256(key, nonce + canonical
+# form of the request without "auth"), in hex. Pure module: the host imports it to sign (one
+# canonical form, two runtimes); the clock loads it only for a request that carries "auth" and
+# forgets it after that feed.
+
+import binascii
+import hashlib
+
+MAX_DEPTH = 8  # nesting of a request that carries auth
+
+_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def _quote(s):
+    for ch in s:
+        o = ord(ch)
+        if o < 0x20 or o > 0x7E or ch == '"' or ch == "\\":
+            break
+    else:
+        return '"' + s + '"'  # the usual case: nothing to escape
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if 0x20 <= o <= 0x7E and ch != '"' and ch != "\\":
+            out.append(ch)
+            continue
+        esc = _SHORT.get(ch)
+        if esc is None:
+            if o < 0x10000:
+                esc = "\\u%04x" % o
+            else:  # a surrogate pair, as CPython's json.dumps writes it
+                o -= 0x10000
+                esc = "\\u%04x\\u%04x" % (0xD800 | (o >> 10), 0xDC00 | (o & 0x3FF))
+        out.append(esc)
+    out.append('"')
+    return "".join(out)
+
+
+def _canon(v, out, depth):
+    if depth > MAX_DEPTH:
+        raise ValueError("nested too deep")
+    if v is None:
+        out.append("null")
+    elif v is True:
+        out.append("true")
+    elif v is False:
+        out.append("false")
+    elif isinstance(v, int):
+        out.append(str(v))
+    elif isinstance(v, str):
+        out.append(_quote(v))
+    elif isinstance(v, (list, tuple)):
+        out.append("[")
+        for i in range(len(v)):
+            if i:
+                out.append(",")
+            _canon(v[i], out, depth + 1)
+        out.append("]")
+    elif isinstance(v, dict):
+        keys = list(v.keys())
+        for k in keys:
+            if not isinstance(k, str):
+                raise ValueError("object keys must be strings")
+        keys.sort()
+        out.append("{")
+        first = True
+        for k in keys:
+            if not first:
+                out.append(",")
+            first = False
+            out.append(_quote(k))
+            out.append(":")
+            _canon(v[k], out, depth + 1)
+        out.append("}")
+    else:
+        raise ValueError("no canonical form for a %s" % type(v).__name__)
+
+
+def canonical(obj):
+    """The canonical JSON text of obj: what CPython's json.dumps(obj, sort_keys=True,
+    separators=(",", ":")) writes (ASCII only, non-ASCII as \\uXXXX), on every runtime. Objects,
+    arrays, strings, integers, true, false and null only (ValueError for floats and the like)."""
+    out = []
+    _canon(obj, out, 0)
+    return "".join(out)
+
+
+def hmac_sha256(key, msg):
+    """HMAC-SHA256 (RFC 2104) of msg under key (bytes); 32 bytes."""
+    if len(key) > 64:
+        key = hashlib.sha256(key).digest()
+    key = bytes(key) + bytes(64 - len(key))
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    inner.update(msg)
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    outer.update(inner.digest())
+    return outer.digest()
+
+
+def hex_text(b):
+    return binascii.hexlify(b).decode()
+
+
+def auth_message(nonce, request):
+    """The bytes the MAC covers: the nonce (hex text, as the clock sent it) followed by the
+    canonical form of the request without its "auth" field."""
+    body = {}
+    for k in request:
+        if k != "auth":
+            body[k] = request[k]
+    return (nonce + canonical(body)).encode()
+
+
+def sign(key, nonce, request):
+    """The "auth" value (64 hex digits) for `request` (a dict) under `key` and `nonce`."""
+    return hex_text(hmac_sha256(key, auth_message(nonce, request)))
+
+
+def same(a, b):
+    """Equal bytes, compared in a time that does not depend on where they differ."""
+    if len(a) != len(b):
+        return False
+    d = 0
+    for i in range(len(a)):
+        d |= a[i] ^ b[i]
+    return d == 0
