@@ -2,12 +2,20 @@
 
     python benchmarks/memory_bench.py
 
-Compiles the firmware with mpy-cross (as `sagat sim` and a board run it), plays a 300-move-a-side
-game in virtual time with a power cut and a restore that replays it, and reports: the heap taken
-by the firmware's modules after boot, the live heap at the end, the peak heap between garbage
-collections, and the smallest `-X heapsize` (found by bisection, 4 KB steps) with which the whole
-run completes. The budget (DESIGN.md) is 64 KB. The unix port is 64-bit: its objects are about
-twice the size of a Pico's (32-bit), so the same run needs less on a board.
+Compiles the firmware with mpy-cross (as `sagat sim` and `sagat deploy` do) and runs
+benchmarks/memory_probe.py: boot, 300 moves a side in virtual time with the faces drawn and the
+protocol server attached (a `state` request every 50 actions), the whole log pulled with
+`log.read`; then a second boot on the same flash that restores the game (replaying all 600 moves),
+resumes it and pulls the log again. It reports the live heap (after a collection) at each phase,
+the interned names (qstrs, which MicroPython never frees), and the smallest `-X heapsize` (found by
+bisection, 4 KB steps) with which both boots complete.
+
+It does this twice: with the firmware's .mpy files on the filesystem (the code is copied into the
+heap when imported, as on a board with `sagat deploy`), and imported from a ROMFS image of the same
+files (bytecode and constants run in place, as from a board's ROMFS partition or a frozen build).
+On the unix port that image itself sits in the heap, so for ROMFS the figure is the heap beyond the
+image. The budget (DESIGN.md) is 64 KB. The unix port is 64-bit: pointers and GC blocks (32 bytes)
+are twice a Pico's, which makes the same objects about 1.4x larger than on a board.
 """
 
 from __future__ import annotations
@@ -25,55 +33,66 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from sagat.sim import firmware_dir, micropython  # noqa: E402
 
-PROBE = """
-import gc, sys
-gc.collect()
-base = gc.mem_alloc()
-from sagatfw.boards import sim
-from sagatfw import app as _app
-gc.collect()
-mods = gc.mem_alloc() - base
-peak = [0]
-orig = _app.App.step
-def step(self, now):
-    orig(self, now)
-    a = gc.mem_alloc()
-    if a > peak[0]:
-        peak[0] = a
-_app.App.step = step
-sim.main(sys.argv[1:])
-gc.collect()
-print("MEM", mods, gc.mem_alloc(), peak[0])
-"""
+BUDGET_KB = 64
 
 
-def script(path: str) -> None:
-    lines = [{"at": 0, "do": "new", "tc": "5400+30"}, {"at": 0, "do": "start"}]
+def scripts(work: str) -> tuple[str, str]:
+    game = [{"at": 0, "do": "new", "tc": "5400+30", "line": 1}, {"at": 0, "do": "start", "line": 2}]
     t = 0
     for i in range(600):
         t += 20000 + (i * 7919) % 20000
-        lines.append({"at": t, "do": "press", "side": "left" if i % 2 == 0 else "right", "line": i + 3})
-    with open(path, "w") as fh:
-        fh.write("".join(json.dumps(x) + "\n" for x in lines))
+        game.append({"at": t, "do": "press", "side": "left" if i % 2 == 0 else "right", "line": i + 3})
+    first = os.path.join(work, "game.jsonl")
+    with open(first, "w") as fh:
+        fh.write("".join(json.dumps(x) + "\n" for x in game))
+    second = os.path.join(work, "resume.jsonl")  # after a power cut: restore, then resume
+    with open(second, "w") as fh:
+        fh.write(json.dumps({"at": t + 60000, "do": "resume", "line": 1}) + "\n")
+    return first, second
 
 
-def run(exe: str, fw: str, actions: str, heap: str, probe: bool = False) -> subprocess.CompletedProcess:
-    flash = tempfile.mktemp(suffix=".img")
-    try:
-        main = os.path.join(fw, "probe.py" if probe else "main.py")
-        cmd = [exe, "-X", f"heapsize={heap}", main, "--flash", flash, "--actions", actions, "--virtual", "--quiet"]
-        first = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-        if first.returncode != 0:
-            return first
-        # a power cut after the game: the next boot replays all 600 moves to restore it, then resumes
-        resume = actions + ".resume"
-        with open(resume, "w") as fh:
-            fh.write(json.dumps({"at": 30000000, "do": "resume", "line": 1}) + "\n")
-        cmd[cmd.index(actions)] = resume
-        return subprocess.run(cmd + ["--start", "29000000"], capture_output=True, text=True, timeout=600)
-    finally:
-        if os.path.exists(flash):
-            os.unlink(flash)
+def run(exe: str, fw: str, work: str, heap: str, rom: str | None = None) -> tuple[bool, list[dict]]:
+    """Both boots in `heap`; (completed, [phases of each boot])."""
+    first, second = scripts(work)
+    flash = os.path.join(work, "flash.img")
+    if os.path.exists(flash):
+        os.unlink(flash)
+    t_end = 0
+    with open(first) as fh:
+        for line in fh:
+            t_end = json.loads(line)["at"]
+    boots = []
+    for actions, start in ((first, 0), (second, t_end + 50000)):
+        cmd = [exe, "-X", f"heapsize={heap}", os.path.join(fw, "memory_probe.py"), flash, actions, str(start)]
+        if rom:
+            cmd.append(rom)
+        got = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=fw)
+        if got.returncode != 0 or not got.stdout.rstrip().endswith("DONE"):
+            return False, boots
+        phases: dict = {}
+        for line in got.stdout.splitlines():
+            parts = line.split()
+            if parts and parts[0] == "MEM":
+                phases[parts[1]] = int(parts[2])
+            elif parts and parts[0] in ("RECORDS", "FRAMES", "LIVE_MAX"):
+                phases[parts[0].lower()] = int(parts[1])
+            elif line.startswith("qstr pool:"):
+                for kv in line.split(":", 1)[1].replace(",", " ").split():
+                    k, v = kv.split("=")
+                    phases[k] = int(v)
+        boots.append(phases)
+    return True, boots
+
+
+def smallest(exe: str, fw: str, work: str, rom: str | None) -> int:
+    lo, hi = 16, 1024  # KB
+    while hi - lo > 4:
+        mid = (lo + hi) // 2 // 4 * 4
+        if run(exe, fw, work, f"{mid}k", rom)[0]:
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def main() -> int:
@@ -81,28 +100,51 @@ def main() -> int:
     fw = firmware_dir(compiled=True)
     work = tempfile.mkdtemp(prefix="sagat-mem-")
     try:
-        with open(os.path.join(fw, "probe.py"), "w") as fh:
-            fh.write(PROBE)
-        actions = os.path.join(work, "game.jsonl")
-        script(actions)
-        probe = run(exe, fw, actions, "1m", probe=True)
-        if probe.returncode != 0:
-            print(probe.stdout + probe.stderr)
-            return 1
-        mods, live, peak = (int(x) for x in probe.stdout.split("MEM")[-1].split())
-        lo, hi = 16, 512  # KB
-        while hi - lo > 4:
-            mid = (lo + hi) // 2 // 4 * 4
-            if run(exe, fw, actions, f"{mid}k").returncode == 0:
-                hi = mid
-            else:
-                lo = mid
-        print("sagat memory benchmark: whole firmware on the sim board (MicroPython unix port, 64-bit)")
-        print("  game: 300 moves a side in virtual time, then a reboot that replays it")
-        print(f"  firmware modules after boot: {mods / 1024:.1f} KB")
-        print(f"  live heap at the end:        {live / 1024:.1f} KB")
-        print(f"  peak heap between GCs (1 MB heap): {peak / 1024:.1f} KB")
-        print(f"  smallest heap that runs it:  {hi} KB (budget: 64 KB{', MET' if hi <= 64 else ', NOT met'})")
+        shutil.copyfile(os.path.join(ROOT, "benchmarks", "memory_probe.py"), os.path.join(fw, "memory_probe.py"))
+        from mpremote.romfs import make_romfs
+
+        src = os.path.join(work, "romsrc")
+        shutil.copytree(os.path.join(fw, "sagatfw"), os.path.join(src, "sagatfw"))
+        rom = os.path.join(work, "sagatfw.romfs")
+        with open(os.path.join(work, "romfs.log"), "w") as log:
+            stdout, sys.stdout = sys.stdout, log
+            try:
+                image = make_romfs(src, mpy_cross=False)
+            finally:
+                sys.stdout = stdout
+        with open(rom, "wb") as fh:
+            fh.write(image)
+        print("sagat memory benchmark: the whole firmware on the sim board (MicroPython unix port, 64-bit)")
+        print("  boot 1: 300 moves a side, faces drawn, state every 50 actions, the whole log pulled")
+        print("  boot 2: restore (replays the 600 moves), resume, the whole log pulled again")
+        for name, image_arg in ((".mpy files (code in the heap)", None), ("ROMFS image (code in place)", rom)):
+            ok, boots = run(exe, fw, work, "1m", image_arg)
+            if not ok:
+                print(f"  {name}: the run failed with a 1 MB heap")
+                return 1
+            base = boots[0].get("romfs", 0) if image_arg else 0
+            print(f"\n  {name}:" + (f" image {len(image)} bytes, {base / 1024:.1f} KB of heap with it" if base else ""))
+            for i, b in enumerate(boots, 1):
+                print(
+                    "    boot %d: modules %.1f KB, booted %.1f, played %.1f, pulled %.1f, highest live %.1f KB;"
+                    " %d records pulled; %d qstrs, %.1f KB"
+                    % (
+                        i,
+                        (b["imported"] - base) / 1024,
+                        (b["booted"] - base) / 1024,
+                        (b["played"] - base) / 1024,
+                        (b["pulled"] - base) / 1024,
+                        (b["live_max"] - base) / 1024,
+                        b["records"],
+                        b["n_qstr"],
+                        b["n_total_bytes"] / 1024,
+                    )
+                )
+            least = smallest(exe, fw, work, image_arg)
+            beyond = least - base / 1024
+            met = "MET" if beyond <= BUDGET_KB else "NOT met"
+            extra = f" ({beyond:.0f} KB beyond the image)" if base else ""
+            print(f"    smallest heap that runs both boots: {least} KB{extra}; budget {BUDGET_KB} KB: {met}")
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -1,8 +1,10 @@
 # The whole firmware on the sim board, as memory_bench.py runs it under MicroPython:
 #
-#     micropython -X heapsize=N memory_probe.py FLASH ACTIONS START
+#     micropython -X heapsize=N memory_probe.py FLASH ACTIONS START [ROMFS]
 #
-# with the compiled firmware on sys.path (memory_bench.py puts it next to this file). It mounts the
+# with the compiled firmware on sys.path (memory_bench.py puts it next to this file), or, given a
+# ROMFS image of it, imported from that image (vfs.VfsRom: bytecode and constants run in place, as
+# from a board's ROMFS partition; on the unix port the image itself sits in the heap). It mounts the
 # littlefs image, boots the app (restoring an interrupted game: the log is replayed), plays the
 # script in virtual time with the faces drawn (to a sink) and the protocol server attached, as on a
 # board, asks for `state` every 50 actions as an arbiter's PC watching would, then pulls the whole
@@ -13,10 +15,6 @@ import gc
 import sys
 
 import micropython
-
-from sagatfw.app import App
-from sagatfw.boards import sim
-from sagatfw.protocol import Server
 
 PEAK = [0, 0]  # the highest live heap seen, steps
 
@@ -41,8 +39,32 @@ def ask(srv, now, line):
     return got
 
 
+def field(buf, n, name):
+    """The whole number after `name` in buf[:n]."""
+    i = buf.find(name, 0, n)
+    if i < 0:  # an error answer (a MemoryError inside the request is answered "internal")
+        raise RuntimeError("log.read answered: %s" % bytes(buf[:n]))
+    i += len(name)
+    j = i
+    while 48 <= buf[j] <= 57:
+        j += 1
+    return int(bytes(buf[i:j]))
+
+
 def main():
     flash, actions, start = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if len(sys.argv) > 4:
+        import vfs
+
+        with open(sys.argv[4], "rb") as f:
+            image = f.read()
+        vfs.mount(vfs.VfsRom(image), "/rom")
+        sys.path.insert(0, "/rom")
+        phase("romfs")
+    from sagatfw.app import App
+    from sagatfw.boards import sim
+    from sagatfw.protocol import Server
+
     phase("imported")
     sim.mount_flash(flash)
     board = sim.Board(sim.TICKS_MAX - 30000, False, Sink())
@@ -77,18 +99,19 @@ def main():
     phase("played")
     seq = 0
     records = 0
+    answer = bytearray(4096)  # a log.read answer (32 records: ~2.9 KB), copied as a host reads it
     while True:
-        before = records
-        line = b'{"id":"pull","cmd":"log.read","from_seq":%d,"max_records":32}\n' % seq
-        srv.feed(line, board.ticks())
-        out = b""
+        srv.feed(b'{"id":"pull","cmd":"log.read","from_seq":%d,"max_records":32}\n' % seq, board.ticks())
+        n = 0
         while srv.pending():
-            out += srv.take_out(512)
-        text = out.decode()
-        count = int(text.split('"count":')[1].split(",")[0].split("}")[0])
+            piece = srv.peek(512)
+            answer[n : n + len(piece)] = piece
+            n += len(piece)
+            srv.sent(len(piece))
+        count = field(answer, n, b'"count":')
+        seq = field(answer, n, b'"next":')
         records += count
-        seq = int(text.split('"next":')[1].split(",")[0])
-        if records == before:
+        if not count:
             break
     phase("pulled")
     print("RECORDS %d" % records)
