@@ -293,6 +293,7 @@ def _erasable(srv, name, upto, game):
 
 def identify(srv, req, now):
     level, low = srv._battery()
+    used, free = _heap()
     return {
         "firmware": VERSION,
         "protocol": PROTOCOL,
@@ -303,11 +304,26 @@ def identify(srv, req, now):
         "low_battery": low,
         "uptime_ms": srv.uptime,
         "loop_max_ms": _loop_max(srv),
+        "heap_used": used,
+        "heap_free": free,
         "key_set": bool(srv.key),
         "max_line": MAX_LINE,
         "max_records": MAX_RECORDS,
         "commands": sorted(COMMANDS.keys()),
     }
+
+
+def _heap():
+    """(bytes in use, bytes free) of the MicroPython heap after a collection: the margin the
+    firmware leaves on this board (None, None where the runtime does not say)."""
+    import gc
+
+    gc.collect()
+    try:
+        return gc.mem_alloc(), gc.mem_free()
+    except AttributeError:  # CPython (the simulator's fallback)
+        return None, None
+
 
 def _loop_max(srv):
     """The longest gap between two passes of the board's loop since the last identify (the

@@ -207,6 +207,11 @@ def test_identify_state_and_uptime():
     assert r["battery"] == 87 and r["low_battery"] is False and r["key_set"] is False
     assert r["uptime_ms"] == 2500 and r["max_line"] == 512 and r["max_records"] == P.MAX_RECORDS
     assert "log.read" in r["commands"] and "auth.challenge" in r["commands"]
+    import gc
+
+    gc.collect()
+    assert 0 < r["heap_used"] and 0 < r["heap_free"]  # the heap after a collection, as the board has it
+    assert abs(r["heap_used"] + r["heap_free"] - (gc.mem_alloc() + gc.mem_free())) < 4096
     s = rig.ok("state")
     assert s["state"] == "setup" and s["running"] is None and s["tc"] == "420" and s["first"] == "left"
     assert s["left"]["ms"] == 420000 and s["right"]["moves"] == 0 and s["left"]["stage"] == 1
