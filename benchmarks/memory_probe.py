@@ -99,17 +99,18 @@ def main():
     phase("played")
     seq = 0
     records = 0
-    answer = bytearray(4096)  # a log.read answer (32 records: ~2.9 KB), copied as a host reads it
+    head = bytearray(512)  # the answer's first piece: its fields, before the base64 data
     while True:
         srv.feed(b'{"id":"pull","cmd":"log.read","from_seq":%d,"max_records":32}\n' % seq, board.ticks())
         n = 0
-        while srv.pending():
+        while srv.pending():  # as the serial link writes it: piece by piece, nothing kept
             piece = srv.peek(512)
-            answer[n : n + len(piece)] = piece
-            n += len(piece)
+            if not n:
+                n = len(piece)
+                head[:n] = piece
             srv.sent(len(piece))
-        count = field(answer, n, b'"count":')
-        seq = field(answer, n, b'"next":')
+        count = field(head, n, b'"count":')
+        seq = field(head, n, b'"next":')
         records += count
         if not count:
             break
