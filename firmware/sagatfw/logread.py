@@ -156,7 +156,7 @@ class Reader:
     skipped in silence and nothing is "repaired". The first record read is trusted as the chain's
     start (older records may have been rotated out); `start_seq` says where that was."""
 
-    def __init__(self, key=b"", checkpoints=False):
+    def __init__(self, key=b"", checkpoints=False, verify=True):
         # The arbiter key can be set between games (protocol key.set): records before it link
         # under the old key. `key` may be one key or a list (the current one and older ones); the
         # unkeyed chain is accepted only until the first record that links under a key - once
@@ -166,6 +166,10 @@ class Reader:
         self.unkeyed = Chain(b"")
         self.keyed = False
         self.checkpoints = checkpoints
+        # verify=False: decode only, the clock's own restore at boot. The records' CRCs are still
+        # checked; the chain (under whichever key) and the list of problems are the arbiter's
+        # business (`sagat logs verify`), and a problem kept per record would use up the heap.
+        self.verify = verify
         self.prev = None  # chain value of the last good record
         self.last_seq = None
         self.start_seq = None
@@ -182,7 +186,8 @@ class Reader:
         return not self.keyed and self.unkeyed.link(prev, body) == link
 
     def _problem(self, kind, seq, detail):
-        self.problems.append((kind, seq, detail))
+        if self.verify:
+            self.problems.append((kind, seq, detail))
 
     def feed(self, rec, where=""):
         self.records += 1
@@ -202,7 +207,7 @@ class Reader:
             self.start_seq = seq
             if seq == 0:
                 self.prev = ZERO_CHAIN  # the clock's very first record links to zeros
-        if self.prev is not None:
+        if self.prev is not None and self.verify:
             if not self._links(self.prev, memoryview(rec)[:CHAIN], chain_of(rec)):
                 if self.last_seq is None:
                     why = "seq 0 does not start a chain with this key"

@@ -63,6 +63,47 @@ def test_write_read_restore_round_trip():
     unmount()
 
 
+def test_keyed_long_game_restores_in_bounded_memory():
+    # With the arbiter's key set (as at a tournament) the log's chain is keyed. The restore at boot
+    # reads the game's records back: it must not check them against the unkeyed chain and keep a
+    # "problem" per record (which used up the heap in a long game and lost it after a power cut).
+    import gc
+
+    _fresh(blocks=128)
+    key = b"arbiter's secret"
+    j = Journal(ROOT, key=key, segment_records=64)
+    j.open()
+    c = C.Clock()
+    t, ok = _game(j, c, tc="5400+30", moves=400, finish=False)
+    assert ok and j.error is None and j.seq > 400
+    j2 = Journal(ROOT, key=key)
+    j2.open()
+    c2 = C.Clock()
+    from sagatfw import logread
+
+    problems = []
+    orig = logread.Reader._problem
+
+    def counted(self, kind, seq, detail):
+        problems.append(kind)
+        orig(self, kind, seq, detail)
+
+    logread.Reader._problem = counted  # the restore's reader is the module's class (loaded now)
+    gc.collect()
+    before = gc.mem_alloc()
+    try:
+        assert j2.restore(c2, 123)
+    finally:
+        logread.Reader._problem = orig
+    assert problems == [], (len(problems), problems[:3])
+    gc.collect()
+    assert c2.state == C.PAUSED and c2.moves == c.moves and (c2.ms(0), c2.ms(1)) == (c.ms(0), c.ms(1))
+    assert gc.mem_alloc() - before < 16384, gc.mem_alloc() - before  # nothing kept per record
+    reader, events = _read(j2, key)
+    assert reader.problems == [] and events[-1]["type"] == "power_restore"
+    unmount()
+
+
 def test_full_filesystem_keeps_clock_and_backlog_then_recovers():
     _fresh(blocks=12)
     with open("/flash/filler", "wb") as fh:  # someone else's file takes part of the flash
