@@ -39,6 +39,32 @@ def ask(srv, now, line):
     return got
 
 
+KEY = b"the arbiter's key"
+
+
+def signed(srv, now, request):
+    """A request (its canonical JSON text, keys sorted, without auth) signed with KEY, as
+    `sagat --key` sends it: challenge, then the request with its MAC."""
+    import sagatfw
+    from sagatfw import auth
+
+    srv.feed(b'{"id":"c","cmd":"auth.challenge"}\n', now)
+    answer = b""
+    while srv.pending():
+        answer += srv.take_out(512)
+    i = answer.find(b'"nonce":"') + 9
+    nonce = answer[i : i + 32].decode()
+    mac = auth.hex_text(auth.hmac_sha256(KEY, (nonce + request.decode()).encode()))
+    del auth
+    sagatfw.forget("sagatfw.auth")  # the probe keeps nothing of the firmware's own
+    answer = b""
+    srv.feed(request[:-1] + b',"auth":"%s"}\n' % mac.encode(), now)
+    while srv.pending():
+        answer += srv.take_out(512)
+    if b'"ok":true' not in answer:
+        raise RuntimeError("signed request refused: %s" % answer)
+
+
 def field(buf, n, name):
     """The whole number after `name` in buf[:n]."""
     i = buf.find(name, 0, n)
@@ -67,6 +93,9 @@ def main():
 
     phase("imported")
     sim.mount_flash(flash)
+    if start == 0:  # the first boot: an arbiter key is set, so the log is keyed and changes need it
+        with open("/flash/key", "wb") as f:
+            f.write(KEY)
     board = sim.Board(sim.TICKS_MAX - 30000, False, Sink())
     app = App(board)
     board.vt = start
@@ -97,6 +126,17 @@ def main():
 
     sim.run_virtual(app, board, script(), start)
     phase("played")
+    # the arbiter's PC: identify, the log's extent, the settings, and a pause and a resume signed
+    # with the key (each loads the protocol's rarer half, and auth, for the request)
+    now = board.ticks()
+    for cmd in (b"identify", b"log.info", b"settings.get"):
+        line = b'{"id":"x","cmd":"%s"}\n' % cmd
+        if not ask(srv, now, line):
+            raise RuntimeError("no answer to %s" % cmd)
+    for cmd in (b'{"by":"arbiter","cmd":"pause","id":"p"}', b'{"cmd":"resume","id":"r"}'):
+        signed(srv, now, cmd)
+    if app.clock.state != 1 and start == 0:  # running again after the signed resume
+        raise RuntimeError("the signed pause and resume did not run: state %d" % app.clock.state)
     seq = 0
     records = 0
     head = bytearray(512)  # the answer's first piece: its fields, before the base64 data

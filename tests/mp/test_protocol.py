@@ -209,9 +209,12 @@ def test_identify_state_and_uptime():
     assert "log.read" in r["commands"] and "auth.challenge" in r["commands"]
     import gc
 
+    # the heap after a collection while identify is served: what the test sees now, plus the
+    # commands module identify runs in (dropped again after the feed), within a few KB
     gc.collect()
-    assert 0 < r["heap_used"] and 0 < r["heap_free"]  # the heap after a collection, as the board has it
-    assert abs(r["heap_used"] + r["heap_free"] - (gc.mem_alloc() + gc.mem_free())) < 4096
+    total = gc.mem_alloc() + gc.mem_free()
+    assert r["heap_used"] + r["heap_free"] == total
+    assert gc.mem_alloc() <= r["heap_used"] <= gc.mem_alloc() + 16384, (r["heap_used"], gc.mem_alloc())
     s = rig.ok("state")
     assert s["state"] == "setup" and s["running"] is None and s["tc"] == "420" and s["first"] == "left"
     assert s["left"]["ms"] == 420000 and s["right"]["moves"] == 0 and s["left"]["stage"] == 1
