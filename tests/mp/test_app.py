@@ -273,3 +273,38 @@ def test_settings_refuse_a_lockout_the_buttons_cannot_take():
     app2.boot(T(0))
     assert app2.buttons.lockout_ms == 500
     unmount()
+
+
+def test_real_time_script_stamps_presses_at_their_instants_when_the_loop_stalls():
+    # `sagat sim --serial --script` plays a script in real time. If the machine stalls the loop
+    # (here: 300 ms between two reads of the clock), the presses due meanwhile must still be
+    # stamped at their scripted instants, as pin IRQs would be, not bunched into one lockout.
+    from sagatfw.boards import sim
+
+    mount(Flash(), fresh=True)
+    board = sim.Board(None, True)
+    app = App(board)
+    clock_ms = [1000000]
+
+    def fake_ms():
+        clock_ms[0] += 1
+        return clock_ms[0]
+
+    class Stalling:
+        @staticmethod
+        def sleep(s):
+            clock_ms[0] += 300  # every wait of the loop loses 300 ms
+
+    real_ms, real_time = sim._ms, sim.time
+    sim._ms, sim.time = fake_ms, Stalling
+    try:
+        app.boot(board.ticks())
+        actions = [(1, {"at": 0, "do": "start"})]
+        for i in range(20):  # presses 100 ms apart: three fall inside every stall
+            actions.append((i + 2, {"at": 100 * (i + 1), "do": "press", "side": "left" if i % 2 == 0 else "right"}))
+        sim.run_real(app, board, iter(actions), 0)
+    finally:
+        sim._ms, sim.time = real_ms, real_time
+    c = app.clock
+    assert c.moves[C.LEFT] + c.moves[C.RIGHT] == 20, c.moves  # every press counted
+    unmount()
