@@ -47,6 +47,7 @@ class Journal:
         self.prev = R.ZERO_CHAIN  # chain of the last record made
         self.game = 0  # current game number (0 before the first)
         self.file = None
+        self.resume = None  # (segment name, records) the first write after boot appends to
         self.seg_records = 0
         self.last_t = 0  # t of the last record written for the current game
         self.error = None  # the last write error, as text; None when all is durable
@@ -94,19 +95,29 @@ class Journal:
             pass
         names = self.segments()
         buf = bytearray(R.RECORD_SIZE)
+        self.resume = None
+        newest = True
         for name in reversed(names):
             last = None
             index = 0
+            whole = True  # every record of the segment is whole and well formed, the last one last
             try:
                 for rec in self._read_segment(name, buf):
                     bad = R.check(rec)
                     if bad:
                         self.problems.append((bad, None, "%s record %d" % (name, index)))
+                        whole = False
                     else:
                         last = bytes(rec)
                     index += 1
             except OSError as e:
                 self.problems.append(("io", None, "%s: %s" % (name, e)))
+                whole = False
+            if newest and whole and last is not None and index < self.segment_records:
+                # the next records go on at the end of this segment rather than into a new file:
+                # a clock that is switched off and on every move does not pile up segments
+                self.resume = (name, index)
+            newest = False
             if last is not None:
                 self.seq = R.seq_of(last) + 1
                 self.prev = R.chain_of(last)
@@ -114,7 +125,7 @@ class Journal:
                 if R.type_of(last) != R.T_TEXT:
                     self.last_t = R.t_of(last)
                 break
-        self.file = None  # the next record starts a new segment
+        self.file = None  # the next record continues self.resume, or starts a new segment
         return self.problems
 
     def game_events(self, game=None):
@@ -283,6 +294,11 @@ class Journal:
 
     def _write_backlog(self):
         while self.backlog:
+            if self.file is None and self.resume is not None:
+                name, records = self.resume
+                self.resume = None  # once: after a write error the next try starts a new segment
+                self.file = open(self._path(name), "ab")
+                self.seg_records = records
             if self.file is None or self.seg_records >= self.segment_records:
                 self._new_segment()
             room = self.segment_records - self.seg_records

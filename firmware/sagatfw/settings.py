@@ -41,7 +41,7 @@ SCHEMA = {  # type: dict
     "sound": (True, "b", 0, 0),
     "brightness": (4, "i", 0, 7),
     "lockout_ms": (60, "i", 1, 500),  # buttons.Buttons needs 1 <= lockout < long press (1000)
-    "log_max_bytes": (262144, "i", 16384, 16777216),
+    "log_max_bytes": (262144, "i", 16384, 1048576),  # <= 128 segments: the boot lists them all
     "checkpoint_ms": (15000, "i", 1000, 600000),
     "tc": ("420", "t", 0, 0),
     "first": ("left", "c", ("left", "right"), 0),
