@@ -25,6 +25,7 @@ from sagatfw.records import (
     chain_of,
     check,
     seq_of,
+    stage_byte,
     type_of,
 )
 
@@ -306,11 +307,11 @@ def event_dict(ev, e, tc_field=None):
         d["before"] = {
             "ms": ev[e + C.F_BEFORE_MS],
             "moves": ev[e + C.F_BEFORE_MOVES],
-            "stage": ev[e + C.F_BEFORE_STAGE],
+            "stage": stage_byte(ev[e + C.F_BEFORE_STAGE]),
         }
         d["after"] = {
             "ms": ev[e + C.F_AFTER_MS],
             "moves": ev[e + C.F_AFTER_MOVES],
-            "stage": ev[e + C.F_AFTER_STAGE],
+            "stage": stage_byte(ev[e + C.F_AFTER_STAGE]),
         }
     return d

@@ -150,11 +150,17 @@ def pack_event(buf, ev, e, game, seq, left_stage, right_stage, wall_s=0, wall_ms
             PAYLOAD,
             ev[e + C.F_BEFORE_MS],
             ev[e + C.F_BEFORE_MOVES],
-            ev[e + C.F_BEFORE_STAGE],
+            stage_byte(ev[e + C.F_BEFORE_STAGE]),
             ev[e + C.F_AFTER_MS],
             ev[e + C.F_AFTER_MOVES],
-            ev[e + C.F_AFTER_STAGE],
+            stage_byte(ev[e + C.F_AFTER_STAGE]),
         )
+
+
+def stage_byte(stage):
+    """A stage number as the log keeps it in one byte: a repeating final stage can pass 255, and
+    every stage field of a record (header and adjust payload alike) then says 255."""
+    return stage if stage < 255 else 255
 
 
 def pack_header(buf, kind, game, seq, t, lms, rms, lmv, rmv, running, side, arg, lst, rst, ws, wms, wall_ok):
@@ -176,8 +182,8 @@ def pack_header(buf, kind, game, seq, t, lms, rms, lmv, rmv, running, side, arg,
         running,
         side,
         arg,
-        lst if lst < 255 else 255,
-        rst if rst < 255 else 255,
+        stage_byte(lst),
+        stage_byte(rst),
         FLAG_WALL if wall_ok else 0,
         0,
         ws,

@@ -123,8 +123,10 @@ class Replay:
         elif kind == "adjust":
             a = ev["after"]
             reason = C.REASON_NAMES.index(ev["reason"])
+            # a stage the correction left alone stays the engine's own (the log keeps at most 255)
+            stage = a["stage"] if a["stage"] != ev["before"]["stage"] else None
             try:
-                clock.adjust(_SIDES[ev["side"]], t, a["ms"], a["moves"], a["stage"], reason)
+                clock.adjust(_SIDES[ev["side"]], t, a["ms"], a["moves"], stage, reason)
             except ValueError as e:
                 raise Mismatch("seq %s: adjust refused by the engine: %s" % (ev.get("seq"), e)) from None
         else:

@@ -209,3 +209,54 @@ def test_settings_payload_round_trip():
     assert d["settings"] == {"freeze": True, "stage_advance": "flag", "extension_ms": 60000,
                              "default_ms": 900000, "low_time_ms": 120000}
     assert d["origin"] == "defaults_corrupt" and d["first"] == "left" and d["game"] == 3 and d["seq"] == 9
+
+
+def test_stage_past_255_is_logged_as_255_and_replays():
+    # A repeating final stage (10/600:1/30 adds a stage a move) passes stage 255; the log keeps a
+    # stage in one byte (255 then), in the header and in an adjust's before/after alike, and a
+    # replay of the log gives the same clock: the correction that left the stage alone keeps it.
+    from sagatfw.replay import replay
+
+    g = Game("10/600:1/30", None, freeze=False)
+    log = Log()
+    g.clock.start(0)
+    log.drain(g.clock)
+    t = 0
+    for i in range(600):
+        t += 50
+        g.clock.press(i % 2, t)
+        log.drain(g.clock)
+    assert g.clock.stage[0] > 255
+    g.clock.pause(C.BY_ARBITER, t + 10)
+    log.drain(g.clock)
+    g.clock.adjust(0, t + 20, 90000, None, None)  # time only
+    g.clock.adjust(1, t + 30, None, None, 3)  # the stage itself
+    log.drain(g.clock)
+    reader = LR.Reader()
+    adj = []
+
+    def events():  # one at a time: a 1,200-record game's dicts need not all sit in a small heap
+        for rec in log.recs:
+            got = reader.feed(rec)
+            for e in got if isinstance(got, tuple) else (got,):
+                if e is not None:
+                    if e["type"] == "adjust":
+                        adj.append(e)
+                    yield e
+        last = reader.finish()
+        if last is not None:
+            yield last
+
+    settings = {"type": "settings", "t": 0, "tc": "10/600:1/30", "first": "left", "origin": "changed",
+                "settings": {"freeze": False, "stage_advance": "moves", "extension_ms": 0, "default_ms": 0,
+                             "low_time_ms": 0}}
+    def with_setup():
+        yield settings
+        yield from events()
+
+    r = replay(with_setup())
+    assert reader.problems == []
+    assert adj[0]["before"]["stage"] == adj[0]["after"]["stage"] == 255
+    assert adj[1]["before"]["stage"] == 255 and adj[1]["after"]["stage"] == 3
+    assert (r.clock.stage[0], r.clock.stage[1]) == (g.clock.stage[0], 3)
+    assert (r.clock.ms(0), r.clock.ms(1)) == (g.clock.ms(0), g.clock.ms(1))
