@@ -43,8 +43,10 @@ KEY = b"the arbiter's key"
 
 
 def signed(srv, now, request):
-    """A request (its canonical JSON text, keys sorted, without auth) signed with KEY, as
-    `sagat --key` sends it: challenge, then the request with its MAC."""
+    """A request (a dict) signed with KEY as `sagat --key` sends it: the challenge, then the
+    request with its MAC (sagatfw.auth.sign, the host's and the clock's one canonical form)."""
+    import json
+
     import sagatfw
     from sagatfw import auth
 
@@ -52,16 +54,14 @@ def signed(srv, now, request):
     answer = b""
     while srv.pending():
         answer += srv.take_out(512)
-    i = answer.find(b'"nonce":"') + 9
-    nonce = answer[i : i + 32].decode()
-    mac = auth.hex_text(auth.hmac_sha256(KEY, (nonce + request.decode()).encode()))
+    request["auth"] = auth.sign(KEY, json.loads(answer)["nonce"], request)
     del auth
     sagatfw.forget("sagatfw.auth")  # the probe keeps nothing of the firmware's own
     answer = b""
-    srv.feed(request[:-1] + b',"auth":"%s"}\n' % mac.encode(), now)
+    srv.feed(json.dumps(request).encode() + b"\n", now)
     while srv.pending():
         answer += srv.take_out(512)
-    if b'"ok":true' not in answer:
+    if not json.loads(answer)["ok"]:
         raise RuntimeError("signed request refused: %s" % answer)
 
 
@@ -133,8 +133,8 @@ def main():
         line = b'{"id":"x","cmd":"%s"}\n' % cmd
         if not ask(srv, now, line):
             raise RuntimeError("no answer to %s" % cmd)
-    for cmd in (b'{"by":"arbiter","cmd":"pause","id":"p"}', b'{"cmd":"resume","id":"r"}'):
-        signed(srv, now, cmd)
+    signed(srv, now, {"id": "p", "cmd": "pause", "by": "arbiter"})
+    signed(srv, now, {"id": "r", "cmd": "resume"})
     if app.clock.state != 1 and start == 0:  # running again after the signed resume
         raise RuntimeError("the signed pause and resume did not run: state %d" % app.clock.state)
     seq = 0
