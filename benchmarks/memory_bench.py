@@ -31,6 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
+import frozen_unix  # noqa: E402
 from sagat.sim import firmware_dir, micropython  # noqa: E402
 
 BUDGET_KB = 64
@@ -52,7 +53,8 @@ def scripts(work: str) -> tuple[str, str]:
 
 
 def run(exe: str, fw: str, work: str, heap: str, rom: str | None = None) -> tuple[bool, list[dict]]:
-    """Both boots in `heap`; (completed, [phases of each boot])."""
+    """Both boots in `heap`; (completed, [phases of each boot]). `rom`: a ROMFS image to import
+    the firmware from, or "--frozen" for the firmware frozen into `exe` (frozen_unix.py)."""
     first, second = scripts(work)
     flash = os.path.join(work, "flash.img")
     if os.path.exists(flash):
@@ -74,6 +76,8 @@ def run(exe: str, fw: str, work: str, heap: str, rom: str | None = None) -> tupl
             parts = line.split()
             if parts and parts[0] == "MEM":
                 phases[parts[1]] = int(parts[2])
+            elif parts and parts[0] == "FROM":
+                phases["from"] = parts[1]
             elif parts and parts[0] in ("RECORDS", "FRAMES", "LIVE_MAX"):
                 phases[parts[0].lower()] = int(parts[1])
             elif line.startswith("qstr pool:"):
@@ -86,8 +90,8 @@ def run(exe: str, fw: str, work: str, heap: str, rom: str | None = None) -> tupl
 
 def smallest(exe: str, fw: str, work: str, rom: str | None) -> int:
     lo, hi = 16, 1024  # KB
-    while hi - lo > 4:
-        mid = (lo + hi) // 2 // 4 * 4
+    while hi - lo > 2:
+        mid = (lo + hi) // 2 // 2 * 2
         if run(exe, fw, work, f"{mid}k", rom)[0]:
             hi = mid
         else:
@@ -117,12 +121,25 @@ def main() -> int:
         print("sagat memory benchmark: the whole firmware on the sim board (MicroPython unix port, 64-bit)")
         print("  boot 1: 300 moves a side, faces drawn, state every 50 actions, the whole log pulled")
         print("  boot 2: restore (replays the 600 moves), resume, the whole log pulled again")
-        for name, image_arg in ((".mpy files (code in the heap)", None), ("ROMFS image (code in place)", rom)):
-            ok, boots = run(exe, fw, work, "1m", image_arg)
+        only_probe = os.path.join(work, "probe")  # nothing to import but the frozen firmware
+        os.mkdir(only_probe)
+        shutil.copyfile(os.path.join(fw, "memory_probe.py"), os.path.join(only_probe, "memory_probe.py"))
+        try:
+            frozen_exe = frozen_unix.build()
+        except frozen_unix.BuildError as e:
+            print(f"  frozen build: {e}")
+            return 1
+        runs = (
+            ("frozen into the port (as a board's image; the budget's measure)", frozen_exe, only_probe, "--frozen"),
+            (".mpy files (code in the heap, as after `sagat deploy`)", exe, fw, None),
+            ("ROMFS image (code in place)", exe, fw, rom),
+        )
+        for name, exe, fw_dir, image_arg in runs:
+            ok, boots = run(exe, fw_dir, work, "1m", image_arg)
             if not ok:
                 print(f"  {name}: the run failed with a 1 MB heap")
                 return 1
-            base = boots[0].get("romfs", 0) if image_arg else 0
+            base = boots[0].get("romfs", 0) if image_arg and image_arg != "--frozen" else 0
             print(f"\n  {name}:" + (f" image {len(image)} bytes, {base / 1024:.1f} KB of heap with it" if base else ""))
             for i, b in enumerate(boots, 1):
                 print(
@@ -140,7 +157,7 @@ def main() -> int:
                         b["n_total_bytes"] / 1024,
                     )
                 )
-            least = smallest(exe, fw, work, image_arg)
+            least = smallest(exe, fw_dir, work, image_arg)
             beyond = least - base / 1024
             met = "MET" if beyond <= BUDGET_KB else "NOT met"
             extra = f" ({beyond:.0f} KB beyond the image)" if base else ""

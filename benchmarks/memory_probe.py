@@ -1,10 +1,12 @@
 # The whole firmware on the sim board, as memory_bench.py runs it under MicroPython:
 #
-#     micropython -X heapsize=N memory_probe.py FLASH ACTIONS START [ROMFS]
+#     micropython -X heapsize=N memory_probe.py FLASH ACTIONS START [ROMFS | --frozen]
 #
 # with the compiled firmware on sys.path (memory_bench.py puts it next to this file), or, given a
 # ROMFS image of it, imported from that image (vfs.VfsRom: bytecode and constants run in place, as
-# from a board's ROMFS partition; on the unix port the image itself sits in the heap). It mounts the
+# from a board's ROMFS partition; on the unix port the image itself sits in the heap), or, with
+# --frozen, from the firmware frozen into the unix port itself (benchmarks/frozen_unix.py builds it,
+# as a board's image is built; sys.path is only ".frozen" then). It mounts the
 # littlefs image, boots the app (restoring an interrupted game: the log is replayed), plays the
 # script in virtual time with the faces drawn (to a sink) and the protocol server attached, as on a
 # board, asks for `state` every 50 actions as an arbiter's PC watching would, then pulls the whole
@@ -30,11 +32,18 @@ class Sink:
 
 
 def ask(srv, now, line):
-    """One request through the server, as the serial link feeds it; the answer's bytes."""
+    """One request through the server, as the serial link feeds it; the answer's bytes. An
+    answer that is not ok (a MemoryError inside a request is answered "internal") stops the run."""
     srv.feed(line, now)
     got = 0
+    ok = False
     while srv.pending() or srv.has_work():
-        got += len(srv.take_out(512))
+        piece = srv.take_out(512)
+        if not got:
+            ok = piece.find(b'"ok":true') >= 0
+            if not ok:
+                raise RuntimeError("%s answered: %s" % (line, piece))
+        got += len(piece)
         srv.feed(b"", now)
     return got
 
@@ -79,7 +88,9 @@ def field(buf, n, name):
 
 def main():
     flash, actions, start = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    if len(sys.argv) > 4:
+    if len(sys.argv) > 4 and sys.argv[4] == "--frozen":  # only the firmware frozen into this port
+        sys.path[:] = [".frozen"]
+    elif len(sys.argv) > 4:
         import vfs
 
         with open(sys.argv[4], "rb") as f:
@@ -92,6 +103,9 @@ def main():
     from sagatfw.protocol import Server
 
     phase("imported")
+    import sagatfw.app as A
+
+    print("FROM %s" % A.__file__)
     sim.mount_flash(flash)
     if start == 0:  # the first boot: an arbiter key is set, so the log is keyed and changes need it
         with open("/flash/key", "wb") as f:

@@ -8,6 +8,8 @@
 # same code. The actions (`new_game`, `start`, `pause`, `adjust`, ...) are what the buttons, the
 # on-clock menu, the simulator's scripts and the host protocol all call.
 
+import gc
+
 from sagatfw import buttons as B
 from sagatfw import clock as C
 from sagatfw import forget
@@ -52,6 +54,7 @@ class App:
         board = self.board
         origin = self.store.load()
         v = self.store.values
+        gc.collect()  # what lives as long as the clock goes first, low in a heap free of the load's garbage
         try:
             self.buttons = B.Buttons(v["lockout_ms"])
         except ValueError:  # a value Buttons refuses must never stop the clock from booting
@@ -263,8 +266,6 @@ def _key(root):
 
 
 def _forget(*names):
-    import gc
-
     forget(*names)
     gc.collect()
 

@@ -10,26 +10,8 @@ import os
 
 from sagatfw import VERSION, forget
 from sagatfw import clock as C
+from sagatfw import protocol as P
 from sagatfw import records as R
-from sagatfw.protocol import (
-    _REQUIRED,
-    BAD_ARG,
-    BUSY,
-    COMMANDS,
-    INTERNAL,
-    KEY_FILE,
-    MAX_ERASE,
-    MAX_KEY,
-    MAX_LINE,
-    MAX_RECORDS,
-    PROTOCOL,
-    REFUSED,
-    WALL_MAX_MS,
-    WALL_MIN_MS,
-    Error,
-    _int,
-    _side,
-)
 
 SIDES = {"left": C.LEFT, "right": C.RIGHT}
 BY = {"left": C.BY_LEFT, "right": C.BY_RIGHT, "arbiter": C.BY_ARBITER, "host": C.BY_HOST}
@@ -38,7 +20,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
 
 def save_key(root, key):
     """Store the key atomically (temporary file, rename); b"" removes it. Raises OSError."""
-    path = root + KEY_FILE
+    path = root + P.KEY_FILE
     if not key:
         try:
             os.remove(path)
@@ -53,25 +35,25 @@ def save_key(root, key):
 
 
 
-def _str(req, name, lo=1, hi=MAX_LINE):
+def _str(req, name, lo=1, hi=P.MAX_LINE):
     v = req.get(name)
     if not isinstance(v, str) or not lo <= len(v) <= hi:
-        raise Error(BAD_ARG, "%s must be a string of %d..%d characters" % (name, lo, hi))
+        raise P.Error(P.BAD_ARG, "%s must be a string of %d..%d characters" % (name, lo, hi))
     return v
 
 
-def _choice(req, name, choices, default=_REQUIRED):
+def _choice(req, name, choices, default=P._REQUIRED):
     v = req.get(name)
-    if v is None and default is not _REQUIRED:
+    if v is None and default is not P._REQUIRED:
         return default
     if not isinstance(v, str) or v not in choices:
-        raise Error(BAD_ARG, "%s must be one of %s" % (name, ", ".join(choices)))
+        raise P.Error(P.BAD_ARG, "%s must be one of %s" % (name, ", ".join(choices)))
     return v
 
 
 
 def _refuse(srv, what):
-    raise Error(REFUSED, "%s: the clock is %s" % (what, srv._state_name()))
+    raise P.Error(P.REFUSED, "%s: the clock is %s" % (what, srv._state_name()))
 
 def _done(srv, ok, what):
     if not ok:
@@ -85,7 +67,7 @@ def _brief(srv):
         "t": c.t,
         "left_ms": c.ms(C.LEFT),
         "right_ms": c.ms(C.RIGHT),
-        "running": _side(c.running),
+        "running": P._side(c.running),
     }
 
 def settings_get(srv, req, now):
@@ -95,20 +77,20 @@ def settings_get(srv, req, now):
 def settings_set(srv, req, now):
     values = req.get("values")
     if not isinstance(values, dict):
-        raise Error(BAD_ARG, "values must be an object of settings")
+        raise P.Error(P.BAD_ARG, "values must be an object of settings")
     if srv.app.clock.state not in (C.SETUP, C.FINISHED):
         _refuse(srv, "settings change between games")
     try:
         srv.app.set_settings(values, now)
     except ValueError as e:
-        raise Error(BAD_ARG, str(e)) from None
+        raise P.Error(P.BAD_ARG, str(e)) from None
     return {"values": dict(srv.app.store.values), "saved": srv.app.message != "SETTINGS NOT SAVED"}
 
 def presets_list(srv, req, now):
-    from sagatfw import presets as P  # not kept in RAM: forgotten again below
+    from sagatfw import presets  # not kept in RAM: forgotten again below
     from sagatfw.settings import MAX_PRESETS
 
-    builtin = [{"name": p[0], "tc": p[1], "desc": p[2]} for p in P.PRESETS]
+    builtin = [{"name": p[0], "tc": p[1], "desc": p[2]} for p in presets.PRESETS]
     forget("sagatfw.presets")
     user = []
     for i, p in enumerate(srv.app.store.presets):
@@ -116,18 +98,18 @@ def presets_list(srv, req, now):
     return {"builtin": builtin, "user": user, "slots": MAX_PRESETS}
 
 def presets_set(srv, req, now):
-    slot = _int(req, "slot", 0, 99)
+    slot = P._int(req, "slot", 0, 99)
     name = _str(req, "name")
     tc = _str(req, "tc")
     store = srv.app.store
     try:
         store.set_preset(slot, name, tc)
     except ValueError as e:
-        raise Error(BAD_ARG, str(e)) from None
+        raise P.Error(P.BAD_ARG, str(e)) from None
     try:
         store.save()
     except OSError as e:
-        raise Error(INTERNAL, "presets not saved: %s" % (e,)) from None
+        raise P.Error(P.INTERNAL, "presets not saved: %s" % (e,)) from None
     return {"slot": slot, "name": name, "tc": tc}
 
 def new(srv, req, now):
@@ -136,17 +118,17 @@ def new(srv, req, now):
         left = tc.get("left")
         right = tc.get("right")
         if len(tc) != 2 or not isinstance(left, str) or not isinstance(right, str):
-            raise Error(BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
+            raise P.Error(P.BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
         tc = left + "|" + right
     elif not isinstance(tc, str):
-        raise Error(BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
+        raise P.Error(P.BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
     first = _choice(req, "first", ("left", "right"), "left")
     if srv.app.clock.state == C.RUNNING:
         _refuse(srv, "pause the game in progress first")
     try:
         srv.app.new_game(tc, first, now)
     except ValueError as e:
-        raise Error(BAD_ARG, str(e)) from None
+        raise P.Error(P.BAD_ARG, str(e)) from None
     body = _brief(srv)
     body["tc"] = srv.app.clock.tc_field()
     body["first"] = first
@@ -173,31 +155,31 @@ def resume_adjourned(srv, req, now):
 
 def adjust(srv, req, now):
     side = SIDES[_choice(req, "side", ("left", "right"))]
-    ms = _int(req, "ms", 0, C.MAX_MS, None)
-    moves = _int(req, "moves", 0, C.MAX_MOVES, None)
-    stage = _int(req, "stage", 1, 255, None)
+    ms = P._int(req, "ms", 0, C.MAX_MS, None)
+    moves = P._int(req, "moves", 0, C.MAX_MOVES, None)
+    stage = P._int(req, "stage", 1, 255, None)
     if ms is None and moves is None and stage is None:
-        raise Error(BAD_ARG, "adjust needs ms, moves or stage")
+        raise P.Error(P.BAD_ARG, "adjust needs ms, moves or stage")
     state = srv.app.clock.state
     if state == C.RUNNING or state == C.FINISHED:
         _refuse(srv, "corrections need the clock stopped")
     try:
         srv.app.adjust(side, now, ms, moves, stage)
     except ValueError as e:
-        raise Error(BAD_ARG, str(e)) from None
+        raise P.Error(P.BAD_ARG, str(e)) from None
     return _brief(srv)
 
 def late_install(srv, req, now):
-    elapsed = _int(req, "elapsed_ms", 0, C.MAX_MS)
+    elapsed = P._int(req, "elapsed_ms", 0, C.MAX_MS)
     c = srv.app.clock
     if c.state != C.SETUP:
         _refuse(srv, "late installation is set before the start")
     if c._countup(C.LEFT) or c._countup(C.RIGHT):
-        raise Error(REFUSED, "late installation needs a time limit, not a count-up")
+        raise P.Error(P.REFUSED, "late installation needs a time limit, not a count-up")
     try:
         srv.app.late_install(elapsed, now)
     except ValueError as e:
-        raise Error(BAD_ARG, str(e)) from None
+        raise P.Error(P.BAD_ARG, str(e)) from None
     return _brief(srv)
 
 def result(srv, req, now):
@@ -206,45 +188,45 @@ def result(srv, req, now):
     return _brief(srv)
 
 def time_sync(srv, req, now):
-    wall = _int(req, "wall_ms", WALL_MIN_MS, WALL_MAX_MS)
+    wall = P._int(req, "wall_ms", P.WALL_MIN_MS, P.WALL_MAX_MS)
     j = srv.app.journal
     durable = j.time_sync(srv.app.clock, wall, now)
     return {"seq": j.seq - 1, "durable": durable}
 
 def key_set(srv, req, now):
-    text = _str(req, "key", 0, 2 * MAX_KEY)
+    text = _str(req, "key", 0, 2 * P.MAX_KEY)
     try:
         key = binascii.unhexlify(text)
     except ValueError:
-        raise Error(BAD_ARG, "key must be hex digits (at most %d bytes)" % MAX_KEY) from None
+        raise P.Error(P.BAD_ARG, "key must be hex digits (at most %d bytes)" % P.MAX_KEY) from None
     if srv._in_progress():
         _refuse(srv, "the key changes between games only")
     j = srv.app.journal
     if j.backlog:
-        raise Error(BUSY, "log records are waiting to be written: try again")
+        raise P.Error(P.BUSY, "log records are waiting to be written: try again")
     try:
         save_key(srv.root, key)
     except OSError as e:
-        raise Error(INTERNAL, "key not saved: %s" % (e,)) from None
+        raise P.Error(P.INTERNAL, "key not saved: %s" % (e,)) from None
     srv.key = key
     j.chain = R.Chain(key)  # every later record is chained with it
     srv.nonce = None
     return {"key_set": bool(key)}
 
 def log_erase(srv, req, now):
-    upto = _int(req, "upto_seq", 0, 0xFFFFFFFF)
-    game = _int(req, "game", 0, 0xFFFF)
+    upto = P._int(req, "upto_seq", 0, 0xFFFFFFFF)
+    game = P._int(req, "game", 0, 0xFFFF)
     prot = _protected_game(srv)
     if game >= prot:
-        raise Error(REFUSED, "game %d is in progress: only finished games are erased" % prot)
+        raise P.Error(P.REFUSED, "game %d is in progress: only finished games are erased" % prot)
     j = srv.app.journal
     if j.backlog:
-        raise Error(BUSY, "log records are waiting to be written: try again")
+        raise P.Error(P.BUSY, "log records are waiting to be written: try again")
     names = srv._names()
     erased = 0
     stopped = None
     for name in names[:-1]:  # never the newest segment: the journal writes there
-        if erased >= MAX_ERASE:
+        if erased >= P.MAX_ERASE:
             stopped = "more"
             break
         stopped = _erasable(srv, name, upto, game)
@@ -296,7 +278,7 @@ def identify(srv, req, now):
     used, free = _heap()
     return {
         "firmware": VERSION,
-        "protocol": PROTOCOL,
+        "protocol": P.PROTOCOL,
         "board": srv.info.get("name", getattr(srv.app.board, "name", None)),
         "uid": srv.info.get("uid"),
         "number": srv.info.get("number"),
@@ -307,9 +289,9 @@ def identify(srv, req, now):
         "heap_used": used,
         "heap_free": free,
         "key_set": bool(srv.key),
-        "max_line": MAX_LINE,
-        "max_records": MAX_RECORDS,
-        "commands": sorted(COMMANDS.keys()),
+        "max_line": P.MAX_LINE,
+        "max_records": P.MAX_RECORDS,
+        "commands": sorted(P.COMMANDS.keys()),
     }
 
 
@@ -385,5 +367,5 @@ def log_info(srv, req, now):
         "backlog": len(j.backlog),
         "dropped": j.dropped,
         "log_error": j.error,
-        "max_records": MAX_RECORDS,
+        "max_records": P.MAX_RECORDS,
     }

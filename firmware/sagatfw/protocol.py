@@ -27,6 +27,7 @@
 # imports to sign): both are loaded for a request that needs them and forgotten after that feed.
 
 import binascii
+import gc
 import json
 import os
 
@@ -42,6 +43,7 @@ LINES_PER_FEED = 8
 HEAVY_PER_FEED = 2  # log.info / log.read / log.erase per feed call
 OUT_LIMIT = 4096  # no new line is answered while more than this waits to be taken
 MAX_RECORDS = 32  # records per log.read chunk (a 2.9 KB response line)
+PIECE = 384  # raw bytes base64-encoded at a time, as the stream takes them (512 characters)
 MAX_ERASE = 4  # segments removed per log.erase request
 KEY_FILE = "key"
 MAX_KEY = 64  # bytes
@@ -172,6 +174,8 @@ class Server:
         self.out = []  # response pieces (bytes, memoryview) not yet taken
         self.out_off = 0  # bytes of out[0] already taken
         self.out_len = 0
+        self.enc_at = 0  # self.raw[enc_at:enc_end]: log.read records not yet base64-encoded
+        self.enc_end = 0
         self.nonce = None
         self.key = load_key(self.root)
         self.uptime = 0  # ms since `now` (the boot), counted at each feed()
@@ -236,6 +240,8 @@ class Server:
         if not self.out:
             return memoryview(b"")
         first = self.out[0]
+        if first is None:
+            first = self._encode()
         end = self.out_off + max_bytes
         if end > len(first):
             end = len(first)
@@ -245,6 +251,8 @@ class Server:
         """Drop the first n pending bytes (written to the stream)."""
         while n > 0 and self.out:
             first = self.out[0]
+            if first is None:
+                first = self._encode()
             left = len(first) - self.out_off
             if n < left:
                 self.out_off += n
@@ -254,6 +262,20 @@ class Server:
             self.out_len -= left
             self.out.pop(0)
             self.out_off = 0
+
+    def _encode(self):
+        """Put the base64 text of the next PIECE of a log.read's records in front of the
+        queue's marker (None), or in its place after the last piece: one piece of 512
+        characters exists at a time, not the whole chunk's 2.7 KB."""
+        at = self.enc_at
+        end = at + PIECE
+        if end >= self.enc_end:
+            end = self.enc_end
+            self.out.pop(0)
+        piece = memoryview(binascii.b2a_base64(memoryview(self.raw)[at:end]))[:-1]  # no newline
+        self.enc_at = end
+        self.out.insert(0, piece)
+        return piece
 
     def take_out(self, max_bytes=512):
         """Take up to max_bytes pending bytes (bytes; b"" if none)."""
@@ -293,8 +315,9 @@ class Server:
                     self.n = 0
                     self.scan = 0
                 return
-            if lines >= LINES_PER_FEED or heavy >= HEAVY_PER_FEED or self.out_len > OUT_LIMIT:
-                return  # the rest later
+            if (lines >= LINES_PER_FEED or heavy >= HEAVY_PER_FEED or self.out_len > OUT_LIMIT
+                    or self.enc_at < self.enc_end):
+                return  # the rest later (a log.read's records wait in self.raw to be encoded)
             if self.skipping or j >= MAX_LINE:
                 self.skipping = False
                 line = None
@@ -360,6 +383,7 @@ class Server:
                 body = getattr(self, handler)(req, now)
             else:
                 if self.cmds is None:
+                    gc.collect()  # a module's dict grows as it loads: give it whole free blocks
                     from sagatfw import commands
 
                     self.cmds = commands
@@ -385,6 +409,7 @@ class Server:
                 raise Error(AUTH_FAILED, "no challenge: ask auth.challenge first")
             if not isinstance(auth, str) or len(auth) != 64:
                 raise Error(AUTH_FAILED, "auth must be 64 hex digits")
+            gc.collect()
             from sagatfw import auth as A  # forgotten after this feed
 
             self.loaded = True
@@ -409,14 +434,19 @@ class Server:
     def _reply(self, rid, body):
         self.lines += 1
         head = '{"id":' + _dumps(rid) + ',"ok":true'
-        if isinstance(body, _Raw):  # log.read: the base64 text goes out as it is, not copied
+        if isinstance(body, _Raw):  # log.read: the records are encoded as the stream takes them
             s = _dumps(body.head)
             self._push((head + "," + s[1:-1] + ',"data":"').encode())
-            self._push(memoryview(body.data)[:-1])  # without b2a_base64's newline
+            if body.size:
+                self.enc_at = 0
+                self.enc_end = body.size
+                self.out.append(None)  # the marker _encode replaces
+                self.out_len += (body.size + 2) // 3 * 4
             self._push(b'"}\n')
-        elif body:
-            s = _dumps(body)
-            self._push((head + "," + s[1:-1] + "}\n").encode())
+        elif body:  # the body's text after the head: made once, its "{" skipped in place
+            self._push((head + ",").encode())
+            self._push(memoryview(_dumps(body).encode())[1:])
+            self._push(b"\n")
         else:
             self._push((head + "}\n").encode())
 
@@ -547,9 +577,7 @@ class Server:
         }
         if torn:
             head["torn"] = torn
-        if not count:
-            return _Raw(head, b"\n")
-        return _Raw(head, binascii.b2a_base64(memoryview(self.raw)[: count * R.RECORD_SIZE]))
+        return _Raw(head, count * R.RECORD_SIZE)  # self.raw[:size], encoded by _encode
 
     def _read_from(self, name, start, count, want, started):
         """Copy records of one segment into self.raw from slot `count`: every record once the
@@ -605,11 +633,11 @@ class Server:
         return n, first, hi, torn
 
 class _Raw:
-    """A log.read body: its small fields and the base64 text (which ends in a newline)."""
+    """A log.read body: its small fields and the number of bytes of self.raw it sends."""
 
-    def __init__(self, head, data):
+    def __init__(self, head, size):
         self.head = head
-        self.data = data
+        self.size = size
 
 
 def _valid_id(v):

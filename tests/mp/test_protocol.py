@@ -3,6 +3,7 @@
 # with the arbiter key), a pull resumed from the middle, erase rules, the arbiter's authority, the
 # per-call budget, and a fuzz run: every bad line gets exactly one error and the clock keeps exact
 # time, compared with a clock that got no garbage.
+import binascii
 import gc
 import json
 import random
@@ -668,9 +669,15 @@ def test_bounded_work_per_call_and_a_host_that_stops_reading():
         out += srv.take_out(100000)
     ids = [json.loads(x)["id"] for x in out.split(b"\n")[:-1]]
     assert ids == list(range(P.LINES_PER_FEED, 200))
-    # log reads are heavy: at most HEAVY_PER_FEED per call
+    # log reads are heavy: at most HEAVY_PER_FEED per call, and one whose records are still
+    # waiting to be encoded (in the server's one buffer) holds the next line back until sent
     data = b"".join(b'{"id":%d,"cmd":"log.read","from_seq":0}\n' % i for i in range(5))
     srv.feed(data, T(20000))
+    assert srv.take_out(100000).count(b"\n") == 1
+    for _ in range(4):
+        srv.feed(b"", T(20000))
+        assert srv.take_out(100000).count(b"\n") == 1
+    srv.feed(b'{"id":5,"cmd":"log.read","from_seq":999999}\n' * 4, T(20000))  # nothing to encode
     assert srv.take_out(100000).count(b"\n") == P.HEAVY_PER_FEED
     rig.lines(b"")
     unmount()
@@ -679,16 +686,27 @@ def test_bounded_work_per_call_and_a_host_that_stops_reading():
 def test_peek_and_sent_for_a_stream_that_takes_part_of_a_write():
     rig = Rig()
     srv = rig.srv
-    srv.feed(b'{"id":1,"cmd":"identify"}\n{"id":2,"cmd":"state"}\n', T(0))
+    rig.ok("start")
+    for ms in range(1000, 25000, 1000):  # 20+ records: a log.read's data is encoded in pieces
+        rig.press(C.LEFT if ms // 1000 % 2 else C.RIGHT, ms)
+    srv.feed(b'{"id":1,"cmd":"identify"}\n{"id":2,"cmd":"state"}\n{"id":3,"cmd":"log.read","from_seq":0}\n'
+             b'{"id":4,"cmd":"state"}\n', T(25000))
     total = srv.pending()
     out = bytearray()
-    while srv.pending():
+    while srv.pending() or srv.has_work():
         view = srv.peek(50)
         n = 1 + len(out) % 37  # the stream takes a few bytes at a time
         n = min(n, len(view))
         out += bytes(view[:n])
         srv.sent(n)
-    assert len(out) == total and [json.loads(x)["id"] for x in bytes(out).split(b"\n")[:-1]] == [1, 2]
+        if not srv.pending():  # the line after a log.read waits until its data is taken
+            srv.feed(b"", T(25000))
+            total += srv.pending()
+    answers = [json.loads(x) for x in bytes(out).split(b"\n")[:-1]]
+    assert len(out) == total and [a["id"] for a in answers] == [1, 2, 3, 4]
+    pulled = binascii.a2b_base64(answers[2]["data"])
+    assert len(pulled) == answers[2]["count"] * R.RECORD_SIZE and answers[2]["count"] > 6
+    assert all(not R.check(pulled[i : i + R.RECORD_SIZE]) for i in range(0, len(pulled), R.RECORD_SIZE))
     assert len(srv.peek(10)) == 0 and srv.take_out(10) == b""
     unmount()
 

@@ -104,6 +104,8 @@ class Board:
         self.base = virtual_base or 0
         self.vt = 0  # virtual ms since the script began
         self.quiet = quiet
+        if not quiet:  # as a board's faces: loaded with the board, before the boot (a quiet,
+            from sagatfw import faces  # noqa: F401  - scripted run never loads them)
         self.out = out if out is not None else sys.stdout
         self.buttons = None
         self.beeps = 0
@@ -138,7 +140,7 @@ class Board:
     def show(self, app, now):
         if self.quiet:
             return
-        from sagatfw import faces as F  # a quiet (scripted) run never loads the faces
+        from sagatfw import faces as F  # loaded in __init__ unless the run was quiet then
 
         self.frames += 1
         c = app.clock
