@@ -1,6 +1,6 @@
 """A MicroPython unix port with the firmware frozen in, as a board runs it.
 
-    python benchmarks/frozen_unix.py        # builds (or finds) it and prints its path
+    python benchmarks/frozen_unix.py [--32]  # builds (or finds) it and prints its path
 
 On a board the firmware is frozen into the image (firmware/manifest.py): its bytecode, constants
 and names stay in flash and the heap holds only what the code makes. The unix port from PyPI
@@ -12,6 +12,10 @@ benchmarks/manifest_sim.py (sagatfw and asyncio). Debian's source leaves out the
 libraries the sim does not use (btree, the TLS stack, libffi, micropython-lib); they are switched
 off. The build takes about a minute with gcc and make and is kept under .cache/ (or
 $SAGAT_MPY_CACHE); make rebuilds only what the firmware's changes touch.
+
+The unix port is 64-bit: pointers and GC blocks are twice a Pico's or an ESP32's, so the same
+firmware needs more heap than on a board. `--32` builds it 32-bit (MICROPY_FORCE_32BIT, which
+needs `gcc -m32`: Debian's gcc-multilib), the nearest this machine comes to a board's heap.
 """
 
 from __future__ import annotations
@@ -86,8 +90,9 @@ def _make(args: list[str], log: str) -> None:
         raise BuildError(f"{' '.join(args)} failed (log {log}):\n{tail}")
 
 
-def build() -> str:
-    """Path of the frozen unix port's `micropython`, built if missing or out of date."""
+def build(bits: int = 64) -> str:
+    """Path of the frozen unix port's `micropython` (64- or 32-bit), built if missing or out of
+    date."""
     for tool in ("make", "gcc"):
         if shutil.which(tool) is None:
             raise BuildError(f"building MicroPython needs {tool}")
@@ -102,12 +107,14 @@ def build() -> str:
             f.write("micropython-lib is not needed: manifest_sim.py requires nothing from it\n")
         jobs = f"-j{os.cpu_count() or 1}"
         _make(["make", "-C", os.path.join(tree, "mpy-cross"), jobs], os.path.join(cache, "mpy-cross.log"))
+        build_dir = "build-standard" if bits == 64 else "build-standard-32"
+        extra = [] if bits == 64 else ["MICROPY_FORCE_32BIT=1", f"BUILD={build_dir}"]
         _make(
-            ["make", "-C", os.path.join(tree, "ports", "unix"), jobs, *MAKE_FLAGS, f"MPY_LIB_DIR={nolib}",
+            ["make", "-C", os.path.join(tree, "ports", "unix"), jobs, *MAKE_FLAGS, *extra, f"MPY_LIB_DIR={nolib}",
              f"FROZEN_MANIFEST={MANIFEST}"],
-            os.path.join(cache, "unix.log"),
+            os.path.join(cache, f"unix{bits}.log"),
         )
-    exe = os.path.join(tree, "ports", "unix", "build-standard", "micropython")
+    exe = os.path.join(tree, "ports", "unix", build_dir, "micropython")
     if not os.access(exe, os.X_OK):
         raise BuildError(f"the build made no {exe}")
     return exe
@@ -115,7 +122,7 @@ def build() -> str:
 
 def main() -> int:
     try:
-        print(build())
+        print(build(32 if "--32" in sys.argv[1:] else 64))
     except BuildError as e:
         print(f"frozen_unix: {e}", file=sys.stderr)
         return 1
