@@ -113,8 +113,8 @@ def main():
     board = sim.Board(sim.TICKS_MAX - 30000, False, Sink())
     app = App(board)
     board.vt = start
+    srv = Server(app, {"uid": "sim-probe"}, board.ticks())  # before the boot, as app.run makes it
     app.boot(board.ticks())
-    srv = Server(app, {"uid": "sim-probe"}, board.ticks())
     phase("booted")
     step = app.step
 

@@ -71,6 +71,8 @@ class App:
         except Exception as e:  # noqa: BLE001 - a log the engine cannot replay: start clean, say so
             self.message = "LOG RESTORE FAILED"
             board.note("log restore failed: %s" % e)
+            self.clock = None  # a MemoryError too: free the half-replayed clock and the replay first
+            _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse")
             self.clock = C.Clock()
         if restored:
             self.setup_logged = True
@@ -303,8 +305,9 @@ def run():
     board = board_for_platform().Board()
     app = App(board)
     now = board.ticks()
-    app.boot(now)
-    # The serial link: the protocol on the board's USB serial / UART stdio (contract 6)
+    # The serial link: the protocol on the board's USB serial / UART stdio (contract 6). Made
+    # before the boot: its buffers (3 KB) go in one piece low in the heap, before the log's replay
+    # leaves it in small pieces; the loop serves it only after the boot.
     import binascii
 
     import machine
@@ -314,4 +317,5 @@ def run():
 
     uid = binascii.hexlify(machine.unique_id()).decode()  # type: ignore[attr-defined]  # boards only
     app.link = Link(Server(app, {"uid": uid}, now), max_out=BOARD_OUT)
+    app.boot(now)
     asyncio.run(_loop(app))

@@ -215,6 +215,53 @@ def test_reboot_restores_the_game_paused():
     unmount()
 
 
+def test_a_restore_that_fails_starts_clean_and_says_so_even_out_of_memory():
+    import sys
+
+    from sagatfw import journal as J
+
+    app, board = _app("600+5")
+    app.start(T(0))
+    _edge(app, B.LEVER_LEFT, 3000)
+    app.step(T(3000))
+    seq = app.journal.seq
+    real = J.Journal.restore
+    real_clock = C.Clock
+    for failure in (MemoryError("memory allocation failed"), ValueError("replay mismatch")):
+
+        def restore(self, clock, now, failure=failure):
+            from sagatfw import replay  # noqa: F401 - loaded, as the real replay loads it
+            clock.new_game("5+0", None, C.RIGHT)  # half replayed
+            raise failure
+
+        made = []  # for each Clock made: was the replay's code still in RAM?
+
+        def clock(made=made):
+            made.append("sagatfw.replay" in sys.modules)
+            return real_clock()
+
+        J.Journal.restore = restore
+        C.Clock = clock
+        try:
+            board2 = FakeBoard()
+            app2 = App(board2)
+            assert app2.boot(T(0)) is False  # no exception: the clock boots
+        finally:
+            J.Journal.restore = real
+            C.Clock = real_clock
+        assert made == [False, False]  # App's, then the clean one: made after the replay was freed
+        assert app2.message == "LOG RESTORE FAILED" and "log restore failed" in board2.notes[0]
+        c = app2.clock
+        # the settings' control and first side, not the half replay's 5 s with right to move
+        assert c.state == C.SETUP and c.to_move == C.LEFT and c.ms(C.LEFT) > 5000 and c.moves == [0, 0]
+        assert app2.journal.seq >= seq  # the log keeps the interrupted game: nothing is erased
+    # and the real restore still finds the game
+    board3 = FakeBoard()
+    app3 = App(board3)
+    assert app3.boot(T(0)) and app3.clock.state == C.PAUSED
+    unmount()
+
+
 def test_menu_button_opens_the_menu_and_leaving_it_frees_its_code():
     import sys
 

@@ -336,15 +336,16 @@ def main(argv):
     start = int(opts["--start"])
     if virtual:
         board.vt = start
-    app.boot(board.ticks())
-    if "--serial" in flags:
-        # stdin/stdout carry the protocol, as a board's USB serial does; the faces and the keys
-        # then use the terminal (/dev/tty), or nothing at all when headless
+    if "--serial" in flags:  # the link before the boot, as on a board (app.run)
         from sagatfw.link import Link
         from sagatfw.protocol import Server
 
         app.link = Link(Server(app, {"uid": _uid(opts["--flash"] if opts["--dir"] is None else opts["--dir"])},
                                board.ticks()))
+    app.boot(board.ticks())
+    if "--serial" in flags:
+        # stdin/stdout carry the protocol, as a board's USB serial does; the faces and the keys
+        # then use the terminal (/dev/tty), or nothing at all when headless
         keys = False
         if "--headless" in flags:
             board.quiet = True
