@@ -64,10 +64,15 @@ class App:
         self.journal = Journal(
             board.root + "log", key=_key(board.root), max_bytes=v["log_max_bytes"], checkpoint_ms=v["checkpoint_ms"]
         )
-        problems = self.journal.open()
+        try:
+            problems = self.journal.open()
+        except Exception as e:  # noqa: BLE001 - a MemoryError, a flash that cannot be read: play on, say so
+            problems = None  # the journal writes nothing (it does not know where the log ends)
+            self.message = "LOG ERROR"
+            board.note("log open failed: %s" % e)
         restored = False
         try:
-            restored = self.journal.restore(self.clock, now)
+            restored = self.journal.opened and self.journal.restore(self.clock, now)
         except Exception as e:  # noqa: BLE001 - a log the engine cannot replay: start clean, say so
             self.message = "LOG RESTORE FAILED"
             board.note("log restore failed: %s" % e)
@@ -83,6 +88,8 @@ class App:
             self.journal.log_settings(self.clock, self.store.clock_settings(), origin, now)
         if problems:
             self.message = "LOG DAMAGED"
+        if not self.journal.opened:
+            self.message = "LOG ERROR"
         _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse")  # boot-only code leaves RAM
         return restored
 

@@ -48,6 +48,7 @@ class Journal:
         self.game = 0  # current game number (0 before the first)
         self.file = None
         self.resume = None  # (segment name, records) the first write after boot appends to
+        self.opened = False  # open() found the log's end: nothing is written before (seq 0 would replace a segment)
         self.seg_records = 0
         self.last_t = 0  # t of the last record written for the current game
         self.error = None  # the last write error, as text; None when all is durable
@@ -126,6 +127,7 @@ class Journal:
                     self.last_t = R.t_of(last)
                 break
         self.file = None  # the next record continues self.resume, or starts a new segment
+        self.opened = True
         return self.problems
 
     def game_events(self, game=None):
@@ -280,6 +282,9 @@ class Journal:
         """Write the backlog to the current segment and flush. True if all is durable."""
         if not self.backlog:
             return True
+        if not self.opened:  # the records wait (up to the backlog's bound); the faces say LOG ERROR
+            self.error = "log not opened"
+            return False
         while True:
             try:
                 self._write_backlog()

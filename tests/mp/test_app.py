@@ -62,6 +62,14 @@ def _edge(app, button, ms, pressed=True):
     app.buttons.edge(button, T(ms), pressed)
 
 
+def _tap(app, button, ms):
+    """A press and its release 100 ms later, each step taken."""
+    _edge(app, button, ms)
+    app.step(T(ms))
+    _edge(app, button, ms + 100, False)
+    app.step(T(ms + 100))
+
+
 def _presses(app):
     return [(e["side"], e["t"]) for e in _log(app) if e["type"] == "press"]
 
@@ -259,6 +267,39 @@ def test_a_restore_that_fails_starts_clean_and_says_so_even_out_of_memory():
     board3 = FakeBoard()
     app3 = App(board3)
     assert app3.boot(T(0)) and app3.clock.state == C.PAUSED
+    unmount()
+
+
+def test_a_log_that_cannot_be_opened_leaves_the_clock_playing_and_the_log_untouched():
+    import os
+
+    from sagatfw import journal as J
+
+    app, board = _app("600+5")
+    app.start(T(0))
+    for ms in range(1000, 20000, 1000):
+        _tap(app, B.LEVER_LEFT if ms // 1000 % 2 else B.LEVER_RIGHT, ms)
+    before = {n: open("/flash/log/" + n, "rb").read() for n in os.listdir("/flash/log")}
+    real = J.Journal.open
+
+    def fails(self):
+        raise MemoryError("memory allocation failed")  # e.g. listing a huge log in a small heap
+
+    J.Journal.open = fails
+    try:
+        board2 = FakeBoard()
+        app2 = App(board2)
+        assert app2.boot(T(0)) is False  # the clock boots: no exception
+    finally:
+        J.Journal.open = real
+    assert app2.message == "LOG ERROR" and "log open failed" in board2.notes[0]
+    app2.start(T(0))  # a game is played, unlogged, and the faces keep saying so
+    for ms in range(1000, 5000, 1000):
+        _tap(app2, B.LEVER_LEFT if ms // 1000 % 2 else B.LEVER_RIGHT, ms)
+    assert app2.clock.moves[C.LEFT] + app2.clock.moves[C.RIGHT] == 4 and app2.message == "LOG ERROR"
+    assert app2.journal.error == "log not opened"
+    after = {n: open("/flash/log/" + n, "rb").read() for n in os.listdir("/flash/log")}
+    assert after == before  # not a byte of the log was written over (a seq 0 would replace a segment)
     unmount()
 
 
