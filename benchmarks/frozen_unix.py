@@ -47,6 +47,9 @@ MAKE_FLAGS = (
 )
 
 
+UNPACKED = ".sagat-unpacked"
+
+
 class BuildError(Exception):
     pass
 
@@ -60,7 +63,7 @@ def _fetch(cache: str) -> str:
     errors = []
     for name, sha, top in SOURCES:
         tree = os.path.join(cache, top)
-        if os.path.isfile(os.path.join(tree, "py", "mpconfig.h")):
+        if os.path.isfile(os.path.join(tree, UNPACKED)):  # written last: an interrupted run is redone
             return tree
         path = os.path.join(cache, name)
         try:
@@ -73,8 +76,15 @@ def _fetch(cache: str) -> str:
             if got != sha:
                 os.unlink(path)
                 raise BuildError(f"{name}: SHA-256 {got}, expected {sha}")
+            part = os.path.join(cache, top + ".part")
+            shutil.rmtree(part, ignore_errors=True)
+            shutil.rmtree(tree, ignore_errors=True)
             with tarfile.open(path) as t:
-                t.extractall(cache, filter="data") if sys.version_info >= (3, 12) else t.extractall(cache)
+                t.extractall(part, filter="data") if sys.version_info >= (3, 12) else t.extractall(part)
+            os.replace(os.path.join(part, top), tree)
+            shutil.rmtree(part, ignore_errors=True)
+            with open(os.path.join(tree, UNPACKED), "w") as f:
+                f.write(name + "\n")
             return tree
         except (OSError, BuildError, tarfile.TarError) as e:
             errors.append(f"{POOL}{name}: {e}")
@@ -114,9 +124,9 @@ def build(bits: int = 64) -> str:
              f"FROZEN_MANIFEST={MANIFEST}"],
             os.path.join(cache, f"unix{bits}.log"),
         )
-    exe = os.path.join(tree, "ports", "unix", build_dir, "micropython")
-    if not os.access(exe, os.X_OK):
-        raise BuildError(f"the build made no {exe}")
+        exe = os.path.join(tree, "ports", "unix", build_dir, "micropython")
+        if not os.access(exe, os.X_OK):
+            raise BuildError(f"the build made no {exe}")
     return exe
 
 

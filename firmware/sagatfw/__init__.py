@@ -1,5 +1,17 @@
 # sagat firmware: the package copied to the board (and imported by the host for its pure modules).
 VERSION = "0.1.0"
+KEY_FILE = "key"  # the arbiter key, in the board's root (set with the protocol's key.set)
+MAX_KEY = 64  # bytes
+
+
+def load_key(root):
+    """The arbiter key stored on the flash, or b"" when none is set: the protocol's authority and
+    the key of the log's chain (the app keys its journal with it at boot). One reader for both."""
+    try:
+        with open(root + KEY_FILE, "rb") as f:
+            return f.read(MAX_KEY)
+    except OSError:
+        return b""
 
 
 def forget(*names):

@@ -12,7 +12,7 @@ import gc
 
 from sagatfw import buttons as B
 from sagatfw import clock as C
-from sagatfw import forget
+from sagatfw import forget, load_key
 from sagatfw import records as R
 from sagatfw.journal import Journal
 from sagatfw.settings import Store
@@ -62,7 +62,7 @@ class App:
             self.message = "SETTINGS DEFAULT"
         board.attach(self.buttons)
         self.journal = Journal(
-            board.root + "log", key=_key(board.root), max_bytes=v["log_max_bytes"], checkpoint_ms=v["checkpoint_ms"]
+            board.root + "log", key=load_key(board.root), max_bytes=v["log_max_bytes"], checkpoint_ms=v["checkpoint_ms"]
         )
         try:
             problems = self.journal.open()
@@ -263,15 +263,6 @@ class App:
         self._log(now)
         self.next_face = now  # show the change at once
         return ok
-
-
-def _key(root):
-    """The arbiter key on the flash (root + "key", set over the protocol): the log's chain key."""
-    try:
-        with open(root + "key", "rb") as f:
-            return f.read(64)
-    except OSError:
-        return b""
 
 
 def _forget(*names):

@@ -8,7 +8,7 @@
 import binascii
 import os
 
-from sagatfw import VERSION, forget
+from sagatfw import KEY_FILE, MAX_KEY, VERSION, forget
 from sagatfw import clock as C
 from sagatfw import protocol as P
 from sagatfw import records as R
@@ -20,7 +20,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
 
 def save_key(root, key):
     """Store the key atomically (temporary file, rename); b"" removes it. Raises OSError."""
-    path = root + P.KEY_FILE
+    path = root + KEY_FILE
     if not key:
         try:
             os.remove(path)
@@ -194,11 +194,11 @@ def time_sync(srv, req, now):
     return {"seq": j.seq - 1, "durable": durable}
 
 def key_set(srv, req, now):
-    text = _str(req, "key", 0, 2 * P.MAX_KEY)
+    text = _str(req, "key", 0, 2 * MAX_KEY)
     try:
         key = binascii.unhexlify(text)
     except ValueError:
-        raise P.Error(P.BAD_ARG, "key must be hex digits (at most %d bytes)" % P.MAX_KEY) from None
+        raise P.Error(P.BAD_ARG, "key must be hex digits (at most %d bytes)" % MAX_KEY) from None
     if srv._in_progress():
         _refuse(srv, "the key changes between games only")
     j = srv.app.journal

@@ -32,7 +32,7 @@ import json
 import os
 
 from sagatfw import clock as C
-from sagatfw import forget
+from sagatfw import forget, load_key
 from sagatfw import records as R
 from sagatfw.ticks import ticks_diff
 
@@ -45,8 +45,6 @@ OUT_LIMIT = 4096  # no new line is answered while more than this waits to be tak
 MAX_RECORDS = 32  # records per log.read chunk (a 2.9 KB response line)
 PIECE = 384  # raw bytes base64-encoded at a time, as the stream takes them (512 characters)
 MAX_ERASE = 4  # segments removed per log.erase request
-KEY_FILE = "key"
-MAX_KEY = 64  # bytes
 MAX_ID = 64  # characters of a string id
 MAX_MESSAGE = 160
 WALL_MIN_MS = 946684800000  # 2000-01-01
@@ -123,16 +121,6 @@ class Error(Exception):
 # ------------------------------------------------------------------ key file
 
 
-def load_key(root):
-    """The arbiter key stored on the flash (ROOT + KEY_FILE), or b"" when none is set. The app
-    passes it to Journal(key=...) at boot so the log's chain is keyed with it."""
-    try:
-        with open(root + KEY_FILE, "rb") as f:
-            return f.read(MAX_KEY + 1)[:MAX_KEY]
-    except OSError:
-        return b""
-
-
 def _random(n):
     try:
         return os.urandom(n)
@@ -184,11 +172,6 @@ class Server:
         self.lines = 0  # lines answered (errors included)
         self.errors = 0
         self.internal_errors = 0
-        j = app.journal
-        if j is not None and self.key and j.chain._ipad != R.Chain(self.key)._ipad:
-            # the app should have passed load_key(root) to Journal(key=...) at boot
-            j.chain = R.Chain(self.key)
-            app.board.note("journal chain was not keyed with the arbiter key: keyed from now on")
         self.cmds = None  # sagatfw.commands while a request of a feed needs it
         self.loaded = False  # a module to forget at the end of this feed was loaded
 
@@ -269,12 +252,16 @@ class Server:
         characters exists at a time, not the whole chunk's 2.7 KB."""
         at = self.enc_at
         end = at + PIECE
-        if end >= self.enc_end:
+        if end > self.enc_end:
             end = self.enc_end
-            self.out.pop(0)
         piece = memoryview(binascii.b2a_base64(memoryview(self.raw)[at:end]))[:-1]  # no newline
+        # the queue changes only once the piece exists: a MemoryError above leaves it as it was,
+        # and the next peek tries again
+        if end == self.enc_end:
+            self.out[0] = piece  # the last piece takes the marker's place
+        else:
+            self.out.insert(0, piece)
         self.enc_at = end
-        self.out.insert(0, piece)
         return piece
 
     def take_out(self, max_bytes=512):
@@ -434,19 +421,23 @@ class Server:
     def _reply(self, rid, body):
         self.lines += 1
         head = '{"id":' + _dumps(rid) + ',"ok":true'
+        # Each answer joins the queue in one step (a MemoryError before it leaves the queue as it
+        # was, and the request is answered with an error instead of half a line)
         if isinstance(body, _Raw):  # log.read: the records are encoded as the stream takes them
             s = _dumps(body.head)
-            self._push((head + "," + s[1:-1] + ',"data":"').encode())
+            first = (head + "," + s[1:-1] + ',"data":"').encode()
             if body.size:
+                self.out.extend((first, None, b'"}\n'))  # None: the marker _encode replaces
                 self.enc_at = 0
                 self.enc_end = body.size
-                self.out.append(None)  # the marker _encode replaces
-                self.out_len += (body.size + 2) // 3 * 4
-            self._push(b'"}\n')
+                self.out_len += len(first) + (body.size + 2) // 3 * 4 + 3
+            else:
+                self._push(first + b'"}\n')
         elif body:  # the body's text after the head: made once, its "{" skipped in place
-            self._push((head + ",").encode())
-            self._push(memoryview(_dumps(body).encode())[1:])
-            self._push(b"\n")
+            first = (head + ",").encode()
+            rest = memoryview(_dumps(body).encode())[1:]
+            self.out.extend((first, rest, b"\n"))
+            self.out_len += len(first) + len(rest) + 1
         else:
             self._push((head + "}\n").encode())
 

@@ -711,6 +711,56 @@ def test_peek_and_sent_for_a_stream_that_takes_part_of_a_write():
     unmount()
 
 
+def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
+    # the records of a log.read are base64-encoded piece by piece as the stream takes them; a
+    # MemoryError there (a full heap) must leave the queue whole: the next try sends them all
+    rig = Rig()
+    srv = rig.srv
+    rig.ok("start")
+    for ms in range(1000, 40000, 1000):
+        rig.press(C.LEFT if ms // 1000 % 2 else C.RIGHT, ms)
+    real = P.binascii
+
+    class Failing:
+        calls = 0
+        last_failed = False
+
+        def b2a_base64(self, data):
+            Failing.calls += 1
+            last = len(data) < P.PIECE  # 32 records: 5 pieces of 384 bytes, then 128
+            if Failing.calls == 2 or (last and not Failing.last_failed):  # a middle one, the last one
+                Failing.last_failed = Failing.last_failed or last
+                raise MemoryError("memory allocation failed")
+            return real.b2a_base64(data)
+
+    srv.feed(b'{"id":1,"cmd":"log.read","from_seq":0}\n{"id":2,"cmd":"state"}\n', T(40000))
+    out = bytearray()
+    failed = 0
+    P.binascii = Failing()
+    try:
+        for _ in range(100):
+            if not (srv.pending() or srv.has_work()):
+                break
+            try:
+                piece = srv.peek(100)
+            except MemoryError:
+                failed += 1
+                continue
+            out += bytes(piece)
+            srv.sent(len(piece))
+            if not srv.pending():
+                srv.feed(b"", T(40000))
+    finally:
+        P.binascii = real
+    assert failed == 2 and srv.pending() == 0
+    answers = [json.loads(x) for x in bytes(out).split(b"\n")[:-1]]
+    assert [a["id"] for a in answers] == [1, 2] and answers[0]["count"] == 32
+    pulled = binascii.a2b_base64(answers[0]["data"])
+    assert len(pulled) == 32 * R.RECORD_SIZE
+    assert [R.seq_of(pulled[i : i + R.RECORD_SIZE]) for i in range(0, len(pulled), R.RECORD_SIZE)] == list(range(32))
+    unmount()
+
+
 def test_idle_feed_allocates_nothing():
     # the transport calls feed(b"", now) on every pass of the loop: with nothing to do it must not
     # allocate (the loop's heap_lock budget), a partial line held or not
