@@ -204,6 +204,12 @@ def key_set(srv, req, now):
     j = srv.app.journal
     if j.backlog:
         raise P.Error(P.BUSY, "log records are waiting to be written: try again")
+    # the change goes into the log first, chained under the old key: the evidence that the key's
+    # holder made it (a verifier accepts unkeyed records after a key_cleared record only)
+    app = srv.app
+    origin = R.ORIGIN_KEY_SET if key else R.ORIGIN_KEY_CLEARED
+    if not j.log_settings(app.clock, app.store.clock_settings(), origin, now):
+        raise P.Error(P.INTERNAL, "the key change could not be logged (%s): the key is unchanged" % j.error)
     try:
         save_key(srv.root, key)
     except OSError as e:

@@ -11,6 +11,7 @@ from sagatfw.records import (
     CHAIN,
     FLAG_WALL,
     HEADER,
+    ORIGIN_KEY_CLEARED,
     P_CHAIN,
     P_GAP,
     P_ORDER,
@@ -22,6 +23,7 @@ from sagatfw.records import (
     TEXT_SIZE,
     ZERO_CHAIN,
     Chain,
+    arg_of,
     chain_of,
     check,
     seq_of,
@@ -29,7 +31,7 @@ from sagatfw.records import (
     type_of,
 )
 
-ORIGIN_NAMES = ("changed", "defaults_missing", "defaults_corrupt")
+ORIGIN_NAMES = ("changed", "defaults_missing", "defaults_corrupt", "key_set", "key_cleared")
 
 
 def unpack_settings(rec):
@@ -161,7 +163,9 @@ class Reader:
         # The arbiter key can be set between games (protocol key.set): records before it link
         # under the old key. `key` may be one key or a list (the current one and older ones); the
         # unkeyed chain is accepted only until the first record that links under a key - once
-        # keyed, always keyed, so nobody without a key can continue a keyed log.
+        # keyed, always keyed, so nobody without a key can continue a keyed log - unless a
+        # settings record with origin key_cleared, linked under the key, says the key's holder
+        # cleared it: the records after it may be unkeyed (until one links under a key again).
         keys = key if isinstance(key, (list, tuple)) else [key]
         self.chains = [Chain(k) for k in keys if k]
         self.unkeyed = Chain(b"")
@@ -215,6 +219,8 @@ class Reader:
                 else:
                     why = "seq %d does not link to seq %d" % (seq, self.last_seq)
                 self._problem(P_CHAIN, seq, why + " " + where)
+            elif type_of(rec) == C.EV_SETTINGS and arg_of(rec) == ORIGIN_KEY_CLEARED:
+                self.keyed = False  # the key's holder cleared the key: unkeyed records follow
         self.prev = chain_of(rec)
         self.last_seq = seq
         kind = type_of(rec)

@@ -58,6 +58,11 @@ FLAG_WALL = 1
 ORIGIN_CHANGED = 0
 ORIGIN_DEFAULTS_MISSING = 1
 ORIGIN_DEFAULTS_CORRUPT = 2
+# The arbiter key changed (protocol key.set): the record is chained under the old key, the records
+# after it under the new one; after ORIGIN_KEY_CLEARED they are unkeyed, and a verifier accepts
+# that only because this record, under the old key, says so.
+ORIGIN_KEY_SET = 3
+ORIGIN_KEY_CLEARED = 4
 
 # Problems a reader reports (Reader.problems: (kind, seq, detail)).
 P_CRC = "crc"  # bytes do not match their CRC: torn or corrupted
@@ -250,6 +255,10 @@ def t_of(rec):
 
 def type_of(rec):
     return rec[1]
+
+
+def arg_of(rec):
+    return struct.unpack_from("<h", rec, 26)[0]
 
 
 def chain_of(rec):

@@ -572,6 +572,30 @@ def test_key_change_needs_the_old_key_and_rekeys_the_chain():
     rig.ok("new", tc="60", first="left")
     rig.ok("start")
     rig.ok("pause")
+    # the whole log verifies with every key it was written under: each change is a settings
+    # record (origin key_set / key_cleared) chained under the key before it, and after the clear
+    # the unkeyed records are accepted because that record, under the key, says so
+    recs, _ = rig.pull(0)
+    events, rd = _events(recs, [b"new key", KEY])
+    assert rd.problems == []
+    origins = [e["origin"] for e in events if e["type"] == "settings" and e.get("origin", "").startswith("key")]
+    assert origins == ["key_set", "key_cleared"]
+    # without that record an unkeyed continuation is still a break: drop it and relink the rest
+    # unkeyed (what somebody without the key could make of the log)
+    cleared = [R.seq_of(r) for r in recs if R.type_of(r) == C.EV_SETTINGS and R.arg_of(r) == R.ORIGIN_KEY_CLEARED]
+    forged = []
+    prev = None
+    unkeyed = R.Chain(b"")
+    for r in recs:
+        r = bytearray(r)
+        if R.seq_of(r) == cleared[0]:  # its place taken by a settings change of no key's
+            r[26:28] = bytes((R.ORIGIN_CHANGED, 0))
+        if R.seq_of(r) >= cleared[0]:
+            R.seal(r, prev, unkeyed)
+        forged.append(bytes(r))
+        prev = R.chain_of(r)
+    _, rd2 = _events(forged, [b"new key", KEY])
+    assert [p[0] for p in rd2.problems][:1] == [R.P_CHAIN]
     unmount()
 
 
