@@ -204,20 +204,20 @@ def key_set(srv, req, now):
     j = srv.app.journal
     if j.backlog:
         raise P.Error(P.BUSY, "log records are waiting to be written: try again")
-    # the change goes into the log first, chained under the old key: the evidence that the key's
-    # holder made it (a verifier accepts unkeyed records after a key_cleared record only)
-    app = srv.app
-    origin = R.ORIGIN_KEY_SET if key else R.ORIGIN_KEY_CLEARED
-    if not j.log_settings(app.clock, app.store.clock_settings(), origin, now):
-        raise P.Error(P.INTERNAL, "the key change could not be logged (%s): the key is unchanged" % j.error)
     try:
         save_key(srv.root, key)
     except OSError as e:
         raise P.Error(P.INTERNAL, "key not saved: %s" % (e,)) from None
+    # the change goes into the log sealed with the old key (the evidence that its holder made it: a
+    # verifier accepts unkeyed records after a key_cleared record only), every later record with
+    # the new one. Should the flash fail now, the record waits in RAM and goes first, in order.
+    app = srv.app
+    origin = R.ORIGIN_KEY_SET if key else R.ORIGIN_KEY_CLEARED
+    durable = j.log_settings(app.clock, app.store.clock_settings(), origin, now)
     srv.key = key
     j.chain = R.Chain(key)  # every later record is chained with it
     srv.nonce = None
-    return {"key_set": bool(key)}
+    return {"key_set": bool(key), "durable": durable}
 
 def log_erase(srv, req, now):
     upto = P._int(req, "upto_seq", 0, 0xFFFFFFFF)

@@ -412,6 +412,8 @@ def cmd_key(args: argparse.Namespace) -> int:
         raise UserError("the arbiter key is at most 64 bytes")
     ans = _call(args, lambda c: c.request("key.set", auth=True, key=new.hex()))
     text = "arbiter key set: keep it secret; `sagat logs verify --key ...` needs it" if new else "arbiter key cleared"
+    if ans.get("durable") is False:
+        text += "\nwarning: the clock could not write the change to its log yet (its faces say LOG ERROR)"
     return _out(args, ans, text)
 
 

@@ -599,6 +599,28 @@ def test_key_change_needs_the_old_key_and_rekeys_the_chain():
     unmount()
 
 
+def test_a_key_change_the_flash_cannot_take_yet_goes_first_once_it_can():
+    rig = Rig(key=KEY)
+    j = rig.app.journal
+
+    def failing():
+        raise OSError(5)  # EIO: the flash refuses the write
+
+    j._write_backlog = failing
+    ans = rig.ok("key.set", KEY, key="")  # cleared: the key file changed, its record waits in RAM
+    assert ans["key_set"] is False and ans["durable"] is False and len(j.backlog) == 1
+    del j._write_backlog  # the flash works again
+    rig.ok("new", tc="60", first="left")
+    rig.ok("start")
+    rig.ok("pause")
+    recs, _ = rig.pull(0)
+    events, rd = _events(recs, KEY)
+    assert rd.problems == [] and not j.backlog
+    kinds = [(e["type"], e.get("origin")) for e in events]
+    assert kinds.index(("settings", "key_cleared")) < kinds.index(("game_start", None))
+    unmount()
+
+
 def test_reboot_keeps_the_key_and_the_chain():
     rig = Rig(key=KEY)
     rig.ok("new", tc="300+2", first="left")
