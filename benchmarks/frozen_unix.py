@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -58,6 +59,20 @@ def cache_dir() -> str:
     return os.environ.get("SAGAT_MPY_CACHE") or os.path.join(ROOT, ".cache", "micropython")
 
 
+def _download(url: str, path: str, tries: int = 3) -> None:
+    """url to path, tried again after a network error (a CI run should not fail on one)."""
+    for attempt in range(tries):
+        try:
+            with urllib.request.urlopen(url, timeout=120) as r, open(path + ".part", "wb") as f:
+                shutil.copyfileobj(r, f)
+            os.replace(path + ".part", path)
+            return
+        except OSError:  # URLError, timeouts and resets are OSErrors
+            if attempt == tries - 1:
+                raise
+            time.sleep(5 * (attempt + 1))
+
+
 def _fetch(cache: str) -> str:
     """The unpacked source tree, downloaded (and checked) once."""
     errors = []
@@ -68,9 +83,7 @@ def _fetch(cache: str) -> str:
         path = os.path.join(cache, name)
         try:
             if not os.path.exists(path):
-                with urllib.request.urlopen(POOL + name, timeout=120) as r, open(path + ".part", "wb") as f:
-                    shutil.copyfileobj(r, f)
-                os.replace(path + ".part", path)
+                _download(POOL + name, path)
             with open(path, "rb") as f:
                 got = hashlib.sha256(f.read()).hexdigest()
             if got != sha:
