@@ -29,7 +29,6 @@ except ImportError:  # CPython
 REFRESH_MS = const(100)  # faces at least 10 times a second
 BEEP_FLAG_MS = const(400)
 BEEP_STAGE_MS = const(120)
-RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
 
 
 class App:
@@ -68,7 +67,6 @@ class App:
             problems = self.journal.open()
         except Exception as e:  # noqa: BLE001 - a MemoryError, a flash that cannot be read: play on, say so
             problems = None  # the journal writes nothing (it does not know where the log ends)
-            self.message = "LOG ERROR"
             board.note("log open failed: %s" % e)
         restored = False
         try:
@@ -88,7 +86,7 @@ class App:
             self.journal.log_settings(self.clock, self.store.clock_settings(), origin, now)
         if problems:
             self.message = "LOG DAMAGED"
-        if not self.journal.opened:
+        if not self.journal.opened:  # said last: it outweighs the other boot messages
             self.message = "LOG ERROR"
         _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse")  # boot-only code leaves RAM
         return restored
@@ -228,9 +226,9 @@ class App:
         return self._do(self.clock.late_install(elapsed_ms, now), now)
 
     def result(self, text, now):
-        if text not in RESULT_CODES:
-            raise ValueError("result must be one of " + ", ".join(RESULT_CODES))
-        return self._do(self.clock.result(RESULT_CODES.index(text), now), now)
+        if text not in C.RESULT_NAMES:
+            raise ValueError("result must be one of " + ", ".join(C.RESULT_NAMES))
+        return self._do(self.clock.result(C.RESULT_NAMES.index(text), now), now)
 
     def set_settings(self, values, now):
         """Change settings (a dict); they apply from the next game, or now to a game not started.

@@ -6,7 +6,8 @@
 # forgets it after that feed.
 
 import binascii
-import hashlib
+
+from sagatfw.records import Chain
 
 MAX_DEPTH = 8  # nesting of a request that carries auth
 
@@ -88,15 +89,8 @@ def canonical(obj):
 
 
 def hmac_sha256(key, msg):
-    """HMAC-SHA256 (RFC 2104) of msg under key (bytes); 32 bytes."""
-    if len(key) > 64:
-        key = hashlib.sha256(key).digest()
-    key = bytes(key) + bytes(64 - len(key))
-    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-    inner.update(msg)
-    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
-    outer.update(inner.digest())
-    return outer.digest()
+    """HMAC-SHA256 (RFC 2104) of msg under key (bytes); 32 bytes: the log chain's HMAC."""
+    return Chain(key).mac(msg)
 
 
 def hex_text(b):

@@ -13,10 +13,6 @@ from sagatfw import clock as C
 from sagatfw import protocol as P
 from sagatfw import records as R
 
-SIDES = {"left": C.LEFT, "right": C.RIGHT}
-BY = {"left": C.BY_LEFT, "right": C.BY_RIGHT, "arbiter": C.BY_ARBITER, "host": C.BY_HOST}
-RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
-
 
 def save_key(root, key):
     """Store the key atomically (temporary file, rename); b"" removes it. Raises OSError."""
@@ -138,8 +134,8 @@ def start(srv, req, now):
     return _done(srv, srv.app.start(now), "start")
 
 def pause(srv, req, now):
-    by = _choice(req, "by", ("left", "right", "arbiter", "host"), "host")
-    return _done(srv, srv.app.pause(BY[by], now), "pause")
+    by = _choice(req, "by", C.BY_NAMES, "host")
+    return _done(srv, srv.app.pause(C.BY_NAMES.index(by), now), "pause")
 
 def resume(srv, req, now):
     return _done(srv, srv.app.resume(now), "resume")
@@ -154,7 +150,7 @@ def resume_adjourned(srv, req, now):
     return _done(srv, srv.app.resume_adjourned(now), "resume_adjourned")
 
 def adjust(srv, req, now):
-    side = SIDES[_choice(req, "side", ("left", "right"))]
+    side = C.SIDE_NAMES.index(_choice(req, "side", C.SIDE_NAMES))
     ms = P._int(req, "ms", 0, C.MAX_MS, None)
     moves = P._int(req, "moves", 0, C.MAX_MOVES, None)
     stage = P._int(req, "stage", 1, 255, None)
@@ -183,7 +179,7 @@ def late_install(srv, req, now):
     return _brief(srv)
 
 def result(srv, req, now):
-    result = _choice(req, "result", RESULTS)
+    result = _choice(req, "result", C.RESULT_NAMES)
     srv.app.result(result, now)
     return _brief(srv)
 

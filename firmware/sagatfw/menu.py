@@ -132,7 +132,6 @@ SETTINGS = (
 )
 
 RESULTS = ("1-0", "0-1", "1/2", "+/-", "-/+")  # as shown
-RESULT_CODES = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")  # as app.result takes them (contract 3)
 BONUS = ("NONE", "+", "D", "B")  # custom bonus: none, Fischer, simple delay, Bronstein
 BONUS_CHARS = " +db"
 BONUS_NAMES = (None, "Fischer increment", "simple delay", "Bronstein delay")
@@ -440,7 +439,7 @@ class Menu:
             self._say("OK", "LATE", ticks)
         elif m == M_RESULT:
             try:
-                self.app.result(RESULT_CODES[self.i], ticks)
+                self.app.result(C.RESULT_NAMES[self.i], ticks)
             except ValueError as e:
                 self._no("RESULT", "RSLT", ticks, str(e))
                 return

@@ -100,7 +100,8 @@ def crc32(data):
 
 
 class Chain:
-    """HMAC-SHA256 keyed chain; key b"" (no arbiter key) still detects accidents, not forgers."""
+    """HMAC-SHA256 keyed chain; key b"" (no arbiter key) still detects accidents, not forgers.
+    The one HMAC of the firmware: the protocol's proof of authority (auth.py) uses it too."""
 
     def __init__(self, key=b""):
         if len(key) > 64:
@@ -109,14 +110,18 @@ class Chain:
         self._ipad = bytes(b ^ 0x36 for b in key)
         self._opad = bytes(b ^ 0x5C for b in key)
 
-    def link(self, prev, body):
-        """The chain value of a record: HMAC(key, prev || body), first 8 bytes."""
+    def mac(self, msg, more=b""):
+        """HMAC-SHA256 (RFC 2104) of msg || more under the key: 32 bytes."""
         inner = hashlib.sha256(self._ipad)
-        inner.update(prev)
-        inner.update(body)
+        inner.update(msg)
+        inner.update(more)
         outer = hashlib.sha256(self._opad)
         outer.update(inner.digest())
-        return outer.digest()[:CHAIN_SIZE]
+        return outer.digest()
+
+    def link(self, prev, body):
+        """The chain value of a record: HMAC(key, prev || body), first 8 bytes."""
+        return self.mac(prev, body)[:CHAIN_SIZE]
 
 
 def seal(buf, prev, chain):

@@ -16,23 +16,24 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from sagatfw import clock as C
 from sagatfw import settings as fw_settings
 from sagatfw import timecontrol as tcm
 from sagatfw.ticks import TICKS_MAX
 
 ACTIONS = {
     # action: {field: (required, checker, what)}
-    "press": {"side": (True, lambda v: v in ("left", "right"), "left or right")},
+    "press": {"side": (True, lambda v: v in C.SIDE_NAMES, "left or right")},
     "settings": {},
     "new": {
         "tc": (True, None, "a TimeControl string or {\"left\": ..., \"right\": ...}"),
-        "first": (False, lambda v: v in ("left", "right"), "left or right"),
+        "first": (False, lambda v: v in C.SIDE_NAMES, "left or right"),
     },
     "start": {},
-    "pause": {"by": (False, lambda v: v in ("left", "right", "arbiter", "host"), "left, right, arbiter or host")},
+    "pause": {"by": (False, lambda v: v in C.BY_NAMES, "left, right, arbiter or host")},
     "resume": {},
     "adjust": {
-        "side": (True, lambda v: v in ("left", "right"), "left or right"),
+        "side": (True, lambda v: v in C.SIDE_NAMES, "left or right"),
         "ms": (False, lambda v: _int(v) and v >= 0, "ms, a whole number >= 0"),
         "moves": (False, lambda v: _int(v) and v >= 0, "a move count >= 0"),
         "stage": (False, lambda v: _int(v) and v >= 1, "a stage >= 1"),
@@ -41,7 +42,7 @@ ACTIONS = {
     "late_install": {"elapsed_ms": (True, lambda v: _int(v) and v >= 0, "ms played without a clock, >= 0")},
     "adjourn": {},
     "resume_adjourned": {},
-    "result": {"result": (True, lambda v: v in ("1-0", "0-1", "1/2-1/2", "+/-", "-/+"), "1-0, 0-1, 1/2-1/2, +/-, -/+")},
+    "result": {"result": (True, lambda v: v in C.RESULT_NAMES, ", ".join(C.RESULT_NAMES))},
     "power_cut": {"off_ms": (True, lambda v: _int(v) and v >= 0, "ms the board stays off, >= 0")},
 }
 SCRIPT_SETTINGS = ("freeze", "stage_advance", "extension_ms", "default_ms", "low_time_ms", "tenths_below_ms", "sound")

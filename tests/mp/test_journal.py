@@ -1,6 +1,7 @@
 # The journal and the settings on the real littlefs (MicroPython unix port): a full filesystem, a
 # read-only one, a corrupt segment in the middle, the size bound that never removes the game in
 # progress, and settings saved atomically (power cut at every operation of a save).
+import gc
 import json
 import os
 
@@ -63,20 +64,30 @@ def test_write_read_restore_round_trip():
     unmount()
 
 
+KEY = b"arbiter's secret"
+
+
+def _keyed_game(moves):
+    """A fresh 512 KB flash, a keyed journal of 64-record segments, a 5400+30 game of `moves`
+    presses left running (as at a tournament, before a power cut)."""
+    unmount()  # the last test's image goes before this one is made (the unix port's heap is ~2 MB)
+    gc.collect()
+    _fresh(blocks=128)
+    j = Journal(ROOT, key=KEY, segment_records=64)
+    j.open()
+    c = C.Clock()
+    t, ok = _game(j, c, tc="5400+30", moves=moves, finish=False)
+    assert ok
+    return j, c
+
+
 def test_keyed_long_game_restores_in_bounded_memory():
     # With the arbiter's key set (as at a tournament) the log's chain is keyed. The restore at boot
     # reads the game's records back: it must not check them against the unkeyed chain and keep a
     # "problem" per record (which used up the heap in a long game and lost it after a power cut).
-    import gc
-
-    _fresh(blocks=128)
-    key = b"arbiter's secret"
-    j = Journal(ROOT, key=key, segment_records=64)
-    j.open()
-    c = C.Clock()
-    t, ok = _game(j, c, tc="5400+30", moves=400, finish=False)
-    assert ok and j.error is None and j.seq > 400
-    j2 = Journal(ROOT, key=key)
+    j, c = _keyed_game(400)
+    assert j.error is None and j.seq > 400
+    j2 = Journal(ROOT, key=KEY)
     j2.open()
     c2 = C.Clock()
     from sagatfw import logread
@@ -99,7 +110,7 @@ def test_keyed_long_game_restores_in_bounded_memory():
     gc.collect()
     assert c2.state == C.PAUSED and c2.moves == c.moves and (c2.ms(0), c2.ms(1)) == (c.ms(0), c.ms(1))
     assert gc.mem_alloc() - before < 16384, gc.mem_alloc() - before  # nothing kept per record
-    reader, events = _read(j2, key)
+    reader, events = _read(j2, KEY)
     assert reader.problems == [] and events[-1]["type"] == "power_restore"
     unmount()
 
@@ -108,15 +119,10 @@ def test_a_reboot_every_move_does_not_pile_up_segments():
     # A clock switched off and on after every move (flaky power): the journal goes on at the end of
     # the newest segment after each boot instead of starting a file per boot (600 files once made
     # the boot's listing run out of heap). Every record stays readable and the chain verifies.
-    _fresh(blocks=128)
-    key = b"arbiter's secret"
-    j = Journal(ROOT, key=key, segment_records=64)
-    j.open()
-    c = C.Clock()
-    _game(j, c, tc="5400+30", moves=0, finish=False)
+    j, c = _keyed_game(0)
     t = 0
     for _ in range(150):
-        j = Journal(ROOT, key=key, segment_records=64)
+        j = Journal(ROOT, key=KEY, segment_records=64)
         assert j.open() == []
         c2 = C.Clock()
         assert j.restore(c2, t)  # paused by the power cut
@@ -126,7 +132,7 @@ def test_a_reboot_every_move_does_not_pile_up_segments():
         t += 500
         c2.press(c2.running, t)
         assert j.log_events(c2, t) and j.error is None
-    reader, events = _read(j, key)
+    reader, events = _read(j, KEY)
     assert reader.problems == [], reader.problems[:3]
     assert len([e for e in events if e["type"] == "press"]) == 150
     assert len([e for e in events if e["type"] == "power_restore"]) == 150

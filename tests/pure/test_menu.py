@@ -777,7 +777,7 @@ def test_results_tk_r():
             rig.press(B.START)
             assert not rig.menu.active and rig.state() == C.FINISHED
             res = rig.log("result")
-            assert len(res) == 1 and res[0]["result"] == M.RESULT_CODES[k]
+            assert len(res) == 1 and res[0]["result"] == C.RESULT_NAMES[k]
         finally:
             rig.close()
 
