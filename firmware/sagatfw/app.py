@@ -191,6 +191,9 @@ class App:
         if first not in ("left", "right"):
             raise ValueError("first must be left or right")
         self._set_up(tc, first)  # raises ValueError on a bad control: nothing changed then
+        if self.message is not None and self.message[:5] == "CODE ":
+            self.message = None
+        self.journal.result_code = None
         self.store.values["tc"] = tc
         self.store.values["first"] = first
         self._save()
@@ -228,7 +231,13 @@ class App:
     def result(self, text, now):
         if text not in C.RESULT_NAMES:
             raise ValueError("result must be one of " + ", ".join(C.RESULT_NAMES))
-        return self._do(self.clock.result(C.RESULT_NAMES.index(text), now), now)
+        ok = self._do(self.clock.result(C.RESULT_NAMES.index(text), now), now)
+        code = self.journal.result_code
+        if ok and code is not None:
+            # the result code, from the keyed chain at the result record: the arbiter copies it
+            # onto the scoresheet (`sagat logs verify --game N --code ...`); shown until the next game
+            self.message = "CODE " + code
+        return ok
 
     def set_settings(self, values, now):
         """Change settings (a dict); they apply from the next game, or now to a game not started.

@@ -107,6 +107,12 @@ def auth_message(nonce, request):
     return (nonce + canonical(body)).encode()
 
 
+def head_message(nonce, uid, seq, link):
+    """The bytes a log.head answer's MAC covers: the host's nonce, the clock's id, the seq and
+    chain value (hex) of its last durable record."""
+    return ("sagat-head:%s:%s:%s:%s" % (nonce, uid or "", "-" if seq is None else seq, link)).encode()
+
+
 def sign(key, nonce, request):
     """The "auth" value (64 hex digits) for `request` (a dict) under `key` and `nonce`."""
     return hex_text(hmac_sha256(key, auth_message(nonce, request)))

@@ -1,13 +1,15 @@
 # sagat: the append-only event log and state checkpoints on the board's filesystem (littlefs).
 #
 # Records (records.py, 64 bytes each) go into segment files ROOT/NNNNNNNNNN.seg, named by the seq of
-# their first record. A segment holds at most `segment_records` records; the total size is bounded
-# by `max_bytes`: past it the oldest segments go, but only those holding finished, older games -
-# never the game in progress. Each batch of records is written and flushed (littlefs commits
-# atomically on flush) before `log_events` returns, so a completed move is durable before the app
-# handles the next press. After a reboot the journal starts a new segment (it never appends after a
-# damaged tail) and `restore` replays the interrupted game into the clock, which comes back paused
-# with a `power_restore` event (TK-C18).
+# their first record; each file begins with an anchor record that states the chain value of the
+# record before it, so the log can be checked from any segment on. A segment holds at most
+# `segment_records` records (its anchor included); the total size is bounded by `max_bytes`: past
+# it the oldest segments go, but only those holding finished, older games - never the game in
+# progress. Each batch of records is written and flushed (littlefs commits atomically on flush)
+# before `log_events` returns, so a completed move is durable before the app handles the next
+# press. After a reboot the journal goes on at the end of the newest segment if it is whole (else
+# in a new one: it never appends after a damaged tail) and `restore` replays the interrupted game
+# into the clock, which comes back paused with a `power_restore` event (TK-C18).
 #
 # Write errors (full or read-only filesystem, I/O errors) never stop the clock: the records stay in
 # a small RAM backlog, `error` says what went wrong, and the next call tries again (after removing
@@ -32,6 +34,16 @@ def _exists(path):
         return False
 
 
+def _whole(backlog, room):
+    """How many of the backlog's first records go into `room` without parting a record from its
+    text continuations (each flush is durable on its own: a cut between the two would leave a
+    game's setup without its control)."""
+    n = room if room < len(backlog) else len(backlog)
+    while 0 < n < len(backlog) and R.type_of(backlog[n]) == R.T_TEXT:
+        n -= 1
+    return n
+
+
 class Journal:
     def __init__(self, root="/log", key=b"", segment_records=128, max_bytes=262144, checkpoint_ms=15000,
                  backlog=32):
@@ -45,6 +57,10 @@ class Journal:
         self.backlog = []  # sealed records not yet durable
         self.seq = 0  # seq of the next record
         self.prev = R.ZERO_CHAIN  # chain of the last record made
+        self.before = R.ZERO_CHAIN  # chain of the record before backlog[0]: a new segment's anchor states it
+        self.head_seq = -1  # the last durable record: its seq and chain value (protocol log.head)
+        self.head_link = R.ZERO_CHAIN
+        self.result_code = None  # records.result_code of the last result logged (the faces show it)
         self.game = 0  # current game number (0 before the first)
         self.file = None
         self.resume = None  # (segment name, records) the first write after boot appends to
@@ -98,6 +114,8 @@ class Journal:
         buf = bytearray(R.RECORD_SIZE)
         self.resume = None
         newest = True
+        self.before = self.prev = self.head_link = R.ZERO_CHAIN
+        self.head_seq = -1
         for name in reversed(names):
             last = None
             index = 0
@@ -120,11 +138,15 @@ class Journal:
                 self.resume = (name, index)
             newest = False
             if last is not None:
-                self.seq = R.seq_of(last) + 1
+                self.seq = R.seq_of(last)
                 self.prev = R.chain_of(last)
                 self.game = R.game_of(last)
-                if R.type_of(last) != R.T_TEXT:
+                if R.type_of(last) != R.T_ANCHOR:  # an anchor carries the seq of the record after it
+                    self.seq += 1
+                if R.type_of(last) not in (R.T_TEXT, R.T_ANCHOR):
                     self.last_t = R.t_of(last)
+                self.before = self.head_link = self.prev
+                self.head_seq = self.seq - 1
                 break
         self.file = None  # the next record continues self.resume, or starts a new segment
         self.opened = True
@@ -201,10 +223,12 @@ class Journal:
 
     def _push(self):
         """Seal the record in self.buf (seq already in it) and queue it for writing."""
+        if not self.backlog:
+            self.before = self.prev
         self.prev = R.seal(self.buf, self.prev, self.chain)
         self.seq += 1
         if len(self.backlog) >= self.backlog_max:
-            self.backlog.pop(0)  # RAM is bounded: the oldest unwritten record is lost
+            self.before = R.chain_of(self.backlog.pop(0))  # RAM is bounded: the oldest unwritten record is lost
             self.dropped += 1
         self.backlog.append(bytes(self.buf))
 
@@ -247,6 +271,8 @@ class Journal:
                 text = tcm.format_sides(clock.tc[C.LEFT], clock.tc[C.RIGHT])
                 rest = R.put_text(self.buf, text, R.PAYLOAD, R.PAYLOAD_SIZE)
             self._push()
+            if ev[e + C.F_TYPE] == C.EV_RESULT:
+                self.result_code = R.result_code(self.prev)  # the faces show it (scoresheet)
             self._push_text(rest)
             self.last_t = t
         clock.clear_events()
@@ -307,11 +333,18 @@ class Journal:
             if self.file is None or self.seg_records >= self.segment_records:
                 self._new_segment()
             room = self.segment_records - self.seg_records
-            batch = self.backlog[:room]
+            n = _whole(self.backlog, room)
+            if n == 0 and self.seg_records > 1:
+                self.seg_records = self.segment_records  # the record and its text go to a new segment
+                continue
+            batch = self.backlog[: n or room]
             for rec in batch:
                 self.file.write(rec)
             self.file.flush()  # littlefs: the sync that makes these records durable
             self.seg_records += len(batch)
+            last = batch[-1]
+            self.before = self.head_link = R.chain_of(last)
+            self.head_seq = R.seq_of(last)
             del self.backlog[: len(batch)]
 
     def _close(self):
@@ -330,7 +363,12 @@ class Journal:
         if _exists(path):  # a segment from before a cut holds no durable record with this seq
             os.remove(path)
         self.file = open(path, "wb")
-        self.seg_records = 0
+        # the anchor: the chain value of the record before this segment, for a verifier that
+        # reads the log from here (older segments removed); written with the first batch
+        first = self.backlog[0]
+        R.pack_anchor(self.buf, R.game_of(first), seq, self.before)
+        self.file.write(self.buf)
+        self.seg_records = 1
         self.trim(self.max_bytes)
 
     def _last_game(self, name):

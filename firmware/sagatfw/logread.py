@@ -12,11 +12,14 @@ from sagatfw.records import (
     FLAG_WALL,
     HEADER,
     ORIGIN_KEY_CLEARED,
+    ORIGIN_KEY_SET,
     P_CHAIN,
     P_GAP,
+    P_KEY,
     P_ORDER,
     PAYLOAD,
     PAYLOAD_SIZE,
+    T_ANCHOR,
     T_CHECKPOINT,
     T_TEXT,
     TEXT_AT,
@@ -152,47 +155,132 @@ def tc_value(text):
 
 
 class Reader:
-    """Reads records in order, checks each one and the chain, and yields decoded events.
+    """Reads records in order, checks each one, the seq and the chain, and yields decoded events.
 
     feed(rec) returns the decoded event (a dict), or None for a record that is not an event
-    (text continuation, damaged). Problems found go to `problems` as (kind, seq, detail); nothing is
-    skipped in silence and nothing is "repaired". The first record read is trusted as the chain's
-    start (older records may have been rotated out); `start_seq` says where that was."""
+    (text continuation, segment anchor, damaged). Problems found go to `problems` as (kind, seq,
+    detail); nothing is skipped in silence and nothing is "repaired". Call finish() after the last
+    record: it also adds the problems that only the whole log shows.
+
+    The chain: a log that begins with seq 0 starts from zeros; one whose older segments were
+    removed begins with its first segment's anchor, which states the link of the record before
+    it, so the first record's MAC is checked like every other (a log that starts anywhere else is
+    a problem: its first record could be anything).
+
+    Keys (`key`: one key or a list, the current one first, then older ones): each key is valid only
+    for its own range of the chain. The log starts under whichever chain its first record links
+    under (unkeyed, or a key given); every record must link under the same chain as the one before
+    it, except right after a settings record with origin key_set (then under a key given other
+    than the one it retired) or key_cleared (then unkeyed). Both records are sealed under the key
+    they retire, so only its holder can make them. With a key given, a log of which no record links
+    under it fails (a log made on any unkeyed clock is no proof); with several keys, a log that
+    ends under an older one fails too (it may have been cut at a key change)."""
 
     def __init__(self, key=b"", checkpoints=False, verify=True):
-        # The arbiter key can be set between games (protocol key.set): records before it link
-        # under the old key. `key` may be one key or a list (the current one and older ones); the
-        # unkeyed chain is accepted only until the first record that links under a key - once
-        # keyed, always keyed, so nobody without a key can continue a keyed log - unless a
-        # settings record with origin key_cleared, linked under the key, says the key's holder
-        # cleared it: the records after it may be unkeyed (until one links under a key again).
         keys = key if isinstance(key, (list, tuple)) else [key]
         self.chains = [Chain(k) for k in keys if k]
         self.unkeyed = Chain(b"")
-        self.keyed = False
+        self.cur = None  # the chain of the current range: None unknown, -1 unkeyed, i: key i
+        self.lost = False  # the range is under a key not given: links cannot be checked
+        self.switch = None  # (origin, seq, chain) after a key_set / key_cleared record
+        self.used = 0  # records that link under a key given
         self.checkpoints = checkpoints
         # verify=False: decode only, the clock's own restore at boot. The records' CRCs are still
         # checked; the chain (under whichever key) and the list of problems are the arbiter's
         # business (`sagat logs verify`), and a problem kept per record would use up the heap.
         self.verify = verify
-        self.prev = None  # chain value of the last good record
+        self.prev = None  # chain value of the last good record (or the one an anchor states)
         self.last_seq = None
         self.start_seq = None
+        self.last_link = None  # chain value of the last record read (None if it was damaged)
         self.problems = []
         self.records = 0
+        self.good = 0  # well-formed records (anchors included)
         self._pending = None  # game_start waiting for its text continuations
         self._text = b""
-
-    def _links(self, prev, body, link):
-        for chain in self.chains:
-            if chain.link(prev, body) == link:
-                self.keyed = True
-                return True
-        return not self.keyed and self.unkeyed.link(prev, body) == link
 
     def _problem(self, kind, seq, detail):
         if self.verify:
             self.problems.append((kind, seq, detail))
+
+    def _which(self, prev, body, link, skip=None):
+        """The chain the record links under: a key's index, -1 unkeyed, None for none."""
+        for i in range(len(self.chains)):
+            if i != skip and self.chains[i].link(prev, body) == link:
+                return i
+        if skip != -1 and self.unkeyed.link(prev, body) == link:
+            return -1
+        return None
+
+    def _name(self, i):
+        if i == -1:
+            return "unkeyed"
+        if len(self.chains) == 1:
+            return "under the key"
+        return "under key %d (--key #%d)" % (i + 1, i + 1)
+
+    def _check_link(self, rec, seq, where):
+        body = memoryview(rec)[:CHAIN]
+        link = chain_of(rec)
+        sw = self.switch
+        self.switch = None
+        if sw is not None:
+            origin, at, old = sw
+            got = self._which(self.prev, body, link, old if origin == ORIGIN_KEY_SET else None)
+            if origin == ORIGIN_KEY_SET and got is not None and got >= 0:
+                self.cur = got
+                return
+            if origin == ORIGIN_KEY_CLEARED and got == -1:
+                self.cur = -1
+                return
+            if origin == ORIGIN_KEY_SET and not self.chains and got is None:
+                self.lost = True
+                self._problem(P_KEY, seq, "seq %d onward is under the arbiter key set at seq %d: give --key "
+                              "(nothing after it is checked without it)" % (seq, at))
+                return
+            old_links = self._which(self.prev, body, link) == old
+            if origin == ORIGIN_KEY_SET and old_links:
+                why = "seq %d links under the key that the key change at seq %d retired" % (seq, at)
+            elif origin == ORIGIN_KEY_SET:
+                why = "seq %d links under none of the keys given: the key set at seq %d is needed" % (seq, at)
+            else:
+                why = "seq %d is not unkeyed, but the key was cleared at seq %d" % (seq, at)
+            self._problem(P_KEY, seq, why + " " + where)
+            self.cur = self._which(self.prev, body, link)
+            return
+        if self.cur is None or self.lost:
+            got = self._which(self.prev, body, link)
+            if got is not None:
+                self.cur = got
+                self.lost = False
+                return
+            if self.lost:
+                return  # said once: under a key not given, nothing can be checked
+            self.lost = True
+            if self.chains:
+                why = "seq %d links under none of the keys given (a wrong key, or a changed record)" % seq
+            else:
+                why = "seq %d does not link unkeyed: the log is under an arbiter key (give --key), or the " \
+                      "record was changed" % seq
+            self._problem(P_KEY if not self.chains else P_CHAIN, seq, why + " " + where)
+            return
+        cur = self.cur
+        chain = self.unkeyed if cur == -1 else self.chains[cur]
+        if chain.link(self.prev, body) == link:
+            return
+        got = self._which(self.prev, body, link)
+        if got is None:
+            why = "seq %d does not link to seq %d" % (seq, self.last_seq if self.last_seq is not None else seq - 1)
+            self._problem(P_CHAIN, seq, why + " " + where)
+            return
+        if got == -1:
+            why = "seq %d is unkeyed after records %s, and no key_cleared record says the key was cleared" % (
+                seq, self._name(cur))
+        else:
+            why = "seq %d is %s after records %s, and no key_set record comes before it" % (
+                seq, self._name(got), self._name(cur))
+        self._problem(P_KEY, seq, why + " " + where)
+        self.cur = got
 
     def feed(self, rec, where=""):
         self.records += 1
@@ -201,29 +289,43 @@ class Reader:
             seq = seq_of(rec) if len(rec) >= 8 else None
             self._problem(bad, seq, "record %s%s" % (where, " (seq %s)" % seq if seq is not None else ""))
             self.prev = None  # the next record cannot be linked to an unreadable one
+            self.last_link = None
             return self._flush_pending()
+        self.good += 1
         seq = seq_of(rec)
+        kind = type_of(rec)
         if self.last_seq is not None:
             if seq <= self.last_seq:
                 self._problem(P_ORDER, seq, "seq %d after %d %s" % (seq, self.last_seq, where))
             elif seq != self.last_seq + 1:
                 self._problem(P_GAP, seq, "seq %d..%d missing %s" % (self.last_seq + 1, seq - 1, where))
+        if kind == T_ANCHOR:  # a segment's start: the link of the record before it
+            if self.start_seq is None:
+                self.start_seq = seq
+            stated = chain_of(rec)
+            if self.prev is None:
+                self.prev = stated  # the log's start, or after a damaged record
+            elif stated != self.prev:
+                self._problem(P_CHAIN, seq, "the segment anchor before seq %d states a link that is not "
+                              "the record before it %s" % (seq, where))
+            self.last_seq = seq - 1 if seq else None
+            return None
         if self.start_seq is None:
             self.start_seq = seq
             if seq == 0:
                 self.prev = ZERO_CHAIN  # the clock's very first record links to zeros
+            else:
+                self._problem(P_CHAIN, seq, "seq %d begins the log without a segment anchor: its MAC cannot "
+                              "be checked (records before it were cut off) %s" % (seq, where))
         if self.prev is not None and self.verify:
-            if not self._links(self.prev, memoryview(rec)[:CHAIN], chain_of(rec)):
-                if self.last_seq is None:
-                    why = "seq 0 does not start a chain with this key"
-                else:
-                    why = "seq %d does not link to seq %d" % (seq, self.last_seq)
-                self._problem(P_CHAIN, seq, why + " " + where)
-            elif type_of(rec) == C.EV_SETTINGS and arg_of(rec) == ORIGIN_KEY_CLEARED:
-                self.keyed = False  # the key's holder cleared the key: unkeyed records follow
+            self._check_link(rec, seq, where)
+            if self.cur is not None and self.cur >= 0 and not self.lost:
+                self.used += 1
+            if kind == C.EV_SETTINGS and arg_of(rec) in (ORIGIN_KEY_SET, ORIGIN_KEY_CLEARED) and not self.lost:
+                self.switch = (arg_of(rec), seq, self.cur)
         self.prev = chain_of(rec)
+        self.last_link = self.prev
         self.last_seq = seq
-        kind = type_of(rec)
         if kind == T_TEXT:
             if self._pending is not None:
                 self._text += _text(rec, TEXT_AT, TEXT_SIZE)
@@ -252,7 +354,16 @@ class Reader:
         return d
 
     def finish(self):
-        """Call after the last record: returns a game_start still waiting for its text, or None."""
+        """Call after the last record: returns a game_start still waiting for its text, or None;
+        adds the problems of the whole log (a key given that signs nothing, a log that does not
+        end under the current key)."""
+        if self.verify and self.chains and self.good and not self.lost:
+            if not self.used:
+                self._problem(P_KEY, None, "no record links under the key given: this log was not written "
+                              "under it (a log from another clock, or made without the key, proves nothing)")
+            elif len(self.chains) > 1 and self.cur is not None and self.cur > 0:
+                self._problem(P_KEY, self.last_seq, "the log ends %s, not under the first --key (the "
+                              "current one): records after a key change may be missing" % self._name(self.cur))
         return self._flush_pending()
 
     def events(self, records):

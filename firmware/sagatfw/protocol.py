@@ -16,9 +16,11 @@
 #   - never raises: garbage, 0x03 bytes, invalid UTF-8, over-long lines, unknown commands, wrong
 #     types and refused actions all become error responses (`internal` for anything unexpected).
 #
-# Arbiter authority: while a game is in progress, commands that change the game or the settings
-# need "auth": HMAC-SHA256(key, nonce + canonical(request without "auth")) in hex, where the nonce
-# comes from the last `auth.challenge` and is used up by the next request that carries "auth". The
+# Arbiter authority: with an arbiter key set, every command that changes anything (the game, a
+# finished game's result, the next game, settings, presets, the wall time, the key, the log) needs
+# "auth": HMAC-SHA256(key, nonce + canonical(request without "auth")) in hex, in every state; reads
+# never do. The nonce comes from the last `auth.challenge` and is used up by the next request that
+# carries "auth". Without a key nothing needs it (a club clock). The
 # key lives in ROOT + KEY_FILE and is also the journal's chain key (load_key: the app passes it to
 # Journal(key=...) at boot; key.set changes both).
 #
@@ -65,8 +67,8 @@ INTERNAL = "internal"
 
 # Authority levels of commands.
 READ = 0  # never needs authority
-GAME = 1  # changes the game or the settings: authority while a game is in progress
-GUARD = 2  # key.set, log.erase: authority whenever a key is set
+GAME = 1  # changes the game, the settings, the wall time: authority whenever a key is set
+GUARD = 2  # key.set, log.erase: the same (kept apart: the log and the key itself)
 
 IN_PROGRESS = (C.RUNNING, C.PAUSED, C.FLAGGED, C.ADJOURNED)
 _REQUIRED = object()
@@ -94,6 +96,7 @@ COMMANDS = {
     "time.sync": ("time_sync", GAME, ("wall_ms",)),
     "log.info": ("log_info", READ, ()),
     "log.read": ("c_log_read", READ, ("from_seq", "max_records")),
+    "log.head": ("log_head", READ, ("nonce",)),
     "log.erase": ("log_erase", GUARD, ("upto_seq", "game")),
     "key.set": ("key_set", GUARD, ("key",)),
     "auth.challenge": ("c_auth_challenge", READ, ()),
@@ -408,15 +411,11 @@ class Server:
             if not A.same(mac, want):
                 raise Error(AUTH_FAILED, "auth does not match")
             proved = True
-        if proved or not key:
+        if proved or not key or level == READ:
             return
-        if level == GUARD or (level == GAME and self.app.clock.state in IN_PROGRESS):
-            raise Error(
-                AUTH_REQUIRED,
-                "a game is in progress: this needs the arbiter's key"
-                if level == GAME
-                else "this needs the arbiter's key",
-            )
+        # every change, in every state (issue 11: a finished game's result, the next game's
+        # control, a correction before the start, the wall time are as much the arbiter's as a move)
+        raise Error(AUTH_REQUIRED, "the clock has an arbiter key: this needs it (sign with the key)")
 
     def _reply(self, rid, body):
         self.lines += 1
@@ -500,6 +499,7 @@ class Server:
             "message": app.message,
             "log_error": j.error,
             "time_synced": j.sync_wall_ms is not None,
+            "result_code": j.result_code if c.state == C.FINISHED else None,
             "battery": level,
             "low_battery": low,
         }
@@ -578,7 +578,9 @@ class Server:
         """Copy records of one segment into self.raw from slot `count`: every record once the
         pull has started, else from the first whose position seq is >= start. A record's position
         seq is its seq, or for a damaged one the previous record's position seq + 1 (the first
-        record of a segment follows its name's seq - 1). Returns (records copied, position seq
+        record of a segment follows its name's seq - 1). A segment's anchor goes with the record
+        after it: it is sent when that record is, and a chunk never ends with one (with
+        max_records 1 an anchor comes with its record). Returns (records copied, position seq
         of the first copied, highest position seq copied, 1 if the segment ends in a torn
         record)."""
         f, whole = self._open(name)
@@ -593,12 +595,13 @@ class Server:
         hi = prev
         try:
             if not started and start > base and start - base < whole:
-                # where `start` is when the segment has no gap: check that record
-                k = start - base
+                # where `start` is when the segment has no gap (after its anchor): check that record
+                k = start - base + 1
                 at = count * R.RECORD_SIZE
                 slot = mv[at : at + R.RECORD_SIZE]
                 f.seek(k * R.RECORD_SIZE)
-                if f.readinto(slot) == R.RECORD_SIZE and not R.check(slot) and R.seq_of(slot) == start:
+                if (f.readinto(slot) == R.RECORD_SIZE and not R.check(slot) and R.seq_of(slot) == start
+                        and slot[1] != R.T_ANCHOR):
                     index = k
                     prev = start - 1
             f.seek(index * R.RECORD_SIZE)
@@ -608,15 +611,22 @@ class Server:
                 if f.readinto(slot) != R.RECORD_SIZE:
                     break
                 index += 1
-                pos = prev + 1 if R.check(slot) else R.seq_of(slot)
-                prev = pos
+                bad = R.check(slot)
+                pos = prev + 1 if bad else R.seq_of(slot)
+                anchor = not bad and slot[1] == R.T_ANCHOR
+                if anchor and (started or pos >= start) and count + n == want - 1:  # never last:
+                    if count + n:  # the next one starts with it
+                        index -= 1
+                        break
+                    want += 1  # (max_records 1: the anchor and its record)
+                prev = pos - 1 if anchor else pos  # an anchor: the record after it has pos
                 if not started and pos < start:
                     continue
                 started = True
                 if first is None:
                     first = pos
-                if pos > hi:
-                    hi = pos
+                if prev > hi:
+                    hi = prev
                 n += 1
             torn = 0
             if index >= whole and f.seek(0, 2) % R.RECORD_SIZE:

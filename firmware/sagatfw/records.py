@@ -25,8 +25,16 @@
 # T_TEXT records continue the text of the record before them (a long tc string): bytes 8..51
 # hold 44 more bytes of text (NUL-padded). T_CHECKPOINT records say "the clock was alive at t, with
 # these faces": they let a reboot come back close to the cut (TK-C18); they are not contract 3 events.
-# The chain links every record to the one before, so a missing, reordered or edited record breaks
-# it; with an arbiter key, only the key's holder can write a valid chain.
+# T_ANCHOR records open every segment file: they state the chain value of the record before the
+# segment (bytes 52..59) and carry the seq of the segment's first record; they take no seq of
+# their own and are not chained. They let a verifier check the MAC of the first record of a log
+# whose older segments were removed: without them that record's link could not be checked, and a
+# forger could cut the log before an edited record. (A wrong stated value only makes that check
+# fail: the value is public, what protects the record is the key that its MAC needs.)
+# The chain links every record to the one before, so a reordered, edited or inserted record breaks
+# it; with an arbiter key, only the key's holder can write a valid chain. What a log cannot show by
+# itself - records cut off at its end, or an older copy put back - is proven by the signed head of
+# a pull and by the result code (docs/log-format.md).
 
 import struct
 
@@ -43,6 +51,7 @@ RECORD_SIZE = 64
 MAGIC = 0xA5
 T_TEXT = 0x40
 T_CHECKPOINT = 0x41
+T_ANCHOR = 0x43
 HEADER = "<BBHIIIIHHbbhBBBBIH"  # up to and including wall_ms: 38 bytes
 PAYLOAD = 38
 PAYLOAD_SIZE = 14
@@ -71,6 +80,7 @@ P_GAP = "missing"  # seq jumped: records are missing
 P_ORDER = "order"  # seq went backwards: reordered or replayed
 P_CHAIN = "chain"  # the chain does not link: edited, inserted, or a different key
 P_TORN = "torn"  # a partial record at the end of a segment
+P_KEY = "key"  # a record under a key outside that key's range, or no record under the key given
 
 
 def _crc_table():
@@ -215,6 +225,27 @@ def pack_text(buf, game, seq, text):
         buf[i] = 0
     struct.pack_into("<BBHI", buf, 0, MAGIC, T_TEXT, game & 0xFFFF, seq)
     return put_text(buf, text, TEXT_AT, TEXT_SIZE)
+
+
+def pack_anchor(buf, game, seq, prev):
+    """A segment's T_ANCHOR record: `seq` of the record after it, `prev` the chain value of the
+    record before it (ZERO_CHAIN at the log's start)."""
+    for i in range(RECORD_SIZE):
+        buf[i] = 0
+    struct.pack_into("<BBHI", buf, 0, MAGIC, T_ANCHOR, game & 0xFFFF, seq)
+    buf[CHAIN : CHAIN + CHAIN_SIZE] = prev
+    struct.pack_into("<I", buf, CRC, crc32(memoryview(buf)[:CRC]))
+
+
+CODE_DIGITS = 6
+
+
+def result_code(link):
+    """The result code of a result record with chain value `link`: six digits that the faces show
+    when a result is entered and the arbiter copies onto the scoresheet. The chain value depends
+    on the key and on every record before it, so `sagat logs verify --game N --code C` proves from
+    paper that the log still holds game N as it was when its result was entered."""
+    return "%06d" % (struct.unpack(">I", bytes(link[:4]))[0] % 1000000)
 
 
 def pack_settings(buf, s):

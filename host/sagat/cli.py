@@ -152,7 +152,7 @@ def _damage(log) -> int:
     whether the chain links is `sagat logs verify`'s question (it needs the arbiter key)."""
     from sagatfw import records
 
-    damage = [p for p in log.problems if p[0] != records.P_CHAIN]
+    damage = [p for p in log.problems if p[0] not in (records.P_CHAIN, records.P_KEY)]
     for kind, _seq, detail in damage:
         print(f"sagat: log damage: {kind}: {detail}", file=sys.stderr)
     return 1 if damage else 0

@@ -108,7 +108,9 @@ def pull(clock: Clock, out_dir: str, chunk: int = 32, progress: bool | None = No
             save(nxt)
             seq = nxt
             bar.update(min(seq, last + 1) - first)
-            if window and window[0][1] != seq:
+            if not window:
+                ask = seq  # (a short chunk: the clock says where to go on)
+            elif window[0][1] != seq:
                 # a short chunk (a segment's end) or a gap: the asks in flight start at the wrong
                 # places; take their answers, drop them, and ask again from where the clock said
                 for rid, _ in window:

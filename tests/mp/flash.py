@@ -12,8 +12,11 @@ class Flash:
     def __init__(self, block_size=4096, blocks=64, image=None, cut_at=0, tear=False):
         self.block_size = block_size
         self.blocks = blocks
-        if image is None:
-            image = bytearray(b"\xff" * (block_size * blocks))
+        if image is None:  # erased: 0xFF, filled a block at a time (no second copy of the image)
+            image = bytearray(block_size * blocks)
+            ff = b"\xff" * block_size
+            for i in range(blocks):
+                image[i * block_size : (i + 1) * block_size] = ff
         self.data = image
         self.ops = 0  # program + erase operations so far
         self.programs = 0

@@ -183,6 +183,16 @@ def _b64(text):
     return binascii.a2b_base64(text) if text else b""
 
 
+def _real(recs):
+    """The records of a pull without the segments' anchors (each has the seq of the next)."""
+    return [r for r in recs if R.type_of(r) != R.T_ANCHOR]
+
+
+def _at(recs, seq):
+    """Index of the first record (or anchor) of a pull with seq >= `seq`."""
+    return next(i for i, r in enumerate(recs) if R.seq_of(r) >= seq)
+
+
 def _events(recs, key=b""):
     rd = Reader(key, checkpoints=True)
     return rd.events(recs), rd
@@ -369,10 +379,12 @@ def test_whole_game_pulled_in_chunks_decodes_and_verifies_with_the_key():
     _play(rig, KEY)
     info = rig.ok("log.info")
     assert info["first"] == 0 and info["last"] == rig.app.journal.seq - 1 and info["segments"] >= 3
-    assert info["game"] == 1 and info["in_progress"] is None and info["bytes"] == (info["last"] + 1) * 64
+    n = info["last"] + 1 + info["segments"]  # every record, and each segment's anchor
+    assert info["game"] == 1 and info["in_progress"] is None and info["bytes"] == n * 64
     recs, resps = rig.pull(0, 7)
-    assert len(recs) == info["last"] + 1 and len(resps) == (len(recs) + 6) // 7 + 1
-    assert [R.seq_of(r) for r in recs] == list(range(len(recs)))
+    assert len(recs) == n and len(resps) == (len(recs) + 6) // 7 + 1
+    assert [R.seq_of(r) for r in _real(recs)] == list(range(info["last"] + 1))
+    assert all(R.type_of(recs[i]) == R.T_ANCHOR for i in range(0, n, SEGMENT_RECORDS))
     for r in resps[:-1]:
         assert r["count"] <= 7 and r["last"] == info["last"]
     events, rd = _events(recs, KEY)
@@ -404,17 +416,23 @@ def test_pull_resumes_from_the_middle():
     _play(rig)
     full, _ = rig.pull(0)
     r = rig.ok("log.read", from_seq=0, max_records=10)
-    assert r["from"] == 0 and r["next"] == 10 and r["count"] == 10
+    assert r["from"] == 0 and r["next"] == 9 and r["count"] == 10  # the anchor and seq 0..8
     # the host vanishes here; the next pull starts where it stopped
     rest, _ = rig.pull(r["next"], 13)
     assert _b64(r["data"]) + b"".join(rest) == b"".join(full)
-    mid, _ = rig.pull(37, 5)
-    assert R.seq_of(mid[0]) == 37 and mid == full[37:]
+    for seq in (37, 44, 45, 46):  # (seq 45 begins the 4th segment: its anchor comes with it)
+        mid, _ = rig.pull(seq, 5)
+        assert R.seq_of(mid[0]) == seq and mid == full[_at(full, seq) :]
+    # a chunk never ends with an anchor: the next one starts with it
+    r = rig.ok("log.read", from_seq=40, max_records=6)
+    assert r["count"] == 5 and r["next"] == 45 and R.type_of(_b64(r["data"])[-64:]) != R.T_ANCHOR
+    r = rig.ok("log.read", from_seq=45, max_records=1)  # (with max_records 1, the anchor and its record)
+    assert r["count"] == 2 and r["next"] == 46 and R.type_of(_b64(r["data"])[:64]) == R.T_ANCHOR
     last = R.seq_of(full[-1])
     r = rig.ok("log.read", from_seq=last + 1)
     assert r["count"] == 0 and r["data"] == "" and r["next"] == last + 1 and r["last"] == last
     r = rig.ok("log.read", from_seq=last)
-    assert r["count"] == 1 and r["from"] == last and r["next"] == last + 1
+    assert r["count"] >= 1 and r["next"] == last + 1
     rig.err("log.read", "bad_arg", from_seq=-1)
     rig.err("log.read", "bad_arg", from_seq=0, max_records=P.MAX_RECORDS + 1)
     rig.err("log.read", "bad_arg", from_seq=0, max_records=0)
@@ -437,7 +455,7 @@ def test_pull_while_the_game_runs_reads_the_segment_being_written():
     recs, _ = rig.pull(seq)
     got += recs
     full, _ = rig.pull(0)
-    assert got == full and len(full) == rig.app.journal.seq
+    assert got == full and len(_real(full)) == rig.app.journal.seq
     assert rig.app.clock.moves[C.LEFT] == 20 and rig.app.clock.state == C.RUNNING
     unmount()
 
@@ -456,8 +474,9 @@ def test_erase_refuses_the_game_in_progress_and_erases_finished_games():
     rig.err("log.erase", "auth_required", upto_seq=info["last"], game=1)  # a key is set
     rig.err("log.erase", "refused", KEY, upto_seq=info["last"], game=2)  # the game in progress
     # only up to a seq: segments past it stay
-    r = rig.ok("log.erase", KEY, upto_seq=SEGMENT_RECORDS * 2 - 1, game=1)
-    assert r["erased"] == 2 and r["first"] == SEGMENT_RECORDS * 2 and r["more"] is False
+    per = SEGMENT_RECORDS - 1  # records a segment holds besides its anchor
+    r = rig.ok("log.erase", KEY, upto_seq=per * 2 - 1, game=1)
+    assert r["erased"] == 2 and r["first"] == per * 2 and r["more"] is False
     while True:
         r = rig.ok("log.erase", KEY, upto_seq=info["last"], game=1)
         assert r["erased"] <= P.MAX_ERASE
@@ -466,7 +485,7 @@ def test_erase_refuses_the_game_in_progress_and_erases_finished_games():
     first = r["first"]
     assert 0 < first <= g1_last + 1
     recs, _ = rig.pull(0)
-    assert recs == full[first:]  # nothing of game 2 went, nothing was reordered
+    assert recs == full[_at(full, first) :]  # nothing of game 2 went, nothing was reordered
     assert any(R.game_of(x) == 1 for x in recs[:SEGMENT_RECORDS]) or R.game_of(recs[0]) == 2
     assert all(R.game_of(x) == 2 for x in recs[SEGMENT_RECORDS:])
     # the game goes on and is logged as before
@@ -501,8 +520,9 @@ def test_authority_mid_game():
     rig.ok("result", result="1-0")
     rig.ok("key.set", key=KEY.hex())
     assert rig.ok("identify")["key_set"] is True and P.load_key("/flash/") == KEY
-    rig.ok("new", tc="300", first="left")  # between games: no authority needed
-    rig.ok("start")
+    rig.err("new", "auth_required", tc="300", first="left")  # with a key, in every state
+    rig.ok("new", KEY, tc="300", first="left")
+    rig.ok("start", KEY)
     rig.at(1000)
     before = _faces(rig.app)
     rig.err("pause", "auth_required")
@@ -556,15 +576,14 @@ def test_key_change_needs_the_old_key_and_rekeys_the_chain():
     rig.err("key.set", "auth_required", key="abcd")
     rig.err("key.set", "bad_arg", KEY, key="xyz")
     rig.err("key.set", "bad_arg", KEY, key="ab" * 65)
-    start = rig.app.journal.seq
     rig.ok("key.set", KEY, key=b"new key".hex())
     assert P.load_key("/flash/") == b"new key"
-    rig.ok("new", tc="60", first="left")
-    rig.ok("start")
+    rig.ok("new", b"new key", tc="60", first="left")
+    rig.ok("start", b"new key")
     rig.err("pause", "auth_failed", KEY)  # the old key no longer proves anything
     rig.ok("pause", b"new key")
-    recs, _ = rig.pull(start)
-    _, rd = _events(recs, b"new key")
+    recs, _ = rig.pull(0)
+    _, rd = _events(recs, [b"new key", KEY])
     assert rd.problems == []
     rig.ok("result", b"new key", result="1-0")
     rig.ok("key.set", b"new key", key="")  # cleared
@@ -595,7 +614,7 @@ def test_key_change_needs_the_old_key_and_rekeys_the_chain():
         forged.append(bytes(r))
         prev = R.chain_of(r)
     _, rd2 = _events(forged, [b"new key", KEY])
-    assert [p[0] for p in rd2.problems][:1] == [R.P_CHAIN]
+    assert [p[0] for p in rd2.problems][:1] == [R.P_KEY]
     unmount()
 
 
@@ -623,8 +642,8 @@ def test_a_key_change_the_flash_cannot_take_yet_goes_first_once_it_can():
 
 def test_reboot_keeps_the_key_and_the_chain():
     rig = Rig(key=KEY)
-    rig.ok("new", tc="300+2", first="left")
-    rig.ok("start")
+    rig.ok("new", KEY, tc="300+2", first="left")
+    rig.ok("start", KEY)
     rig.press(C.LEFT, 3000)
     rig.at(20000)
     rig2 = Rig(key=KEY, fresh=False)  # power cut: the same flash, a new app
@@ -803,7 +822,10 @@ def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
     assert [a["id"] for a in answers] == [1, 2] and answers[0]["count"] == 32
     pulled = binascii.a2b_base64(answers[0]["data"])
     assert len(pulled) == 32 * R.RECORD_SIZE
-    assert [R.seq_of(pulled[i : i + R.RECORD_SIZE]) for i in range(0, len(pulled), R.RECORD_SIZE)] == list(range(32))
+    # each segment's anchor (it carries the seq of the record after it), then its records
+    recs = [pulled[i : i + R.RECORD_SIZE] for i in range(0, len(pulled), R.RECORD_SIZE)]
+    assert [R.seq_of(r) for r in _real(recs)] == list(range(30))
+    assert [i for i, r in enumerate(recs) if R.type_of(r) == R.T_ANCHOR] == [0, SEGMENT_RECORDS]
     unmount()
 
 
@@ -978,8 +1000,8 @@ def _fuzz_game(key):
     ref = Rig("/flash", key=key, blocks=32)
     fz = Rig("/flash2", key=key, blocks=32)
     for rig in (ref, fz):
-        rig.ok("new", tc="300+2", first="left")
-        rig.ok("start")
+        rig.ok("new", key or None, tc="300+2", first="left")
+        rig.ok("start", key or None)
     sent = 0
     answers = _Answers()
     last = 0

@@ -174,7 +174,7 @@ def test_keyed_chain_detects_a_forger_without_the_key():
     recs[2] = bytes(b)
     r = LR.Reader(key)
     r.events(recs)
-    assert [p[0] for p in r.problems][:1] == [REC.P_CHAIN]
+    assert [p[:2] for p in r.problems][:1] == [(REC.P_KEY, 2)]  # an unkeyed record amid keyed ones
 
 
 def test_crc32_matches_zlib_value():
@@ -260,3 +260,123 @@ def test_stage_past_255_is_logged_as_255_and_replays():
     assert adj[1]["before"]["stage"] == 255 and adj[1]["after"]["stage"] == 3
     assert (r.clock.stage[0], r.clock.stage[1]) == (g.clock.stage[0], 3)
     assert (r.clock.ms(0), r.clock.ms(1)) == (g.clock.ms(0), g.clock.ms(1))
+
+
+# ------------------------------------------------------------ attacks on the chain (issue 11)
+
+
+def _key_change(log, new_key, origin=REC.ORIGIN_KEY_SET, game=1):
+    """What commands.key_set does: a settings record sealed under the old key, then the new one."""
+    REC.pack_header(log.buf, C.EV_SETTINGS, game, log.seq, 0, 0, 0, 0, 0, -1, -1, origin, 1, 1, 0, 0, False)
+    REC.pack_settings(log.buf, C.Settings(None, "moves", 0, 0, 0))
+    log._push()
+    log.chain = REC.Chain(new_key)
+
+
+def _problems(recs, key=b""):
+    r = LR.Reader(key)
+    r.events(recs)
+    return r.problems
+
+
+def test_an_unkeyed_log_fails_verify_with_the_key():
+    # Attack 1: the keyed log replaced by one made on any unkeyed clock (same firmware).
+    forged, _ = _game()
+    probs = _problems(forged.recs, b"K")
+    assert [p[0] for p in probs] == [REC.P_KEY], probs
+    assert "no record links under the key" in probs[0][2]
+    # the same with the games before the key was set kept, and the key_set record cut off
+    # the real games before the key was set, and its key_set record, with every keyed record cut off
+    log, _ = _game()
+    _key_change(log, b"K")
+    assert [p[0] for p in _problems(log.recs, b"K")] == [REC.P_KEY]
+
+
+def test_the_unkeyed_part_before_the_key_was_set_verifies_with_the_key():
+    log, _ = _game()
+    _key_change(log, b"K")
+    g = Game("300+3", None, freeze=False)
+    g.clock.start(0)
+    log.drain(g.clock)
+    g.clock.press(0, 1000)
+    log.drain(g.clock)
+    assert _problems(log.recs, b"K") == []
+    # a record after the key change re-chained unkeyed: named
+    recs = list(log.recs)
+    b = bytearray(recs[-1])
+    b[12] ^= 1
+    REC.seal(b, REC.chain_of(recs[-2]), REC.Chain(b""))
+    probs = _problems(recs[:-1] + [bytes(b)], b"K")
+    assert [p[:2] for p in probs] == [(REC.P_KEY, REC.seq_of(b))], probs
+
+
+def test_a_retired_key_is_valid_only_for_its_own_range():
+    # Attack 4: --key NEW --key OLD; records re-chained under OLD after the key_set that retired it.
+    log, _ = _game(key=b"OLD")
+    _key_change(log, b"NEW")
+    cut = len(log.recs)
+    g = Game("300+3", None, freeze=False)
+    g.clock.start(0)
+    log.drain(g.clock)
+    g.clock.press(0, 1000)
+    log.drain(g.clock)
+    assert _problems(log.recs, [b"NEW", b"OLD"]) == []
+    forged = list(log.recs[:cut])
+    prev = REC.chain_of(forged[-1])
+    for rec in log.recs[cut:]:
+        b = bytearray(rec)
+        prev = REC.seal(b, prev, REC.Chain(b"OLD"))
+        forged.append(bytes(b))
+    probs = _problems(forged, [b"NEW", b"OLD"])
+    assert probs and probs[0][:2] == (REC.P_KEY, cut), probs
+    assert "retired" in probs[0][2]
+    # and a log that stops at the key change does not end under the current key
+    probs = _problems(log.recs[:cut], [b"NEW", b"OLD"])
+    assert [p[0] for p in probs] == [REC.P_KEY] and "first --key" in probs[0][2], probs
+
+
+def _anchor(game, seq, prev):
+    b = bytearray(REC.RECORD_SIZE)
+    REC.pack_anchor(b, game, seq, prev)
+    return bytes(b)
+
+
+def test_the_first_record_is_checked_against_the_link_its_anchor_states():
+    # Attack 2: cut every record before a result, edit it, fix the CRC. Without an anchor the
+    # first record cannot be checked: a problem. With the anchor the journal writes at the start
+    # of every segment, its MAC is checked like any other.
+    key = b"K"
+    log, _ = _game(key=key)
+    i = next(i for i, r in enumerate(log.recs) if REC.type_of(r) == C.EV_RESULT)
+    res = bytearray(log.recs[i])
+    res[26] = 1  # the result's arg: another result
+    REC.struct.pack_into("<I", res, REC.CRC, REC.crc32(memoryview(res)[: REC.CRC]))
+    probs = _problems([bytes(res)], key)
+    assert probs and probs[0][0] == REC.P_CHAIN and "without a segment anchor" in probs[0][2], probs
+    prev = REC.chain_of(log.recs[i - 1])
+    assert _problems([_anchor(1, REC.seq_of(res), prev), log.recs[i]], key) == []
+    probs = _problems([_anchor(1, REC.seq_of(res), prev), bytes(res)], key)
+    assert probs and probs[0][:2] == (REC.P_CHAIN, REC.seq_of(res)), probs
+    # an anchor amid the log must state the link of the record before it
+    recs = log.recs[:3] + [_anchor(1, 3, REC.chain_of(log.recs[2]))] + log.recs[3:]
+    assert _problems(recs, key) == []
+    recs = log.recs[:3] + [_anchor(1, 3, bytes(8))] + log.recs[3:]
+    assert [p[:2] for p in _problems(recs, key)] == [(REC.P_CHAIN, 3)]
+
+
+def test_a_keyed_log_without_the_key_says_give_key_once():
+    log, _ = _game(key=b"K")
+    probs = _problems(log.recs)
+    assert len(probs) == 1 and "give --key" in probs[0][2], probs
+    plain, _ = _game()
+    _key_change(plain, b"K")
+    g = Game("300", None)
+    g.clock.start(0)
+    plain.drain(g.clock)
+    probs = _problems(plain.recs)
+    assert len(probs) == 1 and "give --key" in probs[0][2], probs
+
+
+def test_result_code_is_six_digits_of_the_result_records_link():
+    assert REC.result_code(bytes(8)) == "000000"
+    assert REC.result_code(b"\xff\xff\xff\xff\0\0\0\0") == "%06d" % (0xFFFFFFFF % 1000000)
