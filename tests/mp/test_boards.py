@@ -78,6 +78,24 @@ def test_tm1637_gets_the_faces_bytes():
         assert (run_l(), run_r()) == (0, 1)  # right is running
 
 
+def test_tm1637_faces_show_the_result_code_with_the_final_times():
+    board, pins = _board("pico")
+    c = _game()
+    c.result(0, 10400)
+    app = _App(c)
+    app.message = "CODE 042917"
+    for now, texts in ((12000, None), (14000, ("C042", "917"))):  # every other 2 s
+        del FM.TRACE[:]
+        board.show(app, now)
+        for side in (LEFT, RIGHT):
+            clk, dio = pins["tm1637"][side]
+            if texts is None:
+                want = F.tm1637(bytearray(4), c, side, 20000, (now // 500) & 1)
+            else:
+                want = F.text4(bytearray(4), texts[side])
+            assert FM.tm1637_frames(clk, dio, FM.TRACE)[1] == [0xC0] + list(want), (now, side)
+
+
 def test_flag_led_and_beep_switch_off_without_sleeping():
     board, pins = _board("pico")
     c = Clock()

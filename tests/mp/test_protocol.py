@@ -1079,3 +1079,108 @@ def _unauthorized(rig):
 def test_fuzz_unauthorized_changes_mid_game_change_nothing():
     sent, codes = _fuzz_game(KEY)
     assert set(codes) == {"auth_required", "auth_failed"} and min(codes.values()) > 100
+
+
+# ------------------------------------------------------------ attacks (issue 11)
+
+
+def _store_state(rig):
+    app = rig.app
+    return (json.dumps(app.store.values), json.dumps(app.store.presets), _faces(app), app.journal.seq,
+            app.journal.sync_wall_ms, P.load_key("/flash/"))
+
+
+def test_with_a_key_nothing_changes_without_it_in_any_state():
+    # Attack 5: a player's friend with a laptop and the USB cable, the key set. Before: a finished
+    # game's result could be changed, and in setup `adjust` (100 h before the start), `new`,
+    # `settings.set`, `presets.set` and `time.sync` needed no key.
+    rig = Rig(key=KEY)
+    changes = (
+        ("adjust", {"side": "left", "ms": C.MAX_MS}),
+        ("new", {"tc": "5", "first": "right"}),
+        ("settings.set", {"values": {"extension_ms": 0}}),
+        ("presets.set", {"slot": 0, "name": "x", "tc": "1"}),
+        ("time.sync", {"wall_ms": 1718000000000}),
+        ("late_install", {"elapsed_ms": 1000}),
+        ("result", {"result": "0-1"}),
+        ("start", {}),
+        ("key.set", {"key": ""}),
+        ("log.erase", {"upto_seq": 0, "game": 0}),
+    )
+    reads = (("identify", {}), ("state", {}), ("settings.get", {}), ("presets.list", {}), ("log.info", {}),
+             ("log.read", {"from_seq": 0}), ("log.head", {"nonce": "00" * 16}), ("auth.challenge", {}))
+
+    def attack(state):
+        before = _store_state(rig)
+        for cmd, args in changes:
+            rig.err(cmd, "auth_required", **args)
+        assert _store_state(rig) == before, state
+        for cmd, args in reads:
+            rig.ok(cmd, **args)  # reading never needs the key
+        assert rig.ok("state")["state"] == state
+
+    rig.ok("new", KEY, tc="300", first="left")
+    attack("setup")
+    rig.ok("start", KEY)
+    rig.at(1000)
+    attack("running")
+    rig.ok("pause", KEY)
+    attack("paused")
+    rig.ok("result", KEY, result="1-0")
+    attack("finished")
+    events = [e for e in rig.app.journal.game_events() if e["type"] == "result"]
+    assert [e["result"] for e in events] == ["1-0"]  # the finished game's result stands
+    unmount()
+
+
+def _head(rig, nonce):
+    return rig.ok("log.head", nonce=nonce)
+
+
+def test_log_head_is_the_last_durable_record_signed_over_the_hosts_nonce():
+    rig = Rig(key=KEY)
+    rig.ok("new", KEY, tc="300", first="left")
+    rig.ok("start", KEY)
+    rig.press(C.LEFT, 1000)
+    nonce = "ab" * 16
+    h = _head(rig, nonce)
+    recs, _ = rig.pull(0)
+    last = _real(recs)[-1]
+    assert h["seq"] == R.seq_of(last) and h["link"] == binascii.hexlify(R.chain_of(last)).decode()
+    assert h["key_set"] is True and h["uid"] == "e6614103e7"
+    assert h["mac"] == AU.hex_text(AU.hmac_sha256(KEY, AU.head_message(nonce, h["uid"], h["seq"], h["link"])))
+    # a fresh nonce, a fresh MAC: an old answer cannot be replayed for a new pull
+    h2 = _head(rig, "cd" * 16)
+    assert h2["seq"] == h["seq"] and h2["mac"] != h["mac"]
+    # the head moves with the log (only durable records: a record in RAM is not in it yet)
+    rig.press(C.RIGHT, 2000)
+    assert _head(rig, nonce)["seq"] == rig.app.journal.seq - 1
+    rig.app.journal.backlog.append(b"x" * 64)  # as if a record waited for the flash
+    assert _head(rig, nonce)["seq"] == rig.app.journal.seq - 1
+    rig.app.journal.backlog.pop()
+    rig.err("log.head", "bad_arg", nonce="short")
+    rig.err("log.head", "bad_arg", nonce="zz" * 16)
+    rig.err("log.head", "bad_arg")
+    unmount()
+    rig = Rig()  # no key: the head is stated, not signed
+    h = _head(rig, nonce)
+    assert h["mac"] is None and h["key_set"] is False
+    unmount()
+
+
+def test_result_code_is_shown_and_derived_from_the_result_record():
+    rig = Rig(key=KEY)
+    rig.ok("new", KEY, tc="300", first="left")
+    rig.ok("start", KEY)
+    rig.press(C.LEFT, 1000)
+    assert rig.ok("state")["result_code"] is None
+    rig.ok("result", KEY, result="1-0")
+    st = rig.ok("state")
+    recs, _ = rig.pull(0)
+    res = [r for r in recs if R.type_of(r) == C.EV_RESULT][-1]
+    code = R.result_code(R.chain_of(res))
+    assert st["result_code"] == code and len(code) == 6 and code.isdigit()
+    assert rig.app.message == "CODE " + code  # on both faces, for the scoresheet
+    rig.ok("new", KEY, tc="300", first="left")  # the next game: the code goes
+    assert rig.ok("state")["result_code"] is None and rig.app.message is None
+    unmount()

@@ -100,7 +100,13 @@ class HwBoard:
                 pins[i](1 if mask & bits[i] else 0)
             if self.display == "tm1637":
                 self.tm[side].brightness = v["brightness"]
-                F.tm1637(self.seg, c, side, v["tenths_below_ms"], blink)
+                code = app.message
+                if code is not None and code[:5] == "CODE " and (now // 2000) & 1:
+                    # the result code (for the scoresheet) every other 2 s, with the final times:
+                    # "C123" on the left face, " 456" on the right
+                    F.text4(self.seg, ("C" + code[5:8]) if side == 0 else code[8:11])
+                else:
+                    F.tm1637(self.seg, c, side, v["tenths_below_ms"], blink)
                 self.tm[side].show(self.seg)
             else:
                 items = F.oled(c, side, v["tenths_below_ms"], self.level, self.low, blink, app.message)
