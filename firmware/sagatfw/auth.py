@@ -107,10 +107,14 @@ def auth_message(nonce, request):
     return (nonce + canonical(body)).encode()
 
 
-def head_message(nonce, uid, seq, link):
-    """The bytes a log.head answer's MAC covers: the host's nonce, the clock's id, the seq and
-    chain value (hex) of its last durable record."""
-    return ("sagat-head:%s:%s:%s:%s" % (nonce, uid or "", "-" if seq is None else seq, link)).encode()
+def head_message(nonce, uid, first, seq, link):
+    """The bytes a log.head answer's MAC covers: the host's nonce, the clock's id, the seq of its
+    oldest record, the seq and chain value (hex) of its last durable record."""
+    return ("sagat-head:%s:%s:%s:%s:%s" % (nonce, uid or "", _n(first), _n(seq), link)).encode()
+
+
+def _n(v):
+    return "-" if v is None else str(v)
 
 
 def sign(key, nonce, request):

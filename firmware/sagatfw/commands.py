@@ -348,9 +348,9 @@ def _protected_game(srv):
     return g + 1
 
 def log_head(srv, req, now):
-    """The last durable record (seq, chain value), signed with the key over the host's fresh
-    nonce: a pull that reaches it has the whole log as the clock holds it now, and nobody without
-    the key can make such an answer for a log that was cut short."""
+    """The oldest record's seq and the last durable record (seq, chain value), signed with the key
+    over the host's fresh nonce: a pull that spans them has the whole log as the clock holds it
+    now, and nobody without the key can make such an answer for a log that was cut short."""
     nonce = _str(req, "nonce", 16, 128)
     try:
         binascii.unhexlify(nonce)
@@ -360,12 +360,15 @@ def log_head(srv, req, now):
     seq = j.head_seq if j.head_seq >= 0 else None
     link = binascii.hexlify(j.head_link).decode()
     uid = srv.info.get("uid")
-    body = {"seq": seq, "link": link, "game": j.game, "uid": uid, "key_set": bool(srv.key), "mac": None}
+    first = _first_record(srv, srv._names())
+    first = first[0] if first else None
+    body = {"first": first, "seq": seq, "link": link, "game": j.game, "uid": uid, "key_set": bool(srv.key),
+            "mac": None}
     if srv.key:
         from sagatfw import auth as A
 
         srv.loaded = True
-        body["mac"] = A.hex_text(A.hmac_sha256(srv.key, A.head_message(nonce, uid, seq, link)))
+        body["mac"] = A.hex_text(A.hmac_sha256(srv.key, A.head_message(nonce, uid, first, seq, link)))
     return body
 
 

@@ -37,13 +37,6 @@ from sagatfw.records import (
 ORIGIN_NAMES = ("changed", "defaults_missing", "defaults_corrupt", "key_set", "key_cleared")
 
 
-def unpack_settings(rec):
-    freeze, by_flag, ext, default, low = struct.unpack_from("<BBIII", rec, PAYLOAD)
-    return C.Settings(
-        None if freeze == 2 else bool(freeze), "flag" if by_flag else "moves", ext, default, low
-    )
-
-
 def _text(rec, at, size):
     raw = bytes(rec[at : at + size])
     n = raw.find(b"\x00")
@@ -127,21 +120,24 @@ def decode(rec):
         d["result"] = C.RESULT_NAMES[arg] if 0 <= arg < len(C.RESULT_NAMES) else None
     elif kind == C.EV_GAME_START:
         d["first"] = C.SIDE_NAMES[arg] if arg in (0, 1) else None
-        d["tc"] = _text(rec, PAYLOAD, PAYLOAD_SIZE).decode()
+        try:
+            d["tc"] = _text(rec, PAYLOAD, PAYLOAD_SIZE).decode()
+        except UnicodeError:  # not text: a damaged or forged record (its CRC can be made to fit)
+            d["tc"] = None
     elif kind == C.EV_ADJUST:
         bms, bmv, bst, ams, amv, ast = struct.unpack_from("<IHBIHB", rec, PAYLOAD)
         d["reason"] = C.REASON_NAMES[arg] if 0 <= arg < len(C.REASON_NAMES) else None
         d["before"] = {"ms": bms, "moves": bmv, "stage": bst}
         d["after"] = {"ms": ams, "moves": amv, "stage": ast}
     elif kind == C.EV_SETTINGS:
-        s = unpack_settings(rec)
+        freeze, by_flag, ext, default, low = struct.unpack_from("<BBIII", rec, PAYLOAD)
         d["origin"] = ORIGIN_NAMES[arg] if 0 <= arg < len(ORIGIN_NAMES) else None
-        d["settings"] = {
-            "freeze": s.freeze,
-            "stage_advance": s.stage_advance,
-            "extension_ms": s.extension_ms,
-            "default_ms": s.default_ms,
-            "low_time_ms": s.low_time_ms,
+        d["settings"] = {  # as recorded: the replay's clock.Settings checks the values
+            "freeze": None if freeze == 2 else bool(freeze),
+            "stage_advance": "flag" if by_flag else "moves",
+            "extension_ms": ext,
+            "default_ms": default,
+            "low_time_ms": low,
         }
     return d
 
@@ -334,7 +330,7 @@ class Reader:
         d = decode(rec)
         if "tc" in d:  # game_start, or a game's setup record: text continuations may follow
             self._pending = d
-            self._text = d["tc"].encode()
+            self._text = d["tc"].encode() if d["tc"] is not None else b"\xff"  # (None stays None)
             return out
         if kind == T_CHECKPOINT and not self.checkpoints:
             return out

@@ -170,14 +170,53 @@ def cmd_logs_show(args: argparse.Namespace) -> int:
     return _damage(log)
 
 
+def _head_file(args: argparse.Namespace) -> str | None:
+    """The head a pull saved: --head, else head.json beside --records (None if there is none)."""
+    from . import pull
+
+    if args.head:
+        return args.head
+    if args.records:
+        path = os.path.join(os.path.dirname(os.path.abspath(args.records)), pull.HEAD_FILE)
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def cmd_logs_verify(args: argparse.Namespace) -> int:
     from . import logs
 
+    if (args.code is None) != (args.game is None):
+        raise UserError("--code and --game go together: the result code copied from game N's scoresheet")
     log = _read_log(args)
-    ok, lines = logs.verify_report(log)
+    extra: list[str] = []
+    notes: list[str] = []
+    head_path = _head_file(args)
+    if head_path:
+        try:
+            with open(head_path, encoding="utf-8") as fh:
+                head = json.load(fh)
+        except (OSError, ValueError) as e:
+            raise UserError(f"cannot read the head {head_path}: {getattr(e, 'strerror', None) or e}") from None
+        found = logs.check_head(log, head, _keys(args))
+        extra += found
+        if not found:
+            signed = "signed with the key, " if head.get("mac") else ""
+            notes.append(f"head: the log reaches the clock's last record (seq {head.get('seq')}), {signed}"
+                         f"as the clock gave it at the pull: nothing was cut off its end")
+    elif log.records:
+        notes.append("head: none (a pull's head.json proves that nothing was cut off the end; an image alone "
+                     "cannot: see docs/log-format.md)")
+    if args.code is not None:
+        ok_code, line = logs.check_code(log, args.game, args.code)
+        (notes if ok_code else extra).append(line)
+    ok, lines = logs.verify_report(log, extra=extra)
+    if ok:
+        lines += notes
     if args.json:
         print(json.dumps({"ok": ok, "records": log.records, "first_seq": log.start_seq, "last_seq": log.last_seq,
-                          "problems": [list(p) for p in log.problems], "replay": log.replay_problems}))
+                          "problems": [list(p) for p in log.problems], "replay": log.replay_problems,
+                          "checks": extra, "notes": notes}))
     else:
         print("\n".join(lines))
     return 0 if ok else 1
@@ -526,6 +565,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--pulled", default="sagat-log", metavar="DIR", help="the folder `sagat logs pull` wrote")
     sp.set_defaults(func=cmd_logs_erase)
     sp = lsub.add_parser("verify", help="check every CRC and chain link and replay every game; exit 1 if broken")
+    sp.add_argument("--head", metavar="FILE", help="the head a pull saved (default: head.json beside --records)")
+    sp.add_argument("--game", type=int, help="with --code: the game whose scoresheet has the code")
+    sp.add_argument("--code", help="the result code the faces showed for --game (six digits)")
     _log_source(sp)
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_logs_verify)

@@ -9,6 +9,7 @@ import io
 import json
 from dataclasses import dataclass, field
 
+from sagatfw import clock as C
 from sagatfw import logread
 from sagatfw import records as R
 from sagatfw.replay import Mismatch, Replay
@@ -33,6 +34,10 @@ class Log:
     segments: list[str] = field(default_factory=list)
     start_seq: int | None = None
     last_seq: int | None = None
+    last_link: bytes | None = None  # chain value of the last record (None if it is damaged)
+    last_key: int | None = None  # the chain the log ends under: a --key's index, -1 unkeyed, None unknown
+    results: dict = field(default_factory=dict)  # game -> [(seq, chain value, result)] of its result records
+    good: int = 0  # well-formed records
 
     def games(self) -> list[int]:
         return sorted({e["game"] for e in self.events})
@@ -90,13 +95,21 @@ def read_segments(segments: list[tuple[str, bytes]], key: bytes | list[bytes] = 
     reader = logread.Reader(key, checkpoints=True)
     for name, data in segments:
         for at in range(0, len(data), R.RECORD_SIZE):
-            got = reader.feed(data[at : at + R.RECORD_SIZE], f"in {name}")
+            rec = data[at : at + R.RECORD_SIZE]
+            got = reader.feed(rec, f"in {name}")
             _add(log.events, got)
+            if not R.check(rec) and R.type_of(rec) == C.EV_RESULT:
+                arg = R.arg_of(rec)
+                name_ = C.RESULT_NAMES[arg] if 0 <= arg < len(C.RESULT_NAMES) else None
+                log.results.setdefault(R.game_of(rec), []).append((R.seq_of(rec), R.chain_of(rec), name_))
     _add(log.events, reader.finish())
     log.problems = list(reader.problems)
     log.records = reader.records
+    log.good = reader.good
     log.start_seq = reader.start_seq
     log.last_seq = reader.last_seq
+    log.last_link = reader.last_link
+    log.last_key = None if reader.lost else reader.cur
     if replay:
         log.replay_problems = check_games(log.events)
     return log
@@ -125,8 +138,8 @@ def check_games(events: list[dict]) -> list[str]:
                 rp.feed(e)
         except Mismatch as e:
             problems.append(f"game {game}: {e}")
-        except (ValueError, KeyError, IndexError) as e:
-            problems.append(f"game {game}: cannot replay: {e}")
+        except Exception as e:  # noqa: BLE001 - any record a forger can make: a problem, never a crash
+            problems.append(f"game {game}: cannot replay: {e!r}")
     return problems
 
 
@@ -215,11 +228,75 @@ def to_json_lines(events: list[dict]) -> str:
     return "".join(json.dumps(e) + "\n" for e in events)
 
 
-def verify_report(log: Log, limit: int = 10) -> tuple[bool, list[str]]:
-    """(ok, lines) for `sagat logs verify`: the first broken link by seq comes first."""
+def check_head(log: Log, head: dict, keys: list[bytes]) -> list[str]:
+    """Problems of a pull against the head the clock gave at its end (pull.HEAD_FILE): the records
+    must reach that head, and with a key set the head must carry the key's MAC over the pull's
+    nonce, under the key the log ends under (a retired key cannot sign for a later log)."""
+    from . import pull
+
+    keys = [k for k in keys if k]  # as the reader numbers them
+    out = []
+    try:
+        seq, link = head["seq"], head["link"]
+    except (TypeError, KeyError):
+        return ["head: not a head file (no seq and link)"]
+    if seq is None:
+        return [] if log.records == 0 else ["head: the clock said its log was empty"]
+    first = head.get("first")
+    if first is not None and (log.start_seq is None or log.start_seq > first):  # (earlier is fine: erased since)
+        out.append(f"head: the clock's log began at seq {first} at the pull, this one at seq {log.start_seq}: "
+                   f"records were cut off its start")
+    if log.last_seq is None or log.last_seq < seq:
+        out.append(f"head: the clock's last record was seq {seq}, the log ends at seq {log.last_seq}: "
+                   f"records were cut off the end")
+    elif log.last_seq > seq:
+        out.append(f"head: the log goes on past the clock's head (seq {seq}) to seq {log.last_seq}")
+    elif log.last_link is None or log.last_link.hex() != link:
+        out.append(f"head: seq {seq} is not the record the clock signed for (its chain value differs)")
+    if head.get("mac"):
+        if not keys:
+            out.append("head: it is signed with the arbiter key: give --key to check it")
+        elif log.last_key is None or log.last_key < 0 or log.last_key >= len(keys):
+            out.append("head: signed, but the log does not end under a key given")
+        elif not pull.head_ok(head, keys[log.last_key]):
+            out.append("head: its MAC does not verify under the key the log ends under: not this clock's head")
+    elif head.get("key_set") or (keys and log.last_key is not None and log.last_key >= 0):
+        out.append("head: not signed, but the log is keyed: not a head this clock gave")
+    return out
+
+
+def check_code(log: Log, game: int, code: str) -> tuple[bool, str]:
+    """(ok, line): the result code copied from the faces onto game `game`'s scoresheet against the
+    log. The code comes from the keyed chain at the result record, so a match proves the log holds
+    that game as it was when its result was entered (with the key: no forger can make one)."""
+    code = code.strip()
+    if len(code) != R.CODE_DIGITS or not code.isdigit():
+        return False, f"code: a result code is {R.CODE_DIGITS} digits, not {code!r}"
+    results = log.results.get(game)
+    if not results:
+        return False, f"code: game {game} has no result in this log: it was cut off, or this is another log"
+    for i, (seq, link, result) in enumerate(results):
+        if R.result_code(link) == code:
+            line = (f"code {code}: game {game}'s result {result} at seq {seq} is the one the faces showed: "
+                    f"the log holds game {game} as it was when its result was entered")
+            if i < len(results) - 1:
+                later = results[-1]
+                line += f" (a later result record, seq {later[0]}, changed it to {later[2]})"
+            return True, line
+    seq, link, result = results[-1]
+    return False, (f"code: {code} is not the code of game {game}'s result in this log (seq {seq}, {result}, gives "
+                   f"{R.result_code(link)}): the game was changed or cut, or this is another clock's log")
+
+
+def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None) -> tuple[bool, list[str]]:
+    """(ok, lines) for `sagat logs verify`: the first broken link by seq comes first. `extra`: the
+    problems of the head and code checks."""
+    extra = list(extra or [])
     if log.records == 0:
         return False, ["no records in the log"]
-    found = [f"{kind}: {detail}" for kind, _seq, detail in log.problems] + list(log.replay_problems)
+    if log.good == 0:
+        return False, [f"BROKEN: none of the {log.records} records is a sagat record (not a log, or wiped)"]
+    found = [f"{kind}: {detail}" for kind, _seq, detail in log.problems] + list(log.replay_problems) + extra
     if not found:
         return True, [
             f"OK: {log.records} records, seq {log.start_seq}..{log.last_seq}, games "
@@ -230,7 +307,4 @@ def verify_report(log: Log, limit: int = 10) -> tuple[bool, list[str]]:
     lines.extend(found[:limit])
     if len(found) > limit:
         lines.append(f"... and {len(found) - limit} more")
-    chain = [p for p in log.problems if p[0] == R.P_CHAIN]
-    if chain and len(chain) >= log.records - 1:
-        lines.append("no record links: the log is keyed with an arbiter key (give --key) or the key is wrong")
     return False, lines

@@ -1,13 +1,17 @@
 """`sagat logs pull`: the clock's log over the serial link, in resumable chunks, saved as the raw
-records (to verify again at any time) and the decoded events (contract 3 JSON lines)."""
+records (to verify again at any time), the decoded events (contract 3 JSON lines) and the clock's
+head: its last durable record, signed with the arbiter key over a nonce this pull chose
+(head.json), so `sagat logs verify` can tell a complete pull from one cut short."""
 
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import os
 import sys
 
+from sagatfw import auth as A
 from sagatfw import records as R
 
 from .client import Clock, LinkError
@@ -70,56 +74,107 @@ def pull(clock: Clock, out_dir: str, chunk: int = 32, progress: bool | None = No
     if have:
         mine = meta.get("next")
         if not isinstance(mine, int) or meta.get("bytes") != len(have):
-            mine = R.seq_of(have[-R.RECORD_SIZE :]) + 1  # an older pull: after its last record
+            tail = have[-R.RECORD_SIZE :]  # an older pull: after its last record (an anchor: at it)
+            mine = R.seq_of(tail) + (0 if R.type_of(tail) == R.T_ANCHOR else 1)
         if mine > last + 1:
             raise LinkError(f"{raw_path} does not continue this clock's log (seq {mine}, clock {first}..{last})")
         start = max(mine, first)
     bar = Progress(last - first + 1, progress)
     bar.update(start - first)
-    pulled = 0
-    size = len(have)
+    head_path = os.path.join(out_dir, HEAD_FILE)
+    if os.path.exists(head_path):
+        os.remove(head_path)  # it speaks for the records before this pull only
 
     def save(next_seq: int) -> None:
         with open(meta_path, "w", encoding="utf-8") as fh:
-            json.dump({"uid": uid, "next": next_seq, "bytes": size}, fh)
+            json.dump({"uid": uid, "next": next_seq, "bytes": os.path.getsize(raw_path)}, fh)
 
     with open(raw_path, "ab") as fh:
         fh.truncate(len(have))
-        seq = start
-        window: list[tuple[int, int]] = []  # (request id, from seq): chunks in flight hide the round trip
-        ask = start
-        while seq <= last:
-            while len(window) < 4 and ask <= last:
-                window.append((clock.send("log.read", from_seq=ask, max_records=chunk), ask))
-                ask += chunk
-            rid, asked = window.pop(0)
-            ans = clock.wait(rid, "log.read")
-            data = base64.b64decode(ans.get("data", ""))
-            if len(data) % R.RECORD_SIZE:
-                raise LinkError(f"log.read from {asked}: {len(data)} bytes is not whole records")
-            if not data:
-                break
-            fh.write(data)
-            fh.flush()  # what is written stays: an interrupted pull resumes after it
-            size += len(data)
-            got = len(data) // R.RECORD_SIZE
-            pulled += got
-            nxt = ans.get("next", asked + got)
-            save(nxt)
-            seq = nxt
-            bar.update(min(seq, last + 1) - first)
-            if not window:
-                ask = seq  # (a short chunk: the clock says where to go on)
-            elif window[0][1] != seq:
-                # a short chunk (a segment's end) or a gap: the asks in flight start at the wrong
-                # places; take their answers, drop them, and ask again from where the clock said
-                for rid, _ in window:
-                    clock.wait(rid, "log.read")
-                window = []
-                ask = seq
+        pulled, seq = _records(clock, fh, start, last, chunk, bar, first, save)
+        # the head: the clock's last durable record, signed over a nonce of ours; records written
+        # since `last` (a running game's) are pulled up to it, so the pull ends exactly there
+        head = _head(clock, uid)
+        if head is not None and head["seq"] is not None and head["seq"] >= seq:
+            more, seq = _records(clock, fh, seq, head["seq"], chunk, bar, first, save)
+            pulled += more
     bar.finish()
+    if head is not None:
+        with open(head_path, "w", encoding="utf-8") as fh:
+            json.dump(head, fh)
+        if head["seq"] is not None:
+            last = head["seq"]
     events = write_events(raw_path, os.path.join(out_dir, "events.jsonl"))
     return {"pulled": pulled, "first": first, "last": last, "events": events, "uid": uid}
+
+
+HEAD_FILE = "head.json"
+
+
+def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, first: int, save) -> tuple:
+    """Pull records from `seq` through `last` into fh, chunks pipelined. Returns (records, the seq
+    to go on from). The clock says where each chunk starts (`from`) and where to go on
+    (`next`), so a gap in its log is never papered over and no record is written twice."""
+    pulled = 0
+    window: list[tuple[int, int]] = []  # (request id, from seq): chunks in flight hide the round trip
+    ask = seq
+    while seq <= last:
+        while len(window) < 4 and ask <= last:
+            window.append((clock.send("log.read", from_seq=ask, max_records=chunk), ask))
+            ask += chunk
+        rid, asked = window.pop(0)
+        ans = clock.wait(rid, "log.read")
+        data = base64.b64decode(ans.get("data", ""))
+        if len(data) % R.RECORD_SIZE:
+            raise LinkError(f"log.read from {asked}: {len(data)} bytes is not whole records")
+        if not data:
+            break
+        fh.write(data)
+        fh.flush()  # what is written stays: an interrupted pull resumes after it
+        pulled += len(data) // R.RECORD_SIZE
+        nxt = ans.get("next", asked + len(data) // R.RECORD_SIZE)
+        save(nxt)
+        seq = nxt
+        bar.update(min(seq, last + 1) - first)
+        if not window:
+            ask = seq  # (a short chunk: the clock says where to go on)
+        elif window[0][1] != seq:
+            # a short chunk (a segment's end) or a gap: the asks in flight start at the wrong
+            # places; take their answers, drop them, and ask again from where the clock said
+            for rid, _ in window:
+                clock.wait(rid, "log.read")
+            window = []
+            ask = seq
+    return pulled, seq
+
+
+def _head(clock: Clock, uid) -> dict | None:
+    """The clock's signed head over a fresh nonce (None from a clock too old to give one). With
+    the key at hand, a head that does not verify stops the pull: that is not this clock."""
+    nonce = binascii.hexlify(os.urandom(16)).decode()
+    try:
+        ans = clock.request("log.head", nonce=nonce)
+    except LinkError as e:
+        if "unknown_cmd" in str(e):
+            return None
+        raise
+    head = {"nonce": nonce, "uid": ans.get("uid"), "first": ans.get("first"), "seq": ans.get("seq"),
+            "link": ans.get("link"), "mac": ans.get("mac"), "key_set": ans.get("key_set")}
+    if head["uid"] != uid:
+        raise LinkError(f"the clock's head names clock {head['uid']}, not {uid}")
+    if head["mac"] and clock.key and not head_ok(head, clock.key):
+        raise LinkError("the clock's signed head does not verify with the key given: a wrong key, or not this clock")
+    return head
+
+
+def head_ok(head: dict, key: bytes) -> bool:
+    """Whether the head's MAC is the key's over its nonce, clock, seq and link."""
+    try:
+        msg = A.head_message(head["nonce"], head["uid"], head["first"], head["seq"], head["link"])
+    except (KeyError, TypeError):
+        return False
+    want = A.hex_text(A.hmac_sha256(key, msg))
+    return isinstance(head.get("mac"), str) and A.same(want.encode(), head["mac"].encode())
 
 
 def write_events(raw_path: str, events_path: str, key: bytes = b"") -> int:

@@ -20,6 +20,9 @@ def main():
     key = sys.argv[2].encode() if len(sys.argv) > 2 else b""
     f = Flash(blocks=32)
     mount(f, fresh=True, progsize=256)
+    if key:  # the clock's key file, as key.set leaves it: a sim booted on the image goes on keyed
+        with open("/flash/key", "wb") as fh:
+            fh.write(key)
     j = Journal("/flash/log", key=key, segment_records=16)
     j.open()
     c = C.Clock()

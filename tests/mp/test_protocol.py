@@ -1148,7 +1148,8 @@ def test_log_head_is_the_last_durable_record_signed_over_the_hosts_nonce():
     last = _real(recs)[-1]
     assert h["seq"] == R.seq_of(last) and h["link"] == binascii.hexlify(R.chain_of(last)).decode()
     assert h["key_set"] is True and h["uid"] == "e6614103e7"
-    assert h["mac"] == AU.hex_text(AU.hmac_sha256(KEY, AU.head_message(nonce, h["uid"], h["seq"], h["link"])))
+    assert h["first"] == 0
+    assert h["mac"] == AU.hex_text(AU.hmac_sha256(KEY, AU.head_message(nonce, h["uid"], 0, h["seq"], h["link"])))
     # a fresh nonce, a fresh MAC: an old answer cannot be replayed for a new pull
     h2 = _head(rig, "cd" * 16)
     assert h2["seq"] == h["seq"] and h2["mac"] != h["mac"]
