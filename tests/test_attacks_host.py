@@ -4,6 +4,8 @@ ways a player's friend with the file could, and `sagat logs verify` must say so.
 cannot show (records cut off its end, an older copy put back) is caught by the head the clock
 signed at the pull and by the result code on the scoresheet."""
 
+import contextlib
+import io
 import json
 import os
 import random
@@ -42,6 +44,10 @@ def pulled(tmp_path_factory):
         assert main(["call", "result", "result=0-1", "--port", sim.port, "--key", KEY]) == 0
         with client.Clock(sim.port) as clock:
             shown = clock.request("state")["result_code"]  # what the faces show for the scoresheet
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):
+            assert main(["state", "--port", sim.port]) == 0
+        assert f"result code {shown}" in text.getvalue()
         final = str(tmp / "final")
         assert main(["logs", "pull", "--port", sim.port, "--out", final, "--key", KEY]) == 0
     finally:

@@ -307,7 +307,8 @@ def _faces(st: dict) -> str:
     a = face("left") + (" <" if run == "left" else "")
     b = ("> " if run == "right" else "") + face("right")
     moves = f"{(st.get('left') or {}).get('moves')}-{(st.get('right') or {}).get('moves')}"
-    return f"{a:>22} | {b:<22}  moves {moves}  {st.get('state')}"
+    code = f"  result code {st['result_code']}" if st.get("result_code") else ""
+    return f"{a:>22} | {b:<22}  moves {moves}  {st.get('state')}{code}"
 
 
 def cmd_state(args: argparse.Namespace) -> int:
