@@ -44,7 +44,8 @@ IN_SIZE = 1024  # received bytes held (at most two lines' worth)
 LINES_PER_FEED = 8
 HEAVY_PER_FEED = 2  # log.info / log.read / log.erase per feed call
 OUT_LIMIT = 4096  # no new line is answered while more than this waits to be taken
-MAX_RECORDS = 32  # records per log.read chunk (a 2.9 KB response line)
+MAX_RECORDS = 32  # records per log.read chunk (a 2.9 KB response line), segment anchors not counted
+SLOTS = 34  # 64-byte slots of a chunk: the records and up to two segment anchors
 PIECE = 384  # raw bytes base64-encoded at a time, as the stream takes them (512 characters)
 MAX_ERASE = 4  # segments removed per log.erase request
 MAX_ID = 64  # characters of a string id
@@ -160,7 +161,7 @@ class Server:
         self.n = 0  # bytes held in inbuf
         self.scan = 0  # inbuf[0:scan] holds no newline
         self.skipping = False  # inside an over-long line: drop it up to its newline
-        self.raw = bytearray(MAX_RECORDS * R.RECORD_SIZE)
+        self.raw = bytearray(SLOTS * R.RECORD_SIZE)
         self.rec = bytearray(R.RECORD_SIZE)
         self.out = []  # response pieces (bytes, memoryview) not yet taken
         self.out_off = 0  # bytes of out[0] already taken
@@ -549,19 +550,21 @@ class Server:
         for k in range(len(names)):
             if _seg_first(names[k]) <= start:
                 i = k
-        count = 0
+        count = 0  # slots filled
+        real = 0  # records among them (not anchors)
         first = None
         top = start - 1  # the highest position seq copied
         torn = 0
         for name in names[i:]:
-            if count >= want:
+            if real >= want or count >= SLOTS:
                 break
-            n, fp, hi, t = self._read_from(name, start, count, want, first is not None)
+            n, r, fp, hi, t = self._read_from(name, start, count, real, want, first is not None)
             torn += t
             if n:
                 if first is None:
                     first = fp
                 count += n
+                real += r
                 if hi > top:
                     top = hi
         head = {
@@ -574,23 +577,26 @@ class Server:
             head["torn"] = torn
         return _Raw(head, count * R.RECORD_SIZE)  # self.raw[:size], encoded by _encode
 
-    def _read_from(self, name, start, count, want, started):
-        """Copy records of one segment into self.raw from slot `count`: every record once the
+    def _read_from(self, name, start, count, real, want, started):
+        """Copy records of one segment into self.raw from slot `count` until `want` records
+        (`real` of them copied before) or the slots are full: every record once the
         pull has started, else from the first whose position seq is >= start. A record's position
         seq is its seq, or for a damaged one the previous record's position seq + 1 (the first
         record of a segment follows its name's seq - 1). A segment's anchor goes with the record
-        after it: it is sent when that record is, and a chunk never ends with one (with
-        max_records 1 an anchor comes with its record). Returns (records copied, position seq
+        after it: it does not count as a record, it is sent only with that record (a chunk never
+        ends with one), and so `next` always follows the chunk's last record and a host that asks
+        ahead by max_records stays in step. Returns (slots filled, records among them, position seq
         of the first copied, highest position seq copied, 1 if the segment ends in a torn
         record)."""
         f, whole = self._open(name)
         if f is None:
-            return 0, None, None, 0
+            return 0, 0, None, None, 0
         base = _seg_first(name)
         mv = memoryview(self.raw)
         index = 0
         prev = base - 1
         n = 0
+        r = 0
         first = None
         hi = prev
         try:
@@ -605,7 +611,7 @@ class Server:
                     index = k
                     prev = start - 1
             f.seek(index * R.RECORD_SIZE)
-            while index < whole and count + n < want:
+            while index < whole and real + r < want and count + n < SLOTS:
                 at = (count + n) * R.RECORD_SIZE
                 slot = mv[at : at + R.RECORD_SIZE]
                 if f.readinto(slot) != R.RECORD_SIZE:
@@ -614,11 +620,9 @@ class Server:
                 bad = R.check(slot)
                 pos = prev + 1 if bad else R.seq_of(slot)
                 anchor = not bad and slot[1] == R.T_ANCHOR
-                if anchor and (started or pos >= start) and count + n == want - 1:  # never last:
-                    if count + n:  # the next one starts with it
-                        index -= 1
-                        break
-                    want += 1  # (max_records 1: the anchor and its record)
+                if anchor and (started or pos >= start) and count + n + 2 > SLOTS:
+                    index -= 1  # no room for its record: the next chunk starts with it
+                    break
                 prev = pos - 1 if anchor else pos  # an anchor: the record after it has pos
                 if not started and pos < start:
                     continue
@@ -628,6 +632,8 @@ class Server:
                 if prev > hi:
                     hi = prev
                 n += 1
+                if not anchor:
+                    r += 1
             torn = 0
             if index >= whole and f.seek(0, 2) % R.RECORD_SIZE:
                 torn = 1
@@ -635,7 +641,8 @@ class Server:
             torn = 0
         finally:
             f.close()
-        return n, first, hi, torn
+        return n, r, first, hi, torn
+
 
 class _Raw:
     """A log.read body: its small fields and the number of bytes of self.raw it sends."""

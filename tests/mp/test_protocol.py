@@ -382,11 +382,13 @@ def test_whole_game_pulled_in_chunks_decodes_and_verifies_with_the_key():
     n = info["last"] + 1 + info["segments"]  # every record, and each segment's anchor
     assert info["game"] == 1 and info["in_progress"] is None and info["bytes"] == n * 64
     recs, resps = rig.pull(0, 7)
-    assert len(recs) == n and len(resps) == (len(recs) + 6) // 7 + 1
+    assert len(recs) == n and len(resps) == (info["last"] + 1 + 6) // 7 + 1  # 7 records a chunk
     assert [R.seq_of(r) for r in _real(recs)] == list(range(info["last"] + 1))
     assert all(R.type_of(recs[i]) == R.T_ANCHOR for i in range(0, n, SEGMENT_RECORDS))
     for r in resps[:-1]:
-        assert r["count"] <= 7 and r["last"] == info["last"]
+        data = _b64(r["data"])
+        anchors = len([i for i in range(0, len(data), 64) if data[i + 1] == R.T_ANCHOR])
+        assert r["count"] - anchors <= 7 and r["last"] == info["last"]
     events, rd = _events(recs, KEY)
     assert rd.problems == []  # every CRC, seq and chain link, keyed with the arbiter key
     game = [e for e in events if e["game"] == 1]
@@ -416,17 +418,21 @@ def test_pull_resumes_from_the_middle():
     _play(rig)
     full, _ = rig.pull(0)
     r = rig.ok("log.read", from_seq=0, max_records=10)
-    assert r["from"] == 0 and r["next"] == 9 and r["count"] == 10  # the anchor and seq 0..8
+    assert r["from"] == 0 and r["next"] == 10 and r["count"] == 11  # the anchor and seq 0..9
     # the host vanishes here; the next pull starts where it stopped
     rest, _ = rig.pull(r["next"], 13)
     assert _b64(r["data"]) + b"".join(rest) == b"".join(full)
     for seq in (37, 44, 45, 46):  # (seq 45 begins the 4th segment: its anchor comes with it)
         mid, _ = rig.pull(seq, 5)
         assert R.seq_of(mid[0]) == seq and mid == full[_at(full, seq) :]
-    # a chunk never ends with an anchor: the next one starts with it
-    r = rig.ok("log.read", from_seq=40, max_records=6)
+    # an anchor does not count as a record, and it comes with its record: a chunk never ends
+    # with one, so `next` follows the chunk's records and a host asking ahead stays in step
+    r = rig.ok("log.read", from_seq=40, max_records=5)
     assert r["count"] == 5 and r["next"] == 45 and R.type_of(_b64(r["data"])[-64:]) != R.T_ANCHOR
-    r = rig.ok("log.read", from_seq=45, max_records=1)  # (with max_records 1, the anchor and its record)
+    r = rig.ok("log.read", from_seq=40, max_records=6)
+    data = _b64(r["data"])
+    assert r["count"] == 7 and r["next"] == 46 and R.type_of(data[5 * 64 : 6 * 64]) == R.T_ANCHOR
+    r = rig.ok("log.read", from_seq=45, max_records=1)
     assert r["count"] == 2 and r["next"] == 46 and R.type_of(_b64(r["data"])[:64]) == R.T_ANCHOR
     last = R.seq_of(full[-1])
     r = rig.ok("log.read", from_seq=last + 1)
@@ -819,13 +825,14 @@ def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
         P.binascii = real
     assert failed == 2 and srv.pending() == 0
     answers = [json.loads(x) for x in bytes(out).split(b"\n")[:-1]]
-    assert [a["id"] for a in answers] == [1, 2] and answers[0]["count"] == 32
+    assert [a["id"] for a in answers] == [1, 2] and answers[0]["count"] == 34
     pulled = binascii.a2b_base64(answers[0]["data"])
-    assert len(pulled) == 32 * R.RECORD_SIZE
+    assert len(pulled) == 34 * R.RECORD_SIZE
     # each segment's anchor (it carries the seq of the record after it), then its records
     recs = [pulled[i : i + R.RECORD_SIZE] for i in range(0, len(pulled), R.RECORD_SIZE)]
-    assert [R.seq_of(r) for r in _real(recs)] == list(range(30))
-    assert [i for i, r in enumerate(recs) if R.type_of(r) == R.T_ANCHOR] == [0, SEGMENT_RECORDS]
+    # (with 16-record segments the 34 slots fill before 32 records: three anchors, 31 records)
+    assert [R.seq_of(r) for r in _real(recs)] == list(range(31))
+    assert [i for i, r in enumerate(recs) if R.type_of(r) == R.T_ANCHOR] == [0, SEGMENT_RECORDS, 2 * SEGMENT_RECORDS]
     unmount()
 
 
