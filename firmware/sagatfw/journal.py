@@ -390,9 +390,7 @@ class Journal:
             try:
                 self._write_backlog()
                 self.error = None
-                self.urgent = False
-                if self.full and self._has_room():
-                    self.full = False  # room came back (a file went) with the ballast still there
+                self.urgent = False  # (`full` stays until a game's setup puts the ballast back)
                 return True
             except OSError as e:
                 self._close()
