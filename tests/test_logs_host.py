@@ -50,11 +50,12 @@ def _edit(src, dst, fn):
     ctx.buffer[:] = data
     fs = littlefs.LittleFS(context=ctx, block_size=4096, block_count=len(data) // 4096)
     segs = {}
-    for name in sorted(fs.listdir("/log")):
+    names = sorted(n for n in fs.listdir("/log") if n.endswith(".seg"))  # not the checkpoint file, the ballast
+    for name in names:
         with fs.open("/log/" + name, "rb") as fh:
             segs[name] = bytearray(fh.read())
     fn(segs)
-    for name in sorted(fs.listdir("/log")):
+    for name in names:
         fs.remove("/log/" + name)
     for name, content in segs.items():
         with fs.open("/log/" + name, "wb") as fh:
