@@ -50,11 +50,12 @@ def _edit(src, dst, fn):
     ctx.buffer[:] = data
     fs = littlefs.LittleFS(context=ctx, block_size=4096, block_count=len(data) // 4096)
     segs = {}
-    for name in sorted(fs.listdir("/log")):
+    names = sorted(n for n in fs.listdir("/log") if n.endswith(".seg"))  # not the checkpoint file, the ballast
+    for name in names:
         with fs.open("/log/" + name, "rb") as fh:
             segs[name] = bytearray(fh.read())
     fn(segs)
-    for name in sorted(fs.listdir("/log")):
+    for name in names:
         fs.remove("/log/" + name)
     for name, content in segs.items():
         with fs.open("/log/" + name, "wb") as fh:
@@ -191,3 +192,34 @@ def test_bad_images_are_one_clear_line(kind, image, tmp_path, capsys):
 def test_logs_need_a_source(capsys):
     code, _, err = _run(capsys, "logs", "show")
     assert code == 2 and "--image" in err
+
+
+# ------------------------------------------------------------- a full flash (issue 11, point 8)
+
+
+@pytest.fixture(scope="module")
+def full_image(tmp_path_factory):
+    """A 64 KB flash that the game in progress filled: seven presses dropped, a gap record, the result."""
+    exe = tool("micropython")
+    assert exe, "no micropython: install the dev extra"
+    path = tmp_path_factory.mktemp("img") / "full.img"
+    args = [exe, os.path.join(ROOT, "tests", "mp", "make_full_image.py"), str(path), KEY]
+    run = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return str(path)
+
+
+def test_verify_names_the_gap_a_full_log_left(full_image, capsys):
+    code, out, _ = _run(capsys, "logs", "verify", "--image", full_image, "--key", KEY)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("OK: "), out  # the chain runs on through the gap
+    gap = [line for line in lines if line.startswith("GAP at seq ")]
+    assert len(gap) == 1 and "the clock dropped 7 records here: its log was full" in gap[0], out
+    code, out, _ = _run(capsys, "logs", "show", "--image", full_image, "--key", KEY)
+    rows = [line for line in out.splitlines() if " gap " in line]
+    assert code == 0 and len(rows) == 1 and "the clock dropped 7 records here" in rows[0]
+    assert out.rstrip().splitlines()[-1].split()[2] == "result"
+    code, out, _ = _run(capsys, "logs", "show", "--image", full_image, "--key", KEY, "--json")
+    events = [json.loads(line) for line in out.splitlines()]
+    gaps = [e for e in events if e["type"] == "gap"]
+    assert len(gaps) == 1 and gaps[0]["dropped"] == 7 and gaps[0]["until_t"] > gaps[0]["t"]

@@ -58,7 +58,7 @@ class Sim:
         ctx.buffer[:] = data
         fs = littlefs.LittleFS(context=ctx, block_size=4096, block_count=len(data) // 4096)
         out = b""
-        for name in sorted(fs.listdir("/log")):
+        for name in sorted(n for n in fs.listdir("/log") if n.endswith(".seg")):  # the log's segments
             with fs.open("/log/" + name, "rb") as fh:
                 out += fh.read()
         return out

@@ -139,9 +139,12 @@ class App:
         if not self.setup_logged:
             self.journal.begin_game(c, now)
             self.setup_logged = True
-        if not self.journal.log_events(c, now):
+        ok = self.journal.log_events(c, now)
+        if self.journal.full:  # the game in progress fills the flash: pull and erase between games
+            self.message = "LOG FULL"
+        elif not ok:
             self.message = "LOG ERROR"
-        elif self.message in ("LOG ERROR",):
+        elif self.message in ("LOG ERROR", "LOG FULL"):
             self.message = None
 
     def _button(self, button, kind, ticks):

@@ -393,6 +393,7 @@ def log_info(srv, req, now):
         "bytes": total,
         "backlog": len(j.backlog),
         "dropped": j.dropped,
+        "log_full": j.full,
         "log_error": j.error,
         "max_records": P.MAX_RECORDS,
     }

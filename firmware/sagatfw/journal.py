@@ -11,11 +11,22 @@
 # in a new one: it never appends after a damaged tail) and `restore` replays the interrupted game
 # into the clock, which comes back paused with a `power_restore` event (TK-C18).
 #
+# Checkpoints do not go into the chain: the latest one is ONE record in ROOT/ckpt, overwritten every
+# `checkpoint_ms` while a side runs (littlefs commits a file's rewrite atomically at close). It holds
+# the journal's next seq and links to the last record under the key, so `restore` uses it only if
+# no record was made after it: a reboot comes back within checkpoint_ms of the cut, and the log
+# grows with the game's events only, however often the clock checkpoints.
+#
 # Write errors (full or read-only filesystem, I/O errors) never stop the clock: the records stay in
 # a small RAM backlog, `error` says what went wrong, and the next call tries again (after removing
-# old finished games if the filesystem is full).
+# old finished games if the filesystem is full). ROOT/room is ballast (ROOM_BYTES) held back on the
+# flash: when the game in progress alone fills it, the ballast goes for a record that must be kept
+# (a result, settings) and `full` says LOG FULL. When the backlog is full, new records are not
+# sealed (no seq is used) but counted; the next record written is a T_GAP record with that count,
+# chained like any other, so the log says where and how much it lost.
 
 import os
+import struct
 
 from sagatfw import clock as C
 from sagatfw import records as R
@@ -24,6 +35,10 @@ from sagatfw.ticks import ticks_add, ticks_diff
 
 SUFFIX = ".seg"
 ENOSPC = 28
+CKPT = "ckpt"  # the latest checkpoint: one record, overwritten (not a segment)
+ROOM = "room"  # ballast: flash held back for the records that must be kept on a full flash
+ROOM_BYTES = 8192
+KEEP_SLOTS = 6  # backlog places only records that must be kept may take (a result, settings, the gap)
 
 
 def _exists(path):
@@ -46,14 +61,16 @@ def _whole(backlog, room):
 
 class Journal:
     def __init__(self, root="/log", key=b"", segment_records=128, max_bytes=262144, checkpoint_ms=15000,
-                 backlog=32):
+                 backlog=32, room_bytes=ROOM_BYTES):
         self.root = root
         self.chain = R.Chain(key)
         self.segment_records = segment_records
         self.max_bytes = max_bytes
         self.checkpoint_ms = checkpoint_ms
         self.backlog_max = backlog
+        self.room_bytes = room_bytes
         self.buf = bytearray(R.RECORD_SIZE)
+        self.gbuf = bytearray(R.RECORD_SIZE)  # the first record dropped: the gap record's header
         self.backlog = []  # sealed records not yet durable
         self.seq = 0  # seq of the next record
         self.prev = R.ZERO_CHAIN  # chain of the last record made
@@ -69,7 +86,12 @@ class Journal:
         self.last_t = 0  # t of the last record written for the current game
         self.error = None  # the last write error, as text; None when all is durable
         self.problems = []  # damage found when opening (kind, seq, detail)
-        self.dropped = 0  # records lost because the backlog overflowed (they show as missing seq)
+        self.dropped = 0  # records lost because the backlog was full, since boot
+        self.gap = 0  # records dropped that no gap record names yet
+        self.gap_last_t = 0
+        self.full = False  # the flash is full with the game in progress: LOG FULL
+        self.urgent = False  # a record that must be kept waits: the ballast may go for it
+        self.room = None  # the ballast is on the flash (None: not looked yet)
         self.sync_wall_ms = None  # wall clock (Unix ms) at sync_ticks, once synced (time_sync)
         self.sync_ticks = 0
 
@@ -191,23 +213,56 @@ class Journal:
         replayed (the caller shows the error and starts clean)."""
         if self.game == 0:
             return False
-        from sagatfw.replay import Replay  # only at boot: the loop does not keep it in RAM
+        from sagatfw.replay import Mismatch, Replay  # only at boot: the loop does not keep it in RAM
 
         rp = Replay(clock)
         seen = False
+        finished = False
         for ev in self.game_events():
             if ev["type"] == "settings" and ev.get("tc") is not None:
                 seen = True
             if seen:
                 rp.feed(ev)
+                finished = finished or ev["type"] == "result"
         if not seen:
             return False
         clock.clear_events()
-        if clock.state == C.FINISHED:
+        if clock.state == C.FINISHED or finished:
             return False
+        if rp.gap is not None:
+            raise Mismatch("seq %s: the clock dropped %s records of this game (its log was full): it cannot be "
+                           "replayed past them" % (rp.gap.get("seq"), rp.gap.get("dropped")))
+        self._resume_checkpoint(clock)
         clock.power_restore(now)
         self.log_events(clock, now)
         return True
+
+    def _resume_checkpoint(self, clock):
+        """Bring the replayed, running clock on to the checkpoint file's t, if that checkpoint
+        continues this log exactly: its game, the next seq (no record was made after it), linked
+        to the last record under the key, at or after the clock's t, no instant of the engine's own
+        between, and the same faces the engine computes."""
+        if clock.state != C.RUNNING:
+            return
+        rec = self.buf
+        try:
+            with open(self._path(CKPT), "rb") as f:
+                if f.readinto(rec) != R.RECORD_SIZE:
+                    return
+        except OSError:
+            return
+        if R.check(rec) or R.type_of(rec) != R.T_CHECKPOINT or R.game_of(rec) != self.game:
+            return
+        if R.seq_of(rec) != self.seq or self.chain.link(self.prev, memoryview(rec)[: R.CHAIN]) != R.chain_of(rec):
+            return
+        t = R.t_of(rec)
+        nxt = clock.next_instant()
+        if t < clock.t or 0 <= nxt <= t:
+            return
+        lms, rms = struct.unpack_from("<II", rec, 12)
+        if clock._ms_at(C.LEFT, t) != lms or clock._ms_at(C.RIGHT, t) != rms:
+            return
+        clock.advance(t)  # replayed clocks count ticks as t
 
     # ---------------------------------------------------------------- writing
 
@@ -227,10 +282,38 @@ class Journal:
             self.before = self.prev
         self.prev = R.seal(self.buf, self.prev, self.chain)
         self.seq += 1
-        if len(self.backlog) >= self.backlog_max:
-            self.before = R.chain_of(self.backlog.pop(0))  # RAM is bounded: the oldest unwritten record is lost
-            self.dropped += 1
         self.backlog.append(bytes(self.buf))
+
+    def _admit(self, n, keep=False):
+        """Room in the RAM backlog for a group of n records packed from self.buf (a record and its
+        text)? Then the gap record owed, if any, is queued first (self.buf's seq is set to follow
+        it) and True. Else the group is dropped: counted, never sealed (no seq used, the chain
+        goes on), self.buf's header kept for the gap record. Records that must be kept (a
+        result, settings) may use the last KEEP_SLOTS places and the flash's ballast."""
+        owed = 1 if self.gap else 0
+        limit = self.backlog_max if keep else self.backlog_max - KEEP_SLOTS
+        if len(self.backlog) + owed + n > limit:
+            if not self.gap:
+                self.gbuf[:] = self.buf
+            self.gap += n
+            self.gap_last_t = R.t_of(self.buf)
+            self.dropped += n
+            return False
+        if owed:
+            R.pack_gap(self.gbuf, self.seq, self.gap, self.gap_last_t)
+            if not self.backlog:
+                self.before = self.prev
+            self.prev = R.seal(self.gbuf, self.prev, self.chain)
+            self.seq += 1
+            self.backlog.append(bytes(self.gbuf))
+            self.gap = 0
+            self._reseq()
+        if keep:
+            self.urgent = True
+        return True
+
+    def _reseq(self):
+        struct.pack_into("<I", self.buf, 4, self.seq)
 
     def _push_text(self, text):
         while text:
@@ -251,10 +334,15 @@ class Journal:
         self.game += 1
         self._header(clock, C.EV_SETTINGS, 0, clock.first, origin, now)
         R.pack_settings(self.buf, clock.settings)
-        self._push()
-        self._push_text(tcm.format_sides(clock.tc[C.LEFT], clock.tc[C.RIGHT]))
+        text = tcm.format_sides(clock.tc[C.LEFT], clock.tc[C.RIGHT])
+        if self._admit(1 + R.text_records(text), True):
+            self._push()
+            self._push_text(text)
         self.last_t = 0
-        return self.commit()
+        ok = self.commit()
+        if self.opened and not self.backlog:
+            self._make_room()  # the new game gets its ballast (older finished games go for it)
+        return ok
 
     def log_events(self, clock, now):
         """Write the clock's queued events as records and make them durable; clears the queue.
@@ -267,26 +355,39 @@ class Journal:
             R.pack_event(self.buf, ev, e, self.game, self.seq, clock.stage[C.LEFT], clock.stage[C.RIGHT],
                          ws, wms, ok)
             rest = b""
-            if ev[e + C.F_TYPE] == C.EV_GAME_START:
+            kind = ev[e + C.F_TYPE]
+            if kind == C.EV_GAME_START:
                 text = tcm.format_sides(clock.tc[C.LEFT], clock.tc[C.RIGHT])
                 rest = R.put_text(self.buf, text, R.PAYLOAD, R.PAYLOAD_SIZE)
-            self._push()
-            if ev[e + C.F_TYPE] == C.EV_RESULT:
-                self.result_code = R.result_code(self.prev)  # the faces show it (scoresheet)
-            self._push_text(rest)
+            if self._admit(1 + R.text_records(rest), kind == C.EV_RESULT):
+                self._push()
+                if kind == C.EV_RESULT:
+                    self.result_code = R.result_code(self.prev)  # the faces show it (scoresheet)
+                self._push_text(rest)
             self.last_t = t
         clock.clear_events()
         return self.commit()
 
     def checkpoint(self, clock, now):
-        """While a side runs, log where the clock is every checkpoint_ms (so a reboot loses at
-        most that much of a turn). Returns True if a checkpoint was written."""
+        """While a side runs, save where the clock is every checkpoint_ms (so a reboot loses at
+        most that much of a turn) in the checkpoint file, overwritten each time: a record that
+        takes the next seq and links to the last one, but is not in the chain (restore uses it only
+        if nothing was logged after it). Returns True if a checkpoint was written."""
         if clock.state != C.RUNNING or clock.t - self.last_t < self.checkpoint_ms:
             return False
-        self._header(clock, R.T_CHECKPOINT, clock.t, C.NONE, 0, now)
-        self._push()
         self.last_t = clock.t
-        self.commit()
+        if self.backlog or self.gap or not self.opened:
+            return False  # records are not durable: after a reboot this checkpoint could not follow them
+        self._header(clock, R.T_CHECKPOINT, clock.t, C.NONE, 0, now)
+        R.seal(self.buf, self.prev, self.chain)  # the link it would have: self.prev stays
+        try:
+            f = open(self._path(CKPT), "wb")
+            try:
+                f.write(self.buf)
+            finally:
+                f.close()  # littlefs: the new content replaces the old one here, atomically
+        except OSError:
+            return False
         return True
 
     def time_sync(self, clock, wall_ms, now):
@@ -294,14 +395,16 @@ class Journal:
         self.sync_wall_ms = wall_ms
         self.sync_ticks = now
         self._header(clock, C.EV_TIME_SYNC, clock.t, C.NONE, 0, now)
-        self._push()
+        if self._admit(1):
+            self._push()
         return self.commit()
 
     def log_settings(self, clock, settings, origin, now):
         """A settings record outside a game's setup (changed, or defaults after a bad file)."""
         self._header(clock, C.EV_SETTINGS, clock.t if clock.state != C.SETUP else 0, C.NONE, origin, now)
         R.pack_settings(self.buf, settings)
-        self._push()
+        if self._admit(1, True):
+            self._push()
         return self.commit()
 
     def commit(self):
@@ -315,12 +418,19 @@ class Journal:
             try:
                 self._write_backlog()
                 self.error = None
+                self.urgent = False  # (`full` stays until a game's setup puts the ballast back)
                 return True
             except OSError as e:
                 self._close()
                 self.error = "log write failed: %s" % e
-                # full: remove the oldest finished game's segment and try again
-                if not (e.args and e.args[0] == ENOSPC and self._remove_oldest()):
+                if not (e.args and e.args[0] == ENOSPC):
+                    return False
+                # full: remove the oldest finished game's segment and try again; when only the
+                # game in progress is left, the ballast goes for a record that must be kept
+                if self._remove_oldest():
+                    continue
+                self.full = True
+                if not (self.urgent and self._free_room()):
                     return False
 
     def _write_backlog(self):
@@ -405,6 +515,46 @@ class Journal:
         except OSError:
             return False
         return True
+
+    def _has_room(self):
+        if self.room is None:
+            self.room = self.room_bytes == 0 or _exists(self._path(ROOM))
+        return self.room
+
+    def _free_room(self):
+        """Remove the ballast (True if there was one to remove)."""
+        if self.room_bytes == 0 or not self._has_room():
+            return False
+        try:
+            os.remove(self._path(ROOM))
+        except OSError:
+            pass
+        self.room = False
+        return True
+
+    def _make_room(self):
+        """Put the ballast back on the flash (at a game's setup), removing the oldest finished
+        games if the flash is full. The log is no longer full once it is there."""
+        if self._has_room():
+            self.full = False
+            return
+        path = self._path(ROOM)
+        zeros = bytes(512)
+        while True:
+            try:
+                with open(path, "wb") as f:
+                    for _ in range(self.room_bytes // 512):
+                        f.write(zeros)
+                self.room = True
+                self.full = False
+                return
+            except OSError as e:
+                try:
+                    os.remove(path)
+                except OSError:
+                    pass
+                if not (e.args and e.args[0] == ENOSPC and self._remove_oldest()):
+                    return
 
     def trim(self, limit):
         """Remove the oldest finished games' segments while the log is over `limit` bytes."""

@@ -21,6 +21,7 @@ from sagatfw.records import (
     PAYLOAD_SIZE,
     T_ANCHOR,
     T_CHECKPOINT,
+    T_GAP,
     T_TEXT,
     TEXT_AT,
     TEXT_SIZE,
@@ -86,6 +87,8 @@ def decode(rec):
     )
     if kind == T_CHECKPOINT:
         name = "checkpoint"
+    elif kind == T_GAP:
+        name = "gap"
     elif kind < len(C.EVENT_NAMES):
         name = C.EVENT_NAMES[kind]
     else:
@@ -129,6 +132,8 @@ def decode(rec):
         d["reason"] = C.REASON_NAMES[arg] if 0 <= arg < len(C.REASON_NAMES) else None
         d["before"] = {"ms": bms, "moves": bmv, "stage": bst}
         d["after"] = {"ms": ams, "moves": amv, "stage": ast}
+    elif kind == T_GAP:  # the clock dropped records here: its log was full
+        d["dropped"], d["until_t"] = struct.unpack_from("<II", rec, PAYLOAD)
     elif kind == C.EV_SETTINGS:
         freeze, by_flag, ext, default, low = struct.unpack_from("<BBIII", rec, PAYLOAD)
         d["origin"] = ORIGIN_NAMES[arg] if 0 <= arg < len(ORIGIN_NAMES) else None

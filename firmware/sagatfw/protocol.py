@@ -499,6 +499,7 @@ class Server:
             "right": _face(c, C.RIGHT),
             "message": app.message,
             "log_error": j.error,
+            "log_full": j.full,
             "time_synced": j.sync_wall_ms is not None,
             "result_code": j.result_code if c.state == C.FINISHED else None,
             "battery": level,

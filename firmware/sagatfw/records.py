@@ -6,7 +6,7 @@
 #
 #   off size  field
 #    0   1    magic (MAGIC: format 1)
-#    1   1    type: an event type of clock.EVENT_NAMES, or T_TEXT / T_CHECKPOINT (internal)
+#    1   1    type: an event type of clock.EVENT_NAMES, or T_TEXT / T_CHECKPOINT / T_GAP (internal)
 #    2   2    game (u16)
 #    4   4    seq (u32): record number on this clock, +1 per record
 #    8   4    t (u32): ms since the game started
@@ -25,6 +25,11 @@
 # T_TEXT records continue the text of the record before them (a long tc string): bytes 8..51
 # hold 44 more bytes of text (NUL-padded). T_CHECKPOINT records say "the clock was alive at t, with
 # these faces": they let a reboot come back close to the cut (TK-C18); they are not contract 3 events.
+# The journal keeps the latest one in a file of its own (journal.CKPT), outside the chain's segments;
+# older logs have them in the chain. T_GAP records say "the clock dropped `dropped` records here:
+# its log was full" (payload: u32 dropped, u32 t of the last one dropped; the header is the first
+# dropped record's, side none): the chain and seq go on unbroken, and only the key's holder can
+# write one.
 # T_ANCHOR records open every segment file: they state the chain value of the record before the
 # segment (bytes 52..59) and carry the seq of the segment's first record; they take no seq of
 # their own and are not chained. They let a verifier check the MAC of the first record of a log
@@ -51,6 +56,7 @@ RECORD_SIZE = 64
 MAGIC = 0xA5
 T_TEXT = 0x40
 T_CHECKPOINT = 0x41
+T_GAP = 0x42
 T_ANCHOR = 0x43
 HEADER = "<BBHIIIIHHbbhBBBBIH"  # up to and including wall_ms: 38 bytes
 PAYLOAD = 38
@@ -246,6 +252,23 @@ def result_code(link):
     on the key and on every record before it, so `sagat logs verify --game N --code C` proves from
     paper that the log still holds game N as it was when its result was entered."""
     return "%06d" % (struct.unpack(">I", bytes(link[:4]))[0] % 1000000)
+
+
+def text_records(text):
+    """How many T_TEXT records carry `text` (ASCII) after its first record."""
+    return (len(text) + TEXT_SIZE - 1) // TEXT_SIZE
+
+
+def pack_gap(buf, seq, dropped, last_t):
+    """Turn buf, holding the first record the clock dropped, into a T_GAP record: its header says
+    when the loss began (t, faces, wall); arg (capped) and the payload say how many records went
+    and the t of the last one."""
+    buf[1] = T_GAP
+    struct.pack_into("<I", buf, 4, seq)
+    struct.pack_into("<bh", buf, 25, -1, dropped if dropped < 32767 else 32767)
+    for i in range(PAYLOAD, RECORD_SIZE):
+        buf[i] = 0
+    struct.pack_into("<II", buf, PAYLOAD, dropped, last_t)
 
 
 def pack_settings(buf, s):

@@ -7,7 +7,10 @@
 # first (TK-C13, TK-C14), and a log that the engine cannot reproduce is reported.
 #
 # Events are the dicts of logread.decode / logread.Reader, in order, for one game: they start with
-# the game's setup record (a `settings` event with `tc` and `first`).
+# the game's setup record (a `settings` event with `tc` and `first`). Checkpoints (in logs written
+# before they got a file of their own) advance the clock and must show the engine's faces. At a
+# `gap` record (the clock dropped records: its log was full) the replay stops: what follows cannot
+# be reproduced without them; `gap` says where (the verifier names it, the restore refuses).
 
 from sagatfw import clock as C
 from sagatfw import timecontrol as tcm
@@ -45,10 +48,16 @@ class Replay:
         self.started = False
         self.set_up = False
         self.last_t = 0
+        self.gap = None  # the gap record the replay stopped at
 
     def feed(self, ev):
         kind = ev["type"]
         clock = self.clock
+        if self.gap is not None:
+            return
+        if kind == "gap":
+            self.gap = ev
+            return
         if kind == "checkpoint":
             self._advance(ev["t"])
             self._check_faces(ev)

@@ -4,6 +4,7 @@
 # (pytest) and MicroPython (tests/mprun.py). Press costs: a short press takes 0.4 s, a long one
 # 1.2 s (held past buttons' long_ms of 1 s): the rig's time advances by exactly that per press.
 import os
+import random
 import time
 
 from sagatfw import buttons as B
@@ -33,7 +34,8 @@ def _rmtree(path):
 
 def _fresh_dir():
     _dirs[0] += 1
-    path = "/tmp/sagat_menu_%d_%d" % (int(time.time()), _dirs[0])
+    # a random part too: other checkouts' test runs on the same machine start in the same second
+    path = "/tmp/sagat_menu_%d_%d_%d" % (int(time.time()), random.getrandbits(30), _dirs[0])
     _rmtree(path)
     os.mkdir(path)
     return path + "/"

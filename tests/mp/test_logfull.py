@@ -1,0 +1,107 @@
+# A full flash must never lose events in silence (issue 11, point 8), on the real littlefs: a
+# flash the game in progress really fills (a 64 KB image) says LOG FULL on the faces and in the
+# protocol's state, the records that cannot be kept are counted, the result is still logged (the
+# ballast goes for it) after a gap record with the count, and the clock never stops. (The issue's
+# attack, a 3-hour game checkpointing every second, is test_checkpoint_file.py; the helpers here
+# drive the sim board in virtual time, as `sagat sim --virtual` does.)
+import gc
+
+from flash import Flash, mount, read_log, unmount
+
+from sagatfw import clock as C
+from sagatfw import faces as F
+from sagatfw.app import App
+from sagatfw.boards import sim
+from sagatfw.replay import Replay
+
+LOG = "/flash/log"
+BASE = 1000  # virtual ticks at the first boot
+
+
+def _boot(vt):
+    """A board (the sim's, in virtual time, no faces) and its app, booted at virtual ms vt."""
+    board = sim.Board(BASE, quiet=True)
+    board.vt = vt
+    app = App(board)
+    restored = app.boot(board.ticks())
+    return app, board, restored
+
+
+def _play(app, board, actions):
+    """Run (at, action) dicts the way `sagat sim --virtual` does; stops at a power cut."""
+    return sim.run_virtual(app, board, [(i + 1, a) for i, a in enumerate(actions)], board.vt)
+
+
+def _replays(events, game):
+    rp = Replay()
+    for e in events:
+        if e["game"] == game:
+            rp.feed(e)  # raises Mismatch where the engine and the log disagree
+    return rp
+
+
+def _text_of(app, side):
+    items = F.oled(app.clock, side, 0, 100, False, 0, app.message)
+    return " ".join(i[3] for i in items if i[0] == "text")
+
+
+def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_result():
+    unmount()
+    gc.collect()
+    f = Flash(blocks=16)  # 64 KB: the game in progress fills it
+    mount(f, fresh=True)
+    app, board, _ = _boot(0)
+    from sagatfw.protocol import Server
+
+    srv = Server(app, {"uid": "e6614103e7"}, board.ticks())
+    script = [{"at": 0, "do": "new", "tc": "-"}, {"at": 0, "do": "start"}]
+    _play(app, board, script)
+    j = app.journal
+    assert j.room and not j.full  # the game's setup put the ballast on the flash
+    t = 0
+    moves = 0
+
+    def press():
+        nonlocal t, moves
+        t += 2000
+        moves += 1
+        _play(app, board, [{"at": t, "do": "press", "side": "left" if moves % 2 else "right"}])
+        assert moves < 3000
+
+    while not j.full:  # the game fills the flash: nothing older to remove
+        press()
+    assert app.message == "LOG FULL" and "LOG FULL" in _text_of(app, C.LEFT)
+    state = srv.c_state({}, board.ticks())
+    assert state["log_full"] is True and state["message"] == "LOG FULL"
+    while not j.gap:  # play on: littlefs still takes a few records, then the RAM backlog fills
+        press()
+    for _ in range(6):  # seven presses in all cannot be kept: counted, not made
+        press()
+    assert app.clock.moves[0] + app.clock.moves[1] == moves  # the clock never stopped
+    assert j.gap == 7 and j.dropped == 7 and app.message == "LOG FULL"
+    assert len(j.backlog) == j.backlog_max - 6  # the last places wait for a record that must be kept
+    dropped = j.gap
+    from sagatfw import commands
+
+    info = commands.log_info(srv, {}, board.ticks())
+    assert info["log_full"] is True and info["dropped"] == dropped
+    t += 1000
+    _play(app, board, [{"at": t, "do": "result", "result": "0-1"}])
+    assert j.backlog == [] and j.gap == 0 and j.error is None  # the ballast made room for the result
+    assert app.clock.state == C.FINISHED and app.message == "LOG FULL"
+    reader, events = read_log(j)
+    assert reader.problems == [], reader.problems[:3]  # seq and chain run on through the gap
+    gaps = [e for e in events if e["type"] == "gap"]
+    assert len(gaps) == 1 and gaps[0]["dropped"] == dropped and gaps[0]["game"] == 1
+    assert events[-1]["type"] == "result" and events[-1]["seq"] == gaps[0]["seq"] + 1
+    presses = [e for e in events if e["type"] == "press"]
+    assert len(presses) + dropped == moves
+    assert gaps[0]["t"] == presses[-1]["t"] + 2000  # the loss began at the next press
+    rp = _replays(events, 1)
+    assert rp.gap is not None and rp.gap["seq"] == gaps[0]["seq"]
+    # a reboot: the finished game is not restored, nothing fails; the next game makes room again
+    app, board, restored = _boot(t + 5000)
+    assert not restored and app.message is None
+    _play(app, board, [{"at": t + 6000, "do": "new", "tc": "420"}])
+    assert not app.journal.full and app.journal.room
+    unmount()
