@@ -620,7 +620,14 @@ class Clock:
         if not isinstance(code, int) or code < 0 or code >= len(RESULT_NAMES):
             raise ValueError("result must be one of %s" % ", ".join(RESULT_NAMES))
         self.advance(now)
-        if self.state == RUNNING:
+        if self.state == SETUP:
+            # A result before the start (a forfeit, TK-R4): the game never started, so it is at
+            # t = 0, and the time base starts at this instant - not at ticks 0 of the boot, which
+            # would make t the board's uptime and misdate the wall time the journal derives from
+            # it (the protest window of TK-P1 runs from the result).
+            self.t = 0
+            self.last = now
+        elif self.state == RUNNING:
             self._commit(self.t)
             self.to_move = self.running
             self.running = NONE
