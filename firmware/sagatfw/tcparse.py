@@ -140,7 +140,11 @@ def parse(text):
 
 
 def parse_sides(text):
-    """Parse "TC" (both sides) or "LEFT|RIGHT" (handicap): returns (left, right)."""
+    """Parse "TC" (both sides) or "LEFT|RIGHT" (handicap): returns (left, right).
+
+    The one parser of a game's control string: the app's setup (and so the boot), settings,
+    presets, the menu and the host's `sagat tc` all go through it, so what it accepts the clock
+    plays (clock.new_game refuses nothing it returns) and what it rejects nothing saves."""
     if not isinstance(text, str):
         raise ValueError("bad TimeControl %r: not a string" % (text,))
     parts = text.split("|")
@@ -149,7 +153,12 @@ def parse_sides(text):
         return tc, tc
     if len(parts) != 2:
         _fail(text, "at most one '|' (LEFT|RIGHT)")
-    return _parse_side(parts[0], "left", text), _parse_side(parts[1], "right", text)
+    left = _parse_side(parts[0], "left", text)
+    right = _parse_side(parts[1], "right", text)
+    if (left.kind == HOURGLASS) != (right.kind == HOURGLASS):
+        # the time one side uses goes to the other: both faces must be hourglass ones
+        _fail(text, "hourglass needs hourglass on both sides")
+    return left, right
 
 
 def _parse_side(part, name, full):
