@@ -67,7 +67,10 @@ def stage_lists(draw: st.DrawFn) -> tuple[list[tcm.Stage], bool]:
     for i in range(n):
         final = i == n - 1
         moves = draw(st.integers(0 if final else 1, tcm.MAX_MOVES))
-        seconds = draw(st.integers(1 if i == 0 else 0, tcm.MAX_SECONDS))
+        most = tcm.MAX_SECONDS
+        if final and moves:  # a repeating stage adds at most MAX_BONUS a move (issue 11)
+            most = min(most, moves * tcm.MAX_BONUS)
+        seconds = draw(st.integers(1 if i == 0 else 0, most))
         mode = draw(st.sampled_from(MODES))
         bonus = 0 if mode == tcm.SUDDEN else draw(st.integers(1, tcm.MAX_BONUS))
         stages.append(tcm.Stage(moves, seconds * 1000, mode, bonus * 1000))
@@ -157,9 +160,13 @@ def canonical_strings(draw: st.DrawFn) -> str:
     for i in range(n):
         final = i == n - 1
         text = ""
+        most = tcm.MAX_SECONDS
         if not final or draw(st.booleans()):
-            text = draw(number(1, tcm.MAX_MOVES)) + "/"
-        text += draw(number(1 if i == 0 else 0, tcm.MAX_SECONDS))
+            moves = draw(st.integers(1, tcm.MAX_MOVES))
+            text = str(moves) + "/"
+            if final:  # a repeating stage adds at most MAX_BONUS a move (issue 11)
+                most = min(most, moves * tcm.MAX_BONUS)
+        text += draw(number(1 if i == 0 else 0, most))
         mark = draw(st.sampled_from(("", "+", "d", "b")))
         if mark:
             text += mark + draw(number(1, tcm.MAX_BONUS))
