@@ -138,6 +138,7 @@ MAX_MOVES = const(9999)
 #                result still work. A game adjourned for longer is set up again (TK-A4: the arbiter
 #                puts the times used back with corrections).
 MAX_FACE_MS = const(864000000)  # 240 h
+MAX_LOG_MOVES = const(65535)  # a record's move counts are u16: a side's count stops there
 MAX_GAME_MS = const(864000000)  # 10 days
 
 
@@ -474,7 +475,8 @@ class Clock:
         self._commit(at)
         tc = self.tc[side]
         stage = self.stage[side]
-        self.moves[side] += 1
+        if self.moves[side] < MAX_LOG_MOVES:  # a record holds moves as u16: the count stops there
+            self.moves[side] += 1
         self.stage_moves[side] += 1
         added = 0
         # Never credit time after this side's flag (FIDE; the Chronos flaw).

@@ -5,14 +5,33 @@
 # faces say SETTINGS DEFAULT, and a `settings` record with origin defaults_corrupt is logged.
 # A real App on a temporary directory: runs under CPython (pytest) and MicroPython (tests/mprun.py).
 import json
+import os
 
-from test_menu import Board, _rmtree
+import test_menu
+from test_menu import _rmtree
 
 from kit import raises
 from sagatfw import clock as C
 from sagatfw import settings as S
 from sagatfw import timecontrol as tcm
 from sagatfw.app import App
+
+
+class Board(test_menu.Board):
+    """test_menu's board in a directory of its own: the name also carries random bits, as other
+    test runs on the same machine may make test_menu's directories in the same second."""
+
+    def __init__(self):
+        import random
+        import time
+
+        path = "/tmp/sagat_settings_%d_%d" % (int(time.time()), random.getrandbits(30))
+        _rmtree(path)
+        os.mkdir(path)
+        self.root = path + "/"
+        self.buttons = None
+        self.notes = []
+
 
 # Controls the parser accepts side by side but the clock cannot play, and a handicap with a side
 # missing (the app's old split took "300|" for "300" on both sides, the settings check refused it).
@@ -136,7 +155,7 @@ def test_boot_survives_a_control_that_passes_the_file_check_but_the_clock_refuse
     saved = S._valid_tc
     S._valid_tc = lambda v: isinstance(v, str)
     try:
-        for text in ("*60|300", "300|", "not a control"):
+        for text in ("*60|300", "300|", "1/86400", "not a control"):
             app, board = _boot_with(json.dumps({"tc": text, "first": "right", "sound": False}))
             try:
                 assert app.message == "SETTINGS DEFAULT", text

@@ -150,6 +150,16 @@ def test_paused_and_flagged_games_stop_counting_at_the_bound():
     _fits(f)
 
 
+def test_move_count_stops_at_the_records_u16():
+    g = Game("60+1")
+    g.start(0)
+    g.clock.moves[L] = C.MAX_LOG_MOVES - 1  # (65,534 real moves would make a slow test)
+    assert g.press(L, 100) and g.clock.moves[L] == C.MAX_LOG_MOVES
+    assert g.press(R, 200) and g.press(L, 300)  # the move still switches and credits the increment
+    assert g.clock.moves[L] == C.MAX_LOG_MOVES and g.log[-1]["left_moves"] == C.MAX_LOG_MOVES
+    assert g.clock.ms(L) == 60000 - 100 - 100 + 2000
+
+
 def _setup(tc, first="left", **settings):
     """The game's setup record as the journal logs it (what Replay starts from)."""
     s = C.Settings(**settings)
