@@ -14,6 +14,7 @@ from sagatfw import buttons as B
 from sagatfw import clock as C
 from sagatfw import forget, load_key
 from sagatfw import records as R
+from sagatfw import timecontrol as tcm
 from sagatfw.journal import Journal
 from sagatfw.settings import Store
 from sagatfw.ticks import ticks_add, ticks_diff
@@ -80,7 +81,15 @@ class App:
         if restored:
             self.setup_logged = True
         else:
-            self._set_up(v["tc"], v["first"])
+            try:
+                self._set_up(v["tc"], v["first"])
+            except Exception as e:  # noqa: BLE001 - no settings file may stop the clock from booting
+                # Store.load checks the control with the same parser (parse_sides), so this is a
+                # file its check let through (an older firmware's, a MemoryError): the defaults
+                # for the next game, said on the faces and logged like any bad file (issue 11).
+                board.note("settings refused: %s" % (e,))
+                origin = self.store.reset_game_defaults("bad settings, defaults for: tc (%s)" % (e,))
+                self._set_up(v["tc"], v["first"])
         if origin != R.ORIGIN_CHANGED:
             self.message = "SETTINGS DEFAULT"
             self.journal.log_settings(self.clock, self.store.clock_settings(), origin, now)
@@ -91,11 +100,17 @@ class App:
         _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse")  # boot-only code leaves RAM
         return restored
 
-    def _set_up(self, tc, first):
-        left, _, right = tc.partition("|")
+    def _set_up(self, tc, first, settings=None):
+        """Set up the next game from a control string; ValueError (and the clock unchanged) if the
+        control, the side or the settings are bad. `settings`: a clock.Settings, else the store's."""
         side = C.LEFT if first == "left" else C.RIGHT
         try:
-            self.clock.new_game(left, right or None, side, self.store.clock_settings())
+            # the one parser of a control string (also that of settings, presets, the menu and
+            # `sagat tc`): what it accepts, new_game plays; "300|" is refused, not read as "300"
+            left, right = tcm.parse_sides(tc)
+            if settings is None:
+                settings = self.store.clock_settings()
+            self.clock.new_game(left, right, side, settings)
         finally:
             _forget("sagatfw.tcparse")  # the parser is needed only while a control is set
         self.setup_logged = False
@@ -247,15 +262,20 @@ class App:
         ValueError (and nothing changed) on an unknown key or a bad value."""
         if self.clock.state not in (C.SETUP, C.FINISHED):
             raise ValueError("settings change between games (pause is not enough)")
-        from sagatfw.settings import validate
+        from sagatfw.settings import check_all
 
+        # every value, then the whole as the boot will use it (the same parser, the clock's own
+        # rules): ValueError before anything is saved or changed (issue 11: a value saved and then
+        # refused stopped the next boot)
+        try:
+            new = check_all(self.store.values, values)
+            if self.clock.state == C.SETUP:
+                self._set_up(new["tc"], new["first"], self.store.clock_settings(new))
+        finally:
+            _forget("sagatfw.tcparse")
         for key in values:
-            validate(key, values[key])
-        for key in values:
-            self.store.values[key] = values[key]
+            self.store.values[key] = new[key]  # the same dict: whoever holds it sees the change
         self._save()
-        if self.clock.state == C.SETUP:
-            self._set_up(self.store.values["tc"], self.store.values["first"])
         self.journal.log_settings(self.clock, self.store.clock_settings(), R.ORIGIN_CHANGED, now)
         return True
 

@@ -116,10 +116,30 @@ _NEXT_NONE = const(0)
 _NEXT_DEFAULT = const(1)
 _NEXT_LOW = const(2)
 _NEXT_OUT = const(3)
+_NEXT_END = const(4)  # the game's time reaches MAX_GAME_MS
 
 LATE_INSTALL_FLOOR_MS = const(900000)  # TK-C11: at least 15 min each
 MAX_MS = const(360000000)  # 100 h: the most a correction may put on a face
 MAX_MOVES = const(9999)
+
+# The range of every time the clock keeps and logs (issue 11). The events are an int array (signed
+# 32-bit: at most 2^31 - 1 ms, 24.8 days) and a record holds u32 ms (records.py); past them a value
+# wraps (MicroPython) or raises (CPython), the restore fails and the game is lost. Both bounds are
+# below 2^30 too, so every stored time stays a small int on every port (no allocation on the tick
+# path), and a face plus the game time (the engine adds them) still fits the array.
+#   MAX_FACE_MS  no face ever holds more. The parser's stages together stay below it (8 x 24 h) and
+#                a correction (MAX_MS) too; what only accumulates - Fischer and Bronstein credits,
+#                repeating stages (at most 1 h a move, tcparse), tie extensions (TK-C14), an
+#                hourglass's gain, a count-up face - is added up to it and no further (`_credit`).
+#                The record of the move shows the face as it is.
+#   MAX_GAME_MS  a game's time t (pauses included) stops there: a clock running or paused at that
+#                instant adjourns itself (an `adjourn` event at t = MAX_GAME_MS, which a replay
+#                derives like a flag), and it cannot be resumed or extended; corrections and the
+#                result still work. A game adjourned for longer is set up again (TK-A4: the arbiter
+#                puts the times used back with corrections).
+MAX_FACE_MS = const(864000000)  # 240 h
+MAX_LOG_MOVES = const(65535)  # a record's move counts are u16: a side's count stops there
+MAX_GAME_MS = const(864000000)  # 10 days
 
 
 class Settings:
@@ -240,7 +260,8 @@ class Clock:
             return
         dt = ticks_diff(now, self.last)
         if dt > 0:
-            self.t += dt
+            room = MAX_GAME_MS - self.t  # t stops at the game's bound (no big int on the way)
+            self.t += dt if dt < room else room
             self.last = now
 
     def _countup(self, s):
@@ -259,10 +280,12 @@ class Clock:
         if s != r:
             if self._hourglass():  # the time the running side loses is added to this one
                 lost = self.rem[r]
-                return rem + (used if used < lost else lost)
+                rem += used if used < lost else lost
+                return rem if rem < MAX_FACE_MS else MAX_FACE_MS
             return rem
         if self._countup(s):
-            return rem + used
+            rem += used
+            return rem if rem < MAX_FACE_MS else MAX_FACE_MS
         d = self.delay_left[s]
         if d:
             used = used - d if used > d else 0
@@ -280,7 +303,7 @@ class Clock:
             return
         self.turn_used[r] += used
         if self._countup(r):
-            self.rem[r] += used
+            self._credit(r, used)
             return
         d = self.delay_left[r]
         if d:
@@ -294,7 +317,13 @@ class Clock:
             used = rem
         self.rem[r] = rem - used
         if self._hourglass():
-            self.rem[1 - r] += used
+            self._credit(1 - r, used)
+
+    def _credit(self, s, ms):
+        """Add ms to side s's face, up to MAX_FACE_MS (the log's range, see there)."""
+        rem = self.rem[s]
+        room = MAX_FACE_MS - rem
+        self.rem[s] = rem + ms if ms < room else MAX_FACE_MS
 
     def _set_low(self, s):
         low = self.settings.low_time_ms
@@ -327,6 +356,9 @@ class Clock:
                 if kind == _NEXT_NONE or at < best:
                     kind = _NEXT_OUT
                     best = at
+        if (state == RUNNING or state == PAUSED) and (kind == _NEXT_NONE or MAX_GAME_MS < best):
+            kind = _NEXT_END  # last at its instant: a flag at the bound comes first
+            best = MAX_GAME_MS
         self._next_kind = kind
         return best
 
@@ -344,9 +376,21 @@ class Clock:
             elif kind == _NEXT_LOW:
                 self.above_low[self.running] = 0  # TK-C17: the face equals the mark now
                 self._emit(EV_LOW_TIME, at, self.running, 0)
+            elif kind == _NEXT_END:
+                self._game_bound(at)
             else:
                 self._out_of_time(at)
         return self.n_events
+
+    def _game_bound(self, at):
+        """The game's time reached MAX_GAME_MS: the clock adjourns itself (TK-A1's adjournment, made
+        by the clock's range) and t goes no further."""
+        if self.state == RUNNING:
+            self._commit(at)
+            self.to_move = self.running
+            self.running = NONE
+        self.state = ADJOURNED
+        self._emit(EV_ADJOURN, at, NONE, 0)
 
     def _default(self, at):
         """TK-C6, TK-R4: at the default time, mark each side whose clock ran without a move."""
@@ -368,7 +412,7 @@ class Clock:
             # the arbiter to check the move count, as DGT clocks do (TK-C13, TK-C16).
             self.stage[r] = stage + 1
             self.stage_moves[r] = 0
-            self.rem[r] += tc.stage(stage + 1).time_ms
+            self._credit(r, tc.stage(stage + 1).time_ms)
             self.stage_mark[r] = 1
             self._set_low(r)
             self._emit(EV_STAGE, at, r, stage + 1)
@@ -431,7 +475,8 @@ class Clock:
         self._commit(at)
         tc = self.tc[side]
         stage = self.stage[side]
-        self.moves[side] += 1
+        if self.moves[side] < MAX_LOG_MOVES:  # a record holds moves as u16: the count stops there
+            self.moves[side] += 1
         self.stage_moves[side] += 1
         added = 0
         # Never credit time after this side's flag (FIDE; the Chronos flaw).
@@ -445,10 +490,10 @@ class Clock:
             else:
                 st = tc.stage(stage)
                 if st.mode == tcm.FISCHER:
-                    self.rem[side] += st.bonus_ms
+                    self._credit(side, st.bonus_ms)
                 elif st.mode == tcm.BRONSTEIN:
                     used = self.turn_used[side]
-                    self.rem[side] += used if used < st.bonus_ms else st.bonus_ms
+                    self._credit(side, used if used < st.bonus_ms else st.bonus_ms)
                 if (
                     not self.by_flag
                     and st.moves
@@ -459,7 +504,7 @@ class Clock:
                     added = stage + 1
                     self.stage[side] = added
                     self.stage_moves[side] = 0
-                    self.rem[side] += tc.stage(added).time_ms
+                    self._credit(side, tc.stage(added).time_ms)
         self._set_low(side)  # an increment may lift the face back over the mark (TK-C17)
         other = 1 - side
         self.running = other
@@ -504,12 +549,12 @@ class Clock:
         self.advance(now)
         if not (self.flag[LEFT] or self.flag[RIGHT]):
             return False
-        if self.state not in (RUNNING, PAUSED, FLAGGED):
-            return False
+        if self.state not in (RUNNING, PAUSED, FLAGGED) or self.t >= MAX_GAME_MS:
+            return False  # at the game's bound nothing runs again
         at = self.t
         self._commit(at)
         for s in (LEFT, RIGHT):
-            self.rem[s] += self.settings.extension_ms
+            self._credit(s, self.settings.extension_ms)
             self.flag[s] = 0
             self._set_low(s)
         if self.state == FLAGGED:
@@ -610,8 +655,8 @@ class Clock:
     def resume_adjourned(self, now):
         """TK-A4: put the adjourned times back and start the side to move."""
         self.advance(now)
-        if self.state != ADJOURNED:
-            return False
+        if self.state != ADJOURNED or self.t >= MAX_GAME_MS:
+            return False  # adjourned by the game's bound: its time is used up (MAX_GAME_MS)
         self._restart(EV_RESUME_ADJOURNED)
         return True
 
@@ -620,7 +665,14 @@ class Clock:
         if not isinstance(code, int) or code < 0 or code >= len(RESULT_NAMES):
             raise ValueError("result must be one of %s" % ", ".join(RESULT_NAMES))
         self.advance(now)
-        if self.state == RUNNING:
+        if self.state == SETUP:
+            # A result before the start (a forfeit, TK-R4): the game never started, so it is at
+            # t = 0, and the time base starts at this instant - not at ticks 0 of the boot, which
+            # would make t the board's uptime and misdate the wall time the journal derives from
+            # it (the protest window of TK-P1 runs from the result).
+            self.t = 0
+            self.last = now
+        elif self.state == RUNNING:
             self._commit(self.t)
             self.to_move = self.running
             self.running = NONE

@@ -14,6 +14,7 @@
 
 from sagatfw import clock as C
 from sagatfw import timecontrol as tcm
+from sagatfw.ticks import TICKS_HALF
 
 # Events the engine derives from time alone: replay advances the clock to their `t`.
 DERIVED = ("flag", "stage", "low_time", "default")
@@ -75,10 +76,12 @@ class Replay:
             raise Mismatch("seq %s: %s before the game's setup record" % (ev.get("seq"), kind))
         if not self.queue:
             t = ev["t"]
-            if kind in DERIVED:
+            if kind in DERIVED or (kind == "adjourn" and t >= C.MAX_GAME_MS):  # the clock's own, at its bound
                 self._advance(t)
             else:
-                self._apply(ev, t)
+                self._walk(t)
+                if not self.queue:
+                    self._apply(ev, t)
         if not self.queue:
             raise Mismatch("seq %s: the log has %s at t=%d, the engine has nothing" % (ev.get("seq"), kind, ev["t"]))
         mine = self.queue.pop(0)
@@ -91,8 +94,21 @@ class Replay:
         self.last_t = ev["t"]
 
     def _advance(self, t):
+        self._walk(t)
         self.clock.advance(t)
         self._take()
+
+    def _walk(self, t):
+        """Bring the clock towards game time t in steps the ticks can span: the engine takes `t` as
+        ticks, and two events of a game paused or adjourned for days can be further apart than
+        ticks_diff reaches (2^29 ms). What the engine derives on the way is queued."""
+        clock = self.clock
+        while clock.state != C.SETUP and t - clock.t >= TICKS_HALF:
+            before = clock.t
+            clock.advance(clock.t + TICKS_HALF - 1)
+            self._take()
+            if clock.t == before:  # at the game's bound: t goes no further
+                return
 
     def _take(self):
         self.queue.extend(self.clock.take_events())

@@ -4,7 +4,9 @@
 # then renames it over the old one: littlefs renames atomically, so after a power cut the file is
 # either the old settings or the new ones, never half of each. `load` never raises: a missing file
 # gives the defaults (origin "missing"), an unreadable one or bad values give the defaults for what
-# was bad (origin "corrupt"), and `problem` says what was wrong for the faces and the log.
+# was bad (origin "corrupt"), and `problem` says what was wrong for the faces and the log. Every value
+# is checked as the boot uses it: the control with the one parser (timecontrol.parse_sides), the
+# clock's settings with clock.Settings; `check_all` applies the same checks before anything is saved.
 
 import json
 import os
@@ -79,8 +81,35 @@ def validate(key, value):
     """Raise ValueError unless `key` is a known setting and `value` is valid for it."""
     if key not in SCHEMA:
         raise ValueError("unknown setting %r" % (key,))
+    if SCHEMA[key][1] == "t" and isinstance(value, str):
+        tcm.parse_sides(value)  # its ValueError names the bad part
     if not _ok(key, value):
         raise ValueError("bad value for %s: %r" % (key, value))
+
+
+def check_all(values, changes):
+    """`values` (a whole valid set) with `changes` applied, checked as the boot will use them:
+    each value (validate: the TimeControl with the one parser, timecontrol.parse_sides), then the
+    clock's settings together (clock.Settings). Returns the new dict; ValueError, and nothing
+    changed, on the first bad value."""
+    if not isinstance(changes, dict):
+        raise ValueError("settings must be an object")
+    for key in changes:
+        validate(key, changes[key])
+    new = dict(values)
+    for key in changes:
+        new[key] = changes[key]
+    _clock_settings(new)  # the clock's own check (raises ValueError)
+    return new
+
+
+# The settings a game is set up with: a file whose control the clock still refuses falls back to
+# the defaults for all of them (App.boot).
+GAME_KEYS = ("tc", "first", "freeze", "stage_advance", "extension_ms", "default_ms", "low_time_ms")
+
+
+def _clock_settings(v):
+    return C.Settings(v["freeze"], v["stage_advance"], v["extension_ms"], v["default_ms"], v["low_time_ms"])
 
 
 def _valid_presets(v):
@@ -110,20 +139,31 @@ class Store:
         self.presets = []
         self.problem = None
         try:
-            with open(self.path) as f:
-                text = f.read()
+            f = open(self.path)
         except OSError:
             self.origin = R.ORIGIN_DEFAULTS_MISSING
             self.problem = "no settings file: defaults"
             return self.origin
         try:
-            data = json.loads(text)
-        except (ValueError, UnicodeError):
+            self._load(f)
+        except Exception:  # noqa: BLE001 - whatever the file holds (MemoryError too): the defaults
+            self.values = defaults()
+            self.presets = []
+            self.origin = R.ORIGIN_DEFAULTS_CORRUPT
+            self.problem = "settings file unreadable: defaults"
+        finally:
+            f.close()
+        return self.origin
+
+    def _load(self, f):
+        try:
+            data = json.loads(f.read())  # not UTF-8, not JSON, nested too deep: an exception
+        except Exception:  # noqa: BLE001
             data = None
         if not isinstance(data, dict):
             self.origin = R.ORIGIN_DEFAULTS_CORRUPT
             self.problem = "settings file unreadable: defaults"
-            return self.origin
+            return
         bad = []
         for key in SCHEMA:
             if key in data:
@@ -136,11 +176,25 @@ class Store:
             self.presets = presets
         else:
             bad.append("presets")
+        try:
+            _clock_settings(self.values)  # each is valid; together too (the clock's own check)
+        except ValueError:
+            for key in GAME_KEYS[2:]:
+                self.values[key] = SCHEMA[key][0]
+            bad.append("clock settings")
         if bad:
             self.origin = R.ORIGIN_DEFAULTS_CORRUPT
             self.problem = "bad settings, defaults for: " + ", ".join(bad)
         else:
             self.origin = R.ORIGIN_CHANGED
+
+    def reset_game_defaults(self, problem):
+        """The clock refused the game these settings set up: the defaults for every game setting
+        (GAME_KEYS), the others stay. Returns the origin to log (defaults_corrupt)."""
+        for key in GAME_KEYS:
+            self.values[key] = SCHEMA[key][0]
+        self.origin = R.ORIGIN_DEFAULTS_CORRUPT
+        self.problem = problem
         return self.origin
 
     def set(self, key, value):
@@ -171,7 +225,6 @@ class Store:
         self.origin = R.ORIGIN_CHANGED
         self.problem = None
 
-    def clock_settings(self):
-        """The clock.Settings for the next game."""
-        v = self.values
-        return C.Settings(v["freeze"], v["stage_advance"], v["extension_ms"], v["default_ms"], v["low_time_ms"])
+    def clock_settings(self, values=None):
+        """The clock.Settings for the next game (of `values`, default the store's)."""
+        return _clock_settings(self.values if values is None else values)

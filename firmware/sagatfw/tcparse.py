@@ -136,11 +136,22 @@ def parse(text):
         final = i == len(parts) - 1
         stage, byo, byo_ms, byo_count = _parse_stage(parts[i], i + 1, final, full)
         stages.append(stage)
+    last = stages[len(stages) - 1]
+    if last.moves and last.time_ms // 1000 > last.moves * MAX_BONUS:
+        # A repeating stage adds its time every MOVES moves for the rest of the game: at most an
+        # hour a move, as an increment (MAX_BONUS). `1/86400` (a day a move) reached 2^31 ms in
+        # 110 moves; the clock also holds every face under clock.MAX_FACE_MS (issue 11).
+        _fail(full, "stage %d %r repeats: it adds %d s every %d moves, at most %d s a move (%d s)" % (
+            len(stages), parts[len(parts) - 1], last.time_ms // 1000, last.moves, MAX_BONUS, last.moves * MAX_BONUS))
     return TimeControl(STAGES, stages, byo, byo_ms, byo_count)
 
 
 def parse_sides(text):
-    """Parse "TC" (both sides) or "LEFT|RIGHT" (handicap): returns (left, right)."""
+    """Parse "TC" (both sides) or "LEFT|RIGHT" (handicap): returns (left, right).
+
+    The one parser of a game's control string: the app's setup (and so the boot), settings,
+    presets, the menu and the host's `sagat tc` all go through it, so what it accepts the clock
+    plays (clock.new_game refuses nothing it returns) and what it rejects nothing saves."""
     if not isinstance(text, str):
         raise ValueError("bad TimeControl %r: not a string" % (text,))
     parts = text.split("|")
@@ -149,7 +160,12 @@ def parse_sides(text):
         return tc, tc
     if len(parts) != 2:
         _fail(text, "at most one '|' (LEFT|RIGHT)")
-    return _parse_side(parts[0], "left", text), _parse_side(parts[1], "right", text)
+    left = _parse_side(parts[0], "left", text)
+    right = _parse_side(parts[1], "right", text)
+    if (left.kind == HOURGLASS) != (right.kind == HOURGLASS):
+        # the time one side uses goes to the other: both faces must be hourglass ones
+        _fail(text, "hourglass needs hourglass on both sides")
+    return left, right
 
 
 def _parse_side(part, name, full):

@@ -43,7 +43,7 @@ BYO_NONE = const(0)
 BYO_JAPANESE = const(1)
 BYO_CANADIAN = const(2)
 
-MAX_SECONDS = const(86400)  # one value: 24 h (a whole game must stay far below 2^29 ms)
+MAX_SECONDS = const(86400)  # one value: 24 h (8 stages of it stay below clock.MAX_FACE_MS, 240 h)
 MAX_BONUS = const(3600)
 MAX_MOVES = const(999)
 MAX_STAGES = const(8)

@@ -218,10 +218,17 @@ def test_format_sides_collapses_equal_sides():
 
 
 def test_parse_sides_mixed_kinds_and_whitespace():
-    left, right = tcm.parse_sides(" 40/5400+30:1800+30 | *60 ")
+    left, right = tcm.parse_sides(" 40/5400+30:1800+30 | 600j30x5 ")
     assert left == tcm.parse("40/5400+30:1800+30")
-    assert right.kind == tcm.HOURGLASS and right.first_ms() == 60 * S
-    assert tcm.format_sides(left, right) == "40/5400+30:1800+30|*60"
+    assert right.byo == tcm.BYO_JAPANESE and right.first_ms() == 600 * S
+    assert tcm.format_sides(left, right) == "40/5400+30:1800+30|600j30x5"
+    left, right = tcm.parse_sides("*60|*90")  # hourglass: on both sides or on neither (the clock's rule)
+    assert left.kind == right.kind == tcm.HOURGLASS and tcm.format_sides(left, right) == "*60|*90"
+    check_errors(tcm.parse_sides, [
+        ("40/5400+30:1800+30|*60", ["hourglass needs hourglass on both sides"]),
+        ("*60|-", ["hourglass needs hourglass on both sides"]),
+        ("*60|", ["right side", "empty"]),
+    ])
     left, right = tcm.parse_sides("-|600j30x5")
     assert left.kind == tcm.COUNTUP and right.byo == tcm.BYO_JAPANESE
     assert tcm.format_sides(left, right) == "-|600j30x5"
