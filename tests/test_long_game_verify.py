@@ -37,7 +37,7 @@ def _records(root: str, path: str) -> None:
     """The log's segments in order, as `sagat logs pull` saves them (records.bin)."""
     log = os.path.join(root, "log")
     with open(path, "wb") as out:
-        for name in sorted(os.listdir(log)):
+        for name in sorted(n for n in os.listdir(log) if n.endswith(".seg")):  # (not ckpt, not the ballast)
             with open(os.path.join(log, name), "rb") as f:
                 out.write(f.read())
 

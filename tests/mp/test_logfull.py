@@ -88,7 +88,8 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     t += 1000
     _play(app, board, [{"at": t, "do": "result", "result": "0-1"}])
     assert j.backlog == [] and j.gap == 0 and j.error is None  # the ballast made room for the result
-    assert app.clock.state == C.FINISHED and app.message == "LOG FULL"
+    # the result code takes the faces for the scoresheet; state and log.info still say log_full
+    assert app.clock.state == C.FINISHED and app.message == "CODE " + j.result_code and j.full
     reader, events = read_log(j)
     assert reader.problems == [], reader.problems[:3]  # seq and chain run on through the gap
     gaps = [e for e in events if e["type"] == "gap"]
