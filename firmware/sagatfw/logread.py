@@ -174,8 +174,9 @@ class Reader:
     it, except right after a settings record with origin key_set (then under a key given other
     than the one it retired) or key_cleared (then unkeyed). Both records are sealed under the key
     they retire, so only its holder can make them. With a key given, a log of which no record links
-    under it fails (a log made on any unkeyed clock is no proof); with several keys, a log that
-    ends under an older one fails too (it may have been cut at a key change)."""
+    under it fails (a log made on any unkeyed clock is no proof); a log that ends under an older
+    key, or unkeyed without a key_cleared record under the first (current) one, fails too (it may
+    have been cut at a key change, or continued by the holder of a retired key)."""
 
     def __init__(self, key=b"", checkpoints=False, verify=True):
         keys = key if isinstance(key, (list, tuple)) else [key]
@@ -184,6 +185,9 @@ class Reader:
         self.cur = None  # the chain of the current range: None unknown, -1 unkeyed, i: key i
         self.lost = False  # the range is under a key not given: links cannot be checked
         self.switch = None  # (origin, seq, chain) after a key_set / key_cleared record
+        self.cleared_by = None  # the key whose holder cleared it (the last key_cleared record accepted)
+        self.anchor = None  # the seq the last segment anchor gave the record after it
+        self.linked = None  # the chain the last record linked under: a key's index, -1 unkeyed; None unchecked
         self.used = 0  # records that link under a key given
         self.checkpoints = checkpoints
         # verify=False: decode only, the clock's own restore at boot. The records' CRCs are still
@@ -233,6 +237,7 @@ class Reader:
                 return
             if origin == ORIGIN_KEY_CLEARED and got == -1:
                 self.cur = -1
+                self.cleared_by = old
                 return
             if origin == ORIGIN_KEY_SET and not self.chains and got is None:
                 self.lost = True
@@ -301,25 +306,36 @@ class Reader:
             elif seq != self.last_seq + 1:
                 self._problem(P_GAP, seq, "seq %d..%d missing %s" % (self.last_seq + 1, seq - 1, where))
         if kind == T_ANCHOR:  # a segment's start: the link of the record before it
-            if self.start_seq is None:
-                self.start_seq = seq
             stated = chain_of(rec)
+            if seq == 0 and stated != ZERO_CHAIN:
+                self._problem(P_CHAIN, seq, "the segment anchor of seq 0 states a link: nothing comes before "
+                              "seq 0 %s" % where)
             if self.prev is None:
                 self.prev = stated  # the log's start, or after a damaged record
             elif stated != self.prev:
                 self._problem(P_CHAIN, seq, "the segment anchor before seq %d states a link that is not "
                               "the record before it %s" % (seq, where))
-            self.last_seq = seq - 1 if seq else None
+            self.anchor = seq  # the record after it must have this seq
+            self.last_seq = seq - 1
             return None
+        if self.anchor is not None and seq != self.anchor:
+            # an anchor's seq is not covered by any MAC: it must be the seq of the record after it
+            self._problem(P_CHAIN, seq, "the segment anchor before seq %d says seq %d %s" % (seq, self.anchor, where))
         if self.start_seq is None:
             self.start_seq = seq
-            if seq == 0:
-                self.prev = ZERO_CHAIN  # the clock's very first record links to zeros
-            else:
-                self._problem(P_CHAIN, seq, "seq %d begins the log without a segment anchor: its MAC cannot "
-                              "be checked (records before it were cut off) %s" % (seq, where))
+            if self.anchor is None:
+                if seq == 0:
+                    self.prev = ZERO_CHAIN  # the clock's very first record links to zeros
+                else:
+                    self._problem(P_CHAIN, seq, "seq %d begins the log without a segment anchor: its MAC "
+                                  "cannot be checked (records before it were cut off) %s" % (seq, where))
+        self.anchor = None
+        self.linked = None
         if self.prev is not None and self.verify:
+            before = len(self.problems)
             self._check_link(rec, seq, where)
+            if len(self.problems) == before and not self.lost:
+                self.linked = self.cur  # the chain this record links under (-1 unkeyed)
             if self.cur is not None and self.cur >= 0 and not self.lost:
                 self.used += 1
             if kind == C.EV_SETTINGS and arg_of(rec) in (ORIGIN_KEY_SET, ORIGIN_KEY_CLEARED) and not self.lost:
@@ -362,9 +378,15 @@ class Reader:
             if not self.used:
                 self._problem(P_KEY, None, "no record links under the key given: this log was not written "
                               "under it (a log from another clock, or made without the key, proves nothing)")
-            elif len(self.chains) > 1 and self.cur is not None and self.cur > 0:
+            elif self.cur is not None and self.cur > 0:
                 self._problem(P_KEY, self.last_seq, "the log ends %s, not under the first --key (the "
                               "current one): records after a key change may be missing" % self._name(self.cur))
+            elif self.cur == -1 and self.cleared_by != 0:
+                # a retired key (perhaps leaked) cannot clear the key and go on unkeyed: the clear
+                # that ends a log must be the current key's
+                self._problem(P_KEY, self.last_seq, "the log ends unkeyed, and no key_cleared record under the "
+                              "first --key (the current one) says so: records after a key change may be missing "
+                              "or made with a retired key")
         return self._flush_pending()
 
     def events(self, records):

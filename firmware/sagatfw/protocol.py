@@ -69,7 +69,7 @@ INTERNAL = "internal"
 # Authority levels of commands.
 READ = 0  # never needs authority
 GAME = 1  # changes the game, the settings, the wall time: authority whenever a key is set
-GUARD = 2  # key.set, log.erase: the same (kept apart: the log and the key itself)
+GUARD = 2  # key.set, log.erase, log.head: the same (the key, the log, a signature by the key)
 
 IN_PROGRESS = (C.RUNNING, C.PAUSED, C.FLAGGED, C.ADJOURNED)
 _REQUIRED = object()
@@ -97,7 +97,7 @@ COMMANDS = {
     "time.sync": ("time_sync", GAME, ("wall_ms",)),
     "log.info": ("log_info", READ, ()),
     "log.read": ("c_log_read", READ, ("from_seq", "max_records")),
-    "log.head": ("log_head", READ, ("nonce",)),
+    "log.head": ("log_head", GUARD, ("nonce",)),  # signs with the key: only for the key's holder
     "log.erase": ("log_erase", GUARD, ("upto_seq", "game")),
     "key.set": ("key_set", GUARD, ("key",)),
     "auth.challenge": ("c_auth_challenge", READ, ()),

@@ -183,6 +183,19 @@ def _head_file(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _pulled_uid(args: argparse.Namespace) -> str | None:
+    """The clock id `sagat logs pull` wrote in clock.json beside --records, if any."""
+    if not args.records:
+        return None
+    path = os.path.join(os.path.dirname(os.path.abspath(args.records)), "clock.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            uid = json.load(fh).get("uid")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return uid if isinstance(uid, str) else None
+
+
 def cmd_logs_verify(args: argparse.Namespace) -> int:
     from . import logs
 
@@ -191,24 +204,34 @@ def cmd_logs_verify(args: argparse.Namespace) -> int:
     log = _read_log(args)
     extra: list[str] = []
     notes: list[str] = []
-    head_path = _head_file(args)
+    head_path = None if args.no_head else _head_file(args)
+    keys = [k for k in _keys(args) if k]
     if head_path:
         try:
             with open(head_path, encoding="utf-8") as fh:
                 head = json.load(fh)
         except (OSError, ValueError) as e:
             raise UserError(f"cannot read the head {head_path}: {getattr(e, 'strerror', None) or e}") from None
-        found = logs.check_head(log, head, _keys(args))
+        found = logs.check_head(log, head, keys)
+        uid = head.get("uid") if isinstance(head, dict) else None
+        want = args.clock or _pulled_uid(args)
+        if want is not None and uid != want:
+            found.append(f"head: it is clock {uid}'s, not clock {want}'s")
         extra += found
         if not found:
             signed = "signed with the key, " if head.get("mac") else ""
-            notes.append(f"head: the log reaches the clock's last record (seq {head.get('seq')}), {signed}"
+            notes.append(f"head: clock {uid}: the log reaches its last record (seq {head.get('seq')}), {signed}"
                          f"as the clock gave it at the pull: nothing was cut off its end")
+    elif args.records and keys and not args.no_head:
+        extra.append("head: none beside the records: a keyed pull's end is proven only by the head.json it saved "
+                     "(--head FILE; --no-head checks the records alone, which cannot show records cut off the end)")
     elif log.records:
-        notes.append("head: none (a pull's head.json proves that nothing was cut off the end; an image alone "
-                     "cannot: see docs/log-format.md)")
+        notes.append("head: not checked (a pull's head.json proves that nothing was cut off the end; an image or "
+                     "records alone cannot: see docs/log-format.md)")
+    elif args.clock:
+        raise UserError("--clock needs a head: the clock id is in the head.json of a pull")
     if args.code is not None:
-        ok_code, line = logs.check_code(log, args.game, args.code)
+        ok_code, line = logs.check_code(log, args.game, args.code, keys)
         (notes if ok_code else extra).append(line)
     ok, lines = logs.verify_report(log, extra=extra)
     if ok:
@@ -567,6 +590,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_logs_erase)
     sp = lsub.add_parser("verify", help="check every CRC and chain link and replay every game; exit 1 if broken")
     sp.add_argument("--head", metavar="FILE", help="the head a pull saved (default: head.json beside --records)")
+    sp.add_argument("--no-head", action="store_true", help="check the records alone (a cut end goes unseen)")
+    sp.add_argument("--clock", metavar="UID", help="the clock the log must be from (its id, as `sagat info` shows)")
     sp.add_argument("--game", type=int, help="with --code: the game whose scoresheet has the code")
     sp.add_argument("--code", help="the result code the faces showed for --game (six digits)")
     _log_source(sp)

@@ -36,7 +36,7 @@ class Log:
     last_seq: int | None = None
     last_link: bytes | None = None  # chain value of the last record (None if it is damaged)
     last_key: int | None = None  # the chain the log ends under: a --key's index, -1 unkeyed, None unknown
-    results: dict = field(default_factory=dict)  # game -> [(seq, chain value, result)] of its result records
+    results: dict = field(default_factory=dict)  # game -> [(seq, chain value, result, keyed)] of its result records
     good: int = 0  # well-formed records
 
     def games(self) -> list[int]:
@@ -101,7 +101,8 @@ def read_segments(segments: list[tuple[str, bytes]], key: bytes | list[bytes] = 
             if not R.check(rec) and R.type_of(rec) == C.EV_RESULT:
                 arg = R.arg_of(rec)
                 name_ = C.RESULT_NAMES[arg] if 0 <= arg < len(C.RESULT_NAMES) else None
-                log.results.setdefault(R.game_of(rec), []).append((R.seq_of(rec), R.chain_of(rec), name_))
+                keyed = reader.linked is not None and reader.linked >= 0  # it links under a key given
+                log.results.setdefault(R.game_of(rec), []).append((R.seq_of(rec), R.chain_of(rec), name_, keyed))
     _add(log.events, reader.finish())
     log.problems = list(reader.problems)
     log.records = reader.records
@@ -239,10 +240,9 @@ def check_head(log: Log, head: dict, keys: list[bytes]) -> list[str]:
 
     keys = [k for k in keys if k]  # as the reader numbers them
     out = []
-    try:
-        seq, link = head["seq"], head["link"]
-    except (TypeError, KeyError):
-        return ["head: not a head file (no seq and link)"]
+    if not _head_shaped(head):
+        return ["head: not a head file (seq, first: whole numbers or null; link, nonce, uid: text; mac: text or null)"]
+    seq, link = head["seq"], head["link"]
     if seq is None:
         return [] if log.records == 0 else ["head: the clock said its log was empty"]
     first = head.get("first")
@@ -268,7 +268,22 @@ def check_head(log: Log, head: dict, keys: list[bytes]) -> list[str]:
     return out
 
 
-def check_code(log: Log, game: int, code: str) -> tuple[bool, str]:
+def _head_shaped(head) -> bool:
+    """Whether `head` has the fields and types of a head that `sagat logs pull` saves."""
+    if not isinstance(head, dict):
+        return False
+    for k in ("seq", "first"):
+        v = head.get(k)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            return False
+    if not isinstance(head.get("link"), str) or not isinstance(head.get("nonce"), str):
+        return False
+    if head.get("uid") is not None and not isinstance(head.get("uid"), str):
+        return False
+    return head.get("mac") is None or isinstance(head.get("mac"), str)
+
+
+def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None) -> tuple[bool, str]:
     """(ok, line): the result code copied from the faces onto game `game`'s scoresheet against the
     log. The code comes from the keyed chain at the result record, so a match proves the log holds
     that game as it was when its result was entered (with the key: no forger can make one)."""
@@ -278,15 +293,18 @@ def check_code(log: Log, game: int, code: str) -> tuple[bool, str]:
     results = log.results.get(game)
     if not results:
         return False, f"code: game {game} has no result in this log: it was cut off, or this is another log"
-    for i, (seq, link, result) in enumerate(results):
+    for i, (seq, link, result, keyed) in enumerate(results):
         if R.result_code(link) == code:
+            if keys and not keyed:  # unkeyed, a code is found by trying a million histories
+                return False, (f"code: game {game}'s result at seq {seq} does not link under a key given: "
+                               f"its code proves nothing")
             line = (f"code {code}: game {game}'s result {result} at seq {seq} is the one the faces showed: "
                     f"the log holds game {game} as it was when its result was entered")
             if i < len(results) - 1:
                 later = results[-1]
                 line += f" (a later result record, seq {later[0]}, changed it to {later[2]})"
             return True, line
-    seq, link, result = results[-1]
+    seq, link, result, _ = results[-1]
     return False, (f"code: {code} is not the code of game {game}'s result in this log (seq {seq}, {result}, gives "
                    f"{R.result_code(link)}): the game was changed or cut, or this is another clock's log")
 

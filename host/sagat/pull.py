@@ -149,13 +149,19 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
 
 
 def _head(clock: Clock, uid) -> dict | None:
-    """The clock's signed head over a fresh nonce (None from a clock too old to give one). With
-    the key at hand, a head that does not verify stops the pull: that is not this clock."""
+    """The clock's signed head over a fresh nonce (None from a clock too old to give one, or from a
+    keyed clock when no key was given: the clock signs only for the key's holder, so that nobody
+    else can get a head to stand beside a log cut short). With the key at hand, a head that does
+    not verify stops the pull: that is not this clock."""
     nonce = binascii.hexlify(os.urandom(16)).decode()
     try:
-        ans = clock.request("log.head", nonce=nonce)
+        ans = clock.request("log.head", auth=True, nonce=nonce)  # with a key set, only its holder may ask
     except LinkError as e:
         if "unknown_cmd" in str(e):
+            return None
+        if "auth_required" in str(e):
+            sys.stderr.write("sagat: the clock has an arbiter key: without --key it does not sign the pull's end "
+                             "(no head.json; `sagat logs verify --key` will ask for it)\n")
             return None
         raise
     head = {"nonce": nonce, "uid": ans.get("uid"), "first": ans.get("first"), "seq": ans.get("seq"),

@@ -1113,9 +1113,10 @@ def test_with_a_key_nothing_changes_without_it_in_any_state():
         ("start", {}),
         ("key.set", {"key": ""}),
         ("log.erase", {"upto_seq": 0, "game": 0}),
+        ("log.head", {"nonce": "00" * 16}),  # a read, but signed with the key: only for its holder
     )
     reads = (("identify", {}), ("state", {}), ("settings.get", {}), ("presets.list", {}), ("log.info", {}),
-             ("log.read", {"from_seq": 0}), ("log.head", {"nonce": "00" * 16}), ("auth.challenge", {}))
+             ("log.read", {"from_seq": 0}), ("auth.challenge", {}))
 
     def attack(state):
         before = _store_state(rig)
@@ -1141,7 +1142,7 @@ def test_with_a_key_nothing_changes_without_it_in_any_state():
 
 
 def _head(rig, nonce):
-    return rig.ok("log.head", nonce=nonce)
+    return rig.ok("log.head", rig.key or None, nonce=nonce)
 
 
 def test_log_head_is_the_last_durable_record_signed_over_the_hosts_nonce():
@@ -1166,9 +1167,10 @@ def test_log_head_is_the_last_durable_record_signed_over_the_hosts_nonce():
     rig.app.journal.backlog.append(b"x" * 64)  # as if a record waited for the flash
     assert _head(rig, nonce)["seq"] == rig.app.journal.seq - 1
     rig.app.journal.backlog.pop()
-    rig.err("log.head", "bad_arg", nonce="short")
-    rig.err("log.head", "bad_arg", nonce="zz" * 16)
-    rig.err("log.head", "bad_arg")
+    rig.err("log.head", "auth_required", nonce=nonce)  # nobody but the key's holder gets a signed head
+    rig.err("log.head", "bad_arg", KEY, nonce="short")
+    rig.err("log.head", "bad_arg", KEY, nonce="zz" * 16)
+    rig.err("log.head", "bad_arg", KEY)
     unmount()
     rig = Rig()  # no key: the head is stated, not signed
     h = _head(rig, nonce)

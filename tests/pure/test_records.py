@@ -307,7 +307,7 @@ def test_the_unkeyed_part_before_the_key_was_set_verifies_with_the_key():
     b[12] ^= 1
     REC.seal(b, REC.chain_of(recs[-2]), REC.Chain(b""))
     probs = _problems(recs[:-1] + [bytes(b)], b"K")
-    assert [p[:2] for p in probs] == [(REC.P_KEY, REC.seq_of(b))], probs
+    assert probs[0][:2] == (REC.P_KEY, REC.seq_of(b)), probs  # (and the log then ends unkeyed)
 
 
 def test_a_retired_key_is_valid_only_for_its_own_range():
@@ -380,3 +380,46 @@ def test_a_keyed_log_without_the_key_says_give_key_once():
 def test_result_code_is_six_digits_of_the_result_records_link():
     assert REC.result_code(bytes(8)) == "000000"
     assert REC.result_code(b"\xff\xff\xff\xff\0\0\0\0") == "%06d" % (0xFFFFFFFF % 1000000)
+
+
+def test_an_anchor_must_carry_the_seq_of_the_record_after_it():
+    # Review finding 1: cut the first segment and relabel the next segment's anchor seq 0 (an
+    # anchor has no MAC): the record after it is not seq 0, and a seq 0 anchor states zeros.
+    key = b"K"
+    log, _ = _game(key=key)
+    prev = REC.chain_of(log.recs[5])
+    assert _problems([_anchor(1, 6, prev)] + log.recs[6:], key) == []
+    probs = _problems([_anchor(1, 0, prev)] + log.recs[6:], key)
+    assert [p[0] for p in probs] == [REC.P_CHAIN, REC.P_GAP, REC.P_CHAIN], probs
+    assert "states a link" in probs[0][2] and "says seq 0" in probs[2][2]
+    r = LR.Reader(key)
+    r.events([_anchor(1, 6, prev)] + log.recs[6:])
+    assert r.start_seq == 6  # the first record's seq, not the anchor's say
+
+
+def test_a_retired_key_cannot_clear_the_key_and_go_on_unkeyed():
+    # Review finding 5: the holder of a leaked OLD key puts a key_cleared record under OLD where
+    # the key change to NEW was, and forges on unkeyed. The clear that ends a log must be the
+    # current key's (the first --key).
+    log, _ = _game(key=b"OLD")
+    cut = len(log.recs)
+    _key_change(log, b"NEW")
+    g = Game("300", None)
+    g.clock.start(0)
+    log.drain(g.clock)
+    assert _problems(log.recs, [b"NEW", b"OLD"]) == []
+    forged, _ = _game(key=b"OLD")
+    _key_change(forged, b"", origin=REC.ORIGIN_KEY_CLEARED)
+    g = Game("300", None)
+    g.clock.start(0)
+    forged.drain(g.clock)
+    assert forged.recs[:cut] == log.recs[:cut]
+    probs = _problems(forged.recs, [b"NEW", b"OLD"])
+    assert [p[0] for p in probs] == [REC.P_KEY] and "no key_cleared record under the first" in probs[0][2], probs
+    # the current key's own clear is the arbiter's: accepted
+    ok, _ = _game(key=b"NEW")
+    _key_change(ok, b"", origin=REC.ORIGIN_KEY_CLEARED)
+    g = Game("300", None)
+    g.clock.start(0)
+    ok.drain(g.clock)
+    assert _problems(ok.recs, [b"NEW", b"OLD"]) == [] and _problems(ok.recs, b"NEW") == []
