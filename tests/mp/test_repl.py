@@ -13,7 +13,6 @@ import sys
 
 from flash import Flash, mount, unmount
 
-import sagatfw
 from sagatfw import auth as AU
 from sagatfw import clock as C
 from sagatfw import link as L
@@ -407,14 +406,18 @@ def _main(key, run=None, importable=True):
         fapp.run = run
     _Machine.resets = 0
     saved = {n: sys.modules.get(n) for n in ("sys", "micropython", "machine", "sagatfw.app")}
-    saved_key = sagatfw.load_key
-    sagatfw.load_key = lambda root: key if root == "/" else b""
+
+    def fake_open(path, mode="r"):  # the board's flash: "/key" holds `key`
+        if path != "/key" or not key:
+            raise OSError(2)
+        return io.BytesIO(key)
+
     sys.modules["sys"] = fsys
     sys.modules["micropython"] = fmp
     sys.modules["machine"] = _Machine
     sys.modules["sagatfw.app"] = fapp
     try:
-        exec(src, {"__name__": "__main__"})
+        exec(src, {"__name__": "__main__", "open": fake_open})
         how = "ended"  # into the REPL
     except _Stop:
         how = "reset"
@@ -423,7 +426,6 @@ def _main(key, run=None, importable=True):
     except Exception as e:  # noqa: BLE001
         how = type(e).__name__
     finally:
-        sagatfw.load_key = saved_key
         for n in saved:
             if saved[n] is None:
                 sys.modules.pop(n, None)
