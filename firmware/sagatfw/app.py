@@ -322,4 +322,3 @@ def run():
     except KeyboardInterrupt:
         if not app.link.server.repl_open:
             raise  # without a key: into the REPL as ever; with one, link.py never lets Ctrl-C through
-
