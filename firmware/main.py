@@ -2,10 +2,35 @@
 # MicroPython unix port (arguments: see sagatfw/boards/sim.py).
 import sys
 
-if sys.platform in ("rp2", "esp32"):
-    from sagatfw.app import run
 
-    run()
+def keyed():
+    """Whether an arbiter key is set (sagatfw.KEY_FILE in the board's root), read without loading
+    anything: the first lines of main.py must be quick."""
+    try:
+        with open("/key", "rb") as f:
+            return bool(f.read(1))
+    except OSError:
+        return False
+
+
+if sys.platform in ("rp2", "esp32"):
+    # With an arbiter key set, no byte on the serial link may reach the REPL, where the key file can
+    # be read: Ctrl-C is an ordinary byte from here on (MicroPython turned it on to run main.py),
+    # through the boot, and then as sagatfw/link.py decides.
+    if keyed():
+        import micropython
+
+        micropython.kbd_intr(-1)
+    try:
+        from sagatfw.app import run
+
+        run()  # returns only when Ctrl-C stopped it after the arbiter's `maintenance` (into the REPL)
+    except BaseException:
+        if keyed():  # main.py ending would start the REPL: with a key set, reset instead
+            import machine
+
+            machine.reset()
+        raise
 else:
     from sagatfw.boards.sim import main
 

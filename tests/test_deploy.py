@@ -477,3 +477,117 @@ def test_cli_deploy_errors_are_one_line(capsys):
     assert main(["deploy", "--port", "/dev/no-such-port", "--board", "pico"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("sagat: cannot open /dev/no-such-port")
+
+
+# ------------------------------------------------------------------ a clock with an arbiter key (issue 11.6)
+# Such a clock lets no Ctrl-C reach its REPL (docs/protocol.md): deploy first sends the signed
+# `maintenance`, which opens it until the board restarts, or stops with one line without the key.
+
+
+def test_maintenance_goes_last_before_the_repl(mpy_cross: str) -> None:
+    t = FakeTransport(files=KEPT)
+    report, lines = _run(t, mpy_cross, state="finished", open_repl=lambda: t.calls.append(("maintenance",)) or True)
+    assert t.calls[:2] == [("maintenance",), ("enter_raw_repl", True)]
+    assert report.maintenance is True and any(line.startswith("maintenance: ") for line in lines)
+    # a clock without a key: nothing to open, nothing said
+    t = FakeTransport(files=KEPT)
+    report, lines = _run(t, mpy_cross, state="setup", open_repl=lambda: False)
+    assert t.calls[0] == ("enter_raw_repl", True) and report.maintenance is False
+    assert not any("maintenance" in line for line in lines)
+
+
+def test_no_maintenance_during_a_game_and_a_refusal_stops_deploy(mpy_cross: str) -> None:
+    asked = []
+    t = FakeTransport(files=KEPT)
+    with pytest.raises(D.DeployError, match="a game is in progress"):
+        _run(t, mpy_cross, state="paused", open_repl=lambda: asked.append(1) or True)
+    assert asked == [] and t.calls == []
+
+    def refused():
+        raise D.DeployError("clock refused maintenance: auth_failed: auth does not match")
+
+    with pytest.raises(D.DeployError, match="auth_failed"):
+        _run(t, mpy_cross, state="setup", open_repl=refused)
+    assert t.calls == [] and t.files == KEPT  # the REPL was never tried
+
+
+def _keyed_sim(tmp_path):
+    from test_serial_e2e import Sim
+
+    from sagat.client import Clock
+
+    sim = Sim(tmp_path, [])
+    with Clock(sim.port) as c:
+        c.request("key.set", key=SIM_KEY.hex())
+    return sim
+
+
+SIM_KEY = b"arbiter-secret"
+
+
+def _repl_open(port: str) -> bool:
+    from sagat.client import Clock
+
+    with Clock(port) as c:
+        return c.request("identify")["repl_open"]
+
+
+def test_cli_deploy_to_a_keyed_clock_without_the_key_is_one_line(tmp_path, capsys) -> None:
+    from sagat.cli import main
+
+    sim = _keyed_sim(tmp_path)
+    try:
+        assert main(["deploy", "--port", sim.port, "--board", "pico"]) == 2
+        out = capsys.readouterr()
+        assert out.err.strip().splitlines() == ["sagat: this clock has an arbiter key: give --key to deploy"]
+        assert _repl_open(sim.port) is False  # nothing was sent that could open it
+        # the wrong key: one line too, and the REPL stays shut
+        ask_state, _identify, open_repl = D.serial_protocol(sim.port, key=b"a guess")
+        assert ask_state() == "setup"
+        with pytest.raises(D.DeployError, match=r"auth_failed.*is --key this clock's arbiter key\?"):
+            open_repl()
+        assert _repl_open(sim.port) is False and sim.proc.poll() is None
+    finally:
+        sim.stop()
+
+
+def test_cli_deploy_with_the_key_sends_maintenance_first(tmp_path, capsys, monkeypatch, mpy_cross) -> None:
+    import serial
+
+    from sagat.cli import main
+
+    sim = _keyed_sim(tmp_path)
+    seen: list = []
+
+    class Board(FakeTransport):
+        def enter_raw_repl(self, soft_reset: bool = True) -> None:
+            seen.append(_repl_open(sim.port))  # what the clock says as mpremote starts
+            super().enter_raw_repl(soft_reset)
+
+    t = Board(files=KEPT)
+    real = D.serial_protocol
+
+    def protocol(port, timeout=3.0, boot_s=20.0, key=b""):
+        ask_state, _identify, open_repl = real(port, timeout, boot_s, key)
+        return ask_state, _identify_fake, open_repl
+
+    _identify_fake = _identify("pico")
+    monkeypatch.setattr(D, "MpremoteTransport", lambda port: t)
+    monkeypatch.setattr(D, "serial_protocol", protocol)
+    keyfile = tmp_path / "arbiter.key"
+    keyfile.write_bytes(SIM_KEY + b"\n")
+    try:
+        assert sim.proc.poll() is None
+        code = main(["deploy", "--port", sim.port, "--board", "pico", "--key-file", str(keyfile)])
+        assert code == 0, capsys.readouterr().err
+        assert seen == [True]  # maintenance was answered before the REPL was entered
+        assert t.calls[0] == ("enter_raw_repl", True)
+        # and now mpremote's Ctrl-C does reach the REPL (the sim's serial driver stops its firmware)
+        s = serial.Serial(sim.port, 115200, timeout=0.1)
+        s.write(b"\r\x03")
+        sim.proc.wait(timeout=10)
+        s.close()
+        assert "a board would be at its REPL now" in sim.proc.stderr.read()
+    finally:
+        if sim.proc.poll() is None:
+            sim.stop()

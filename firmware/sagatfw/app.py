@@ -327,7 +327,10 @@ async def _loop(app):
 
 
 def run():
-    """Boot the board's app and run it forever (main.py calls this)."""
+    """Boot the board's app and run it forever (main.py calls this). It returns only when Ctrl-C
+    stopped the loop after the arbiter's `maintenance` opened the REPL (main.py then ends into the
+    REPL, for mpremote). Anything else that ends the loop is raised: main.py then resets a board that
+    has an arbiter key rather than let MicroPython start the REPL, where the key file can be read."""
     import asyncio
 
     board = board_for_platform().Board()
@@ -346,4 +349,8 @@ def run():
     uid = binascii.hexlify(machine.unique_id()).decode()  # type: ignore[attr-defined]  # boards only
     app.link = Link(Server(app, {"uid": uid}, now), max_out=BOARD_OUT)
     app.boot(now)
-    asyncio.run(_loop(app))
+    try:
+        asyncio.run(_loop(app))
+    except KeyboardInterrupt:
+        if not app.link.server.repl_open:
+            raise  # without a key: into the REPL as ever; with one, link.py never lets Ctrl-C through

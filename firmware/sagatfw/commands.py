@@ -215,6 +215,15 @@ def key_set(srv, req, now):
     srv.nonce = None
     return {"key_set": bool(key), "durable": durable}
 
+def maintenance(srv, req, now):
+    """Let Ctrl-C reach the REPL until the next reboot (sagat deploy, mpremote): with an arbiter key
+    set, nothing else does (link.py), because the key file can be read at the REPL. Between games
+    only: Ctrl-C stops the clock, and during a game it stays an ordinary byte anyway."""
+    if srv._in_progress():
+        raise P.Error(P.REFUSED, "maintenance: the clock is %s: finish the game (a result) first" % srv._state_name())
+    srv.repl_open = True
+    return {"repl_open": True}
+
 def log_erase(srv, req, now):
     upto = P._int(req, "upto_seq", 0, 0xFFFFFFFF)
     game = P._int(req, "game", 0, 0xFFFF)
@@ -291,6 +300,7 @@ def identify(srv, req, now):
         "heap_used": used,
         "heap_free": free,
         "key_set": bool(srv.key),
+        "repl_open": srv.repl_open,
         "max_line": P.MAX_LINE,
         "max_records": P.MAX_RECORDS,
         "commands": sorted(P.COMMANDS.keys()),

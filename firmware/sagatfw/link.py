@@ -4,8 +4,13 @@
 # more than is there would block on MicroPython), hands them to protocol.Server, and writes its
 # answers only when the stream can take them (POLLOUT), a bounded chunk per step. A host that stops
 # reading fills its own buffer, never the clock's loop; a host that vanishes leaves the answers in
-# the server's bounded outbox. While a game is in progress Ctrl-C (0x03) is just a byte; between
-# games it interrupts as usual, so mpremote can reach the REPL.
+# the server's bounded outbox.
+#
+# Ctrl-C (0x03) and the REPL: at the REPL the arbiter key's file can be read, so with a key set no
+# byte on the link may reach it. While a key is set Ctrl-C is an ordinary byte in every state
+# (micropython.kbd_intr(-1)), unless the arbiter's signed `maintenance` opened the REPL until the
+# next reboot (Server.repl_open). Without a key it interrupts between games as usual, so mpremote can
+# reach the REPL. During a game it never interrupts: a stray 0x03 must not stop the clock.
 import select
 import sys
 
@@ -37,7 +42,9 @@ class Link:
         self.byte = bytearray(1)
         self.chunk = bytearray(MAX_IN)
         self.open = True  # False once the host end closed (EOF)
-        self.guarded = None  # whether Ctrl-C is disabled (a game in progress)
+        self.intr = None  # the interrupt character in force: -1 (none) or 3 (Ctrl-C), None before the first guard
+        # the port's micropython.kbd_intr (the sim board wraps it to act as a board's serial driver)
+        self.kbd_intr = micropython.kbd_intr if micropython is not None else None
 
     def _ready(self, poller):
         for _ in poller.ipoll(0) if hasattr(poller, "ipoll") else poller.poll(0):
@@ -47,7 +54,7 @@ class Link:
     def service(self, now, in_game=False):
         """Read what has arrived (no more than the server has room for), let the server answer,
         write what the stream can take: bounded work, never a wait."""
-        self.guard(in_game)
+        self.guard(in_game)  # before a byte is read: a button may have started a game
         server = self.server
         room = server.room()
         if room > MAX_IN:
@@ -62,6 +69,7 @@ class Link:
             self.chunk[n] = self.byte[0]
             n += 1
         server.feed(memoryview(self.chunk)[:n] if n else b"", now)  # also finishes earlier lines
+        self.guard(server._in_progress())  # at once after start, result, key.set, maintenance
         if server.pending() and self._ready(self.poll_out):
             view = server.peek(self.max_out)
             k = self.rout.write(view)
@@ -70,8 +78,10 @@ class Link:
             server.sent(len(view) if k is None else k)
 
     def guard(self, in_game):
-        """Ctrl-C is a byte during a game (the protocol may carry it), an interrupt between games."""
-        if micropython is None or in_game == self.guarded:
-            return
-        self.guarded = in_game
-        micropython.kbd_intr(-1 if in_game else 3)
+        """Set the interrupt character for this instant: Ctrl-C interrupts (3) only between games,
+        and with an arbiter key set only after `maintenance` opened the REPL; else it is a byte (-1)."""
+        srv = self.server
+        c = -1 if in_game or (srv.key and not srv.repl_open) else 3
+        if c != self.intr and self.kbd_intr is not None:
+            self.intr = c
+            self.kbd_intr(c)

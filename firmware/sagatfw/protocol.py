@@ -69,7 +69,7 @@ INTERNAL = "internal"
 # Authority levels of commands.
 READ = 0  # never needs authority
 GAME = 1  # changes the game, the settings, the wall time: authority whenever a key is set
-GUARD = 2  # key.set, log.erase, log.head: the same (the key, the log, a signature by the key)
+GUARD = 2  # key.set, log.erase, log.head, maintenance: the same (the key, the log, a signature, the REPL)
 
 IN_PROGRESS = (C.RUNNING, C.PAUSED, C.FLAGGED, C.ADJOURNED)
 _REQUIRED = object()
@@ -101,6 +101,7 @@ COMMANDS = {
     "log.erase": ("log_erase", GUARD, ("upto_seq", "game")),
     "key.set": ("key_set", GUARD, ("key",)),
     "auth.challenge": ("c_auth_challenge", READ, ()),
+    "maintenance": ("maintenance", GUARD, ()),
 }
 
 try:  # compact JSON (MicroPython's json.dumps has separators since 1.21; older ones write spaces)
@@ -170,6 +171,7 @@ class Server:
         self.enc_end = 0
         self.nonce = None
         self.key = load_key(self.root)
+        self.repl_open = False  # the arbiter's `maintenance` let Ctrl-C reach the REPL until the next reboot
         self.uptime = 0  # ms since `now` (the boot), counted at each feed()
         self.last_now = now
         self.last_heavy = False

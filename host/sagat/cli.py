@@ -496,7 +496,7 @@ def cmd_deploy(args: argparse.Namespace) -> int:
 
     try:
         port = client.pick_port(args.port)
-        ask_state, identify = D.serial_protocol(port, args.timeout)
+        ask_state, identify, open_repl = D.serial_protocol(port, args.timeout, key=_key(args))
         report = D.deploy(
             D.MpremoteTransport(port),
             args.board,
@@ -506,6 +506,7 @@ def cmd_deploy(args: argparse.Namespace) -> int:
             ask_state=ask_state,
             identify=identify,
             log=(lambda *a, **k: None) if args.json else print,
+            open_repl=open_repl,
         )
     except (D.DeployError, client.LinkError) as e:
         raise UserError(str(e)) from None
@@ -636,6 +637,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--port", help="the board's serial port (default: found by USB id)")
     sp.add_argument("--board", choices=("pico", "esp32"), help="default: what the board reports")
     sp.add_argument("--timeout", type=float, default=3.0)
+    sp.add_argument("--key", action="append",
+                    help="the arbiter key, if the clock has one (it opens the clock's REPL: `maintenance`)")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE")
     sp.add_argument("--json", action="store_true", help="print what was done as JSON")
     sp.set_defaults(func=cmd_deploy)
 

@@ -3,9 +3,11 @@
 What it does, in this order, stopping at the first problem with one line (DeployError):
 
 1. asks the clock over the protocol (docs/protocol.md) for its state and refuses while a game is in
-   progress (running, paused, flagged, adjourned); a board that does not answer is taken as fresh;
+   progress (running, paused, flagged, adjourned); a board that does not answer is taken as fresh.
+   A clock with an arbiter key lets no Ctrl-C reach its REPL: without the key deploy stops here;
 2. compiles every firmware module with mpy-cross on this machine (bytecode only, see `build`);
-3. enters the raw REPL (mpremote's SerialTransport), checks the board's port (`sys.platform`)
+3. with the key, sends the signed `maintenance` command, which opens the clock's REPL until it
+   restarts; then enters the raw REPL (mpremote's SerialTransport), checks the board's port (`sys.platform`)
    against the board asked for, and its .mpy version (`sys.implementation._mpy`) against mpy-cross's;
 4. installs micropython-lib's `ssd1306` driver with mpremote's mip when the board's pin map uses OLED
    faces (the host downloads it, as `mpremote mip install ssd1306` does: the board needs no network);
@@ -156,6 +158,7 @@ class DeployReport:
     removed: list[str] = field(default_factory=list)
     drivers: list[str] = field(default_factory=list)  # installed with mip
     identify: dict = field(default_factory=dict)
+    maintenance: bool = False  # the signed `maintenance` command opened the REPL (a keyed clock)
 
 
 # ------------------------------------------------------------------ the firmware, on this machine
@@ -322,10 +325,13 @@ def deploy(
     log: Callable[[str], Any] = print,
     mip_index: str | None = None,
     progress: Callable[[int, int], Any] | None = None,
+    open_repl: Callable[[], bool] | None = None,
 ) -> DeployReport:
     """Install or upgrade the firmware (see the module's docstring). board: "pico", "esp32", or None
-    to take it from the board's port. ask_state() and identify() talk to the clock over the protocol
-    on the same port while the transport is closed. progress(done, total) counts bytes written."""
+    to take it from the board's port. ask_state(), open_repl() and identify() talk to the clock over
+    the protocol on the same port while the transport is closed: open_repl() sends the signed
+    `maintenance` to a keyed clock right before the REPL is entered (True if it did; DeployError if
+    the clock refuses). progress(done, total) counts bytes written."""
     if board is not None and board not in BOARDS:
         raise DeployError(f"unknown board {board!r} (one of: {', '.join(BOARDS)})")
     fw = Path(firmware_dir)
@@ -343,6 +349,10 @@ def deploy(
     files = build(fw, mpy_cross)
     log(f"compiled {sum(p.endswith('.mpy') for p in files)} modules with mpy-cross (.mpy v{want[0]}.{want[1]})")
 
+    # last before the REPL: a compile error never leaves a keyed clock's REPL open
+    opened = bool(open_repl and open_repl())
+    if opened:
+        log("maintenance: the clock's REPL is open until it restarts (the arbiter key allowed it)")
     try:
         transport.enter_raw_repl(soft_reset=True)  # the soft reset in the raw REPL does not run main.py
     except DeployError:
@@ -352,6 +362,7 @@ def deploy(
         raise DeployError(f"cannot reach the board's REPL: {e} (a game just started? a busy main.py?)") from None
     try:
         report = _install(transport, board, fw, files, want, state, log, mip_index, progress)
+        report.maintenance = opened
     except OSError as e:
         raise DeployError(f"board filesystem: {e}") from None
     except DeployError:
@@ -496,11 +507,16 @@ def _driver(transport: Transport, package: str, index: str | None, log) -> None:
 # ------------------------------------------------------------------- the protocol, for cli.py
 
 
-def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 20.0):
-    """ask_state and identify for deploy, over sagat's protocol on `port` (client.Clock, which opens
-    the port with DTR and RTS low). ask_state: the clock's state, None if nothing answers (a fresh
-    board, or a REPL). identify: the identify answer, trying for boot_s while the board boots."""
+def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 20.0, key: bytes = b""):
+    """ask_state, identify and open_repl for deploy, over sagat's protocol on `port` (client.Clock,
+    which opens the port with DTR and RTS low). ask_state: the clock's state, None if nothing answers
+    (a fresh board, or a REPL); a clock with an arbiter key and no `key` here is a DeployError, since
+    its REPL cannot be reached without it. open_repl: for such a clock, the signed `maintenance`
+    (True), else nothing to do (False). identify: the identify answer, trying for boot_s while the
+    board boots."""
     from . import client
+
+    keyed = [False]  # the clock has a key and firmware that keeps Ctrl-C from its REPL
 
     def ask_state() -> str | None:
         try:
@@ -508,11 +524,28 @@ def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 20.0):
         except client.LinkError as e:
             raise DeployError(str(e)) from None
         try:
-            return clock.request("state").get("state")
+            ident = clock.request("identify")
+            state = clock.request("state").get("state")
         except client.LinkError:
             return None
         finally:
             clock.close()
+        # firmware before `maintenance` lets Ctrl-C through between games, key or not
+        keyed[0] = bool(ident.get("key_set")) and "maintenance" in (ident.get("commands") or ())
+        if keyed[0] and not key and state in SAFE_STATES:
+            raise DeployError("this clock has an arbiter key: give --key to deploy")
+        return state
+
+    def open_repl() -> bool:
+        if not keyed[0]:
+            return False
+        try:
+            with client.Clock(port, timeout, key) as clock:
+                clock.request("maintenance", auth=True)
+        except client.LinkError as e:
+            hint = " (is --key this clock's arbiter key?)" if "auth_failed" in str(e) else ""
+            raise DeployError(f"{e}{hint}") from None
+        return True
 
     def identify() -> dict | None:
         deadline = time.monotonic() + boot_s
@@ -525,4 +558,4 @@ def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 20.0):
                     return None
                 time.sleep(0.5)
 
-    return ask_state, identify
+    return ask_state, identify, open_repl

@@ -342,6 +342,7 @@ def main(argv):
 
         app.link = Link(Server(app, {"uid": _uid(opts["--flash"] if opts["--dir"] is None else opts["--dir"])},
                                board.ticks()))
+        SerialDriver.attach(app.link)
     app.boot(board.ticks())
     if "--serial" in flags:
         # stdin/stdout carry the protocol, as a board's USB serial does; the faces and the keys
@@ -353,9 +354,13 @@ def main(argv):
             tty = open("/dev/tty", "r+b")
             board.out = _TextOut(tty)
             keys = tty
-        if opts["--actions"] is not None:  # a script in real time, then go on serving the link
-            run_real(app, board, read_actions(opts["--actions"]), int(opts["--start"]))
-        run_interactive(app, board, keys)
+        try:
+            if opts["--actions"] is not None:  # a script in real time, then go on serving the link
+                run_real(app, board, read_actions(opts["--actions"]), int(opts["--start"]))
+            run_interactive(app, board, keys)
+        except KeyboardInterrupt:  # a Ctrl-C the link let through (SerialDriver): main.py ends
+            sys.stderr.write("sim: KeyboardInterrupt: the firmware stopped; a board would be at its REPL now\n")
+            sys.exit(130)
         return
     if opts["--actions"] is not None:
         actions = read_actions(opts["--actions"])
@@ -365,6 +370,40 @@ def main(argv):
             run_real(app, board, actions, start)
         return
     run_interactive(app, board)
+
+
+class SerialDriver:
+    """The link's input as a board's USB CDC (or UART) driver hands it over. While an interrupt
+    character is set (micropython.kbd_intr; MicroPython sets Ctrl-C, 3, while main.py runs) that
+    byte never arrives: the driver raises KeyboardInterrupt in the running program instead
+    (mp_sched_keyboard_interrupt), which ends main.py into the REPL. The unix port has no such driver
+    (its kbd_intr only sets the SIGINT handler), so the sim board puts this between its link and the
+    stream: a 0x03 on the sim's pty does what it does on a board's USB serial."""
+
+    def __init__(self, stream, kbd_intr=None):
+        self.stream = stream
+        self.real = kbd_intr  # the port's own kbd_intr, still called
+        self.char = 3
+
+    @classmethod
+    def attach(cls, link):
+        drv = cls(link.rin, link.kbd_intr)
+        link.rin = drv
+        link.kbd_intr = drv.kbd_intr
+        return drv
+
+    def kbd_intr(self, c):
+        self.char = c
+        if self.real is not None:
+            self.real(c)
+
+    def readinto(self, buf):
+        n = self.stream.readinto(buf)
+        if n and self.char >= 0:
+            for i in range(n):
+                if buf[i] == self.char:
+                    raise KeyboardInterrupt
+        return n
 
 
 class _TextOut:
