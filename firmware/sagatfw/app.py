@@ -28,6 +28,7 @@ except ImportError:  # CPython
 
 
 REFRESH_MS = const(100)  # faces at least 10 times a second
+RETRY_MS = const(1000)  # records waiting in RAM (a write error): the flash is tried again this often
 BEEP_FLAG_MS = const(400)
 BEEP_STAGE_MS = const(120)
 
@@ -46,6 +47,7 @@ class App:
         self.setup_logged = False  # the current game's setup record is in the journal
         self.last_press_switched = False
         self.next_face = 0
+        self.next_retry = None  # when to try the flash again while records wait in RAM
 
     # ------------------------------------------------------------------ boot
 
@@ -90,6 +92,9 @@ class App:
                 board.note("settings refused: %s" % (e,))
                 origin = self.store.reset_game_defaults("bad settings, defaults for: tc (%s)" % (e,))
                 self._set_up(v["tc"], v["first"])
+        code = None if restored else self._code_message()
+        if code is not None:
+            self.message = code  # the last game's result code, if it was finished
         if origin != R.ORIGIN_CHANGED:
             self.message = "SETTINGS DEFAULT"
             self.journal.log_settings(self.clock, self.store.clock_settings(), origin, now)
@@ -124,7 +129,14 @@ class App:
             self._button(b.button, b.kind, b.ticks)
         self.clock.advance(now)
         self._log(now)
-        self.journal.checkpoint(self.clock, now)
+        j = self.journal
+        if j.backlog and (self.next_retry is None or ticks_diff(now, self.next_retry) >= 0):
+            # records wait in RAM after a write error and nothing new comes (a finished game's
+            # result): try again now and then, not only at the next event
+            self.next_retry = ticks_add(now, RETRY_MS)
+            if j.commit() and self.message == "LOG ERROR":
+                self.message = self._code_message()
+        j.checkpoint(self.clock, now)
         if self.link is not None:  # serve the host: bounded work, never a wait
             st = self.clock.state
             self.link.service(now, st != C.SETUP and st != C.FINISHED)
@@ -152,6 +164,7 @@ class App:
             elif kind == C.EV_STAGE:
                 self.board.beep(BEEP_STAGE_MS, now, self.store.values["sound"])
         if not self.setup_logged:
+            self._forget_code()
             self.journal.begin_game(c, now)
             self.setup_logged = True
         ok = self.journal.log_events(c, now)
@@ -160,6 +173,24 @@ class App:
         elif not ok:
             self.message = "LOG ERROR"
         elif self.message in ("LOG ERROR", "LOG FULL"):
+            self.message = self._code_message()
+
+    def result_code(self):
+        """The result code for the scoresheet while the finished game is on the faces (after a
+        reboot too, until the next game is logged), once its record is durable; else None."""
+        st = self.clock.state
+        if st == C.FINISHED or (st == C.SETUP and not self.setup_logged):
+            return self.journal.durable_code()
+        return None
+
+    def _code_message(self):
+        code = self.result_code()
+        return "CODE " + code if code is not None else None
+
+    def _forget_code(self):
+        """A new game: the last game's code leaves the faces."""
+        self.journal.result_code = None
+        if self.message is not None and self.message[:5] == "CODE ":
             self.message = None
 
     def _button(self, button, kind, ticks):
@@ -209,9 +240,7 @@ class App:
         if first not in ("left", "right"):
             raise ValueError("first must be left or right")
         self._set_up(tc, first)  # raises ValueError on a bad control: nothing changed then
-        if self.message is not None and self.message[:5] == "CODE ":
-            self.message = None
-        self.journal.result_code = None
+        self._forget_code()
         self.store.values["tc"] = tc
         self.store.values["first"] = first
         self._save()
@@ -250,11 +279,12 @@ class App:
         if text not in C.RESULT_NAMES:
             raise ValueError("result must be one of " + ", ".join(C.RESULT_NAMES))
         ok = self._do(self.clock.result(C.RESULT_NAMES.index(text), now), now)
-        code = self.journal.result_code
+        code = self._code_message()
         if ok and code is not None:
             # the result code, from the keyed chain at the result record: the arbiter copies it
-            # onto the scoresheet (`sagat logs verify --game N --code ...`); shown until the next game
-            self.message = "CODE " + code
+            # onto the scoresheet (`sagat logs verify --game N --code ...`); shown until the next
+            # game, and only once the record is durable (until then the faces say LOG ERROR)
+            self.message = code
         return ok
 
     def set_settings(self, values, now):
@@ -262,21 +292,32 @@ class App:
         ValueError (and nothing changed) on an unknown key or a bad value."""
         if self.clock.state not in (C.SETUP, C.FINISHED):
             raise ValueError("settings change between games (pause is not enough)")
-        from sagatfw.settings import check_all
-
         # every value, then the whole as the boot will use it (the same parser, the clock's own
         # rules): ValueError before anything is saved or changed (issue 11: a value saved and then
         # refused stopped the next boot)
+        from sagatfw.settings import GAME_KEYS, check_all
+
+        logged = self.setup_logged
+        again = False  # the game not started is set up again: only for a setting of the game itself
         try:
             new = check_all(self.store.values, values)
             if self.clock.state == C.SETUP:
-                self._set_up(new["tc"], new["first"], self.store.clock_settings(new))
+                for key in values:
+                    again = again or key in GAME_KEYS
+                if again:  # (a late installation, a correction in setup go with it)
+                    self._set_up(new["tc"], new["first"], self.store.clock_settings(new))
         finally:
             _forget("sagatfw.tcparse")
         for key in values:
             self.store.values[key] = new[key]  # the same dict: whoever holds it sees the change
         self._save()
         self.journal.log_settings(self.clock, self.store.clock_settings(), R.ORIGIN_CHANGED, now)
+        if again and logged:
+            # the game's setup was in the log: the new one goes there too, or a power cut would
+            # bring back the old control (the restore replays the last setup record)
+            self._forget_code()
+            self.journal.begin_game(self.clock, now)
+            self.setup_logged = True
         return True
 
     def _save(self):

@@ -77,7 +77,8 @@ class Journal:
         self.before = R.ZERO_CHAIN  # chain of the record before backlog[0]: a new segment's anchor states it
         self.head_seq = -1  # the last durable record: its seq and chain value (protocol log.head)
         self.head_link = R.ZERO_CHAIN
-        self.result_code = None  # records.result_code of the last result logged (the faces show it)
+        self.result_code = None  # records.result_code of the current game's last result (the faces show it)
+        self.result_seq = -1  # its seq: the code is shown once that record is durable (durable_code)
         self.game = 0  # current game number (0 before the first)
         self.file = None
         self.resume = None  # (segment name, records) the first write after boot appends to
@@ -138,6 +139,8 @@ class Journal:
         newest = True
         self.before = self.prev = self.head_link = R.ZERO_CHAIN
         self.head_seq = -1
+        self.result_code = None
+        self.result_seq = -1
         for name in reversed(names):
             last = None
             index = 0
@@ -169,10 +172,39 @@ class Journal:
                     self.last_t = R.t_of(last)
                 self.before = self.head_link = self.prev
                 self.head_seq = self.seq - 1
+                self._find_result(names, names.index(name))
                 break
         self.file = None  # the next record continues self.resume, or starts a new segment
         self.opened = True
         return self.problems
+
+    def _find_result(self, names, i):
+        """The current game's last result record, if it is in segment i or the one before it: its
+        code is shown again after a reboot (the arbiter may not have copied it yet)."""
+        buf = bytearray(R.RECORD_SIZE)
+        for k in (i, i - 1):
+            if k < 0:
+                return
+            found = False
+            try:
+                for rec in self._read_segment(names[k], buf):
+                    if R.check(rec) or R.game_of(rec) != self.game:
+                        continue
+                    found = True
+                    if R.type_of(rec) == C.EV_RESULT:
+                        self.result_code = R.result_code(R.chain_of(rec))
+                        self.result_seq = R.seq_of(rec)
+            except OSError:
+                return
+            if self.result_code is not None or not found:
+                return
+
+    def durable_code(self):
+        """The result code once its record is on the flash (None before: a power cut could still
+        lose it, and a code copied then would call an honest log forged)."""
+        if self.result_code is not None and self.head_seq >= self.result_seq:
+            return self.result_code
+        return None
 
     def game_events(self, game=None):
         """Yield the decoded events (checkpoints included) of one game (default: the current one),
@@ -363,6 +395,7 @@ class Journal:
                 self._push()
                 if kind == C.EV_RESULT:
                     self.result_code = R.result_code(self.prev)  # the faces show it (scoresheet)
+                    self.result_seq = self.seq - 1
                 self._push_text(rest)
             self.last_t = t
         clock.clear_events()

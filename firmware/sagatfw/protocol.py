@@ -503,7 +503,7 @@ class Server:
             "log_error": j.error,
             "log_full": j.full,
             "time_synced": j.sync_wall_ms is not None,
-            "result_code": j.result_code if c.state == C.FINISHED else None,
+            "result_code": app.result_code(),
             "battery": level,
             "low_battery": low,
         }

@@ -107,13 +107,16 @@ def _parse_stage(part, number, final, full):
     return Stage(moves, time_ms, mode, bonus_ms), byo, byo_ms, byo_count
 
 
+_SPACE = " \t\r\n\v\f"
+
+
 def parse(text):
     """Parse one side's TimeControl string. Raises ValueError naming the offending part."""
     if not isinstance(text, str):
         raise ValueError("bad TimeControl %r: not a string" % (text,))
     full = text
-    text = text.strip()
-    if not text:
+    text = text.strip(_SPACE)  # ASCII only, as MicroPython strips: CPython's strip() also takes
+    if not text:  # Unicode spaces, and `sagat tc` would accept what the clock refuses
         _fail(full, "empty")
     if text == "-":
         return TimeControl(COUNTUP)

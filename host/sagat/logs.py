@@ -38,6 +38,7 @@ class Log:
     last_key: int | None = None  # the chain the log ends under: a --key's index, -1 unkeyed, None unknown
     results: dict = field(default_factory=dict)  # game -> [(seq, chain value, result, keyed)] of its result records
     good: int = 0  # well-formed records
+    unkeyed_gaps: list = field(default_factory=list)  # seqs of gap records not under a key given
 
     def games(self) -> list[int]:
         return sorted({e["game"] for e in self.events})
@@ -98,6 +99,9 @@ def read_segments(segments: list[tuple[str, bytes]], key: bytes | list[bytes] = 
             rec = data[at : at + R.RECORD_SIZE]
             got = reader.feed(rec, f"in {name}")
             _add(log.events, got)
+            if not R.check(rec) and R.type_of(rec) == R.T_GAP and not (reader.linked is not None
+                                                                      and reader.linked >= 0):
+                log.unkeyed_gaps.append(R.seq_of(rec))
             if not R.check(rec) and R.type_of(rec) == C.EV_RESULT:
                 arg = R.arg_of(rec)
                 name_ = C.RESULT_NAMES[arg] if 0 <= arg < len(C.RESULT_NAMES) else None
@@ -276,11 +280,13 @@ def _head_shaped(head) -> bool:
         v = head.get(k)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
             return False
-    if not isinstance(head.get("link"), str) or not isinstance(head.get("nonce"), str):
-        return False
-    if head.get("uid") is not None and not isinstance(head.get("uid"), str):
-        return False
-    return head.get("mac") is None or isinstance(head.get("mac"), str)
+    for k in ("link", "nonce", "uid", "mac"):
+        v = head.get(k)
+        if v is None and k in ("uid", "mac"):
+            continue
+        if not isinstance(v, str) or not v.isascii() or not v.isprintable():  # (no lone surrogates)
+            return False
+    return True
 
 
 def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None) -> tuple[bool, str]:
@@ -318,6 +324,9 @@ def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None) -> 
     if log.good == 0:
         return False, [f"BROKEN: none of the {log.records} records is a sagat record (not a log, or wiped)"]
     found = [f"{kind}: {detail}" for kind, _seq, detail in log.problems] + list(log.replay_problems) + extra
+    found += [f"gap: the gap record at seq {seq} is not under a key given: anybody could have written it, and "
+              f"the engine does not replay its game past it (without a key, a gap proves nothing)"
+              for seq in log.unkeyed_gaps]
     gaps = gap_lines(log)  # records the clock itself says it dropped (a full log): named, never hidden
     if not found:
         if gaps:  # whole and authentic, but the clock could not keep everything: not a plain OK

@@ -9,7 +9,6 @@ from test_protocol import KEY, Rig
 import sagatfw.link as LK
 from sagatfw import auth as AU
 from sagatfw import clock as C
-from sagatfw import protocol as P
 
 
 class _Kbd:

@@ -102,7 +102,8 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     assert rp.gap is not None and rp.gap["seq"] == gaps[0]["seq"]
     # a reboot: the finished game is not restored, nothing fails; the next game makes room again
     app, board, restored = _boot(t + 5000)
-    assert not restored and app.message is None
+    code = app.journal.durable_code()  # the finished game's code is back on the faces for the scoresheet
+    assert not restored and code is not None and app.message == "CODE " + code
     _play(app, board, [{"at": t + 6000, "do": "new", "tc": "420"}])
     assert not app.journal.full and app.journal.room
     unmount()

@@ -18,7 +18,7 @@ from sagatfw import clock as C
 from sagatfw import link as L
 from sagatfw import protocol as P
 from sagatfw.app import App
-from sagatfw.boards.sim import SerialDriver
+from sagatfw.boards.simserial import SerialDriver
 from sagatfw.commands import save_key
 from sagatfw.ticks import TICKS_MAX, ticks_add
 
