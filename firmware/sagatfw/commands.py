@@ -221,6 +221,9 @@ def maintenance(srv, req, now):
     only: Ctrl-C stops the clock, and during a game it stays an ordinary byte anyway."""
     if srv._in_progress():
         raise P.Error(P.REFUSED, "maintenance: the clock is %s: finish the game (a result) first" % srv._state_name())
+    app = srv.app
+    if not srv.repl_open:  # in the log: from here to the next boot the flash was open to the REPL
+        app.journal.log_settings(app.clock, app.store.clock_settings(), R.ORIGIN_MAINTENANCE, now)
     srv.repl_open = True
     return {"repl_open": True}
 

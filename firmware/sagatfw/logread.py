@@ -35,7 +35,7 @@ from sagatfw.records import (
     type_of,
 )
 
-ORIGIN_NAMES = ("changed", "defaults_missing", "defaults_corrupt", "key_set", "key_cleared")
+ORIGIN_NAMES = ("changed", "defaults_missing", "defaults_corrupt", "key_set", "key_cleared", "maintenance")
 
 
 def _text(rec, at, size):

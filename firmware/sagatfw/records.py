@@ -78,6 +78,7 @@ ORIGIN_DEFAULTS_CORRUPT = 2
 # that only because this record, under the old key, says so.
 ORIGIN_KEY_SET = 3
 ORIGIN_KEY_CLEARED = 4
+ORIGIN_MAINTENANCE = 5  # the signed `maintenance` command opened the REPL until the next boot
 
 # Problems a reader reports (Reader.problems: (kind, seq, detail)).
 P_CRC = "crc"  # bytes do not match their CRC: torn or corrupted

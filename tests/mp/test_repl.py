@@ -218,9 +218,14 @@ def test_maintenance_needs_the_key_and_opens_the_repl_until_the_reboot():
     assert rig.drv.char == -1 and not _interrupted(rig, b"\r\x03")
     rig.host(b"\n")
     rig.answers()
+    seq = rig.app.journal.seq
     r = rig.request("maintenance", KEY)
     assert r["ok"] is True and r["repl_open"] is True, r
     assert rig.drv.char == 3  # at once, in the same pass that answered
+    # and it is in the log, under the key: from here to the next boot the flash was open
+    origins = [e.get("origin") for e in rig.app.journal.game_events() if e["seq"] >= seq]
+    assert origins == ["maintenance"] and rig.app.journal.seq == seq + 1, origins
+    assert rig.request("maintenance", KEY)["ok"] is True and rig.app.journal.seq == seq + 1  # once
     assert rig.request("identify")["repl_open"] is True
     assert _interrupted(rig, b"\r\x03")  # mpremote reaches the REPL now (sagat deploy)
     # a game started after it: Ctrl-C is a byte again while the game is in progress, then open again
