@@ -175,13 +175,17 @@ def _sweep(tear, progsize):
     _run(clean, total, progsize)
     ops = clean.ops
     assert ops > 30 and total[-1][0] > 20
+    clean = None  # one 256 KB image at a time: the unix port's heap is a few MB, and fragments
     from_ckpt = 0
     for n in range(1, ops + 2):
+        gc.collect()
         flash = Flash(cut_at=n, tear=tear)
         acked = []
         _run(flash, acked, progsize)
-        from_ckpt += _check_after_cut(flash.image(), acked, n, tear, progsize)
-        gc.collect()
+        image = flash.data  # the chip after the cut (nothing writes to it any more)
+        flash = None
+        from_ckpt += _check_after_cut(image, acked, n, tear, progsize)
+        image = None
     assert from_ckpt > 0  # some cuts came back at the checkpoint file's faces
     return ops
 
