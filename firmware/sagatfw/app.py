@@ -75,7 +75,7 @@ class App:
         try:
             restored = self.journal.opened and self.journal.restore(self.clock, now)
         except Exception as e:  # noqa: BLE001 - a log the engine cannot replay: start clean, say so
-            self.message = "LOG RESTORE FAILED"
+            self.message = "RESTORE FAILED"
             board.note("log restore failed: %s" % e)
             self.clock = None  # a MemoryError too: free the half-replayed clock and the replay first
             _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse")
@@ -324,9 +324,9 @@ class App:
         try:
             self.store.save()
         except OSError:
-            self.message = "SETTINGS NOT SAVED"
+            self.message = "SETTINGS UNSAVED"
             return
-        if self.message in ("SETTINGS DEFAULT", "SETTINGS NOT SAVED"):
+        if self.message in ("SETTINGS DEFAULT", "SETTINGS UNSAVED"):
             self.message = None  # good settings are on the flash now
 
     def _do(self, ok, now):

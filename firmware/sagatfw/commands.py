@@ -80,7 +80,7 @@ def settings_set(srv, req, now):
         srv.app.set_settings(values, now)
     except ValueError as e:
         raise P.Error(P.BAD_ARG, str(e)) from None
-    return {"values": dict(srv.app.store.values), "saved": srv.app.message != "SETTINGS NOT SAVED"}
+    return {"values": dict(srv.app.store.values), "saved": srv.app.message != "SETTINGS UNSAVED"}
 
 def presets_list(srv, req, now):
     from sagatfw import presets  # not kept in RAM: forgotten again below

@@ -132,7 +132,9 @@ def tm1637(buf, clock, side, tenths_below_ms=20000, blink=0):
 #
 # One bit per indicator of a face (contract 2: the running face, flags, first flag, stage and low
 # time are always visible):
-#   LED_RUNNING  this side's clock runs
+#   LED_RUNNING  this side's clock runs: steady; while the clock is stopped before the start,
+#                paused or adjourned it blinks (lit only in blink phase 1) on the side to move, the
+#                side START runs (TK-C5), so a TM1637 clock shows it too
 #   LED_FLAG     this side's flag is down: steady; while BOTH flags are down the one that fell first
 #                blinks (lit only in blink phase 1), so it is always visible which fell first
 #                (FIDE; DGT shows the first flag blinking)
@@ -168,8 +170,11 @@ def first_of_two(clock, side):
 def leds(clock, side, blink=0):
     """The LED bitmask of `side`'s face (LED_* bits). No allocation."""
     m = 0
+    st = clock.state
     if clock.running == side:
         m |= LED_RUNNING
+    elif blink and clock.to_move == side and (st == SETUP or st == PAUSED or st == ADJOURNED):
+        m |= LED_RUNNING  # the side to move, while stopped: blinking
     if clock.flag[side] and (blink or not first_of_two(clock, side)):
         m |= LED_FLAG
     if clock.stage_mark[side]:
@@ -214,8 +219,9 @@ def face_text(clock, side, tenths_below_ms=20000):
 #   y 14..41  the time, centred, at the largest scale that fits 128 px: 3 for M:SS and S.t,
 #             2 for H:MM:SS (8 chars * 16 px = 128)
 #   y 44..53  the run row: a solid bar while this side runs; while the clock is stopped, the state
-#             ("READY", "PAUSE", "ADJ", "END 1-0"), framed on the side to move, so it is visible
-#             which side a resume (or the start, TK-C5) runs
+#             ("READY", "PAUSE", "ADJ", "END 1-0"); on the side to move framed and pointed at
+#             ("> PAUSE <"), so it is visible which side a resume (or the start, TK-C5) runs (its
+#             running LED blinks too, see leds)
 #   y 56..63  bottom line: the face's marks, "FLAG" (+ "1ST" on the flag that fell first while both
 #             are down), "LOW" (TK-C17), "ST>" (stage added at a flag, TK-C13), "DEF" (default time,
 #             TK-C6), "d5" (unused simple delay of the side to move, seconds rounded up); or
@@ -249,14 +255,15 @@ def _centred(text, scale):
 
 
 def battery_text(battery=None, low_battery=False, blink=0):
-    """The battery text: "B 87%"; "B LOW" blinking with the percent when low; "" if unknown."""
+    """The battery text: "B 87%", "B 100%", "B 9%"; "B LOW" blinking with the percent when low;
+    "" if unknown."""
     if low_battery and (blink or battery is None):
         return "B LOW" if blink else ""
     if battery is None:
         return ""
     b = int(battery)
     b = 0 if b < 0 else (100 if b > 100 else b)
-    return "B%3d%%" % b
+    return "B %d%%" % b
 
 
 def marks_text(clock, side):
@@ -316,7 +323,8 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
             if clock.state != FINISHED and clock.side_to_move() == side:
                 items.append(("fill", 0, _Y_RUN, OLED_W, _H_RUN, 1))
                 items.append(("fill", 1, _Y_RUN + 1, OLED_W - 2, _H_RUN - 2, 0))
-            items.append(("text", _centred(st, 1), _Y_RUN + 1, st[:_COLS], 1))
+                st = "> " + st + " <"  # the side to move: framed, and pointed at
+            items.append(("text", _centred(st, 1), _Y_RUN + 1, st, 1))
     bottom = message[:_COLS] if message else marks_text(clock, side)
     if bottom:
         items.append(("text", 0, _Y_BOTTOM, bottom, 1))
@@ -410,15 +418,47 @@ def text4(buf, text, field=None, blink=1):
     return buf
 
 
+def wrap(text, cols=_COLS):
+    """`text` as lines of at most `cols` characters, broken at spaces (a longer word is split)."""
+    lines = []
+    line = ""
+    for word in text.split():
+        while len(word) > cols:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:cols])
+            word = word[cols:]
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= cols:
+            line += " " + word
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
 def menu_oled(text, field=None, blink=1, top=None, bottom=None):
     """Draw items of one 128x64 face in the menu: `text` big and centred (scale 3, 2 or 1 to fit),
-    its `field` underlined and blank in blink phase 0; `top` and `bottom` small lines (cut at 16)."""
+    its `field` underlined and blank in blink phase 0; `top` a small line (cut at 16), `bottom` one
+    (a reason, up to 80 characters, is word-wrapped onto up to five lines from y 24, with `text`
+    at scale 2 or 1 above them)."""
     items = [("fill", 0, 0, OLED_W, OLED_H, 0)]  # type: list
     if top:
         items.append(("text", 0, _Y_TOP, top[:_COLS], 1))
     scale = _scale_for(text)
-    x = _centred(text, scale)
     y = _Y_TIME + (_H_TIME - _CHAR * scale) // 2
+    lines = None
+    if bottom and len(bottom) > _COLS:
+        lines = wrap(bottom)
+        if scale > 2:
+            scale = 2
+        y = _CHAR
+        bottom = None
+    x = _centred(text, scale)
     shown = text
     if field is not None:
         a, b = field
@@ -427,8 +467,11 @@ def menu_oled(text, field=None, blink=1, top=None, bottom=None):
         if not blink:
             shown = text[:a] + " " * (b - a) + text[b:]
     items.append(("text", x, y, shown, scale))
-    if bottom:
-        items.append(("text", 0, _Y_BOTTOM, bottom[:_COLS], 1))
+    if lines:
+        for i in range(len(lines) if len(lines) < 5 else 5):
+            items.append(("text", 0, 3 * _CHAR + i * _CHAR, lines[i], 1))
+    elif bottom:
+        items.append(("text", 0, _Y_BOTTOM, bottom, 1))
     return items
 
 

@@ -258,7 +258,7 @@ def test_a_restore_that_fails_starts_clean_and_says_so_even_out_of_memory():
             J.Journal.restore = real
             C.Clock = real_clock
         assert made == [False, False]  # App's, then the clean one: made after the replay was freed
-        assert app2.message == "LOG RESTORE FAILED" and "log restore failed" in board2.notes[0]
+        assert app2.message == "RESTORE FAILED" and "log restore failed" in board2.notes[0]
         c = app2.clock
         # the settings' control and first side, not the half replay's 5 s with right to move
         assert c.state == C.SETUP and c.to_move == C.LEFT and c.ms(C.LEFT) > 5000 and c.moves == [0, 0]

@@ -80,3 +80,25 @@ def test_heap_locked_keyword_call():
     finally:
         micropython.heap_unlock()
     assert list(buf) == [0, 0x6D | 0x80, 0x3F, 0x3F] and m == faces.LED_RUNNING | faces.LED_LOW
+
+
+def test_heap_locked_side_to_move_while_stopped():
+    # set up, paused, adjourned: the side to move's running LED blinks, with the heap locked
+    buf = bytearray(4)
+    out = [0, 0, 0]
+    c = Clock()
+    c.new_game("420", None, 1, Settings(None, "moves", 300000, 1800000, 0))
+    _locked(c, buf, out)
+    assert out[1] == faces.LED_RUNNING
+    c.start(0)
+    c.press(1, 2000)
+    c.pause(3, 3000)
+    c.clear_events()
+    out[1] = 0
+    _locked(c, buf, out)
+    assert out[1] == faces.LED_RUNNING
+    c.adjourn(4000)
+    c.clear_events()
+    out[1] = 0
+    _locked(c, buf, out)
+    assert out[1] == faces.LED_RUNNING

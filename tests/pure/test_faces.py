@@ -281,7 +281,7 @@ def test_oled_paused_game_frames_the_side_to_move():
         ("text", 16, 16, "6:57", 3),  # M:SS at scale 3
         FRAME[0],
         FRAME[1],
-        ("text", 44, 45, "PAUSE", 1),
+        ("text", 28, 45, "> PAUSE <", 1),
     ]
     assert F.oled(g.clock, L) == [
         CLEAR,
@@ -294,11 +294,11 @@ def test_oled_paused_game_frames_the_side_to_move():
 def test_oled_setup_and_adjourned():
     g = Game("420", first=R)
     right = F.oled(g.clock, R)
-    assert right[-3:] == FRAME + [("text", 44, 45, "READY", 1)]  # TK-C5: the first player's face
+    assert right[-3:] == FRAME + [("text", 28, 45, "> READY <", 1)]  # TK-C5: the first player's face
     assert F.oled(g.clock, L)[-1] == ("text", 44, 45, "READY", 1)
     g.start(0)
     g.call("adjourn", 3000)
-    assert F.oled(g.clock, R)[-3:] == FRAME + [("text", 52, 45, "ADJ", 1)]
+    assert F.oled(g.clock, R)[-3:] == FRAME + [("text", 36, 45, "> ADJ <", 1)]
     assert F.oled(g.clock, L)[-1] == ("text", 52, 45, "ADJ", 1)
 
 
@@ -372,10 +372,10 @@ def test_oled_battery_and_low_battery():
         return [it for it in items if it[2] == 0 and it[1] > 0]
 
     assert bat() == []
-    assert bat(battery=100) == [("text", 88, 0, "B100%", 1)]
+    assert bat(battery=100) == [("text", 80, 0, "B 100%", 1)]
     assert bat(battery=87.6) == [("text", 88, 0, "B 87%", 1)]
     assert bat(battery=9, low_battery=True, blink=1) == [("text", 88, 0, "B LOW", 1)]
-    assert bat(battery=9, low_battery=True, blink=0) == [("text", 88, 0, "B  9%", 1)]
+    assert bat(battery=9, low_battery=True, blink=0) == [("text", 96, 0, "B 9%", 1)]
     assert bat(low_battery=True, blink=1) == [("text", 88, 0, "B LOW", 1)]
     assert bat(low_battery=True, blink=0) == []
 
@@ -421,3 +421,104 @@ def test_oled_strings_are_ascii():
             if it[0] == "text":
                 assert all(32 <= ord(ch) < 127 for ch in it[3]), it
                 assert len(it[3]) * 8 * it[4] <= 128
+
+
+# ------------------------------------------------------------ the side to move (issue 12, point 14)
+
+
+def _run_row(items):
+    """The run row of an OLED face: ("bar" | "frame" | None, its text or None)."""
+    fills = [it for it in items if it[0] == "fill" and it[2] in (44, 45)]
+    kind = "frame" if fills == FRAME else ("bar" if fills == [RUN_BAR] else None)
+    texts = [it[3] for it in items if it[0] == "text" and it[2] == 45]
+    return kind, texts[0] if texts else None
+
+
+def _stopped_states():
+    """(name, game, side to move) for every state in which START runs a side: set up (TK-C5),
+    paused (TK-C15), adjourned (TK-A4), with either side to move."""
+    out = []
+    for first in (L, R):
+        g = Game("420", first=first)
+        out.append(("READY", g, first))
+        g = Game("420", first=first)
+        g.start(0)
+        g.press(first, 3000)
+        g.pause(5000)
+        out.append(("PAUSE", g, 1 - first))
+        g = Game("420", first=first)
+        g.start(0)
+        g.call("adjourn", 3000)
+        out.append(("ADJ", g, first))
+    return out
+
+
+def test_side_to_move_is_marked_on_the_oled_faces_when_stopped():
+    for name, g, mover in _stopped_states():
+        other = 1 - mover
+        kind, label = _run_row(F.oled(g.clock, mover))
+        assert kind == "frame" and label == "> " + name + " <", (name, mover, kind, label)
+        kind, label = _run_row(F.oled(g.clock, other))
+        assert kind is None and label == name, (name, other, kind, label)  # the same word, not pointed at
+        assert F.oled(g.clock, mover) != F.oled(g.clock, other)
+
+
+def test_side_to_move_is_marked_on_the_leds_of_both_kinds_of_face():
+    # a TM1637 face shows only the time: its running LED blinks on the side START will run
+    for name, g, mover in _stopped_states():
+        assert F.leds(g.clock, mover, 1) == F.LED_RUNNING, (name, mover)
+        assert F.leds(g.clock, mover, 0) == 0, (name, mover)
+        assert F.leds(g.clock, 1 - mover, 0) == F.leds(g.clock, 1 - mover, 1) == 0, (name, mover)
+    g = Game("420")
+    g.start(0)
+    assert F.leds(g.clock, L, 0) == F.leds(g.clock, L, 1) == F.LED_RUNNING  # running: steady
+    assert F.leds(g.clock, R, 1) == 0
+    g = Game("60+1", low_time_ms=0)  # stopped by a flag (freeze): START runs nobody, no blinking
+    g.start(0)
+    at(g, 60000)
+    assert F.leds(g.clock, L, 1) == F.LED_FLAG and F.leds(g.clock, R, 1) == 0
+    g = Game("420")
+    g.start(0)
+    assert g.call("result", 9000, 0)  # finished: nobody is to move
+    assert F.leds(g.clock, L, 1) == F.leds(g.clock, R, 1) == 0
+
+
+def test_battery_text_is_the_guides():
+    # docs/user-guide.md: "B 87%"; at the warning "B LOW" alternating with the percentage
+    assert F.battery_text(87) == "B 87%"
+    assert F.battery_text(100) == "B 100%"
+    assert F.battery_text(9) == "B 9%"
+    assert F.battery_text(-3) == "B 0%"
+    assert F.battery_text(9, True, 1) == "B LOW" and F.battery_text(9, True, 0) == "B 9%"
+    assert F.battery_text(None) == "" and F.battery_text(None, True, 1) == "B LOW"
+
+
+def test_no_oled_label_is_cut():
+    # every text fits its 128 px and is drawn whole: the state words, the result, the marks
+    g = Game("10", freeze=False, default_ms=5000, low_time_ms=60000)
+    g.start(0)
+    at(g, 10000)
+    g.press(L, 12000)
+    at(g, 22000)
+    g.pause(23000)
+    for result in (None, 0, 1, 2, 3, 4, "1/2-1/2"):
+        for side in (L, R):
+            for it in F.oled(g.clock, side, battery=100, blink=0, result=result):
+                if it[0] == "text":
+                    assert it[1] + len(it[3]) * 8 * it[4] <= 128, it
+    top = [it[3] for it in F.oled(Game("420").clock, L, battery=100) if it[0] == "text" and it[2] == 0]
+    assert top == ["M0 S1", "B 100%"]
+
+
+def test_menu_reason_is_wrapped_not_cut():
+    reason = "late installation needs a time limit, not a count-up"
+    items = F.menu_oled("NO", None, 1, "MENU", reason)
+    texts = [it for it in items if it[0] == "text"]
+    assert texts[0] == ("text", 0, 0, "MENU", 1)
+    assert texts[1] == ("text", 48, 8, "NO", 2)  # the big text at scale 2, above the reason
+    lines = texts[2:]
+    assert " ".join(it[3] for it in lines) == reason
+    assert [it[2] for it in lines] == [24 + 8 * i for i in range(len(lines))] and len(lines) <= 5
+    assert all(it[1] == 0 and len(it[3]) <= 16 and it[4] == 1 for it in lines)
+    assert F.wrap("abcdefghijklmnopqrstu vw") == ["abcdefghijklmnop", "qrstu vw"]
+    assert F.menu_oled("NO", None, 1, None, "short reason")[-1] == ("text", 0, 56, "short reason", 1)

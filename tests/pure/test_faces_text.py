@@ -95,6 +95,8 @@ def test_menu_items_both_faces():
     left, right = F.menu_items("TIME L", "0:07:00", (0, 1), 1, "a reason that is longer than a line")
     assert left[0] == CLEAR and left[1] == ("text", 0, 0, "MENU", 1)
     assert left[2][0] == "text" and left[2][3] == "TIME L"
-    assert left[3] == ("text", 0, 56, "a reason that is", 1)
+    assert left[2] == ("text", 16, 8, "TIME L", 2)  # above the reason, which is wrapped, not cut
+    assert left[3:] == [("text", 0, 24, "a reason that is", 1), ("text", 0, 32, "longer than a", 1),
+                        ("text", 0, 40, "line", 1)]
     assert right[0] == CLEAR and ("text", 8, 20, "0:07:00", 2) in right
     assert ("fill", 8, 37, 16, 2, 1) in right

@@ -98,6 +98,7 @@ class Board:
 
     name = "sim"
     root = "/flash/"
+    last_frame = None  # the faces' text last drawn (show): redrawn only when it changes
 
     def __init__(self, virtual_base=None, quiet=False, out=None):
         self.virtual = virtual_base is not None
@@ -138,6 +139,10 @@ class Board:
         sys.stderr.write("sim: %s\n" % text)
 
     def show(self, app, now):
+        """Both faces as text, as the OLEDs draw them. Interactively the screen is redrawn in place
+        (cursor home, each line cleared to its end; never a full clear, which floods a terminal's
+        scrollback) and only when the text changed; in virtual time each changed frame is printed
+        after the last."""
         if self.quiet:
             return
         from sagatfw import faces as F  # loaded in __init__ unless the run was quiet then
@@ -146,29 +151,69 @@ class Board:
         c = app.clock
         tenths = app.store.values["tenths_below_ms"]
         blink = (now // 500) & 1
-        lines = []
         menu = app.menu
         if menu is not None and menu.active:  # the on-clock menu replaces the faces
             left, right = menu.view(now)
-            lines = [["MENU", left], ["", right, menu.detail or ""]]
+            drawn = F.menu_items(left, right, menu.field, blink, menu.detail)
         else:
-            for side in (C.LEFT, C.RIGHT):
-                items = F.oled(c, side, tenths, 100, False, blink, app.message)
-                text = [item[3] for item in items if item[0] == "text"]
-                if c.running == side:
-                    text.append("#" * 20 + " running")  # the OLED's running bar
-                lines.append(text)
-        w = 24
-        out = "\x1b[H\x1b[2J" if not self.virtual else ""
-        out += "sagat sim  %s\r\n" % C.STATE_NAMES[c.state]
-        rows = max(len(lines[0]), len(lines[1]))
-        for i in range(rows):
+            drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, app.message),
+                     F.oled(c, C.RIGHT, tenths, 100, False, blink, app.message))
+        lines = (_face_lines(drawn[0]), _face_lines(drawn[1]))
+        rows = ["sagat sim  %s" % C.STATE_NAMES[c.state]]
+        for i in range(max(len(lines[0]), len(lines[1]))):
             a = lines[0][i] if i < len(lines[0]) else ""
             b = lines[1][i] if i < len(lines[1]) else ""
-            out += "  %s | %s\r\n" % (_pad(a, w), _pad(b, w))
+            rows.append("  %s | %s" % (_pad(a, _W), b))
         if not self.virtual:
-            out += HELP + "\r\n"
-        self.out.write(out)
+            rows.append(HELP)
+        frame = "\r\n".join(rows)
+        if frame == self.last_frame:
+            return  # nothing changed: nothing is written
+        self.last_frame = frame
+        if self.virtual:
+            self.out.write(frame + "\r\n")
+        else:  # home, each line cleared to its end, then everything below the last line
+            self.out.write("\x1b[H" + "\x1b[K\r\n".join(rows) + "\x1b[K\r\n\x1b[J")
+
+
+_W = 16  # an OLED line: 16 characters of 8 px
+_RUN_Y = 44  # faces.py's run row
+
+
+def _face_lines(items):
+    """One face's draw items (faces.oled, faces.menu_oled) as lines of text: the texts of one row on
+    one line at their columns, the run row's bar as "#" and its frame as [ ]."""
+    rows = []  # [y, chars]
+    bar = framed = False
+    for it in items:
+        if it[0] == "fill":
+            if it[2] == _RUN_Y and it[3] == 128:
+                bar = True
+            elif it[2] == _RUN_Y + 1 and it[5] == 0:
+                framed = True
+            continue
+        y, text, scale = it[2], it[3], it[4]
+        col = it[1] // 8 if scale == 1 else (_W - len(text)) // 2
+        if col < 0:
+            col = 0
+        for row in rows:
+            if row[0] == y:
+                break
+        else:
+            row = [y, ""]
+            rows.append(row)
+        line = _pad(row[1], col) if len(row[1]) <= col else row[1][:col]
+        row[1] = line + text
+    if bar and not framed:
+        rows.append([_RUN_Y, "#### running ###"])  # the running bar
+    elif framed:
+        for row in rows:
+            if row[0] == _RUN_Y + 1:
+                t = row[1].strip()
+                n = _W - 2 - len(t)
+                row[1] = "[" + " " * (n // 2) + t + " " * (n - n // 2) + "]"
+    rows.sort(key=lambda r: r[0])
+    return [r[1] for r in rows]
 
 
 def _pad(s, w):

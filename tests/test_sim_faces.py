@@ -1,0 +1,116 @@
+"""The sim's faces (boards/sim.py Board.show) and the labels the faces draw (issue 12, point 14):
+the interactive sim redraws in place and only when something changed, the side to move is marked,
+and no label is cut; the app's messages fit an OLED line."""
+
+import io
+import os
+import re
+from types import SimpleNamespace
+
+from kit import Game, L, R
+from sagatfw import faces as F
+from sagatfw.boards.sim import Board
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _app(game, message=None, menu=None):
+    return SimpleNamespace(clock=game.clock, store=SimpleNamespace(values={"tenths_below_ms": 20000}),
+                           menu=menu, message=message)
+
+
+def _board(virtual=False):
+    out = io.StringIO()
+    return Board(0 if virtual else None, False, out), out
+
+
+def _take(out):
+    text = out.getvalue()
+    out.seek(0)
+    out.truncate()
+    return text
+
+
+def test_interactive_sim_redraws_in_place_only_on_a_change():
+    g = Game("420")
+    board, out = _board()
+    app = _app(g)
+    board.show(app, 0)
+    first = _take(out)
+    assert first.startswith("\x1b[H") and "\x1b[2J" not in first and "sagat sim  setup" in first
+    for now in (200, 400, 600, 800, 1000, 5000):  # nothing changed: nothing is written
+        board.show(app, now)
+        assert _take(out) == "", now
+    g.start(6000)
+    board.show(app, 6000)
+    frame = _take(out)
+    assert frame.startswith("\x1b[H") and "\x1b[2J" not in frame and "\x1b[J" in frame
+    assert "sagat sim  running" in frame
+    for line in frame.split("\r\n")[:-1]:
+        assert line.endswith("\x1b[K"), repr(line)  # every line cleared to its end: no leftovers
+    g.poll(6100)
+    board.show(app, 6100)  # 6:59.9 still shows 7:00
+    assert _take(out) == ""
+    g.poll(7001)
+    board.show(app, 7001)
+    assert "6:59" in _take(out)
+
+
+def test_sim_shows_the_running_bar_and_the_side_to_move_uncut():
+    g = Game("420", first=R)
+    board, out = _board()
+    app = _app(g)
+    board.show(app, 0)
+    rows = _take(out).split("\r\n")
+    row = [r for r in rows if "READY" in r][0]
+    left, right = row.split(" | ")
+    assert left.strip().strip("\x1b[K") == "READY" and "[  > READY <   ]" in right  # framed, pointed at
+    g.start(0)
+    board.show(app, 1000)
+    frame = _take(out)
+    row = [r for r in frame.split("\r\n") if "# running" in r][0]
+    assert row.split(" | ")[1].startswith("#### running ###")  # the right face runs; not cut to "run"
+    assert "B 100%" in frame
+
+
+def test_virtual_sim_prints_each_changed_frame_once():
+    g = Game("420")
+    board, out = _board(virtual=True)
+    app = _app(g)
+    board.show(app, 0)
+    board.show(app, 500)
+    text = _take(out)
+    assert text.count("sagat sim") == 1 and "\x1b" not in text
+
+
+def test_sim_menu_reason_is_not_cut():
+    reason = "settings change between games (pause is not enough)"
+    menu = SimpleNamespace(active=True, view=lambda now: ("NO", "FRZ"), field=None, detail=reason)
+    board, out = _board()
+    board.show(_app(Game("420"), menu=menu), 0)
+    left = " ".join(r.split(" | ")[0].replace("\x1b[K", "").strip() for r in _take(out).split("\r\n")[1:])
+    assert reason in " ".join(left.split())
+
+
+def test_every_message_of_the_app_fits_an_oled_line():
+    src = open(os.path.join(ROOT, "firmware", "sagatfw", "app.py")).read()
+    messages = set(re.findall(r'message = "([^"]*)"', src)) | set(re.findall(r'message in \(([^)]*)\)', src))
+    texts = set()
+    for m in messages:
+        texts.update(re.findall(r'"([^"]+)"', '"%s"' % m if '"' not in m else m))
+    assert "SETTINGS DEFAULT" in texts and len(texts) >= 6
+    g = Game("420")
+    for text in texts:
+        assert len(text) <= 16, text
+        assert F.oled(g.clock, L, message=text)[-1] == ("text", 0, 56, text, 1)
+    assert len("CODE 042917") <= 16
+
+
+def test_every_reason_the_menu_can_show_fits_its_face():
+    # the app's and the clock's refusals (ValueError texts without a formatted value) are wrapped
+    # onto at most five lines of the menu's left face
+    for name in ("app.py", "clock.py", "menu.py"):
+        src = open(os.path.join(ROOT, "firmware", "sagatfw", name)).read()
+        for reason in re.findall(r'ValueError\("([^"%]*)"\)', src):
+            lines = F.wrap(reason)
+            assert len(lines) <= 5 and " ".join(lines) == " ".join(reason.split()), reason
