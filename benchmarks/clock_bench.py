@@ -1,4 +1,4 @@
-# sagat: clock engine benchmark (DESIGN.md, "Budgets": the time error the software adds over a
+# sagat: clock engine benchmark (docs/design.md, "Budgets": the time error the software adds over a
 # simulated 6-hour game, across a ticks_ms wrap, is 0 ms).
 #
 #   micropython benchmarks/clock_bench.py [--quick] [--seed N] [--only NAME]
@@ -11,7 +11,7 @@
 # own timestamps (the IRQ stamps), before the next poll. Every tick value is (base + t) & 0x3FFFFFFF
 # with `base` chosen so that the ticks wrap in the middle of each game.
 #
-# An exact reference model, written here from DESIGN.md's contract 2 and independent of clock.py,
+# An exact reference model, written here from contract 2 (docs/design.md, docs/clock.md) and independent of clock.py,
 # works in absolute integer ms (no ticks, no wrap) from totals: a face is the time credited to the
 # side (stage times, increments, Bronstein refunds, hourglass gains, extensions) minus the time
 # charged for its turns (a turn charges its running time, less the simple delay). It predicts every

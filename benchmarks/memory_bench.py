@@ -17,7 +17,7 @@ when `gcc -m32` is there (pointers and GC blocks as a Pico's or an ESP32's), wit
 .mpy files on the filesystem (the code is copied into the heap when imported, as on a board after
 `sagat deploy`), and imported from a ROMFS image of the same files (bytecode and constants run in
 place, as from a board's ROMFS partition; on the unix port that image itself sits in the heap, so
-for ROMFS the figure is the heap beyond the image). The budget (DESIGN.md) is 64 KB. The unix port
+for ROMFS the figure is the heap beyond the image). The budget (docs/design.md) is 64 KB. The unix port
 is 64-bit: pointers and GC blocks (32 bytes) are twice a Pico's.
 """
 

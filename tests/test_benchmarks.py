@@ -30,7 +30,7 @@ def test_storage_benchmark_small_run():
 # pause and resume, the whole log pulled; a second boot restoring and replaying it, pulled again; any
 # answer that is not ok stops it) in a bounded heap of the 64-bit unix port.
 #
-# DESIGN's budget, 64 KB, with the firmware frozen into the port as a board's image freezes it
+# The budget of docs/design.md, 64 KB, with the firmware frozen into the port as a board's image freezes it
 # (benchmarks/frozen_unix.py builds that port from MicroPython's source: about a minute, once).
 FROZEN_HEAP = "64k"
 # With the .mpy files imported from the flash (as after `sagat deploy`) the code itself sits in the

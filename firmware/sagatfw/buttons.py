@@ -7,7 +7,7 @@
 # Debounce (Peter Hinch's switch, micropython-async `v3/primitives/switch.py`): act on the FIRST
 # edge, then ignore every edge for `lockout_ms` (bounce). No latency is added: a lever press is
 # charged at the ticks of its first edge, read in the IRQ ("a press is timestamped in its IRQ; the
-# time charged never depends on how busy the loop was", DESIGN.md). A lockout follows every
+# time charged never depends on how busy the loop was", docs/design.md). A lockout follows every
 # accepted change, press or release, so release bounce is not a new press.
 #
 # Events for the app (`kind`):

@@ -1,6 +1,6 @@
 # sagat: the two-face game clock, a state machine fed with explicit ms timestamps.
 #
-# Pure module (contract 2 of DESIGN.md). It never reads the time itself: every operation takes
+# Pure module (contract 2 of docs/design.md; docs/clock.md). It never reads the time itself: every operation takes
 # `now`, a ticks_ms() value of the board (wrapping at 2^30, see ticks.py). From those it keeps
 # `t`, the game time in ms since the clock was started (pauses included), and computes every
 # time on the faces from timestamps, never from counting polls.

@@ -1,4 +1,4 @@
-# sagat: what each face shows for a clock state (contract 2's "Display" bullet of DESIGN.md).
+# sagat: what each face shows for a clock state (contract 2 of docs/design.md).
 #
 # Pure module: no `machine`, never reads the time, never touches files; runs unchanged under
 # CPython and MicroPython. Everything is computed from a Clock (clock.py) at its last call, plus

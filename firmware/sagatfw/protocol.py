@@ -1,5 +1,5 @@
 # sagat: the serial protocol server: newline-delimited JSON requests and responses (contract 6 of
-# DESIGN.md; docs/protocol.md is the reference a host is written against).
+# docs/design.md; docs/protocol.md is the reference a host is written against).
 #
 # The transport (the app's loop) reads whatever bytes the serial stream has, without blocking, and
 # hands them to `Server.feed(data, now)` right after `app.step(now)`, with the same `now`, every

@@ -1,7 +1,7 @@
 # sagat: binary log records: the layout, encoding, CRC-32, keyed hash chain, checks.
 # (Decoding to contract 3's fields and the checking Reader are in logread.py.)
 #
-# Pure module (the host imports it: one codec, two runtimes). Contract 3 of DESIGN.md; the byte
+# Pure module (the host imports it: one codec, two runtimes). Contract 3 of docs/design.md; the byte
 # layout is documented in docs/log-format.md. Every record is RECORD_SIZE (64) bytes, little-endian:
 #
 #   off size  field

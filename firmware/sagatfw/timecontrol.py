@@ -1,7 +1,7 @@
 # sagat: TimeControl strings <-> stages, increments, delays, byo-yomi, presets.
 #
 # Pure module: runs unchanged under CPython (the host imports it) and MicroPython.
-# Contract 1 of DESIGN.md. The grammar (times in whole seconds, as in PGN's TimeControl tag):
+# Contract 1 of docs/design.md (docs/timecontrol.md). The grammar (times in whole seconds, as in PGN's TimeControl tag):
 #
 #   control   := "-"                      no limit: both faces count up
 #              | "*" SECONDS              hourglass: time one side uses is added to the other

@@ -577,7 +577,8 @@ def build_parser() -> argparse.ArgumentParser:
     lsub = lp.add_subparsers(dest="logs_command", metavar="ACTION", parser_class=_Parser, required=True)
     sp = lsub.add_parser("show", help="every event, as a table per game or JSON lines")
     _log_source(sp)
-    sp.add_argument("--json", action="store_true", help="one contract 3 JSON object per event")
+    sp.add_argument("--json", action="store_true",
+                    help="one JSON object per event (fields: docs/design.md, contract 3)")
     sp.add_argument("--game", type=int, help="only this game")
     sp.add_argument("--checkpoints", action="store_true", help="also the checkpoint records")
     sp.set_defaults(func=cmd_logs_show)
@@ -659,7 +660,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("--script", metavar="FILE", help="play a JSON-lines script of timed actions, then exit")
     sp.add_argument("--virtual", action="store_true", help="in virtual time: a 5-hour game takes seconds")
-    sp.add_argument("--log-json", metavar="OUT", help="write the games played to OUT as contract 3 JSON lines")
+    sp.add_argument("--log-json", metavar="OUT",
+                    help="write the games played to OUT, one JSON event a line (docs/design.md, contract 3)")
     sp.add_argument("--heap", metavar="SIZE", help=argparse.SUPPRESS)  # e.g. 64k: the memory budget test
     sp.add_argument("--serial", action="store_true",
                     help="answer the protocol on a pseudo-terminal (its path is printed), like a board's USB serial")

@@ -1,5 +1,5 @@
-# Exact-millisecond tests of the clock engine, one group per rule of RULES.md and bullet of
-# contract 2. Run by pytest under CPython and by tests/mprun.py under MicroPython.
+# Exact-millisecond tests of the clock engine, one group per rule of docs/rules.md and bullet of
+# contract 2 (docs/design.md). Run by pytest under CPython and by tests/mprun.py under MicroPython.
 from kit import NEAR_WRAP, Game, L, R, play, raises
 from sagatfw import clock as C
 

@@ -1,4 +1,4 @@
-# Tests of sagatfw.timecontrol: contract 1 of DESIGN.md (TimeControl strings) and the built-in presets.
+# Tests of sagatfw.timecontrol: contract 1 of docs/design.md (TimeControl strings) and the built-in presets.
 #
 # Plain functions and bare asserts: pytest runs this file under CPython and tests/mprun.py runs the same
 # file under the MicroPython unix port, so it uses nothing MicroPython lacks.

@@ -189,7 +189,7 @@ class HwBoard:
         return self.level, self.low
 
     def note(self, text):
-        pass  # no unsolicited output on the serial stream (DESIGN.md, contract 6)
+        pass  # no unsolicited output on the serial stream (docs/design.md, contract 6)
 
 
 # Open-circuit voltage to charge, per cell kind: (mV, percent) points, high to low.
