@@ -21,7 +21,7 @@ TOP = ("docs", "hardware", "benchmarks", "firmware", "host", "tests", ".ci")
 PATH = re.compile(r"(?<![\w./-])((?:\.\./)*(?:%s)/[\w./-]*[\w/])" % "|".join(re.escape(t) for t in TOP))
 MD = re.compile(r"(?<![\w./-])([\w-]+(?:/[\w-]+)*\.md)\b")
 LINK = re.compile(r"\]\(([^)#\s:]+)(?:#[^)]*)?\)")
-# paths in another project's repository, cited as such ("MicroPython's docs/reference/...")
+# paths in another project's repository, cited as such (MicroPython's own manual pages)
 ELSEWHERE = {"docs/reference/manifest.rst", "docs/reference/mpyfiles.rst"}
 RULE_ID = re.compile(r"\b(TK-[A-Z]\d+|KB-\d+|KT-\d+(?:\.\d+)?)\b")
 

@@ -228,7 +228,9 @@ def face_text(clock, side, tenths_below_ms=20000):
 #             `message` instead ("SETTINGS DEFAULT", "LOG ERROR")
 #
 # The battery is on the top line so that a message never hides it (FIDE: battery level shown).
-# Strings are ASCII; lines are cut at 16 characters (128 px at scale 1).
+# Strings are ASCII; a line holds 16 characters (128 px at scale 1). Every label and message the
+# firmware draws fits one (tests/test_sim_faces.py checks the app's messages); the menu's reasons are
+# word-wrapped (menu_oled); only text from outside (a message longer than that) is cut.
 
 OLED_W = const(128)
 OLED_H = const(64)
@@ -418,29 +420,6 @@ def text4(buf, text, field=None, blink=1):
     return buf
 
 
-def wrap(text, cols=_COLS):
-    """`text` as lines of at most `cols` characters, broken at spaces (a longer word is split)."""
-    lines = []
-    line = ""
-    for word in text.split():
-        while len(word) > cols:
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(word[:cols])
-            word = word[cols:]
-        if not line:
-            line = word
-        elif len(line) + 1 + len(word) <= cols:
-            line += " " + word
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines
-
-
 def menu_oled(text, field=None, blink=1, top=None, bottom=None):
     """Draw items of one 128x64 face in the menu: `text` big and centred (scale 3, 2 or 1 to fit),
     its `field` underlined and blank in blink phase 0; `top` a small line (cut at 16), `bottom` one
@@ -452,8 +431,25 @@ def menu_oled(text, field=None, blink=1, top=None, bottom=None):
     scale = _scale_for(text)
     y = _Y_TIME + (_H_TIME - _CHAR * scale) // 2
     lines = None
-    if bottom and len(bottom) > _COLS:
-        lines = wrap(bottom)
+    if bottom and len(bottom) > _COLS:  # word-wrapped (a word longer than a line is split)
+        lines = []
+        line = ""
+        for word in bottom.split():
+            while len(word) > _COLS:
+                if line:
+                    lines.append(line)
+                    line = ""
+                lines.append(word[:_COLS])
+                word = word[_COLS:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= _COLS:
+                line += " " + word
+            else:
+                lines.append(line)
+                line = word
+        if line:
+            lines.append(line)
         if scale > 2:
             scale = 2
         y = _CHAR

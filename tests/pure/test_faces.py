@@ -520,5 +520,6 @@ def test_menu_reason_is_wrapped_not_cut():
     assert " ".join(it[3] for it in lines) == reason
     assert [it[2] for it in lines] == [24 + 8 * i for i in range(len(lines))] and len(lines) <= 5
     assert all(it[1] == 0 and len(it[3]) <= 16 and it[4] == 1 for it in lines)
-    assert F.wrap("abcdefghijklmnopqrstu vw") == ["abcdefghijklmnop", "qrstu vw"]
+    long_word = [it[3] for it in F.menu_oled("NO", None, 1, None, "abcdefghijklmnopqrstu vw")[2:]]
+    assert long_word == ["abcdefghijklmnop", "qrstu vw"]  # a word longer than a line is split
     assert F.menu_oled("NO", None, 1, None, "short reason")[-1] == ("text", 0, 56, "short reason", 1)

@@ -98,7 +98,6 @@ class Board:
 
     name = "sim"
     root = "/flash/"
-    last_frame = None  # the faces' text last drawn (show): redrawn only when it changes
 
     def __init__(self, virtual_base=None, quiet=False, out=None):
         self.virtual = virtual_base is not None
@@ -141,8 +140,8 @@ class Board:
     def show(self, app, now):
         """Both faces as text, as the OLEDs draw them. Interactively the screen is redrawn in place
         (cursor home, each line cleared to its end; never a full clear, which floods a terminal's
-        scrollback) and only when the text changed; in virtual time each changed frame is printed
-        after the last."""
+        scrollback) and only when the text changed; in virtual time each frame is printed after
+        the last."""
         if self.quiet:
             return
         from sagatfw import faces as F  # loaded in __init__ unless the run was quiet then
@@ -163,37 +162,33 @@ class Board:
         for i in range(max(len(lines[0]), len(lines[1]))):
             a = lines[0][i] if i < len(lines[0]) else ""
             b = lines[1][i] if i < len(lines[1]) else ""
-            rows.append("  %s | %s" % (_pad(a, _W), b))
-        if not self.virtual:
-            rows.append(HELP)
+            rows.append("  %-16.16s | %s" % (a, b))
+        if self.virtual:  # a record of every frame (kept nowhere: the heap budget runs this way)
+            self.out.write("\r\n".join(rows) + "\r\n")
+            return
+        rows.append(HELP)
         frame = "\r\n".join(rows)
-        if frame == self.last_frame:
+        if frame == getattr(self, "last_frame", None):
             return  # nothing changed: nothing is written
         self.last_frame = frame
-        if self.virtual:
-            self.out.write(frame + "\r\n")
-        else:  # home, each line cleared to its end, then everything below the last line
-            self.out.write("\x1b[H" + "\x1b[K\r\n".join(rows) + "\x1b[K\r\n\x1b[J")
-
-
-_W = 16  # an OLED line: 16 characters of 8 px
-_RUN_Y = 44  # faces.py's run row
+        # home, each line cleared to its end, then everything below the last line
+        self.out.write("\x1b[H" + "\x1b[K\r\n".join(rows) + "\x1b[K\r\n\x1b[J")
 
 
 def _face_lines(items):
     """One face's draw items (faces.oled, faces.menu_oled) as lines of text: the texts of one row on
-    one line at their columns, the run row's bar as "#" and its frame as [ ]."""
-    rows = []  # [y, chars]
+    one line at their columns (16 of 8 px), the run row's bar (y 44) as "#", its frame as [ ]."""
+    rows = []  # [y, text]
     bar = framed = False
     for it in items:
         if it[0] == "fill":
-            if it[2] == _RUN_Y and it[3] == 128:
+            if it[2] == 44 and it[3] == 128:
                 bar = True
-            elif it[2] == _RUN_Y + 1 and it[5] == 0:
+            elif it[2] == 45 and it[5] == 0:
                 framed = True
             continue
         y, text, scale = it[2], it[3], it[4]
-        col = it[1] // 8 if scale == 1 else (_W - len(text)) // 2
+        col = it[1] // 8 if scale == 1 else (16 - len(text)) // 2
         if col < 0:
             col = 0
         for row in rows:
@@ -202,22 +197,17 @@ def _face_lines(items):
         else:
             row = [y, ""]
             rows.append(row)
-        line = _pad(row[1], col) if len(row[1]) <= col else row[1][:col]
-        row[1] = line + text
+        row[1] = "%-*.*s" % (col, col, row[1]) + text
     if bar and not framed:
-        rows.append([_RUN_Y, "#### running ###"])  # the running bar
+        rows.append([44, "#### running ###"])  # the running bar
     elif framed:
         for row in rows:
-            if row[0] == _RUN_Y + 1:
+            if row[0] == 45:
                 t = row[1].strip()
-                n = _W - 2 - len(t)
+                n = 14 - len(t)
                 row[1] = "[" + " " * (n // 2) + t + " " * (n - n // 2) + "]"
     rows.sort(key=lambda r: r[0])
     return [r[1] for r in rows]
-
-
-def _pad(s, w):
-    return s + " " * (w - len(s)) if len(s) < w else s[:w]
 
 
 # ---------------------------------------------------------------- scripts
