@@ -400,6 +400,25 @@ def run_interactive(flash: str) -> int:
         shutil.rmtree(fw, ignore_errors=True)
 
 
+def _keys_raw():
+    """This terminal's keys straight to the sim board (it reads them from /dev/tty): no line
+    editing, no echo, Ctrl-C a key (it powers the board off, as `q` does); output keeps its newline
+    translation, so the board's errors on stderr read as lines. Returns what to restore, or None
+    when stdin is no terminal."""
+    import termios
+    import tty
+
+    if not sys.stdin.isatty():
+        return None
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    tty.setraw(fd, termios.TCSADRAIN)
+    mode = termios.tcgetattr(fd)
+    mode[1] |= termios.OPOST | termios.ONLCR
+    termios.tcsetattr(fd, termios.TCSADRAIN, mode)
+    return fd, saved
+
+
 def run_serial(flash: str, headless: bool = False, ready=None, script: str | None = None) -> int:
     """The sim board with its serial link on a pseudo-terminal that pyserial (or `sagat --port`)
     opens like /dev/ttyACM0. The firmware's stdin/stdout are that link, as a board's USB serial;
@@ -469,6 +488,7 @@ def run_serial(flash: str, headless: bool = False, ready=None, script: str | Non
     except ValueError:
         pass  # not the main thread (a benchmark): the board powers off when our end closes
     (ready or (lambda p: print(f"sagat sim: serial port {p}", file=sys.stderr, flush=True)))(path)
+    saved = _keys_raw() if not headless else None
     try:
         return proc.wait()
     except KeyboardInterrupt:
@@ -478,6 +498,9 @@ def run_serial(flash: str, headless: bool = False, ready=None, script: str | Non
         if proc.poll() is None:
             proc.terminate()
             proc.wait()
+        if saved is not None:
+            termios.tcsetattr(saved[0], termios.TCSADRAIN, saved[1])
+            print(file=sys.stderr)
         os.close(master)
         os.close(slave)
         if actions_file is not None:

@@ -301,6 +301,15 @@ def run_interactive(app, board, keys=None):
 
 
 def main(argv):
+    if "--serial" not in argv:
+        return _main(argv)
+    try:
+        return _main(argv)
+    except Exception as e:  # noqa: BLE001 - stdout is the serial link: the error goes to the terminal
+        _fail(e)
+
+
+def _main(argv):
     from sagatfw.app import App
 
     opts = {"--flash": "sagat-flash.img", "--dir": None, "--actions": None, "--base": None, "--start": "0"}
@@ -353,7 +362,12 @@ def main(argv):
         if "--headless" in flags:
             board.quiet = True
         else:
-            tty = open("/dev/tty", "r+b")
+            # unbuffered: MicroPython's flush of a file is an fsync, which a terminal refuses (EINVAL)
+            try:
+                tty = open("/dev/tty", "r+b", buffering=0)
+            except OSError as e:
+                sys.stderr.write("sim: no terminal for the faces and keys (/dev/tty: %s): use --headless\n" % (e,))
+                sys.exit(2)
             board.out = _TextOut(tty)
             keys = tty
         try:
@@ -375,14 +389,26 @@ def main(argv):
 
 
 class _TextOut:
-    """Text to a binary stream (the terminal, when stdout is the serial link)."""
+    """Text to an unbuffered binary stream (the terminal, when stdout is the serial link)."""
 
     def __init__(self, stream):
         self.stream = stream
 
     def write(self, text):
         self.stream.write(text.encode())
-        self.stream.flush()
+
+
+def _fail(e):
+    """An error of the sim board serving a link: its traceback on stderr (the terminal), never on
+    stdout (the link, where MicroPython prints an uncaught one and nobody sees it); exit 1."""
+    sys.stderr.write("sim: the sim board stopped with an error:\n")
+    if hasattr(sys, "print_exception"):
+        sys.print_exception(e, sys.stderr)  # type: ignore[attr-defined]  # MicroPython
+    else:
+        import traceback
+
+        traceback.print_exception(type(e), e, e.__traceback__)
+    sys.exit(1)
 
 
 def _uid(path):
