@@ -367,3 +367,60 @@ def test_serial_sim_errors_go_to_stderr_never_the_link(tmp_path):
     assert run.returncode == 1
     assert run.stdout == b"", run.stdout
     assert b"ValueError: boom in the loop" in run.stderr and b"Traceback" in run.stderr
+
+
+def test_refused_script_actions_are_warnings_with_line_and_reason(tmp_path, capsys):
+    lines = [
+        {"at": 0, "do": "new", "tc": "60", "first": "left"},
+        {"at": 0, "do": "start"},
+        {"at": 1000, "do": "pause"},
+        {"at": 2000, "do": "start"},  # line 4: paused, not setup
+        {"at": 3000, "do": "extend"},  # line 5: no flag is down
+        {"at": 4000, "do": "resume"},
+        {"at": 5000, "do": "press", "side": "left"},  # left's move: right runs
+        {"at": 5020, "do": "press", "side": "right"},  # line 8: pressed together with left's
+        {"at": 6000, "do": "press", "side": "left"},  # line 9: right's turn still
+        {"at": 7000, "do": "press", "side": "right"},
+    ]
+    script = tmp_path / "game.jsonl"
+    script.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert main(["sim", "--script", str(script), "--virtual", "--flash", str(tmp_path / "f.img")]) == 0
+    err = capsys.readouterr().err
+    warnings = [x for x in err.splitlines() if x.startswith("sagat sim: warning:")]
+    assert len(warnings) == 4, err
+    assert "game.jsonl line 4: start refused: the clock is paused" in warnings[0]
+    assert "game.jsonl line 5: extend refused: no flag is down" in warnings[1]
+    assert "game.jsonl line 8: press refused: dropped as pressed together: 20 ms after the left" in warnings[2]
+    assert "game.jsonl line 9: press refused: it is not left's turn" in warnings[3]
+
+
+def test_sim_help_lists_the_script_actions(capsys):
+    from sagat.sim import ACTIONS
+
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    out = capsys.readouterr().out
+    for what in ACTIONS:
+        assert f"\n  {what} " in out, what
+
+
+def test_a_script_without_flash_never_touches_the_saved_game(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    from sagat.sim import default_flash
+
+    saved = default_flash()
+    assert main(["sim", "--script", _game(tmp_path), "--virtual"]) == 0
+    assert not os.path.exists(saved)  # not created
+    with open(saved, "wb") as fh:
+        fh.write(b"the interactive game")
+    assert main(["sim", "--script", _game(tmp_path), "--virtual", "--log-json", str(tmp_path / "l.jsonl")]) == 0
+    assert open(saved, "rb").read() == b"the interactive game"
+    assert "fresh flash" in capsys.readouterr().err
+    kinds = [json.loads(x)["type"] for x in open(tmp_path / "l.jsonl")]
+    assert "game_start" in kinds
+
+
+def _game(tmp_path):
+    script = tmp_path / "g.jsonl"
+    script.write_text('{"at": 0, "do": "start"}\n{"at": 500, "do": "press", "side": "left"}\n')
+    return str(script)

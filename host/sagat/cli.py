@@ -535,13 +535,21 @@ def _log_source(sp: argparse.ArgumentParser) -> None:
 def cmd_sim(args: argparse.Namespace) -> int:
     from . import sim
 
-    flash = args.flash or sim.default_flash()
+    fresh = None
+    if args.script and not args.flash:  # never the interactive simulator's saved game
+        import tempfile
+
+        fresh = tempfile.mkdtemp(prefix="sagat-script-")
+        flash = os.path.join(fresh, "flash.img")
+    else:
+        flash = args.flash or sim.default_flash()
     try:
         if args.serial and args.script:
             return sim.run_serial(flash, args.headless, script=args.script)
         if args.script:
             figures = sim.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
-            msg = f"script done: {figures['boots']} boot(s), flash {flash}"
+            where = "a fresh flash (--flash IMAGE keeps it)" if fresh else f"flash {flash}"
+            msg = f"script done: {figures['boots']} boot(s) on {where}"
             if args.log_json:
                 msg += f", {figures['events']} events in {args.log_json}"
             print(msg, file=sys.stderr)
@@ -553,6 +561,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return sim.run_interactive(flash)
     except sim.SimError as e:
         raise UserError(str(e)) from None
+    finally:
+        if fresh is not None:
+            import shutil
+
+            shutil.rmtree(fresh, ignore_errors=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -653,7 +666,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("args", nargs="*", metavar="KEY=VALUE")
     sp.set_defaults(func=cmd_call)
 
-    sp = sub.add_parser("sim", help="run the clock in the simulator (interactive, or a script)")
+    from .sim import actions_help
+
+    sp = sub.add_parser(
+        "sim", help="run the clock in the simulator (interactive, or a script)",
+        description="The clock's firmware on the MicroPython unix port: its faces in this terminal and "
+                    "its keys (space start/pause, a or z left lever, l or / right lever, m menu, +/-, q off), "
+                    "or a script of timed actions. Its flash (settings, log) persists in "
+                    "~/.local/share/sagat/sim-flash.img; a script without --flash plays on a fresh flash.",
+        epilog=actions_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     sp.add_argument(
         "--flash", metavar="IMAGE", help="the sim board's flash (default: ~/.local/share/sagat/sim-flash.img)"
     )

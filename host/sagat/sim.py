@@ -45,6 +45,20 @@ ACTIONS = {
     "result": {"result": (True, lambda v: v in C.RESULT_NAMES, ", ".join(C.RESULT_NAMES))},
     "power_cut": {"off_ms": (True, lambda v: _int(v) and v >= 0, "ms the board stays off, >= 0")},
 }
+def actions_help() -> str:
+    """The script actions and their fields, for `sagat sim --help`."""
+    lines = ['script actions (one JSON object a line, "at": ms from the start, in time order):']
+    for what, fields in ACTIONS.items():
+        parts = [f"{k}{'' if req else '?'}: {meaning}" for k, (req, _c, meaning) in fields.items()]
+        if what == "settings":
+            parts = ["any of " + ", ".join(SCRIPT_SETTINGS)]
+        lines.append(f"  {what:<17} " + ("; ".join(parts) if parts else "-"))
+    lines.append("(? marks an optional field; a refused action is a warning with its line number, on stderr)")
+    lines.append('e.g. {"at": 0, "do": "new", "tc": "420", "first": "left"}  {"at": 0, "do": "start"}  '
+                 '{"at": 2500, "do": "press", "side": "left"}')
+    return "\n".join(lines)
+
+
 SCRIPT_SETTINGS = ("freeze", "stage_advance", "extension_ms", "default_ms", "low_time_ms", "tenths_below_ms", "sound")
 
 
@@ -282,7 +296,7 @@ def run_script(
     fw = firmware_dir(compiled=exe is not None)
     try:
         for boot in boots:
-            _run_boot(exe, fw, flash, boot, virtual, heap)
+            _run_boot(exe, fw, flash, boot, virtual, heap, os.path.basename(script))
             if not virtual and boot is not boots[-1]:
                 import time
 
@@ -296,7 +310,8 @@ def run_script(
     return {"boots": len(boots), "warnings": warnings, "events": written}
 
 
-def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, heap: str | None) -> None:
+def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, heap: str | None,
+              name: str = "script") -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
         for a in boot.actions:
             fh.write(json.dumps(dict(a.data, line=a.line)) + "\n")
@@ -325,7 +340,9 @@ def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, h
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
     for line in run.stderr.splitlines():
-        if line.startswith("script line") or line.startswith("sim:"):
+        if line.startswith("script line"):  # a refused action: "script line N: start refused: why"
+            print(f"sagat sim: warning: {name} line {line[len('script line '):]}", file=sys.stderr)
+        elif line.startswith("sim:"):
             print(f"sagat sim: {line}", file=sys.stderr)
     if run.returncode != 0:
         tail = (run.stderr.strip().splitlines() or ["no output"])[-1]
