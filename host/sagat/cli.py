@@ -820,6 +820,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sagat: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `sagat logs show ... | head`: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout at exit
+        return 141
     except Exception as e:  # noqa: BLE001 - never a traceback: one line, and a code that says "bug"
         print(f"sagat: internal error ({type(e).__name__}: {e}); please report it", file=sys.stderr)
         return 3
