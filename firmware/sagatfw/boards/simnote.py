@@ -51,10 +51,9 @@ def fail(e):
     """An error of the sim board serving a link: its traceback on stderr (the terminal), never on
     stdout (the link, where MicroPython prints an uncaught one and nobody sees it); exit 1."""
     sys.stderr.write("sim: the sim board stopped with an error:\n")
-    if hasattr(sys, "print_exception"):
-        sys.print_exception(e, sys.stderr)  # type: ignore[attr-defined]  # MicroPython
-    else:
-        import traceback
-
-        traceback.print_exception(type(e), e, e.__traceback__)
+    show = getattr(sys, "print_exception", None)  # MicroPython's traceback printer
+    if show is not None:
+        show(e, sys.stderr)
+    else:  # the CPython fallback
+        sys.stderr.write("%s: %s\n" % (type(e).__name__, e))
     sys.exit(1)
