@@ -155,3 +155,56 @@ def test_usage_errors_are_one_line(argv, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("sagat")
+
+
+def _subcommands(parser, path=()):
+    """(path, parser) for the command and every subcommand, depth first."""
+    import argparse
+
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _subcommands(sub, path + (name,))
+
+
+def test_every_subcommand_has_a_description_and_every_argument_a_help_text(capsys):
+    import argparse
+
+    from sagat.cli import build_parser
+
+    seen = set()
+    for path, parser in _subcommands(build_parser()):
+        seen.add(" ".join(path))
+        assert parser.description, f"sagat {' '.join(path)}: no description"
+        for action in parser._actions:
+            skip = isinstance(action, (argparse._HelpAction, argparse._SubParsersAction))
+            if skip or action.help == argparse.SUPPRESS:
+                continue
+            name = "/".join(action.option_strings) or action.dest
+            assert action.help and len(action.help) > 8, f"sagat {' '.join(path)} {name}: no help text"
+            if action.dest in ("timeout", "interval"):
+                assert "seconds" in action.help, f"sagat {' '.join(path)} {name}: no unit"
+            if action.dest == "block_size":
+                assert "bytes" in action.help
+        with pytest.raises(SystemExit) as done:  # and --help itself works
+            main([*path, "--help"])
+        assert done.value.code == 0
+        assert capsys.readouterr().out.startswith("usage: sagat")
+    assert {"info", "state", "watch", "logs pull", "logs verify", "sim", "deploy"} <= seen
+
+
+def test_read_only_commands_offer_no_key_and_signing_ones_do():
+    from sagat.cli import build_parser
+
+    parsers = dict(_subcommands(build_parser()))
+
+    def options(*path):
+        return {o for a in parsers[path]._actions for o in a.option_strings}
+
+    for path in (("info",), ("state",), ("watch",), ("ports",), ("tc",)):
+        assert "--key" not in options(*path) and "--key-file" not in options(*path), path
+    # these sign (logs pull: log.head needs the key), or check the chain with it (show, verify, export)
+    for path in (("new",), ("settings",), ("sync-time",), ("key",), ("call",), ("deploy",), ("presets",),
+                 ("logs", "pull"), ("logs", "erase"), ("logs", "verify"), ("logs", "show"), ("logs", "export")):
+        assert {"--key", "--key-file"} <= options(*path), path

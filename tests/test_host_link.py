@@ -60,11 +60,23 @@ def test_opening_a_port_holds_dtr_and_rts_low(monkeypatch):
         def open(self):
             seen.append(("open", (self.dtr, self.rts)))
 
+        in_waiting = 0
+
+        def reset_input_buffer(self):
+            pass
+
+        def write(self, data):
+            pass
+
+        def flush(self):
+            pass
+
         def close(self):
             pass
 
     monkeypatch.setattr(serial, "Serial", FakeSerial)
     client.Clock("/dev/ttyUSB0").close()
+    seen = [x for x in seen if x[0] != "in_waiting"]
     assert seen[-1] == ("open", (False, False))  # both low before the port opens: no ESP32 reset
     assert ("dtr", False) in seen[:-1] and ("rts", False) in seen[:-1]
 
@@ -242,3 +254,21 @@ def test_stopping_sagat_sim_stops_the_sim_board(tmp_path):
     while boards() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert boards() == []  # no sim board left running on its own
+
+
+def test_info_is_an_ordered_readable_summary_and_json_for_scripts(tmp_path, capsys):
+    sim = Sim(tmp_path, [])
+    try:
+        assert main(["info", "--port", sim.port]) == 0
+        out = capsys.readouterr().out.splitlines()
+        labels = [line.split("  ")[0] for line in out]
+        assert labels[:6] == ["firmware", "board", "id", "battery", "heap", "game"], out
+        assert out[0].split(None, 1)[1].startswith("sagat ") and "protocol 1" in out[0]
+        assert out[1].endswith("sim") and "100 %" in out[3] and "KB used" in out[4]
+        assert "setup" in out[5] and "arbiter key" in labels
+        assert not any(": {" in line or "['" in line for line in out)  # no raw dicts or lists
+        assert main(["info", "--port", sim.port, "--json"]) == 0
+        info = json.loads(capsys.readouterr().out)
+        assert info["board"] == "sim" and info["game"]["state"] == "setup" and "commands" in info
+    finally:
+        sim.stop()

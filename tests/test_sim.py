@@ -284,3 +284,143 @@ def test_cpython_fallback_plays_the_same_script(tmp_path, capsys, monkeypatch):
         results.append([{k: v for k, v in e.items() if k != "wall"} for e in _events(out)])
     assert results[0] == results[1]
     assert [e["type"] for e in results[1]][-3:] == ["power_restore", "resume", "press"]
+
+
+def test_interactive_serial_in_a_terminal_serves_the_protocol(tmp_path):
+    """`sagat sim --serial` as a newcomer types it: in a terminal (a real pty, the sim's controlling
+    terminal), the faces and keys there, the protocol on its own pty. Before: the first frame's
+    flush of /dev/tty raised EINVAL and the sim exited 1, its traceback sent down the serial link."""
+    import threading
+
+    from sagat.client import Clock
+
+    flash = tmp_path / "flash.img"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: `sagat sim --serial` on the pty, as in a terminal
+        os.execv(sys.executable, [sys.executable, "-m", "sagat", "sim", "--serial", "--flash", str(flash)])
+    screen = bytearray()
+
+    def reader():  # the terminal shows whatever comes, all the time (the faces never wait on it)
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            screen.extend(data)
+
+    threading.Thread(target=reader, daemon=True).start()
+    deadline = time.monotonic() + 60
+    while b"serial port" not in screen and time.monotonic() < deadline:
+        time.sleep(0.1)
+    line = bytes(screen).split(b"serial port", 1)[1].split()[0]
+    port = line.decode()
+    try:
+        while b"READY" not in screen and time.monotonic() < deadline:
+            time.sleep(0.1)
+        with Clock(port, timeout=5) as c:
+            assert c.request("identify")["board"] == "sim"
+            assert c.request("state")["state"] == "setup"
+            os.write(fd, b" ")  # the space key in the terminal starts the clock
+            end = time.monotonic() + 5
+            while c.request("state")["state"] != "running" and time.monotonic() < end:
+                time.sleep(0.1)
+            assert c.request("state")["state"] == "running", bytes(screen[-2000:])
+        os.write(fd, b"q")
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("sagat sim --serial did not power off on q")
+    finally:
+        try:
+            os.kill(pid, 15)
+        except OSError:
+            pass
+    assert os.WEXITSTATUS(status) == 0, bytes(screen[-2000:])
+    assert b"Traceback" not in screen and b"running" in screen
+
+
+def test_serial_sim_errors_go_to_stderr_never_the_link(tmp_path):
+    """An error in the sim board serving a link: its traceback on stderr (the terminal), exit 1,
+    and not a byte of it on stdout (the serial link, where MicroPython prints an uncaught one)."""
+    from conftest import ROOT, tool
+
+    exe = tool("micropython")
+    assert exe, "no micropython: install the dev extra"
+    wrapper = tmp_path / "boom.py"
+    wrapper.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {os.path.join(ROOT, 'firmware')!r})\n"
+        "from sagatfw.boards import sim\n"
+        "def boom(app, board, keys=None):\n"
+        "    raise ValueError('boom in the loop')\n"
+        "sim.run_interactive = boom\n"
+        "sim.main(sys.argv[1:])\n"
+    )
+    run = subprocess.run([exe, str(wrapper), "--flash", str(tmp_path / "f.img"), "--serial", "--headless"],
+                         input=b"", capture_output=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stdout == b"", run.stdout
+    assert b"ValueError: boom in the loop" in run.stderr and b"Traceback" in run.stderr
+
+
+def test_refused_script_actions_are_warnings_with_line_and_reason(tmp_path, capsys):
+    lines = [
+        {"at": 0, "do": "new", "tc": "60", "first": "left"},
+        {"at": 0, "do": "start"},
+        {"at": 1000, "do": "pause"},
+        {"at": 2000, "do": "start"},  # line 4: paused, not setup
+        {"at": 3000, "do": "extend"},  # line 5: no flag is down
+        {"at": 4000, "do": "resume"},
+        {"at": 5000, "do": "press", "side": "left"},  # left's move: right runs
+        {"at": 5020, "do": "press", "side": "right"},  # line 8: pressed together with left's
+        {"at": 6000, "do": "press", "side": "left"},  # line 9: right's turn still
+        {"at": 7000, "do": "press", "side": "right"},
+    ]
+    script = tmp_path / "game.jsonl"
+    script.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert main(["sim", "--script", str(script), "--virtual", "--flash", str(tmp_path / "f.img")]) == 0
+    err = capsys.readouterr().err
+    warnings = [x for x in err.splitlines() if x.startswith("sagat sim: warning:")]
+    assert len(warnings) == 4, err
+    assert "game.jsonl line 4: start refused: the clock is paused" in warnings[0]
+    assert "game.jsonl line 5: extend refused: no flag is down" in warnings[1]
+    assert "game.jsonl line 8: press refused: dropped as pressed together: 20 ms after the left" in warnings[2]
+    assert "game.jsonl line 9: press refused: it is not left's turn" in warnings[3]
+
+
+def test_sim_help_lists_the_script_actions(capsys):
+    from sagat.sim import ACTIONS
+
+    with pytest.raises(SystemExit):
+        main(["sim", "--help"])
+    out = capsys.readouterr().out
+    for what in ACTIONS:
+        assert f"\n  {what} " in out, what
+
+
+def test_a_script_without_flash_never_touches_the_saved_game(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    from sagat.sim import default_flash
+
+    saved = default_flash()
+    assert main(["sim", "--script", _game(tmp_path), "--virtual"]) == 0
+    assert not os.path.exists(saved)  # not created
+    with open(saved, "wb") as fh:
+        fh.write(b"the interactive game")
+    assert main(["sim", "--script", _game(tmp_path), "--virtual", "--log-json", str(tmp_path / "l.jsonl")]) == 0
+    assert open(saved, "rb").read() == b"the interactive game"
+    assert "fresh flash" in capsys.readouterr().err
+    kinds = [json.loads(x)["type"] for x in open(tmp_path / "l.jsonl")]
+    assert "game_start" in kinds
+
+
+def _game(tmp_path):
+    script = tmp_path / "g.jsonl"
+    script.write_text('{"at": 0, "do": "start"}\n{"at": 500, "do": "press", "side": "left"}\n')
+    return str(script)

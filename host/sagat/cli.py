@@ -310,10 +310,74 @@ def cmd_ports(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    ans = _call(args, lambda c: c.request("identify"))
-    ans.pop("id", None)
-    ans.pop("ok", None)
-    return _out(args, ans, "\n".join(f"{k}: {v}" for k, v in ans.items()))
+    from . import client
+
+    def run(clock):
+        ident = clock.request("identify")
+        try:
+            game = clock.request("state")
+        except client.LinkError:
+            game = None
+        return ident, game
+
+    ans, game = _call(args, run)
+    for d in (ans, game or {}):
+        d.pop("id", None)
+        d.pop("ok", None)
+    if args.json:  # identify's fields as the clock gives them (protocol.md), the game's state in "game"
+        print(json.dumps(dict(ans, game=game)))
+        return 0
+    print(info_text(ans, game))
+    return 0
+
+
+def _bytes(n) -> str:
+    return f"{n / 1024:.1f} KB" if isinstance(n, int) else "not measured"
+
+
+def info_text(ans: dict, game: dict | None) -> str:
+    """identify (and state) as an ordered summary: firmware, board, id, battery, heap, game."""
+    rows = []
+    fw = f"sagat {ans.get('firmware', '?')}, protocol {ans.get('protocol', '?')}"
+    rows.append(("firmware", fw))
+    rows.append(("board", str(ans.get("board", "?"))))
+    ident = str(ans.get("uid", "?"))
+    if ans.get("number") is not None:
+        ident += f", number {ans['number']} in the hall"
+    rows.append(("id", ident))
+    bat = ans.get("battery")
+    battery = f"{bat} %" if isinstance(bat, int) else "not measured"
+    if ans.get("low_battery"):
+        battery += " LOW: charge it or change the cells"
+    rows.append(("battery", battery))
+    used, free = ans.get("heap_used"), ans.get("heap_free")
+    heap = f"{_bytes(used)} used, {_bytes(free)} free" if used is not None or free is not None else "not measured"
+    rows.append(("heap", heap))
+    if game:
+        from . import logs
+
+        sides = []
+        for side in ("left", "right"):
+            f = game.get(side) or {}
+            text = f"{side} {logs.clock_text(f.get('ms', 0))}"
+            if f.get("flag"):
+                text += " FLAG"
+            if game.get("running") == side:
+                text += " (running)"
+            sides.append(text)
+        moves = f"moves {(game.get('left') or {}).get('moves')}-{(game.get('right') or {}).get('moves')}"
+        code = f", result code {game['result_code']}" if game.get("result_code") else ""
+        rows.append(("game", f"{game.get('state')}: {', '.join(sides)}, {moves}{code}"))
+    uptime = ans.get("uptime_ms")
+    if isinstance(uptime, int):
+        rows.append(("uptime", _clock(uptime) + (f", longest loop gap {ans['loop_max_ms']} ms"
+                                                        if isinstance(ans.get("loop_max_ms"), int) else "")))
+    key = "set: changes need --key or --key-file" if ans.get("key_set") else "not set (`sagat key`)"
+    if ans.get("repl_open"):
+        key += "; REPL open (maintenance) until the board restarts"
+    rows.append(("arbiter key", key))
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
 def _faces(st: dict) -> str:
@@ -515,33 +579,49 @@ def cmd_deploy(args: argparse.Namespace) -> int:
     return 0
 
 
-def _link_args(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("--port", help="the clock's serial port (default: found by USB id)")
-    sp.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for an answer")
-    sp.add_argument("--key", action="append", help="the arbiter key (needed to change a game in progress)")
-    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE")
-    sp.add_argument("--json", action="store_true", help="machine-readable output")
+def _link_args(sp: argparse.ArgumentParser, key: bool = True) -> None:
+    """--port, --timeout, --json, and for a command that signs (changes something) --key and --key-file."""
+    sp.add_argument("--port", metavar="PORT",
+                    help="the clock's serial port, e.g. /dev/ttyACM0, COM3 or the simulator's /dev/pts/N "
+                         "(default: the one clock found by its USB id)")
+    sp.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
+                    help="seconds to wait for each answer (default: 3)")
+    if key:
+        sp.add_argument("--key", action="append", metavar="KEY",
+                        help="the arbiter key, once one is set on the clock (it signs the change)")
+        sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
+    sp.add_argument("--json", action="store_true", help="machine-readable output (JSON)")
 
 
 def _log_source(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--image", metavar="FILE", help="a littlefs image: the simulator's flash or a board's dump")
     sp.add_argument("--records", metavar="FILE", help="the records.bin that `sagat logs pull` saved")
-    sp.add_argument("--block-size", type=int, default=None, help="the image's block size (default: detect)")
-    sp.add_argument("--key", action="append",
-                    help="the arbiter key the log's chain is keyed with (repeat it for keys used before)")
-    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE")
+    sp.add_argument("--block-size", type=int, default=None, metavar="BYTES",
+                    help="the image's block size in bytes (default: detected; 4096 for a Pico's or the sim's)")
+    sp.add_argument("--key", action="append", metavar="KEY",
+                    help="the arbiter key the log's chain is keyed with, to check the chain (repeat it for keys "
+                         "used before)")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
     from . import sim
 
-    flash = args.flash or sim.default_flash()
+    fresh = None
+    if args.script and not args.flash:  # never the interactive simulator's saved game
+        import tempfile
+
+        fresh = tempfile.mkdtemp(prefix="sagat-script-")
+        flash = os.path.join(fresh, "flash.img")
+    else:
+        flash = args.flash or sim.default_flash()
     try:
         if args.serial and args.script:
             return sim.run_serial(flash, args.headless, script=args.script)
         if args.script:
             figures = sim.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
-            msg = f"script done: {figures['boots']} boot(s), flash {flash}"
+            where = "a fresh flash (--flash IMAGE keeps it)" if fresh else f"flash {flash}"
+            msg = f"script done: {figures['boots']} boot(s) on {where}"
             if args.log_json:
                 msg += f", {figures['events']} events in {args.log_json}"
             print(msg, file=sys.stderr)
@@ -553,115 +633,173 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return sim.run_interactive(flash)
     except sim.SimError as e:
         raise UserError(str(e)) from None
+    finally:
+        if fresh is not None:
+            import shutil
+
+            shutil.rmtree(fresh, ignore_errors=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="sagat", description="The toguz kumalak tournament clock's host command.")
+    p = _Parser(prog="sagat", description="The toguz kumalak tournament clock's host command: configure a clock "
+                "over USB serial, pull and verify its log, run the simulator, put the firmware on a board.")
     p.add_argument("--version", action="version", version=f"sagat {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sp = sub.add_parser("presets", help="list the presets (built-in, and the clock's with --port); push one to a slot")
-    sp.add_argument("action", nargs="?", choices=("list", "push"), default="list")
-    sp.add_argument("rest", nargs="*", help="for push: SLOT NAME TC")
-    sp.add_argument("--port", help="also the user presets on this clock (push: the clock to write to)")
-    sp.add_argument("--timeout", type=float, default=3.0)
-    sp.add_argument("--key", action="append", help="the arbiter key (needed during a game)")
-    sp.add_argument("--key-file", metavar="FILE")
+
+    def cmd(name: str, text: str, description: str | None = None, parent=sub):
+        return parent.add_parser(name, help=text, description=description or (text[0].upper() + text[1:] + "."))
+
+    sp = cmd("presets", "list the presets (built-in, and the clock's with --port); push one to a slot",
+             "The built-in time controls (toguz kumalak's first), and with --port the clock's user presets. "
+             "`sagat presets push SLOT NAME TC` writes a user preset to the clock.")
+    sp.add_argument("action", nargs="?", choices=("list", "push"), default="list",
+                    help="list (default) or push")
+    sp.add_argument("rest", nargs="*", metavar="SLOT NAME TC",
+                    help="for push: the slot (a number), the preset's name and its TimeControl string")
+    sp.add_argument("--port", metavar="PORT",
+                    help="also the user presets on the clock at this serial port (push: the clock to write to)")
+    sp.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
+                    help="seconds to wait for each answer (default: 3)")
+    sp.add_argument("--key", action="append", metavar="KEY",
+                    help="push: the arbiter key, once one is set on the clock (it signs the change)")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
     sp.add_argument("--json", action="store_true", help="one JSON object per line")
     sp.set_defaults(func=cmd_presets)
-    sp = sub.add_parser("tc", help="check and explain a TimeControl string or preset name")
-    sp.add_argument("control", help='e.g. 420, "40/5400+30:1800+30", "300+2|180+2", tk-blitz')
-    sp.add_argument("--json", action="store_true")
+    sp = cmd("tc", "check and explain a TimeControl string or preset name",
+             "Check a TimeControl string (docs/timecontrol.md) or a preset name and explain it; no clock needed.")
+    sp.add_argument("control", help='a TimeControl string in seconds, e.g. 420, "40/5400+30:1800+30", '
+                                    '"300+2|180+2", or a preset name, e.g. tk-blitz')
+    sp.add_argument("--json", action="store_true", help="the canonical string and each side's, as JSON")
     sp.set_defaults(func=cmd_tc)
 
-    lp = sub.add_parser("logs", help="read, verify and export a clock's log")
+    lp = cmd("logs", "read, verify and export a clock's log",
+             "A clock's log: pull it over serial, show, verify and export it (from a pull's records.bin or a "
+             "flash image), erase what a pull saved. See docs/arbiter-guide.md.")
     lsub = lp.add_subparsers(dest="logs_command", metavar="ACTION", parser_class=_Parser, required=True)
-    sp = lsub.add_parser("show", help="every event, as a table per game or JSON lines")
+    sp = cmd("show", "every event, as a table per game or JSON lines", parent=lsub)
     _log_source(sp)
     sp.add_argument("--json", action="store_true",
                     help="one JSON object per event (fields: docs/design.md, contract 3)")
-    sp.add_argument("--game", type=int, help="only this game")
+    sp.add_argument("--game", type=int, metavar="N", help="only game N (games count from 1)")
     sp.add_argument("--checkpoints", action="store_true", help="also the checkpoint records")
     sp.set_defaults(func=cmd_logs_show)
-    sp = lsub.add_parser("pull", help="copy the clock's log over serial (resumes an interrupted pull)")
+    sp = cmd("pull", "copy the clock's log over serial (resumes an interrupted pull)",
+             "Copy the clock's log over serial into DIR: records.bin, events.jsonl and head.json (the clock's "
+             "signed last record: with a key set, --key is needed for it). A second pull adds only what is new.",
+             parent=lsub)
     _link_args(sp)
-    sp.add_argument("--out", default="sagat-log", metavar="DIR", help="records.bin and events.jsonl go here")
+    sp.add_argument("--out", default="sagat-log", metavar="DIR",
+                    help="the folder for records.bin, events.jsonl and head.json (default: sagat-log)")
     sp.set_defaults(func=cmd_logs_pull)
-    sp = lsub.add_parser("erase", help="erase finished games on the clock that a pull saved and verifies")
+    sp = cmd("erase", "erase finished games on the clock that a pull saved and verifies", parent=lsub)
     _link_args(sp)
-    sp.add_argument("--pulled", default="sagat-log", metavar="DIR", help="the folder `sagat logs pull` wrote")
+    sp.add_argument("--pulled", default="sagat-log", metavar="DIR",
+                    help="the folder `sagat logs pull` wrote (default: sagat-log)")
     sp.set_defaults(func=cmd_logs_erase)
-    sp = lsub.add_parser("verify", help="check every CRC and chain link and replay every game; exit 1 if broken")
+    sp = cmd("verify", "check every CRC and chain link and replay every game; exit 1 if broken",
+             "Check a log: every record's CRC, the sequence, the chain (with --key), a replay of every game, and "
+             "a pull's head. Prints OK, or BROKEN at seq N and exits 1.", parent=lsub)
     sp.add_argument("--head", metavar="FILE", help="the head a pull saved (default: head.json beside --records)")
     sp.add_argument("--no-head", action="store_true", help="check the records alone (a cut end goes unseen)")
     sp.add_argument("--clock", metavar="UID", help="the clock the log must be from (its id, as `sagat info` shows)")
-    sp.add_argument("--game", type=int, help="with --code: the game whose scoresheet has the code")
-    sp.add_argument("--code", help="the result code the faces showed for --game (six digits)")
+    sp.add_argument("--game", type=int, metavar="N", help="with --code: the game whose scoresheet has the code")
+    sp.add_argument("--code", metavar="CODE", help="the result code the faces showed for --game (six digits)")
     _log_source(sp)
-    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--json", action="store_true", help="the verdict and every problem as one JSON object")
     sp.set_defaults(func=cmd_logs_verify)
-    sp = lsub.add_parser("export", help="write the events as CSV or JSON lines")
+    sp = cmd("export", "write the events as CSV or JSON lines", parent=lsub)
     _log_source(sp)
-    sp.add_argument("--format", choices=("csv", "json"), default="csv")
+    sp.add_argument("--format", choices=("csv", "json"), default="csv",
+                    help="csv (default: one row per event) or json (contract 3 JSON lines)")
     sp.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
-    sp.add_argument("--game", type=int, help="only this game")
+    sp.add_argument("--game", type=int, metavar="N", help="only game N (games count from 1)")
     sp.add_argument("--checkpoints", action="store_true", help="also the checkpoint records")
     sp.set_defaults(func=cmd_logs_export)
 
-    sp = sub.add_parser("ports", help="find clocks on USB by vendor and product id")
-    sp.add_argument("--json", action="store_true")
+    sp = cmd("ports", "find clocks on USB by vendor and product id",
+             "List the serial ports whose USB id is a sagat board's (Raspberry Pi, Espressif, CP210x, CH340).")
+    sp.add_argument("--json", action="store_true", help="one JSON object per port")
     sp.set_defaults(func=cmd_ports)
-    sp = sub.add_parser("info", help="identify the clock: firmware, protocol, board, id, battery")
-    _link_args(sp)
+    sp = cmd("info", "identify the clock: firmware, board, id, battery, heap, game",
+             "What the clock says about itself: firmware and protocol, board, id, battery, heap, the game's "
+             "state, uptime, whether an arbiter key is set. Reading needs no key.")
+    _link_args(sp, key=False)
     sp.set_defaults(func=cmd_info)
-    sp = sub.add_parser("state", help="both faces, once")
-    _link_args(sp)
+    sp = cmd("state", "both faces, once", "Both faces once: times, moves, flags, the clock's state.")
+    _link_args(sp, key=False)
     sp.set_defaults(func=cmd_state)
-    sp = sub.add_parser("watch", help="both faces, live")
-    _link_args(sp)
-    sp.add_argument("--interval", type=float, default=0.2)
-    sp.add_argument("--count", type=int, help="stop after this many readings")
+    sp = cmd("watch", "both faces, live", "Both faces, read again and again until Ctrl-C (or --count).")
+    _link_args(sp, key=False)
+    sp.add_argument("--interval", type=float, default=0.2, metavar="SECONDS",
+                    help="seconds between readings (default: 0.2)")
+    sp.add_argument("--count", type=int, metavar="N", help="stop after N readings")
     sp.set_defaults(func=cmd_watch)
-    sp = sub.add_parser("settings", help="show the clock's settings, or set some: KEY=VALUE ...")
+    sp = cmd("settings", "show the clock's settings, or set some: KEY=VALUE ...",
+             "Show the clock's settings; with KEY=VALUE arguments, change them (between games; with a key set, "
+             "--key signs the change). docs/user-guide.md lists the keys and their units (ms, a count, true/false).")
     _link_args(sp)
-    sp.add_argument("assign", nargs="*", metavar="KEY=VALUE")
+    sp.add_argument("assign", nargs="*", metavar="KEY=VALUE",
+                    help="a setting to change, e.g. low_time_ms=60000 (ms) or sound=false")
     sp.set_defaults(func=cmd_settings)
-    sp = sub.add_parser("new", help="configure the next game (a TimeControl string or preset name)")
+    sp = cmd("new", "configure the next game (a TimeControl string or preset name)")
     _link_args(sp)
-    sp.add_argument("control")
-    sp.add_argument("--first", choices=("left", "right"), default="left", help="the first player's face (TK-C5)")
+    sp.add_argument("control", help='a TimeControl string in seconds ("420", "40/5400+30:1800+30", "300+2|180+2") '
+                                    "or a preset name (tk-blitz, tk-rapid)")
+    sp.add_argument("--first", choices=("left", "right"), default="left",
+                    help="the first player's face (TK-C5; default: left)")
     sp.set_defaults(func=cmd_new)
-    sp = sub.add_parser("sync-time", help="set the clock's wall time from this PC, so events carry `wall`")
+    sp = cmd("sync-time", "set the clock's wall time from this PC, so events carry `wall`")
     _link_args(sp)
     sp.set_defaults(func=cmd_sync_time)
 
-    sp = sub.add_parser("deploy", help="flash the firmware to a Pico or ESP32 (keeps its settings and log)")
-    sp.add_argument("--port", help="the board's serial port (default: found by USB id)")
-    sp.add_argument("--board", choices=("pico", "esp32"), help="default: what the board reports")
-    sp.add_argument("--timeout", type=float, default=3.0)
-    sp.add_argument("--key", action="append",
+    sp = cmd("deploy", "flash the firmware to a Pico or ESP32 (keeps its settings and log)",
+             "Put sagat on a board running MicroPython, or upgrade it, over its USB serial (mpremote's raw REPL): "
+             "compiles the firmware with mpy-cross and writes only what changed. Settings, key and log stay. "
+             "Refused while a game is in progress.")
+    sp.add_argument("--port", metavar="PORT", help="the board's serial port (default: the one found by its USB id)")
+    sp.add_argument("--board", choices=("pico", "esp32"), help="the board (default: what its MicroPython reports)")
+    sp.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
+                    help="seconds to wait for each of sagat's answers (default: 3; the REPL gets 10)")
+    sp.add_argument("--key", action="append", metavar="KEY",
                     help="the arbiter key, if the clock has one (it opens the clock's REPL: `maintenance`)")
-    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
     sp.add_argument("--json", action="store_true", help="print what was done as JSON")
     sp.set_defaults(func=cmd_deploy)
 
-    sp = sub.add_parser("key", help="set the arbiter key between games ('' clears it); --key: the current one")
+    sp = cmd("key", "set the arbiter key between games ('' clears it); --key: the current one",
+             "Set the arbiter key (between games). Once one is set, every change needs it, and the log's chain is "
+             "keyed with it. A change or '' (clear) needs the current key as --key or --key-file.")
     _link_args(sp)
-    sp.add_argument("new_key", metavar="NEW_KEY")
+    sp.add_argument("new_key", metavar="NEW_KEY", help="the new key, 1 to 64 bytes ('' clears it)")
     sp.set_defaults(func=cmd_key)
-    sp = sub.add_parser("call", help="send any protocol command, e.g. `sagat call pause by=arbiter`")
+    sp = cmd("call", "send any protocol command, e.g. `sagat call pause by=arbiter`",
+             "Send any protocol command (docs/protocol.md) and print its answer; signed with --key when one is set.")
     _link_args(sp)
     sp.add_argument("cmd", metavar="COMMAND", help="start, pause, resume, adjust, extend, result, ... (protocol.md)")
-    sp.add_argument("args", nargs="*", metavar="KEY=VALUE")
+    sp.add_argument("args", nargs="*", metavar="KEY=VALUE",
+                    help="the command's arguments, e.g. side=left ms=60000 (times in ms); values are JSON where "
+                         "they parse, else text")
     sp.set_defaults(func=cmd_call)
 
-    sp = sub.add_parser("sim", help="run the clock in the simulator (interactive, or a script)")
+    from .sim import actions_help
+
+    sp = sub.add_parser(
+        "sim", help="run the clock in the simulator (interactive, or a script)",
+        description="The clock's firmware on the MicroPython unix port: its faces in this terminal and "
+                    "its keys (space start/pause, a or z left lever, l or / right lever, m menu, +/-, q off), "
+                    "or a script of timed actions. Its flash (settings, log) persists in "
+                    "~/.local/share/sagat/sim-flash.img; a script without --flash plays on a fresh flash.",
+        epilog=actions_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     sp.add_argument(
-        "--flash", metavar="IMAGE", help="the sim board's flash (default: ~/.local/share/sagat/sim-flash.img)"
+        "--flash", metavar="IMAGE",
+        help="the sim board's flash, a littlefs image (default: ~/.local/share/sagat/sim-flash.img; with --script: "
+             "a fresh one)"
     )
     sp.add_argument("--script", metavar="FILE", help="play a JSON-lines script of timed actions, then exit")
     sp.add_argument("--virtual", action="store_true", help="in virtual time: a 5-hour game takes seconds")
-    sp.add_argument("--log-json", metavar="OUT",
-                    help="write the games played to OUT, one JSON event a line (docs/design.md, contract 3)")
+    sp.add_argument("--log-json", metavar="FILE",
+                    help="with --script: write the games played to FILE, one JSON event a line (docs/design.md, "
+                         "contract 3)")
     sp.add_argument("--heap", metavar="SIZE", help=argparse.SUPPRESS)  # e.g. 64k: the memory budget test
     sp.add_argument("--serial", action="store_true",
                     help="answer the protocol on a pseudo-terminal (its path is printed), like a board's USB serial")
@@ -684,6 +822,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sagat: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `sagat logs show ... | head`: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout at exit
+        return 141
     except Exception as e:  # noqa: BLE001 - never a traceback: one line, and a code that says "bug"
         print(f"sagat: internal error ({type(e).__name__}: {e}); please report it", file=sys.stderr)
         return 3

@@ -4,6 +4,8 @@ port without resetting an ESP32, requests and answers (docs/protocol.md), arbite
 from __future__ import annotations
 
 import json
+import random
+import re
 import time
 from dataclasses import dataclass
 
@@ -18,10 +20,44 @@ USB_IDS = {
     (0x1A86, 0x55D4): "WCH CH9102 (ESP32 DevKit)",
 }
 BAUD = 115200
+ECHO_S = 0.5  # after our request came back as it was sent: how long a REPL gets to say more
 
 
 class LinkError(Exception):
     """One line for the user."""
+
+
+class NotAClock(LinkError):
+    """Something answered on the port, but not a sagat clock. kind: "repl" (MicroPython's REPL:
+    a board without sagat, or whose firmware stopped), "echo" (it sends back what it is sent),
+    "other" (it talks, but not sagat's protocol)."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+def port_error(port: str, e: BaseException, what: str = "cannot open") -> LinkError:
+    """A port error as one line: pyserial's SerialException repeats the errno and the path
+    ("could not open port X: [Errno 2] could not open port X: [Errno 2] No such file..."); the
+    system's own words say it once, with a hint for the usual causes."""
+    import errno as E
+    import os
+
+    code = getattr(e, "errno", None)
+    if isinstance(code, int) and code > 0:
+        text = os.strerror(code)
+        hint = {
+            E.ENOENT: " (is the board plugged in? `sagat ports` lists clocks on USB)",
+            E.EACCES: " (on Linux: add yourself to the dialout group, then log in again)",
+            E.EBUSY: " (is another program using it? mpremote, a serial monitor, Thonny)",
+        }.get(code, "")
+        return LinkError(f"{what} {port}: {text}{hint}")
+    text = str(e)
+    m = re.search(r"\[Errno (\d+)\] ([^:\[]+)", text)  # a message that carries an errno as text
+    if m:
+        text = m.group(2).strip()
+    return LinkError(f"{what} {port}: {text or type(e).__name__}")
 
 
 @dataclass
@@ -58,15 +94,27 @@ def pick_port(port: str | None) -> str:
 
 
 class Clock:
-    """A clock on a serial port. Opening holds DTR and RTS low, so an ESP32 is not reset."""
+    """A clock on a serial port. Opening holds DTR and RTS low, so an ESP32 is not reset.
+
+    A connection starts clean (docs/protocol.md, Framing): what waited in the input is thrown away,
+    and a single "\\n" ends any partial line an earlier host or line noise left on the link (its
+    error answer, id null, is skipped). Request ids start at a random number on every connection,
+    so an answer meant for an earlier connection (a late `identify`) never passes for one to this
+    connection's request: answers are matched by id."""
 
     def __init__(self, port: str, timeout: float = 3.0, key: bytes = b""):
         import serial
 
+        self.port = port
         self.key = key
         self.timeout = timeout
-        self.next_id = 1
+        self.next_id = random.SystemRandom().randrange(1, 1 << 48)
         self.buf = b""
+        self.sent: bytes = b""  # the last request line, to recognise a device that echoes it
+        self.junk: bytes = b""  # the first line that was not an answer (for the error message)
+        self.heard = False  # anything at all came back since the last request
+        self.echoed = False  # our own request came back
+        self.answers: dict = {}  # answers to requests of this connection that arrived early
         s = serial.Serial()
         s.port = port
         s.baudrate = BAUD
@@ -77,8 +125,17 @@ class Clock:
         try:
             s.open()
         except (serial.SerialException, OSError) as e:
-            raise LinkError(f"cannot open {port}: {e}") from None
+            raise port_error(port, e) from None
         self.serial = s
+        try:
+            s.reset_input_buffer()  # old answers, a REPL banner: nothing of this connection
+            s.write(b"\n")  # ends a partial line left on the link
+            s.flush()
+            while s.in_waiting:  # and what is already here (answers in flight are skipped by id)
+                s.read(s.in_waiting)
+        except (serial.SerialException, OSError) as e:
+            s.close()
+            raise port_error(port, e, "serial link lost on") from None
 
     def close(self) -> None:
         self.serial.close()
@@ -89,12 +146,28 @@ class Clock:
     def __exit__(self, *exc):
         self.close()
 
+    def _not_a_clock(self) -> NotAClock | None:
+        """What the bytes that came back say, if they say this is no sagat clock."""
+        tail = self.buf.lstrip(b"\r\n")
+        if tail.startswith(b">>> ") or self.buf.endswith(b"\n>>> ") or tail.startswith(b"raw REPL"):
+            return self._repl()
+        return None
+
+    def _repl(self) -> NotAClock:
+        return NotAClock(f"{self.port} runs MicroPython without sagat (its REPL answered): put sagat on it with "
+                         f"`sagat deploy` (or, if sagat is on it, its firmware stopped: reset the board)", "repl")
+
     def _line(self, deadline: float) -> bytes | None:
+        import serial
+
         while True:
             i = self.buf.find(b"\n")
             if i >= 0:
                 line, self.buf = self.buf[:i], self.buf[i + 1 :]
                 return line
+            found = self._not_a_clock()
+            if found is not None:
+                raise found
             if time.monotonic() > deadline:
                 return None
             try:
@@ -102,8 +175,10 @@ class Clock:
                 waiting = self.serial.in_waiting if chunk else 0
                 if waiting:
                     chunk += self.serial.read(waiting)  # then takes what is there, no more waiting
-            except OSError as e:
-                raise LinkError(f"serial link lost: {e}") from None
+            except (serial.SerialException, OSError) as e:
+                raise port_error(self.port, e, "serial link lost on") from None
+            if chunk:
+                self.heard = True
             self.buf += chunk
 
     def request(self, cmd: str, auth: bool = False, **args):
@@ -113,6 +188,8 @@ class Clock:
 
     def send(self, cmd: str, auth: bool = False, **args) -> int:
         """Send a request without waiting (requests may be pipelined; answers come in order)."""
+        import serial
+
         req = {"id": self.next_id, "cmd": cmd, **args}
         self.next_id += 1
         if auth and self.key:
@@ -121,26 +198,61 @@ class Clock:
                 req["auth"] = signing.sign(self.key, nonce, req)  # the firmware's own canonical form
             except ValueError as e:  # e.g. a decimal number: the protocol carries whole numbers
                 raise LinkError(f"{cmd}: {e}") from None
+        line = json.dumps(req, separators=(",", ":")).encode()
         try:
-            self.serial.write(json.dumps(req, separators=(",", ":")).encode() + b"\n")
-        except OSError as e:
-            raise LinkError(f"serial link lost: {e}") from None
+            self.serial.write(line + b"\n")
+        except (serial.SerialException, OSError) as e:
+            raise port_error(self.port, e, "serial link lost on") from None
+        self.sent = line
+        self.heard = False
         return req["id"]
 
     def wait(self, rid: int, cmd: str = "request"):
-        """The answer to request `rid`."""
+        """The answer to request `rid` (answers to this connection's other requests are kept for
+        their own wait; anything else is skipped)."""
         deadline = time.monotonic() + self.timeout
-        while True:
+        while rid not in self.answers:
             line = self._line(deadline)
             if line is None:
-                raise LinkError(f"no answer from the clock to {cmd} within {self.timeout:g} s")
-            try:
-                ans = json.loads(line)
-            except ValueError:
-                continue  # not ours (a REPL banner, noise)
-            if not isinstance(ans, dict) or ans.get("id") != rid:
+                raise self._silence(cmd)
+            text = line.strip()
+            if not text:
                 continue
-            if ans.get("ok"):
-                return ans
-            err = ans.get("error") or {}
-            raise LinkError(f"clock refused {cmd}: {err.get('code', '?')}: {err.get('message', '')}".rstrip(": "))
+            try:
+                ans = json.loads(text)
+            except ValueError:
+                ans = None
+            if not isinstance(ans, dict) or "ok" not in ans:
+                self._other(text, ans)
+                if self.echoed:
+                    deadline = min(deadline, time.monotonic() + ECHO_S)
+                continue
+            aid = ans.get("id")
+            if isinstance(aid, int) and not isinstance(aid, bool) and self.next_id - 4096 <= aid < self.next_id:
+                self.answers[aid] = ans  # ours (a skipped wait's answer is dropped with the connection)
+            # else: not ours (id null: the error for the partial line the "\n" ended; a stale answer)
+        ans = self.answers.pop(rid)
+        if ans.get("ok"):
+            return ans
+        err = ans.get("error") or {}
+        raise LinkError(f"clock refused {cmd}: {err.get('code', '?')}: {err.get('message', '')}".rstrip(": "))
+
+    def _other(self, text: bytes, ans) -> None:
+        """A line that is no answer: a REPL's, our own request echoed, or something else's."""
+        if text.startswith((b">>>", b"Traceback (most recent call last)", b"MicroPython v", b"raw REPL")):
+            raise self._repl()
+        if text == self.sent.strip() or (isinstance(ans, dict) and "cmd" in ans):
+            self.echoed = True  # a REPL echoes too, then says more: wait a moment for that
+            return
+        if not self.junk:
+            self.junk = text[:60]
+
+    def _silence(self, cmd: str) -> LinkError:
+        if self.echoed:
+            return NotAClock(f"{self.port} is not a sagat clock: it echoes what it is sent (a serial adapter with "
+                             f"nothing behind it, or a loopback?)", "echo")
+        if self.junk:
+            return NotAClock(f"{self.port} is not a sagat clock: it answers, but not in sagat's protocol "
+                             f"({self.junk.decode('utf-8', 'replace')!r})", "other")
+        return LinkError(f"no answer from the clock on {self.port} to {cmd} within {self.timeout:g} s "
+                         f"(is it a sagat clock? `sagat info` says what answers there)")

@@ -43,6 +43,8 @@ BOARDS = {"pico": "rp2", "esp32": "esp32"}
 # The clock states deploy accepts: no game in progress. Any other (running, paused, flagged,
 # adjourned, or one this host does not know) is refused; no answer (a fresh board) is accepted.
 SAFE_STATES = ("setup", "finished")
+# What ask_state() returns for a board whose MicroPython REPL answered instead of sagat.
+REPL = "repl"
 # What an upgrade never writes or removes.
 KEPT = ("/settings.json", "/key", "/log")
 BOARD_FILE = "/board"
@@ -88,9 +90,15 @@ class MpremoteTransport:
     together, which an ESP32 DevKit's auto-reset circuit ignores (it resets on RTS without DTR), and
     on Windows a CP210x gets mpremote's low-then-high sequence; close() drops RTS before DTR."""
 
-    def __init__(self, port: str, baudrate: int = 115200):
+    # mpremote reads a pty with pyserial's timeout, None by default: a device that never answers
+    # (or only echoes) would hold deploy forever. Every read gives up after READ_S, and entering the
+    # REPL (a soft reset included) after repl_s.
+    READ_S = 2.0
+
+    def __init__(self, port: str, baudrate: int = 115200, repl_s: float = 10.0):
         self.port = port
         self.baudrate = baudrate
+        self.repl_s = repl_s
         self.t: Any = None
 
     def _open(self):
@@ -99,13 +107,15 @@ class MpremoteTransport:
             from mpremote.transport_serial import SerialTransport
 
             try:
-                self.t = SerialTransport(self.port, baudrate=self.baudrate)
+                self.t = SerialTransport(self.port, baudrate=self.baudrate, timeout=self.READ_S)
             except TransportError as e:
                 raise DeployError(f"cannot open {self.port}: {e} (is another program using it?)") from None
         return self.t
 
     def enter_raw_repl(self, soft_reset: bool = True) -> None:
-        self._open().enter_raw_repl(soft_reset=soft_reset)
+        t = self._open()
+        with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it got instead
+            t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=self.repl_s)
 
     def exit_raw_repl(self) -> None:
         self._open().exit_raw_repl()
@@ -341,9 +351,13 @@ def deploy(
         raise DeployError(f"the firmware in {fw} is version {firmware_version(fw)}, not {version}")
 
     state = ask_state()
+    repl_seen = state == REPL
+    if repl_seen:
+        state = None
     if state is not None and state not in SAFE_STATES:
         raise DeployError(f"the clock is {state}: a game is in progress; finish it (a result) before deploying")
-    log("clock state: " + (state or "no answer (a fresh board?)"))
+    log("clock state: " + (state or ("MicroPython's REPL, no sagat (a fresh board)" if repl_seen
+                                     else "no answer (a fresh board?)")))
 
     want = mpy_cross_version(mpy_cross)
     files = build(fw, mpy_cross)
@@ -359,6 +373,12 @@ def deploy(
         raise
     except Exception as e:  # noqa: BLE001 - mpremote's TransportError, serial errors: one line
         transport.close()
+        if state is None and not repl_seen:
+            raise DeployError(
+                f"nothing on {getattr(transport, 'port', 'the port')} answered, neither sagat's identify nor "
+                f"MicroPython's REPL (Ctrl-C, Ctrl-A): it is not a MicroPython board, or its program ignores "
+                f"Ctrl-C (flash MicroPython onto it first: README, Build a real clock)"
+            ) from None
         raise DeployError(f"cannot reach the board's REPL: {e} (a game just started? a busy main.py?)") from None
     try:
         report = _install(transport, board, fw, files, want, state, log, mip_index, progress)
@@ -526,8 +546,12 @@ def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 20.0, key: 
         try:
             ident = clock.request("identify")
             state = clock.request("state").get("state")
+        except client.NotAClock as e:
+            if e.kind == "repl":
+                return REPL  # MicroPython without sagat: a fresh board
+            raise DeployError(f"{port} is not a MicroPython board: {str(e).split(': ', 1)[-1]}") from None
         except client.LinkError:
-            return None
+            return None  # silent: a fresh board's REPL busy with a program? mpremote's Ctrl-C will say
         finally:
             clock.close()
         # firmware before `maintenance` lets Ctrl-C through between games, key or not

@@ -45,6 +45,20 @@ ACTIONS = {
     "result": {"result": (True, lambda v: v in C.RESULT_NAMES, ", ".join(C.RESULT_NAMES))},
     "power_cut": {"off_ms": (True, lambda v: _int(v) and v >= 0, "ms the board stays off, >= 0")},
 }
+def actions_help() -> str:
+    """The script actions and their fields, for `sagat sim --help`."""
+    lines = ['script actions (one JSON object a line, "at": ms from the start, in time order):']
+    for what, fields in ACTIONS.items():
+        parts = [f"{k}{'' if req else '?'}: {meaning}" for k, (req, _c, meaning) in fields.items()]
+        if what == "settings":
+            parts = ["any of " + ", ".join(SCRIPT_SETTINGS)]
+        lines.append(f"  {what:<17} " + ("; ".join(parts) if parts else "-"))
+    lines.append("(? marks an optional field; a refused action is a warning with its line number, on stderr)")
+    lines.append('e.g. {"at": 0, "do": "new", "tc": "420", "first": "left"}  {"at": 0, "do": "start"}  '
+                 '{"at": 2500, "do": "press", "side": "left"}')
+    return "\n".join(lines)
+
+
 SCRIPT_SETTINGS = ("freeze", "stage_advance", "extension_ms", "default_ms", "low_time_ms", "tenths_below_ms", "sound")
 
 
@@ -282,7 +296,7 @@ def run_script(
     fw = firmware_dir(compiled=exe is not None)
     try:
         for boot in boots:
-            _run_boot(exe, fw, flash, boot, virtual, heap)
+            _run_boot(exe, fw, flash, boot, virtual, heap, os.path.basename(script))
             if not virtual and boot is not boots[-1]:
                 import time
 
@@ -296,7 +310,8 @@ def run_script(
     return {"boots": len(boots), "warnings": warnings, "events": written}
 
 
-def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, heap: str | None) -> None:
+def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, heap: str | None,
+              name: str = "script") -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
         for a in boot.actions:
             fh.write(json.dumps(dict(a.data, line=a.line)) + "\n")
@@ -325,7 +340,9 @@ def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, h
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
     for line in run.stderr.splitlines():
-        if line.startswith("script line") or line.startswith("sim:"):
+        if line.startswith("script line"):  # a refused action: "script line N: start refused: why"
+            print(f"sagat sim: warning: {name} line {line[len('script line '):]}", file=sys.stderr)
+        elif line.startswith("sim:"):
             print(f"sagat sim: {line}", file=sys.stderr)
     if run.returncode != 0:
         tail = (run.stderr.strip().splitlines() or ["no output"])[-1]
@@ -400,6 +417,25 @@ def run_interactive(flash: str) -> int:
         shutil.rmtree(fw, ignore_errors=True)
 
 
+def _keys_raw():
+    """This terminal's keys straight to the sim board (it reads them from /dev/tty): no line
+    editing, no echo, Ctrl-C a key (it powers the board off, as `q` does); output keeps its newline
+    translation, so the board's errors on stderr read as lines. Returns what to restore, or None
+    when stdin is no terminal."""
+    import termios
+    import tty
+
+    if not sys.stdin.isatty():
+        return None
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    tty.setraw(fd, termios.TCSADRAIN)
+    mode = termios.tcgetattr(fd)
+    mode[1] |= termios.OPOST | termios.ONLCR
+    termios.tcsetattr(fd, termios.TCSADRAIN, mode)
+    return fd, saved
+
+
 def run_serial(flash: str, headless: bool = False, ready=None, script: str | None = None) -> int:
     """The sim board with its serial link on a pseudo-terminal that pyserial (or `sagat --port`)
     opens like /dev/ttyACM0. The firmware's stdin/stdout are that link, as a board's USB serial;
@@ -469,6 +505,7 @@ def run_serial(flash: str, headless: bool = False, ready=None, script: str | Non
     except ValueError:
         pass  # not the main thread (a benchmark): the board powers off when our end closes
     (ready or (lambda p: print(f"sagat sim: serial port {p}", file=sys.stderr, flush=True)))(path)
+    saved = _keys_raw() if not headless else None
     try:
         return proc.wait()
     except KeyboardInterrupt:
@@ -478,6 +515,9 @@ def run_serial(flash: str, headless: bool = False, ready=None, script: str | Non
         if proc.poll() is None:
             proc.terminate()
             proc.wait()
+        if saved is not None:
+            termios.tcsetattr(saved[0], termios.TCSADRAIN, saved[1])
+            print(file=sys.stderr)
         os.close(master)
         os.close(slave)
         if actions_file is not None:

@@ -213,39 +213,65 @@ def _face_lines(items):
 # ---------------------------------------------------------------- scripts
 
 
-def do_action(app, board, a, now):
-    """One script action (contract 4) through the same code the buttons, menu and host use."""
+def do_action(app, board, a, now, n=0, last=None):
+    """One script action (contract 4, line n) through the same code the buttons, menu and host use,
+    then the step that applies it. A refused action, or a press that did nothing, is a warning on
+    stderr with its line and why (sagatfw.boards.simnote, loaded only then: the probe's heap is
+    tight). `last`: each lever's last scripted press (ticks), to tell a press dropped as pressed
+    together."""
     what = a["do"]
-    if what == "press":
-        board.press(SIDES[a["side"]], now)
-    elif what == "settings":
-        values = dict((k, v) for k, v in a.items() if k not in ("at", "do"))
-        app.set_settings(values, now)
-    elif what == "new":
-        tc = a["tc"]
-        if isinstance(tc, dict):
-            tc = tc["left"] + "|" + tc["right"]
-        app.new_game(tc, a.get("first", "left"), now)
-    elif what == "start":
-        app.start(now)
-    elif what == "pause":
-        app.pause(BY[a.get("by", "arbiter")], now)
-    elif what == "resume":
-        app.resume(now)
-    elif what == "adjust":
-        app.adjust(SIDES[a["side"]], now, a.get("ms"), a.get("moves"), a.get("stage"))
-    elif what == "extend":
-        app.extend(now)
-    elif what == "late_install":
-        app.late_install(a["elapsed_ms"], now)
-    elif what == "adjourn":
-        app.adjourn(now)
-    elif what == "resume_adjourned":
-        app.resume_adjourned(now)
-    elif what == "result":
-        app.result(a["result"], now)
-    else:
-        raise ValueError("unknown action %r" % (what,))
+    c = app.clock
+    side = SIDES[a["side"]] if what == "press" else None
+    if side is not None:
+        before = c.moves[side]
+        state = c.state
+        running = c.running
+    ok = None
+    try:
+        if what == "press":
+            board.press(side, now)  # what it did shows once the app has stepped
+        elif what == "settings":
+            values = dict((k, v) for k, v in a.items() if k not in ("at", "do"))
+            ok = app.set_settings(values, now)
+        elif what == "new":
+            tc = a["tc"]
+            if isinstance(tc, dict):
+                tc = tc["left"] + "|" + tc["right"]
+            ok = app.new_game(tc, a.get("first", "left"), now)
+        elif what == "start":
+            ok = app.start(now)
+        elif what == "pause":
+            ok = app.pause(BY[a.get("by", "arbiter")], now)
+        elif what == "resume":
+            ok = app.resume(now)
+        elif what == "adjust":
+            ok = app.adjust(SIDES[a["side"]], now, a.get("ms"), a.get("moves"), a.get("stage"))
+        elif what == "extend":
+            ok = app.extend(now)
+        elif what == "late_install":
+            ok = app.late_install(a["elapsed_ms"], now)
+        elif what == "adjourn":
+            ok = app.adjourn(now)
+        elif what == "resume_adjourned":
+            ok = app.resume_adjourned(now)
+        elif what == "result":
+            ok = app.result(a["result"], now)
+        else:
+            raise ValueError("unknown action %r" % (what,))
+    except (ValueError, KeyError) as e:
+        sys.stderr.write("script line %d: %s refused: %s\n" % (n, what, e))
+    app.step(board.ticks())
+    if side is not None:
+        if app.clock.moves[side] == before:
+            from sagatfw.boards import simnote
+
+            simnote.refused(n, what, simnote.why_press(app, side, state, running, now, last))
+        if last is not None:
+            last[side] = now
+    elif ok is False:
+        from sagatfw.boards import simnote
+
+        simnote.refused(n, what, simnote.why(app, what))
 
 
 def run_virtual(app, board, actions, start, step_ms=1000):
@@ -254,6 +280,7 @@ def run_virtual(app, board, actions, start, step_ms=1000):
     (checkpoints, beeps). Ends at the last action (power cuts end a process there too)."""
     board.vt = start
     app.step(board.ticks())
+    last = [None, None]
     for line in actions:
         n, a = line
         target = a["at"]
@@ -271,11 +298,7 @@ def run_virtual(app, board, actions, start, step_ms=1000):
             app.step(board.ticks())
         if a["do"] == "power_cut":
             return n  # the host boots the next process off_ms later
-        try:
-            do_action(app, board, a, board.ticks())
-        except (ValueError, KeyError) as e:
-            sys.stderr.write("script line %d: %s: %s\n" % (n, a["do"], e))
-        app.step(board.ticks())
+        do_action(app, board, a, board.ticks(), n, last)
     return None
 
 
@@ -336,88 +359,99 @@ def run_interactive(app, board, keys=None):
 
 
 def main(argv):
-    from sagatfw.app import App
+    try:
+        from sagatfw.app import App
 
-    opts = {"--flash": "sagat-flash.img", "--dir": None, "--actions": None, "--base": None, "--start": "0"}
-    flags = set()
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg in opts and i + 1 < len(argv):
-            opts[arg] = argv[i + 1]
-            i += 2
-        elif arg in ("--virtual", "--quiet", "--serial", "--headless"):
-            flags.add(arg)
-            i += 1
+        opts = {"--flash": "sagat-flash.img", "--dir": None, "--actions": None, "--base": None, "--start": "0"}
+        flags = set()
+        i = 0
+        while i < len(argv):
+            arg = argv[i]
+            if arg in opts and i + 1 < len(argv):
+                opts[arg] = argv[i + 1]
+                i += 2
+            elif arg in ("--virtual", "--quiet", "--serial", "--headless"):
+                flags.add(arg)
+                i += 1
+            else:
+                sys.stderr.write("sim: unknown argument %s\n" % arg)
+                sys.exit(2)
+        if opts["--dir"] is not None:
+            # CPython fallback (no MicroPython unix port here): the flash's files live in a folder,
+            # which `sagat sim` unpacks from and packs back into the littlefs image
+            Board.root = opts["--dir"].rstrip("/") + "/"
         else:
-            sys.stderr.write("sim: unknown argument %s\n" % arg)
-            sys.exit(2)
-    if opts["--dir"] is not None:
-        # CPython fallback (no MicroPython unix port here): the flash's files live in a folder,
-        # which `sagat sim` unpacks from and packs back into the littlefs image
-        Board.root = opts["--dir"].rstrip("/") + "/"
-    else:
-        try:
-            mount_flash(opts["--flash"])
-        except OSError as e:
-            sys.stderr.write("sim: cannot use flash image %s: %s\n" % (opts["--flash"], e))
-            sys.exit(2)
-    virtual = "--virtual" in flags
-    base = int(opts["--base"]) & TICKS_MAX if opts["--base"] is not None else None
-    if virtual and base is None:
-        base = TICKS_MAX - 30000  # wrap the ticks 30 s into the run: the wrap is always exercised
-    board = Board(base if virtual else None, "--quiet" in flags)
-    app = App(board)
-    start = int(opts["--start"])
-    if virtual:
-        board.vt = start
-    if "--serial" in flags:  # the link before the boot, as on a board (app.run)
-        from sagatfw.link import Link
-        from sagatfw.protocol import Server
-
-        app.link = Link(Server(app, {"uid": _uid(opts["--flash"] if opts["--dir"] is None else opts["--dir"])},
-                               board.ticks()))
-        from sagatfw.boards.simserial import SerialDriver  # only with a link: the probe's heap is tight
-
-        SerialDriver.attach(app.link)
-    app.boot(board.ticks())
-    if "--serial" in flags:
-        # stdin/stdout carry the protocol, as a board's USB serial does; the faces and the keys
-        # then use the terminal (/dev/tty), or nothing at all when headless
-        keys = False
-        if "--headless" in flags:
-            board.quiet = True
-        else:
-            tty = open("/dev/tty", "r+b")
-            board.out = _TextOut(tty)
-            keys = tty
-        try:
-            if opts["--actions"] is not None:  # a script in real time, then go on serving the link
-                run_real(app, board, read_actions(opts["--actions"]), int(opts["--start"]))
-            run_interactive(app, board, keys)
-        except KeyboardInterrupt:  # a Ctrl-C the link let through (SerialDriver): main.py ends
-            sys.stderr.write("sim: KeyboardInterrupt: the firmware stopped; a board would be at its REPL now\n")
-            sys.exit(130)
-        return
-    if opts["--actions"] is not None:
-        actions = read_actions(opts["--actions"])
+            try:
+                mount_flash(opts["--flash"])
+            except OSError as e:
+                sys.stderr.write("sim: cannot use flash image %s: %s\n" % (opts["--flash"], e))
+                sys.exit(2)
+        virtual = "--virtual" in flags
+        base = int(opts["--base"]) & TICKS_MAX if opts["--base"] is not None else None
+        if virtual and base is None:
+            base = TICKS_MAX - 30000  # wrap the ticks 30 s into the run: the wrap is always exercised
+        board = Board(base if virtual else None, "--quiet" in flags)
+        app = App(board)
+        start = int(opts["--start"])
         if virtual:
-            run_virtual(app, board, actions, start)
-        else:
-            run_real(app, board, actions, start)
-        return
-    run_interactive(app, board)
+            board.vt = start
+        if "--serial" in flags:  # the link before the boot, as on a board (app.run)
+            from sagatfw.link import Link
+            from sagatfw.protocol import Server
 
+            app.link = Link(Server(app, {"uid": _uid(opts["--flash"] if opts["--dir"] is None else opts["--dir"])},
+                                   board.ticks()))
+            from sagatfw.boards.simserial import SerialDriver  # only with a link: the probe's heap is tight
+
+            SerialDriver.attach(app.link)
+        app.boot(board.ticks())
+        if "--serial" in flags:
+            # stdin/stdout carry the protocol, as a board's USB serial does; the faces and the keys
+            # then use the terminal (/dev/tty), or nothing at all when headless
+            keys = False
+            if "--headless" in flags:
+                board.quiet = True
+            else:
+                # unbuffered: MicroPython's flush of a file is an fsync, which a terminal refuses (EINVAL)
+                try:
+                    tty = open("/dev/tty", "r+b", buffering=0)
+                except OSError as e:
+                    sys.stderr.write("sim: no terminal for the faces and keys (/dev/tty: %s): use --headless\n" % (e,))
+                    sys.exit(2)
+                board.out = _TextOut(tty)
+                keys = tty
+            try:
+                if opts["--actions"] is not None:  # a script in real time, then go on serving the link
+                    run_real(app, board, read_actions(opts["--actions"]), int(opts["--start"]))
+                run_interactive(app, board, keys)
+            except KeyboardInterrupt:  # a Ctrl-C the link let through (SerialDriver): main.py ends
+                sys.stderr.write("sim: KeyboardInterrupt: the firmware stopped; a board would be at its REPL now\n")
+                sys.exit(130)
+            return
+        if opts["--actions"] is not None:
+            actions = read_actions(opts["--actions"])
+            if virtual:
+                run_virtual(app, board, actions, start)
+            else:
+                run_real(app, board, actions, start)
+            return
+        run_interactive(app, board)
+
+    except Exception as e:  # noqa: BLE001 - with --serial stdout is the link: the error goes to the terminal
+        if "--serial" not in argv:
+            raise
+        from sagatfw.boards import simnote
+
+        simnote.fail(e)
 
 class _TextOut:
-    """Text to a binary stream (the terminal, when stdout is the serial link)."""
+    """Text to an unbuffered binary stream (the terminal, when stdout is the serial link)."""
 
     def __init__(self, stream):
         self.stream = stream
 
     def write(self, text):
         self.stream.write(text.encode())
-        self.stream.flush()
 
 
 def _uid(path):
@@ -431,6 +465,7 @@ def _uid(path):
 def run_real(app, board, actions, start):
     """A script in real time: wait for each action's instant, stepping the app meanwhile."""
     t0 = _ms()
+    last = [None, None]
     for n, a in actions:
         while _ms() - t0 + start < a["at"]:
             app.step(board.ticks())
@@ -442,8 +477,4 @@ def run_real(app, board, actions, start):
             # stamped at its scripted instant, as a pin IRQ stamps it even when the loop runs late
             # (a busy machine must not bunch two presses into one lockout)
             now = (t0 + a["at"] - start) & TICKS_MAX
-        try:
-            do_action(app, board, a, now)
-        except (ValueError, KeyError) as e:
-            sys.stderr.write("script line %d: %s: %s\n" % (n, a["do"], e))
-        app.step(board.ticks())
+        do_action(app, board, a, now, n, last)

@@ -1,0 +1,93 @@
+"""Devices that are not a sagat clock (or a clock with a dirty link), each on a pseudo-terminal that
+pyserial opens like /dev/ttyACM0: what a newcomer's `sagat info` or `sagat deploy` may meet."""
+
+from __future__ import annotations
+
+import json
+import os
+import termios
+import threading
+import tty
+
+
+class FakeDevice:
+    """mode: "silent" (reads, never writes), "echo" (sends back every byte), "repl" (MicroPython's
+    friendly REPL without sagat: echo, a traceback for a JSON line, the `>>> ` prompt), "stale"
+    (a clock that sends a late answer with id 1 before each real answer), "partial" (a clock whose
+    line buffer holds a partial line an earlier host left: it answers only complete lines)."""
+
+    def __init__(self, mode: str):
+        self.mode = mode
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave, termios.TCSANOW)
+        self.port = os.ttyname(self.slave)
+        self.line = b'{"id":3,"cmd":"sta' if mode == "partial" else b""
+        self.requests: list = []
+        self.stopped = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _write(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def _run(self) -> None:
+        while not self.stopped:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            if self.mode == "silent":
+                continue
+            if self.mode == "echo":
+                self._write(data)
+                continue
+            for b in data:
+                self._byte(bytes([b]))
+
+    def _byte(self, b: bytes) -> None:
+        if self.mode == "repl":
+            if b in (b"\r", b"\n"):
+                self._write(b"\r\n")
+                if self.line.strip():
+                    self._write(b'Traceback (most recent call last):\r\n  File "<stdin>", line 1, in <module>\r\n'
+                                b"NameError: name 'true' isn't defined\r\n")
+                self.line = b""
+                self._write(b">>> ")
+            elif b == b"\x03":
+                self._write(b"\r\nKeyboardInterrupt\r\n>>> ")
+            else:
+                self.line += b
+                self._write(b)  # the REPL echoes what is typed
+            return
+        if b != b"\n":
+            self.line += b
+            return
+        line, self.line = self.line.strip(), b""
+        if not line:
+            return
+        try:
+            req = json.loads(line)
+            rid = req["id"]
+        except (ValueError, KeyError, TypeError):
+            self._write(b'{"id":null,"ok":false,"error":{"code":"bad_json","message":"not JSON"}}\n')
+            return
+        self.requests.append(req)
+        if self.mode == "stale":  # a late answer meant for an earlier host's identify
+            self._write(b'{"id":1,"ok":true,"firmware":"0.1.0","protocol":1,"board":"sim"}\n')
+        ans = {"id": rid, "ok": True}
+        if req.get("cmd") == "state":
+            ans.update(state="paused", t=5000, left={"ms": 298500, "moves": 7, "flag": False},
+                       right={"ms": 178500, "moves": 6, "flag": False}, running=None)
+        elif req.get("cmd") == "identify":
+            ans.update(firmware="0.1.0", protocol=1, board="sim", uid="sim-fake")
+        self._write(json.dumps(ans).encode() + b"\n")
+
+    def close(self) -> None:
+        self.stopped = True
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
