@@ -278,7 +278,7 @@ class Clock:
             return rem
         used = at - self.seg_start
         if s != r:
-            if self._hourglass():  # the time the running side loses is added to this one
+            if self._hourglass() and not self.flag[s]:  # what the running side loses goes to this one
                 lost = self.rem[r]
                 rem += used if used < lost else lost
                 return rem if rem < MAX_FACE_MS else MAX_FACE_MS
@@ -316,7 +316,7 @@ class Clock:
         if used > rem:
             used = rem
         self.rem[r] = rem - used
-        if self._hourglass():
+        if self._hourglass() and not self.flag[1 - r]:  # a flagged side stays at zero (contract 2)
             self._credit(1 - r, used)
 
     def _credit(self, s, ms):
@@ -479,17 +479,22 @@ class Clock:
             self.moves[side] += 1
         self.stage_moves[side] += 1
         added = 0
-        # Never credit time after this side's flag (FIDE; the Chronos flaw).
-        if not self.flag[side] and tc.kind == tcm.STAGES:
+        # Never credit time after this side's flag (FIDE; the Chronos flaw); the stage count
+        # follows the moves all the same (contract 2), so no stage's time is credited late.
+        flagged = self.flag[side]
+        if tc.kind == tcm.STAGES:
             if self._in_byo(side):
-                if tc.byo == tcm.BYO_JAPANESE:
-                    self.rem[side] = tc.byo_ms  # a move inside the period resets it
-                elif self.stage_moves[side] >= tc.byo_count:
-                    self.rem[side] = tc.byo_ms  # Canadian: block done, a new one starts
-                    self.stage_moves[side] = 0
+                if not flagged:
+                    if tc.byo == tcm.BYO_JAPANESE:
+                        self.rem[side] = tc.byo_ms  # a move inside the period resets it
+                    elif self.stage_moves[side] >= tc.byo_count:
+                        self.rem[side] = tc.byo_ms  # Canadian: block done, a new one starts
+                        self.stage_moves[side] = 0
             else:
                 st = tc.stage(stage)
-                if st.mode == tcm.FISCHER:
+                if flagged:
+                    pass  # no increment, no refund
+                elif st.mode == tcm.FISCHER:
                     self._credit(side, st.bonus_ms)
                 elif st.mode == tcm.BRONSTEIN:
                     used = self.turn_used[side]
@@ -500,11 +505,13 @@ class Clock:
                     and self.stage_moves[side] >= st.moves
                     and tc.has_next(stage)
                 ):
-                    # TK-C16: the stage's moves are done; its time left carries over.
+                    # TK-C16: the stage's moves are done; its time left carries over. Logged
+                    # with a flag down too; its time only while this side's flag is not.
                     added = stage + 1
                     self.stage[side] = added
                     self.stage_moves[side] = 0
-                    self._credit(side, tc.stage(added).time_ms)
+                    if not flagged:
+                        self._credit(side, tc.stage(added).time_ms)
         self._set_low(side)  # an increment may lift the face back over the mark (TK-C17)
         other = 1 - side
         self.running = other
@@ -554,6 +561,11 @@ class Clock:
         at = self.t
         self._commit(at)
         for s in (LEFT, RIGHT):
+            if self._in_byo(s):
+                # the extension is main time (contract 2): a side in byo-yomi goes back to its
+                # final stage with what its face holds; the periods start again after it
+                self.stage[s] = len(self.tc[s].stages)
+                self.stage_moves[s] = 0
             self._credit(s, self.settings.extension_ms)
             self.flag[s] = 0
             self._set_low(s)
