@@ -92,6 +92,8 @@ class App:
                 board.note("settings refused: %s" % (e,))
                 origin = self.store.reset_game_defaults("bad settings, defaults for: tc (%s)" % (e,))
                 self._set_up(v["tc"], v["first"])
+        # the journal takes the clock's events as its queue fills inside one call (issue 12)
+        self.clock.sink = self._log
         code = None if restored else self._code_message()
         if code is not None:
             self.message = code  # the last game's result code, if it was finished

@@ -256,6 +256,7 @@ class Journal:
             if seen:
                 rp.feed(ev)
                 finished = finished or ev["type"] == "result"
+        clock.sink = None  # the replay's; the app sets its own
         if not seen:
             return False
         clock.clear_events()

@@ -45,6 +45,7 @@ class Replay:
 
     def __init__(self, clock=None):
         self.clock = clock if clock is not None else C.Clock()
+        self.clock.sink = self._take  # many instants between two records: the queue drains here
         self.queue = []  # events the clock produced that the log has not shown yet
         self.started = False
         self.set_up = False
@@ -110,7 +111,7 @@ class Replay:
             if clock.t == before:  # at the game's bound: t goes no further
                 return
 
-    def _take(self):
+    def _take(self, now=None):
         self.queue.extend(self.clock.take_events())
 
     def _check_faces(self, ev):

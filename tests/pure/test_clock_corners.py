@@ -2,7 +2,9 @@
 # (TK-C14), stages counted while a flag is down (TK-C16), an hourglass and a flagged side, and more
 # events between two calls than the event queue holds. Run by pytest under CPython and by
 # tests/mprun.py under MicroPython.
-from kit import Game, L, R
+from kit import NEAR_WRAP, Game, L, R
+from sagatfw import clock as C
+from sagatfw.ticks import ticks_add
 
 # ------------------------------------------ point 1: byo-yomi and the tie extension (TK-C14)
 
@@ -144,3 +146,47 @@ def test_hourglass_correction_lifts_the_flag_and_the_time_flows_again():
     g.call("adjust", 14000, R, ms=5000)  # the arbiter puts time back: the flag is lifted
     g.resume(14000)
     assert g.both(15000) == (18000, 6000)
+
+
+# ----------------------------------------- point 6: more events than the queue between calls
+
+
+def test_many_byoyomi_periods_in_one_poll_never_overflow():
+    g = Game("1j1x99", freeze=False)  # the kit drains through the clock's sink
+    g.start(0)
+    g.poll(60000)  # 60 periods' starts in one call
+    st = g.of("stage")
+    assert [e["t"] for e in st] == [1000 * k for k in range(1, 61)]
+    assert [e["stage"] for e in st] == list(range(2, 62))
+    assert g.clock.t == 60000 and g.ms(L, 60000) == 1000
+
+
+def test_a_clock_without_a_sink_stops_whole_at_a_full_queue_and_goes_on():
+    c = C.Clock()
+    c.new_game("1j1x99", settings=C.Settings(freeze=False))
+    base = NEAR_WRAP
+    c.start(base)
+    got = c.take_events()
+    done = c.advance(ticks_add(base, 60000))  # never raises; stops where the queue is full
+    assert not done
+    first = c.take_events()
+    assert 0 < len(first) < C.EV_CAPACITY
+    t = c.t
+    assert t == first[-1]["t"] + 1000  # whole at the next instant: nothing of it applied yet
+    assert c.stage[L] == len(first) + 1 and c.ms(L) == 0  # that period ends now
+    assert not c.press(L, ticks_add(base, 60000))  # an operation waits for the queue: refused
+    assert c.moves == [0, 0]
+    got += first
+    while not c.advance(ticks_add(base, 60000)):
+        got += c.take_events()
+    got += c.take_events()
+    assert [e["t"] for e in got if e["type"] == "stage"] == [1000 * k for k in range(1, 61)]
+    assert c.t == 60000 and c.press(L, ticks_add(base, 60000))
+
+
+def test_an_operation_after_a_long_gap_is_applied_after_every_instant_before_it():
+    g = Game("1j1x99", freeze=False)
+    g.start(0)
+    assert g.press(L, 30500)  # 30 periods fell before the press: all logged first
+    assert g.types()[-2:] == ["stage", "press"] and len(g.of("stage")) == 30
+    assert g.of("press")[0]["t"] == 30500 and g.ms(L, 30500) == 1000
