@@ -163,6 +163,23 @@ def test_beep_at_flag_and_stage_and_sound_off():
     unmount()
 
 
+def test_more_instants_in_one_step_than_the_event_queue_holds_are_all_logged_and_restored():
+    # issue 12 point 6: 60 byo-yomi periods in one step pass through the clock's sink to the
+    # journal; the log replays (a power cut brings the game back where it was)
+    app, board = _app("1j1x99", settings={"freeze": False})
+    app.start(T(0))
+    app.step(T(60000))
+    st = [e["t"] for e in _log(app) if e["type"] == "stage"]
+    assert st == [1000 * k for k in range(1, 61)]
+    assert app.clock.t == 60000 and app.clock.stage[C.LEFT] == 61
+    board2 = FakeBoard()
+    app2 = App(board2)
+    assert app2.boot(T(70000))  # restored from the log, paused
+    assert app2.clock.state == C.PAUSED and app2.clock.stage[C.LEFT] == 61
+    assert app2.clock.sink is not None and app2.clock.t == 60000
+    unmount()
+
+
 def test_faces_refresh_ten_times_a_second():
     app, board = _app("15")  # under 20 s: tenths show
     app.start(T(0))
