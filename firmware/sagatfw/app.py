@@ -54,6 +54,7 @@ class App:
     def boot(self, now):
         """Settings, journal, and the interrupted game if there was one (paused, TK-C18)."""
         board = self.board
+        self.next_face = now  # every "next" instant starts from the boot's ticks, not 0 (issue 12)
         origin = self.store.load()
         v = self.store.values
         gc.collect()  # what lives as long as the clock goes first, low in a heap free of the load's garbage
@@ -129,6 +130,7 @@ class App:
         b = self.buttons
         while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
             self._button(b.button, b.kind, b.ticks)
+            self._log(now)  # each press durable before the next is applied (journal.py), however long the step
         self.clock.advance(now)
         self._log(now)
         j = self.journal
