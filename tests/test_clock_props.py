@@ -192,7 +192,12 @@ def _play_in_one(tc, settings, base, presses, gap, sink):
     c.new_game(tc, settings=settings)
     got = []
     if sink:
-        c.sink = lambda now: got.extend(c.take_events())
+
+        class Sink:
+            def _log(self, now):
+                got.extend(c.take_events())
+
+        c.sink = Sink()
     c.start(base)
     t = 0
     for d in presses:

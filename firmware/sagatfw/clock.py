@@ -16,7 +16,7 @@
 from array import array
 
 from sagatfw import timecontrol as tcm
-from sagatfw.ticks import ticks_add, ticks_diff
+from sagatfw.ticks import ticks_diff
 
 try:
     from micropython import const
@@ -178,11 +178,12 @@ class Settings:
 class Clock:
     """The two-face clock. Create once; `new_game` sets up each game and reuses every buffer."""
 
-    sink = None  # sink(now): drains the event queue when it fills inside a call (the app's journal)
-
     def __init__(self):
         self.events = array("i", bytes(4 * EV_SIZE * EV_CAPACITY))
         self.n_events = 0
+        # what drains the queue when it fills inside a call: an object with `_log(now)` (the app,
+        # whose journal takes the events; the replay), or None (advance then stops, see there)
+        self.sink = None  # type: object
         self.tc = [None, None]  # type: list
         self.rem = [0, 0]  # ms on the face when the side's segment began (count-up: elapsed)
         self.moves = [0, 0]  # moves completed
@@ -371,9 +372,9 @@ class Clock:
     def advance(self, now):
         """Bring the clock to ticks `now`: log every flag, stage, low-time crossing and default
         that fell since the last call, each at its exact instant. When the queue fills on the way
-        the sink drains it; without a sink the clock stops, whole, at the instant it could not log
-        (t and its ticks there) and returns False: drain the queue and call again. True once the
-        clock is at `now`. Never raises."""
+        the sink drains it (`sink._log(now)`); without a sink the clock stops, whole, at the
+        instant it could not log (t and its ticks there) and returns False: drain the queue and
+        call again. True once the clock is at `now`. Never raises."""
         self._sync(now)
         while True:
             at = self._next_instant()
@@ -382,9 +383,9 @@ class Clock:
                 return True
             if self.n_events > EV_CAPACITY - _EV_ROOM:
                 if self.sink is not None:
-                    self.sink(now)
+                    self.sink._log(now)  # type: ignore[attr-defined]  # the app's, the replay's
                 if self.n_events > EV_CAPACITY - _EV_ROOM:  # no room: the next call goes on from `at`
-                    self.last = ticks_add(self.last, at - self.t)
+                    self.last = (self.last + at - self.t) & 0x3FFFFFFF  # ticks_add (ticks.TICKS_MAX)
                     self.t = at
                     return False
             if kind == _NEXT_DEFAULT:

@@ -15,7 +15,7 @@ class Game:
         self.clock.new_game(left, right, first, Settings(**settings))
         self.base = base
         self.log = []  # every event so far, as contract 3 dicts
-        self.clock.sink = self._sink  # the clock drains its queue here when it fills (issue 12)
+        self.clock.sink = self  # the clock drains its queue here when it fills (`_log`, issue 12)
 
     def now(self, t):
         return ticks_add(self.base, t)
@@ -23,7 +23,7 @@ class Game:
     def _drain(self):
         self.log.extend(self.clock.take_events())
 
-    def _sink(self, now):
+    def _log(self, now):  # the clock's sink
         self._drain()
 
     def start(self, t=0):
