@@ -188,7 +188,7 @@ class Ref:
             d = self.delay
             f = base - (u - d if u > d else 0)
             return f if f > 0 else 0
-        if self.hourglass:
+        if self.hourglass and not self.flag[s]:  # a flagged side gains nothing (contract 2)
             rb = self.credit[r] - self.spent[r]
             return base + (u if u < rb else rb)
         return base
@@ -242,7 +242,7 @@ class Ref:
         if c > base:
             c = base
         self.spent[r] += c
-        if self.hourglass:
+        if self.hourglass and not self.flag[1 - r]:
             self.credit[1 - r] += c
         self.delay = d - u if u < d else 0
         self.run_before = 0
@@ -315,18 +315,20 @@ class Ref:
         self.moves[s] += 1
         self.stage_moves[s] += 1
         added = 0
+        ctl = self.ctl[s]
+        k = self.stage[s]
+        moves, ms, mode, bonus = ctl.stage(k)
         if not self.flag[s]:
-            ctl = self.ctl[s]
-            k = self.stage[s]
-            moves, ms, mode, bonus = ctl.stage(k)
             if mode == FISCHER:
                 self.credit[s] += bonus
             elif mode == BRONSTEIN:
                 self.credit[s] += total if total < bonus else bonus
-            if moves and self.stage_moves[s] >= moves and ctl.has_next(k):
-                added = k + 1
-                self.stage[s] = added
-                self.stage_moves[s] = 0
+        if moves and self.stage_moves[s] >= moves and ctl.has_next(k):
+            # the stage count follows the moves; its time only without a flag (contract 2)
+            added = k + 1
+            self.stage[s] = added
+            self.stage_moves[s] = 0
+            if not self.flag[s]:
                 self.credit[s] += ctl.stage(added)[1]
         o = 1 - s
         self._set_above(s)

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from kit import NEAR_WRAP, Game, L, R
 from sagatfw import clock as C
-from sagatfw.ticks import TICKS_MAX
+from sagatfw.ticks import TICKS_MAX, ticks_add
 
 durations = st.lists(st.integers(min_value=0, max_value=20000), min_size=1, max_size=60)
 bases = st.sampled_from([0, NEAR_WRAP, TICKS_MAX, 123456789])  # ticks at the start
@@ -86,6 +86,7 @@ def test_any_sequence_keeps_times_non_negative_and_events_ordered(tc, seq, freez
         t += dt
         before = g.both(t)
         arbiter_before = len(g.of("adjust")) + len(g.of("extension"))
+        flag_before = g.clock.flag[L] or g.clock.flag[R]
         paused = g.clock.state != C.RUNNING
         if op == "press_l":
             g.press(L, t)
@@ -117,6 +118,10 @@ def test_any_sequence_keeps_times_non_negative_and_events_ordered(tc, seq, freez
             arbiter = len(g.of("adjust")) + len(g.of("extension"))
             if arbiter != arbiter_before:
                 total = left_ms + right_ms
+            elif flag_before or g.clock.flag[L] or g.clock.flag[R]:
+                # a flagged side gains nothing (contract 2): what the other side uses is gone
+                assert left_ms + right_ms <= total
+                total = left_ms + right_ms
             assert left_ms + right_ms == total  # hourglass: the sum is constant
     ts = [e["t"] for e in g.log]
     assert ts == sorted(ts)
@@ -133,18 +138,25 @@ def test_hourglass_sum_constant(moves, pause_at):
     g.start(0)
     t = 0
     side = L
+    def check(at):
+        both = g.both(at)
+        if g.clock.flag[L] or g.clock.flag[R]:  # a flagged side stays at zero, gains nothing
+            assert sum(both) <= 180000 and 0 in both
+        else:
+            assert sum(both) == 180000
+
     for i, d in enumerate(moves):
         for k in range(0, d, max(1, d // 3)):
-            assert sum(g.both(t + k)) == 180000
+            check(t + k)
         t += d
         g.press(side, t)
         side = 1 - side
         if i == 3:
             g.pause(t)
             t += pause_at
-            assert sum(g.both(t)) == 180000
+            check(t)
             g.resume(t)
-    assert sum(g.both(t + 10**7)) == 180000
+    check(t + 10**7)
 
 
 @given(st.lists(st.integers(min_value=1, max_value=9000), min_size=2, max_size=40), st.integers(1, 5000))
@@ -166,3 +178,73 @@ def test_flag_instant_does_not_depend_on_polling(moves, step):
         return [(e["type"], e["side"], e["t"]) for e in g.log if e["type"] in ("flag", "low_time")]
 
     assert flags(step) == flags(10**9)
+
+
+# Issue 12 point 6: however far apart two calls are, `advance` never raises and the events equal
+# those of advancing in small steps; a clock without a sink stops whole at a full queue.
+gap_controls = st.sampled_from(
+    ["1j1x99", "2j1x99", "1c1/1", "5/1:1/1:1/1:1/1:1/1:1/1:1/1:60", "1", "*1", "1/1:1j1x50", "3/2:60c5/3"]
+)
+
+
+def _play_in_one(tc, settings, base, presses, gap, sink):
+    c = C.Clock()
+    c.new_game(tc, settings=settings)
+    got = []
+    if sink:
+
+        class Sink:
+            def _log(self, now):
+                got.extend(c.take_events())
+
+        c.sink = Sink()
+    c.start(base)
+    t = 0
+    for d in presses:
+        t += d
+        while not c.advance(ticks_add(base, t)):
+            assert not sink
+            got.extend(c.take_events())
+        c.press(c.running if c.running != C.NONE else L, ticks_add(base, t))
+        got.extend(c.take_events())
+    while not c.advance(ticks_add(base, t + gap)):
+        assert not sink
+        got.extend(c.take_events())
+    got.extend(c.take_events())
+    return got, (c.t, c.ms(L), c.ms(R), c.stage, c.moves, c.flag, c.state)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    gap_controls,
+    st.booleans(),
+    st.integers(min_value=0, max_value=40000),
+    st.lists(st.integers(min_value=0, max_value=3000), max_size=6),
+    st.integers(min_value=0, max_value=200000),
+    st.integers(min_value=200, max_value=1000),
+    bases,
+    st.booleans(),
+)
+def test_advance_over_any_gap_never_raises_and_equals_small_steps(tc, freeze, low, presses, gap, step, base, sink):
+    settings_ = C.Settings(freeze=freeze, low_time_ms=low, default_ms=1000 + low)
+    one, end_one = _play_in_one(tc, settings_, base, presses, gap, sink)
+    c = C.Clock()
+    c.new_game(tc, settings=settings_)
+    small = []
+    c.start(base)
+    t = 0
+    k = 0
+    for d in presses + [None]:
+        end = t + (gap if d is None else d)
+        while k + step < end:
+            k += step
+            assert c.advance(ticks_add(base, k))  # a small step never fills the queue
+            small.extend(c.take_events())
+        k = end
+        assert c.advance(ticks_add(base, end))
+        if d is not None:
+            c.press(c.running if c.running != C.NONE else L, ticks_add(base, end))
+        small.extend(c.take_events())
+        t = end
+    assert one == small
+    assert end_one == (c.t, c.ms(L), c.ms(R), c.stage, c.moves, c.flag, c.state)

@@ -46,7 +46,9 @@ class App:
         self.message = None  # a line for the faces: defaults, log errors
         self.setup_logged = False  # the current game's setup record is in the journal
         self.last_press_switched = False
-        self.next_face = 0
+        # ticks of the next frame; None: at the first step (never ticks 0: ticks_diff(now, 0) is
+        # negative for a boot at ticks >= 2^29, and no faces showed for 6.2 days, issue 12)
+        self.next_face = None
         self.next_retry = None  # when to try the flash again while records wait in RAM
 
     # ------------------------------------------------------------------ boot
@@ -92,6 +94,8 @@ class App:
                 board.note("settings refused: %s" % (e,))
                 origin = self.store.reset_game_defaults("bad settings, defaults for: tc (%s)" % (e,))
                 self._set_up(v["tc"], v["first"])
+        # the journal takes the clock's events as its queue fills inside one call (issue 12)
+        self.clock.sink = self  # its `_log`: no bound method kept in RAM
         code = None if restored else self._code_message()
         if code is not None:
             self.message = code  # the last game's result code, if it was finished
@@ -127,6 +131,7 @@ class App:
         b = self.buttons
         while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
             self._button(b.button, b.kind, b.ticks)
+            self._log(now)  # each press durable before the next is applied (journal.py), however long the step
         self.clock.advance(now)
         self._log(now)
         j = self.journal
@@ -140,9 +145,12 @@ class App:
         if self.link is not None:  # serve the host: bounded work, never a wait
             st = self.clock.state
             self.link.service(now, st != C.SETUP and st != C.FINISHED)
-        if ticks_diff(now, self.next_face) >= 0:
+        nxt = self.next_face
+        if nxt is None or ticks_diff(now, nxt) >= 0:
             self.next_face = ticks_add(now, REFRESH_MS)
             self.board.show(self, now)
+            if nxt is None:
+                gc.collect()  # the boot's first frame: its garbage goes before the game's records come
 
     def next_instant(self, now):
         """Ticks of the clock's next pending instant (flag, stage, low time, default), or None."""

@@ -94,7 +94,11 @@ F_AFTER_MS = const(12)
 F_AFTER_MOVES = const(13)
 F_AFTER_STAGE = const(14)
 EV_SIZE = const(15)
-EV_CAPACITY = const(32)  # one call emits at most ~20 (stages at flags + low + default + flags)
+EV_CAPACITY = const(32)
+# One instant of `advance` emits at most 2 events (the default time, for both sides), an operation
+# at most 2 more (a press and its stage): `advance` takes the next instant only while this much room
+# is left, else it hands the queue to the sink (or stops there, whole, without one: issue 12).
+_EV_ROOM = const(4)
 
 # Who paused (F_ARG of pause).
 BY_LEFT = const(0)
@@ -177,6 +181,9 @@ class Clock:
     def __init__(self):
         self.events = array("i", bytes(4 * EV_SIZE * EV_CAPACITY))
         self.n_events = 0
+        # what drains the queue when it fills inside a call: an object with `_log(now)` (the app,
+        # whose journal takes the events; the replay), or None (advance then stops, see there)
+        self.sink = None  # type: object
         self.tc = [None, None]  # type: list
         self.rem = [0, 0]  # ms on the face when the side's segment began (count-up: elapsed)
         self.moves = [0, 0]  # moves completed
@@ -278,7 +285,7 @@ class Clock:
             return rem
         used = at - self.seg_start
         if s != r:
-            if self._hourglass():  # the time the running side loses is added to this one
+            if self._hourglass() and not self.flag[s]:  # what the running side loses goes to this one
                 lost = self.rem[r]
                 rem += used if used < lost else lost
                 return rem if rem < MAX_FACE_MS else MAX_FACE_MS
@@ -316,7 +323,7 @@ class Clock:
         if used > rem:
             used = rem
         self.rem[r] = rem - used
-        if self._hourglass():
+        if self._hourglass() and not self.flag[1 - r]:  # a flagged side stays at zero (contract 2)
             self._credit(1 - r, used)
 
     def _credit(self, s, ms):
@@ -364,13 +371,23 @@ class Clock:
 
     def advance(self, now):
         """Bring the clock to ticks `now`: log every flag, stage, low-time crossing and default
-        that fell since the last call, each at its exact instant. Returns the queued events."""
+        that fell since the last call, each at its exact instant. When the queue fills on the way
+        the sink drains it (`sink._log(now)`); without a sink the clock stops, whole, at the
+        instant it could not log (t and its ticks there) and returns False: drain the queue and
+        call again. True once the clock is at `now`. Never raises."""
         self._sync(now)
         while True:
             at = self._next_instant()
             kind = self._next_kind
             if kind == _NEXT_NONE or at > self.t:
-                break
+                return True
+            if self.n_events > EV_CAPACITY - _EV_ROOM:
+                if self.sink is not None:
+                    self.sink._log(now)  # type: ignore[attr-defined]  # the app's, the replay's
+                if self.n_events > EV_CAPACITY - _EV_ROOM:  # no room: the next call goes on from `at`
+                    self.last = (self.last + at - self.t) & 0x3FFFFFFF  # ticks_add (ticks.TICKS_MAX)
+                    self.t = at
+                    return False
             if kind == _NEXT_DEFAULT:
                 self._default(at)
             elif kind == _NEXT_LOW:
@@ -380,7 +397,6 @@ class Clock:
                 self._game_bound(at)
             else:
                 self._out_of_time(at)
-        return self.n_events
 
     def _game_bound(self, at):
         """The game's time reached MAX_GAME_MS: the clock adjourns itself (TK-A1's adjournment, made
@@ -468,8 +484,8 @@ class Clock:
     def press(self, side, now):
         """A press of `side`'s lever at ticks `now` (its IRQ timestamp). Only the running side's
         press counts (TK-C7, TK-C9); it completes one move. Returns True if it switched."""
-        self.advance(now)  # whatever fell before the press comes first
-        if self.state != RUNNING or side != self.running:
+        # whatever fell before the press comes first (a clock that could not log it all refuses)
+        if not self.advance(now) or self.state != RUNNING or side != self.running:
             return False  # TK-C9, or stopped: the press does nothing
         at = self.t
         self._commit(at)
@@ -479,17 +495,22 @@ class Clock:
             self.moves[side] += 1
         self.stage_moves[side] += 1
         added = 0
-        # Never credit time after this side's flag (FIDE; the Chronos flaw).
-        if not self.flag[side] and tc.kind == tcm.STAGES:
+        # Never credit time after this side's flag (FIDE; the Chronos flaw); the stage count
+        # follows the moves all the same (contract 2), so no stage's time is credited late.
+        flagged = self.flag[side]
+        if tc.kind == tcm.STAGES:
             if self._in_byo(side):
-                if tc.byo == tcm.BYO_JAPANESE:
-                    self.rem[side] = tc.byo_ms  # a move inside the period resets it
-                elif self.stage_moves[side] >= tc.byo_count:
-                    self.rem[side] = tc.byo_ms  # Canadian: block done, a new one starts
-                    self.stage_moves[side] = 0
+                if not flagged:
+                    if tc.byo == tcm.BYO_JAPANESE:
+                        self.rem[side] = tc.byo_ms  # a move inside the period resets it
+                    elif self.stage_moves[side] >= tc.byo_count:
+                        self.rem[side] = tc.byo_ms  # Canadian: block done, a new one starts
+                        self.stage_moves[side] = 0
             else:
                 st = tc.stage(stage)
-                if st.mode == tcm.FISCHER:
+                if flagged:
+                    pass  # no increment, no refund
+                elif st.mode == tcm.FISCHER:
                     self._credit(side, st.bonus_ms)
                 elif st.mode == tcm.BRONSTEIN:
                     used = self.turn_used[side]
@@ -500,11 +521,13 @@ class Clock:
                     and self.stage_moves[side] >= st.moves
                     and tc.has_next(stage)
                 ):
-                    # TK-C16: the stage's moves are done; its time left carries over.
+                    # TK-C16: the stage's moves are done; its time left carries over. Logged
+                    # with a flag down too; its time only while this side's flag is not.
                     added = stage + 1
                     self.stage[side] = added
                     self.stage_moves[side] = 0
-                    self._credit(side, tc.stage(added).time_ms)
+                    if not flagged:
+                        self._credit(side, tc.stage(added).time_ms)
         self._set_low(side)  # an increment may lift the face back over the mark (TK-C17)
         other = 1 - side
         self.running = other
@@ -517,8 +540,7 @@ class Clock:
 
     def pause(self, by, now):
         """Stop the running face (TK-C15, TK-C18); `by` is BY_LEFT/RIGHT/ARBITER/HOST."""
-        self.advance(now)
-        if self.state != RUNNING:
+        if not self.advance(now) or self.state != RUNNING:
             return False
         self._commit(self.t)
         self.to_move = self.running
@@ -529,8 +551,7 @@ class Clock:
 
     def resume(self, now):
         """Continue the side that was running before the pause."""
-        self.advance(now)
-        if self.state != PAUSED:
+        if not self.advance(now) or self.state != PAUSED:
             return False
         self._restart(EV_RESUME)
         return True
@@ -546,14 +567,18 @@ class Clock:
     def extend(self, now):
         """TK-C14 tie extension: once a flag is down, add extension_ms to both sides, clear the
         flags; a clock stopped by the flag runs the side to move again."""
-        self.advance(now)
-        if not (self.flag[LEFT] or self.flag[RIGHT]):
+        if not self.advance(now) or not (self.flag[LEFT] or self.flag[RIGHT]):
             return False
         if self.state not in (RUNNING, PAUSED, FLAGGED) or self.t >= MAX_GAME_MS:
             return False  # at the game's bound nothing runs again
         at = self.t
         self._commit(at)
         for s in (LEFT, RIGHT):
+            if self._in_byo(s):
+                # the extension is main time (contract 2): a side in byo-yomi goes back to its
+                # final stage with what its face holds; the periods start again after it
+                self.stage[s] = len(self.tc[s].stages)
+                self.stage_moves[s] = 0
             self._credit(s, self.settings.extension_ms)
             self.flag[s] = 0
             self._set_low(s)
@@ -568,7 +593,8 @@ class Clock:
     def adjust(self, side, now, ms=None, moves=None, stage=None, reason=REASON_CORRECTION):
         """Arbiter correction of one side's time, move count and stage, only while the clock is
         stopped. Logged with before and after. Returns True; ValueError on bad values."""
-        self.advance(now)
+        if not self.advance(now):
+            raise ValueError("the clock's events wait to be logged: drain them first")
         if self.state == RUNNING or self.state == FINISHED:
             raise ValueError("corrections need the clock stopped (pause first)")
         if side not in (LEFT, RIGHT):
@@ -641,8 +667,7 @@ class Clock:
 
     def adjourn(self, now):
         """TK-A1..A3: stop the clock keeping both times, move counts and the side to move."""
-        self.advance(now)
-        if self.state != RUNNING and self.state != PAUSED:
+        if not self.advance(now) or (self.state != RUNNING and self.state != PAUSED):
             return False
         if self.state == RUNNING:
             self._commit(self.t)
@@ -654,8 +679,7 @@ class Clock:
 
     def resume_adjourned(self, now):
         """TK-A4: put the adjourned times back and start the side to move."""
-        self.advance(now)
-        if self.state != ADJOURNED or self.t >= MAX_GAME_MS:
+        if not self.advance(now) or self.state != ADJOURNED or self.t >= MAX_GAME_MS:
             return False  # adjourned by the game's bound: its time is used up (MAX_GAME_MS)
         self._restart(EV_RESUME_ADJOURNED)
         return True
@@ -664,7 +688,8 @@ class Clock:
         """Enter the result (index into RESULT_NAMES); the game is over and the clock stops."""
         if not isinstance(code, int) or code < 0 or code >= len(RESULT_NAMES):
             raise ValueError("result must be one of %s" % ", ".join(RESULT_NAMES))
-        self.advance(now)
+        if not self.advance(now):
+            return False
         if self.state == SETUP:
             # A result before the start (a forfeit, TK-R4): the game never started, so it is at
             # t = 0, and the time base starts at this instant - not at ticks 0 of the boot, which

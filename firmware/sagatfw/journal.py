@@ -256,6 +256,7 @@ class Journal:
             if seen:
                 rp.feed(ev)
                 finished = finished or ev["type"] == "result"
+        clock.sink = None  # the replay's; the app sets its own
         if not seen:
             return False
         clock.clear_events()
@@ -381,6 +382,8 @@ class Journal:
         Returns True if everything is durable."""
         ev = clock.events
         for i in range(clock.n_events):
+            if len(self.backlog) >= self.backlog_max // 2 and self.error is None:
+                self.commit()  # a long batch (a call with many instants) goes to the flash as it comes
             e = i * C.EV_SIZE
             t = ev[e + C.F_T]
             ws, wms, ok = self._wall(clock, t, now)

@@ -45,6 +45,7 @@ class Replay:
 
     def __init__(self, clock=None):
         self.clock = clock if clock is not None else C.Clock()
+        self.clock.sink = self  # many instants between two records: the queue drains here (`_log`)
         self.queue = []  # events the clock produced that the log has not shown yet
         self.started = False
         self.set_up = False
@@ -112,6 +113,9 @@ class Replay:
 
     def _take(self):
         self.queue.extend(self.clock.take_events())
+
+    def _log(self, now):  # the clock's sink
+        self._take()
 
     def _check_faces(self, ev):
         clock = self.clock

@@ -163,6 +163,72 @@ def test_beep_at_flag_and_stage_and_sound_off():
     unmount()
 
 
+def test_faces_show_after_a_boot_at_ticks_past_2_29():
+    # issue 12 point 4: next_face = 0 is in the future for ticks in 2^29 .. 2^30 (a board
+    # soft-reset after 6.2 days of uptime, or the sim started at that base): no faces
+    from sagatfw.ticks import TICKS_HALF
+
+    for boot in (TICKS_HALF, TICKS_HALF + 777, TICKS_MAX - 50):
+        mount(Flash(), fresh=True)
+        board = FakeBoard()
+        app = App(board)
+        app.boot(boot)
+        app.step(boot)
+        assert board.shows == [boot], (boot, board.shows)
+        for ms in range(5, 1000, 5):  # across the wrap for the last base
+            app.step(ticks_add(boot, ms))
+        assert len(board.shows) >= 10, (boot, len(board.shows))
+        unmount()
+
+
+def test_two_presses_in_one_step_each_durable_before_the_next_is_applied():
+    # issue 12 point 5: a step longer than the lockout (two OLED frames and a flush) takes both
+    # levers' presses; the first switching press's record is on the flash before the second press
+    # is applied (journal.py, DESIGN's flash budget)
+    app, board = _app()
+    app.start(T(0))
+    app.step(T(10))
+    clock = app.clock
+    seen = []
+    real = clock.press
+
+    def press(side, now):
+        seen.append((side, app.journal.head_seq, app.journal.seq, len(app.journal.backlog)))
+        return real(side, now)
+
+    clock.press = press
+    _edge(app, B.LEVER_LEFT, 1000)
+    _edge(app, B.LEVER_LEFT, 1070, False)
+    _edge(app, B.LEVER_RIGHT, 1100)
+    _edge(app, B.LEVER_RIGHT, 1170, False)
+    _edge(app, B.LEVER_LEFT, 1200)
+    app.step(T(1300))  # one step takes all three
+    assert [s[0] for s in seen] == [C.LEFT, C.RIGHT, C.LEFT]
+    for i in (1, 2):
+        side, head, nxt, waiting = seen[i]
+        assert waiting == 0 and head == nxt - 1, seen  # the press before is durable: nothing waits
+    assert seen[1][1] > seen[0][1] and seen[2][1] > seen[1][1]
+    assert _presses(app) == [("left", 1000), ("right", 1100), ("left", 1200)]
+    unmount()
+
+
+def test_more_instants_in_one_step_than_the_event_queue_holds_are_all_logged_and_restored():
+    # issue 12 point 6: 60 byo-yomi periods in one step pass through the clock's sink to the
+    # journal; the log replays (a power cut brings the game back where it was)
+    app, board = _app("1j1x99", settings={"freeze": False})
+    app.start(T(0))
+    app.step(T(60000))
+    st = [e["t"] for e in _log(app) if e["type"] == "stage"]
+    assert st == [1000 * k for k in range(1, 61)]
+    assert app.clock.t == 60000 and app.clock.stage[C.LEFT] == 61
+    board2 = FakeBoard()
+    app2 = App(board2)
+    assert app2.boot(T(70000))  # restored from the log, paused
+    assert app2.clock.state == C.PAUSED and app2.clock.stage[C.LEFT] == 61
+    assert app2.clock.sink is not None and app2.clock.t == 60000
+    unmount()
+
+
 def test_faces_refresh_ten_times_a_second():
     app, board = _app("15")  # under 20 s: tenths show
     app.start(T(0))

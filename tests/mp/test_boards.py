@@ -200,3 +200,21 @@ def test_esp32_third_led_shows_low_time_or_a_mark():
     c.advance(200000)  # under the low-time mark
     board.show(_App(c), 200000)
     assert third_l() == 1
+
+
+def test_battery_is_read_at_the_first_show_after_a_boot_at_ticks_past_2_29():
+    # issue 12 point 4: next_battery = 0 is in the future for ticks in 2^29 .. 2^30 (a board
+    # soft-reset after 6.2 days of uptime): the gauge was never read until the ticks wrapped
+    from sagatfw.ticks import TICKS_HALF, TICKS_MAX, ticks_add
+
+    for boot in (TICKS_HALF, TICKS_HALF + 12345, TICKS_MAX - 2000):
+        board, _ = _board("pico")
+        FM.ADC.value = 65535 * 3550 // (3 * 3300)  # a low cell
+        board.show(_App(_game()), boot)
+        level, low = board.battery()
+        assert level is not None and level <= 12 and low, (boot, level)
+        FM.ADC.value = 65535 * 4000 // (3 * 3300)
+        board.show(_App(_game()), ticks_add(boot, 4999))  # read every 5 s, across the wrap too
+        assert board.battery()[0] <= 12
+        board.show(_App(_game()), ticks_add(boot, 5000))
+        assert 75 <= board.battery()[0] <= 82, boot

@@ -15,12 +15,16 @@ class Game:
         self.clock.new_game(left, right, first, Settings(**settings))
         self.base = base
         self.log = []  # every event so far, as contract 3 dicts
+        self.clock.sink = self  # the clock drains its queue here when it fills (`_log`, issue 12)
 
     def now(self, t):
         return ticks_add(self.base, t)
 
     def _drain(self):
         self.log.extend(self.clock.take_events())
+
+    def _log(self, now):  # the clock's sink
+        self._drain()
 
     def start(self, t=0):
         ok = self.clock.start(self.now(t))

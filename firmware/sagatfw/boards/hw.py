@@ -51,7 +51,7 @@ class HwBoard:
         self.adc = self.battery_adc()
         self.level = 100
         self.low = False
-        self.next_battery = 0
+        self.next_battery = None  # read at the first show (a boot at ticks >= 2^29 too)
 
     # ------------------------------------------------------------------ time
 
@@ -173,7 +173,7 @@ class HwBoard:
         return None
 
     def _battery(self, now):
-        if ticks_diff(now, self.next_battery) < 0:
+        if self.next_battery is not None and ticks_diff(now, self.next_battery) < 0:
             return
         self.next_battery = ticks_add(now, 5000)
         mv = self.battery_mv()
