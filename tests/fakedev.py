@@ -31,11 +31,14 @@ class FakeDevice:
         os.write(self.master, data)
 
     def _run(self) -> None:
+        try:
+            self._serve()
+        except OSError:  # the test closed the device while it was answering: it is unplugged
+            return
+
+    def _serve(self) -> None:
         while not self.stopped:
-            try:
-                data = os.read(self.master, 4096)
-            except OSError:
-                return
+            data = os.read(self.master, 4096)
             if not data:
                 return
             if self.mode == "silent":
