@@ -3,6 +3,12 @@
 # The TM1637 speaks a two-wire protocol that is not quite I2C: start, bytes LSB first each with an
 # ACK clock, stop. `show(segments)` writes four segment bytes (faces.tm1637 fills them) with
 # auto-increment from address 0, then the display control with the brightness. No allocation.
+#
+# DIO is open-drain (Pin.OPEN_DRAIN, on the rp2 and esp32 ports alike): value(0) pulls the line low,
+# value(1) releases it to the module's pull-up (10 kOhm to the module's VCC on the common modules).
+# The chip pulls DIO low for its ACK from the 8th clock's falling edge to the end of the 9th clock, so
+# the driver releases DIO after the 8th bit and never drives it high against the chip. CLK is only
+# ever driven by us and stays push-pull.
 import time
 
 try:
@@ -25,7 +31,7 @@ class TM1637:
         self.dio = dio
         self.brightness = brightness & 7
         clk.init(clk.OUT, value=1)
-        dio.init(dio.OUT, value=1)
+        dio.init(dio.OPEN_DRAIN, value=1)  # released: the module's pull-up holds it high
 
     def _start(self):
         self.dio(0)
@@ -49,7 +55,8 @@ class TM1637:
             clk(1)
             time.sleep_us(_DELAY_US)
             clk(0)
-        clk(1)  # the ACK clock (the chip pulls DIO low; not read)
+        dio(1)  # release DIO (CLK is low, so not a stop): the chip pulls it low for its ACK
+        clk(1)  # the ACK clock (the ACK is not read)
         time.sleep_us(_DELAY_US)
         clk(0)
 
