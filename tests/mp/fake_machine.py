@@ -77,9 +77,10 @@ _CONST = {
         "Timer": {"ONE_SHOT": 0, "PERIODIC": 1},
     },
 }
-# ports/esp32/boards/..., machine_pin_obj_table for the classic ESP32 (20, 24, 28-31 do not exist);
-# 34-39 are input only ("pin can only be input"). ADC1: 32-39, ADC2: 0 2 4 12-15 25-27.
-_ESP32_PINS = tuple(range(0, 20)) + (21, 22, 23, 25, 26, 27) + tuple(range(32, 40))
+# ports/esp32/machine_pin.h MICROPY_HW_ENABLE_GPIOn for CONFIG_IDF_TARGET_ESP32 (no 24, 28-31; 16
+# and 17 only without CONFIG_SPIRAM: the WROOM-32 build); 34-39 are input only ("pin can only be
+# input", machine_pin_obj_init_helper). ADC1: 32-39, ADC2: 0 2 4 12-15 25-27.
+_ESP32_PINS = tuple(range(0, 24)) + (25, 26, 27) + tuple(range(32, 40))
 _ESP32_ADC = (0, 2, 4, 12, 13, 14, 15, 25, 26, 27) + tuple(range(32, 40))
 
 

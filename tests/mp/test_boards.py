@@ -254,7 +254,7 @@ PORT_CALLS = (
     ("esp32", lambda: FM.Pin.ALT, AttributeError),
     ("rp2", lambda: FM.Pin.WAKE_LOW, AttributeError),
     ("esp32", lambda: FM.Pin(34, FM.Pin.OUT), ValueError),  # input-only GPIO
-    ("esp32", lambda: FM.Pin(20), ValueError),  # no GPIO20 on the classic ESP32
+    ("esp32", lambda: FM.Pin(24), ValueError),  # no GPIO24 on the classic ESP32
     ("rp2", lambda: FM.Pin(30), ValueError),
     ("rp2", lambda: FM.Pin(2)(1, 2), TypeError),
     ("rp2", lambda: FM.ADC(3).read_u16(), None),
