@@ -25,7 +25,11 @@ class _App:
         self.menu = None
 
 
+PORTS = {"pico": "rp2", "esp32": "esp32"}
+
+
 def _board(module, display="tm1637"):
+    FM.use(PORTS[module])  # the fake `machine` of that board's port (signatures and constants)
     mod = __import__("sagatfw.boards." + module, None, None, ["Board"])
     pins = dict(mod.PINS)
     pins["display"] = display
@@ -51,7 +55,8 @@ def test_lever_irq_reaches_buttons_with_its_timestamp():
         buttons = B.Buttons(60)
         board.attach(buttons)
         pin = FM.Pin.pins[pins["buttons"][B.LEVER_RIGHT]]
-        assert pin.hard is True and pin.handler is not None
+        # a hard IRQ on the Pico; the ESP32 port has only scheduled (soft) pin handlers
+        assert pin.hard is (module == "pico") and pin.handler is not None, module
         pin.drive(0)  # pressed: the pin is pulled low
         pin.drive(1)  # bounce
         pin.drive(0)
@@ -218,3 +223,112 @@ def test_battery_is_read_at_the_first_show_after_a_boot_at_ticks_past_2_29():
         assert board.battery()[0] <= 12
         board.show(_App(_game()), ticks_add(boot, 5000))
         assert 75 <= board.battery()[0] <= 82, boot
+
+
+# issue 13 point 1: the fakes accept what each port's C source accepts (MicroPython v1.28.0) and
+# reject the rest. (port, call, the exception the port raises or None). Sources: see the specs in
+# fake_machine.py (ports/<port>/machine_pin.c machine_pin_irq / machine_pin_obj_init_helper,
+# machine_adc.c mp_machine_adc_make_new, machine_i2c.c, machine_pwm.c, machine_timer.c,
+# machine_uart.c, extmod/machine_i2c.c mp_machine_soft_i2c_init).
+def _irq(hard):
+    p = FM.Pin(14, FM.Pin.IN, FM.Pin.PULL_UP)
+    if hard is None:
+        p.irq(lambda p: None, FM.Pin.IRQ_FALLING | FM.Pin.IRQ_RISING)
+    else:
+        p.irq(lambda p: None, FM.Pin.IRQ_FALLING | FM.Pin.IRQ_RISING, hard=hard)
+
+
+PORT_CALLS = (
+    ("rp2", lambda: _irq(True), None),
+    ("esp32", lambda: _irq(True), TypeError),  # the boot failure of issue 13
+    ("esp32", lambda: _irq(None), None),
+    ("esp32", lambda: FM.Pin(14).irq(handler=None, wake=None), None),
+    ("rp2", lambda: FM.Pin(14).irq(handler=None, wake=None), TypeError),
+    ("rp2", lambda: FM.Pin(2, FM.Pin.OUT, value=0), None),
+    ("esp32", lambda: FM.Pin(2, FM.Pin.OUT, value=0, drive=FM.Pin.DRIVE_1), None),
+    ("rp2", lambda: FM.Pin(2, FM.Pin.OUT, drive=1), TypeError),
+    ("esp32", lambda: FM.Pin(2, FM.Pin.OUT, alt=1), TypeError),
+    ("rp2", lambda: FM.Pin(2, FM.Pin.OUT, FM.Pin.PULL_UP, 1), TypeError),  # value is kw-only
+    ("rp2", lambda: FM.Pin(2).init(FM.Pin.OPEN_DRAIN, value=1), None),
+    ("esp32", lambda: FM.Pin(2).init(FM.Pin.OPEN_DRAIN, value=1), None),
+    ("esp32", lambda: FM.Pin.ALT, AttributeError),
+    ("rp2", lambda: FM.Pin.WAKE_LOW, AttributeError),
+    ("esp32", lambda: FM.Pin(34, FM.Pin.OUT), ValueError),  # input-only GPIO
+    ("esp32", lambda: FM.Pin(24), ValueError),  # no GPIO24 on the classic ESP32
+    ("rp2", lambda: FM.Pin(30), ValueError),
+    ("rp2", lambda: FM.Pin(2)(1, 2), TypeError),
+    ("rp2", lambda: FM.ADC(3).read_u16(), None),
+    ("rp2", lambda: FM.ADC(FM.Pin(26)).read_u16(), None),
+    ("rp2", lambda: FM.ADC(3).atten(0), AttributeError),
+    ("rp2", lambda: FM.ADC(3).read_uv(), AttributeError),
+    ("rp2", lambda: FM.ADC(3, atten=3), TypeError),
+    ("rp2", lambda: FM.ADC.ATTN_11DB, AttributeError),
+    ("rp2", lambda: FM.ADC(FM.Pin(2)), ValueError),
+    ("esp32", lambda: FM.ADC(FM.Pin(34), atten=FM.ADC.ATTN_11DB).read_uv(), None),
+    ("esp32", lambda: FM.ADC(FM.Pin(34)).atten(FM.ADC.ATTN_11DB), None),
+    ("esp32", lambda: FM.ADC(34).read_u16(), None),
+    ("esp32", lambda: FM.ADC(FM.Pin(34), FM.ADC.ATTN_11DB), TypeError),  # atten is kw-only
+    ("esp32", lambda: FM.ADC(FM.Pin(5)), ValueError),  # no ADC on GPIO5
+    ("esp32", lambda: FM.ADC.CORE_TEMP, AttributeError),
+    ("rp2", lambda: FM.I2C(0, sda=FM.Pin(0), scl=FM.Pin(1), freq=400000), None),
+    ("rp2", lambda: FM.I2C(0, 400000, sda=FM.Pin(0), scl=FM.Pin(1)), None),  # freq is positional on rp2
+    ("esp32", lambda: FM.I2C(0, sda=FM.Pin(21), scl=FM.Pin(22), freq=400000), None),
+    ("esp32", lambda: FM.I2C(0, 400000, sda=FM.Pin(21), scl=FM.Pin(22)), TypeError),  # kw-only on esp32
+    ("esp32", lambda: FM.I2C(0, sda=FM.Pin(21), scl=FM.Pin(22), baudrate=1), TypeError),
+    ("rp2", lambda: FM.SoftI2C(FM.Pin(0), FM.Pin(1), freq=100000), None),
+    ("esp32", lambda: FM.SoftI2C(sda=FM.Pin(21)), TypeError),  # scl required
+    ("rp2", lambda: FM.PWM(FM.Pin(22)).duty_u16(0), None),
+    ("esp32", lambda: FM.PWM(FM.Pin(15), 2000, duty_u16=0), None),
+    ("esp32", lambda: FM.PWM(FM.Pin(15), lightsleep=True), None),
+    ("rp2", lambda: FM.PWM(FM.Pin(22), lightsleep=True), TypeError),
+    ("rp2", lambda: FM.Timer(period=10, callback=None, hard=True), None),
+    ("esp32", lambda: FM.Timer(period=10, callback=None), TypeError),  # the id is required
+    ("esp32", lambda: FM.Timer(0, period=10, callback=None, hard=True), None),
+    ("rp2", lambda: FM.Timer(-1, 10), TypeError),  # all of init's args are kw-only
+    ("rp2", lambda: FM.UART(0, 115200, tx=FM.Pin(0), rx=FM.Pin(1)), None),
+    ("esp32", lambda: FM.UART(1, 115200, tx=FM.Pin(17), rx=FM.Pin(16)), None),
+    ("esp32", lambda: FM.UART(1, 115200, pins=(1, 2)), TypeError),
+)
+
+
+def test_fakes_accept_exactly_what_each_port_accepts():
+    bad = []
+    for i, (port, call, want) in enumerate(PORT_CALLS):
+        FM.use(port)
+        try:
+            call()
+            got = None
+        except (TypeError, ValueError, AttributeError) as e:
+            got = type(e)
+        if got is not want:
+            bad.append((i, port, want, got))
+    FM.use("rp2")
+    assert not bad, bad
+
+
+def test_both_board_modules_boot_under_their_port():
+    # the board's setup as main.py does it: Board(), attach the buttons, a battery read, a frame
+    for module in ("pico", "esp32"):
+        for display in ("tm1637", "ssd1306"):
+            board, pins = _board(module, display)
+            board.attach(B.Buttons(60))
+            board.next_battery = 0
+            board.show(_App(_game()), 10400)
+            assert board.battery()[0] is not None, (module, display)
+    FM.use("rp2")
+
+
+def test_pico_onboard_led_is_dark_all_game():
+    # issue 13 point 4: GP25 is the Pico's on-board LED (the Pico W's ADC select): high only while
+    # the VSYS ADC is read, an input (LED off) between readings
+    board, _ = _board("pico")
+    led = FM.Pin.pins[25]
+    lit = lambda: led.mode == FM.Pin.OUT and led() == 1  # noqa: E731
+    assert not lit()
+    del FM.TRACE[:]
+    board.next_battery = 0
+    board.show(_App(_game()), 10400)
+    assert (25, 1) in FM.TRACE  # selected for the reading (Pico W)
+    assert not lit()
+    board.show(_App(_game()), 20000)
+    assert not lit()

@@ -88,6 +88,7 @@ def test_dio_reads_low_during_the_ack():
 
 
 def _board(module):
+    FM.use({"pico": "rp2", "esp32": "esp32"}[module])  # the fake `machine` of that board's port
     mod = __import__("sagatfw.boards." + module, None, None, ["Board"])
     pins = dict(mod.PINS)
     pins["display"] = "tm1637"

@@ -25,6 +25,7 @@ PINS = {
 class Board(HwBoard):
     name = "esp32"
     PINS = PINS
+    HARD_IRQ = False  # ports/esp32/machine_pin.c: Pin.irq(handler, trigger, wake), scheduled handlers
 
     def battery_adc(self):
         # The battery through a 100k/100k divider on GPIO34 (ADC1, input only), full scale ~3.3 V.

@@ -21,6 +21,10 @@ class HwBoard:
     name = "hw"
     root = "/"
     PINS = None  # type: dict  # the board module's pin map
+    # Pin.irq(hard=True) exists on rp2 (ports/rp2/machine_pin.c, machine_pin_irq); the ESP32 port's
+    # Pin.irq takes only handler, trigger, wake and always schedules the handler (soft): a TypeError
+    # there (issue 13). hardware/esp32.md bounds how late a soft IRQ stamps a press.
+    HARD_IRQ = True
 
     def __init__(self):
         p = self.PINS
@@ -61,12 +65,16 @@ class HwBoard:
     # --------------------------------------------------------------- buttons
 
     def attach(self, buttons):
-        """Each button's pin: pull-up, pressed = low, a hard IRQ on both edges that only stamps
-        the time and hands it to Buttons.edge (no allocation in the handler)."""
+        """Each button's pin: pull-up, pressed = low, an IRQ on both edges (hard where the port has
+        hard pin IRQs) that only stamps the time and hands it to Buttons.edge (no allocation in
+        the handler)."""
         self.buttons = buttons
         for button, number in enumerate(self.PINS["buttons"]):
             pin = Pin(number, Pin.IN, Pin.PULL_UP)
-            pin.irq(self._handler(button), Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+            if self.HARD_IRQ:
+                pin.irq(self._handler(button), Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+            else:
+                pin.irq(self._handler(button), Pin.IRQ_FALLING | Pin.IRQ_RISING)
             self._irq_pins.append(pin)
 
     def _handler(self, button):

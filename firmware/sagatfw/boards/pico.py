@@ -25,9 +25,15 @@ class Board(HwBoard):
 
     def battery_adc(self):
         # VSYS through the Pico's own 200k/100k divider on GP29 = ADC3. On a Pico W, GP29 is also
-        # the wireless chip's clock: GP25 high selects the ADC for the reading.
-        self._vsys_sel = Pin(25, Pin.OUT, value=1)
+        # the wireless chip's clock: GP25 high selects the ADC for the reading. On a Pico GP25 is
+        # the on-board LED, so it is high only while the ADC is read (issue 13 point 4: lit all game
+        # it shone through the case) and an input (LED off) otherwise.
+        self._vsys_sel = Pin(25, Pin.IN)
         return ADC(3)
 
     def battery_mv(self):
-        return read_adc_mv(self.adc, 3, 1)
+        sel = self._vsys_sel
+        sel.init(Pin.OUT, value=1)
+        mv = read_adc_mv(self.adc, 3, 1)
+        sel.init(Pin.IN)
+        return mv
