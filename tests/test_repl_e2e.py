@@ -83,15 +83,7 @@ def test_after_maintenance_mpremote_reaches_the_repl(tmp_path):
                 c.request("maintenance")  # no proof: refused
         with Clock(sim.port, key=KEY) as c:
             assert c.request("maintenance", auth=True)["repl_open"] is True
-        t = SerialTransport(sim.port, baudrate=115200, timeout=0.5)
-        try:
-            # the sim has no REPL to show: its firmware stops, the pty goes away under mpremote
-            with pytest.raises((TransportError, serial.SerialException)):
-                t.enter_raw_repl(soft_reset=True, timeout_overall=1.5)
-        finally:
-            with contextlib.suppress(OSError):  # the pty is gone with the sim
-                t.close()
-        sim.proc.wait(timeout=10)
+        _mpremote_reaches_the_repl(sim)
     finally:
         if sim.proc.poll() is None:
             sim.stop()
@@ -102,15 +94,21 @@ def test_without_a_key_mpremote_reaches_the_repl_between_games_as_before(tmp_pat
     sim = Sim(tmp_path, [])
     try:
         assert _state(sim.port)["state"] == "setup"
-        t = SerialTransport(sim.port, baudrate=115200, timeout=0.5)
-        try:
-            with pytest.raises((TransportError, serial.SerialException)):
-                t.enter_raw_repl(soft_reset=True, timeout_overall=1.5)
-        finally:
-            with contextlib.suppress(OSError):  # the pty is gone with the sim
-                t.close()
-        sim.proc.wait(timeout=10)
+        _mpremote_reaches_the_repl(sim)
     finally:
         if sim.proc.poll() is None:
             sim.stop()
     assert DROPPED in sim.proc.stderr.read()
+
+
+def _mpremote_reaches_the_repl(sim):
+    """mpremote's own enter_raw_repl: the sim has no REPL to show, so its firmware stops (as a
+    board's would drop to the REPL) and the pty goes away under mpremote."""
+    t = SerialTransport(sim.port, baudrate=115200, timeout=0.5)
+    try:
+        with pytest.raises((TransportError, serial.SerialException)):
+            t.enter_raw_repl(soft_reset=True, timeout_overall=1.5)
+    finally:
+        with contextlib.suppress(OSError):  # the pty is gone with the sim
+            t.close()
+    sim.proc.wait(timeout=10)
