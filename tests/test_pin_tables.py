@@ -1,0 +1,98 @@
+"""The wiring tables a maker solders from (hardware/pico.md, hardware/esp32.md) against the pins the
+board modules drive (`PINS` in firmware/sagatfw/boards/pico.py and esp32.py), issue 13 point 8:
+every row names the board's pins, every pin the firmware drives has its row, and no pin it drives
+is called free."""
+
+import ast
+import os
+import re
+
+import pytest
+
+from conftest import FIRMWARE, ROOT
+
+
+def _board_pins(name):
+    """PINS of sagatfw/boards/NAME.py, read from its source (the module imports `machine`)."""
+    with open(os.path.join(FIRMWARE, "sagatfw", "boards", name + ".py"), encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "PINS" for t in node.targets):
+            return ast.literal_eval(node.value)
+    raise AssertionError("no PINS in " + name)
+
+
+PICO = _board_pins("pico")
+ESP32 = _board_pins("esp32")
+
+
+def _rows(doc):
+    """{first column: [pin numbers of the second column]} of the doc's first table."""
+    rows = {}
+    with open(os.path.join(ROOT, "hardware", doc), encoding="utf-8") as fh:
+        for line in fh:
+            if not line.startswith("| ") or line.startswith("| function") or "---" in line:
+                if rows:
+                    break
+                continue
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            rows[cells[0]] = [int(n) for n in re.findall(r"(?:GP)?(\d+)", cells[1].split("=")[0])]
+    return rows
+
+
+def _pico():
+    p = PICO
+    b, (tl, tr), leds = p["buttons"], p["tm1637"], p["leds"]
+    return {
+        "left lever": [b[0]], "right lever": [b[1]], "start / pause": [b[2]], "menu / arbiter": [b[3]],
+        "plus": [b[4]], "minus": [b[5]],
+        "left TM1637 CLK / DIO": list(tl), "right TM1637 CLK / DIO": list(tr),
+        "OLED I2C0 SDA / SCL (instead of TM1637)": list(p["i2c"]),
+        "left running LED / left flag LED": [leds[0][0], leds[0][1]],
+        "right running LED / right flag LED": [leds[1][0], leds[1][1]],
+        "left low-time LED / left mark LED": [leds[0][2], leds[0][3]],
+        "right low-time LED / right mark LED": [leds[1][2], leds[1][3]],
+        "buzzer (PWM)": [p["buzzer"]],
+    }
+
+
+def _esp32():
+    p = ESP32
+    b, (tl, tr), leds = p["buttons"], p["tm1637"], p["leds"]
+    return {
+        "left lever / right lever": [b[0], b[1]], "start / pause": [b[2]], "menu / arbiter": [b[3]],
+        "plus / minus": [b[4], b[5]],
+        "left TM1637 CLK / DIO": list(tl), "right TM1637 CLK / DIO": list(tr),
+        "OLED I2C SDA / SCL (instead of TM1637)": list(p["i2c"]),
+        "left running LED / left flag LED": [leds[0][0], leds[0][1]],
+        "right running LED / right flag LED": [leds[1][0], leds[1][1]],
+        "left / right low-time-or-mark LED": [leds[0][2], leds[1][2]],
+        "buzzer (PWM)": [p["buzzer"]],
+    }
+
+
+def _driven(pins):
+    out = set(pins["buttons"]) | {pins["buzzer"]} | set(pins["i2c"])
+    for face in pins["tm1637"] + pins["leds"]:
+        out |= set(face)
+    return out
+
+
+@pytest.mark.parametrize("doc,want,pins", [("pico.md", _pico(), PICO), ("esp32.md", _esp32(), ESP32)])
+def test_the_wiring_table_is_the_boards_pins(doc, want, pins):
+    rows = _rows(doc)
+    for label, numbers in want.items():
+        assert label in rows, (doc, label, sorted(rows))
+        assert rows[label] == numbers, (doc, label, rows[label], numbers)
+    documented = {n for label in want for n in rows[label]}
+    assert _driven(pins) <= documented, (doc, sorted(_driven(pins) - documented))  # every pin has its row
+
+
+def test_no_pin_the_firmware_drives_is_called_free():
+    with open(os.path.join(ROOT, "hardware", "pico.md"), encoding="utf-8") as fh:
+        text = fh.read()
+    line = next(x for x in text.splitlines() if "Unused pins" in x)
+    free = set()
+    for a, b in re.findall(r"GP(\d+)(?:–GP(\d+))?", line.split("are free")[0]):
+        free |= set(range(int(a), int(b or a) + 1))
+    assert free and not free & _driven(PICO), sorted(free & _driven(PICO))
