@@ -124,3 +124,18 @@ def test_whole_firmware_with_faces_and_log_pull_in_a_bounded_heap(tmp_path):
     # the probe's game pulled whole (606 records: its events; 1505 while checkpoints went into the log)
     assert [b["records"] for b in boots] == [611, 615]  # and 5 segment anchors
     assert boots[0]["frames"] > 10000 and boots[1]["frames"] > 5, boots  # the faces were drawn
+
+
+def test_oled_benchmark_measures_the_sim_loop_with_oled_faces():
+    # issue 13 point 3: the sim board drives two OLED faces over its bus model (--oled) and measures
+    # its loop while a game plays; the benchmark prints the three runs' loop_max_ms (the figures
+    # themselves are for its output: the bus bytes a pass are tested in tests/mp/test_oled.py)
+    import re
+    import sys
+
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "oled_bench.py"), "--seconds", "6"],
+                         capture_output=True, text=True, timeout=300)
+    out = run.stdout + run.stderr
+    figures = re.findall(r"loop_max_ms (\d+)$", run.stdout, re.M)
+    assert len(figures) == 3 and run.stdout.strip().splitlines()[-1] in (
+        "OK: the OLED faces keep the loop in budget", "OVER BUDGET"), out

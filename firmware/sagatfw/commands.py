@@ -297,6 +297,7 @@ def identify(srv, req, now):
         "uid": srv.info.get("uid"),
         "number": srv.info.get("number"),
         "battery": level,
+        "battery_mv": getattr(srv.app.board, "mv", None),
         "low_battery": low,
         "uptime_ms": srv.uptime,
         "loop_max_ms": _loop_max(srv),

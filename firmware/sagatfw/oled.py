@@ -46,7 +46,7 @@ _INIT = bytes((
 _OFF = b"\x00\xae"  # display off (sleep): about 10 uA instead of mA
 
 
-PASS_BYTES = const(384)  # data bytes a pass may send: 8.6 ms at 400 kHz, with the windows' commands
+PASS_BYTES = const(256)  # data bytes a pass may send: about 6 ms at 400 kHz with the windows' commands
 
 
 def show_faces(faces, items, budget=PASS_BYTES):

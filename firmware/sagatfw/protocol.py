@@ -505,6 +505,7 @@ class Server:
             "time_synced": j.sync_wall_ms is not None,
             "result_code": app.result_code(),
             "battery": level,
+            "battery_mv": getattr(app.board, "mv", None),  # the cell (bring-up: the threshold sweep)
             "low_battery": low,
         }
         return body

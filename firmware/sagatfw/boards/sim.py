@@ -6,7 +6,7 @@
 # a virtual time source, stepping the app at every instant where something happens.
 #
 #   micropython firmware/main.py --flash IMG [--virtual] [--actions FILE] [--base TICKS]
-#                                [--start MS] [--quiet]
+#                                [--start MS] [--quiet] [--oled diff|full]
 #
 # `sagat sim` (host/sagat/sim.py) validates a script, splits it at power cuts and runs one process
 # per boot with --actions; without --actions the sim is interactive (keys below).
@@ -99,12 +99,17 @@ class Board:
     name = "sim"
     root = "/flash/"
 
-    def __init__(self, virtual_base=None, quiet=False, out=None):
+    def __init__(self, virtual_base=None, quiet=False, out=None, oled=None):
         self.virtual = virtual_base is not None
         self.base = virtual_base or 0
         self.vt = 0  # virtual ms since the script began
         self.quiet = quiet
-        if not quiet:  # as a board's faces: loaded with the board, before the boot (a quiet,
+        self.oled = None
+        if oled:  # OLED faces on a modelled 400 kHz bus (boards/simoled.py)
+            from sagatfw.boards import simoled
+
+            simoled.attach(self, oled)
+        if not quiet or oled:  # as a board's faces: loaded with the board, before the boot (a quiet,
             from sagatfw import faces  # noqa: F401  - scripted run never loads them)
         self.out = out if out is not None else sys.stdout
         self.buttons = None
@@ -142,7 +147,7 @@ class Board:
         (cursor home, each line cleared to its end; never a full clear, which floods a terminal's
         scrollback) and only when the text changed; in virtual time each frame is printed after
         the last."""
-        if self.quiet:
+        if self.quiet and self.oled is None:
             return
         from sagatfw import faces as F  # loaded in __init__ unless the run was quiet then
 
@@ -157,6 +162,13 @@ class Board:
         else:
             drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, app.message),
                      F.oled(c, C.RIGHT, tenths, 100, False, blink, app.message))
+        if self.oled is not None:
+            from sagatfw.boards import simoled
+
+            if simoled.show(self, drawn):
+                app.next_face = now  # pages left: the loop's next pass sends them
+            if self.quiet:
+                return
         lines = (_face_lines(drawn[0]), _face_lines(drawn[1]))
         rows = ["sagat sim  %s" % C.STATE_NAMES[c.state]]
         for i in range(max(len(lines[0]), len(lines[1]))):
@@ -362,7 +374,8 @@ def main(argv):
     try:
         from sagatfw.app import App
 
-        opts = {"--flash": "sagat-flash.img", "--dir": None, "--actions": None, "--base": None, "--start": "0"}
+        opts = {"--flash": "sagat-flash.img", "--dir": None, "--actions": None, "--base": None, "--start": "0",
+                "--oled": None}
         flags = set()
         i = 0
         while i < len(argv):
@@ -386,11 +399,14 @@ def main(argv):
             except OSError as e:
                 sys.stderr.write("sim: cannot use flash image %s: %s\n" % (opts["--flash"], e))
                 sys.exit(2)
+        if opts["--oled"] not in (None, "diff", "full"):
+            sys.stderr.write("sim: --oled takes diff or full\n")
+            sys.exit(2)
         virtual = "--virtual" in flags
         base = int(opts["--base"]) & TICKS_MAX if opts["--base"] is not None else None
         if virtual and base is None:
             base = TICKS_MAX - 30000  # wrap the ticks 30 s into the run: the wrap is always exercised
-        board = Board(base if virtual else None, "--quiet" in flags)
+        board = Board(base if virtual else None, "--quiet" in flags, None, opts["--oled"])
         app = App(board)
         start = int(opts["--start"])
         if virtual:
@@ -466,9 +482,14 @@ def run_real(app, board, actions, start):
     """A script in real time: wait for each action's instant, stepping the app meanwhile."""
     t0 = _ms()
     last = [None, None]
+    prev = board.ticks()
     for n, a in actions:
         while _ms() - t0 + start < a["at"]:
-            app.step(board.ticks())
+            now = board.ticks()
+            if ticks_diff(now, prev) > board.loop_max_ms:
+                board.loop_max_ms = ticks_diff(now, prev)  # as run_interactive: identify reports it
+            prev = now
+            app.step(now)
             time.sleep(0.005)
         if a["do"] == "power_cut":
             return
