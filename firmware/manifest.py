@@ -14,6 +14,5 @@
 # ruff: noqa: F821 - metadata, require, package and module are the manifest's commands
 metadata(description="sagat: a tournament clock for toguz kumalak", version="0.1.0", license="MIT")
 
-require("ssd1306")  # micropython-lib's driver for OLED faces (boards/*.py PINS["display"])
 package("sagatfw")  # every sagatfw/**.py, as `sagat deploy` copies it
 module("main.py")

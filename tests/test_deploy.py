@@ -232,7 +232,7 @@ def test_fresh_board_exact_files_and_commands(mpy_cross: str, tmp_path: Path) ->
         ("close",),
     ]
     assert report.board == "pico" and report.platform == "rp2" and report.mpy == "6.3" and report.arch == "armv6m"
-    assert report.written == files and report.unchanged == [] and report.removed == [] and report.drivers == []
+    assert report.written == files and report.unchanged == [] and report.removed == []
     assert report.identify["firmware"] == VERSION
     total = sum(len(b) for b in t.files.values())
     assert progress[-1] == (total, total) and all(a[0] <= b[0] for a, b in zip(progress, progress[1:], strict=False))
@@ -364,7 +364,7 @@ def test_transport_protocol_uses_mpremote_names() -> None:
     assert all(callable(getattr(D.MpremoteTransport, n, None)) for n in names)
 
 
-# ---------------------------------------------------------------------- OLED faces: mip ssd1306
+# ---------------------------------------------------------------------- OLED faces: sagat's driver
 
 
 @pytest.fixture(scope="module")
@@ -379,51 +379,13 @@ def oled_fw(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(fw)
 
 
-def _index(tmp_path: Path, driver: bytes) -> Path:
-    """A local mip index laid out as micropython.org/pi/v2 (package/<mpy>/<name>/latest.json, file/)."""
-    index = tmp_path / "index"
-    short = hashlib.sha256(driver).hexdigest()[:8]
-    (index / "package" / "6" / "ssd1306").mkdir(parents=True)
-    (index / "package" / "6" / "ssd1306" / "latest.json").write_text(
-        json.dumps({"hashes": [["ssd1306.mpy", short]], "version": "0.1.0"})
-    )
-    (index / "file" / short[:2]).mkdir(parents=True)
-    (index / "file" / short[:2] / short).write_bytes(driver)
-    return index
-
-
-def test_oled_board_installs_ssd1306_with_mip_first(mpy_cross: str, oled_fw: str, tmp_path: Path) -> None:
-    driver = b"M\x06 a compiled ssd1306 driver"
+def test_oled_board_needs_no_driver_from_the_internet(mpy_cross: str, oled_fw: str) -> None:
+    # issue 13 point 3: the OLED driver is sagat's own (sagatfw/oled.py, sending only what changed),
+    # so an OLED build deploys offline like any other: no mip, nothing in /lib
     t = FakeTransport()
-    report, lines = _run(t, mpy_cross, fw=oled_fw, mip_index=str(_index(tmp_path, driver)))
-    assert report.drivers == ["ssd1306"]
-    assert t.files["/lib/ssd1306.mpy"] == driver
-    # mpremote's mip, through the transport, before any firmware file: `mip install --target /lib ssd1306`
-    mip_calls = t.calls[4 : t.calls.index(("fs_listdir", "/"))]
-    assert mip_calls == [
-        ("exec", "import sys"),
-        ("eval", "getattr(sys.implementation, '_mpy', 0) & 0xFF"),
-        ("fs_hashfile", "/lib/ssd1306.mpy"),
-        ("fs_exists", "/lib"),
-        ("fs_mkdir", "/lib"),
-        ("fs_writefile", "/lib/ssd1306.mpy"),
-    ]
-    assert any(line.startswith("mip: ") for line in lines)
-    assert _writes(t)[1:] == _expected_files()
-
-
-def test_oled_driver_unavailable_keeps_the_old_firmware(mpy_cross: str, oled_fw: str, tmp_path: Path) -> None:
-    t = FakeTransport(files=KEPT)
-    with pytest.raises(D.DeployError, match="cannot install the display driver ssd1306 with mip"):
-        _run(t, mpy_cross, fw=oled_fw, mip_index=str(tmp_path / "no-index"))
-    assert _writes(t) == [] and t.files == KEPT
-
-
-def test_oled_driver_already_there_is_kept_when_mip_fails(mpy_cross: str, oled_fw: str, tmp_path: Path) -> None:
-    t = FakeTransport(files={"/lib/ssd1306.mpy": b"M\x06 old driver"})
-    report, lines = _run(t, mpy_cross, fw=oled_fw, mip_index=str(tmp_path / "no-index"))
-    assert report.drivers == ["ssd1306"] and t.files["/lib/ssd1306.mpy"] == b"M\x06 old driver"
-    assert any("keeping the ssd1306 already in /lib" in line for line in lines)
+    report, lines = _run(t, mpy_cross, fw=oled_fw)
+    assert "/sagatfw/oled.mpy" in _writes(t) and _writes(t) == _expected_files()
+    assert not any(p.startswith("/lib") for p in t.files) and not any("mip" in line for line in lines)
 
 
 # -------------------------------------------------------------------------------- mip metadata
@@ -435,9 +397,9 @@ def test_package_json_lists_exactly_the_firmware() -> None:
     files = D.firmware_files(FIRMWARE)
     assert "main.py" in files and "sagatfw/clock.py" in files and "sagatfw/boards/pico.py" in files
     assert pkg["urls"] == [[f, f] for f in files]  # board path = path next to package.json
-    assert pkg["deps"] == [["ssd1306", "latest"]]
+    assert "deps" not in pkg  # the OLED driver is sagat's own (sagatfw/oled.py)
     assert pkg["version"] == VERSION
-    assert set(pkg) == {"urls", "deps", "version"}
+    assert set(pkg) == {"urls", "version"}
 
 
 def test_manifest_freezes_the_same_firmware() -> None:
@@ -449,19 +411,13 @@ def test_manifest_freezes_the_same_firmware() -> None:
     path = os.path.join(FIRMWARE, "manifest.py")
     with open(path, encoding="utf-8") as f:
         exec(compile(f.read(), path, "exec"), commands)  # noqa: S102 - how MicroPython's manifestfile reads it
-    assert [c[0] for c in calls] == ["metadata", "require", "package", "module"]
+    assert [c[0] for c in calls] == ["metadata", "package", "module"]  # no require: the OLED driver is ours
     assert calls[0][2]["version"] == VERSION
-    assert calls[1][1] == ("ssd1306",)
-    assert calls[2][1] == ("sagatfw",) and calls[3][1] == ("main.py",)
+    assert calls[1][1] == ("sagatfw",) and calls[2][1] == ("main.py",)
     frozen = ["main.py"] + sorted(
         p.relative_to(FIRMWARE).as_posix() for p in Path(FIRMWARE, "sagatfw").rglob("*.py")
     )  # package("sagatfw") takes every .py under it, as firmware_files does
     assert frozen == D.firmware_files(FIRMWARE)
-
-
-def test_display_of_reads_the_pin_map() -> None:
-    assert D.display_of(FIRMWARE, "pico") == "tm1637"
-    assert D.display_of(FIRMWARE, "esp32") == "tm1637"
 
 
 def test_decode_mpy() -> None:

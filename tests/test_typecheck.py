@@ -10,8 +10,7 @@ Every stub package puts the port's modules (machine, time, select, vfs, ...) as 
 files into site-packages, with micropython-stdlib-stubs' `stdlib/` (a reduced typeshed) beside
 them, so no two of them fit in one environment: each is pip-installed with --target into a folder
 of its own under pytest's cache (once per pinned version; CI starts fresh and downloads them, so
-the first run needs PyPI), and mypy gets that folder as its typeshed and its search path, with
-tests/mpstubs/ (micropython-lib's ssd1306, which no stub package ships) in front.
+the first run needs PyPI), and mypy gets that folder as its typeshed and its search path.
 
 The firmware has no annotations, so mypy checks every body (--check-untyped-defs) and is told
 what MicroPython code is like: attributes that start as None (--no-strict-optional), any buffer
@@ -28,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIRMWARE, ROOT
+from conftest import FIRMWARE
 
 STDLIB_STUBS = "micropython-stdlib-stubs==1.29.0.post2"
 TARGETS = {
@@ -44,7 +43,6 @@ ONLY = {
     "sagatfw/tm1637.py": {"pico", "esp32"},
     "sagatfw/boards/sim.py": {"sim"},
 }
-LOCAL_STUBS = os.path.join(ROOT, "tests", "mpstubs")
 PIP_FLAGS = ["--quiet", "--disable-pip-version-check", "--no-input", "--no-compile", "--only-binary=:all:"]
 MYPY_FLAGS = [
     "--check-untyped-defs",
@@ -104,11 +102,11 @@ def mypy(cache: Path, target: str, files: list[str], tmp_path: Path) -> subproce
     config = tmp_path / "mypy.ini"
     config.write_text(
         "[mypy]\n"
-        "mypy_path = %s, %s\n"
+        "mypy_path = %s\n"
         "custom_typeshed_dir = %s\n"
         # imported modules not on the command line, and the stubs themselves, are not reported
         "follow_imports = silent\n"
-        "follow_imports_for_stubs = True\n" % (LOCAL_STUBS, stub_dir, stub_dir)
+        "follow_imports_for_stubs = True\n" % (stub_dir, stub_dir)
     )
     cmd = [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache / ("mypy-" + target))]
     env = {k: v for k, v in os.environ.items() if k != "MYPYPATH"}

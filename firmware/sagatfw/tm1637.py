@@ -22,6 +22,7 @@ except ImportError:  # CPython
 _CMD_DATA = const(0x40)  # write data, auto-increment address
 _CMD_ADDR = const(0xC0)  # address 0
 _CMD_CTRL = const(0x88)  # display on | brightness 0..7
+_CMD_OFF = const(0x80)  # display off
 _DELAY_US = const(5)
 
 
@@ -72,6 +73,12 @@ class TM1637:
         self._stop()
         self._start()
         self._byte(_CMD_CTRL | self.brightness)
+        self._stop()
+
+    def off(self):
+        """Display off (the cut-off sleep): the chip stops driving the segments."""
+        self._start()
+        self._byte(_CMD_OFF)
         self._stop()
 
     def set_brightness(self, level):

@@ -9,13 +9,11 @@ What it does, in this order, stopping at the first problem with one line (Deploy
 3. with the key, sends the signed `maintenance` command, which opens the clock's REPL until it
    restarts; then enters the raw REPL (mpremote's SerialTransport), checks the board's port (`sys.platform`)
    against the board asked for, and its .mpy version (`sys.implementation._mpy`) against mpy-cross's;
-4. installs micropython-lib's `ssd1306` driver with mpremote's mip when the board's pin map uses OLED
-   faces (the host downloads it, as `mpremote mip install ssd1306` does: the board needs no network);
-5. writes `/sagatfw/**` (`.mpy`, and the packages' `__init__.py` as source), removes the `/sagatfw`
+4. writes `/sagatfw/**` (`.mpy`, and the packages' `__init__.py` as source), removes the `/sagatfw`
    files that are no longer part of the firmware, writes `/board` and `/main.py` (last);
-6. soft-resets the board into the new firmware and identifies it over the protocol.
+5. soft-resets the board into the new firmware and identifies it over the protocol.
 
-Only `/main.py`, `/board` and `/sagatfw/**` are written or removed (and mip's `/lib`): the settings
+Only `/main.py`, `/board` and `/sagatfw/**` are written or removed: the settings
 (`/settings.json`), the arbiter key (`/key`) and the log (`/log/`) survive an upgrade byte for byte.
 Files already on the board with the same SHA-256 are not written again, as `mpremote cp` does.
 """
@@ -48,8 +46,6 @@ REPL = "repl"
 # What an upgrade never writes or removes.
 KEPT = ("/settings.json", "/key", "/log")
 BOARD_FILE = "/board"
-LIB = "/lib"  # where mip puts drivers on rp2 and esp32 (the `/lib` entry of sys.path)
-DRIVERS = {"ssd1306": "ssd1306"}  # display kind in the pin map -> micropython-lib package
 # sys.implementation._mpy >> 10, as in MicroPython's docs/reference/mpyfiles.rst and mpy-cross -march
 ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
          "xtensa", "xtensawin", "rv32imc", "rv64imc")
@@ -166,7 +162,6 @@ class DeployReport:
     written: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-    drivers: list[str] = field(default_factory=list)  # installed with mip
     identify: dict = field(default_factory=dict)
     maintenance: bool = False  # the signed `maintenance` command opened the REPL (a keyed clock)
 
@@ -291,32 +286,6 @@ def _walk(transport: Transport, path: str, files: dict[str, int], dirs: list[str
             files[full] = size
 
 
-def mip_install(transport: Transport, package: str, target: str = LIB, index: str | None = None) -> str:
-    """`mpremote mip install --target TARGET PACKAGE` through this transport: mpremote's own mip,
-    which downloads the package on this machine (from micropython.org's index, or `index`: a URL or
-    a local folder laid out like it) and writes the .mpy matching the board's version with fs_*.
-    Returns what mip printed."""
-    import argparse
-
-    from mpremote import mip
-
-    class _State:  # what mpremote's command functions use of its State
-        def __init__(self):
-            self.transport = transport
-
-        def did_action(self):
-            pass
-
-        def ensure_raw_repl(self, soft_reset=None):
-            pass  # deploy is in the raw REPL already
-
-    args = argparse.Namespace(command=["install"], packages=[package], index=index, target=target, mpy=True)
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        mip.do_mip(_State(), args)
-    return out.getvalue()
-
-
 def _restart(transport: Transport) -> None:
     """Leave the raw REPL and soft-reset from the friendly one, so boot.py and main.py run."""
     transport.exit_raw_repl()
@@ -333,7 +302,6 @@ def deploy(
     ask_state: Callable[[], str | None],
     identify: Callable[[], dict | None],
     log: Callable[[str], Any] = print,
-    mip_index: str | None = None,
     progress: Callable[[int, int], Any] | None = None,
     open_repl: Callable[[], bool] | None = None,
 ) -> DeployReport:
@@ -381,7 +349,7 @@ def deploy(
             ) from None
         raise DeployError(f"cannot reach the board's REPL: {e} (a game just started? a busy main.py?)") from None
     try:
-        report = _install(transport, board, fw, files, want, state, log, mip_index, progress)
+        report = _install(transport, board, fw, files, want, state, log, progress)
         report.maintenance = opened
     except OSError as e:
         raise DeployError(f"board filesystem: {e}") from None
@@ -411,7 +379,7 @@ def deploy(
     return report
 
 
-def _install(transport, board, fw, files, want, state, log, mip_index, progress) -> DeployReport:
+def _install(transport, board, fw, files, want, state, log, progress) -> DeployReport:
     transport.exec("import sys")
     platform = transport.eval(Q_PLATFORM)
     names = {port: name for name, port in BOARDS.items()}
@@ -431,12 +399,6 @@ def _install(transport, board, fw, files, want, state, log, mip_index, progress)
         )
     report = DeployReport(board, platform, f"{ver}.{sub}", arch, state)
     log(f"board: {board} (MicroPython for {platform}, .mpy v{ver}.{sub}, {arch or 'no native emitter'})")
-
-    display = display_of(fw, board)
-    driver = DRIVERS.get(display)
-    if driver:
-        _driver(transport, driver, mip_index, log)
-        report.drivers.append(driver)
 
     files = dict(files)
     files[BOARD_FILE] = board.encode()
@@ -502,26 +464,6 @@ def _hash(transport: Transport, path: str) -> bytes | None:
         return transport.fs_hashfile(path, "sha256")
     except OSError:
         return None
-
-
-def _driver(transport: Transport, package: str, index: str | None, log) -> None:
-    """Install a display driver with mip before any firmware file changes: if it cannot be had,
-    the board keeps the firmware it has. A driver already on the board is kept when offline."""
-    from mpremote.commands import CommandError
-
-    try:
-        printed = mip_install(transport, package, LIB, index)
-    except (CommandError, OSError) as e:
-        if any(transport.fs_exists(f"{LIB}/{package}{ext}") for ext in (".mpy", ".py")):
-            log(f"mip install {package} failed ({e}); keeping the {package} already in {LIB}")
-            return
-        raise DeployError(
-            f"cannot install the display driver {package} with mip: {e} (this computer needs internet "
-            f"access for it, once)"
-        ) from None
-    for line in printed.splitlines():
-        if line.strip():
-            log("mip: " + line.strip())
 
 
 # ------------------------------------------------------------------- the protocol, for cli.py

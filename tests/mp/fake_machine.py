@@ -1,9 +1,7 @@
-# A stand-in for `machine` (and micropython-lib's `ssd1306`) so the board modules run on the unix
-# port: pins record what is written to them and keep their IRQ handlers, so a test can press a
-# button "in hardware" and decode what went to a TM1637 from the pin trace.
+# A stand-in for `machine` so the board modules run on the unix port: pins record what is written to
+# them and keep their IRQ handlers, so a test can press a button "in hardware" and decode what went
+# to a TM1637 from the pin trace; an SSD1306 on the I2C bus keeps its display RAM as the panel would.
 import sys
-
-import framebuf
 
 TRACE = []  # (pin number, value) for every write to an output pin, in order
 
@@ -265,6 +263,10 @@ class ADC:
 
 
 class I2C:
+    devices = {}  # address -> the chip answering there (SSD1306Chip)
+    bytes = 0  # bytes on the bus since reset, address bytes included (bus time = bytes x 9 / freq)
+    transfers = 0
+
     def __init__(self, *args, **kw):
         a = _parse(_S[PORT]["I2C"], args, kw, "I2C")
         if PORT == "rp2" and "id" not in a:
@@ -275,6 +277,74 @@ class I2C:
             if a.get(k) is not None:
                 _pin_id(a[k])
         self.args = a
+
+    # extmod/machine_i2c.c: writeto(addr, buf, stop=True), writevto(addr, vector, stop=True), both ports
+    def writeto(self, addr, buf, stop=True):
+        return self.writevto(addr, [buf], stop)
+
+    def writevto(self, addr, vector, stop=True):
+        chip = I2C.devices.get(addr)
+        if chip is None:
+            raise OSError(5)  # no ACK for the address (rp2: EIO; esp32: ENODEV)
+        data = bytearray()
+        for b in vector:
+            data += b
+        I2C.bytes += 1 + len(data)
+        I2C.transfers += 1
+        chip.receive(data)
+        return len(data)
+
+
+class SSD1306Chip:
+    """An SSD1306's display RAM (8 pages x 128 columns) as the datasheet's commands and horizontal
+    addressing fill it: what the panel shows, whatever the driver sent."""
+
+    ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
+
+    def __init__(self, addr):
+        self.ram = bytearray(1024)
+        self.on = False
+        self.mode = 2  # page addressing after reset
+        self.cols = [0, 127]
+        self.pages = [0, 7]
+        self.c = 0
+        self.p = 0
+        self.data_bytes = 0
+        I2C.devices[addr] = self
+
+    def receive(self, data):
+        ctrl = data[0]
+        if ctrl == 0x40:  # data
+            for b in data[1:]:
+                self.ram[self.p * 128 + self.c] = b
+                self.data_bytes += 1
+                self.c += 1
+                if self.c > self.cols[1]:
+                    self.c = self.cols[0]
+                    self.p = self.p + 1 if self.p < self.pages[1] else self.pages[0]
+            return
+        if ctrl not in (0x00, 0x80):
+            raise AssertionError("SSD1306: control byte %02x" % ctrl)
+        cmds = list(data[1:])
+        while cmds:
+            c = cmds.pop(0)
+            n = self.ARGS.get(c, 0)
+            args, cmds = cmds[:n], cmds[n:]
+            if len(args) < n:
+                raise AssertionError("SSD1306: command %02x without its arguments" % c)
+            if c in (0xAE, 0xAF):
+                self.on = c == 0xAF
+            elif c == 0x20:
+                self.mode = args[0]
+            elif c == 0x21:
+                self.cols = args
+                self.c = args[0]
+            elif c == 0x22:
+                self.pages = args
+                self.p = args[0]
+
+    def image(self):
+        return bytes(self.ram)
 
 
 class SoftI2C:
@@ -303,30 +373,28 @@ class UART:
         self.args = _parse(_S[PORT]["UART"], args, kw, "UART")
 
 
-class SSD1306_I2C(framebuf.FrameBuffer):
-    def __init__(self, width, height, i2c, addr=0x3C):
-        self.buffer = bytearray(width * height // 8)
-        super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
-        self.addr = addr
-        self.shows = 0
-
-    def show(self):
-        self.shows += 1
-
-
 class _Module:
     pass
+
+
+class Slept(Exception):
+    """machine.deepsleep() was called: on a board it never returns."""
+
+
+def deepsleep(*args):
+    # ports/rp2/modmachine.c and ports/esp32/modmachine.c: deepsleep([time_ms]), no return
+    if len(args) > 1:
+        raise TypeError("function takes at most 1 argument")
+    raise Slept()
 
 
 def install(port="rp2"):
     use(port)
     m = _Module()
-    for name in ("Pin", "PWM", "ADC", "I2C", "SoftI2C", "Timer", "UART"):
+    for name in ("Pin", "PWM", "ADC", "I2C", "SoftI2C", "Timer", "UART", "deepsleep"):
         setattr(m, name, globals()[name])
     sys.modules["machine"] = m
-    s = _Module()
-    s.SSD1306_I2C = SSD1306_I2C
-    sys.modules["ssd1306"] = s
+    sys.modules.pop("ssd1306", None)
 
 
 CHIPS = {}  # pin number -> the TM1637Chip on that CLK or DIO line

@@ -1,17 +1,29 @@
 # sagat: what the Pico and the ESP32 boards share: pins to Buttons, faces to displays, a buzzer, a
-# battery gauge. Each board module (pico.py, esp32.py) is one pin map in one place plus its battery
-# wiring; no game logic lives here.
+# battery gauge with its warning and cut-off. Each board module (pico.py, esp32.py) is one pin map
+# in one place plus its battery wiring; no game logic lives here.
 import time
 
-from machine import PWM, Pin
+from machine import ADC, PWM, Pin
 
 from sagatfw import faces as F
 from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
 
-BEEP_HZ = 2000
+try:
+    from micropython import const
+except ImportError:  # the host's type check
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+BEEP_HZ = const(2000)
+BATTERY_MS = const(5000)  # the cell is read every 5 s
+CUTOFF_READS = const(3)  # readings in a row under the cut-off before the clock sleeps (not a beep's dip)
+NO_CELL_MV = const(2000)  # less is no cell at all: a LiPo's protection cuts it off near 2.4 V
+WARN_EVERY_S = const(30)  # TM1637: "bAtt" for 1 s in every 30 s during play
 # LEDs of a face, in the pin map's order: running, flag, low time (TK-C17), mark (a stage passed at a
-# flag, TK-C13, or the default time, TK-C6); the low-battery warning lights the low LEDs of both
-# faces while the clock is stopped, so it shows at setup.
+# flag, TK-C13, or the default time, TK-C6); the low-battery warning blinks the low LEDs of both
+# faces while the clock is stopped, so it shows at setup (during play: "bAtt", see show).
 _LED_BITS = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW, F.LED_STAGE | F.LED_DEFAULT)
 # a face with three LEDs (fewer free pins): the third shows low time or a mark
 _LED_BITS3 = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW | F.LED_STAGE | F.LED_DEFAULT)
@@ -25,6 +37,7 @@ class HwBoard:
     # Pin.irq takes only handler, trigger, wake and always schedules the handler (soft): a TypeError
     # there (issue 13). hardware/esp32.md bounds how late a soft IRQ stamps a press.
     HARD_IRQ = True
+    CUTOFF_SHOW_MS = 10000  # the empty-battery message stays this long before the board sleeps
 
     def __init__(self):
         p = self.PINS
@@ -39,22 +52,24 @@ class HwBoard:
 
             self.tm = [TM1637(Pin(clk), Pin(dio)) for clk, dio in p["tm1637"]]
         else:
-            import ssd1306  # micropython-lib's driver (mip install ssd1306)
             from machine import I2C
+
+            from sagatfw.oled import OLED  # sagat's driver: only the changed columns go on the bus
 
             sda, scl = p["i2c"]
             i2c = I2C(p.get("i2c_id", 0), sda=Pin(sda), scl=Pin(scl), freq=400000)
-            self.oled = [ssd1306.SSD1306_I2C(128, 64, i2c, addr=a) for a in (0x3C, 0x3D)]
-            import framebuf
-
-            self._glyph = bytearray(8)
-            self._glyph_fb = framebuf.FrameBuffer(self._glyph, 8, 8, framebuf.MONO_HLSB)
+            self.oled = [OLED(i2c, a) for a in (0x3C, 0x3D)]
+        self._items = [None, None]  # this frame's OLED draw items, per face
         self.buzzer = PWM(Pin(p["buzzer"]))
         self.buzzer.duty_u16(0)
         self.beep_until = None
-        self.adc = self.battery_adc()
+        bat = p.get("battery")
+        self.adc = self.battery_adc(bat[0]) if bat else None
+        self.vbus = self.vbus_pin()
+        self.mv = None  # the cell's last reading
         self.level = 100
         self.low = False
+        self.under = 0  # readings in a row at or below the cut-off
         self.next_battery = None  # read at the first show (a boot at ticks >= 2^29 too)
 
     # ------------------------------------------------------------------ time
@@ -92,12 +107,13 @@ class HwBoard:
         c = app.clock
         v = app.store.values
         blink = (now // 500) & 1
-        self._battery(now)
+        self._battery(app, now)
         self._beep_off(now)
         menu = app.menu
         if menu is not None and menu.active:
-            self._show_menu(menu, now, blink)
+            self._show_menu(app, menu, now, blink)
             return
+        items = self._items
         for side in (0, 1):
             mask = F.leds(c, side, blink)
             if self.low and c.running == -1 and blink:
@@ -113,14 +129,26 @@ class HwBoard:
                     # the result code (for the scoresheet) every other 2 s, with the final times:
                     # "C123" on the left face, " 456" on the right
                     F.text4(self.seg, ("C" + code[5:8]) if side == 0 else code[8:11])
+                elif self.low and c.running != -1 and c.running != side and c.t // 1000 % WARN_EVERY_S == 0:
+                    # the low-battery warning during play (FIDE: 10 h after it; issue 13 point 5):
+                    # 1 s in every 30 s of play on the face of the side not running, whose time
+                    # stands still
+                    F.text4(self.seg, "bAtt")
                 else:
                     F.tm1637(self.seg, c, side, v["tenths_below_ms"], blink)
                 self.tm[side].show(self.seg)
             else:
-                items = F.oled(c, side, v["tenths_below_ms"], self.level, self.low, blink, app.message)
-                self._draw(self.oled[side], items)
+                items[side] = F.oled(c, side, v["tenths_below_ms"], self.level, self.low, blink, app.message)
+        if self.display != "tm1637":
+            self._send(app, items, now)
 
-    def _show_menu(self, menu, now, blink):
+    def _send(self, app, items, now):
+        from sagatfw.oled import show_faces
+
+        if show_faces(self.oled, items):
+            app.next_face = now  # pages left: sent at the loop's next pass (5 ms), each pass in budget
+
+    def _show_menu(self, app, menu, now, blink):
         """The on-clock menu on both faces: what is edited on the left, its value on the right."""
         if self.display == "tm1637":
             texts = menu.view4(now)
@@ -129,33 +157,7 @@ class HwBoard:
                 self.tm[side].show(self.seg)
         else:
             left, right = menu.view(now)
-            items = F.menu_items(left, right, menu.field, blink, menu.detail)
-            self._draw(self.oled[0], items[0])
-            self._draw(self.oled[1], items[1])
-
-    def _draw(self, oled, items):
-        oled.fill(0)
-        for item in items:
-            if item[0] == "fill":
-                oled.fill_rect(item[1], item[2], item[3], item[4], item[5])
-            elif item[4] == 1:
-                oled.text(item[3], item[1], item[2], 1)
-            else:
-                self._big(oled, item[3], item[1], item[2], item[4])
-        oled.show()
-
-    def _big(self, oled, text, x, y, scale):
-        """framebuf's 8x8 font scaled up: each glyph drawn into a small buffer, then its pixels
-        as scale x scale squares."""
-        g = self._glyph_fb
-        for ch in text:
-            g.fill(0)
-            g.text(ch, 0, 0, 1)
-            for row in range(8):
-                for col in range(8):
-                    if g.pixel(col, row):
-                        oled.fill_rect(x + col * scale, y + row * scale, scale, scale, 1)
-            x += 8 * scale
+            self._send(app, F.menu_items(left, right, menu.field, blink, menu.detail), now)
 
     # ----------------------------------------------------------------- sound
 
@@ -174,24 +176,84 @@ class HwBoard:
 
     # --------------------------------------------------------------- battery
 
-    def battery_adc(self):
-        return None
+    def battery_adc(self, pin):
+        return ADC(pin)
+
+    def vbus_pin(self):
+        n = self.PINS.get("vbus")
+        return None if n is None else Pin(n, Pin.IN)
+
+    def pin_uv(self):
+        """The ADC pin's voltage in uV: 8 samples against the 3.3 V reference (the Pico's ADC_VREF
+        is its 3V3 rail: hardware/power.md gives the error, bringup.md the calibration)."""
+        adc = self.adc
+        total = 0
+        for _ in range(8):
+            total += adc.read_u16()
+        return total * 3300000 // (8 * 65535)
 
     def battery_mv(self):
-        return None
+        """The cell's voltage in mV through its divider (PINS "battery": pin, ratio x 1000)."""
+        if self.adc is None:
+            return None
+        return self.pin_uv() * self.PINS["battery"][1] // 1000000
 
-    def _battery(self, now):
+    def _battery(self, app, now):
         if self.next_battery is not None and ticks_diff(now, self.next_battery) < 0:
             return
-        self.next_battery = ticks_add(now, 5000)
-        mv = self.battery_mv()
-        if mv is None:
+        self.next_battery = ticks_add(now, BATTERY_MS)
+        mv = self.mv = self.battery_mv()
+        if mv is None or mv < NO_CELL_MV:  # no divider, or no cell on it (mains power): not measured
             self.level = None
+            self.low = False
+            self.under = 0
             return
-        self.level = percent(mv, self.PINS.get("cell", "lipo"))
-        # FIDE: at least 10 h of play after the warning; hardware/power.md gives the threshold
-        # that leaves 10 h for each build (40 % for a Pico with TM1637 faces on a 2000 mAh cell)
-        self.low = self.level <= self.PINS.get("low_battery_pct", 40)
+        p = self.PINS
+        cell = CELLS.get(p.get("cell"), CELLS["lipo"])
+        self.level = percent(mv, p.get("cell", "lipo"))
+        # FIDE: at least 10 h of play after the warning: the cell's threshold leaves that by the
+        # power budget's currents (hardware/power.md). It stays until the cell reads 100 mV above
+        # it (charging), so a reading wavering at the threshold does not blink it on and off.
+        warn = p.get("low_battery_mv", cell[1])
+        self.low = mv <= warn or (self.low and mv < warn + 100)
+        if mv <= p.get("cutoff_mv", cell[2]) and not (self.vbus is not None and self.vbus()):
+            self.under += 1
+            if self.under >= CUTOFF_READS:
+                self.cutoff(app, now)
+        else:
+            self.under = 0
+
+    def cutoff(self, app, now):
+        """The cell is empty (issue 13 point 6): below the cut-off in CUTOFF_READS readings in a row
+        on battery power. Saves the running game at this instant (a checkpoint: the next boot
+        restores it paused with a power_restore record, TK-C18), says so on both faces for
+        CUTOFF_SHOW_MS, switches every output off and sleeps until the clock is switched off and
+        on (machine.deepsleep: DORMANT with no wake source on rp2, deep sleep on the ESP32). Presses
+        meanwhile are stamped but never applied."""
+        j = app.journal
+        c = app.clock
+        if j is not None:
+            j.commit()
+            j.last_t = c.t - j.checkpoint_ms  # due now: the running side's time at this instant
+            j.checkpoint(c, now)
+        self.buzzer.duty_u16(0)
+        for face in self.led_pins:
+            for pin in face:
+                pin(0)
+        if self.display == "tm1637":
+            F.text4(self.seg, "bAtt")
+            for tm in self.tm:
+                tm.show(self.seg)
+        else:
+            for o in self.oled:
+                o.draw(F.menu_oled("EMPTY", None, 1, "BATTERY", "CHARGE IT"))
+                o.send()
+        time.sleep_ms(self.CUTOFF_SHOW_MS)  # type: ignore[attr-defined]  # MicroPython's time
+        for d in (self.tm if self.display == "tm1637" else self.oled):
+            d.off()
+        import machine
+
+        machine.deepsleep()
 
     def battery(self):
         return self.level, self.low
@@ -200,16 +262,22 @@ class HwBoard:
         pass  # no unsolicited output on the serial stream (docs/design.md, contract 6)
 
 
-# Open-circuit voltage to charge, per cell kind: (mV, percent) points, high to low.
-CURVES = {
-    "lipo": ((4200, 100), (4000, 80), (3850, 60), (3750, 40), (3650, 20), (3550, 10), (3400, 0)),
-    "aa3": ((4650, 100), (4200, 70), (3900, 40), (3600, 20), (3300, 5), (3000, 0)),  # 3 alkaline AA
+# Per cell kind: the voltage-to-charge curve, (mV, percent) points high to low; the warning (mV),
+# which leaves >= 10 h of play by hardware/power.md's figures; the cut-off (mV). PINS "cell" picks
+# one; PINS "low_battery_mv" / "cutoff_mv" override the thresholds.
+CELLS = {
+    # 1-cell LiPo at rest, the commonly published table (3.75 V is about 25 %)
+    "lipo": (((4200, 100), (4150, 95), (4110, 90), (4080, 85), (4020, 80), (3980, 75), (3950, 70), (3910, 65),
+              (3870, 60), (3850, 55), (3840, 50), (3820, 45), (3800, 40), (3790, 35), (3770, 30), (3750, 25),
+              (3730, 20), (3710, 15), (3690, 10), (3610, 5), (3270, 0)), 3820, 3500),
+    # 3 alkaline AA cells in series
+    "aa3": (((4650, 100), (4200, 70), (3900, 40), (3600, 20), (3300, 5), (3000, 0)), 3900, 3100),
 }
 
 
 def percent(mv, cell="lipo"):
     """Battery charge in percent from its voltage (piecewise linear)."""
-    pts = CURVES.get(cell, CURVES["lipo"])
+    pts = CELLS.get(cell, CELLS["lipo"])[0]
     if mv >= pts[0][0]:
         return 100
     for i in range(1, len(pts)):
@@ -218,13 +286,4 @@ def percent(mv, cell="lipo"):
         if mv >= lo_mv:
             return lo_p + (hi_p - lo_p) * (mv - lo_mv) // (hi_mv - lo_mv)
     return 0
-
-
-def read_adc_mv(adc, ratio_num, ratio_den, samples=8):
-    """Average ADC reading in mV at the battery, through a divider of ratio num/den."""
-    total = 0
-    for _ in range(samples):
-        total += adc.read_u16()
-    return total // samples * 3300 // 65535 * ratio_num // ratio_den
-
 

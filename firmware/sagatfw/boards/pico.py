@@ -1,8 +1,6 @@
 # sagat board: Raspberry Pi Pico, Pico W, Pico 2. The pin map, in one place (hardware/pico.md has
 # the table and the wiring). Buttons and levers switch to GND (internal pull-ups).
-from machine import ADC, Pin
-
-from sagatfw.boards.hw import HwBoard, read_adc_mv
+from sagatfw.boards.hw import HwBoard
 
 PINS = {
     # LEVER_LEFT, LEVER_RIGHT, START, MENU, PLUS, MINUS (the order of buttons.py)
@@ -14,8 +12,13 @@ PINS = {
     # LEDs of the left face, of the right face: running, flag, low time, mark (stage / default)
     "leds": ((6, 8, 10, 11), (7, 9, 12, 13)),
     "buzzer": 22,
-    "cell": "lipo",  # battery chemistry for the charge curve: "lipo" or "aa3"
-    "low_battery_pct": 40,  # the warning leaves >= 10 h of play (FIDE): see hardware/power.md
+    # The cell (not VSYS: no diode drop) through a 100k/100k divider, 100 nF from the pin to GND, on
+    # GP26 = ADC0: (pin, the divider's ratio x 1000). Calibrate the ratio against a multimeter
+    # (hardware/bringup.md): the ADC's reference is the 3.3 V rail, about 1 % off.
+    "battery": (26, 2000),
+    "vbus": 24,  # the Pico's VBUS sense (high on USB power): no cut-off sleep then; none on a Pico W
+    "cell": "lipo",  # chemistry: the charge curve and the thresholds (hw.CELLS): "lipo" or "aa3"
+    # "low_battery_mv": 3820, "cutoff_mv": 3500,  # to override the cell's (hardware/power.md)
 }
 
 
@@ -23,17 +26,9 @@ class Board(HwBoard):
     name = "pico"
     PINS = PINS
 
-    def battery_adc(self):
-        # VSYS through the Pico's own 200k/100k divider on GP29 = ADC3. On a Pico W, GP29 is also
-        # the wireless chip's clock: GP25 high selects the ADC for the reading. On a Pico GP25 is
-        # the on-board LED, so it is high only while the ADC is read (issue 13 point 4: lit all game
-        # it shone through the case) and an input (LED off) otherwise.
-        self._vsys_sel = Pin(25, Pin.IN)
-        return ADC(3)
+    def vbus_pin(self):
+        import sys
 
-    def battery_mv(self):
-        sel = self._vsys_sel
-        sel.init(Pin.OUT, value=1)
-        mv = read_adc_mv(self.adc, 3, 1)
-        sel.init(Pin.IN)
-        return mv
+        if "Pico W" in sys.implementation._machine:  # type: ignore[attr-defined]  # GP24 is the radio's there
+            return None
+        return super().vbus_pin()
