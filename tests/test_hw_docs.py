@@ -135,7 +135,7 @@ def _anchors(path):
 
 
 def test_every_link_into_hardware_lands_on_a_heading():
-    """hardware/'s sections were renumbered and renamed for issue 13: every `x.md#anchor` link that
+    """hardware/'s sections were renumbered and renamed for issue 13: every link with an anchor that
     points into hardware/ (from any doc) names a heading that is there."""
     bad = []
     seen = 0
