@@ -290,7 +290,7 @@ def test_scores_and_cards_are_taken_in_a_stoppage_kb_16():
 # ---------------------------------------------------------------------- undo
 
 
-def test_undo_takes_back_the_last_entry_and_never_erases_kb_7():
+def test_undo_takes_back_the_last_entry_and_never_erases():
     r = bout()
     r.do("start", 0)
     r.do("score", 1000, L, 4)
@@ -414,6 +414,7 @@ def test_refusals_say_why_and_change_nothing():
     assert r.refused("resume", 0) == "not started"
     assert r.refused("draw_lot", 0, L) == "no lot in this game"
     r.do("start", 0)
+    assert r.refused("score", HALF, L, 4) == "break running"  # at the half's last instant: after its end
     r.poll(HALF + 10)
     assert r.refused("score", HALF + 10, L, 4) == "break running"  # a score during the rest
     r.poll(HALF + MIN)

@@ -144,6 +144,7 @@ _OP_ROOM = const(2)  # an operation at most 2 more
 # How a period started (arg of period_start).
 BY_REFEREE = const(0)
 BY_CLOCK = const(1)  # the break before it ended by itself (kilithattu)
+HOW_NAMES = ("referee", "clock")
 
 # Cards (arg of card; undo's arg is -kind).
 CARD_WARNING = const(1)
