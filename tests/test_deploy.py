@@ -226,6 +226,7 @@ def test_fresh_board_exact_files_and_commands(mpy_cross: str, tmp_path: Path) ->
         ("fs_listdir", "/"),
         ("fs_mkdir", "/sagatfw"),
         ("fs_mkdir", "/sagatfw/boards"),
+        ("fs_mkdir", "/sagatfw/modes"),
         *per_file,
         ("exit_raw_repl",),
         ("write_ctrl_d",),
