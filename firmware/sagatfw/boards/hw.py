@@ -5,6 +5,7 @@ import time
 
 from machine import ADC, PWM, Pin
 
+from sagatfw import clock as C
 from sagatfw import faces as F
 from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
 
@@ -236,21 +237,32 @@ class HwBoard:
             j.commit()
             j.last_t = c.t - j.checkpoint_ms  # due now: the running side's time at this instant
             j.checkpoint(c, now)
+            if (j.backlog or j.gap or not j.opened) and c.state in (C.RUNNING, C.PAUSED, C.ADJOURNED):
+                # the log could not take the game (LOG ERROR / LOG FULL): its only copy is in RAM
+                # and on the faces, which a sleep (a reset) erases. Play on; the faces say bAtt and
+                # the log's error; the cut-off comes at the first reading after the game's end
+                # (or once the flash takes the records).
+                return
         self.buzzer.duty_u16(0)
         for face in self.led_pins:
             for pin in face:
                 pin(0)
-        if self.display == "tm1637":
-            F.text4(self.seg, "bAtt")
-            for tm in self.tm:
-                tm.show(self.seg)
-        else:
-            for o in self.oled:
-                o.draw(F.menu_oled("EMPTY", None, 1, "BATTERY", "CHARGE IT"))
-                o.send()
+        displays = self.tm if self.display == "tm1637" else self.oled
+        for d in displays:
+            try:  # a face that no longer answers (a loose I2C wire) must not keep the cell draining
+                if self.display == "tm1637":
+                    d.show(F.text4(self.seg, "bAtt"))
+                else:
+                    d.draw(F.menu_oled("EMPTY", None, 1, "BATTERY", "CHARGE IT"))
+                    d.send()
+            except OSError:
+                pass
         time.sleep_ms(self.CUTOFF_SHOW_MS)  # type: ignore[attr-defined]  # MicroPython's time
-        for d in (self.tm if self.display == "tm1637" else self.oled):
-            d.off()
+        for d in displays:
+            try:
+                d.off()
+            except OSError:
+                pass
         import machine
 
         machine.deepsleep()
