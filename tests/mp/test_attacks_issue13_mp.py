@@ -165,3 +165,65 @@ def test_cutoff_once_the_flash_takes_the_records_again_restores_every_move():
     assert c.state == C.PAUSED and c.moves[C.LEFT] + c.moves[C.RIGHT] == 4, (c.state, c.moves)
     assert c.t == at and c.ms(C.LEFT) == left and c.ms(C.RIGHT) == right, (c.t, at)
     unmount()
+
+
+# The boards' MicroPython keeps ints in 31 bits (-2^30 .. 2^30 - 1, MICROPY_OBJ_REPR_A on rp2 and
+# esp32); past that an int is a heap-allocated bignum. The unix port's 63-bit small ints hide an
+# overflow, so these readings are ints that fail on any result outside the boards' range.
+_LIM = 1 << 30
+
+
+class Word(int):
+    def _c(self, v):
+        assert -_LIM <= v < _LIM, "past the boards' small int: %d" % v
+        return Word(v)
+
+    def __add__(self, o):
+        return self._c(int(self) + int(o))
+
+    def __radd__(self, o):
+        return self._c(int(o) + int(self))
+
+    def __sub__(self, o):
+        return self._c(int(self) - int(o))
+
+    def __mul__(self, o):
+        return self._c(int(self) * int(o))
+
+    def __rmul__(self, o):
+        return self._c(int(o) * int(self))
+
+    def __floordiv__(self, o):
+        return self._c(int(self) // int(o))
+
+    def __mod__(self, o):
+        return self._c(int(self) % int(o))
+
+
+class _Adc:
+    def __init__(self, u16=0, uv=0):
+        self.u16 = u16
+        self.uv = uv
+
+    def read_u16(self):
+        return Word(self.u16)
+
+    def read_uv(self):
+        return Word(self.uv)
+
+
+def test_the_cell_reading_stays_in_the_boards_small_ints_and_exact():
+    # read every 5 s in the loop's show(): a bignum there is heap garbage each time
+    FM.use("rp2")
+    FM.I2C.devices.clear()
+    b = _board_cls()()
+    for u16 in (0, 1, 30000, 41700, 65535):
+        b.adc = _Adc(u16=u16)
+        want = 8 * u16 * 3300000 // (8 * 65535) * 2000 // 1000000
+        assert b.battery_mv() == want, (u16, b.battery_mv(), want)
+    FM.use("esp32")
+    e = _board_cls(base=esp32.Board, pins=esp32.PINS)()
+    for uv in (0, 1, 1750123, 2100000, 3100000):
+        e.adc = _Adc(uv=uv)
+        assert e.battery_mv() == uv * 2000 // 1000000, (uv, e.battery_mv())
+    FM.use("rp2")

@@ -191,13 +191,20 @@ class HwBoard:
         total = 0
         for _ in range(8):
             total += adc.read_u16()
-        return total * 3300000 // (8 * 65535)
+        # total * 3300000 // 524280 exactly, every step under 2^30: the boards' small ints are
+        # 31 bits, past that each reading would leave bignums on the heap
+        q, r = divmod(total * 825, 131070)
+        return q * 1000 + r * 1000 // 131070
 
     def battery_mv(self):
         """The cell's voltage in mV through its divider (PINS "battery": pin, ratio x 1000)."""
         if self.adc is None:
             return None
-        return self.pin_uv() * self.PINS["battery"][1] // 1000000
+        uv = self.pin_uv()
+        ratio = self.PINS["battery"][1]
+        # uv * ratio // 1000000 exactly, in 31-bit ints (uv < 3.4e6, ratio < 1e5)
+        a = uv // 1000 * ratio
+        return a // 1000 + (a % 1000 * 1000 + uv % 1000 * ratio) // 1000000
 
     def _battery(self, app, now):
         if self.next_battery is not None and ticks_diff(now, self.next_battery) < 0:
