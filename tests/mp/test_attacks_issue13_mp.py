@@ -227,3 +227,45 @@ def test_the_cell_reading_stays_in_the_boards_small_ints_and_exact():
         e.adc = _Adc(uv=uv)
         assert e.battery_mv() == uv * 2000 // 1000000, (uv, e.battery_mv())
     FM.use("rp2")
+
+
+def test_an_oled_that_was_unplugged_and_plugged_back_shows_the_game_again():
+    # A face's connector lets go for a moment at the table (a knock on the case): while it is off
+    # the writes fail (the loop says ERROR and plays on); when it is back, the panel has powered up
+    # again: display off, charge pump off, RAM random. The driver must bring it back to the frame
+    # drawn, not send only the columns it believes changed to a panel that shows nothing.
+    app, board = _app("ssd1306")
+    app.new_game("600", "left", T(0))
+    app.start(T(0))
+    assert _loop(app, 0, 3000)[0] is None
+    del FM.I2C.devices[0x3D]  # the waiting face: its frame does not change, nothing is sent to it
+    _loop(app, 3005, 4000)
+    chip = FM.SSD1306Chip(0x3D)  # plugged back: a panel just powered up
+    chip.ram[:] = b"\xa5" * 1024
+    _, caught = _loop(app, 4005, 13000)  # lit within a second, whole within 8
+    o = board.oled[1]
+    assert not caught and chip.on and chip.image() == bytes(o.buffer), (len(caught), chip.on)
+    unmount()
+
+
+def test_one_dead_oled_does_not_freeze_the_other_face():
+    # The left face's connector lets go; the right player's time runs on. Every write to the left
+    # face fails, and the right face must still count down (not stand still at the instant the
+    # left one died, which is what the players would read as their time).
+    app, board = _app("ssd1306")
+    app.new_game("600", "left", T(0))
+    app.start(T(0))
+    assert _loop(app, 0, 2000)[0] is None
+    del FM.I2C.devices[0x3C]
+    _, caught = _loop(app, 2005, 3000)
+    _press(app, C.LEFT, 3000)  # the left player moves: the right's time runs
+    _, more = _loop(app, 3005, 9000)
+    assert caught + more and app.clock.running == C.RIGHT
+    o = board.oled[1]
+    chip = FM.I2C.devices[0x3D]
+    from sagatfw import faces as F
+
+    want = (F.face_text(app.clock, C.RIGHT), "9:55")  # at 9.000 s, or at the last refresh before
+    assert o.items is not None and any(it[3] in want for it in o.items if it[0] == "text"), (want, o.items)
+    assert chip.image() == bytes(o.buffer)
+    unmount()

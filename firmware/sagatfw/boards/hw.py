@@ -61,6 +61,7 @@ class HwBoard:
             i2c = I2C(p.get("i2c_id", 0), sda=Pin(sda), scl=Pin(scl), freq=400000)
             self.oled = [OLED(i2c, a) for a in (0x3C, 0x3D)]
         self._items = [None, None]  # this frame's OLED draw items, per face
+        self._kept = None  # the second of the OLEDs' last keep
         self.buzzer = PWM(Pin(p["buzzer"]))
         self.buzzer.duty_u16(0)
         self.beep_until = None
@@ -146,6 +147,14 @@ class HwBoard:
     def _send(self, app, items, now):
         from sagatfw.oled import show_faces
 
+        s = now // 1000
+        if s != self._kept:  # once a second: a face that lost power comes back (oled.keep)
+            self._kept = s
+            for o in self.oled:
+                try:
+                    o.keep(s & 7)
+                except OSError:
+                    pass  # said by show_faces' error
         if show_faces(self.oled, items):
             app.next_face = now  # pages left: sent at the loop's next pass (5 ms), each pass in budget
 
