@@ -263,18 +263,19 @@ class HwBoard:
         for face in self.led_pins:
             for pin in face:
                 pin(0)
-        displays = self.tm if self.display == "tm1637" else self.oled
-        for d in displays:
-            try:  # a face that no longer answers (a loose I2C wire) must not keep the cell draining
-                if self.display == "tm1637":
-                    d.show(F.text4(self.seg, "bAtt"))
-                else:
-                    d.draw(F.menu_oled("EMPTY", None, 1, "BATTERY", "CHARGE IT"))
-                    d.send()
-            except OSError:
-                pass
+        if self.display == "tm1637":
+            F.text4(self.seg, "bAtt")
+            for tm in self.tm:
+                tm.show(self.seg)  # bit-banged: no error to stop the sleep
+        else:
+            for o in self.oled:
+                try:  # a face that no longer answers (a loose I2C wire) must not keep the cell draining
+                    o.draw(F.menu_oled("EMPTY", None, 1, "BATTERY", "CHARGE IT"))
+                    o.send()
+                except OSError:
+                    pass
         time.sleep_ms(self.CUTOFF_SHOW_MS)  # type: ignore[attr-defined]  # MicroPython's time
-        for d in displays:
+        for d in (self.tm if self.display == "tm1637" else self.oled):
             try:
                 d.off()
             except OSError:
