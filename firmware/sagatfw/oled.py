@@ -44,6 +44,8 @@ _INIT = bytes((
     0xAF,  # display on
 ))
 _OFF = b"\x00\xae"  # display off (sleep): about 10 uA instead of mA
+# the settings again, display on last, without the init's display off (no flicker): `keep`
+_KEEP = b"\x00" + _INIT[2:]
 
 
 PASS_BYTES = const(256)  # data bytes a pass may send: about 6 ms at 400 kHz with the windows' commands
@@ -53,11 +55,18 @@ def show_faces(faces, items, budget=PASS_BYTES):
     """Draw both faces' items and send what changed, up to the pass's budget. True if a face has
     pages still to send: the caller shows again at the loop's next pass."""
     more = False
+    err = None
     for side in (0, 1):
         o = faces[side]
-        o.draw(items[side])
-        budget -= o.send(budget)
+        try:  # a face that no longer answers (a loose wire) must not freeze the other one
+            o.draw(items[side])
+            budget -= o.send(budget)
+        except OSError as e:
+            o.lost = True
+            err = e
         more = more or o.dirty
+    if err is not None:
+        raise err  # the loop says ERROR
     return more
 
 
@@ -80,6 +89,7 @@ class OLED(framebuf.FrameBuffer):
         self._glyph_fb = framebuf.FrameBuffer(self._glyph, 8, 8, framebuf.MONO_HLSB)
         self.items = None  # the draw items of the frame in the buffer
         self.dirty = False  # the buffer has pages the panel does not show yet
+        self.lost = False  # a write failed: the panel may have lost power (see keep)
         self.sent_bytes = 0  # data bytes sent since power-on (the benchmark reads it)
         i2c.writeto(addr, _INIT)
         # the panel's RAM is random at power-on: clear it once (23 ms, at boot), so that `sent`
@@ -89,6 +99,27 @@ class OLED(framebuf.FrameBuffer):
         self._data[1] = self.buffer
         i2c.writevto(addr, self._data)
         self._data[1] = None
+
+    def keep(self, p):
+        """Once a second (the board's show): the panel's settings and display on again, and page
+        `p` (0..7) sent again whatever `sent` says. A panel that lost power for a moment (its
+        connector knocked at the table) comes back dark with random RAM, and a face that did not
+        change was not written meanwhile, so no error told: it is lit again within a second and
+        whole within 8. After a failed write (`lost`), the first that succeeds resends all."""
+        try:
+            self.i2c.writeto(self.addr, _KEEP)
+        except OSError:
+            self.lost = True
+            raise
+        first = 0 if self.lost else p
+        last = PAGES - 1 if self.lost else p
+        self.lost = False
+        for q in range(first, last + 1):
+            page = self._pages[q]
+            sent = self._sent[q]
+            for i in range(W):
+                sent[i] = page[i] ^ 0xFF  # differs from the frame in every column: all resent
+        self.dirty = True
 
     def off(self):
         self.i2c.writeto(self.addr, _OFF)

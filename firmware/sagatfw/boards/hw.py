@@ -5,6 +5,7 @@ import time
 
 from machine import ADC, PWM, Pin
 
+from sagatfw import clock as C
 from sagatfw import faces as F
 from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
 
@@ -60,6 +61,7 @@ class HwBoard:
             i2c = I2C(p.get("i2c_id", 0), sda=Pin(sda), scl=Pin(scl), freq=400000)
             self.oled = [OLED(i2c, a) for a in (0x3C, 0x3D)]
         self._items = [None, None]  # this frame's OLED draw items, per face
+        self._kept = None  # the second of the OLEDs' last keep
         self.buzzer = PWM(Pin(p["buzzer"]))
         self.buzzer.duty_u16(0)
         self.beep_until = None
@@ -145,6 +147,14 @@ class HwBoard:
     def _send(self, app, items, now):
         from sagatfw.oled import show_faces
 
+        s = now // 1000
+        if s != self._kept:  # once a second: a face that lost power comes back (oled.keep)
+            self._kept = s
+            for o in self.oled:
+                try:
+                    o.keep(s & 7)
+                except OSError:
+                    pass  # said by show_faces' error
         if show_faces(self.oled, items):
             app.next_face = now  # pages left: sent at the loop's next pass (5 ms), each pass in budget
 
@@ -190,13 +200,20 @@ class HwBoard:
         total = 0
         for _ in range(8):
             total += adc.read_u16()
-        return total * 3300000 // (8 * 65535)
+        # total * 3300000 // 524280 exactly, every step under 2^30: the boards' small ints are
+        # 31 bits, past that each reading would leave bignums on the heap
+        q, r = divmod(total * 825, 131070)
+        return q * 1000 + r * 1000 // 131070
 
     def battery_mv(self):
         """The cell's voltage in mV through its divider (PINS "battery": pin, ratio x 1000)."""
         if self.adc is None:
             return None
-        return self.pin_uv() * self.PINS["battery"][1] // 1000000
+        uv = self.pin_uv()
+        ratio = self.PINS["battery"][1]
+        # uv * ratio // 1000000 exactly, in 31-bit ints (uv < 3.4e6, ratio < 1e5)
+        a = uv // 1000 * ratio
+        return a // 1000 + (a % 1000 * 1000 + uv % 1000 * ratio) // 1000000
 
     def _battery(self, app, now):
         if self.next_battery is not None and ticks_diff(now, self.next_battery) < 0:
@@ -236,6 +253,12 @@ class HwBoard:
             j.commit()
             j.last_t = c.t - j.checkpoint_ms  # due now: the running side's time at this instant
             j.checkpoint(c, now)
+            if (j.backlog or j.gap or not j.opened) and c.state in (C.RUNNING, C.PAUSED, C.ADJOURNED):
+                # the log could not take the game (LOG ERROR / LOG FULL): its only copy is in RAM
+                # and on the faces, which a sleep (a reset) erases. Play on; the faces say bAtt and
+                # the log's error; the cut-off comes at the first reading after the game's end
+                # (or once the flash takes the records).
+                return
         self.buzzer.duty_u16(0)
         for face in self.led_pins:
             for pin in face:
@@ -243,14 +266,20 @@ class HwBoard:
         if self.display == "tm1637":
             F.text4(self.seg, "bAtt")
             for tm in self.tm:
-                tm.show(self.seg)
+                tm.show(self.seg)  # bit-banged: no error to stop the sleep
         else:
             for o in self.oled:
-                o.draw(F.menu_oled("EMPTY", None, 1, "BATTERY", "CHARGE IT"))
-                o.send()
+                try:  # a face that no longer answers (a loose I2C wire) must not keep the cell draining
+                    o.draw(F.menu_oled("EMPTY", None, 1, "BATTERY", "CHARGE IT"))
+                    o.send()
+                except OSError:
+                    pass
         time.sleep_ms(self.CUTOFF_SHOW_MS)  # type: ignore[attr-defined]  # MicroPython's time
         for d in (self.tm if self.display == "tm1637" else self.oled):
-            d.off()
+            try:
+                d.off()
+            except OSError:
+                pass
         import machine
 
         machine.deepsleep()
