@@ -221,6 +221,7 @@ class HwBoard:
         self.next_battery = ticks_add(now, BATTERY_MS)
         mv = self.mv = self.battery_mv()
         if mv is None or mv < NO_CELL_MV:  # no divider, or no cell on it (mains power): not measured
+            self.mv = None
             self.level = None
             self.low = False
             self.under = 0
