@@ -28,6 +28,7 @@ except ImportError:  # CPython
 
 
 REFRESH_MS = const(100)  # faces at least 10 times a second
+_ERROR_CLEAR_SHOWS = const(30)  # clean refreshes (3 s) after a failed step before ERROR goes
 RETRY_MS = const(1000)  # records waiting in RAM (a write error): the flash is tried again this often
 BEEP_FLAG_MS = const(400)
 BEEP_STAGE_MS = const(120)
@@ -366,10 +367,21 @@ async def _loop(app):
     import asyncio
 
     board = app.board
+    said = None  # after a failed step: [what the faces said before, clean refreshes since]
     while True:
         try:
+            shown = app.next_face
             app.step(board.ticks())
+            if said is not None and app.next_face != shown:  # a refresh that went through
+                said[1] += 1
+                if said[1] >= _ERROR_CLEAR_SHOWS:  # ERROR stood 3 s: the faces say what they said
+                    if app.message == "ERROR":
+                        app.message = said[0]
+                    said = None
         except Exception as e:  # noqa: BLE001 - a display glitch (I2C) must never stop the clock
+            if said is None:
+                said = [app.message, 0]
+            said[1] = 0
             app.message = "ERROR"
             board.note("step failed: %s" % (e,))
         await asyncio.sleep_ms(5)  # presses are stamped in their IRQ: this never delays a press

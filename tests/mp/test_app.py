@@ -462,3 +462,55 @@ def test_real_time_script_stamps_presses_at_their_instants_when_the_loop_stalls(
     c = app.clock
     assert c.moves[C.LEFT] + c.moves[C.RIGHT] == 20, c.moves  # every press counted
     unmount()
+
+
+def test_the_loop_says_error_then_clears_it_after_clean_refreshes():
+    # review of issue 13: a step that raised (an I2C glitch) set "ERROR" for good, and on an OLED
+    # face it takes the bottom line where FLAG, LOW and DEF go. Now it stands 3 s of clean
+    # refreshes (after the last failure), then the faces say again what they said before.
+    import asyncio
+
+    from sagatfw import app as A
+
+    app, board = _app()
+    app.message = "CODE 123456"  # what the faces said before the glitch
+    fails = [3]
+    now = [T(0)]
+    passes = [0]
+    said = []
+
+    class Stop(BaseException):
+        pass
+
+    def show(a, t):
+        if fails[0] > 0:
+            fails[0] -= 1
+            raise OSError(5)
+
+    def ticks():
+        passes[0] += 1
+        if passes[0] > 200:
+            raise Stop()
+        now[0] = ticks_add(now[0], 50)  # a pass every 50 ms of board time: a refresh every 2
+        return now[0]
+
+    step = app.step
+
+    def recording(t):
+        try:
+            step(t)
+        finally:
+            said.append(app.message)
+
+    board.show = show
+    board.ticks = ticks
+    app.step = recording
+    try:
+        asyncio.run(A._loop(app))
+    except Stop:
+        pass
+    errors = [i for i, m in enumerate(said) if m == "ERROR"]
+    assert errors and errors == list(range(errors[0], errors[-1] + 1)), said  # one stretch
+    assert 58 <= len(errors) <= 70, len(errors)  # 3 failing refreshes, then 30 clean ones (60 passes)
+    assert said[-1] == "CODE 123456" and any(n.startswith("step failed") for n in board.notes)
+    unmount()

@@ -352,3 +352,35 @@ def test_pico_onboard_led_is_dark_all_game():
     board.show(_App(_game()), 10400)
     board.show(_App(_game()), 20000)
     assert 25 not in FM.Pin.pins and all(n != 25 for n, v in FM.TRACE)
+
+
+def test_tm1637_faces_say_the_messages_an_oled_shows():
+    # review of issue 13: a TM1637 clock never showed LOG ERROR, LOG FULL, ERROR...: its arbiter
+    # could not see that the log fails. Stopped: every other 2 s on both faces; during play: 1 s in
+    # every 10 s on the waiting side's face (its time stands still), never the running side's
+    board, pins = _board("pico")
+    for message, text in (("LOG ERROR", "LErr"), ("LOG FULL", "LFul"), ("ERROR", "Err"),
+                          ("SETTINGS DEFAULT", "SdEF"), ("LOG DAMAGED", "LdAm")):
+        app = _App(_game())  # right runs, t = 10.4 s
+        c = app.clock
+        app.message = message
+        want = bytes(F.text4(bytearray(4), text))
+        seen = {LEFT: 0, RIGHT: 0}
+        for now in range(10400, 40400, 500):
+            c.advance(now)
+            del FM.TRACE[:]
+            board.show(app, now)
+            for side in (LEFT, RIGHT):
+                clk, dio = pins["tm1637"][side]
+                if bytes(FM.tm1637_frames(clk, dio, FM.TRACE)[1][1:5]) == want:
+                    seen[side] += 1
+        assert seen[RIGHT] == 0 and seen[LEFT] == 6, (message, seen)  # 3 windows of 1 s, 2 shows each
+    c.pause(2, 40400)
+    app.message = "LOG ERROR"
+    want = bytes(F.text4(bytearray(4), "LErr"))
+    for now, shown in ((42000, True), (44000, False)):
+        del FM.TRACE[:]
+        board.show(app, now)
+        for side in (LEFT, RIGHT):
+            clk, dio = pins["tm1637"][side]
+            assert (bytes(FM.tm1637_frames(clk, dio, FM.TRACE)[1][1:5]) == want) is shown, (now, side)

@@ -22,12 +22,23 @@ BATTERY_MS = const(5000)  # the cell is read every 5 s
 CUTOFF_READS = const(3)  # readings in a row under the cut-off before the clock sleeps (not a beep's dip)
 NO_CELL_MV = const(2000)  # less is no cell at all: a LiPo's protection cuts it off near 2.4 V
 WARN_EVERY_S = const(30)  # TM1637: "bAtt" for 1 s in every 30 s during play
+MSG_EVERY_S = const(10)  # TM1637: a message (LOG ERROR...) for 1 s in every 10 s during play
 # LEDs of a face, in the pin map's order: running, flag, low time (TK-C17), mark (a stage passed at a
 # flag, TK-C13, or the default time, TK-C6); the low-battery warning blinks the low LEDs of both
 # faces while the clock is stopped, so it shows at setup (during play: "bAtt", see show).
 _LED_BITS = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW, F.LED_STAGE | F.LED_DEFAULT)
 # a face with three LEDs (fewer free pins): the third shows low time or a mark
 _LED_BITS3 = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW | F.LED_STAGE | F.LED_DEFAULT)
+# the app's messages (app.message) in four TM1637 cells; docs/user-guide.md lists them
+_MSG4 = {
+    "LOG ERROR": "LErr",
+    "LOG FULL": "LFul",
+    "LOG DAMAGED": "LdAm",
+    "RESTORE FAILED": "rErr",
+    "SETTINGS DEFAULT": "SdEF",
+    "SETTINGS UNSAVED": "SErr",
+    "ERROR": "Err",
+}
 
 
 class HwBoard:
@@ -127,10 +138,16 @@ class HwBoard:
             if self.display == "tm1637":
                 self.tm[side].brightness = v["brightness"]
                 code = app.message
+                m4 = _MSG4.get(code) if code is not None else None
                 if code is not None and code[:5] == "CODE " and (now // 2000) & 1:
                     # the result code (for the scoresheet) every other 2 s, with the final times:
                     # "C123" on the left face, " 456" on the right
                     F.text4(self.seg, ("C" + code[5:8]) if side == 0 else code[8:11])
+                elif m4 is not None and ((now // 2000) & 1 if c.running == -1 else
+                                         c.running != side and c.t // 1000 % MSG_EVERY_S == 5):
+                    # what the OLED's bottom line says (a log that fails, bad settings): every
+                    # other 2 s while stopped; during play 1 s in every 10 s on the waiting face
+                    F.text4(self.seg, m4)
                 elif self.low and c.running != -1 and c.running != side and c.t // 1000 % WARN_EVERY_S == 0:
                     # the low-battery warning during play (FIDE: 10 h after it; issue 13 point 5):
                     # 1 s in every 30 s of play on the face of the side not running, whose time
