@@ -241,8 +241,9 @@ class Journal:
     def restore(self, clock, now):
         """Replay the current game into `clock`. If it was set up or in progress, the clock comes
         back paused at its last durable state and a power_restore event is logged. Returns True
-        then; False if there was no game or it was finished; raises Mismatch if the log cannot be
-        replayed (the caller shows the error and starts clean)."""
+        then; False if there was no game or it was finished; None if the game is a match (the app
+        restores it: matchapp.py); raises Mismatch if the log cannot be replayed (the caller shows
+        the error and starts clean)."""
         if self.game == 0:
             return False
         from sagatfw.replay import Mismatch, Replay  # only at boot: the loop does not keep it in RAM
@@ -251,6 +252,8 @@ class Journal:
         seen = False
         finished = False
         for ev in self.game_events():
+            if ev["type"] == "match":
+                return None  # a match's game: matchapp.restore replays it
             if ev["type"] == "settings" and ev.get("tc") is not None:
                 seen = True
             if seen:
