@@ -78,6 +78,7 @@ class App:
         try:
             restored = self.journal.opened and self.journal.restore(self.clock, now)
             if restored is None:  # the log's current game is a match: it comes back in app.match
+                _forget("sagatfw.replay", "sagatfw.logread")  # room for the match's replay
                 from sagatfw.matchapp import restore
 
                 restored = restore(self, now)

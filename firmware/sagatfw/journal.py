@@ -246,9 +246,7 @@ class Journal:
         the error and starts clean)."""
         if self.game == 0:
             return False
-        from sagatfw.replay import Mismatch, Replay  # only at boot: the loop does not keep it in RAM
-
-        rp = Replay(clock)
+        rp = None
         seen = False
         finished = False
         for ev in self.game_events():
@@ -257,6 +255,10 @@ class Journal:
             if ev["type"] == "settings" and ev.get("tc") is not None:
                 seen = True
             if seen:
+                if rp is None:
+                    from sagatfw.replay import Replay  # only at boot: the loop does not keep it in RAM
+
+                    rp = Replay(clock)
                 rp.feed(ev)
                 finished = finished or ev["type"] == "result"
         clock.sink = None  # the replay's; the app sets its own
@@ -266,6 +268,8 @@ class Journal:
         if clock.state == C.FINISHED or finished:
             return False
         if rp.gap is not None:
+            from sagatfw.replay import Mismatch
+
             raise Mismatch("seq %s: the clock dropped %s records of this game (its log was full): it cannot be "
                            "replayed past them" % (rp.gap.get("seq"), rp.gap.get("dropped")))
         self._resume_checkpoint(clock)

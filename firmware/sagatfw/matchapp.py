@@ -226,28 +226,54 @@ def new(app, mode, opts, now, seed=0):
     return True
 
 
+def _records(j):
+    """The current game's match records, oldest first (one buffer, reused: the bytes change)."""
+    buf = bytearray(R.RECORD_SIZE)
+    names = j.segments()
+    start = 0
+    for i in range(len(names) - 1, -1, -1):  # the newest segment that begins before the game
+        first = None
+        for rec in j._read_segment(names[i], buf):
+            if not R.check(rec):
+                first = R.game_of(rec)
+            break
+        if first is not None and first < j.game:
+            start = i
+            break
+    for name in names[start:]:
+        for rec in j._read_segment(name, buf):
+            if not R.check(rec) and R.game_of(rec) == j.game and EV_BASE <= rec[1] <= T_MATCH:
+                yield rec
+
+
 def restore(app, now):
     """At boot, the log's current game is a match (journal.restore said None): replay its records
-    through the engine (the referee's operations at their t, the rest derived), then
-    power_restore, logged. app.match is set if the match was not finished; returns False (the game
-    clock is set up from the settings meanwhile). Raises ValueError if the log cannot be replayed."""
+    through the engine (the referee's operations at their t, the rest derived: what
+    tests/pure/matchkit.py's replay does), then power_restore, logged. The records are read raw
+    (no logread, no dicts: the boot's heap is tight). app.match is set if the match was not
+    finished; returns False (the game clock is set up from the settings meanwhile). Raises
+    ValueError (Refused) if the log cannot be replayed."""
     j = app.journal
     engine = None
     mapp = None
     made = 0  # events the engine emitted so far
     seen = 0  # match events read
-    for ev in j.game_events():
-        kind = ev["type"]
-        if kind == "match":
-            engine = _engine(ev["mode"])
-            mapp = MatchApp(app, engine, ev.get("seed", 0))
-            app.match = mapp
-            mode = mapp.mode
-            engine.new_match(**_kw(mode, dict((k, ev[k]) for k in _OPTIONS[mode] if k in ev)))
+    for rec in _records(j):
+        (_, kind, _, seq, t, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
+        if kind == T_MATCH:
+            lead, method, changeover, seed = struct.unpack_from("<BBII", rec, R.PAYLOAD)
+            engine = None
+            app.match = mapp = None
+            engine = _engine(MODES[arg])
+            if arg == 1:
+                engine.new_match(first=side, changeover_ms=changeover, method=method)
+            else:
+                engine.new_match(lead=lead)
+            app.match = mapp = MatchApp(app, engine, seed)
+            made = seen = 0
             continue
-        if engine is None or "period" not in ev:
-            continue  # not a match event (a settings record of the game: nothing to replay)
-        t = ev["t"]
+        if engine is None:
+            continue
         while not engine.advance(t):
             made += engine.n_events
             engine.clear_events()
@@ -256,32 +282,31 @@ def restore(app, now):
         seen += 1
         if made >= seen:
             continue  # derived: advancing to t made it
-        side = M.SIDE_NAMES.index(ev["side"]) if ev.get("side") in M.SIDE_NAMES else M.NONE
-        if kind == "period_start":
+        ev = kind - EV_BASE
+        if ev == M.EV_PERIOD_START:
             engine.start(t)
-        elif kind == "score":
-            engine.score(side, ev["points"], t)
-        elif kind == "card":
-            engine.card(side, M.CARD_NAMES.index(ev["card"]), t)
-        elif kind == "undo":
+        elif ev == M.EV_SCORE:
+            engine.score(side, arg, t)
+        elif ev == M.EV_CARD:
+            engine.card(side, arg, t)
+        elif ev == M.EV_UNDO:
             engine.undo(t)
-        elif kind == "stoppage_start":
+        elif ev == M.EV_STOPPAGE_START:
             engine.stoppage(t)
-        elif kind == "stoppage_end":
+        elif ev == M.EV_STOPPAGE_END:
             engine.resume(t)
-        elif kind == "lot":
+        elif ev == M.EV_LOT:
             engine.draw_lot(side, t)
-        elif kind == "result" and ev.get("why") == "referee":
-            w = ev.get("winner")
-            engine.result(M.SIDE_NAMES.index(w) if w in M.SIDE_NAMES else M.NONE, t)
-        elif kind == "power_restore":
+        elif ev == M.EV_RESULT and arg == M.WHY_REFEREE:
+            engine.result(side, t)
+        elif ev == M.EV_POWER_RESTORE:
             engine.power_restore(t)
         else:
-            raise ValueError("seq %s: the match engine did not derive %s" % (ev.get("seq"), kind))
+            raise ValueError("seq %d: the match engine did not derive event %d" % (seq, ev))
         made += engine.n_events
         engine.clear_events()
         if made < seen:
-            raise ValueError("seq %s: %s replayed to nothing" % (ev.get("seq"), kind))
+            raise ValueError("seq %d: event %d replayed to nothing" % (seq, ev))
     if mapp is None:
         return False
     if made != seen or engine.state == M.FINISHED:
