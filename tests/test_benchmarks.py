@@ -158,7 +158,8 @@ def test_a_match_runs_and_is_restored_in_the_frozen_64k_budget(tmp_path):
     # issue 14: a kok-boru bout in the frozen firmware's 64 KB heap, with the protocol server
     # attached and the faces drawn: 60 scores and 20 undos in the 1st half, a power cut in the rest,
     # the match restored (its records replayed through the engine), golden score, a power cut in
-    # it, restored again and won; then a kilithattu match with its lots on the same flash (two lots, the last result the referee's)
+    # it, restored again and won; then a kilithattu match on the same flash (two lots, then the
+    # referee's result)
     _, frozen_unix = _memory_bench()
     exe = frozen_port(frozen_unix)
     probe = tmp_path / "probe"
