@@ -207,6 +207,9 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
             f"{'wall':<24} details\n"
         )
         for e in evs:
+            if "left_moves" not in e:  # a match's record in a game's log (a damaged or forged one)
+                _match_row(out, e)
+                continue
             moves = f"{e['left_moves']}-{e['right_moves']}"
             run = {"left": "<", "right": ">"}.get(e.get("running"), " ")
             out.write(
@@ -242,18 +245,22 @@ def _match_table(out, g: int, evs: list[dict]) -> None:
     out.write(f"{'seq':>6}  {'t':>12}  {'event':<16} {'side':<5}  {'period':<12} {'match time':>12}  "
               f"{'score':<7}  {'wall':<24} details\n")
     for e in evs:
-        if "period" not in e:  # the match's setup, or a settings record of its game
-            detail = _match_details(e) if e["type"] == "match" else _details(e)
-            out.write(f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {'':<5}  {'':<12} {'':>12}  "
-                      f"{'':<7}  {e.get('wall') or '-':<24} {detail}\n")
-            continue
-        score = f"{e['left']}-{e['right']}"
-        side = e.get("side") or e.get("winner") or ""
-        out.write(
-            f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {side:<5}  {e.get('period_name') or '':<12} "
-            f"{clock_text(e['match_ms']):>12}  {score:<7}  {e.get('wall') or '-':<24} {_match_details(e)}\n"
-        )
+        _match_row(out, e)
     out.write("\n")
+
+
+def _match_row(out, e: dict) -> None:
+    if "period" not in e:  # the match's setup, or a settings record of its game
+        detail = _match_details(e) if e["type"] == "match" else _details(e)
+        out.write(f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {'':<5}  {'':<12} {'':>12}  "
+                  f"{'':<7}  {e.get('wall') or '-':<24} {detail}\n")
+        return
+    score = f"{e['left']}-{e['right']}"
+    side = e.get("side") or e.get("winner") or ""
+    out.write(
+        f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {side:<5}  {e.get('period_name') or '':<12} "
+        f"{clock_text(e['match_ms']):>12}  {score:<7}  {e.get('wall') or '-':<24} {_match_details(e)}\n"
+    )
 
 
 CSV_FIELDS = ["game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "right_moves", "running", "wall",
