@@ -27,10 +27,12 @@ SIDES = ("left", "right")
 def _periods(i):
     """The period names of mode i (its engine imported on demand: only the decoded mode's)."""
     if i == 1:
-        from sagatfw.modes.kilithattu import Kilithattu as E
-    else:
-        from sagatfw.modes.kokboru import KokBoru as E
-    return E.PERIOD_NAMES
+        from sagatfw.modes.kilithattu import Kilithattu
+
+        return Kilithattu.PERIOD_NAMES
+    from sagatfw.modes.kokboru import KokBoru
+
+    return KokBoru.PERIOD_NAMES
 
 
 def decode(rec):
@@ -49,9 +51,9 @@ def decode(rec):
         if arg == 1:
             d["first"] = SIDES[side] if side in (0, 1) else None
             d["changeover_ms"] = changeover
-            from sagatfw.modes.kilithattu import METHOD_NAMES as names
+            from sagatfw.modes.kilithattu import METHOD_NAMES
 
-            d["method"] = names[method] if method < len(names) else None
+            d["method"] = METHOD_NAMES[method] if method < len(METHOD_NAMES) else None
         else:
             d["lead"] = lead
         if seed:
@@ -61,8 +63,8 @@ def decode(rec):
     d["type"] = M.EVENT_NAMES[ev] if ev < len(M.EVENT_NAMES) else "match_unknown_%d" % kind
     d["mode"] = MODES[mode] if mode < len(MODES) else None
     d["period"] = period
-    names = _periods(mode) if mode < len(MODES) else ()
-    d["period_name"] = names[period] if 0 <= period < len(names) else None
+    periods = _periods(mode) if mode < len(MODES) else ()
+    d["period_name"] = periods[period] if 0 <= period < len(periods) else None
     d["match_ms"] = pms  # the period's match time so far (stoppages not counted)
     d["stopped_ms"] = struct.unpack_from("<I", rec, PAYLOAD)[0]
     d["left"] = ls
