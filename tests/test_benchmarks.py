@@ -139,3 +139,60 @@ def test_oled_benchmark_measures_the_sim_loop_with_oled_faces():
     figures = re.findall(r"loop_max_ms (\d+)$", run.stdout, re.M)
     assert len(figures) == 3 and run.stdout.strip().splitlines()[-1] in (
         "OK: the OLED faces keep the loop in budget", "OVER BUDGET"), out
+
+
+def _match_boot(exe, probe, flash, lines, start, heap="64k"):
+    import json
+    import subprocess
+
+    actions = os.path.join(os.path.dirname(flash), "actions-%d.jsonl" % start)
+    with open(actions, "w") as fh:
+        fh.write("".join(json.dumps(dict(a, line=i + 1)) + "\n" for i, a in enumerate(lines)))
+    got = subprocess.run([exe, "-X", f"heapsize={heap}", "match_probe.py", flash, actions, str(start), "--frozen"],
+                         capture_output=True, text=True, timeout=600, cwd=probe)
+    out = dict(line.split(" ", 1) for line in got.stdout.splitlines() if " " in line)
+    return got.returncode == 0 and got.stdout.rstrip().endswith("DONE"), out, got.stderr
+
+
+def test_a_match_runs_and_is_restored_in_the_frozen_64k_budget(tmp_path):
+    # issue 14: a kok-boru bout in the frozen firmware's 64 KB heap, with the protocol server
+    # attached and the faces drawn: 60 scores and 20 undos in the 1st half, a power cut in the rest,
+    # the match restored (its records replayed through the engine), golden score, a power cut in
+    # it, restored again and won; then a kilithattu match on the same flash (two lots, then the
+    # referee's result)
+    _, frozen_unix = _memory_bench()
+    exe = frozen_port(frozen_unix)
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    (probe / "match_probe.py").write_bytes(open(os.path.join(ROOT, "benchmarks", "match_probe.py"), "rb").read())
+    flash = str(tmp_path / "flash.img")
+    first = [{"at": 0, "do": "new", "mode": "kokboru", "lead": 99}, {"at": 0, "do": "start"}]
+    t = 0
+    for i in range(60):
+        t += 3000
+        first.append({"at": t, "do": "score", "side": "left" if i % 2 == 0 else "right", "points": 2})
+        if i % 3 == 2:
+            first.append({"at": t + 500, "do": "undo"})
+    first.append({"at": 270000, "do": "power_cut", "off_ms": 2000})  # the rest: t 240..300 s
+    boots = [(first, 0)]
+    # back at 272 s with t 240 s: the rest ends at 332 s (t 300 s)
+    boots.append(([{"at": 340000, "do": "start"}, {"at": 590000, "do": "start"},  # golden score
+                   {"at": 600000, "do": "card", "side": "left", "kind": "warning"},
+                   {"at": 610000, "do": "power_cut", "off_ms": 2000}], 272000))
+    boots.append(([{"at": 620000, "do": "resume"}, {"at": 630000, "do": "score", "side": "right", "points": 1}],
+                  612000))
+    kt = [{"at": 700000, "do": "new", "mode": "kilithattu", "first": "right", "changeover_ms": 30000,
+           "method": "lot", "seed": 3}, {"at": 700000, "do": "start"},
+          {"at": 710000, "do": "score", "side": "right", "points": 1},
+          {"at": 1200000, "do": "score", "side": "left", "points": 1},
+          {"at": 1600000, "do": "start"}, {"at": 2300000, "do": "result", "winner": "left"}]
+    boots.append((kt, 700000))
+    figures = []
+    for n, (lines, start) in enumerate(boots):
+        ok, out, err = _match_boot(exe, str(probe), flash, lines, start)
+        assert ok, (n, out, err)
+        assert "refused" not in err, (n, err)
+        figures.append(out)
+    assert [f["MATCH"] for f in figures] == ["False", "True", "True", "False"]  # restored at boots 2 and 3
+    assert figures[2]["MATCH_STATE"] == "7" and figures[3]["MATCH_STATE"] == "7"  # both finished
+    print("match heap (frozen, 64k):", [(f["MEM"] if "MEM" in f else None, f["LIVE_MAX"]) for f in figures])

@@ -43,6 +43,7 @@ class App:
         self.journal = None
         self.buttons = None
         self.menu = None  # the on-clock menu (menu.py) attaches itself here
+        self.match = None  # a match mode's app (matchapp.py), while a match is set up: it runs then
         self.link = None  # the serial link (link.py), when the board has one
         self.message = None  # a line for the faces: defaults, log errors
         self.setup_logged = False  # the current game's setup record is in the journal
@@ -77,7 +78,13 @@ class App:
         restored = False
         try:
             restored = self.journal.opened and self.journal.restore(self.clock, now)
+            if restored is None:  # the log's current game is a match: it comes back in app.match
+                _forget("sagatfw.replay", "sagatfw.logread")  # room for the match's replay
+                from sagatfw.matchapp import restore
+
+                restored = restore(self, now)
         except Exception as e:  # noqa: BLE001 - a log the engine cannot replay: start clean, say so
+            self.match = None
             self.message = "RESTORE FAILED"
             board.note("log restore failed: %s" % e)
             self.clock = None  # a MemoryError too: free the half-replayed clock and the replay first
@@ -108,7 +115,11 @@ class App:
         if not self.journal.opened:  # said last: it outweighs the other boot messages
             self.message = "LOG ERROR"
         _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse")  # boot-only code leaves RAM
-        return restored
+        if self.match is None:  # a match's log read (or refused) at boot: its code goes too
+            _forget("sagatfw.matchapp", "sagatfw.matchlog", "sagatfw.modes.kokboru", "sagatfw.modes.kilithattu",
+                    "sagatfw.modes.base", "sagatfw.modes")
+            return restored
+        return True
 
     def _set_up(self, tc, first, settings=None):
         """Set up the next game from a control string; ValueError (and the clock unchanged) if the
@@ -129,6 +140,8 @@ class App:
 
     def step(self, now):
         """Everything for one instant (ticks `now`)."""
+        if self.match is not None:
+            return self.match.step(now)  # a match mode runs instead of the game clock
         b = self.buttons
         while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
             self._button(b.button, b.kind, b.ticks)
@@ -155,6 +168,8 @@ class App:
 
     def next_instant(self, now):
         """Ticks of the clock's next pending instant (flag, stage, low time, default), or None."""
+        if self.match is not None:
+            return self.match.next_instant(now)
         c = self.clock
         at = c.next_instant()
         if at < 0:
@@ -249,6 +264,8 @@ class App:
         if first not in ("left", "right"):
             raise ValueError("first must be left or right")
         self._set_up(tc, first)  # raises ValueError on a bad control: nothing changed then
+        if self.match is not None:
+            self.match = self.match.close()  # a game ends the match mode: its code leaves RAM
         self._forget_code()
         self.store.values["tc"] = tc
         self.store.values["first"] = first

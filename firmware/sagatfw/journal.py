@@ -241,19 +241,24 @@ class Journal:
     def restore(self, clock, now):
         """Replay the current game into `clock`. If it was set up or in progress, the clock comes
         back paused at its last durable state and a power_restore event is logged. Returns True
-        then; False if there was no game or it was finished; raises Mismatch if the log cannot be
-        replayed (the caller shows the error and starts clean)."""
+        then; False if there was no game or it was finished; None if the game is a match (the app
+        restores it: matchapp.py); raises Mismatch if the log cannot be replayed (the caller shows
+        the error and starts clean)."""
         if self.game == 0:
             return False
-        from sagatfw.replay import Mismatch, Replay  # only at boot: the loop does not keep it in RAM
-
-        rp = Replay(clock)
+        rp = None
         seen = False
         finished = False
         for ev in self.game_events():
+            if ev["type"] == "match":
+                return None  # a match's game: matchapp.restore replays it
             if ev["type"] == "settings" and ev.get("tc") is not None:
                 seen = True
             if seen:
+                if rp is None:
+                    from sagatfw.replay import Replay  # only at boot: the loop does not keep it in RAM
+
+                    rp = Replay(clock)
                 rp.feed(ev)
                 finished = finished or ev["type"] == "result"
         clock.sink = None  # the replay's; the app sets its own
@@ -263,6 +268,8 @@ class Journal:
         if clock.state == C.FINISHED or finished:
             return False
         if rp.gap is not None:
+            from sagatfw.replay import Mismatch
+
             raise Mismatch("seq %s: the clock dropped %s records of this game (its log was full): it cannot be "
                            "replayed past them" % (rp.gap.get("seq"), rp.gap.get("dropped")))
         self._resume_checkpoint(clock)

@@ -85,6 +85,10 @@ def decode(rec):
     (_, kind, game, seq, t, lms, rms, lmv, rmv, running, side, arg, lst, rst, flags, _, ws, wms) = (
         struct.unpack_from(HEADER, rec, 0)
     )
+    if 0x20 <= kind <= 0x30:  # a match's record (matchlog.py: EV_BASE .. T_MATCH)
+        from sagatfw import matchlog
+
+        return matchlog.decode(rec)
     if kind == T_CHECKPOINT:
         name = "checkpoint"
     elif kind == T_GAP:

@@ -198,12 +198,18 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
         evs = log.shown(checkpoints, g)
         if not evs:
             continue
+        if any(e["type"] == "match" for e in evs):
+            _match_table(out, g, evs)
+            continue
         out.write(f"game {g}\n")
         out.write(
             f"{'seq':>6}  {'t':>12}  {'event':<16} {'side':<5}  {'left':>12}  {'right':>12}  moves   "
             f"{'wall':<24} details\n"
         )
         for e in evs:
+            if "left_moves" not in e:  # a match's record in a game's log (a damaged or forged one)
+                _match_row(out, e)
+                continue
             moves = f"{e['left_moves']}-{e['right_moves']}"
             run = {"left": "<", "right": ">"}.get(e.get("running"), " ")
             out.write(
@@ -213,6 +219,48 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
             )
         out.write("\n")
     return out.getvalue()
+
+
+def _match_details(e: dict) -> str:
+    """The per-type fields of a match's event (sagatfw/matchlog.py), for the table."""
+    kind = e["type"]
+    if kind == "match":
+        opts = [f"{k} {e[k]}" for k in ("lead", "first", "changeover_ms", "method", "seed") if k in e]
+        return f"{e.get('mode')} match: " + ", ".join(opts)
+    if kind == "result":
+        return f"winner {e.get('winner') or 'none (draw)'}, {e.get('why')}"
+    parts = []
+    for k in ("points", "card", "how", "lot", "stoppage", "entry"):
+        if k in e:
+            parts.append(f"{k} {e[k]}")
+    if "length_ms" in e:
+        parts.append(f"length {clock_text(e['length_ms'])}")
+    if e.get("early"):
+        parts.append("cut short by the referee's start")
+    return ", ".join(parts)
+
+
+def _match_table(out, g: int, evs: list[dict]) -> None:
+    out.write(f"game {g} (match)\n")
+    out.write(f"{'seq':>6}  {'t':>12}  {'event':<16} {'side':<5}  {'period':<12} {'match time':>12}  "
+              f"{'score':<7}  {'wall':<24} details\n")
+    for e in evs:
+        _match_row(out, e)
+    out.write("\n")
+
+
+def _match_row(out, e: dict) -> None:
+    if "period" not in e:  # the match's setup, or a settings record of its game
+        detail = _match_details(e) if e["type"] == "match" else _details(e)
+        out.write(f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {'':<5}  {'':<12} {'':>12}  "
+                  f"{'':<7}  {e.get('wall') or '-':<24} {detail}\n")
+        return
+    score = f"{e['left']}-{e['right']}"
+    side = e.get("side") or e.get("winner") or ""
+    out.write(
+        f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {side:<5}  {e.get('period_name') or '':<12} "
+        f"{clock_text(e['match_ms']):>12}  {score:<7}  {e.get('wall') or '-':<24} {_match_details(e)}\n"
+    )
 
 
 CSV_FIELDS = ["game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "right_moves", "running", "wall",

@@ -26,12 +26,29 @@ ACTIONS = {
     "press": {"side": (True, lambda v: v in C.SIDE_NAMES, "left or right")},
     "settings": {},
     "new": {
-        "tc": (True, None, "a TimeControl string or {\"left\": ..., \"right\": ...}"),
+        "tc": (False, None, "a TimeControl string or {\"left\": ..., \"right\": ...}; a game (or mode)"),
         "first": (False, lambda v: v in C.SIDE_NAMES, "left or right"),
+        "mode": (False, lambda v: v in MATCH_MODES, "kokboru or kilithattu: a match (issue 14) instead of a game"),
+        "lead": (False, lambda v: _int(v) and 0 <= v <= 99, "kokboru: the lead that wins at once, 0..99 (8)"),
+        "changeover_ms": (False, lambda v: _int(v) and 1000 <= v <= 60000,
+                          "kilithattu: the changeover, 1000..60000 ms (60000)"),
+        "method": (False, lambda v: v in MATCH_METHODS, "kilithattu: a further tie by sudden, lot, draw, referee"),
+        "seed": (False, lambda v: _int(v) and 1 <= v <= 0xFFFFFFFF,
+                 "a match's lot drawn from this seed, 1..2^32-1 (scripts only; else a true random bit)"),
     },
     "start": {},
     "pause": {"by": (False, lambda v: v in C.BY_NAMES, "left, right, arbiter or host")},
     "resume": {},
+    "score": {
+        "side": (True, lambda v: v in C.SIDE_NAMES, "left or right (a match)"),
+        "points": (True, lambda v: _int(v) and v in (1, 2, 4), "kokboru 4, 2 or 1; kilithattu 1"),
+    },
+    "card": {
+        "side": (True, lambda v: v in C.SIDE_NAMES, "left or right (kokboru)"),
+        "kind": (True, lambda v: v in ("warning", "red"), "warning or red"),
+    },
+    "stoppage": {},
+    "undo": {},
     "adjust": {
         "side": (True, lambda v: v in C.SIDE_NAMES, "left or right"),
         "ms": (False, lambda v: _int(v) and v >= 0, "ms, a whole number >= 0"),
@@ -42,9 +59,20 @@ ACTIONS = {
     "late_install": {"elapsed_ms": (True, lambda v: _int(v) and v >= 0, "ms played without a clock, >= 0")},
     "adjourn": {},
     "resume_adjourned": {},
-    "result": {"result": (True, lambda v: v in C.RESULT_NAMES, ", ".join(C.RESULT_NAMES))},
+    "result": {
+        "result": (False, lambda v: v in C.RESULT_NAMES, ", ".join(C.RESULT_NAMES) + " (a game)"),
+        "winner": (False, lambda v: v in ("left", "right", "none"), "left, right or none: a draw (a match)"),
+    },
     "power_cut": {"off_ms": (True, lambda v: _int(v) and v >= 0, "ms the board stays off, >= 0")},
 }
+MATCH_MODES = ("kokboru", "kilithattu")
+MATCH_METHODS = ("sudden", "lot", "draw", "referee")  # sagatfw.modes.kilithattu.METHOD_NAMES
+MATCH_OPTIONS = {"kokboru": ("lead",), "kilithattu": ("first", "changeover_ms", "method", "seed")}
+# what each kind of play takes: a game's actions, a match's (after a `new` with a mode)
+GAME_ONLY = ("press", "pause", "adjust", "extend", "late_install", "adjourn", "resume_adjourned")
+MATCH_ONLY = ("score", "card", "stoppage", "undo")
+
+
 def actions_help() -> str:
     """The script actions and their fields, for `sagat sim --help`."""
     lines = ['script actions (one JSON object a line, "at": ms from the start, in time order):']
@@ -54,6 +82,10 @@ def actions_help() -> str:
             parts = ["any of " + ", ".join(SCRIPT_SETTINGS)]
         lines.append(f"  {what:<17} " + ("; ".join(parts) if parts else "-"))
     lines.append("(? marks an optional field; a refused action is a warning with its line number, on stderr)")
+    lines.append('a match (issue 14): new with "mode" instead of "tc", then start, score, card, stoppage, resume, '
+                 'undo, result (winner); a lot due is drawn at once')
+    lines.append('e.g. {"at": 0, "do": "new", "mode": "kokboru", "lead": 8}  {"at": 0, "do": "new", '
+                 '"mode": "kilithattu", "first": "left", "changeover_ms": 60000, "method": "lot", "seed": 7}')
     lines.append('e.g. {"at": 0, "do": "new", "tc": "420", "first": "left"}  {"at": 0, "do": "start"}  '
                  '{"at": 2500, "do": "press", "side": "left"}')
     return "\n".join(lines)
@@ -86,6 +118,7 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
     actions: list[Action] = []
     warnings: list[str] = []
     last_at = 0
+    match = False  # the last `new` set up a match (a mode)
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -117,7 +150,21 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
                 continue
             if check is not None and not check(a[key]):
                 raise bad(f'{what}: "{key}" must be {meaning}, not {a[key]!r}')
-        if what == "new":
+        if what == "new" and "mode" in a:
+            if "tc" in a:
+                raise bad('new takes "tc" (a game) or "mode" (a match), not both')
+            mode = a["mode"]
+            for key in ("first", "lead", "changeover_ms", "method", "seed"):
+                if key in a and key not in MATCH_OPTIONS[mode]:
+                    raise bad(f'a {mode} match has no "{key}"')
+            match = True
+        elif what == "new":
+            if "tc" not in a:
+                raise bad('new needs "tc" (a TimeControl string or {"left": ..., "right": ...}) or "mode"')
+            for key in ("lead", "changeover_ms", "method", "seed"):
+                if key in a:
+                    raise bad(f'"{key}" is a match\'s: new with "mode"')
+            match = False
             tc = a["tc"]
             try:
                 if isinstance(tc, dict):
@@ -131,6 +178,13 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
                     raise ValueError("tc must be a string or {left, right}")
             except ValueError as e:
                 raise bad(str(e)) from None
+        if match and what in GAME_ONLY:
+            raise bad(f"{what} is a game's action, not a match's (the last new has a mode)")
+        if not match and what in MATCH_ONLY:
+            raise bad(f'{what} is a match\'s action: a new with "mode" first')
+        if what == "result" and ("winner" if match else "result") not in a:
+            raise bad('result needs "winner" (left, right or none) in a match' if match
+                      else f'result needs "result" ({", ".join(C.RESULT_NAMES)})')
         if what == "adjust" and not any(k in a for k in ("ms", "moves", "stage")):
             raise bad('adjust needs at least one of "ms", "moves", "stage"')
         if what == "settings":

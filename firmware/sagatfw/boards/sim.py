@@ -232,6 +232,11 @@ def do_action(app, board, a, now, n=0, last=None):
     tight). `last`: each lever's last scripted press (ticks), to tell a press dropped as pressed
     together."""
     what = a["do"]
+    if app.match is not None or "mode" in a:  # a match mode's actions (boards/simmatch.py, loaded then)
+        from sagatfw.boards import simmatch
+
+        if simmatch.handles(app, a):
+            return simmatch.do(app, board, a, now, n)
     c = app.clock
     side = SIDES[a["side"]] if what == "press" else None
     if side is not None:

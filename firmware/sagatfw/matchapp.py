@@ -1,0 +1,320 @@
+# sagat: the app running a match mode (issue 14): kok-boru or kilithattu on the clock.
+#
+# Loaded only while a match is set up (new) or restored after a power cut (restore), and dropped
+# with it: the frozen firmware's 64 KB heap has no room for it otherwise. The app holds a MatchApp
+# in `app.match`; while it is there, App.step and App.next_instant hand over to it (the hooks in
+# app.py), so the game clock stands still. A MatchApp advances the mode's engine (modes/), logs
+# each of its events as a record in the journal (the codes and layout: matchlog.py,
+# docs/log-format.md), draws a lot when one is due, serves the link and refreshes the faces.
+#
+#   from sagatfw import matchapp
+#   matchapp.new(app, "kokboru", {"lead": 8}, now)          # ValueError (Refused) on a bad option
+#   app.match.do("score", now, LEFT, 4)                        # any engine operation; Refused
+#   matchapp.restore(app, now)                                 # at boot (App.boot): the log's match
+#
+# The buttons, the faces of a match and the protocol's commands are not wired yet: the buttons'
+# presses are taken and dropped while a match runs, the faces show the clock's.
+
+import struct
+
+from sagatfw import forget
+from sagatfw import records as R
+from sagatfw.matchlog import EV_BASE, MODES, T_MATCH
+from sagatfw.modes import base as M
+from sagatfw.ticks import ticks_add, ticks_diff
+
+REFRESH_MS = 100  # as app.py's
+RETRY_MS = 1000
+BEEP_MS = 400
+
+_MODULES = ("sagatfw.matchapp", "sagatfw.matchlog", "sagatfw.modes.kokboru", "sagatfw.modes.kilithattu",
+            "sagatfw.modes.base", "sagatfw.modes", "sagatfw.boards.simmatch")
+
+
+def _engine(mode):
+    if mode == "kokboru":
+        from sagatfw.modes.kokboru import KokBoru
+
+        return KokBoru()
+    if mode == "kilithattu":
+        from sagatfw.modes.kilithattu import Kilithattu
+
+        return Kilithattu()
+    raise ValueError("mode must be kokboru or kilithattu")
+
+
+def lot_bit(seed, which):
+    """The lot's side (0 or 1): from a script's seed, the same for the same seed and lot after a
+    power cut too; without one (0), from the board's true random source."""
+    if not seed:
+        import os
+
+        return os.urandom(1)[0] & 1
+    x = (seed ^ (which * 0x9E3779B9)) & 0xFFFFFFFF or 1
+    for _ in range(4):  # xorshift32
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+    return (x >> 11) & 1
+
+
+class MatchApp:
+    def __init__(self, app, engine, seed=0):
+        self.app = app
+        self.m = engine
+        self.mode = MODES.index(engine.MODE)
+        self.seed = seed
+
+    def close(self):
+        """The match leaves the clock (a new game or match): its code leaves RAM. Returns None."""
+        self.m = None
+        forget(*_MODULES)
+        return None
+
+    # ------------------------------------------------------------------ the loop
+
+    def step(self, now):
+        """App.step while a match is set up: the engine to `now`, its events durable, a due lot
+        drawn, the link served, the faces refreshed."""
+        app = self.app
+        b = app.buttons
+        while b.take(now) >= 0:
+            pass  # the match's buttons are not wired yet: a press does nothing
+        m = self.m
+        while not m.advance(now):  # the queue was full: log and go on
+            self._log(now)
+        self._log(now)
+        if m.state == M.LOT:
+            self.do("draw_lot", now, lot_bit(self.seed, m.lot_due))
+        j = app.journal
+        if j.backlog and (app.next_retry is None or ticks_diff(now, app.next_retry) >= 0):
+            app.next_retry = ticks_add(now, RETRY_MS)
+            j.commit()
+        if app.link is not None:
+            st = m.state
+            app.link.service(now, st == M.RUNNING or st == M.STOPPED or st == M.BREAK)
+        nxt = app.next_face
+        if nxt is None or ticks_diff(now, nxt) >= 0:
+            app.next_face = ticks_add(now, REFRESH_MS)
+            app.board.show(app, now)
+
+    def next_instant(self, now):
+        """Ticks of the engine's next instant (a period's or a break's end), or None."""
+        m = self.m
+        at = m.next_instant()
+        if at < 0:
+            return None
+        return ticks_add(now, at - m.t)
+
+    def do(self, name, now, *args):
+        """The engine's operation `name` (start, stoppage, resume, score, card, undo, draw_lot,
+        result) at ticks `now`; its events are logged, refused or not. Raises Refused."""
+        try:
+            getattr(self.m, name)(*(args + (now,)))
+        finally:
+            self._log(now)
+            self.app.next_face = now
+        return True
+
+    # ------------------------------------------------------------------ the log
+
+    def _log(self, now):
+        m = self.m
+        n = m.n_events
+        if not n:
+            return
+        app = self.app
+        j = app.journal
+        ev = m.events
+        for i in range(n):
+            e = i * M.EV_SIZE
+            kind = ev[e + M.F_TYPE]
+            if kind == M.EV_PERIOD_END or kind == M.EV_BREAK_END:
+                app.board.beep(BEEP_MS, now, app.store.values["sound"])
+            t = ev[e + M.F_T]
+            ws, wms, ok = _wall(j, m, t, now)
+            R.pack_header(j.buf, EV_BASE + kind, j.game, j.seq, t, ev[e + M.F_PMS], ev[e + M.F_VAL],
+                          ev[e + M.F_LEFT], ev[e + M.F_RIGHT], ev[e + M.F_PERIOD], ev[e + M.F_SIDE],
+                          ev[e + M.F_ARG], self.mode, 0, ws, wms, ok)
+            struct.pack_into("<I", j.buf, R.PAYLOAD, ev[e + M.F_STOPPED])
+            if j._admit(1, kind == M.EV_RESULT):
+                j._push()
+            j.last_t = t
+        m.clear_events()
+        ok = j.commit()
+        if j.full:
+            app.message = "LOG FULL"
+        elif not ok:
+            app.message = "LOG ERROR"
+        elif app.message in ("LOG ERROR", "LOG FULL"):
+            app.message = None
+
+
+def _wall(j, m, t, now):
+    if j.sync_wall_ms is None:
+        return 0, 0, False
+    ticks = now if m.state == M.SETUP else ticks_add(m.last, t - m.t)
+    ms = j.sync_wall_ms + ticks_diff(ticks, j.sync_ticks)
+    return ms // 1000, ms % 1000, True
+
+
+def _begin(j, engine, mode, seed, now):
+    """The match's setup record: a new game of the log."""
+    j.game += 1
+    ws, wms, ok = _wall(j, engine, 0, now)
+    first = engine.first if mode == 1 else -1
+    R.pack_header(j.buf, T_MATCH, j.game, j.seq, 0, 0, 0, 0, 0, -1, first, mode, mode, 0, ws, wms, ok)
+    if mode == 1:
+        struct.pack_into("<BBII", j.buf, R.PAYLOAD, 0, engine.method, engine.changeover_ms, seed)
+    else:
+        struct.pack_into("<BBII", j.buf, R.PAYLOAD, engine.lead, 0, 0, seed)
+    if j._admit(1, True):
+        j._push()
+    j.last_t = 0
+    ok = j.commit()
+    if j.opened and not j.backlog:
+        j._make_room()  # the match gets its ballast, as a game does
+    return ok
+
+
+_OPTIONS = (("lead",), ("first", "changeover_ms", "method"))
+
+
+def _kw(mode, opts):
+    """A match's options by name (as scripts and the log give them) as new_match's arguments."""
+    kw = {}
+    for k in opts:
+        if k not in _OPTIONS[mode]:
+            raise ValueError("%s has no option %s" % (MODES[mode], k))
+        v = opts[k]
+        if k == "first":
+            v = M.SIDE_NAMES.index(v) if v in M.SIDE_NAMES else -2
+        elif k == "method":
+            from sagatfw.modes.kilithattu import METHOD_NAMES
+
+            v = METHOD_NAMES.index(v) if v in METHOD_NAMES else -1
+        kw[k] = v
+    return kw
+
+
+def new(app, mode, opts, now, seed=0):
+    """Set up a match of `mode` ("kokboru": lead; "kilithattu": first "left"/"right",
+    changeover_ms, method "sudden"/"lot"/"draw"/"referee") and log its setup; it waits for the
+    referee's start. ValueError (Refused) on a bad option, and nothing changes then. A game
+    running refuses it. `seed`: the lot's, for scripts (0: the board's true random source)."""
+    from sagatfw import clock as C
+
+    if app.clock.state == C.RUNNING:
+        raise ValueError("pause the game in progress first")
+    if mode not in MODES:
+        raise ValueError("mode must be kokboru or kilithattu")
+    if not isinstance(seed, int) or seed < 0 or seed > 0xFFFFFFFF:
+        raise ValueError("seed must be 0..2^32-1")
+    old = app.match
+    if old is not None and old.m.MODE != mode:
+        app.match = old = None  # the other mode's code leaves RAM first
+        forget("sagatfw.modes.kokboru", "sagatfw.modes.kilithattu")
+    engine = old.m if old is not None else _engine(mode)
+    kw = _kw(MODES.index(mode), opts)
+    engine.new_match(**kw)  # Refused (a ValueError) on a bad option
+    app._forget_code()
+    app._save()  # the settings file (as a game's setup saves it): no boot logs defaults in the match
+    app.setup_logged = False  # the clock's next game is logged when it is set up
+    _begin(app.journal, engine, MODES.index(mode), seed, now)
+    app.match = MatchApp(app, engine, seed)
+    app.next_face = now
+    return True
+
+
+def _records(j):
+    """The current game's match records, oldest first (one buffer, reused: the bytes change)."""
+    buf = bytearray(R.RECORD_SIZE)
+    names = j.segments()
+    start = 0
+    for i in range(len(names) - 1, -1, -1):  # the newest segment that begins before the game
+        first = None
+        for rec in j._read_segment(names[i], buf):
+            if not R.check(rec):
+                first = R.game_of(rec)
+            break
+        if first is not None and first < j.game:
+            start = i
+            break
+    for name in names[start:]:
+        for rec in j._read_segment(name, buf):
+            if not R.check(rec) and R.game_of(rec) == j.game and EV_BASE <= rec[1] <= T_MATCH:
+                yield rec
+
+
+def restore(app, now):
+    """At boot, the log's current game is a match (journal.restore said None): replay its records
+    through the engine (the referee's operations at their t, the rest derived: what
+    tests/pure/matchkit.py's replay does), then power_restore, logged. The records are read raw
+    (no logread, no dicts: the boot's heap is tight). app.match is set if the match was not
+    finished; returns False (the game clock is set up from the settings meanwhile). Raises
+    ValueError (Refused) if the log cannot be replayed."""
+    j = app.journal
+    engine = None
+    mapp = None
+    made = 0  # events the engine emitted so far
+    seen = 0  # match events read
+    for rec in _records(j):
+        (_, kind, _, seq, t, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
+        if kind == T_MATCH:
+            lead, method, changeover, seed = struct.unpack_from("<BBII", rec, R.PAYLOAD)
+            engine = None
+            app.match = mapp = None
+            engine = _engine(MODES[arg])
+            if arg == 1:
+                engine.new_match(first=side, changeover_ms=changeover, method=method)
+            else:
+                engine.new_match(lead=lead)
+            app.match = mapp = MatchApp(app, engine, seed)
+            made = seen = 0
+            continue
+        if engine is None:
+            continue
+        while not engine.advance(t):
+            made += engine.n_events
+            engine.clear_events()
+        made += engine.n_events
+        engine.clear_events()
+        seen += 1
+        if made >= seen:
+            continue  # derived: advancing to t made it
+        ev = kind - EV_BASE
+        if ev == M.EV_PERIOD_START:
+            engine.start(t)
+        elif ev == M.EV_SCORE:
+            engine.score(side, arg, t)
+        elif ev == M.EV_CARD:
+            engine.card(side, arg, t)
+        elif ev == M.EV_UNDO:
+            engine.undo(t)
+        elif ev == M.EV_STOPPAGE_START:
+            engine.stoppage(t)
+        elif ev == M.EV_STOPPAGE_END:
+            engine.resume(t)
+        elif ev == M.EV_LOT:
+            engine.draw_lot(side, t)
+        elif ev == M.EV_RESULT and arg == M.WHY_REFEREE:
+            engine.result(side, t)
+        elif ev == M.EV_POWER_RESTORE:
+            engine.power_restore(t)
+        else:
+            raise ValueError("seq %d: the match engine did not derive event %d" % (seq, ev))
+        made += engine.n_events
+        engine.clear_events()
+        if made < seen:
+            raise ValueError("seq %d: event %d replayed to nothing" % (seq, ev))
+    if mapp is None:
+        return False
+    if made != seen or engine.state == M.FINISHED:
+        app.match = None
+        if made != seen:
+            raise ValueError("the match's log and its replay differ (%d events, %d replayed)" % (seen, made))
+        mapp.close()
+        return False
+    engine.power_restore(now)
+    mapp._log(now)
+    return False
