@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def _app(game, message=None, menu=None):
     return SimpleNamespace(clock=game.clock, store=SimpleNamespace(values={"tenths_below_ms": 20000}),
-                           menu=menu, message=message)
+                           menu=menu, message=message, match=None)
 
 
 def _board(virtual=False):
@@ -114,3 +114,28 @@ def test_every_reason_the_menu_can_show_fits_its_face():
         for reason in re.findall(r'ValueError\("([^"%]*)"\)', src):
             lines = [it[3] for it in F.menu_oled("NO", None, 1, "MENU", reason)[3:]]
             assert " ".join(lines) == " ".join(reason.split()), reason  # at most 5 lines: none dropped
+
+
+def test_the_sim_draws_a_match_as_the_boards_do():
+    # issue 14: with a match the sim's faces are matchfaces.py's OLED faces: each side's score, the
+    # period, the cards, the match time framed while it runs
+    from sagatfw.modes.base import CARD_WARNING, LEFT, RIGHT
+    from sagatfw.modes.kokboru import KokBoru
+
+    m = KokBoru()
+    m.new_match()
+    m.start(0)
+    m.score(LEFT, 4, 1000)
+    m.card(RIGHT, CARD_WARNING, 2000)
+    m.advance(12300)
+    board, out = _board(virtual=True)
+    app = _app(Game("420"))
+    app.match = SimpleNamespace(m=m)
+    board.show(app, 12300)
+    frame = _take(out)
+    assert "sagat sim  kokboru running" in frame
+    assert "1ST HALF" in frame and "[   > 3:48 <   ]" in frame, frame
+    rows = frame.split("\r\n")
+    score_row = [r for r in rows if "4" in r and "|" in r and "1ST" not in r and "3:48" not in r]
+    assert score_row and score_row[0].split("|")[0].strip() == "4" and score_row[0].split("|")[1].strip() == "0"
+    assert any(r.rstrip().endswith("W") for r in rows if "1ST HALF" in r), frame  # right's warning

@@ -12,8 +12,8 @@
 #   app.match.do("score", now, LEFT, 4)                        # any engine operation; Refused
 #   matchapp.restore(app, now)                                 # at boot (App.boot): the log's match
 #
-# The buttons, the faces of a match and the protocol's commands are not wired yet: the buttons'
-# presses are taken and dropped while a match runs, the faces show the clock's.
+# The faces of a match are matchfaces.py's (the boards' show). The buttons and the protocol's
+# commands are not wired yet: the buttons' presses are taken and dropped while a match runs.
 
 import struct
 
@@ -27,8 +27,8 @@ REFRESH_MS = 100  # as app.py's
 RETRY_MS = 1000
 BEEP_MS = 400
 
-_MODULES = ("sagatfw.matchapp", "sagatfw.matchlog", "sagatfw.modes.kokboru", "sagatfw.modes.kilithattu",
-            "sagatfw.modes.base", "sagatfw.modes", "sagatfw.boards.simmatch")
+_MODULES = ("sagatfw.matchapp", "sagatfw.matchlog", "sagatfw.matchfaces", "sagatfw.modes.kokboru",
+            "sagatfw.modes.kilithattu", "sagatfw.modes.base", "sagatfw.modes", "sagatfw.boards.simmatch")
 
 
 def _engine(mode):

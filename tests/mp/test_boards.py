@@ -23,6 +23,7 @@ class _App:
         self.store = _Store()
         self.message = None
         self.menu = None
+        self.match = None
         self.journal = None
         self.next_face = None
 
@@ -384,3 +385,41 @@ def test_tm1637_faces_say_the_messages_an_oled_shows():
         for side in (LEFT, RIGHT):
             clk, dio = pins["tm1637"][side]
             assert (bytes(FM.tm1637_frames(clk, dio, FM.TRACE)[1][1:5]) == want) is shown, (now, side)
+
+
+def test_a_match_is_on_the_faces_and_leds_of_both_display_kinds():
+    # issue 14: while a match is the active mode the boards draw matchfaces.py's faces: TM1637 the
+    # match time left and the score right, OLED each side's score; the LEDs the running period,
+    # the cards and the winner
+    from sagatfw import matchfaces as MF
+    from sagatfw.modes.base import CARD_WARNING
+    from sagatfw.modes.kokboru import KokBoru
+
+    class _Match:
+        def __init__(self, m):
+            self.m = m
+
+    m = KokBoru()
+    m.new_match()
+    m.start(0)
+    m.score(LEFT, 4, 1000)
+    m.card(RIGHT, CARD_WARNING, 2000)
+    m.advance(12300)
+    m.clear_events()
+    board, pins = _board("pico")
+    app = _App(Clock())
+    app.match = _Match(m)
+    del FM.TRACE[:]
+    board.show(app, 12300)
+    for side in (LEFT, RIGHT):
+        clk, dio = pins["tm1637"][side]
+        want = [0xC0] + list(MF.tm1637(bytearray(4), m, side, 0))
+        assert FM.tm1637_frames(clk, dio, FM.TRACE)[1] == want, side
+    leds = pins["leds"]
+    assert FM.Pin.pins[leds[LEFT][0]]() == 1 and FM.Pin.pins[leds[RIGHT][0]]() == 1  # the half runs
+    assert FM.Pin.pins[leds[RIGHT][2]]() == 1 and FM.Pin.pins[leds[LEFT][2]]() == 0  # right's warning
+    board2, _ = _board("esp32", "ssd1306")
+    show_all(board2, app, 12300)
+    for side in (LEFT, RIGHT):
+        o = board2.oled[side]
+        assert o.items == MF.oled(m, side) and FM.I2C.devices[o.addr].image() == bytes(o.buffer), side

@@ -26,6 +26,7 @@ class _App:
         self.store = _Store()
         self.message = None
         self.menu = None
+        self.match = None
         self.journal = None
         self.next_face = None
 

@@ -110,6 +110,7 @@ class _App:
         self.store = _Store()
         self.message = None
         self.menu = None
+        self.match = None
 
 
 def test_both_boards_faces_reach_the_chips_without_contention():

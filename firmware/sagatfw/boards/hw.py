@@ -126,6 +126,9 @@ class HwBoard:
         if menu is not None and menu.active:
             self._show_menu(app, menu, now, blink)
             return
+        if app.match is not None:
+            self._show_match(app, app.match.m, now, blink)
+            return
         items = self._items
         for side in (0, 1):
             mask = F.leds(c, side, blink)
@@ -174,6 +177,31 @@ class HwBoard:
                     pass  # said by show_faces' error
         if show_faces(self.oled, items):
             app.next_face = now  # pages left: sent at the loop's next pass (5 ms), each pass in budget
+
+    def _show_match(self, app, m, now, blink):
+        """A match mode's faces (matchfaces.py): TM1637 the match time left, the score right; OLED
+        each side's score, cards and the match time; the LEDs: running, cards, the winner."""
+        from sagatfw import matchfaces as MF
+
+        items = self._items
+        for side in (0, 1):
+            mask = MF.leds(m, side, blink)
+            pins = self.led_pins[side]
+            bits = _LED_BITS3 if len(pins) == 3 else _LED_BITS
+            for i in range(len(pins)):
+                pins[i](1 if mask & bits[i] else 0)
+            if self.display == "tm1637":
+                self.tm[side].brightness = app.store.values["brightness"]
+                m4 = _MSG4.get(app.message) if app.message is not None else None
+                if m4 is not None and (now // 2000) & 1:
+                    F.text4(self.seg, m4)
+                else:
+                    MF.tm1637(self.seg, m, side, blink)
+                self.tm[side].show(self.seg)
+            else:
+                items[side] = MF.oled(m, side, app.message)
+        if self.display != "tm1637":
+            self._send(app, items, now)
 
     def _show_menu(self, app, menu, now, blink):
         """The on-clock menu on both faces: what is edited on the left, its value on the right."""

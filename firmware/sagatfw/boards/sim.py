@@ -156,9 +156,16 @@ class Board:
         tenths = app.store.values["tenths_below_ms"]
         blink = (now // 500) & 1
         menu = app.menu
+        state = C.STATE_NAMES[c.state]
         if menu is not None and menu.active:  # the on-clock menu replaces the faces
             left, right = menu.view(now)
             drawn = F.menu_items(left, right, menu.field, blink, menu.detail)
+        elif app.match is not None:  # a match mode's faces (matchfaces.py: loaded only then)
+            from sagatfw import matchfaces as MF
+
+            m = app.match.m
+            drawn = (MF.oled(m, C.LEFT, app.message), MF.oled(m, C.RIGHT, app.message))
+            state = m.MODE + " " + MF.M.STATE_NAMES[m.state]
         else:
             drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, app.message),
                      F.oled(c, C.RIGHT, tenths, 100, False, blink, app.message))
@@ -170,7 +177,7 @@ class Board:
             if self.quiet:
                 return
         lines = (_face_lines(drawn[0]), _face_lines(drawn[1]))
-        rows = ["sagat sim  %s" % C.STATE_NAMES[c.state]]
+        rows = ["sagat sim  %s" % state]
         for i in range(max(len(lines[0]), len(lines[1]))):
             a = lines[0][i] if i < len(lines[0]) else ""
             b = lines[1][i] if i < len(lines[1]) else ""
