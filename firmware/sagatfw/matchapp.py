@@ -24,6 +24,8 @@ from sagatfw.modes import base as M
 from sagatfw.ticks import ticks_add, ticks_diff
 
 REFRESH_MS = 100  # as app.py's
+PENDING_MS = 3000  # a score entry opened by a lever waits this long for its second press
+REFUSED_MS = 2000  # a refusal's reason stays on the faces this long
 RETRY_MS = 1000
 BEEP_MS = 400
 
@@ -64,6 +66,84 @@ class MatchApp:
         self.m = engine
         self.mode = MODES.index(engine.MODE)
         self.seed = seed
+        self.pending = M.NONE  # the side whose lever opened a score entry (the buttons, below)
+        self.pending_until = 0
+        self.refused = None  # why the last button's operation was refused (the faces say it)
+        self.refused_until = 0
+
+    # ------------------------------------------------------------------ the buttons
+    #
+    # The referee runs a match from the clock's buttons (docs/match.md, "The buttons"):
+    #   START            starts a waiting period; stops the match time (a stoppage, KB-16,
+    #                    KT-4.5) while it runs, restarts it after one; ends a changeover early
+    #   a side's lever   kilithattu: +1 for that team at once (KT-5.5). kok-boru: opens a score
+    #                    entry for that rider for 3 s, completed by a second press: PLUS +4,
+    #                    MINUS +2, the same lever again +1 (KB-7..KB-10); MENU a warning (KB-11),
+    #                    MENU held a red card (KB-12); the other lever switches the entry's side
+    #   MINUS held       undo the last entry (logged as an undo, never erased)
+    # A refused operation (a score in a break...) changes nothing; its reason is on the faces.
+
+    def _button(self, button, kind, ticks):
+        from sagatfw import buttons as B
+
+        m = self.m
+        app = self.app
+        side = self.pending
+        app.next_face = ticks
+        if button == B.LEVER_LEFT or button == B.LEVER_RIGHT:
+            if kind != B.PRESS:
+                return  # both levers together: the first one counts
+            if m.MODE == "kilithattu":
+                return self._op("score", ticks, button, 1)  # KT-5.5: one point a pazham
+            if side == button:
+                self.pending = M.NONE
+                return self._op("score", ticks, side, 1)  # KB-10
+            self.pending = button
+            self.pending_until = ticks_add(ticks, PENDING_MS)
+            return
+        if side != M.NONE and kind == B.SHORT and button in (B.PLUS, B.MINUS, B.MENU):
+            self.pending = M.NONE
+            if button == B.MENU:
+                return self._op("card", ticks, side, M.CARD_WARNING)  # KB-11
+            return self._op("score", ticks, side, 4 if button == B.PLUS else 2)  # KB-7, KB-8
+        if side != M.NONE and kind == B.LONG and button == B.MENU:
+            self.pending = M.NONE
+            return self._op("card", ticks, side, M.CARD_RED)  # KB-12
+        if kind == B.LONG and button == B.MINUS:
+            self.pending = M.NONE
+            return self._op("undo", ticks)
+        if kind == B.SHORT and button == B.START:
+            st = m.state
+            if st == M.RUNNING:
+                return self._op("stoppage", ticks)
+            if st == M.STOPPED:
+                return self._op("resume", ticks)
+            return self._op("start", ticks)
+
+    def _op(self, name, ticks, *args):
+        try:
+            self.do(name, ticks, *args)
+            self.refused = None
+        except ValueError as e:  # Refused (a ValueError, whichever import of modes.base made it)
+            self.refused = str(e)
+            self.refused_until = ticks_add(ticks, REFUSED_MS)
+
+    def note(self, side, now):
+        """What face `side`'s bottom line says for the buttons (an OLED): the entry waiting for
+        its second press, or why the last operation was refused (for 2 s); else None."""
+        if self.refused is not None and ticks_diff(now, self.refused_until) < 0:
+            return "NO: " + self.refused
+        if self.pending == side:
+            return "+:4 -:2 L:1 M:W"  # PLUS 4, MINUS 2, the lever again 1, MENU a warning
+        return None
+
+    def note4(self, now):
+        """The same on the TM1637 score face (4 cells): "L ?" / "r ?" for an open entry, "no"."""
+        if self.refused is not None and ticks_diff(now, self.refused_until) < 0:
+            return "no"
+        if self.pending != M.NONE:
+            return "L ?" if self.pending == M.LEFT else "r ?"
+        return None
 
     def close(self):
         """The match leaves the clock (a new game or match): its code leaves RAM. Returns None."""
@@ -78,8 +158,11 @@ class MatchApp:
         drawn, the link served, the faces refreshed."""
         app = self.app
         b = app.buttons
-        while b.take(now) >= 0:
-            pass  # the match's buttons are not wired yet: a press does nothing
+        while b.take(now) >= 0:  # in timestamp order, before the engine moves on (as App.step)
+            self._button(b.button, b.kind, b.ticks)
+        if self.pending != M.NONE and ticks_diff(now, self.pending_until) >= 0:
+            self.pending = M.NONE  # an entry not completed in time: nothing was scored
+            app.next_face = now
         m = self.m
         while not m.advance(now):  # the queue was full: log and go on
             self._log(now)

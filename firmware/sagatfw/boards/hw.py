@@ -193,13 +193,16 @@ class HwBoard:
             if self.display == "tm1637":
                 self.tm[side].brightness = app.store.values["brightness"]
                 m4 = _MSG4.get(app.message) if app.message is not None else None
-                if m4 is not None and (now // 2000) & 1:
+                note = app.match.note4(now) if side == 1 else None  # the score face
+                if note is not None:
+                    F.text4(self.seg, note)
+                elif m4 is not None and (now // 2000) & 1:
                     F.text4(self.seg, m4)
                 else:
                     MF.tm1637(self.seg, m, side, blink)
                 self.tm[side].show(self.seg)
             else:
-                items[side] = MF.oled(m, side, app.message)
+                items[side] = MF.oled(m, side, app.match.note(side, now) or app.message)
         if self.display != "tm1637":
             self._send(app, items, now)
 

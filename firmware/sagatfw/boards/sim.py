@@ -31,7 +31,7 @@ KEYS = {
     "=": B.PLUS,
     "-": B.MINUS,
 }
-HELP = "keys: a/z left lever, l// right lever, space start/pause, m menu, +/- plus/minus, q power off"
+HELP = "keys: a/z left lever, l// right lever, space start/pause, m menu, +/- plus/minus, M/_ menu/minus held, q off"
 BY = {"left": C.BY_LEFT, "right": C.BY_RIGHT, "arbiter": C.BY_ARBITER, "host": C.BY_HOST}
 SIDES = {"left": C.LEFT, "right": C.RIGHT}
 
@@ -125,10 +125,11 @@ class Board:
     def attach(self, buttons):
         self.buttons = buttons
 
-    def press(self, button, ticks):
-        """A key or a scripted press: the edges a pin IRQ would report (press, then release)."""
+    def press(self, button, ticks, hold=0):
+        """A key or a scripted press: the edges a pin IRQ would report (press, then release, `hold`
+        ms later: 1200 makes a control button's LONG)."""
         self.buttons.edge(button, ticks, True)
-        self.buttons.edge(button, ticks_add(ticks, self.buttons.lockout_ms + 1), False)
+        self.buttons.edge(button, ticks_add(ticks, max(hold, self.buttons.lockout_ms + 1)), False)
 
     def beep(self, ms, now, enabled):
         if enabled:
@@ -163,8 +164,11 @@ class Board:
         elif app.match is not None:  # a match mode's faces (matchfaces.py: loaded only then)
             from sagatfw import matchfaces as MF
 
-            m = app.match.m
-            drawn = (MF.oled(m, C.LEFT, app.message), MF.oled(m, C.RIGHT, app.message))
+            ma = app.match
+            m = ma.m
+            note = getattr(ma, "note", None)  # a MatchApp's (tests may give the engine alone)
+            drawn = (MF.oled(m, C.LEFT, (note and note(C.LEFT, now)) or app.message),
+                     MF.oled(m, C.RIGHT, (note and note(C.RIGHT, now)) or app.message))
             state = m.MODE + " " + MF.M.STATE_NAMES[m.state]
         else:
             drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, app.message),
@@ -377,8 +381,12 @@ def run_interactive(app, board, keys=None):
                 if key in ("q", "\x03", "\x04"):
                     return
                 button = KEYS.get(key)
+                hold = 0
+                if key == "M" or key == "_":  # held 1.2 s: MENU / MINUS held (a match's red card, undo)
+                    button = B.MENU if key == "M" else B.MINUS
+                    hold = 1200
                 if button is not None:
-                    board.press(button, pressed)
+                    board.press(button, pressed, hold)
         app.step(board.ticks())
 
 

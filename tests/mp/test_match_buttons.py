@@ -1,0 +1,149 @@
+# issue 14: a referee runs a whole match from the clock's buttons alone (matchapp.py "the buttons"),
+# on the unix port with the real app, journal and littlefs on a RAM flash: START starts a period
+# and stops / restarts the match time, a lever opens a kok-boru score entry that a second press
+# completes (PLUS 4, MINUS 2, the lever again 1, MENU a warning, MENU held a red card), MINUS held
+# undoes, a kilithattu lever scores 1 at once; every press charged at its IRQ stamp.
+from flash import Flash, mount, unmount
+
+from sagatfw import buttons as B
+from sagatfw import matchapp
+from sagatfw.app import App
+from sagatfw.modes import base as M
+from sagatfw.ticks import TICKS_MAX, ticks_add
+
+BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every test
+
+
+def T(ms):
+    return ticks_add(BASE, ms)
+
+
+class FakeBoard:
+    name = "test"
+    root = "/flash/"
+
+    def __init__(self):
+        self.buttons = None
+        self.notes = []
+        self.beeps = []
+
+    def ticks(self):
+        return 0
+
+    def attach(self, buttons):
+        self.buttons = buttons
+
+    def show(self, app, now):
+        pass
+
+    def beep(self, ms, now, enabled):
+        self.beeps.append(now)
+
+    def note(self, text):
+        self.notes.append(text)
+
+
+def _app(mode, opts):
+    mount(Flash(), fresh=True)
+    board = FakeBoard()
+    app = App(board)
+    app.boot(T(0))
+    matchapp.new(app, mode, opts, T(0))
+    return app
+
+
+def _tap(app, button, ms, hold=100):
+    """A press at `ms` and its release `hold` ms later (LONG from 1000 ms), each step taken."""
+    app.buttons.edge(button, T(ms), True)
+    app.step(T(ms))
+    app.buttons.edge(button, T(ms + hold), False)
+    app.step(T(ms + hold))
+
+
+def _lever(app, side, ms):
+    app.buttons.edge(side, T(ms), True)
+    app.step(T(ms + 1))
+    app.buttons.edge(side, T(ms + 80), False)
+    app.step(T(ms + 81))
+
+
+def _events(app):
+    return [e for e in app.journal.game_events() if e["type"] not in ("match", "checkpoint")]
+
+
+def test_a_kokboru_bout_from_the_buttons_alone_kb_5_kb_7_kb_10_kb_11_kb_16_kb_17():
+    app = _app("kokboru", {"lead": 8})
+    m = app.match.m
+    _tap(app, B.START, 1000)  # the 1st half starts at the release of a SHORT press, 1100 (t = 0)
+    assert m.state == M.RUNNING
+    _lever(app, B.LEVER_LEFT, 5000)  # left's entry opens...
+    assert app.match.pending == M.LEFT and app.match.note(M.LEFT, T(5100)) == "+:4 -:2 L:1 M:W"
+    _tap(app, B.PLUS, 6000)  # ...PLUS: +4 (KB-7), at its release's IRQ stamp (6100: t = 5000)
+    _lever(app, B.LEVER_RIGHT, 8000)
+    _tap(app, B.MINUS, 8500)  # +2 for right (KB-8)
+    _lever(app, B.LEVER_LEFT, 10000)
+    _lever(app, B.LEVER_LEFT, 10500)  # the same lever again: +1 (KB-10)
+    assert m.scores == [5, 2]
+    _lever(app, B.LEVER_RIGHT, 12000)
+    _tap(app, B.MENU, 12500)  # a warning for right (KB-11)
+    assert m.warnings == [0, 1]
+    _tap(app, B.MINUS, 14000, hold=1200)  # MINUS held: undo the last entry (the warning)
+    assert m.warnings == [0, 0]
+    _tap(app, B.START, 20000)  # a stoppage (KB-16)...
+    assert m.state == M.STOPPED
+    _tap(app, B.START, 30000)  # ...and the restart; 10 s did not count
+    assert m.state == M.RUNNING
+    _lever(app, B.LEVER_LEFT, 40000)  # an entry left open: nothing after 3 s
+    app.step(T(43200))
+    assert app.match.pending == M.NONE and m.scores == [5, 2]
+    app.step(T(252000))  # 4:00 of match time from 1.1 s, 10 s stopped: the half ended at 251.1 s
+    assert m.state == M.BREAK
+    _tap(app, B.START, 260000)  # the rest runs by itself (KB-6): refused, and the faces say why
+    assert m.state == M.BREAK and app.match.note(M.LEFT, T(260200)) == "NO: break running"
+    assert app.match.note4(T(260200)) == "no"
+    app.step(T(312000))
+    _tap(app, B.START, 315000)  # the 2nd half
+    _lever(app, B.LEVER_RIGHT, 316000)
+    _tap(app, B.PLUS, 316500)
+    _lever(app, B.LEVER_RIGHT, 317000)
+    _tap(app, B.MINUS, 317500)  # 5 - 8
+    _lever(app, B.LEVER_LEFT, 318000)
+    _tap(app, B.MINUS, 318500)  # 7 - 8
+    _lever(app, B.LEVER_LEFT, 319000)
+    _lever(app, B.LEVER_LEFT, 319400)  # 8 - 8
+    app.step(T(556000))  # the 2nd half is over, level: golden score waits for the referee (KB-17)
+    assert m.state == M.READY and m.period == 2
+    _tap(app, B.START, 560000)
+    _lever(app, B.LEVER_RIGHT, 565000)
+    _tap(app, B.PLUS, 565500)  # the first score wins at once
+    assert m.state == M.FINISHED and m.winner == M.RIGHT and m.why == M.WHY_GOLDEN
+    names = [e["type"] for e in _events(app)]
+    assert names.count("score") == 8 and names.count("undo") == 1 and names.count("card") == 1, names
+    assert names.count("stoppage_start") == 1 and names.count("stoppage_end") == 1
+    assert names[-1] == "result"
+    scores = [e for e in _events(app) if e["type"] == "score"]
+    assert scores[0]["t"] == 5000 and scores[1]["t"] == 8600 - 1100  # at the presses' stamps
+    unmount()
+
+
+def test_a_red_card_from_the_buttons_removes_the_rider_kb_12():
+    app = _app("kokboru", {"lead": 8})
+    m = app.match.m
+    _tap(app, B.START, 0)
+    _lever(app, B.LEVER_LEFT, 2000)
+    _tap(app, B.MENU, 2500, hold=1200)  # MENU held: a red card
+    assert m.reds == [1, 0] and m.state == M.FINISHED and m.winner == M.RIGHT
+    unmount()
+
+
+def test_a_kilithattu_lever_scores_one_at_once_kt_5_5():
+    app = _app("kilithattu", {"first": "left"})
+    m = app.match.m
+    _tap(app, B.START, 0)
+    _lever(app, B.LEVER_LEFT, 3000)  # the entering team's pazham: +1
+    _lever(app, B.LEVER_RIGHT, 4000)  # the other team does not score (refused, and said)
+    assert m.scores == [1, 0] and app.match.refused is not None
+    _tap(app, B.START, 5000)  # a stoppage (KT-4.5)
+    _tap(app, B.START, 9000)
+    assert m.state == M.RUNNING and m.stopped_ms() == 4000
+    unmount()
