@@ -90,33 +90,35 @@ def test_a_kokboru_bout_end_to_end_is_logged_with_named_events(tmp_path, capsys)
 def test_a_kokboru_bout_comes_back_after_power_cuts_in_the_rest_and_in_golden_score(tmp_path, capsys):
     lines = KOKBORU[:9] + [
         {"at": 280000, "do": "power_cut", "off_ms": 5000},  # in the rest (t 250..310 s)
-        # back at 285 s with t 250 s (the last durable instant): from here t = at - 35 s
-        {"at": 320000, "do": "start"},  # t 285 s: the rest goes on, 1:00 from the restore
-        {"at": 350000, "do": "start"},  # t 315 s
-        {"at": 400000, "do": "score", "side": "left", "points": 2},
-        {"at": 410000, "do": "score", "side": "right", "points": 2},
-        {"at": 600000, "do": "start"},  # golden score at t 565 s (the 2nd half ended level at 555 s)
-        {"at": 620000, "do": "card", "side": "left", "kind": "warning"},
-        {"at": 630000, "do": "power_cut", "off_ms": 3000},  # golden score running
-        {"at": 640000, "do": "resume"},
-        {"at": 650000, "do": "score", "side": "right", "points": 1},
+        # back at 285 s with t 280 s (the last checkpoint, every 15 s): from here t = at - 5 s
+        {"at": 300000, "do": "start"},  # t 295 s: the rest goes on, to t 310 s
+        {"at": 320000, "do": "start"},  # t 315 s
+        {"at": 370000, "do": "score", "side": "left", "points": 2},
+        {"at": 380000, "do": "score", "side": "right", "points": 2},
+        {"at": 570000, "do": "start"},  # golden score at t 565 s (the 2nd half ended level at 555 s)
+        {"at": 590000, "do": "card", "side": "left", "kind": "warning"},
+        {"at": 600000, "do": "power_cut", "off_ms": 3000},  # golden score running, 10 s after the card
+        {"at": 610000, "do": "resume"},
+        {"at": 620000, "do": "score", "side": "right", "points": 1},
     ]
     ev, err, _ = _run(tmp_path, capsys, lines)
     kinds = [e["type"] for e in ev]
-    # the rest: the board is back at 285 s; the rest goes on from its last durable instant (250 s)
+    # the rest: the cut at t 285 s; the rest goes on from its last checkpoint (every 15 s: t 280 s),
+    # so it still ends at t 310 s
     i = kinds.index("power_restore")
-    assert _brief(ev[i - 2 : i + 3]) == [("period_end", 250000), ("break_start", 250000), ("power_restore", 250000),
+    assert _brief(ev[i - 2 : i + 3]) == [("period_end", 250000), ("break_start", 250000), ("power_restore", 280000),
                                          ("break_end", 310000), ("period_start", 315000)]
     assert ev[i]["period_name"] == "1st half" and ev[i]["stoppage"] == 0 and (ev[i]["left"], ev[i]["right"]) == (4, 4)
     assert "line 11: start refused: break running" in err  # the rest is 1:00 from the restore on
-    # golden score: back stopped at its last durable instant (the card), a stoppage the referee ends
+    # golden score: back stopped at its last durable instant (the card: no checkpoint in the 10 s
+    # after it), a stoppage the referee ends
     j = len(kinds) - 1 - kinds[::-1].index("power_restore")
     pr, resume, score, result = ev[j:]
     assert pr["period_name"] == "golden score" and pr["stoppage"] == 1 and pr["t"] == ev[j - 1]["t"]
     assert ev[j - 1]["type"] == "card"
     assert resume["type"] == "stoppage_end" and resume["stoppage"] == 1
-    assert resume["length_ms"] == 640000 - 633000  # the time without power is in nothing
-    assert pr["t"] == 620000 - 35000 and resume["t"] == pr["t"] + 7000
+    assert resume["length_ms"] == 610000 - 603000  # the time without power is in nothing
+    assert pr["t"] == 590000 - 5000 and resume["t"] == pr["t"] + 7000
     assert score["type"] == "score" and result["type"] == "result" and result["why"] == "golden_score"
     assert result["winner"] == "right"
 
@@ -185,10 +187,10 @@ def test_the_same_seed_draws_the_same_lots_and_a_power_cut_in_the_changeover_kee
     ev, err, _ = _run(tmp_path, capsys, lines, "cut")
     kinds = [e["type"] for e in ev]
     i = kinds.index("power_restore")
-    assert _brief(ev[i - 1 : i + 3]) == [("break_start", 450000), ("power_restore", 450000),
+    assert _brief(ev[i - 1 : i + 3]) == [("break_start", 450000), ("power_restore", 480000),
                                          ("break_end", 510000), ("period_start", 510000)]
-    # the changeover went on from its last durable instant: innings 2 started by itself 60 s after
-    # the restore (board back at 482 s, t 450 s): at t 510 s, i.e. 32 s later than without the cut
+    # the changeover went on from its last checkpoint (t 480 s, the cut's instant): innings 2 started
+    # by itself at t 510 s, as without the cut
     lots = [e for e in ev if e["type"] == "lot"]
     assert [e["side"] for e in lots] == [("left", "right")[lot_bit(7, 1)], ("left", "right")[lot_bit(7, 2)]]
 

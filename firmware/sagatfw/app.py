@@ -88,7 +88,7 @@ class App:
             self.message = "RESTORE FAILED"
             board.note("log restore failed: %s" % e)
             self.clock = None  # a MemoryError too: free the half-replayed clock and the replay first
-            _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse")
+            _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse", "sagatfw.journalboot")
             self.clock = C.Clock()
         if restored:
             self.setup_logged = True
@@ -114,7 +114,7 @@ class App:
             self.message = "LOG DAMAGED"
         if not self.journal.opened:  # said last: it outweighs the other boot messages
             self.message = "LOG ERROR"
-        _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse")  # boot-only code leaves RAM
+        _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse", "sagatfw.journalboot")  # boot-only code
         if self.match is None:  # a match's log read (or refused) at boot: its code goes too
             _forget("sagatfw.matchapp", "sagatfw.matchlog", "sagatfw.modes.kokboru", "sagatfw.modes.kilithattu",
                     "sagatfw.modes.base", "sagatfw.modes")

@@ -80,8 +80,9 @@ class Journal:
         self.result_code = None  # records.result_code of the current game's last result (the faces show it)
         self.result_seq = -1  # its seq: the code is shown once that record is durable (durable_code)
         self.game = 0  # current game number (0 before the first)
-        self.file = None
-        self.resume = None  # (segment name, records) the first write after boot appends to
+        self.file = None  # the segment being written, open only while a batch is written
+        self.seg_name = None
+        self.resume = None  # (segment name, records) the next write appends to (after boot too)
         self.opened = False  # open() found the log's end: nothing is written before (seq 0 would replace a segment)
         self.seg_records = 0
         self.last_t = 0  # t of the last record written for the current game
@@ -125,79 +126,15 @@ class Journal:
 
     # ------------------------------------------------------------------- boot
 
-    def open(self):
-        """Find the last durable record (its seq, chain and game) and report damage at the end
-        of the log. Never raises for damaged or foreign files."""
-        self.problems = []
-        try:
-            os.mkdir(self.root)
-        except OSError:
-            pass
-        names = self.segments()
-        buf = bytearray(R.RECORD_SIZE)
-        self.resume = None
-        newest = True
-        self.before = self.prev = self.head_link = R.ZERO_CHAIN
-        self.head_seq = -1
-        self.result_code = None
-        self.result_seq = -1
-        for name in reversed(names):
-            last = None
-            index = 0
-            whole = True  # every record of the segment is whole and well formed, the last one last
-            try:
-                for rec in self._read_segment(name, buf):
-                    bad = R.check(rec)
-                    if bad:
-                        self.problems.append((bad, None, "%s record %d" % (name, index)))
-                        whole = False
-                    else:
-                        last = bytes(rec)
-                    index += 1
-            except OSError as e:
-                self.problems.append(("io", None, "%s: %s" % (name, e)))
-                whole = False
-            if newest and whole and last is not None and index < self.segment_records:
-                # the next records go on at the end of this segment rather than into a new file:
-                # a clock that is switched off and on every move does not pile up segments
-                self.resume = (name, index)
-            newest = False
-            if last is not None:
-                self.seq = R.seq_of(last)
-                self.prev = R.chain_of(last)
-                self.game = R.game_of(last)
-                if R.type_of(last) != R.T_ANCHOR:  # an anchor carries the seq of the record after it
-                    self.seq += 1
-                if R.type_of(last) not in (R.T_TEXT, R.T_ANCHOR):
-                    self.last_t = R.t_of(last)
-                self.before = self.head_link = self.prev
-                self.head_seq = self.seq - 1
-                self._find_result(names, names.index(name))
-                break
-        self.file = None  # the next record continues self.resume, or starts a new segment
-        self.opened = True
-        return self.problems
+    def __getattr__(self, name):
+        """open, restore and game_events: the boot's reading of the log, in journalboot.py,
+        loaded while it is used (app.boot forgets it after: the loop's heap has no room for it)."""
+        if name not in ("open", "restore", "game_events"):
+            raise AttributeError(name)
+        from sagatfw import journalboot
 
-    def _find_result(self, names, i):
-        """The current game's last result record, if it is in segment i or the one before it: its
-        code is shown again after a reboot (the arbiter may not have copied it yet)."""
-        buf = bytearray(R.RECORD_SIZE)
-        for k in (i, i - 1):
-            if k < 0:
-                return
-            found = False
-            try:
-                for rec in self._read_segment(names[k], buf):
-                    if R.check(rec) or R.game_of(rec) != self.game:
-                        continue
-                    found = True
-                    if R.type_of(rec) == C.EV_RESULT:
-                        self.result_code = R.result_code(R.chain_of(rec))
-                        self.result_seq = R.seq_of(rec)
-            except OSError:
-                return
-            if self.result_code is not None or not found:
-                return
+        f = getattr(journalboot, "open_log" if name == "open" else name)
+        return lambda *a: f(self, *a)
 
     def durable_code(self):
         """The result code once its record is on the flash (None before: a power cut could still
@@ -205,104 +142,6 @@ class Journal:
         if self.result_code is not None and self.head_seq >= self.result_seq:
             return self.result_code
         return None
-
-    def game_events(self, game=None):
-        """Yield the decoded events (checkpoints included) of one game (default: the current one),
-        from its setup record on, reading one record at a time."""
-        if game is None:
-            game = self.game
-        names = self.segments()
-        start = 0
-        buf = bytearray(R.RECORD_SIZE)
-        for i in range(len(names) - 1, -1, -1):  # the newest segment that begins before the game
-            first = None
-            for rec in self._read_segment(names[i], buf):
-                if not R.check(rec):
-                    first = R.game_of(rec)
-                break
-            if first is not None and first < game:
-                start = i
-                break
-        from sagatfw.logread import Reader  # only at boot: the loop does not keep it in RAM
-
-        reader = Reader(checkpoints=True, verify=False)  # the clock's own records: decode them
-        for name in names[start:]:
-            for rec in self._read_segment(name, buf):
-                if R.check(rec) or R.game_of(rec) != game:
-                    continue
-                got = reader.feed(rec)
-                if got is not None:
-                    for ev in got if isinstance(got, tuple) else (got,):
-                        yield ev
-        got = reader.finish()
-        if got is not None:
-            yield got
-
-    def restore(self, clock, now):
-        """Replay the current game into `clock`. If it was set up or in progress, the clock comes
-        back paused at its last durable state and a power_restore event is logged. Returns True
-        then; False if there was no game or it was finished; None if the game is a match (the app
-        restores it: matchapp.py); raises Mismatch if the log cannot be replayed (the caller shows
-        the error and starts clean)."""
-        if self.game == 0:
-            return False
-        rp = None
-        seen = False
-        finished = False
-        for ev in self.game_events():
-            if ev["type"] == "match":
-                return None  # a match's game: matchapp.restore replays it
-            if ev["type"] == "settings" and ev.get("tc") is not None:
-                seen = True
-            if seen:
-                if rp is None:
-                    from sagatfw.replay import Replay  # only at boot: the loop does not keep it in RAM
-
-                    rp = Replay(clock)
-                rp.feed(ev)
-                finished = finished or ev["type"] == "result"
-        clock.sink = None  # the replay's; the app sets its own
-        if not seen:
-            return False
-        clock.clear_events()
-        if clock.state == C.FINISHED or finished:
-            return False
-        if rp.gap is not None:
-            from sagatfw.replay import Mismatch
-
-            raise Mismatch("seq %s: the clock dropped %s records of this game (its log was full): it cannot be "
-                           "replayed past them" % (rp.gap.get("seq"), rp.gap.get("dropped")))
-        self._resume_checkpoint(clock)
-        clock.power_restore(now)
-        self.log_events(clock, now)
-        return True
-
-    def _resume_checkpoint(self, clock):
-        """Bring the replayed, running clock on to the checkpoint file's t, if that checkpoint
-        continues this log exactly: its game, the next seq (no record was made after it), linked
-        to the last record under the key, at or after the clock's t, no instant of the engine's own
-        between, and the same faces the engine computes."""
-        if clock.state != C.RUNNING:
-            return
-        rec = self.buf
-        try:
-            with open(self._path(CKPT), "rb") as f:
-                if f.readinto(rec) != R.RECORD_SIZE:
-                    return
-        except OSError:
-            return
-        if R.check(rec) or R.type_of(rec) != R.T_CHECKPOINT or R.game_of(rec) != self.game:
-            return
-        if R.seq_of(rec) != self.seq or self.chain.link(self.prev, memoryview(rec)[: R.CHAIN]) != R.chain_of(rec):
-            return
-        t = R.t_of(rec)
-        nxt = clock.next_instant()
-        if t < clock.t or 0 <= nxt <= t:
-            return
-        lms, rms = struct.unpack_from("<II", rec, 12)
-        if clock._ms_at(C.LEFT, t) != lms or clock._ms_at(C.RIGHT, t) != rms:
-            return
-        clock.advance(t)  # replayed clocks count ticks as t
 
     # ---------------------------------------------------------------- writing
 
@@ -482,6 +321,7 @@ class Journal:
                 name, records = self.resume
                 self.resume = None  # once: after a write error the next try starts a new segment
                 self.file = open(self._path(name), "ab")
+                self.seg_name = name
                 self.seg_records = records
             if self.file is None or self.seg_records >= self.segment_records:
                 self._new_segment()
@@ -499,6 +339,12 @@ class Journal:
             self.before = self.head_link = R.chain_of(last)
             self.head_seq = R.seq_of(last)
             del self.backlog[: len(batch)]
+        # Closed between writes, to go on at its end next time: an open file holds a 1.2 KB
+        # littlefs buffer, and the heap (64 KB budget) cannot keep one for the segment and find
+        # another in one piece for each checkpoint and each log.read while a game runs.
+        if self.file is not None:
+            self._close()
+            self.resume = (self.seg_name, self.seg_records)
 
     def _close(self):
         if self.file is not None:
@@ -516,6 +362,7 @@ class Journal:
         if _exists(path):  # a segment from before a cut holds no durable record with this seq
             os.remove(path)
         self.file = open(path, "wb")
+        self.seg_name = name
         # the anchor: the chain value of the record before this segment, for a verifier that
         # reads the log from here (older segments removed); written with the first batch
         first = self.backlog[0]

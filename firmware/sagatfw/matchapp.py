@@ -128,6 +128,31 @@ class MatchApp:
             self.refused = str(e)
             self.refused_until = ticks_add(ticks, REFUSED_MS)
 
+    def _checkpoint(self, j, now):
+        """While a period or a break runs, where the match is every checkpoint_ms, in the journal's
+        checkpoint file (as journal.checkpoint does for a game: the next seq, linked to the last
+        record, not in the chain), so a reboot loses at most that much: restore() takes it."""
+        m = self.m
+        st = m.state
+        if (st != M.RUNNING and st != M.BREAK) or m.t - j.last_t < j.checkpoint_ms:
+            return
+        j.last_t = m.t
+        if j.backlog or j.gap or not j.opened:
+            return  # the records are not durable: a checkpoint could not follow them
+        ws, wms, ok = _wall(j, m, m.t, now)
+        R.pack_header(j.buf, R.T_CHECKPOINT, j.game, j.seq, m.t, m.elapsed_ms(), m.break_ms(), m.scores[0],
+                      m.scores[1], m.period, M.NONE, st, self.mode, 0, ws, wms, ok)
+        struct.pack_into("<I", j.buf, R.PAYLOAD, m.stopped_ms())
+        R.seal(j.buf, j.prev, j.chain)
+        try:
+            f = open(j._path("ckpt"), "wb")
+            try:
+                f.write(j.buf)
+            finally:
+                f.close()  # littlefs replaces the old content here, atomically
+        except OSError:
+            pass
+
     def note(self, side, now):
         """What face `side`'s bottom line says for the buttons (an OLED): the entry waiting for
         its second press, or why the last operation was refused (for 2 s); else None."""
@@ -170,6 +195,7 @@ class MatchApp:
         if m.state == M.LOT:
             self.do("draw_lot", now, lot_bit(self.seed, m.lot_due))
         j = app.journal
+        self._checkpoint(j, now)
         if j.backlog and (app.next_retry is None or ticks_diff(now, app.next_retry) >= 0):
             app.next_retry = ticks_add(now, RETRY_MS)
             j.commit()
@@ -398,6 +424,35 @@ def restore(app, now):
             raise ValueError("the match's log and its replay differ (%d events, %d replayed)" % (seen, made))
         mapp.close()
         return False
+    _resume_checkpoint(j, engine)
     engine.power_restore(now)
     mapp._log(now)
     return False
+
+
+def _resume_checkpoint(j, m):
+    """Bring the replayed match on to the checkpoint file's t, if that checkpoint continues this
+    log exactly (journal's checks: this game, the next seq, linked to the last record under the
+    key, at or after the engine's t, no instant of the engine's own between) and says what the
+    engine computes there (state, period, scores, the period's match time or the break's)."""
+    st = m.state
+    if st != M.RUNNING and st != M.BREAK:
+        return
+    rec = j.buf
+    try:
+        with open(j._path("ckpt"), "rb") as f:
+            if f.readinto(rec) != R.RECORD_SIZE:
+                return
+    except OSError:
+        return
+    if R.check(rec) or R.type_of(rec) != R.T_CHECKPOINT or R.game_of(rec) != j.game:
+        return
+    if R.seq_of(rec) != j.seq or j.chain.link(j.prev, memoryview(rec)[: R.CHAIN]) != R.chain_of(rec):
+        return
+    (_, _, _, _, t, pms, brk, left, right, period, _, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
+    nxt = m.next_instant()
+    if t < m.t or 0 <= nxt <= t or arg != st or period != m.period or left != m.scores[0] or right != m.scores[1]:
+        return
+    if (m._elapsed_at(t) if st == M.RUNNING else m.brk_t + m.brk_len - t) != (pms if st == M.RUNNING else brk):
+        return
+    m.advance(t)  # replayed engines count ticks as t

@@ -147,3 +147,61 @@ def test_a_kilithattu_lever_scores_one_at_once_kt_5_5():
     _tap(app, B.START, 9000)
     assert m.state == M.RUNNING and m.stopped_ms() == 4000
     unmount()
+
+
+def _reboot(app):
+    """The power comes back: a new app on the same flash boots and restores the match."""
+    board = FakeBoard()
+    app2 = App(board)
+    app2.boot(T(900000))
+    return app2
+
+
+def test_a_cut_long_after_the_last_event_restores_from_the_checkpoint_kb_16():
+    # the match's checkpoints: a period that ran 40 s after its last event comes back stopped at
+    # its last checkpoint (every 15 s), not at that event
+    app = _app("kokboru", {"lead": 8})
+    _tap(app, B.START, 0)  # the 1st half from t = 0 (the release at 100)
+    _lever(app, B.LEVER_LEFT, 5000)
+    _tap(app, B.PLUS, 5500)
+    for ms in range(6000, 46000, 100):
+        app.step(T(ms))  # the power goes at 46 s: checkpoints at t 20.5 s and 35.5 s
+    app2 = _reboot(app)
+    m = app2.match.m
+    assert m.state == M.STOPPED and m.scores == [4, 0], (m.state, m.scores)
+    assert m.elapsed_ms() == 35500, m.elapsed_ms()  # the last checkpoint's, not the score's 5.5 s
+    types = [e["type"] for e in _events(app2)]
+    assert types[-2:] == ["stoppage_start", "power_restore"] or types[-1] == "power_restore", types
+    unmount()
+
+
+def test_a_cut_in_the_rest_restores_the_rest_from_the_checkpoint_kb_6():
+    app = _app("kokboru", {"lead": 8})
+    _tap(app, B.START, 0)
+    for ms in range(200, 240100 + 40000, 100):
+        app.step(T(ms))  # the half ended at 240.1 s; the power goes 40 s into the rest
+    app2 = _reboot(app)
+    m = app2.match.m
+    assert m.state == M.BREAK and m.break_ms() <= 60000 - 30000, m.break_ms()  # a checkpoint in the rest
+    unmount()
+
+
+def test_a_forged_checkpoint_is_not_taken():
+    # a checkpoint file that does not follow the log (another seq, a changed score) is ignored: the
+    # match comes back at its last event
+    import os
+
+    app = _app("kokboru", {"lead": 8})
+    _tap(app, B.START, 0)
+    for ms in range(200, 40000, 100):
+        app.step(T(ms))
+    path = app.journal._path("ckpt")
+    with open(path, "rb") as f:
+        rec = bytearray(f.read())
+    rec[28] ^= 1  # the left score in the checkpoint (moves field)
+    with open(path, "wb") as f:
+        f.write(rec)
+    app2 = _reboot(app)
+    assert app2.match.m.elapsed_ms() == 0, app2.match.m.elapsed_ms()  # from its last record: the start
+    os.remove(path)
+    unmount()

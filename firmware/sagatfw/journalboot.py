@@ -1,0 +1,184 @@
+# sagat: the journal's boot (journal.py): finding where the log ends, and replaying the game in
+# progress into the clock. Loaded through Journal.__getattr__ (j.open(), j.restore(), j.game_events())
+# while the clock boots, and forgotten after (app.boot): the loop's heap has no room for it. Each
+# function takes the Journal as `j`.
+
+import os
+import struct
+
+from sagatfw import clock as C
+from sagatfw import records as R
+from sagatfw.journal import CKPT
+
+
+def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
+    """Find the last durable record (its seq, chain and game) and report damage at the end
+    of the log. Never raises for damaged or foreign files."""
+    j.problems = []
+    try:
+        os.mkdir(j.root)
+    except OSError:
+        pass
+    names = j.segments()
+    buf = bytearray(R.RECORD_SIZE)
+    j.resume = None
+    newest = True
+    j.before = j.prev = j.head_link = R.ZERO_CHAIN
+    j.head_seq = -1
+    j.result_code = None
+    j.result_seq = -1
+    for name in reversed(names):
+        last = None
+        index = 0
+        whole = True  # every record of the segment is whole and well formed, the last one last
+        try:
+            for rec in j._read_segment(name, buf):
+                bad = R.check(rec)
+                if bad:
+                    j.problems.append((bad, None, "%s record %d" % (name, index)))
+                    whole = False
+                else:
+                    last = bytes(rec)
+                index += 1
+        except OSError as e:
+            j.problems.append(("io", None, "%s: %s" % (name, e)))
+            whole = False
+        if newest and whole and last is not None and index < j.segment_records:
+            # the next records go on at the end of this segment rather than into a new file:
+            # a clock that is switched off and on every move does not pile up segments
+            j.resume = (name, index)
+        newest = False
+        if last is not None:
+            j.seq = R.seq_of(last)
+            j.prev = R.chain_of(last)
+            j.game = R.game_of(last)
+            if R.type_of(last) != R.T_ANCHOR:  # an anchor carries the seq of the record after it
+                j.seq += 1
+            if R.type_of(last) not in (R.T_TEXT, R.T_ANCHOR):
+                j.last_t = R.t_of(last)
+            j.before = j.head_link = j.prev
+            j.head_seq = j.seq - 1
+            _find_result(j, names, names.index(name))
+            break
+    j.file = None  # the next record continues j.resume, or starts a new segment
+    j.opened = True
+    return j.problems
+
+def _find_result(j, names, i):
+    """The current game's last result record, if it is in segment i or the one before it: its
+    code is shown again after a reboot (the arbiter may not have copied it yet)."""
+    buf = bytearray(R.RECORD_SIZE)
+    for k in (i, i - 1):
+        if k < 0:
+            return
+        found = False
+        try:
+            for rec in j._read_segment(names[k], buf):
+                if R.check(rec) or R.game_of(rec) != j.game:
+                    continue
+                found = True
+                if R.type_of(rec) == C.EV_RESULT:
+                    j.result_code = R.result_code(R.chain_of(rec))
+                    j.result_seq = R.seq_of(rec)
+        except OSError:
+            return
+        if j.result_code is not None or not found:
+            return
+
+def game_events(j, game=None):
+    """Yield the decoded events (checkpoints included) of one game (default: the current one),
+    from its setup record on, reading one record at a time."""
+    if game is None:
+        game = j.game
+    names = j.segments()
+    start = 0
+    buf = bytearray(R.RECORD_SIZE)
+    for i in range(len(names) - 1, -1, -1):  # the newest segment that begins before the game
+        first = None
+        for rec in j._read_segment(names[i], buf):
+            if not R.check(rec):
+                first = R.game_of(rec)
+            break
+        if first is not None and first < game:
+            start = i
+            break
+    from sagatfw.logread import Reader  # only at boot: the loop does not keep it in RAM
+
+    reader = Reader(checkpoints=True, verify=False)  # the clock's own records: decode them
+    for name in names[start:]:
+        for rec in j._read_segment(name, buf):
+            if R.check(rec) or R.game_of(rec) != game:
+                continue
+            got = reader.feed(rec)
+            if got is not None:
+                for ev in got if isinstance(got, tuple) else (got,):
+                    yield ev
+    got = reader.finish()
+    if got is not None:
+        yield got
+
+def restore(j, clock, now):
+    """Replay the current game into `clock`. If it was set up or in progress, the clock comes
+    back paused at its last durable state and a power_restore event is logged. Returns True
+    then; False if there was no game or it was finished; None if the game is a match (the app
+    restores it: matchapp.py); raises Mismatch if the log cannot be replayed (the caller shows
+    the error and starts clean)."""
+    if j.game == 0:
+        return False
+    rp = None
+    seen = False
+    finished = False
+    for ev in game_events(j):
+        if ev["type"] == "match":
+            return None  # a match's game: matchapp.restore replays it
+        if ev["type"] == "settings" and ev.get("tc") is not None:
+            seen = True
+        if seen:
+            if rp is None:
+                from sagatfw.replay import Replay  # only at boot: the loop does not keep it in RAM
+
+                rp = Replay(clock)
+            rp.feed(ev)
+            finished = finished or ev["type"] == "result"
+    clock.sink = None  # the replay's; the app sets its own
+    if not seen:
+        return False
+    clock.clear_events()
+    if clock.state == C.FINISHED or finished:
+        return False
+    if rp.gap is not None:
+        from sagatfw.replay import Mismatch
+
+        raise Mismatch("seq %s: the clock dropped %s records of this game (its log was full): it cannot be "
+                       "replayed past them" % (rp.gap.get("seq"), rp.gap.get("dropped")))
+    _resume_checkpoint(j, clock)
+    clock.power_restore(now)
+    j.log_events(clock, now)
+    return True
+
+def _resume_checkpoint(j, clock):
+    """Bring the replayed, running clock on to the checkpoint file's t, if that checkpoint
+    continues this log exactly: its game, the next seq (no record was made after it), linked
+    to the last record under the key, at or after the clock's t, no instant of the engine's own
+    between, and the same faces the engine computes."""
+    if clock.state != C.RUNNING:
+        return
+    rec = j.buf
+    try:
+        with open(j._path(CKPT), "rb") as f:
+            if f.readinto(rec) != R.RECORD_SIZE:
+                return
+    except OSError:
+        return
+    if R.check(rec) or R.type_of(rec) != R.T_CHECKPOINT or R.game_of(rec) != j.game:
+        return
+    if R.seq_of(rec) != j.seq or j.chain.link(j.prev, memoryview(rec)[: R.CHAIN]) != R.chain_of(rec):
+        return
+    t = R.t_of(rec)
+    nxt = clock.next_instant()
+    if t < clock.t or 0 <= nxt <= t:
+        return
+    lms, rms = struct.unpack_from("<II", rec, 12)
+    if clock._ms_at(C.LEFT, t) != lms or clock._ms_at(C.RIGHT, t) != rms:
+        return
+    clock.advance(t)  # replayed clocks count ticks as t
