@@ -66,10 +66,19 @@ AUTH_FAILED = "auth_failed"
 BUSY = "busy"
 INTERNAL = "internal"
 
-# Authority levels of commands.
-READ = 0  # never needs authority
-GAME = 1  # changes the game, the settings, the wall time: authority whenever a key is set
-GUARD = 2  # key.set, log.erase, log.head, maintenance: the same (the key, the log, a signature, the REPL)
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+# Authority levels of commands. const(): COMMANDS' entries are then constant tuples, frozen with the
+# code on a board (a tuple built at boot is 48 heap bytes an entry on the 64-bit unix port).
+READ = const(0)  # never needs authority
+GAME = const(1)  # changes the game, the settings, the wall time: authority whenever a key is set
+GUARD = const(2)  # key.set, log.erase, log.head, maintenance: the same (the key, the log, a signature, the REPL)
 
 IN_PROGRESS = (C.RUNNING, C.PAUSED, C.FLAGGED, C.ADJOURNED)
 _REQUIRED = object()
@@ -378,7 +387,9 @@ class Server:
             self.last_heavy = cmd.startswith("log.")
             if handler[:2] == "c_":
                 body = getattr(self, handler)(req, now)
-            elif handler[:2] == "m_" or self.app.match is not None or "mode" in req:
+            elif handler[:2] == "m_" or "mode" in req or (self.app.match is not None and cmd in (
+                    "new", "start", "resume", "result", "pause", "adjust", "extend", "late_install", "adjourn",
+                    "resume_adjourned", "settings.set", "key.set", "maintenance", "log.erase", "log.info")):
                 gc.collect()
                 from sagatfw import matchcmds  # a match's commands (and its guards), forgotten after the feed
 
