@@ -103,7 +103,7 @@ def _new(srv, req, now, mapp):
 
 def _op(srv, req, now, mapp, cmd):
     m = mapp.m
-    args = ()
+    args = ()  # type: tuple
     if cmd == "score":
         side = _side(req, "side")
         points = P._int(req, "points", 0, M.MAX_SCORE)
