@@ -109,6 +109,9 @@ def presets_set(srv, req, now):
     return {"slot": slot, "name": name, "tc": tc}
 
 def new(srv, req, now):
+    for k in ("lead", "changeover_ms", "method"):
+        if k in req:
+            raise P.Error(P.BAD_ARG, "new: %s is a match's option: give mode too" % k)
     tc = req.get("tc")
     if isinstance(tc, dict):
         left = tc.get("left")

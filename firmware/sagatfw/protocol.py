@@ -66,10 +66,19 @@ AUTH_FAILED = "auth_failed"
 BUSY = "busy"
 INTERNAL = "internal"
 
-# Authority levels of commands.
-READ = 0  # never needs authority
-GAME = 1  # changes the game, the settings, the wall time: authority whenever a key is set
-GUARD = 2  # key.set, log.erase, log.head, maintenance: the same (the key, the log, a signature, the REPL)
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+# Authority levels of commands. const(): COMMANDS' entries are then constant tuples, frozen with the
+# code on a board (a tuple built at boot is 48 heap bytes an entry on the 64-bit unix port).
+READ = const(0)  # never needs authority
+GAME = const(1)  # changes the game, the settings, the wall time: authority whenever a key is set
+GUARD = const(2)  # key.set, log.erase, log.head, maintenance: the same (the key, the log, a signature, the REPL)
 
 IN_PROGRESS = (C.RUNNING, C.PAUSED, C.FLAGGED, C.ADJOURNED)
 _REQUIRED = object()
@@ -84,7 +93,7 @@ COMMANDS = {
     "settings.set": ("settings_set", GAME, ("values",)),
     "presets.list": ("presets_list", READ, ()),
     "presets.set": ("presets_set", GAME, ("slot", "name", "tc")),
-    "new": ("new", GAME, ("tc", "first")),
+    "new": ("new", GAME, ("tc", "first", "mode", "lead", "changeover_ms", "method")),
     "start": ("start", GAME, ()),
     "pause": ("pause", GAME, ("by",)),
     "resume": ("resume", GAME, ()),
@@ -93,7 +102,11 @@ COMMANDS = {
     "late_install": ("late_install", GAME, ("elapsed_ms",)),
     "adjourn": ("adjourn", GAME, ()),
     "resume_adjourned": ("resume_adjourned", GAME, ()),
-    "result": ("result", GAME, ("result",)),
+    "result": ("result", GAME, ("result", "winner")),
+    "score": ("m_score", GAME, ("side", "points")),  # "m_": a match's (matchcmds.py)
+    "card": ("m_card", GAME, ("side", "kind")),
+    "stoppage": ("m_stoppage", GAME, ()),
+    "undo": ("m_undo", GAME, ()),
     "time.sync": ("time_sync", GAME, ("wall_ms",)),
     "log.info": ("log_info", READ, ()),
     "log.read": ("c_log_read", READ, ("from_seq", "max_records")),
@@ -210,7 +223,7 @@ class Server:
             self.loaded = False
             self.cmds = None
             try:
-                forget("sagatfw.commands", "sagatfw.tcparse", "sagatfw.auth")
+                forget("sagatfw.commands", "sagatfw.tcparse", "sagatfw.auth", "sagatfw.matchcmds")
             except Exception:  # noqa: BLE001 - only RAM is at stake: feed never raises
                 pass
         return taken
@@ -374,6 +387,14 @@ class Server:
             self.last_heavy = cmd.startswith("log.")
             if handler[:2] == "c_":
                 body = getattr(self, handler)(req, now)
+            elif handler[:2] == "m_" or "mode" in req or (self.app.match is not None and cmd in (
+                    "new", "start", "resume", "result", "pause", "adjust", "extend", "late_install", "adjourn",
+                    "resume_adjourned", "settings.set", "key.set", "maintenance", "log.erase", "log.info")):
+                gc.collect()
+                from sagatfw import matchcmds  # a match's commands (and its guards), forgotten after the feed
+
+                self.loaded = True
+                body = matchcmds.serve(self, req, now, handler)
             else:
                 if self.cmds is None:
                     gc.collect()  # a module's dict grows as it loads: give it whole free blocks
@@ -484,6 +505,11 @@ class Server:
 
     def c_state(self, req, now):
         app = self.app
+        if app.match is not None:  # a match's scoreboard (matchcmds.py, loaded for the request)
+            from sagatfw import matchcmds
+
+            self.loaded = True
+            return matchcmds.state(self, now)
         c = app.clock
         j = app.journal
         level, low = self._battery()

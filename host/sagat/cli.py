@@ -371,6 +371,8 @@ def info_text(ans: dict, game: dict | None) -> str:
         moves = f"moves {(game.get('left') or {}).get('moves')}-{(game.get('right') or {}).get('moves')}"
         code = f", result code {game['result_code']}" if game.get("result_code") else ""
         rows.append(("game", f"{game.get('state')}: {', '.join(sides)}, {moves}{code}"))
+        if game.get("mode"):
+            rows[-1] = ("match", match_text(game))
     uptime = ans.get("uptime_ms")
     if isinstance(uptime, int):
         rows.append(("uptime", _clock(uptime) + (f", longest loop gap {ans['loop_max_ms']} ms"
@@ -383,8 +385,51 @@ def info_text(ans: dict, game: dict | None) -> str:
     return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
+_WHY = {"points": "more points", "lead": "a winning lead", "golden_score": "golden score", "removal": "removal",
+        "lot": "lot", "draw": "a draw by the method set", "referee": "the referee's result", "sudden": "sudden score"}
+
+
+def _sec(ms) -> str:
+    """A match's time as M:SS (whole seconds, rounded up as the faces count down)."""
+    s = (ms + 999) // 1000 if isinstance(ms, int) else 0
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def match_text(st: dict) -> str:
+    """A match's `state` as one line for a referee's table: mode, period, time, score, cards,
+    stoppage, and the result once there is one."""
+
+    def side(name: str) -> str:
+        f = st.get(name) or {}
+        cards = " W" * (f.get("warnings") or 0) + " RED" * (f.get("reds") or 0)
+        return f"{name} {f.get('score', 0)}{cards}"
+
+    state = st.get("state")
+    clock = _sec(st.get("match_ms")) + (" (counting up)" if st.get("counts_up") else "")
+    parts = [f"{st.get('mode')} {st.get('period_name')} {clock}", f"{side('left')} - {side('right')}", str(state)]
+    if state == "stopped":
+        parts[-1] += f" {_sec(st.get('stoppage_ms'))}"
+    if st.get("stopped_ms"):
+        parts.append(f"stopped {_sec(st.get('stopped_ms'))} this period")
+    if state == "break":
+        parts.append(f"break {_sec(st.get('break_ms'))} left")
+    if st.get("entering"):
+        parts.append(f"{st['entering']} enters")
+    if st.get("lot_due"):
+        parts.append("lot due")
+    if st.get("winner"):
+        who = "draw" if st["winner"] == "none" else f"winner {st['winner']}"
+        parts.append(f"{who} ({_WHY.get(st.get('why'), st.get('why'))})")
+    if st.get("message"):
+        parts.append(str(st["message"]))
+    return "  |  ".join(parts)
+
+
 def _faces(st: dict) -> str:
     from . import logs
+
+    if st.get("mode"):
+        return match_text(st)
 
     def face(side: str) -> str:
         f = st.get(side) or {}
@@ -459,7 +504,48 @@ def cmd_settings(args: argparse.Namespace) -> int:
     return _out(args, values, "\n".join(f"{k} = {json.dumps(v)}" for k, v in values.items()))
 
 
+METHODS = ("sudden", "lot", "draw", "referee")
+
+
+def _match_options(args: argparse.Namespace) -> dict:
+    """`sagat new --mode ...`: the protocol's arguments for the match (docs/protocol.md, Matches)."""
+    if args.control is not None:
+        raise UserError(f"new --mode {args.mode} takes no time control ({args.control!r}): a match's periods are "
+                        f"the game's rules")
+    opts: dict = {"mode": args.mode}
+    if args.mode == "kokboru":
+        for name in ("first", "changeover", "method"):
+            if getattr(args, name) is not None:
+                raise UserError(f"--{name} is for kilithattu, not kokboru (kokboru takes --lead)")
+        if args.lead is not None:
+            if not 0 <= args.lead <= 99:
+                raise UserError("--lead must be 0..99 (the lead that wins at once; 0: none)")
+            opts["lead"] = args.lead
+        return opts
+    if args.lead is not None:
+        raise UserError("--lead is for kokboru, not kilithattu")
+    if args.first is not None:
+        opts["first"] = args.first
+    if args.changeover is not None:
+        if not 1 <= args.changeover <= 60:
+            raise UserError("--changeover must be 1..60 seconds (KT-4.4: at most 1:00)")
+        opts["changeover_ms"] = args.changeover * 1000
+    if args.method is not None:
+        opts["method"] = args.method
+    return opts
+
+
 def cmd_new(args: argparse.Namespace) -> int:
+    if args.mode:
+        opts = _match_options(args)
+        ans = _call(args, lambda c: c.request("new", auth=True, **opts))
+        return _out(args, ans, "next match: " + match_text(ans))
+    for name in ("lead", "changeover", "method"):
+        if getattr(args, name) is not None:
+            raise UserError(f"--{name} is a match's option: give --mode kokboru or --mode kilithattu")
+    if args.control is None:
+        raise UserError("new needs a time control (e.g. sagat new 420) or --mode kokboru|kilithattu")
+    args.first = args.first or "left"
     text = presets.preset(args.control) or args.control
     try:
         tcm.parse_sides(text)
@@ -467,6 +553,47 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise UserError(str(e)) from None
     ans = _call(args, lambda c: c.request("new", auth=True, tc=text, first=args.first))
     return _out(args, ans, f"next game: {text}, first player on the {args.first}")
+
+
+def _referee(args: argparse.Namespace, cmd: str, **values) -> int:
+    """A referee's command (a match's, or start, resume and result for a game too): the answer
+    is the state after it."""
+    ans = _call(args, lambda c: c.request(cmd, auth=True, **values))
+    ans.pop("id", None)
+    ans.pop("ok", None)
+    return _out(args, ans, _faces(ans) if ans.get("mode") else _brief(ans))
+
+
+def _brief(ans: dict) -> str:
+    from . import logs
+
+    run = f", {ans['running']} running" if ans.get("running") else ""
+    return (f"{ans.get('state')}: left {logs.clock_text(ans.get('left_ms') or 0)}, "
+            f"right {logs.clock_text(ans.get('right_ms') or 0)}{run}")
+
+
+def cmd_referee(args: argparse.Namespace) -> int:
+    return _referee(args, args.command)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    return _referee(args, "score", side=args.side, points=args.points)
+
+
+def cmd_card(args: argparse.Namespace) -> int:
+    return _referee(args, "card", side=args.side, kind=args.kind)
+
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
+
+
+def cmd_result(args: argparse.Namespace) -> int:
+    if args.outcome in ("left", "right", "none"):
+        return _referee(args, "result", winner=args.outcome)
+    if args.outcome in RESULTS:
+        return _referee(args, "result", result=args.outcome)
+    raise UserError(f"result {args.outcome!r}: a match's winner is left, right or none; a game's result is "
+                    + ", ".join(RESULTS))
 
 
 def cmd_sync_time(args: argparse.Namespace) -> int:
@@ -746,13 +873,46 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("assign", nargs="*", metavar="KEY=VALUE",
                     help="a setting to change, e.g. low_time_ms=60000 (ms) or sound=false")
     sp.set_defaults(func=cmd_settings)
-    sp = cmd("new", "configure the next game (a TimeControl string or preset name)")
+    sp = cmd("new", "configure the next game (a TimeControl string or preset name) or match (--mode)",
+             "Set up the next game (a TimeControl string or preset name) or, with --mode, a match of kok-boru or "
+             "kilithattu (docs/match.md), which waits for the referee's start.")
     _link_args(sp)
-    sp.add_argument("control", help='a TimeControl string in seconds ("420", "40/5400+30:1800+30", "300+2|180+2") '
-                                    "or a preset name (tk-blitz, tk-rapid)")
-    sp.add_argument("--first", choices=("left", "right"), default="left",
-                    help="the first player's face (TK-C5; default: left)")
+    sp.add_argument("control", nargs="?", help='a TimeControl string in seconds ("420", "40/5400+30:1800+30", '
+                    '"300+2|180+2") or a preset name (tk-blitz, tk-rapid); none with --mode')
+    sp.add_argument("--first", choices=("left", "right"),
+                    help="a game: the first player's face (TK-C5; default: left); kilithattu: the team that "
+                         "enters first (KT-4.4; default: left)")
+    sp.add_argument("--mode", choices=("kokboru", "kilithattu"), help="set up a match of this game instead")
+    sp.add_argument("--lead", type=int, metavar="N",
+                    help="kokboru: a lead of more than N points wins at once (KB-14; default 8, 0: never)")
+    sp.add_argument("--changeover", type=int, metavar="SECONDS",
+                    help="kilithattu: the changeover between innings, 1..60 seconds (KT-4.4; default 60)")
+    sp.add_argument("--method", choices=METHODS,
+                    help="kilithattu: how a tie after the extra time is broken (KT-4.6; default lot): sudden "
+                         "(first score wins), lot, draw, referee")
     sp.set_defaults(func=cmd_new)
+    for name, text in (("start", "start: a game set up, a match's waiting period (or end a changeover early)"),
+                       ("resume", "resume: a paused game, or a match after a stoppage"),
+                       ("stoppage", "a match's stoppage: the match time stops until `sagat resume` (KB-16, KT-4.5)"),
+                       ("undo", "a match: take back the last score or card of the period (logged as an undo)")):
+        sp = cmd(name, text)
+        _link_args(sp)
+        sp.set_defaults(func=cmd_referee)
+    sp = cmd("score", "a match: points for a side (kokboru 4, 2 or 1; kilithattu 1)")
+    _link_args(sp)
+    sp.add_argument("side", choices=("left", "right"), help="the side (face) that scored")
+    sp.add_argument("points", type=int, help="the points: kokboru 4, 2 or 1 (KB-7..10), kilithattu 1 (KT-5.5)")
+    sp.set_defaults(func=cmd_score)
+    sp = cmd("card", "a match (kokboru): a warning or a red card for a side (KB-11, KB-12)")
+    _link_args(sp)
+    sp.add_argument("side", choices=("left", "right"), help="the side (face) carded")
+    sp.add_argument("kind", choices=("warning", "red"), help="warning (a second removes the rider) or red")
+    sp.set_defaults(func=cmd_card)
+    sp = cmd("result", "enter the result: a match's winner (left, right, none) or a game's (1-0, 0-1, ...)")
+    _link_args(sp)
+    sp.add_argument("outcome", metavar="RESULT",
+                    help="a match: left, right or none (a draw); a game: 1-0, 0-1, 1/2-1/2, +/- or -/+")
+    sp.set_defaults(func=cmd_result)
     sp = cmd("sync-time", "set the clock's wall time from this PC, so events carry `wall`")
     _link_args(sp)
     sp.set_defaults(func=cmd_sync_time)
