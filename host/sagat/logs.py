@@ -10,13 +10,14 @@ import json
 from dataclasses import dataclass, field
 
 from sagatfw import clock as C
-from sagatfw import logread
+from sagatfw import logread, matchlog
 from sagatfw import records as R
 from sagatfw.replay import Mismatch, Replay
 
 LOG_DIR = "/log"
 SEG_SUFFIX = ".seg"
 BLOCK_SIZES = (4096, 512, 1024, 2048, 8192, 16384)
+MATCH_RESULT = matchlog.EV_BASE + 10  # a match's result record (modes/base.py EV_RESULT)
 
 
 class LogError(Exception):
@@ -107,6 +108,11 @@ def read_segments(segments: list[tuple[str, bytes]], key: bytes | list[bytes] = 
                 name_ = C.RESULT_NAMES[arg] if 0 <= arg < len(C.RESULT_NAMES) else None
                 keyed = reader.linked is not None and reader.linked >= 0  # it links under a key given
                 log.results.setdefault(R.game_of(rec), []).append((R.seq_of(rec), R.chain_of(rec), name_, keyed))
+            elif not R.check(rec) and R.type_of(rec) == MATCH_RESULT:
+                d = logread.decode(rec)
+                name_ = f"{d.get('winner') or 'none (a draw)'} ({d.get('why')})"
+                keyed = reader.linked is not None and reader.linked >= 0
+                log.results.setdefault(R.game_of(rec), []).append((R.seq_of(rec), R.chain_of(rec), name_, keyed))
     _add(log.events, reader.finish())
     log.problems = list(reader.problems)
     log.records = reader.records
@@ -134,6 +140,10 @@ def check_games(events: list[dict]) -> list[str]:
     for e in events:
         by_game.setdefault(e["game"], []).append(e)
     for game, evs in sorted(by_game.items()):
+        matches = [i for i, e in enumerate(evs) if e["type"] == "match"]
+        if matches:
+            problems.extend(_check_match(game, evs[matches[-1]], evs[matches[-1] + 1 :]))
+            continue
         starts = [i for i, e in enumerate(evs) if e["type"] == "settings" and e.get("tc") is not None]
         if not starts:
             continue  # its setup was rotated out: nothing to replay from
@@ -146,6 +156,19 @@ def check_games(events: list[dict]) -> list[str]:
         except Exception as e:  # noqa: BLE001 - any record a forger can make: a problem, never a crash
             problems.append(f"game {game}: cannot replay: {e!r}")
     return problems
+
+
+def _check_match(game: int, setup: dict, evs: list[dict]) -> list[str]:
+    """A match (from its setup record) replayed through its mode's engine (matchreplay.py)."""
+    from .matchreplay import Mismatch, check_match, label
+
+    try:
+        check_match(setup, evs)
+    except Mismatch as e:
+        return [f"game {game} ({label(setup)}): {e}"]
+    except Exception as e:  # noqa: BLE001 - any record a forger can make: a problem, never a crash
+        return [f"game {game} ({label(setup)}): cannot replay: {e!r}"]
+    return []
 
 
 # ------------------------------------------------------------------ output
@@ -386,6 +409,7 @@ def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None) -> 
         return True, [
             f"OK: {log.records} records, seq {log.start_seq}..{log.last_seq}, games "
             f"{', '.join(map(str, log.games()))}; the chain links every record and the engine reproduces every game"
+            + (" and match" if any(e["type"] == "match" for e in log.events) else "")
         ]
     first = next((p for p in log.problems if p[1] is not None), None)
     lines = [f"BROKEN at seq {first[1]} ({first[0]})" if first else "BROKEN"]
