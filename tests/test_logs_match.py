@@ -12,12 +12,12 @@ import json
 import struct
 
 import pytest
+from test_sim_match import KILITHATTU, KOKBORU
 
 from sagat import logs
 from sagat.cli import main
 from sagatfw import records as R
 from sagatfw.matchapp import lot_bit
-from test_sim_match import KILITHATTU, KOKBORU
 
 KEY = "secret"
 # header offsets of a match record (docs/log-format.md, "Match records")
@@ -349,3 +349,103 @@ def test_the_result_code_of_a_match(bout, tmp_path, capsys):
     wrong = f"{(int(code) + 1) % 10**6:06d}"
     rc, out, _ = _verify(capsys, path, KEY, "--game", "1", "--code", wrong)
     assert rc == 1 and "is not the code of game 1's result" in out
+
+
+# ------------------------------------------------------------------ the score sheet and the export
+
+
+def _sheet_line(out, seq):
+    return next(line for line in out.splitlines() if line.split()[:1] == [str(seq)])
+
+
+def test_show_prints_a_match_as_a_score_sheet(bout, capsys):
+    recs, flash = bout
+    seq = {(kind, n): R.seq_of(recs[_find(recs, kind, n)]) for kind, n in (
+        ("period_start", 0), ("score", 0), ("card", 0), ("stoppage_end", 0), ("undo", 0), ("period_end", 0),
+        ("break_start", 0), ("break_end", 0), ("period_start", 2), ("result", 0))}
+    assert main(["logs", "show", "--image", flash, "--game", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("game 1: kokboru match (score sheet), lead 8 (a lead of more than 8 points wins at once")
+    line = _sheet_line(out, seq[("period_start", 0)])
+    assert "1st half" in line and "0:00.000" in line and "starts: 4:00 of match time, the referee's start" in line
+    line = _sheet_line(out, seq[("score", 0)])  # its match time and the running score
+    assert line.split()[1:] == ["0:30.000", "1st", "half", "0:30.000", "4-0", "SCORE", "left", "+4", "(entry", "1)"]
+    assert "CARD right warning (entry 2)" in _sheet_line(out, seq[("card", 0)])
+    line = _sheet_line(out, seq[("stoppage_end", 0)])
+    assert "stoppage 1 ends after 0:10.000; 1st half stopped so far: 0:10.000" in line
+    line = _sheet_line(out, seq[("undo", 0)])
+    assert "1:55.000" in line and "4-0" in line and "UNDO entry 3: right +2 taken back" in line
+    line = _sheet_line(out, seq[("period_end", 0)])
+    assert "1st half ends: time up at 4:00.000 of match time, 0:10.000 stopped in all" in line
+    assert "rest starts (1:00)" in _sheet_line(out, seq[("break_start", 0)])
+    assert "rest ends after 1:00.000" in _sheet_line(out, seq[("break_end", 0)])
+    assert "golden score starts: counts up, the first score wins" in _sheet_line(out, seq[("period_start", 2)])
+    line = _sheet_line(out, seq[("result", 0)])
+    assert "golden score" in line and "0:50.000" in line and "RESULT right wins 6-7" in line
+    assert "periods: 1st half 4-4 (0:10.000 stopped); 2nd half 6-6; golden score 6-7" in out
+    assert "result: right wins 6-7: the first score in golden score (KB-17)" in out
+
+
+def test_show_names_the_lots_and_what_they_decided(innings, capsys):
+    _, flash = innings
+    assert main(["logs", "show", "--image", flash]) == 0
+    out = capsys.readouterr().out
+    first = ("left", "right")[lot_bit(7, 1)]
+    won = ("left", "right")[lot_bit(7, 2)]
+    assert "kilithattu match (score sheet), left enters first, changeover 1:00, a tie after the extra time: lot" in out
+    assert f"LOT 1 (KT-4.6): {first} enters first in the extra time" in out
+    assert f"LOT 2 (KT-4.6): {won} wins the lot" in out
+    assert f"RESULT {won} wins 2-2: the lot after the extra time (KT-4.6, method lot)" in out
+    assert "RESULT a draw 2-2: the referee's entry (it replaces the result before)" in out
+    assert "by the clock at the changeover's end; right enters" in out
+    assert out.rstrip().endswith("result: a draw 2-2: the referee's entry")
+
+
+def test_show_names_the_result_an_undo_withdraws(tmp_path, capsys):
+    _, flash = _play(tmp_path, capsys, [
+        {"at": 0, "do": "new", "mode": "kokboru", "lead": 3},
+        {"at": 0, "do": "start"},
+        {"at": 10000, "do": "score", "side": "left", "points": 4},  # a lead of 4 > 3: left wins at once
+        {"at": 12000, "do": "undo"},  # the referee takes it back: the bout comes back stopped
+        {"at": 15000, "do": "resume"},
+    ], "withdraw")
+    assert main(["logs", "show", "--image", flash]) == 0
+    out = capsys.readouterr().out
+    assert "UNDO entry 1: left +4 taken back; the result (left, lead) is withdrawn" in out
+    assert "result: none in the log" in out
+    code, out, _ = _run_image(capsys, flash)
+    assert code == 0, out
+
+
+def test_export_csv_of_a_match_has_a_match_s_columns(bout, tmp_path, capsys):
+    recs, flash = bout
+    assert main(["logs", "export", "--image", flash, "--game", "1"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert list(rows[0]) == logs.MATCH_CSV_FIELDS
+    assert rows[0]["type"] == "match" and rows[0]["mode"] == "kokboru" and rows[0]["lead"] == "8"
+    score = next(r for r in rows if r["type"] == "score")
+    assert (score["period_name"], score["match_ms"], score["left"], score["right"], score["side"], score["points"],
+            score["entry"]) == ("1st half", "30000", "4", "0", "left", "4", "1")
+    result = rows[-1]
+    assert (result["type"], result["winner"], result["why"]) == ("result", "right", "golden_score")
+    # the whole log: game 0 (the boot's settings) and the match: the game's columns, then the match's
+    assert main(["logs", "export", "--image", flash]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert list(rows[0])[: len(logs.CSV_FIELDS)] == logs.CSV_FIELDS and "period_name" in rows[0]
+    assert rows[0]["type"] == "settings" and rows[-1]["why"] == "golden_score"
+    assert main(["logs", "export", "--image", flash, "--format", "json", "--game", "1"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(events) == len(recs) - 1 and events[-1]["why"] == "golden_score"
+
+
+def test_the_game_csv_is_unchanged_by_matches(tmp_path, capsys):
+    _, flash = _play(tmp_path, capsys, [
+        {"at": 0, "do": "new", "tc": "300", "first": "left"},
+        {"at": 1000, "do": "start"},
+        {"at": 5000, "do": "press", "side": "left"},
+    ], "game")
+    assert main(["logs", "export", "--image", flash]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header == ",".join(logs.CSV_FIELDS) == (
+        "game,seq,type,t,left_ms,right_ms,left_moves,right_moves,running,wall,side,by,order,stage,result,reason,tc,"
+        "first,before,after,dropped")
