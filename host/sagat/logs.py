@@ -297,9 +297,9 @@ class _Sheet:
         self.periods: list[tuple[str, str, int]] = []  # (period, score at its end, its stopped total)
         self.brk = "break"
         try:
-            from .matchreplay import _engine
+            from .matchreplay import engine
 
-            self.brk = _engine(setup.get("mode")).BREAK_NAME
+            self.brk = engine(setup.get("mode")).BREAK_NAME
         except ValueError:
             pass
 

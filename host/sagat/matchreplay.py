@@ -35,7 +35,8 @@ class Mismatch(Exception):
     """The log and the engine disagree; the message names the record."""
 
 
-def _engine(mode: str | None) -> M.Match:
+def engine(mode: str | None) -> M.Match:
+    """A new engine of the mode ("kokboru", "kilithattu"); ValueError for any other."""
     if mode == "kokboru":
         from sagatfw.modes.kokboru import KokBoru
 
@@ -63,7 +64,7 @@ class MatchReplay:
         if mode not in matchlog.MODES:
             raise Mismatch(f"seq {seq}: the match's setup names no mode (kokboru or kilithattu)")
         self.mode = mode
-        self.m = m = _engine(mode)
+        self.m = m = engine(mode)
         try:
             if mode == "kilithattu":
                 from sagatfw.modes.kilithattu import METHOD_NAMES
