@@ -83,8 +83,9 @@ def test_a_kokboru_bout_end_to_end_is_logged_with_named_events(tmp_path, capsys)
     # `sagat logs show` prints the match as a table of its own
     assert main(["logs", "show", "--image", str(flash)]) == 0
     table = capsys.readouterr().out
-    assert "game 1 (match)" in table and "kokboru match: lead 8" in table
-    assert "golden score" in table and "winner right, golden_score" in table and "card warning, entry 2" in table
+    assert "game 1: kokboru match (score sheet), lead 8" in table
+    assert "result: right wins 6-7: the first score in golden score (KB-17)" in table
+    assert "CARD right warning (entry 2)" in table
 
 
 def test_a_kokboru_bout_comes_back_after_power_cuts_in_the_rest_and_in_golden_score(tmp_path, capsys):

@@ -10,13 +10,14 @@ import json
 from dataclasses import dataclass, field
 
 from sagatfw import clock as C
-from sagatfw import logread
+from sagatfw import logread, matchlog
 from sagatfw import records as R
 from sagatfw.replay import Mismatch, Replay
 
 LOG_DIR = "/log"
 SEG_SUFFIX = ".seg"
 BLOCK_SIZES = (4096, 512, 1024, 2048, 8192, 16384)
+MATCH_RESULT = matchlog.EV_BASE + 10  # a match's result record (modes/base.py EV_RESULT)
 
 
 class LogError(Exception):
@@ -107,6 +108,11 @@ def read_segments(segments: list[tuple[str, bytes]], key: bytes | list[bytes] = 
                 name_ = C.RESULT_NAMES[arg] if 0 <= arg < len(C.RESULT_NAMES) else None
                 keyed = reader.linked is not None and reader.linked >= 0  # it links under a key given
                 log.results.setdefault(R.game_of(rec), []).append((R.seq_of(rec), R.chain_of(rec), name_, keyed))
+            elif not R.check(rec) and R.type_of(rec) == MATCH_RESULT:
+                d = logread.decode(rec)
+                name_ = f"{d.get('winner') or 'none (a draw)'} ({d.get('why')})"
+                keyed = reader.linked is not None and reader.linked >= 0
+                log.results.setdefault(R.game_of(rec), []).append((R.seq_of(rec), R.chain_of(rec), name_, keyed))
     _add(log.events, reader.finish())
     log.problems = list(reader.problems)
     log.records = reader.records
@@ -134,6 +140,10 @@ def check_games(events: list[dict]) -> list[str]:
     for e in events:
         by_game.setdefault(e["game"], []).append(e)
     for game, evs in sorted(by_game.items()):
+        matches = [i for i, e in enumerate(evs) if e["type"] == "match"]
+        if matches:
+            problems.extend(_check_match(game, evs[matches[-1]], evs[matches[-1] + 1 :]))
+            continue
         starts = [i for i, e in enumerate(evs) if e["type"] == "settings" and e.get("tc") is not None]
         if not starts:
             continue  # its setup was rotated out: nothing to replay from
@@ -146,6 +156,19 @@ def check_games(events: list[dict]) -> list[str]:
         except Exception as e:  # noqa: BLE001 - any record a forger can make: a problem, never a crash
             problems.append(f"game {game}: cannot replay: {e!r}")
     return problems
+
+
+def _check_match(game: int, setup: dict, evs: list[dict]) -> list[str]:
+    """A match (from its setup record) replayed through its mode's engine (matchreplay.py)."""
+    from .matchreplay import Mismatch, check_match, label
+
+    try:
+        check_match(setup, evs)
+    except Mismatch as e:
+        return [f"game {game} ({label(setup)}): {e}"]
+    except Exception as e:  # noqa: BLE001 - any record a forger can make: a problem, never a crash
+        return [f"game {game} ({label(setup)}): cannot replay: {e!r}"]
+    return []
 
 
 # ------------------------------------------------------------------ output
@@ -221,55 +244,196 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
     return out.getvalue()
 
 
-def _match_details(e: dict) -> str:
-    """The per-type fields of a match's event (sagatfw/matchlog.py), for the table."""
-    kind = e["type"]
-    if kind == "match":
-        opts = [f"{k} {e[k]}" for k in ("lead", "first", "changeover_ms", "method", "seed") if k in e]
-        return f"{e.get('mode')} match: " + ", ".join(opts)
-    if kind == "result":
-        return f"winner {e.get('winner') or 'none (draw)'}, {e.get('why')}"
-    parts = []
-    for k in ("points", "card", "how", "lot", "stoppage", "entry"):
-        if k in e:
-            parts.append(f"{k} {e[k]}")
-    if "length_ms" in e:
-        parts.append(f"length {clock_text(e['length_ms'])}")
-    if e.get("early"):
-        parts.append("cut short by the referee's start")
-    return ", ".join(parts)
+_WHY = {  # why a match ended (modes/base.py WHY_NAMES), for the score sheet
+    "points": "more points at the end of time",
+    "lead": "a lead of more than {lead} points (KB-14)",
+    "golden_score": "the first score in golden score (KB-17)",
+    "removal": "the other rider was removed: a second warning or a red card (KB-11, KB-12)",
+    "lot": "the lot after the extra time (KT-4.6, method lot)",
+    "draw": "level after the extra time (KT-4.6, method draw)",
+    "referee": "the referee's entry",
+    "sudden": "the first score in the sudden period (KT-4.6, method sudden)",
+}
+
+
+def _ms(ms) -> str:
+    """A length on the score sheet: M:SS.mmm."""
+    return clock_text(ms) if isinstance(ms, int) else "?"
+
+
+def _minutes(ms) -> str:
+    """A period's or a break's set length: 4:00, 0:45."""
+    if not isinstance(ms, int):
+        return "?"
+    s = ms // 1000
+    return f"{s // 60}:{s % 60:02d}" + (f".{ms % 1000:03d}" if ms % 1000 else "")
+
+
+def _match_options(e: dict) -> str:
+    """The setup record's options, in words."""
+    mode = e.get("mode")
+    if mode == "kokboru":
+        lead = e.get("lead")
+        opts = [f"lead {lead} (a lead of more than {lead} points wins at once, KB-14)" if lead else
+                "lead 0 (no lead rule)"]
+    elif mode == "kilithattu":
+        opts = [f"{e.get('first')} enters first", f"changeover {_minutes(e.get('changeover_ms'))}",
+                f"a tie after the extra time: {e.get('method')} (KT-4.6)"]
+    else:
+        return "an unknown mode"
+    if "seed" in e:
+        opts.append(f"lots drawn from seed {e['seed']} (a script's)")
+    return ", ".join(opts)
+
+
+class _Sheet:
+    """What the score sheet needs to remember while it reads a match's events in order."""
+
+    def __init__(self, setup: dict):
+        self.setup = setup
+        self.lead = setup.get("lead")
+        self.warnings = {"left": 0, "right": 0}
+        self.finished: dict | None = None  # the standing result
+        self.periods: list[tuple[str, str, int]] = []  # (period, score at its end, its stopped total)
+        self.brk = "break"
+        try:
+            from .matchreplay import engine
+
+            self.brk = engine(setup.get("mode")).BREAK_NAME
+        except ValueError:
+            pass
+
+    def text(self, e: dict) -> str:
+        """The event's line on the score sheet."""
+        kind = e["type"]
+        side = e.get("side") or "?"
+        name = e.get("period_name") or "?"
+        if kind == "period_start":
+            length = f"{_minutes(e.get('length_ms'))} of match time" if e.get("length_ms") else \
+                "counts up, the first score wins"
+            how = "the referee's start" if e.get("how") == "referee" else f"by the clock at the {self.brk}'s end"
+            enters = f"; {e['side']} enters" if e.get("side") else ""
+            return f"{name} starts: {length}, {how}{enters}"
+        if kind == "period_end":
+            self.periods.append((name, f"{e.get('left')}-{e.get('right')}", e.get("stopped_ms") or 0))
+            return (f"{name} ends: time up at {_ms(e.get('match_ms'))} of match time, "
+                    f"{_ms(e.get('stopped_ms'))} stopped in all")
+        if kind == "break_start":
+            return f"{self.brk} starts ({_minutes(e.get('length_ms'))})"
+        if kind == "break_end":
+            cut = ", cut short by the referee's start" if e.get("early") else ""
+            return f"{self.brk} ends after {_ms(e.get('length_ms'))}{cut}"
+        if kind == "score":
+            return f"SCORE {side} +{e.get('points')} (entry {e.get('entry')})"
+        if kind == "card":
+            card = e.get("card")
+            more = ""
+            if card == "warning" and side in self.warnings:
+                self.warnings[side] += 1
+                if self.warnings[side] >= 2:
+                    more = ": the 2nd warning (KB-11)"
+            return f"CARD {side} {card} (entry {e.get('entry')}){more}"
+        if kind == "undo":
+            what = f"+{e['points']}" if "points" in e else f"{e.get('card')} card"
+            if e.get("card") == "warning" and side in self.warnings:
+                self.warnings[side] -= 1
+            line = f"UNDO entry {e.get('entry')}: {side} {what} taken back"
+            if self.finished is not None:
+                line += f"; the result ({self.finished.get('winner') or 'a draw'}, {self.finished.get('why')}) " \
+                        f"is withdrawn"
+                self.finished = None
+            return line
+        if kind == "stoppage_start":
+            return f"stoppage {e.get('stoppage')} starts: match time stopped"
+        if kind == "stoppage_end":
+            return (f"stoppage {e.get('stoppage')} ends after {_ms(e.get('length_ms'))}; "
+                    f"{name} stopped so far: {_ms(e.get('stopped_ms'))}")
+        if kind == "lot":
+            if e.get("lot") == 1:
+                return f"LOT 1 (KT-4.6): {side} enters first in the extra time"
+            return f"LOT {e.get('lot')} (KT-4.6): {side} wins the lot"
+        if kind == "result":
+            again = " (it replaces the result before)" if self.finished is not None else ""
+            self.finished = e
+            if not self.periods or self.periods[-1][0] != name:  # a period the result ended
+                self.periods.append((name, f"{e.get('left')}-{e.get('right')}", e.get("stopped_ms") or 0))
+            return f"RESULT {self.result_words(e)}{again}"
+        if kind == "power_restore":
+            if e.get("stoppage"):
+                return f"power restored: the {name} comes back stopped (stoppage {e['stoppage']})"
+            return "power restored: the match goes on from its last record"
+        return kind
+
+    def result_words(self, e: dict) -> str:
+        why = _WHY.get(e.get("why") or "", str(e.get("why"))).replace("{lead}", str(self.lead))
+        who = f"{e['winner']} wins" if e.get("winner") else "a draw"
+        return f"{who} {e.get('left')}-{e.get('right')}: {why}"
 
 
 def _match_table(out, g: int, evs: list[dict]) -> None:
-    out.write(f"game {g} (match)\n")
-    out.write(f"{'seq':>6}  {'t':>12}  {'event':<16} {'side':<5}  {'period':<12} {'match time':>12}  "
-              f"{'score':<7}  {'wall':<24} details\n")
+    """A match's score sheet: its options, then one line per event (the period, its match time and
+    the running score), then each period's score and the result."""
+    setups = [e for e in evs if e["type"] == "match"]
+    setup = setups[-1] if setups else {}
+    sheet = _Sheet(setup)
+    walls = any(e.get("wall") for e in evs)
+    out.write(f"game {g}: {setup.get('mode') or '?'} match (score sheet), {_match_options(setup)}\n")
+    out.write(f"{'seq':>6}  {'t':>10}  {'period':<13} {'time':>9}  {'score':>7}  "
+              + (f"{'wall':<24}  " if walls else "") + "what\n")
     for e in evs:
-        _match_row(out, e)
+        wall = f"{e.get('wall') or '-':<24}  " if walls else ""
+        if "period" not in e:  # the setup, or a clock record in the match's game
+            what = f"{e.get('mode')} match set up" if e["type"] == "match" else f"{e['type']} {_details(e)}"
+            out.write(f"{e['seq']:>6}  {clock_text(e['t']):>10}  {'':<13} {'':>9}  {'':>7}  {wall}{what}\n")
+            continue
+        in_break = e["type"] in ("break_start", "break_end")
+        period = sheet.brk if in_break else (e.get("period_name") or "?")
+        time = "" if in_break else _ms(e.get("match_ms"))
+        score = f"{e.get('left')}-{e.get('right')}"
+        out.write(f"{e['seq']:>6}  {clock_text(e['t']):>10}  {period:<13} {time:>9}  {score:>7}  {wall}"
+                  f"{sheet.text(e)}\n")
+    if sheet.periods:
+        out.write("periods: " + "; ".join(
+            f"{p} {score}" + (f" ({_ms(st)} stopped)" if st else "") for p, score, st in sheet.periods) + "\n")
+    if sheet.finished is not None:
+        out.write(f"result: {sheet.result_words(sheet.finished)}\n")
+    else:
+        out.write("result: none in the log (the match goes on, or its end is not in this log)\n")
     out.write("\n")
 
 
 def _match_row(out, e: dict) -> None:
-    if "period" not in e:  # the match's setup, or a settings record of its game
-        detail = _match_details(e) if e["type"] == "match" else _details(e)
-        out.write(f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {'':<5}  {'':<12} {'':>12}  "
-                  f"{'':<7}  {e.get('wall') or '-':<24} {detail}\n")
-        return
-    score = f"{e['left']}-{e['right']}"
-    side = e.get("side") or e.get("winner") or ""
-    out.write(
-        f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {side:<5}  {e.get('period_name') or '':<12} "
-        f"{clock_text(e['match_ms']):>12}  {score:<7}  {e.get('wall') or '-':<24} {_match_details(e)}\n"
-    )
+    """A match's record in a clock game's log (a damaged or forged one): one plain line."""
+    score = f"{e.get('left')}-{e.get('right')}" if "left" in e else ""
+    out.write(f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {e.get('side') or '':<5}  "
+              f"{e.get('period_name') or '':<12} {score:<7}  {e.get('wall') or '-':<24} (a match's record)\n")
 
 
 CSV_FIELDS = ["game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "right_moves", "running", "wall",
               "side", "by", "order", "stage", "result", "reason", "tc", "first", "before", "after", "dropped"]
 
 
+# A match's columns (sagatfw/matchlog.py decode): the setup's options, then each event's fields.
+MATCH_CSV_FIELDS = ["game", "seq", "type", "t", "wall", "mode", "period", "period_name", "match_ms", "stopped_ms",
+                    "left", "right", "side", "points", "card", "entry", "how", "length_ms", "early", "stoppage", "lot",
+                    "winner", "why", "lead", "first", "changeover_ms", "method", "seed"]
+
+
+def csv_fields(events: list[dict]) -> list[str]:
+    """The CSV's columns: a game's (CSV_FIELDS, as before matches) when no event is a match's; a
+    match's (MATCH_CSV_FIELDS) when every game shown is a match; both when a log holds both (the
+    game's columns first, then the match's that a game has not: a row fills those that apply)."""
+    matches = {e["game"] for e in events if e["type"] == "match" or "period" in e}
+    if not matches:
+        return CSV_FIELDS
+    if all(e["game"] in matches for e in events):
+        return MATCH_CSV_FIELDS
+    return CSV_FIELDS + [k for k in MATCH_CSV_FIELDS if k not in CSV_FIELDS]
+
+
 def to_csv(events: list[dict]) -> str:
     out = io.StringIO()
-    w = csv.DictWriter(out, fieldnames=CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
+    w = csv.DictWriter(out, fieldnames=csv_fields(events), extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for e in events:
         row = dict(e)
@@ -386,6 +550,7 @@ def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None) -> 
         return True, [
             f"OK: {log.records} records, seq {log.start_seq}..{log.last_seq}, games "
             f"{', '.join(map(str, log.games()))}; the chain links every record and the engine reproduces every game"
+            + (" and match" if any(e["type"] == "match" for e in log.events) else "")
         ]
     first = next((p for p in log.problems if p[1] is not None), None)
     lines = [f"BROKEN at seq {first[1]} ({first[0]})" if first else "BROKEN"]
