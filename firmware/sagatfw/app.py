@@ -202,6 +202,8 @@ class App:
     def result_code(self):
         """The result code for the scoresheet while the finished game is on the faces (after a
         reboot too, until the next game is logged), once its record is durable; else None."""
+        if self.match is not None:  # a match's, once finished (matchapp)
+            return self.journal.durable_code() if self.match.finished() else None
         st = self.clock.state
         if st == C.FINISHED or (st == C.SETUP and not self.setup_logged):
             return self.journal.durable_code()

@@ -77,7 +77,8 @@ def _find_result(j, names, i):
                 if R.check(rec) or R.game_of(rec) != j.game:
                     continue
                 found = True
-                if R.type_of(rec) == C.EV_RESULT:
+                if R.type_of(rec) == C.EV_RESULT or R.type_of(rec) == 0x2A:  # a game's or a match's
+                    # result (0x2A: matchlog.EV_BASE + modes.base.EV_RESULT)
                     j.result_code = R.result_code(R.chain_of(rec))
                     j.result_seq = R.seq_of(rec)
         except OSError:

@@ -153,6 +153,9 @@ class MatchApp:
         except OSError:
             pass
 
+    def finished(self):
+        return self.m.state == M.FINISHED
+
     def note(self, side, now):
         """What face `side`'s bottom line says for the buttons (an OLED): the entry waiting for
         its second press, or why the last operation was refused (for 2 s); else None."""
@@ -248,15 +251,21 @@ class MatchApp:
             struct.pack_into("<I", j.buf, R.PAYLOAD, ev[e + M.F_STOPPED])
             if j._admit(1, kind == M.EV_RESULT):
                 j._push()
+                if kind == M.EV_RESULT:  # the code for the scoresheet, as a game's (journal.log_events)
+                    j.result_code = R.result_code(j.prev)
+                    j.result_seq = j.seq - 1
             j.last_t = t
         m.clear_events()
+        if m.state != M.FINISHED and j.result_code is not None:
+            j.result_code = None  # an undo withdrew the result: its code is no longer the match's
+            app._forget_code()
         ok = j.commit()
         if j.full:
             app.message = "LOG FULL"
         elif not ok:
             app.message = "LOG ERROR"
-        elif app.message in ("LOG ERROR", "LOG FULL"):
-            app.message = None
+        elif app.message in ("LOG ERROR", "LOG FULL") or (app.message is None and m.state == M.FINISHED):
+            app.message = app._code_message()  # shown once the result record is durable
 
 
 def _wall(j, m, t, now):

@@ -205,3 +205,31 @@ def test_a_forged_checkpoint_is_not_taken():
     assert app2.match.m.elapsed_ms() == 0, app2.match.m.elapsed_ms()  # from its last record: the start
     os.remove(path)
     unmount()
+
+
+def test_a_finished_match_shows_its_result_code_after_a_reboot_too_and_an_undo_withdraws_it():
+    # as for a game: the result record's chain value mod 10^6 on the faces once it is durable, for
+    # the scoresheet (`sagat logs verify --game N --code C`); an undo that withdraws the result
+    # takes its code away
+    app = _app("kokboru", {"lead": 8})
+    m = app.match.m
+    _tap(app, B.START, 0)
+    for i in range(3):  # 12 - 0: a lead of more than 8 (KB-14)
+        _lever(app, B.LEVER_LEFT, 2000 + 1000 * i)
+        _tap(app, B.PLUS, 2500 + 1000 * i)
+    assert m.state == M.FINISHED and m.why == M.WHY_LEAD
+    code = app.result_code()
+    assert code is not None and len(code) == 6 and app.message == "CODE " + code
+    app2 = _reboot(app)
+    assert app2.match is None and app2.message == "CODE " + code and app2.result_code() == code
+    unmount()
+    app = _app("kokboru", {"lead": 8})
+    m = app.match.m
+    _tap(app, B.START, 0)
+    for i in range(3):
+        _lever(app, B.LEVER_LEFT, 2000 + 1000 * i)
+        _tap(app, B.PLUS, 2500 + 1000 * i)
+    assert app.result_code() is not None
+    _tap(app, B.MINUS, 6000, hold=1200)  # undo the last +4: the lead win is withdrawn
+    assert m.state != M.FINISHED and app.result_code() is None and app.message is None
+    unmount()

@@ -194,8 +194,11 @@ class HwBoard:
                 self.tm[side].brightness = app.store.values["brightness"]
                 m4 = _MSG4.get(app.message) if app.message is not None else None
                 note = app.match.note4(now) if side == 1 else None  # the score face
+                code = app.message
                 if note is not None:
                     F.text4(self.seg, note)
+                elif code is not None and code[:5] == "CODE " and (now // 2000) & 1:
+                    F.text4(self.seg, ("C" + code[5:8]) if side == 0 else code[8:11])  # as a game's
                 elif m4 is not None and (now // 2000) & 1:
                     F.text4(self.seg, m4)
                 else:
