@@ -345,7 +345,7 @@ def new(app, mode, opts, now, seed=0):
 
 
 def _records(j):
-    """The current game's match records, oldest first (one buffer, reused: the bytes change)."""
+    """The current game's match records and gap records, oldest first (one buffer, reused)."""
     buf = bytearray(R.RECORD_SIZE)
     names = j.segments()
     start = 0
@@ -360,7 +360,7 @@ def _records(j):
             break
     for name in names[start:]:
         for rec in j._read_segment(name, buf):
-            if not R.check(rec) and R.game_of(rec) == j.game and EV_BASE <= rec[1] <= T_MATCH:
+            if not R.check(rec) and R.game_of(rec) == j.game and (EV_BASE <= rec[1] <= T_MATCH or rec[1] == R.T_GAP):
                 yield rec
 
 
@@ -392,6 +392,9 @@ def restore(app, now):
             continue
         if engine is None:
             continue
+        if kind == R.T_GAP:  # as a game's restore (journalboot): what was dropped cannot be replayed
+            raise ValueError("seq %d: the clock dropped records of this match (its log was full): it cannot be "
+                             "replayed past them" % seq)
         while not engine.advance(t):
             made += engine.n_events
             engine.clear_events()

@@ -54,7 +54,9 @@ def serve(srv, req, now, handler):
     busy = _busy(mapp)
     if busy and (cmd == "key.set" or cmd == "maintenance"):
         raise P.Error(P.REFUSED, "%s: the match is in progress: enter its result first" % cmd)
-    if busy and cmd == "log.erase" and P._int(req, "game", 0, 0xFFFF) >= srv.app.journal.game:
+    # a match set up is logged (its setup record) as much as a game set up: its game stays too
+    if mapp is not None and mapp.m.state < M.FINISHED and cmd == "log.erase" and (
+            P._int(req, "game", 0, 0xFFFF) >= srv.app.journal.game):
         raise P.Error(P.REFUSED, "game %d is a match in progress: only finished games are erased"
                       % srv.app.journal.game)
     body = getattr(_commands(srv), handler)(srv, req, now)

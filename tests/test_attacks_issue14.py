@@ -1,0 +1,18 @@
+"""Issue 14 attacks on the host side (adversarial review): `sagat logs verify` and `sagat score`."""
+
+import pytest
+from test_logs_match import _play, _run_image
+from test_sim_match import KOKBORU
+
+from sagat.cli import main
+
+
+def test_a_genuine_match_restored_from_a_running_checkpoint_verifies(tmp_path, capsys):
+    # before: matchreplay required a power_restore at the t of the record before it, but the board
+    # restores a running period (or break) at its last checkpoint, up to 15 s later: every genuine
+    # log of a match restored that way was BROKEN
+    lines = KOKBORU[:3] + [{"at": 55000, "do": "power_cut", "off_ms": 2000},
+                         {"at": 58000, "do": "resume"}] + KOKBORU[3:]
+    _, flash = _play(tmp_path, capsys, lines, "ckpt")
+    code, out, _ = _run_image(capsys, flash)
+    assert code == 0, out
