@@ -1,10 +1,7 @@
 """Issue 14 attacks on the host side (adversarial review): `sagat logs verify` and `sagat score`."""
 
-import pytest
 from test_logs_match import _play, _run_image
 from test_sim_match import KOKBORU
-
-from sagat.cli import main
 
 
 def test_a_genuine_match_restored_from_a_running_checkpoint_verifies(tmp_path, capsys):

@@ -37,7 +37,10 @@ def test_storage_benchmark_small_run():
 FROZEN_HEAP = "64k"
 # With the .mpy files imported from the flash (as after `sagat deploy`) the code itself sits in the
 # heap: memory_bench.py prints that figure; this holds the line so that it does not grow.
-WHOLE_FIRMWARE_HEAP = "156k"
+# 156k until issue 14: the match modes' table entries and hooks in the always-loaded modules, and the
+# journal's boot module (loaded during a restore beside replay.py and logread.py), took the game's
+# restore boot over it (it runs at 160k); the line moved to 164k, with that 4 KB of headroom.
+WHOLE_FIRMWARE_HEAP = "164k"
 
 
 def _memory_bench():

@@ -339,12 +339,6 @@ class Journal:
             self.before = self.head_link = R.chain_of(last)
             self.head_seq = R.seq_of(last)
             del self.backlog[: len(batch)]
-        # Closed between writes, to go on at its end next time: an open file holds a 1.2 KB
-        # littlefs buffer, and the heap (64 KB budget) cannot keep one for the segment and find
-        # another in one piece for each checkpoint and each log.read while a game runs.
-        if self.file is not None:
-            self._close()
-            self.resume = (self.seg_name, self.seg_records)
 
     def _close(self):
         if self.file is not None:

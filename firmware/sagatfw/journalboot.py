@@ -86,23 +86,38 @@ def _find_result(j, names, i):
         if j.result_code is not None or not found:
             return
 
-def game_events(j, game=None):
-    """Yield the decoded events (checkpoints included) of one game (default: the current one),
-    from its setup record on, reading one record at a time."""
-    if game is None:
-        game = j.game
-    names = j.segments()
-    start = 0
-    buf = bytearray(R.RECORD_SIZE)
-    for i in range(len(names) - 1, -1, -1):  # the newest segment that begins before the game
+def _start_segment(j, names, game, buf):
+    """Index of the newest segment that begins before `game` (where its records start)."""
+    for i in range(len(names) - 1, -1, -1):
         first = None
         for rec in j._read_segment(names[i], buf):
             if not R.check(rec):
                 first = R.game_of(rec)
             break
         if first is not None and first < game:
-            start = i
-            break
+            return i
+    return 0
+
+
+def _first_type(j):
+    """The type of the current game's first record (its setup), or None."""
+    names = j.segments()
+    buf = bytearray(R.RECORD_SIZE)
+    for name in names[_start_segment(j, names, j.game, buf):]:
+        for rec in j._read_segment(name, buf):
+            if not R.check(rec) and R.game_of(rec) == j.game:
+                return R.type_of(rec)
+    return None
+
+
+def game_events(j, game=None):
+    """Yield the decoded events (checkpoints included) of one game (default: the current one),
+    from its setup record on, reading one record at a time."""
+    if game is None:
+        game = j.game
+    names = j.segments()
+    buf = bytearray(R.RECORD_SIZE)
+    start = _start_segment(j, names, game, buf)
     from sagatfw.logread import Reader  # only at boot: the loop does not keep it in RAM
 
     reader = Reader(checkpoints=True, verify=False)  # the clock's own records: decode them
@@ -126,6 +141,8 @@ def restore(j, clock, now):
     the error and starts clean)."""
     if j.game == 0:
         return False
+    if _first_type(j) == 0x30:  # matchlog.T_MATCH: a match's game, told before logread is loaded
+        return None  # (the heap at a match's restore has no room for both): matchapp.restore replays it
     rp = None
     seen = False
     finished = False

@@ -62,8 +62,13 @@ def lot_bit(seed, which):
 
 class MatchApp:
     def __init__(self, app, engine, seed=0):
+        from array import array
+
         self.app = app
         self.m = engine
+        # The game clock stands still while a match runs: its 1.9 KB event queue goes until the
+        # match closes (the 64 KB heap budget, with the match's code and the faces loaded)
+        app.clock.events = array("i")
         self.mode = MODES.index(engine.MODE)
         self.seed = seed
         self.pending = M.NONE  # the side whose lever opened a score entry (the buttons, below)
@@ -177,6 +182,11 @@ class MatchApp:
         """The match leaves the clock (a new game or match): its code leaves RAM. Returns None."""
         self.m = None
         forget(*_MODULES)
+        from array import array
+
+        from sagatfw import clock as C
+
+        self.app.clock.events = array("i", bytes(4 * C.EV_SIZE * C.EV_CAPACITY))  # the game clock's again
         return None
 
     # ------------------------------------------------------------------ the loop

@@ -14,7 +14,8 @@ longer: each shows up as the first event the engine does not reproduce.
 Also checked: a lot drawn from a script's seed must be the side that seed draws (matchapp.lot_bit;
 with seed 0 the board drew a true random bit, which only the key's chain protects), and a
 `power_restore` comes at the `t` of the record before it (the board restores a match to its last
-durable record), or later while a period or a break runs (its last checkpoint). At a `gap` record (the clock's log was full) the replay stops, as a game's does.
+durable record), or later while a period or a break runs (its last checkpoint). At a `gap` record
+(the clock's log was full) the replay stops, as a game's does.
 """
 
 from __future__ import annotations
