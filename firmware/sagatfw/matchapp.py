@@ -12,8 +12,8 @@
 #   app.match.do("score", now, LEFT, 4)                        # any engine operation; Refused
 #   matchapp.restore(app, now)                                 # at boot (App.boot): the log's match
 #
-# The faces of a match are matchfaces.py's (the boards' show). The buttons and the protocol's
-# commands are not wired yet: the buttons' presses are taken and dropped while a match runs.
+# The faces of a match are matchfaces.py's (the boards' show); the referee's buttons are below
+# (MatchApp._button); the protocol's match commands are matchcmds.py's.
 
 import struct
 
@@ -86,6 +86,8 @@ class MatchApp:
     #                    MINUS +2, the same lever again +1 (KB-7..KB-10); MENU a warning (KB-11),
     #                    MENU held a red card (KB-12); the other lever switches the entry's side
     #   MINUS held       undo the last entry (logged as an undo, never erased)
+    #   time over        (kilithattu's "referee" method, KT-4.6) a side's lever: that side wins;
+    #                    MENU held: a draw
     # A refused operation (a score in a break...) changes nothing; its reason is on the faces.
 
     def _button(self, button, kind, ticks):
@@ -95,6 +97,12 @@ class MatchApp:
         app = self.app
         side = self.pending
         app.next_face = ticks
+        if m.state == M.OVER:  # time is over, the referee decides (kilithattu's method "referee")
+            if (button == B.LEVER_LEFT or button == B.LEVER_RIGHT) and kind == B.PRESS:
+                return self._op("result", ticks, button)  # that side's lever: that side wins
+            if button == B.MENU and kind == B.LONG:
+                return self._op("result", ticks, M.NONE)  # MENU held: a draw
+            return
         if button == B.LEVER_LEFT or button == B.LEVER_RIGHT:
             if kind != B.PRESS:
                 return  # both levers together: the first one counts
@@ -118,6 +126,7 @@ class MatchApp:
             self.pending = M.NONE
             return self._op("undo", ticks)
         if kind == B.SHORT and button == B.START:
+            self.pending = M.NONE  # an open score entry ends with the start or the stoppage
             st = m.state
             if st == M.RUNNING:
                 return self._op("stoppage", ticks)
@@ -165,7 +174,7 @@ class MatchApp:
         """What face `side`'s bottom line says for the buttons (an OLED): the entry waiting for
         its second press, or why the last operation was refused (for 2 s); else None."""
         if self.refused is not None and ticks_diff(now, self.refused_until) < 0:
-            return "NO: " + self.refused
+            return self.refused  # why (the engine's reasons are short; a line holds 16 characters)
         if self.pending == side:
             return "+:4 -:2 L:1 M:W"  # PLUS 4, MINUS 2, the lever again 1, MENU a warning
         return None

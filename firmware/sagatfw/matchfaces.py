@@ -10,7 +10,8 @@
 #               "b" and the seconds left ("b 45", KB-6, KT-4.4); "Lot" while a lot is due
 #               (KT-4.6); "End" once the result is in
 #   right face  the score, left's : right's ("12:08", each capped at 99), colon steady
-#   LEDs        per side: running = the period runs (kilithattu: the entering team's; kok-boru:
+#   LEDs        per side: running = the period runs (kilithattu: the entering team's, blinking
+#               before its start; kok-boru:
 #               both), blinking in a stoppage; flag (red) = a red card or a removal (KB-11, KB-12);
 #               low (yellow) = a warning (KB-11); mark = the winner, after the result
 #
@@ -91,6 +92,8 @@ def leds(m, side, blink=0):
     runs = m.entering == side if m.entering != M.NONE else True
     if runs and (st == M.RUNNING or (st == M.STOPPED and blink)):
         mask |= F.LED_RUNNING
+    elif (st == M.READY or st == M.SETUP) and blink and m.entering == side:
+        mask |= F.LED_RUNNING  # kilithattu: the team that enters at the start, blinking before it
     if m.reds[side] or (m.why == M.WHY_REMOVAL and m.winner != side):
         mask |= F.LED_FLAG  # KB-12, KB-11: a red card, or removed after a second warning
     if m.warnings[side]:
@@ -138,7 +141,7 @@ def oled(m, side, message=None):
     items = [("fill", 0, 0, F.OLED_W, F.OLED_H, 0)]  # type: list
     st = m.state
     right = cards_text(m, side)
-    if m.entering == side and st != M.FINISHED:
+    if m.entering == side and st != M.FINISHED and st != M.BREAK:  # (in a changeover: the last innings')
         right = "IN " + right if right else "IN"
     top = m.BREAK_NAME if st == M.BREAK else m.period_name()
     items.append(("text", 0, 0, top.upper()[:15 - len(right)], 1))

@@ -99,7 +99,7 @@ def test_a_kokboru_bout_from_the_buttons_alone_kb_5_kb_7_kb_10_kb_11_kb_16_kb_17
     app.step(T(252000))  # 4:00 of match time from 1.1 s, 10 s stopped: the half ended at 251.1 s
     assert m.state == M.BREAK
     _tap(app, B.START, 260000)  # the rest runs by itself (KB-6): refused, and the faces say why
-    assert m.state == M.BREAK and app.match.note(M.LEFT, T(260200)) == "NO: break running"
+    assert m.state == M.BREAK and app.match.note(M.LEFT, T(260200)) == "break running"
     assert app.match.note4(T(260200)) == "no"
     app.step(T(312000))
     _tap(app, B.START, 315000)  # the 2nd half
@@ -232,4 +232,29 @@ def test_a_finished_match_shows_its_result_code_after_a_reboot_too_and_an_undo_w
     assert app.result_code() is not None
     _tap(app, B.MINUS, 6000, hold=1200)  # undo the last +4: the lead win is withdrawn
     assert m.state != M.FINISHED and app.result_code() is None and app.message is None
+    unmount()
+
+
+def test_kilithattu_time_over_is_decided_from_the_buttons_kt_4_6():
+    # method "referee": a tie after the extra periods ends in OVER; a side's lever gives that side
+    # the match, MENU held a draw - no PC needed
+    app = _app("kilithattu", {"first": "left", "changeover_ms": 30000, "method": "referee"})
+    m = app.match.m
+    _tap(app, B.START, 0)  # innings 1 (KT-4.4)
+    t = 100
+    while m.state != M.READY or m.period < 2:  # innings 1, the changeover, innings 2 (by itself), the lot
+        t += 5000
+        app.step(T(t))
+        assert t < 30 * 60000, (m.state, m.period)
+    assert m.period == 2 and m.lot_due == 0  # the lot was drawn and logged (KT-4.6): extra 1 waits
+    _tap(app, B.START, t + 1000)
+    t += 1100
+    while m.state != M.OVER:
+        t += 5000
+        app.step(T(t))
+        assert t < 60 * 60000, (m.state, m.period)
+    _tap(app, B.START, t + 1000)  # START does nothing here
+    assert m.state == M.OVER
+    _lever(app, B.LEVER_RIGHT, t + 3000)
+    assert m.state == M.FINISHED and m.winner == M.RIGHT and m.why == M.WHY_REFEREE
     unmount()

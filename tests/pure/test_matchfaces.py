@@ -114,6 +114,9 @@ def test_kilithattu_marks_the_entering_team_and_the_stopped_total_kt_4_4_kt_4_5(
     m.new_match(first=RIGHT)
     r = Run(m, NEAR_WRAP)
     assert _tm(m, LEFT) == _text(" 7:00")  # KT-4.4: 7:00 an innings
+    # before the start the entering team's running LED blinks: who enters is on every face kind
+    assert MF.leds(m, RIGHT, 1) & F.LED_RUNNING and not MF.leds(m, RIGHT, 0) & F.LED_RUNNING
+    assert not MF.leds(m, LEFT, 1) & F.LED_RUNNING
     r.do("start", 0)
     assert "IN" in _texts(MF.oled(m, RIGHT)) and "IN" not in _texts(MF.oled(m, LEFT))
     assert MF.leds(m, RIGHT) & F.LED_RUNNING and not MF.leds(m, LEFT) & F.LED_RUNNING
