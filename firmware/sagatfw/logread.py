@@ -80,6 +80,29 @@ def n_leap(year):
     return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
 
 
+def _name(names, i):
+    return names[i] if 0 <= i < len(names) else None  # a forged record's out-of-range value: None
+
+
+def _fields(d, kind, side, arg):
+    """The fields of a clock event's type that the log's record and the clock's queued event both
+    carry (side, by, order, stage, result, first, reason): the one switch of decode and event_dict."""
+    if side in (0, 1) and kind != C.EV_SETTINGS:
+        d["side"] = C.SIDE_NAMES[side]
+    if kind == C.EV_PAUSE:
+        d["by"] = _name(C.BY_NAMES, arg)
+    elif kind == C.EV_FLAG:
+        d["order"] = arg
+    elif kind == C.EV_STAGE:
+        d["stage"] = arg
+    elif kind == C.EV_RESULT:
+        d["result"] = _name(C.RESULT_NAMES, arg)
+    elif kind == C.EV_GAME_START:
+        d["first"] = C.SIDE_NAMES[arg] if arg in (0, 1) else None
+    elif kind == C.EV_ADJUST:
+        d["reason"] = _name(C.REASON_NAMES, arg)
+
+
 def decode(rec):
     """The contract 3 fields of one record (not T_TEXT). Includes `game`, `seq`, `wall`."""
     (_, kind, game, seq, t, lms, rms, lmv, rmv, running, side, arg, lst, rst, flags, _, ws, wms) = (
@@ -111,29 +134,17 @@ def decode(rec):
         "left_stage": lst,
         "right_stage": rst,
     }
-    if side in (0, 1):
-        if kind == C.EV_SETTINGS:
-            d["first"] = C.SIDE_NAMES[side]  # a game's setup record: its tc follows as text
-            d["tc"] = ""
-        else:
-            d["side"] = C.SIDE_NAMES[side]
-    if kind == C.EV_PAUSE:
-        d["by"] = C.BY_NAMES[arg] if 0 <= arg < len(C.BY_NAMES) else None
-    elif kind == C.EV_FLAG:
-        d["order"] = arg
-    elif kind == C.EV_STAGE:
-        d["stage"] = arg
-    elif kind == C.EV_RESULT:
-        d["result"] = C.RESULT_NAMES[arg] if 0 <= arg < len(C.RESULT_NAMES) else None
-    elif kind == C.EV_GAME_START:
-        d["first"] = C.SIDE_NAMES[arg] if arg in (0, 1) else None
+    if side in (0, 1) and kind == C.EV_SETTINGS:
+        d["first"] = C.SIDE_NAMES[side]  # a game's setup record: its tc follows as text
+        d["tc"] = ""
+    _fields(d, kind, side, arg)
+    if kind == C.EV_GAME_START:
         try:
             d["tc"] = _text(rec, PAYLOAD, PAYLOAD_SIZE).decode()
         except UnicodeError:  # not text: a damaged or forged record (its CRC can be made to fit)
             d["tc"] = None
     elif kind == C.EV_ADJUST:
         bms, bmv, bst, ams, amv, ast = struct.unpack_from("<IHBIHB", rec, PAYLOAD)
-        d["reason"] = C.REASON_NAMES[arg] if 0 <= arg < len(C.REASON_NAMES) else None
         d["before"] = {"ms": bms, "moves": bmv, "stage": bst}
         d["after"] = {"ms": ams, "moves": amv, "stage": ast}
     elif kind == T_GAP:  # the clock dropped records here: its log was full
@@ -430,24 +441,11 @@ def event_dict(ev, e, tc_field=None):
         "right_moves": ev[e + C.F_RIGHT_MOVES],
         "running": _side(ev[e + C.F_RUNNING]),
     }
-    side = ev[e + C.F_SIDE]
-    arg = ev[e + C.F_ARG]
-    if side >= 0:
-        d["side"] = C.SIDE_NAMES[side]
-    if kind == C.EV_PAUSE:
-        d["by"] = C.BY_NAMES[arg]
-    elif kind == C.EV_FLAG:
-        d["order"] = arg
-    elif kind == C.EV_STAGE:
-        d["stage"] = arg
-    elif kind == C.EV_RESULT:
-        d["result"] = C.RESULT_NAMES[arg]
-    elif kind == C.EV_GAME_START:
-        d["first"] = C.SIDE_NAMES[arg]
+    _fields(d, kind, ev[e + C.F_SIDE], ev[e + C.F_ARG])
+    if kind == C.EV_GAME_START:
         if tc_field is not None:
             d["tc"] = tc_field()
     elif kind == C.EV_ADJUST:
-        d["reason"] = C.REASON_NAMES[arg]
         d["before"] = {
             "ms": ev[e + C.F_BEFORE_MS],
             "moves": ev[e + C.F_BEFORE_MOVES],
