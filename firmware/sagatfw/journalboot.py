@@ -174,6 +174,24 @@ def restore(j, clock, now):
     j.log_events(clock, now)
     return True
 
+def ckpt_record(j):
+    """The checkpoint file's record (in j.buf) if it continues this log exactly: a checkpoint of
+    this game with the next seq (no record was made after it), linked to the last record under
+    the key; else None. A game's restore and a match's (matchapp.py) check what it says."""
+    rec = j.buf
+    try:
+        with open(j._path(CKPT), "rb") as f:
+            if f.readinto(rec) != R.RECORD_SIZE:
+                return None
+    except OSError:
+        return None
+    if R.check(rec) or R.type_of(rec) != R.T_CHECKPOINT or R.game_of(rec) != j.game:
+        return None
+    if R.seq_of(rec) != j.seq or j.chain.link(j.prev, memoryview(rec)[: R.CHAIN]) != R.chain_of(rec):
+        return None
+    return rec
+
+
 def _resume_checkpoint(j, clock):
     """Bring the replayed, running clock on to the checkpoint file's t, if that checkpoint
     continues this log exactly: its game, the next seq (no record was made after it), linked
@@ -181,16 +199,8 @@ def _resume_checkpoint(j, clock):
     between, and the same faces the engine computes."""
     if clock.state != C.RUNNING:
         return
-    rec = j.buf
-    try:
-        with open(j._path(CKPT), "rb") as f:
-            if f.readinto(rec) != R.RECORD_SIZE:
-                return
-    except OSError:
-        return
-    if R.check(rec) or R.type_of(rec) != R.T_CHECKPOINT or R.game_of(rec) != j.game:
-        return
-    if R.seq_of(rec) != j.seq or j.chain.link(j.prev, memoryview(rec)[: R.CHAIN]) != R.chain_of(rec):
+    rec = ckpt_record(j)
+    if rec is None:
         return
     t = R.t_of(rec)
     nxt = clock.next_instant()

@@ -463,22 +463,16 @@ def restore(app, now):
 
 def _resume_checkpoint(j, m):
     """Bring the replayed match on to the checkpoint file's t, if that checkpoint continues this
-    log exactly (journal's checks: this game, the next seq, linked to the last record under the
-    key, at or after the engine's t, no instant of the engine's own between) and says what the
-    engine computes there (state, period, scores, the period's match time or the break's)."""
+    log exactly (journalboot.ckpt_record), at or after the engine's t with no instant of the
+    engine's own between, and says what the engine computes there (state, period, scores, the
+    period's match time or the break's)."""
     st = m.state
     if st != M.RUNNING and st != M.BREAK:
         return
-    rec = j.buf
-    try:
-        with open(j._path("ckpt"), "rb") as f:
-            if f.readinto(rec) != R.RECORD_SIZE:
-                return
-    except OSError:
-        return
-    if R.check(rec) or R.type_of(rec) != R.T_CHECKPOINT or R.game_of(rec) != j.game:
-        return
-    if R.seq_of(rec) != j.seq or j.chain.link(j.prev, memoryview(rec)[: R.CHAIN]) != R.chain_of(rec):
+    from sagatfw.journalboot import ckpt_record  # the boot's: loaded while the clock boots
+
+    rec = ckpt_record(j)
+    if rec is None:
         return
     (_, _, _, _, t, pms, brk, left, right, period, _, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
     nxt = m.next_instant()
