@@ -5,22 +5,12 @@ import fake_machine as FM
 
 FM.install()
 
+from boardkit import T, cell  # noqa: E402
 from flash import Flash, mount, unmount  # noqa: E402
 
 from sagatfw import clock as C  # noqa: E402
 from sagatfw.app import App  # noqa: E402
 from sagatfw.boards import esp32, pico  # noqa: E402
-from sagatfw.ticks import TICKS_MAX, ticks_add  # noqa: E402
-
-BASE = TICKS_MAX - 20000  # the ticks wrap 20 s into every test
-
-
-def T(ms):
-    return ticks_add(BASE, ms)
-
-
-def cell(mv):
-    return (mv * 65535 + 2 * 3300 - 1) // (2 * 3300)
 
 
 def _board_cls(display="tm1637", base=pico.Board, pins=pico.PINS):

@@ -5,39 +5,13 @@ import fake_machine as FM
 
 FM.install()
 
+from boardkit import FakeApp as _App  # noqa: E402
+from boardkit import cell, show_all  # noqa: E402
+
 from sagatfw import buttons as B  # noqa: E402
 from sagatfw import faces as F  # noqa: E402
 from sagatfw.boards import hw  # noqa: E402
 from sagatfw.clock import LEFT, RIGHT, Clock, Settings  # noqa: E402
-from sagatfw.settings import defaults  # noqa: E402
-
-
-class _Store:
-    def __init__(self):
-        self.values = defaults()
-
-
-class _App:
-    def __init__(self, clock):
-        self.clock = clock
-        self.store = _Store()
-        self.message = None
-        self.menu = None
-        self.match = None
-        self.journal = None
-        self.next_face = None
-
-
-def show_all(board, app, now):
-    """show, and again at the loop's next passes while the OLED faces have pages left to send."""
-    for _ in range(10):
-        app.next_face = None
-        board.show(app, now)
-        if app.next_face != now:
-            return
-        now += 5
-    raise AssertionError("the faces never finished sending")
-
 
 PORTS = {"pico": "rp2", "esp32": "esp32"}
 
@@ -55,11 +29,6 @@ def _board(module, display="tm1637"):
         FM.SSD1306Chip(0x3C)
         FM.SSD1306Chip(0x3D)
     return Board(), pins
-
-
-def cell(mv):
-    """The fake ADC's read_u16 for a cell at `mv` through the boards' 100k/100k divider."""
-    return (mv * 65535 + 2 * 3300 - 1) // (2 * 3300)
 
 
 def _game():

@@ -6,29 +6,14 @@ import fake_machine as FM
 
 FM.install()
 
+from boardkit import FakeApp as _App  # noqa: E402
+
 from sagatfw import faces as F  # noqa: E402
 from sagatfw.boards import pico  # noqa: E402
 from sagatfw.clock import LEFT, RIGHT, Clock  # noqa: E402
 from sagatfw.oled import OLED  # noqa: E402
-from sagatfw.settings import defaults  # noqa: E402
 
 BUS_HZ = 400000
-
-
-class _Store:
-    def __init__(self):
-        self.values = defaults()
-
-
-class _App:
-    def __init__(self, clock):
-        self.clock = clock
-        self.store = _Store()
-        self.message = None
-        self.menu = None
-        self.match = None
-        self.journal = None
-        self.next_face = None
 
 
 def refresh(board, app, now):

@@ -1,0 +1,45 @@
+# Test kit for the board modules on the fake `machine` (tests/mp): a stand-in for the App with what
+# a board's show() reads, the ticks used across the 2^30 wrap, and the ADC value of a cell.
+from sagatfw.settings import defaults
+from sagatfw.ticks import TICKS_MAX, ticks_add
+
+BASE = TICKS_MAX - 20000  # the ticks wrap 20 s into a test that uses T()
+
+
+def T(ms):
+    return ticks_add(BASE, ms)
+
+
+def cell(mv):
+    """The fake ADC's read_u16 for a cell at `mv` through the boards' 100k/100k divider."""
+    return (mv * 65535 + 2 * 3300 - 1) // (2 * 3300)
+
+
+class Store:
+    def __init__(self):
+        self.values = defaults()
+
+
+class FakeApp:
+    """What HwBoard.show reads of the App: the clock, settings, message, menu, match, journal and
+    the next refresh (a board sets next_face to ask for the loop's next pass)."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.store = Store()
+        self.message = None
+        self.menu = None
+        self.match = None
+        self.journal = None
+        self.next_face = None
+
+
+def show_all(board, app, now):
+    """show, and again at the loop's next passes while the OLED faces have pages left to send."""
+    for _ in range(10):
+        app.next_face = None
+        board.show(app, now)
+        if app.next_face != now:
+            return
+        now += 5
+    raise AssertionError("the faces never finished sending")
