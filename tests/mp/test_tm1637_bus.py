@@ -6,6 +6,8 @@ import fake_machine as FM
 
 FM.install()
 
+from boardkit import FakeApp  # noqa: E402
+
 from sagatfw import faces as F  # noqa: E402
 from sagatfw.clock import LEFT, RIGHT, Clock  # noqa: E402
 from sagatfw.tm1637 import TM1637  # noqa: E402
@@ -99,20 +101,6 @@ def _board(module):
     return Board, pins
 
 
-class _App:
-    def __init__(self, clock):
-        from sagatfw.settings import defaults
-
-        class _Store:
-            values = defaults()
-
-        self.clock = clock
-        self.store = _Store()
-        self.message = None
-        self.menu = None
-        self.match = None
-
-
 def test_both_boards_faces_reach_the_chips_without_contention():
     for module in ("pico", "esp32"):
         Board, pins = _board(module)
@@ -122,7 +110,7 @@ def test_both_boards_faces_reach_the_chips_without_contention():
         c.new_game("600+5")
         c.start(0)
         c.advance(10400)
-        board.show(_App(c), 10400)
+        board.show(FakeApp(c), 10400)
         for side in (LEFT, RIGHT):
             chip = chips[side]
             chip.detach()
