@@ -150,6 +150,28 @@ def test_matches_restored_after_power_cuts_verify(tmp_path, capsys):
     assert code == 0, out
 
 
+def test_a_power_cut_in_a_stoppage_keeps_its_length_and_verifies(tmp_path, capsys):
+    # the match checkpoints a stoppage too: cut 40 s into it, the board comes back at its last
+    # checkpoint (t 15 s and 30 s into it), and the stoppage's logged length counts from its
+    # start, less only the time since that checkpoint; `logs verify` accepts the power_restore
+    lines = [
+        {"at": 0, "do": "new", "mode": "kokboru", "lead": 8},
+        {"at": 1000, "do": "start"},
+        {"at": 20000, "do": "stoppage"},
+        {"at": 60000, "do": "power_cut", "off_ms": 5000},
+        {"at": 70000, "do": "resume"},
+    ]
+    _, flash = _play(tmp_path, capsys, lines, "stopcut")
+    code, out, _ = _run_image(capsys, flash)
+    assert code == 0, out
+    assert main(["logs", "show", "--image", flash, "--json"]) == 0
+    ev = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    pr = [e for e in ev if e["type"] == "power_restore"][0]
+    end = [e for e in ev if e["type"] == "stoppage_end"][0]
+    assert pr["t"] == 19000 + 30000, pr  # the checkpoint 30 s into the stoppage (t 19 s + 30 s)
+    assert end["length_ms"] == 30000 + (70000 - 65000), end  # to the checkpoint, then from the restore
+
+
 def test_a_game_after_a_match_and_a_match_after_a_game_both_replay(tmp_path, capsys):
     lines = [
         {"at": 0, "do": "new", "tc": "300", "first": "left"},

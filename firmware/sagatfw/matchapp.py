@@ -143,13 +143,13 @@ class MatchApp:
             self.refused_until = ticks_add(ticks, REFUSED_MS)
 
     def _checkpoint(self, j, now):
-        """While a period or a break runs, where the match is every checkpoint_ms, in the journal's
+        """While a period, a stoppage or a break runs, where the match is every checkpoint_ms, in the journal's
         checkpoint file (as journal.checkpoint does for a game: the next seq, linked to the last
         record, not in the chain), so a reboot loses at most that much: restore() takes it."""
         m = self.m
         st = m.state
-        if (st != M.RUNNING and st != M.BREAK) or m.t - j.last_t < j.checkpoint_ms:
-            return
+        if (st != M.RUNNING and st != M.BREAK and st != M.STOPPED) or m.t - j.last_t < j.checkpoint_ms:
+            return  # (a stoppage too: its length goes on from the checkpoint after a power cut)
         j.last_t = m.t
         if j.backlog or j.gap or not j.opened:
             return  # the records are not durable: a checkpoint could not follow them
@@ -467,7 +467,7 @@ def _resume_checkpoint(j, m):
     engine's own between, and says what the engine computes there (state, period, scores, the
     period's match time or the break's)."""
     st = m.state
-    if st != M.RUNNING and st != M.BREAK:
+    if st != M.RUNNING and st != M.BREAK and st != M.STOPPED:
         return
     from sagatfw.journalboot import ckpt_record  # the boot's: loaded while the clock boots
 
@@ -478,6 +478,6 @@ def _resume_checkpoint(j, m):
     nxt = m.next_instant()
     if t < m.t or 0 <= nxt <= t or arg != st or period != m.period or left != m.scores[0] or right != m.scores[1]:
         return
-    if (m._elapsed_at(t) if st == M.RUNNING else m.brk_t + m.brk_len - t) != (pms if st == M.RUNNING else brk):
+    if (m.brk_t + m.brk_len - t if st == M.BREAK else m._elapsed_at(t)) != (brk if st == M.BREAK else pms):
         return
     m.advance(t)  # replayed engines count ticks as t

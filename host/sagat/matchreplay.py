@@ -181,8 +181,8 @@ class MatchReplay:
                 w = ev.get("winner")
                 m.result(SIDES.index(w) if w in SIDES else M.NONE, now)
             elif kind == "power_restore":
-                if t != self.last_t and m.state != M.RUNNING and m.state != M.BREAK:
-                    # a running period or break comes back at its last checkpoint (matchapp's
+                if t != self.last_t and m.state != M.RUNNING and m.state != M.BREAK and m.state != M.STOPPED:
+                    # a running period, a stoppage or a break comes back at its last checkpoint (matchapp's
                     # _resume_checkpoint: later than the last record, no instant of the engine's
                     # own between, which advancing to t would have derived); anything else at its
                     # last record
