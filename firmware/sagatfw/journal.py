@@ -81,7 +81,6 @@ class Journal:
         self.result_seq = -1  # its seq: the code is shown once that record is durable (durable_code)
         self.game = 0  # current game number (0 before the first)
         self.file = None  # the segment being written, open only while a batch is written
-        self.seg_name = None
         self.resume = None  # (segment name, records) the next write appends to (after boot too)
         self.opened = False  # open() found the log's end: nothing is written before (seq 0 would replace a segment)
         self.seg_records = 0
@@ -321,7 +320,6 @@ class Journal:
                 name, records = self.resume
                 self.resume = None  # once: after a write error the next try starts a new segment
                 self.file = open(self._path(name), "ab")
-                self.seg_name = name
                 self.seg_records = records
             if self.file is None or self.seg_records >= self.segment_records:
                 self._new_segment()
@@ -356,7 +354,6 @@ class Journal:
         if _exists(path):  # a segment from before a cut holds no durable record with this seq
             os.remove(path)
         self.file = open(path, "wb")
-        self.seg_name = name
         # the anchor: the chain value of the record before this segment, for a verifier that
         # reads the log from here (older segments removed); written with the first batch
         first = self.backlog[0]

@@ -314,14 +314,18 @@ def _begin(j, engine, mode, seed, now):
     return ok
 
 
-_OPTIONS = (("lead",), ("first", "changeover_ms", "method"))
+# Each mode's options by name (as scripts, the protocol and the log give them): the one list the
+# protocol (matchcmds.py), the sim's script actions (boards/simmatch.py) and the host's script
+# checker (host/sagat/sim.py) read.
+OPTIONS = (("lead",), ("first", "changeover_ms", "method"))
+OPTION_NAMES = ("lead", "first", "changeover_ms", "method")
 
 
 def _kw(mode, opts):
     """A match's options by name (as scripts and the log give them) as new_match's arguments."""
     kw = {}
     for k in opts:
-        if k not in _OPTIONS[mode]:
+        if k not in OPTIONS[mode]:
             raise ValueError("%s has no option %s" % (MODES[mode], k))
         v = opts[k]
         if k == "first":

@@ -90,11 +90,12 @@ def _new(srv, req, now, mapp):
     mode = req["mode"]
     if not isinstance(mode, str):
         raise P.Error(P.BAD_ARG, "mode must be kokboru or kilithattu")
+    from sagatfw import matchapp
+
     opts = {}
-    for k in ("lead", "first", "changeover_ms", "method"):
+    for k in matchapp.OPTION_NAMES:
         if k in req:
             opts[k] = req[k]
-    from sagatfw import matchapp
 
     try:
         matchapp.new(srv.app, mode, opts, now)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sagatfw import clock as C
+from sagatfw import matchapp as _MA  # the match modes' option names (one list, the firmware's)
 from sagatfw import settings as fw_settings
 from sagatfw import timecontrol as tcm
 from sagatfw.ticks import TICKS_MAX
@@ -67,7 +68,8 @@ ACTIONS = {
 }
 MATCH_MODES = ("kokboru", "kilithattu")
 MATCH_METHODS = ("sudden", "lot", "draw", "referee")  # sagatfw.modes.kilithattu.METHOD_NAMES
-MATCH_OPTIONS = {"kokboru": ("lead",), "kilithattu": ("first", "changeover_ms", "method", "seed")}
+# the firmware's own list of each mode's options (sagatfw/matchapp.py), and the scripts' lot seed
+MATCH_OPTIONS = {mode: _MA.OPTIONS[i] + (("seed",) if mode == "kilithattu" else ()) for i, mode in enumerate(_MA.MODES)}
 # what each kind of play takes: a game's actions, a match's (after a `new` with a mode)
 GAME_ONLY = ("press", "pause", "adjust", "extend", "late_install", "adjourn", "resume_adjourned")
 MATCH_ONLY = ("score", "card", "stoppage", "undo")
@@ -154,15 +156,15 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
             if "tc" in a:
                 raise bad('new takes "tc" (a game) or "mode" (a match), not both')
             mode = a["mode"]
-            for key in ("first", "lead", "changeover_ms", "method", "seed"):
+            for key in _MA.OPTION_NAMES + ("seed",):
                 if key in a and key not in MATCH_OPTIONS[mode]:
                     raise bad(f'a {mode} match has no "{key}"')
             match = True
         elif what == "new":
             if "tc" not in a:
                 raise bad('new needs "tc" (a TimeControl string or {"left": ..., "right": ...}) or "mode"')
-            for key in ("lead", "changeover_ms", "method", "seed"):
-                if key in a:
+            for key in _MA.OPTION_NAMES + ("seed",):
+                if key in a and key != "first":  # first: a game's first side too
                     raise bad(f'"{key}" is a match\'s: new with "mode"')
             match = False
             tc = a["tc"]

@@ -13,7 +13,6 @@ import sys
 from sagatfw.modes import base as M
 
 _OPS = ("start", "stoppage", "resume", "undo")
-_NEW = ("lead", "first", "changeover_ms", "method")
 
 
 def handles(app, a):
@@ -32,7 +31,7 @@ def do(app, board, a, now, n):
     what = a["do"]
     try:
         if what == "new":
-            opts = dict((k, a[k]) for k in _NEW if k in a)
+            opts = dict((k, a[k]) for k in matchapp.OPTION_NAMES if k in a)
             matchapp.new(app, a["mode"], opts, now, a.get("seed", 0))
         else:
             mapp = app.match
