@@ -8,7 +8,7 @@
 import binascii
 import os
 
-from sagatfw import KEY_FILE, MAX_KEY, VERSION, forget
+from sagatfw import KEY_FILE, MAX_KEY, ST_SETTINGS_UNSAVED, VERSION, forget
 from sagatfw import clock as C
 from sagatfw import protocol as P
 from sagatfw import records as R
@@ -80,7 +80,7 @@ def settings_set(srv, req, now):
         srv.app.set_settings(values, now)
     except ValueError as e:
         raise P.Error(P.BAD_ARG, str(e)) from None
-    return {"values": dict(srv.app.store.values), "saved": srv.app.message != "SETTINGS UNSAVED"}
+    return {"values": dict(srv.app.store.values), "saved": srv.app.status != ST_SETTINGS_UNSAVED}
 
 def presets_list(srv, req, now):
     from sagatfw import presets  # not kept in RAM: forgotten again below

@@ -24,6 +24,7 @@
 # displayed value v means "more than v - one unit, at most v". A count-up face (control "-") shows
 # the elapsed time rounded DOWN (a stopwatch), in M:SS or H:MM:SS, never with tenths.
 
+from sagatfw import ST_CODE
 from sagatfw import timecontrol as tcm
 from sagatfw.clock import ADJOURNED, FINISHED, PAUSED, RESULT_NAMES, RUNNING, SETUP
 
@@ -33,6 +34,20 @@ except ImportError:  # CPython
 
     def const(x):  # type: ignore[misc]
         return x
+
+
+# The status line's texts, by code (sagatfw.ST_*): the OLED's bottom line (16 characters) and
+# state's "message"; the four-digit face's (docs/user-guide.md lists them). ST_CODE's text is the
+# result code's own (App.code_text, "CODE 042917"; on four digits "C042" and " 917").
+STATUS_TEXT = (None, None, "LOG ERROR", "LOG FULL", "LOG DAMAGED", "RESTORE FAILED", "SETTINGS DEFAULT",
+               "SETTINGS UNSAVED", "ERROR")
+STATUS4 = (None, None, "LErr", "LFul", "LdAm", "rErr", "SdEF", "SErr", "Err")
+
+
+def status_text(app):
+    """The text of the app's status line, or None."""
+    s = app.status
+    return app.code_text if s == ST_CODE else STATUS_TEXT[s]
 
 
 # Formats, chosen from the rounded time.

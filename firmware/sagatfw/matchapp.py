@@ -17,7 +17,7 @@
 
 import struct
 
-from sagatfw import forget
+from sagatfw import ST_NONE, forget
 from sagatfw import records as R
 from sagatfw.matchlog import EV_BASE, MODES, T_MATCH
 from sagatfw.modes import base as M
@@ -279,12 +279,9 @@ class MatchApp:
             j.result_code = None  # an undo withdrew the result: its code is no longer the match's
             app._forget_code()
         ok = j.commit()
-        if j.full:
-            app.message = "LOG FULL"
-        elif not ok:
-            app.message = "LOG ERROR"
-        elif app.message in ("LOG ERROR", "LOG FULL") or (app.message is None and m.state == M.FINISHED):
-            app.message = app._code_message()  # shown once the result record is durable
+        app.log_status(ok)
+        if ok and app.status == ST_NONE and m.state == M.FINISHED:
+            app.status = app._code_status()  # shown once the result record is durable
 
 
 def _wall(j, m, t, now):

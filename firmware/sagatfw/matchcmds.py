@@ -9,6 +9,7 @@
 # key) goes on to commands.py with the match's guards (no key change, no maintenance, no erasing
 # the match while it is in progress).
 
+from sagatfw import faces as F
 from sagatfw import protocol as P
 from sagatfw.modes import base as M
 
@@ -176,7 +177,7 @@ def state(srv, now):
         "undoable": m.undoable,
         "winner": winner,
         "why": _name(M.WHY_NAMES, m.why),
-        "message": app.message,
+        "message": F.status_text(app),
         "log_error": j.error,
         "log_full": j.full,
         "time_synced": j.sync_wall_ms is not None,

@@ -34,6 +34,7 @@ import json
 import os
 
 from sagatfw import clock as C
+from sagatfw import faces as F
 from sagatfw import forget, load_key
 from sagatfw import records as R
 from sagatfw.ticks import ticks_diff
@@ -525,7 +526,7 @@ class Server:
             "tc": c.tc_field(),
             "left": _face(c, C.LEFT),
             "right": _face(c, C.RIGHT),
-            "message": app.message,
+            "message": F.status_text(app),
             "log_error": j.error,
             "log_full": j.full,
             "time_synced": j.sync_wall_ms is not None,

@@ -5,6 +5,7 @@ import time
 
 from machine import ADC, PWM, Pin
 
+from sagatfw import ST_CODE
 from sagatfw import clock as C
 from sagatfw import faces as F
 from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
@@ -29,16 +30,6 @@ MSG_EVERY_S = const(10)  # TM1637: a message (LOG ERROR...) for 1 s in every 10 
 _LED_BITS = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW, F.LED_STAGE | F.LED_DEFAULT)
 # a face with three LEDs (fewer free pins): the third shows low time or a mark
 _LED_BITS3 = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW | F.LED_STAGE | F.LED_DEFAULT)
-# the app's messages (app.message) in four TM1637 cells; docs/user-guide.md lists them
-_MSG4 = {
-    "LOG ERROR": "LErr",
-    "LOG FULL": "LFul",
-    "LOG DAMAGED": "LdAm",
-    "RESTORE FAILED": "rErr",
-    "SETTINGS DEFAULT": "SdEF",
-    "SETTINGS UNSAVED": "SErr",
-    "ERROR": "Err",
-}
 
 
 class HwBoard:
@@ -140,9 +131,9 @@ class HwBoard:
                 pins[i](1 if mask & bits[i] else 0)
             if self.display == "tm1637":
                 self.tm[side].brightness = v["brightness"]
-                code = app.message
-                m4 = _MSG4.get(code) if code is not None else None
-                if code is not None and code[:5] == "CODE " and (now // 2000) & 1:
+                code = app.code_text if app.status == ST_CODE else None
+                m4 = F.STATUS4[app.status]
+                if code is not None and (now // 2000) & 1:
                     # the result code (for the scoresheet) every other 2 s, with the final times:
                     # "C123" on the left face, " 456" on the right
                     F.text4(self.seg, ("C" + code[5:8]) if side == 0 else code[8:11])
@@ -160,7 +151,7 @@ class HwBoard:
                     F.tm1637(self.seg, c, side, v["tenths_below_ms"], blink)
                 self.tm[side].show(self.seg)
             else:
-                items[side] = F.oled(c, side, v["tenths_below_ms"], self.level, self.low, blink, app.message)
+                items[side] = F.oled(c, side, v["tenths_below_ms"], self.level, self.low, blink, F.status_text(app))
         if self.display != "tm1637":
             self._send(app, items, now)
 
@@ -192,12 +183,12 @@ class HwBoard:
                 pins[i](1 if mask & bits[i] else 0)
             if self.display == "tm1637":
                 self.tm[side].brightness = app.store.values["brightness"]
-                m4 = _MSG4.get(app.message) if app.message is not None else None
+                m4 = F.STATUS4[app.status]
                 note = app.match.note4(now) if side == 1 else None  # the score face
-                code = app.message
+                code = app.code_text if app.status == ST_CODE else None
                 if note is not None:
                     F.text4(self.seg, note)
-                elif code is not None and code[:5] == "CODE " and (now // 2000) & 1:
+                elif code is not None and (now // 2000) & 1:
                     F.text4(self.seg, ("C" + code[5:8]) if side == 0 else code[8:11])  # as a game's
                 elif m4 is not None and (now // 2000) & 1:
                     F.text4(self.seg, m4)
@@ -205,7 +196,7 @@ class HwBoard:
                     MF.tm1637(self.seg, m, side, blink)
                 self.tm[side].show(self.seg)
             else:
-                items[side] = MF.oled(m, side, app.match.note(side, now) or app.message)
+                items[side] = MF.oled(m, side, app.match.note(side, now) or F.status_text(app))
         if self.display != "tm1637":
             self._send(app, items, now)
 

@@ -167,12 +167,12 @@ class Board:
             ma = app.match
             m = ma.m
             note = getattr(ma, "note", None)  # a MatchApp's (tests may give the engine alone)
-            drawn = (MF.oled(m, C.LEFT, (note and note(C.LEFT, now)) or app.message),
-                     MF.oled(m, C.RIGHT, (note and note(C.RIGHT, now)) or app.message))
+            drawn = (MF.oled(m, C.LEFT, (note and note(C.LEFT, now)) or F.status_text(app)),
+                     MF.oled(m, C.RIGHT, (note and note(C.RIGHT, now)) or F.status_text(app)))
             state = m.MODE + " " + MF.M.STATE_NAMES[m.state]
         else:
-            drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, app.message),
-                     F.oled(c, C.RIGHT, tenths, 100, False, blink, app.message))
+            drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, F.status_text(app)),
+                     F.oled(c, C.RIGHT, tenths, 100, False, blink, F.status_text(app)))
         if self.oled is not None:
             from sagatfw.boards import simoled
 
