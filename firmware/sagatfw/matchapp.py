@@ -17,23 +17,32 @@
 
 import struct
 
-from sagatfw import ST_NONE, forget
+from sagatfw import forget
 from sagatfw import records as R
 from sagatfw.matchlog import EV_BASE, MODES, T_MATCH
 from sagatfw.modes import base as M
 from sagatfw.ticks import ticks_add, ticks_diff
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
 
 REFRESH_MS = 100  # as app.py's
 PENDING_MS = 3000  # a score entry opened by a lever waits this long for its second press
 REFUSED_MS = 2000  # a refusal's reason stays on the faces this long
 RETRY_MS = 1000
 BEEP_MS = 400
+_ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
 
 _MODULES = ("sagatfw.matchapp", "sagatfw.matchlog", "sagatfw.matchfaces", "sagatfw.modes.kokboru",
-            "sagatfw.modes.kilithattu", "sagatfw.modes.base", "sagatfw.modes", "sagatfw.boards.simmatch")
+            "sagatfw.modes.kilithattu", "sagatfw.modes.base", "sagatfw.modes")
 
 
-def _engine(mode):
+def make_engine(mode):
     if mode == "kokboru":
         from sagatfw.modes.kokboru import KokBoru
 
@@ -280,7 +289,7 @@ class MatchApp:
             app._forget_code()
         ok = j.commit()
         app.log_status(ok)
-        if ok and app.status == ST_NONE and m.state == M.FINISHED:
+        if ok and app.status == _ST_NONE and m.state == M.FINISHED:
             app.status = app._code_status()  # shown once the result record is durable
 
 
@@ -311,14 +320,12 @@ def _begin(j, engine, mode, seed, now):
     return ok
 
 
-# Each mode's options by name (as scripts, the protocol and the log give them): the one list the
-# protocol (matchcmds.py), the sim's script actions (boards/simmatch.py) and the host's script
-# checker (host/sagat/sim.py) read.
+# Which of `new`'s match options (actions.py's table) each mode takes, by name (as scripts, the
+# protocol and the log give them); the host's script checker (host/sagat/sim.py) reads it too.
 OPTIONS = (("lead",), ("first", "changeover_ms", "method"))
-OPTION_NAMES = ("lead", "first", "changeover_ms", "method")
 
 
-def _kw(mode, opts):
+def option_args(mode, opts):
     """A match's options by name (as scripts and the log give them) as new_match's arguments."""
     kw = {}
     for k in opts:
@@ -352,8 +359,8 @@ def new(app, mode, opts, now, seed=0):
     if old is not None and old.m.MODE != mode:
         app.match = old = None  # the other mode's code leaves RAM first
         forget("sagatfw.modes.kokboru", "sagatfw.modes.kilithattu")
-    engine = old.m if old is not None else _engine(mode)
-    kw = _kw(MODES.index(mode), opts)
+    engine = old.m if old is not None else make_engine(mode)
+    kw = option_args(MODES.index(mode), opts)
     engine.new_match(**kw)  # Refused (a ValueError) on a bad option
     app._forget_code()
     app._save()  # the settings file (as a game's setup saves it): no boot logs defaults in the match
@@ -402,7 +409,7 @@ def restore(app, now):
             lead, method, changeover, seed = struct.unpack_from("<BBII", rec, R.PAYLOAD)
             engine = None
             app.match = mapp = None
-            engine = _engine(MODES[arg])
+            engine = make_engine(MODES[arg])
             if arg == 1:
                 engine.new_match(first=side, changeover_ms=changeover, method=method)
             else:

@@ -56,6 +56,7 @@
 
 from sagatfw import buttons as B
 from sagatfw import clock as C
+from sagatfw import forget
 from sagatfw import timecontrol as tcm
 from sagatfw.ticks import ticks_add, ticks_diff
 
@@ -388,7 +389,7 @@ class Menu:
             self._push(M_FIRST, 0 if self.app.store.values["first"] == "left" else 1)
         elif m == M_FIRST:
             try:
-                self.app.new_game(self.tc, "left" if self.i == 0 else "right", ticks)
+                self._act("new", ticks, tc=self.tc, first="left" if self.i == 0 else "right")
             except ValueError as e:
                 self._no("NEW GAME", "NEW", ticks, str(e))
                 return
@@ -430,7 +431,7 @@ class Menu:
             self._confirm(ticks)
         elif m == M_LATE:
             try:
-                self.app.late_install(self.value * 60000, ticks)
+                self._act("late_install", ticks, elapsed_ms=self.value * 60000)
             except ValueError as e:
                 self._back()
                 self._no("LATE", "LATE", ticks, str(e))
@@ -439,7 +440,7 @@ class Menu:
             self._say("OK", "LATE", ticks)
         elif m == M_RESULT:
             try:
-                self.app.result(C.RESULT_NAMES[self.i], ticks)
+                self._act("result", ticks, result=C.RESULT_NAMES[self.i])
             except ValueError as e:
                 self._no("RESULT", "RSLT", ticks, str(e))
                 return
@@ -529,7 +530,7 @@ class Menu:
     def _apply_setting(self, ticks):
         spec = SETTINGS[self.stack[-1][1]]
         try:
-            self.app.set_settings({spec[2]: spec[3][self.i]}, ticks)
+            self._act("settings.set", ticks, values={spec[2]: spec[3][self.i]})
         except ValueError as e:
             self._back()
             self._no(spec[0], spec[1], ticks, str(e))
@@ -586,7 +587,7 @@ class Menu:
         label = ARB[item]
         if changed:
             try:
-                self.app.adjust(self.side, ticks, ms, moves, stage)
+                self._act("adjust", ticks, side=self.side, ms=ms, moves=moves, stage=stage)
             except ValueError as e:
                 self._back()
                 self._no(label[0], label[1], ticks, str(e))
@@ -599,31 +600,37 @@ class Menu:
         item = self.stack[-1][1]
         label = self._arb_label(item)
         app = self.app
+        reason = None
         try:
             if item == A_EXTEND:
-                ok = app.extend(ticks)
+                self._act("extend", ticks)
             elif app.clock.state == C.ADJOURNED:
-                ok = app.resume_adjourned(ticks)
+                self._act("resume_adjourned", ticks)
             else:
-                ok = app.adjourn(ticks)
-        except ValueError as e:
-            ok = False
+                self._act("adjourn", ticks)
+        except ValueError as e:  # Refused: why
             reason = str(e)
-        else:
-            reason = None
         if app.clock.state == C.RUNNING:
             self.close()  # the extension or the resumption runs the side to move
             return
         self._back()
-        if ok:
+        if reason is None:
             self._say("OK", label[0], ticks, "OK", label[1])
         else:
-            self._no(label[0], label[1], ticks, reason or self._why(item))
+            self._no(label[0], label[1], ticks, reason)
 
-    def _why(self, item):
-        if item == A_EXTEND:
-            return "no flag is down (TK-C14)"
-        return "adjourn a paused game (TK-A1)"
+    def _act(self, name, ticks, **vals):
+        """An action of actions.py's table with the menu's values (of the table's kinds): the same
+        code and the same refusals as the protocol's and the scripts'. ValueError (Refused: why)."""
+        from sagatfw import actions
+
+        try:
+            for s in actions.ACTIONS[name][3]:
+                if s[0] not in vals:
+                    vals[s[0]] = None
+            actions.do(self.app, name, vals, ticks)
+        finally:
+            forget("sagatfw.actions")
 
     def _arb_label(self, item):
         if item == A_ADJOURN and self.app.clock.state == C.ADJOURNED:

@@ -583,7 +583,7 @@ def _correct(rig, side, start_s, target_s):
     """Set `side` to start_s (directly), then correct it to target_s with the menu, fewest presses.
     Returns the seconds of presses the correction took."""
     app = rig.app
-    app.adjust(side, rig.t, ms=start_s * 1000)
+    app.adjust(side, start_s * 1000, None, None, rig.t)
     t0 = rig.t
     open_arbiter(rig, M.A_TIME_L + side)
     rig.press(B.START)

@@ -23,7 +23,6 @@ from sagatfw.modes.base import (
     WHY_POINTS,
     WHY_REMOVAL,
     Match,
-    Refused,
     check_side,
 )
 
@@ -51,7 +50,7 @@ class KokBoru(Match):
     def new_match(self, lead=8):
         """Set up a bout; the referee's start begins the 1st half. Refused on a bad setting."""
         if not isinstance(lead, int) or isinstance(lead, bool) or lead < 0 or lead > 99:
-            raise Refused("lead must be 0..99")
+            raise ValueError("lead must be 0..99")
         self.lead = lead  # KB-14
         self._reset()
 
@@ -67,7 +66,7 @@ class KokBoru(Match):
 
     def _points(self, points):
         if points != 4 and points != 2 and points != 1:  # KB-7 .. KB-10
-            raise Refused("points must be 4, 2 or 1")
+            raise ValueError("points must be 4, 2 or 1")
 
     def _scored(self, side, entry):
         if self.period == GOLDEN:
@@ -83,7 +82,7 @@ class KokBoru(Match):
         while a half or golden score is on."""
         check_side(side)
         if kind != CARD_WARNING and kind != CARD_RED:
-            raise Refused("card must be warning or red")
+            raise ValueError("card must be warning or red")
         self._op(now)
         self._on()
         n = self._push(((-kind) << 1) | side)
