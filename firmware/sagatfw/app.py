@@ -156,6 +156,8 @@ class App:
         b = self.buttons
         while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
             self._button(b.button, b.kind, b.ticks)
+            if self.match is not None:  # the menu set up a match: it takes the rest
+                return self.match.step(now)
             self._log(now)  # each press durable before the next is applied (journal.py), however long the step
         self.clock.advance(now)
         self._log(now)

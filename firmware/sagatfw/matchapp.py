@@ -106,6 +106,20 @@ class MatchApp:
         app = self.app
         side = self.pending
         app.next_face = ticks
+        st = m.state
+        if app.menu is None and button == B.MENU and kind == B.SHORT and side == M.NONE and (
+                st == M.SETUP or st == M.READY or st == M.STOPPED or st == M.FINISHED):
+            from sagatfw.menu import Menu  # the on-clock menu, while the match time stands still
+
+            Menu(app, transient=True)
+        if app.menu is not None:
+            used = app.menu.button(button, kind, ticks)
+            if app.menu is None:  # closed: its code leaves RAM (a game or match it set up runs now)
+                forget("sagatfw.menu", "sagatfw.presets", "sagatfw.tcparse")
+            elif app.menu.active:
+                return  # the levers too: nothing scores behind the menu
+            if used:
+                return
         if m.state == M.OVER:  # time is over, the referee decides (kilithattu's method "referee")
             if (button == B.LEVER_LEFT or button == B.LEVER_RIGHT) and kind == B.PRESS:
                 return self._op("result", ticks, button)  # that side's lever: that side wins
@@ -216,6 +230,8 @@ class MatchApp:
         b = app.buttons
         while b.take(now) >= 0:  # in timestamp order, before the engine moves on (as App.step)
             self._button(b.button, b.kind, b.ticks)
+            if app.match is not self:  # the menu set up a game or another match: it takes over
+                return app.step(now)
         if self.pending != M.NONE and ticks_diff(now, self.pending_until) >= 0:
             self.pending = M.NONE  # an entry not completed in time: nothing was scored
             app.next_face = now

@@ -305,7 +305,8 @@ def test_new_game_while_one_is_in_progress_needs_abort():
         rig.lever(C.LEFT)
         rig.press(B.START)  # paused mid-game
         rig.press(B.MENU)
-        rig.press(B.PLUS)  # ARBITER -> PRESET (wraps)
+        rig.press(B.PLUS)  # ARBITER -> MATCH
+        rig.press(B.PLUS)  # -> PRESET (wraps)
         rig.press(B.START)
         assert rig.view() == ("ABORT?", "NO")
         rig.press(B.START)  # NO: back to the top, nothing changed
