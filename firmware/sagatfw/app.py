@@ -409,10 +409,16 @@ async def _loop(app):
 
     board = app.board
     said = None  # after a failed step: [what the faces said before, clean refreshes since]
+    last = board.ticks()
     while True:
         try:
+            now = board.ticks()
+            gap = ticks_diff(now, last)  # since the last pass began: the step, the sleep, IRQs, GC
+            last = now
+            if gap > board.loop_max_ms:
+                board.loop_max_ms = gap  # identify reports it (and starts again): how long the loop was held up
             shown = app.next_face
-            app.step(board.ticks())
+            app.step(now)
             if said is not None and app.next_face != shown:  # a refresh that went through
                 said[1] += 1
                 if said[1] >= _ERROR_CLEAR_SHOWS:  # ERROR stood 3 s: the faces say what they said

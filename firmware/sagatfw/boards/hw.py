@@ -41,6 +41,7 @@ class HwBoard:
     # there (issue 13). hardware/esp32.md bounds how late a soft IRQ stamps a press.
     HARD_IRQ = True
     CUTOFF_SHOW_MS = 10000  # the empty-battery message stays this long before the board sleeps
+    loop_max_ms = 0  # the longest gap between two passes of app._loop since identify asked (issue 15)
 
     def __init__(self):
         p = self.PINS
