@@ -90,8 +90,11 @@ def decode(rec):
         else:
             d["card"] = M.CARD_NAMES[-arg] if 0 < -arg < len(M.CARD_NAMES) else None
         d["entry"] = val
-    elif ev == M.EV_STOPPAGE_START or ev == M.EV_POWER_RESTORE:
+    elif ev == M.EV_POWER_RESTORE:
         d["stoppage"] = arg
+    elif ev == M.EV_STOPPAGE_START:  # length_ms: 0, or since the result an undo withdrew
+        d["stoppage"] = arg
+        d["length_ms"] = val
     elif ev == M.EV_STOPPAGE_END:
         d["stoppage"] = arg
         d["length_ms"] = val

@@ -33,7 +33,8 @@
 #                              of this period: undo (never erasing). FINISHED by an entry (lead,
 #                              golden score, sudden, removal): undoing that entry withdraws the
 #                              result, the period comes back stopped (undo, then stoppage_start
-#                              if it was running).
+#                              if it was running: a stoppage from the result's instant, so the
+#                              time between the result and the undo is stopped time, KB-16, KT-4.5).
 #   draw_lot(side, now)        kilithattu, LOT: the caller's random bit as a side; lot (KT-4.6).
 #   result(winner, now)        any state: the referee's result (LEFT, RIGHT, NONE = draw); the last
 #                              one counts; before the start it is at t = 0 (a forfeit).
@@ -61,7 +62,8 @@
 #   score           scorer          points                        entry number (1, 2, ... per match)
 #   undo            undone side     undone value: +points, -card  the undone entry's number
 #   card            carded          kind: CARD_WARNING, CARD_RED  entry number
-#   stoppage_start  NONE            stoppage number in the period 0
+#   stoppage_start  NONE            stoppage number in the period its length so far: 0; after an undo
+#                                                                 that withdrew a result, since the result
 #   stoppage_end    NONE            stoppage number               its length (stopped: the new total)
 #   lot             drawn side      which lot: 1 (extra order), 2 (further tie)  0
 #   result          winner/NONE     why: WHY_NAMES                0
@@ -472,13 +474,13 @@ class Match:
             self.winner = NONE
             self.why = -1
             self.state = STOPPED
-            if reopen == RUNNING:  # stopped from now; from a stoppage, that stoppage goes on
-                self.stop_t = self.t
-                if self.n_stops < MAX_STOPS:
-                    self.n_stops += 1
+            if reopen == RUNNING:  # KB-16, KT-4.5: play was stopped at the result (its instant
+                self.stop_t = self.seg_t  # is seg_t): the time since is this stoppage's, so it
+                if self.n_stops < MAX_STOPS:  # counts in the stopped total, not nowhere. From a
+                    self.n_stops += 1  # stoppage, that stoppage goes on (it holds the time already)
         self._emit(EV_UNDO, self.t, side, value, no)
-        if reopen == RUNNING:
-            self._emit(EV_STOPPAGE_START, self.t, NONE, self.n_stops, 0)
+        if reopen == RUNNING:  # val: the stoppage's length so far (since the result)
+            self._emit(EV_STOPPAGE_START, self.t, NONE, self.n_stops, self.t - self.stop_t)
 
     def result(self, winner, now):
         """The referee's result: LEFT, RIGHT or NONE (a draw), in any state; the last counts."""
