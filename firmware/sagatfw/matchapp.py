@@ -15,11 +15,12 @@
 # The faces of a match are matchfaces.py's (the boards' show); the referee's buttons are below
 # (MatchApp._button); the protocol's match commands are matchcmds.py's.
 
+import gc
 import struct
 
 from sagatfw import ST_NONE, forget
 from sagatfw import records as R
-from sagatfw.matchlog import EV_BASE, MODES, T_MATCH
+from sagatfw.matchlog import EV_BASE, EV_RESULT, FINAL, FINAL_AT, MODES, T_MATCH, pack_final
 from sagatfw.modes import base as M
 from sagatfw.ticks import ticks_add, ticks_diff
 
@@ -268,6 +269,10 @@ class MatchApp:
                           ev[e + M.F_LEFT], ev[e + M.F_RIGHT], ev[e + M.F_PERIOD], ev[e + M.F_SIDE],
                           ev[e + M.F_ARG], self.mode, 0, ws, wms, ok)
             struct.pack_into("<I", j.buf, R.PAYLOAD, ev[e + M.F_STOPPED])
+            if kind == M.EV_RESULT:  # the match's final view: a reboot shows it from this record
+                pack_final(j.buf, m)
+            else:
+                struct.pack_into(FINAL, j.buf, FINAL_AT, 0, 0, 0, 0, 0)
             if j._admit(1, kind == M.EV_RESULT):
                 j._push()
                 if kind == M.EV_RESULT:  # the code for the scoresheet, as a game's (journal.log_events)
@@ -384,34 +389,88 @@ def _records(j):
                 yield rec
 
 
+def _setup(j):
+    """A copy of the current game's first match record (its setup, if it is a match), or None.
+    The segment file is closed when this returns."""
+    g = _records(j)
+    try:
+        for rec in g:
+            return bytes(rec)
+    finally:
+        g.close()  # (a generator left open would keep its file, and the file its 1.2 KB buffer)
+    return None
+
+
+def _last_event(j):
+    """A copy of the current game's last match event record, read from the newest segment back
+    (only as far as the game's last match event: not the whole game), or None."""
+    buf = bytearray(R.RECORD_SIZE)
+    last = bytearray(R.RECORD_SIZE)
+    names = j.segments()
+    for i in range(len(names) - 1, -1, -1):
+        found = older = False
+        for rec in j._read_segment(names[i], buf):
+            if R.check(rec):
+                continue
+            game = R.game_of(rec)
+            if game < j.game:
+                older = True
+            elif game == j.game and EV_BASE <= rec[1] < T_MATCH:
+                last[:] = rec
+                found = True
+        if found:
+            return last
+        if older:
+            return None
+    return None
+
+
 def restore(app, now):
-    """At boot, the log's current game is a match (journal.restore said None): replay its records
-    through the engine (the referee's operations at their t, the rest derived: what
+    """At boot, the log's current game is a match (journal.restore said None). Finished (its last
+    match event is a result): the match comes back as that result record says it ended
+    (Match.restore_result), nothing replayed, nothing logged: the faces show the final score,
+    who won and why, and the result code, until the next game or match is set up. Else: replay
+    its records through the engine (the referee's operations at their t, the rest derived: what
     tests/pure/matchkit.py's replay does), then power_restore, logged. The records are read raw
-    (no logread, no dicts: the boot's heap is tight). app.match is set if the match was not
-    finished; returns False (the game clock is set up from the settings meanwhile). Raises
-    ValueError (Refused) if the log cannot be replayed."""
+    (no logread, no dicts: the boot's heap is tight), and what the match keeps (the engine, the
+    MatchApp) is made before the replay, in a heap without its garbage and with no file open (a
+    littlefs file holds a 1.2 KB buffer: what is made while one is open stays above its hole).
+    app.match is set; returns False (the game clock is set up from the settings meanwhile).
+    Raises ValueError (Refused) if the log cannot be replayed."""
     j = app.journal
-    engine = None
-    mapp = None
+    setup = _setup(j)
+    if setup is None or setup[1] != T_MATCH:
+        return False
+    last = _last_event(j)
+    (_, _, _, _, _, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, setup, 0)
+    lead, method, changeover, seed = struct.unpack_from("<BBII", setup, R.PAYLOAD)
+    setup = None
+    gc.collect()
+    engine = _engine(MODES[arg])
+    if arg == 1:
+        engine.new_match(first=side, changeover_ms=changeover, method=method)
+    else:
+        engine.new_match(lead=lead)
+    app.match = mapp = MatchApp(app, engine, seed)
+    if last is not None and last[1] == EV_RESULT:  # finished: its result record says how
+        (_, _, _, _, t, pms, _, left, right, period, side, arg, _, _, _, _, _, _) = struct.unpack_from(
+            R.HEADER, last, 0)
+        (stopped,) = struct.unpack_from("<I", last, R.PAYLOAD)
+        wl, wr, rl, rr, entering = struct.unpack_from(FINAL, last, FINAL_AT)
+        engine.restore_result(t, period, pms, stopped, (left, right), (wl, wr, rl, rr), entering, side, arg, now)
+        return False
+    last = None
+    gc.collect()
     made = 0  # events the engine emitted so far
     seen = 0  # match events read
+    first = True
     for rec in _records(j):
         (_, kind, _, seq, t, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
+        if first:  # the setup, read above
+            first = False
+            continue
         if kind == T_MATCH:
-            lead, method, changeover, seed = struct.unpack_from("<BBII", rec, R.PAYLOAD)
-            engine = None
-            app.match = mapp = None
-            engine = _engine(MODES[arg])
-            if arg == 1:
-                engine.new_match(first=side, changeover_ms=changeover, method=method)
-            else:
-                engine.new_match(lead=lead)
-            app.match = mapp = MatchApp(app, engine, seed)
-            made = seen = 0
-            continue
-        if engine is None:
-            continue
+            raise ValueError("seq %d: a second match setup in the game" % seq)
         if kind == R.T_GAP:  # as a game's restore (journalboot): what was dropped cannot be replayed
             raise ValueError("seq %d: the clock dropped records of this match (its log was full): it cannot be "
                              "replayed past them" % seq)
@@ -448,16 +507,14 @@ def restore(app, now):
         engine.clear_events()
         if made < seen:
             raise ValueError("seq %d: event %d replayed to nothing" % (seq, ev))
-    if mapp is None:
-        return False
-    if made != seen or engine.state == M.FINISHED:
-        app.match = None
-        if made != seen:
-            raise ValueError("the match's log and its replay differ (%d events, %d replayed)" % (seen, made))
-        mapp.close()
+    if made != seen:
+        raise ValueError("the match's log and its replay differ (%d events, %d replayed)" % (seen, made))
+    if engine.state == M.FINISHED:  # (a result the last records' reading missed: shown as replayed)
+        engine.last = now  # (replayed engines count ticks as t)
         return False
     _resume_checkpoint(j, engine)
     engine.power_restore(now)
+    gc.collect()  # the replay's garbage goes before the journal opens its segment (1.2 KB, kept open)
     mapp._log(now)
     return False
 

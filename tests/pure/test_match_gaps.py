@@ -1,10 +1,17 @@
-# Issue 14's gaps in the match engines (sagatfw/modes): an undo that withdraws a result accounts
-# for the time since the result as stopped time (KB-16, KT-4.5). Run by pytest under CPython and
-# by tests/mprun.py under MicroPython.
-from matchkit import MIN, NEAR_WRAP, replay
-from test_match_kilithattu import XEND, extra
-from test_match_kokboru import HALF, HOUR, bout
+# Issue 14's gaps in the match engines (sagatfw/modes), run by pytest under CPython and by
+# tests/mprun.py under MicroPython:
+#   - an undo that withdraws a result accounts for the time since the result as stopped time
+#     (KB-16, KT-4.5);
+#   - a finished match comes back after a reboot from its result record alone
+#     (Match.restore_result, matchlog's FINAL view): the same view and the same faces as before.
+import struct
 
+from matchkit import MIN, NEAR_WRAP, replay
+from test_match_kilithattu import END2, INN, XEND, extra, match, tied
+from test_match_kokboru import HALF, HOUR, bout, golden, to_second_half
+
+from sagatfw import matchfaces as MF
+from sagatfw import matchlog
 from sagatfw.modes import base as B
 from sagatfw.modes import kilithattu as K
 
@@ -77,3 +84,126 @@ def test_a_result_withdrawn_at_once_is_a_stoppage_of_0_ms():
     assert r.log[-1]["type"] == "stoppage_start" and r.log[-1]["val"] == 0
     r.do("resume", 15000 + MIN)
     assert r.log[-1]["val"] == MIN and r.m.stopped_ms() == 5000 + MIN
+
+
+# ------------------------------------------------------------------ a finished match after a reboot
+
+
+def _view(m):
+    faces = []
+    for side in (L, R):
+        faces.append(bytes(MF.tm1637(bytearray(4), m, side, 0)))
+        faces.append(bytes(MF.tm1637(bytearray(4), m, side, 1)))
+        faces.append(MF.leds(m, side, 0))
+        faces.append(MF.leds(m, side, 1))
+        faces.append(MF.oled(m, side, None))
+    return (m.state, m.period, m.period_name(), m.t, m.match_ms(), m.counts_up(), m.elapsed_ms(), m.break_ms(),
+            m.stoppage_ms(), m.stopped_ms(), list(m.scores), list(m.warnings), list(m.reds), m.entering, m.lot_due,
+            m.winner, m.why, m.next_instant(), faces)
+
+
+def _restored(r, setup, now=12345):
+    """A new engine of r's kind, set up as r's, restored from r's last result event and the final
+    view a result record holds (matchlog.pack_final, as the board writes it)."""
+    res = r.of("result")[-1]
+    buf = bytearray(64)
+    matchlog.pack_final(buf, r.m)
+    wl, wr, rl, rr, ent = struct.unpack_from(matchlog.FINAL, buf, matchlog.FINAL_AT)
+    m = type(r.m)()
+    m.new_match(**setup)
+    m.restore_result(res["t"], res["period"], res["pms"], res["stopped"], (res["left"], res["right"]),
+                     (wl, wr, rl, rr), ent, res["side"], res["arg"], now)
+    return m
+
+
+def _finished_matches():
+    """(name, run, setup) of finished matches of every kind of result."""
+    out = []
+    r = _lead_win()  # KB-14, after a stoppage
+    out.append(("lead", r, {"lead": 3}))
+    r = bout()
+    r.do("start", 0)
+    r.do("card", 1000, L, B.CARD_WARNING)
+    r.do("card", 2000, R, B.CARD_WARNING)
+    r.do("score", 3000, R, 2)
+    r.do("stoppage", 4000)
+    r.do("card", 9000, L, B.CARD_WARNING)  # KB-11: left's 2nd warning removes him, in a stoppage
+    out.append(("removal", r, {}))
+    r = bout()
+    r.do("start", 0)
+    r.do("card", 1000, R, B.CARD_RED)  # KB-12
+    out.append(("red", r, {}))
+    r = golden()
+    r.do("card", 11 * MIN + 5000, R, B.CARD_WARNING)
+    r.do("score", 11 * MIN + 20000, L, 1)  # KB-17
+    out.append(("golden", r, {}))
+    r = bout()
+    to_second_half(r)
+    r.do("score", HALF + MIN + 1000, L, 2)
+    r.poll(HOUR)  # KB-5: more points at the end of time
+    out.append(("points", r, {}))
+    r = bout()
+    r.do("start", 0)
+    r.poll(HALF + 1000)
+    r.do("result", HALF + 1000, B.NONE)  # the referee, in the rest
+    out.append(("referee in the rest", r, {}))
+    r = bout()
+    r.do("result", 0, R)  # a forfeit before the start
+    out.append(("forfeit", r, {}))
+    r = tied(lot=None, method=K.M_LOT)
+    r.do("result", END2 + 500, L)  # the referee while the lot is due
+    out.append(("referee at the lot", r, {"method": K.M_LOT}))
+    r = extra(method=K.M_LOT)
+    r.poll(XEND)
+    r.do("draw_lot", XEND, R)  # KT-4.6: the further tie's lot
+    out.append(("lot", r, {"method": K.M_LOT}))
+    r = extra(method=K.M_SUDDEN)
+    r.poll(XEND)
+    r.do("start", XEND)
+    r.do("stoppage", XEND + 2000)
+    r.do("resume", XEND + 3000)
+    r.do("score", XEND + 5000, R, 1)  # KT-4.6: the first sudden score
+    out.append(("sudden", r, {"method": K.M_SUDDEN}))
+    r = extra(method=K.M_DRAW, first=R)
+    r.poll(XEND)
+    out.append(("draw", r, {"method": K.M_DRAW, "first": R}))
+    r = match(first=R, changeover_ms=30000)
+    r.do("start", 0)
+    r.do("score", 1000, R, 1)
+    r.poll(INN + 31000 + 1000)
+    r.do("stoppage", INN + 33000)
+    r.do("result", INN + 40000, R)  # the referee in a stoppage of innings 2 (KT-4.5)
+    out.append(("referee in a stoppage", r, {"first": R, "changeover_ms": 30000}))
+    return out
+
+
+def test_a_finished_match_restored_from_its_result_record_shows_what_it_showed_kb_14_kb_17_kt_4_6():
+    for name, r, setup in _finished_matches():
+        assert r.m.state == B.FINISHED, name
+        r.m.t = r.of("result")[-1]["t"]  # (the view at the result's instant)
+        m = _restored(r, setup)
+        assert _view(m) == _view(r.m), (name, _view(m), _view(r.m))
+
+
+def test_after_such_a_restore_undo_is_refused_and_the_referee_s_result_taken():
+    r = _lead_win()
+    m = _restored(r, {"lead": 3}, now=NEAR_WRAP)
+    try:
+        m.undo(NEAR_WRAP + 1000)
+        raise AssertionError("undo taken")
+    except B.Refused as e:
+        assert str(e) == "match over"
+    assert m.n_events == 0
+    m.result(R, NEAR_WRAP + 5000)  # across the ticks wrap: t goes on from the result's
+    assert m.n_events == 1 and m.field(0, B.F_T) == 15000 + 5000 and m.winner == R
+    assert m.field(0, B.F_PMS) == 10000 and m.field(0, B.F_STOPPED) == 5000
+
+
+def test_a_result_record_out_of_range_is_refused():
+    m = bout().m
+    for period, why, winner in ((3, 0, L), (-1, 0, L), (0, 8, L), (0, -1, L), (0, 0, 2)):
+        try:
+            m.restore_result(0, period, 0, 0, (0, 0), (0, 0, 0, 0), -1, winner, why, 0)
+            raise AssertionError("taken")
+        except B.Refused:
+            pass

@@ -41,6 +41,7 @@
 #   power_restore(now)         after a reboot replayed the match: a running period comes back
 #                              stopped at its last durable time (a stoppage: power_restore arg =
 #                              its number), a stoppage stays, a break goes on (it runs by itself).
+#   restore_result(...)        after a reboot, a finished match from its result record alone.
 #
 # Refusals: Refused(reason), a ValueError whose str() is a short text for the faces ("break
 # running", "nothing to undo", "match over", ...). A refusal changes nothing but the advance to now.
@@ -505,6 +506,32 @@ class Match:
             arg = self.n_stops
         self.last = now
         self._emit(EV_POWER_RESTORE, self.t, NONE, arg, 0)
+
+    def restore_result(self, t, period, pms, stopped, scores, cards, entering, winner, why, now):
+        """After a reboot, a finished match as its result record says it ended (no replay: the
+        log's records before it are not read): `t`, the period, its match time and stopped time,
+        the scores, the cards (left's and right's warnings, then reds), the entering team, the
+        winner and why. The view is the finished match's; undo is refused ("match over": what
+        it could take back is not kept), a referee's result is taken. Call after new_match.
+        Refused if a value is out of range."""
+        if not 0 <= period < len(self.LENGTHS) or not 0 <= why < len(WHY_NAMES):
+            raise Refused("not a result record")
+        if winner != LEFT and winner != RIGHT and winner != NONE:
+            raise Refused("not a result record")
+        self._ready(period)
+        self.elapsed = pms
+        self.p_stopped = stopped
+        self.entering = entering
+        for s in (LEFT, RIGHT):
+            self.scores[s] = scores[s]
+            self.warnings[s] = cards[s]
+            self.reds[s] = cards[2 + s]
+        self.t = t
+        self.last = now
+        self._fin_state = READY
+        self.state = FINISHED
+        self.winner = winner
+        self.why = why
 
     # ------------------------------------------------------------ the view (no allocation)
 

@@ -4,6 +4,8 @@ tests/pure/test_match_gaps.py, the app's in tests/mp/test_match_gaps.py):
 - an undo that withdraws a result 40 s after it: those 40 s are the stoppage's (KB-16, KT-4.5) in
   the log, the score sheet and `sagat logs verify`, which replays the engine; a log that hides them
   fails;
+- a finished match comes back after a reboot from its result record, which holds the match's final
+  view (the cards, the entering team): verify checks that view against the engine's.
 """
 
 import json
@@ -87,3 +89,23 @@ def test_the_score_sheet_json_names_the_stoppage_s_length_so_far(tmp_path, capsy
     evs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     starts = [e for e in evs if e["type"] == "stoppage_start"]
     assert [(e["stoppage"], e["length_ms"]) for e in starts] == [(1, 40000)]
+
+
+def test_a_result_record_holds_the_final_view_and_a_forged_one_fails_verification(tmp_path, capsys):
+    from test_sim_match import KOKBORU
+
+    lines = KOKBORU + [{"at": 660000, "do": "power_cut", "off_ms": 5000},  # after the result: shown again
+                       {"at": 700000, "do": "undo"}]  # refused after the reboot (match over)
+    recs, flash = _play(tmp_path, capsys, lines, "final")
+    res = [e for e in _events(flash) if e["type"] == "result"]
+    assert len(res) == 1 and res[0]["winner"] == "right" and res[0]["why"] == "golden_score"
+    assert res[0]["warnings"] == [1, 1] and res[0]["reds"] == [0, 0] and res[0]["entering"] is None
+    assert [e["type"] for e in _events(flash)][-1] == "result"  # nothing logged at the reboot
+    code, out, _ = _run_image(capsys, flash)
+    assert code == 0, out
+    forged = _copy(recs)
+    i = _find(forged, "result")
+    forged[i][R.PAYLOAD + 4] = 0  # left's warning taken off the final view
+    _fix_crc(forged[i])
+    code, out, _ = _verify(capsys, _write(tmp_path, _seal(forged), "forged-final"))
+    assert code == 1 and "result at t=650000: warnings is [0, 1] in the log, [1, 1] by the engine" in out, out
