@@ -159,13 +159,14 @@ class MatchApp:
                       m.scores[1], m.period, M.NONE, st, self.mode, 0, ws, wms, ok)
         struct.pack_into("<I", j.buf, R.PAYLOAD, m.stopped_ms())
         R.seal(j.buf, j.prev, j.chain)
+        gc.collect()  # the file's 1.2 KB buffer in one piece: the step's garbage goes first
         try:
             f = open(j._path("ckpt"), "wb")
             try:
                 f.write(j.buf)
             finally:
                 f.close()  # littlefs replaces the old content here, atomically
-        except OSError:
+        except (OSError, MemoryError):  # best effort: a restore then goes back to the last record
             pass
 
     def finished(self):
@@ -192,11 +193,7 @@ class MatchApp:
         """The match leaves the clock (a new game or match): its code leaves RAM. Returns None."""
         self.m = None
         forget(*_MODULES)
-        from array import array
-
-        from sagatfw import clock as C
-
-        self.app.clock.events = array("i", bytes(4 * C.EV_SIZE * C.EV_CAPACITY))  # the game clock's again
+        _game_queue(self.app)
         return None
 
     # ------------------------------------------------------------------ the loop
@@ -289,6 +286,15 @@ class MatchApp:
             app.status = app._code_status()  # shown once the result record is durable
 
 
+def _game_queue(app):
+    """The game clock's event queue again (a MatchApp took it: see __init__)."""
+    from array import array
+
+    from sagatfw import clock as C
+
+    app.clock.events = array("i", bytes(4 * C.EV_SIZE * C.EV_CAPACITY))
+
+
 def _wall(j, m, t, now):
     if j.sync_wall_ms is None:
         return 0, 0, False
@@ -354,13 +360,20 @@ def new(app, mode, opts, now, seed=0):
     if not isinstance(seed, int) or seed < 0 or seed > 0xFFFFFFFF:
         raise ValueError("seed must be 0..2^32-1")
     old = app.match
-    if old is not None and old.m.MODE != mode:
-        app.match = old = None  # the other mode's code leaves RAM first
+    dropped = old is not None and old.m.MODE != mode
+    if dropped:
+        app.match = old = None  # the other mode's code (and engine) leave RAM first
         forget("sagatfw.modes.kokboru", "sagatfw.modes.kilithattu")
-    engine = old.m if old is not None else _engine(mode)
-    kw = _kw(MODES.index(mode), opts)
-    engine.new_match(**kw)  # Refused (a ValueError) on a bad option
+        gc.collect()
+    try:
+        engine = old.m if old is not None else _engine(mode)
+        engine.new_match(**_kw(MODES.index(mode), opts))  # Refused (a ValueError) on a bad option
+    except ValueError:
+        if dropped:  # the other mode's match is gone: the game clock's queue comes back
+            _game_queue(app)
+        raise
     app._forget_code()
+    gc.collect()  # the settings file's and the segment's 1.2 KB buffers in one piece each
     app._save()  # the settings file (as a game's setup saves it): no boot logs defaults in the match
     app.setup_logged = False  # the clock's next game is logged when it is set up
     _begin(app.journal, engine, MODES.index(mode), seed, now)

@@ -154,3 +154,20 @@ def test_a_long_finished_match_is_not_replayed_at_boot():
     print("records read at boot", read[0])
     assert read[0] < 400, read[0]
     unmount()
+
+
+def test_a_refused_match_of_the_other_mode_gives_the_game_clock_its_queue_back():
+    # matchapp.new drops the other mode's match (and its engine) before loading the new mode's:
+    # a refused option then must not leave the game clock without its event queue
+    from sagatfw import clock as C
+
+    rig = Rig()
+    rig.ok("new", mode="kokboru")
+    assert len(rig.app.clock.events) == 0  # a match holds the game clock's queue
+    rig.err("new", "bad_arg", mode="kilithattu", method="coin")
+    assert rig.app.match is None and len(rig.app.clock.events) == C.EV_SIZE * C.EV_CAPACITY
+    rig.ok("new", tc="300", first="left")
+    rig.ok("start")
+    rig.press(0, 2000)
+    assert rig.ok("state")["left"]["moves"] == 1
+    unmount()
