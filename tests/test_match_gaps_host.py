@@ -109,3 +109,14 @@ def test_a_result_record_holds_the_final_view_and_a_forged_one_fails_verificatio
     _fix_crc(forged[i])
     code, out, _ = _verify(capsys, _write(tmp_path, _seal(forged), "forged-final"))
     assert code == 1 and "result at t=650000: warnings is [0, 1] in the log, [1, 1] by the engine" in out, out
+
+
+def test_the_firmware_s_copies_of_the_match_record_codes_agree_with_matchlog():
+    # matchapp.py and matchsetup.py keep matchlog's codes as their own constants (matchlog's names
+    # would be RAM beside a match, issue 14's heap after a restore): they must stay the same
+    from sagatfw import matchapp, matchlog, matchsetup
+
+    assert matchapp.MODES == matchlog.MODES and matchapp._EV_BASE == matchlog.EV_BASE
+    assert (matchsetup._EV_BASE, matchsetup._EV_RESULT, matchsetup._T_MATCH) == (
+        matchlog.EV_BASE, matchlog.EV_RESULT, matchlog.T_MATCH)
+    assert (matchsetup._FINAL, matchsetup._FINAL_AT) == (matchlog.FINAL, matchlog.FINAL_AT)
