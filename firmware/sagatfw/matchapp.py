@@ -2,9 +2,9 @@
 #
 # Loaded only while a match is set up (new) or restored after a power cut (restore), and dropped
 # with it: the frozen firmware's 64 KB heap has no room for it otherwise. Setting a match up (a
-# new one, or the log's at boot) is matchsetup.py's, loaded for that only; this is what a match
-# keeps in RAM while it runs. The app holds a MatchApp
-# in `app.match`; while it is there, App.step and App.next_instant hand over to it (the hooks in
+# new one, or the log's at boot) is matchsetup.py's, loaded for that only: this module is what a
+# match keeps in RAM while it runs (docs/match.md, "Memory"). The app holds a MatchApp in
+# `app.match`; while it is there, App.step and App.next_instant hand over to it (the hooks in
 # app.py), so the game clock stands still. A MatchApp advances the mode's engine (modes/), logs
 # each of its events as a record in the journal (the codes and layout: matchlog.py,
 # docs/log-format.md), draws a lot when one is due, serves the link and refreshes the faces.
@@ -230,7 +230,7 @@ class MatchApp:
         self._checkpoint(j, now)
         if j.backlog and (app.next_retry is None or ticks_diff(now, app.next_retry) >= 0):
             app.next_retry = ticks_add(now, _RETRY_MS)
-            _commit(j, False)
+            app.log_status(_commit(j, False))  # (LOG ERROR goes once they are durable)
         if app.link is not None:
             st = m.state
             app.link.service(now, st == M.RUNNING or st == M.STOPPED or st == M.BREAK)
@@ -366,9 +366,9 @@ OPTION_NAMES = ("lead", "first", "changeover_ms", "method")
 def new(app, mode, opts, now, seed=0):
     """Set up a match of `mode` ("kokboru": lead; "kilithattu": first "left"/"right",
     changeover_ms, method "sudden"/"lot"/"draw"/"referee") and log its setup; it waits for the
-    referee's start. ValueError (Refused) on a bad option, and nothing changes then. A game
-    running refuses it. `seed`: the lot's, for scripts (0: the board's true random source).
-    (matchsetup.py, loaded for it.)"""
+    referee's start. ValueError (Refused) on a bad option, and nothing changes then (but for the
+    settings file, written again with the same values). A game running refuses it. `seed`: the
+    lot's, for scripts (0: the board's true random source). (matchsetup.py, loaded for it.)"""
     from sagatfw import matchsetup
 
     try:

@@ -171,3 +171,39 @@ def test_a_refused_match_of_the_other_mode_gives_the_game_clock_its_queue_back()
     rig.press(0, 2000)
     assert rig.ok("state")["left"]["moves"] == 1
     unmount()
+
+
+def test_a_match_write_that_finds_no_ram_for_its_file_waits_and_is_written_later():
+    # a match opens one littlefs file at a time where it can (matchapp._commit): the segment is
+    # closed after a new match's setup and after a restore; a write whose file buffer cannot be
+    # found (MemoryError) keeps its records in RAM (LOG ERROR) and is tried again, never a failed
+    # step, and it appends to the same segment then
+    import sagatfw.journal as J
+
+    rig = Rig()
+    rig.ok("new", mode="kokboru")
+    j = rig.app.journal
+    assert j.file is None and j.resume is not None  # closed after the setup record and the ballast
+    segments = j.segments()
+    rig.ok("start")
+    assert j.file is not None  # then open while the match runs, as a game's
+
+    def no_ram(*args):
+        raise MemoryError("memory allocation failed")
+
+    rig2 = Rig(fresh=False)  # a reboot: the match restored, its segment closed again
+    j = rig2.app.journal
+    assert j.file is None and j.resume is not None
+    J.open = no_ram
+    try:
+        rig2.at(2000)
+        st = rig2.ok("resume")  # the restore's stoppage ends: its record cannot be written yet
+        assert st["state"] == "running" and st["log_error"] is not None and len(j.backlog) == 1
+        assert st["message"] == "LOG ERROR" and j.resume is not None
+    finally:
+        del J.open
+    rig2.at(4000)  # the retry (every second)
+    assert not j.backlog and j.error is None and rig2.ok("state")["message"] is None
+    assert j.segments() == segments  # appended to the same segment
+    assert [e["type"] for e in rig2.app.journal.game_events()][-2:] == ["power_restore", "stoppage_end"]
+    unmount()
