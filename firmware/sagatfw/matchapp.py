@@ -316,7 +316,8 @@ def _commit(j, close):
     try:
         ok = j.commit()
     except MemoryError:
-        j._close()
+        if j.file is not None:  # not the open: records may be on the flash already, as before
+            raise
         if j.resume is None:
             j.resume = resume  # (taken by the failed open: the next try appends to it again)
         j.error = "log write failed: no RAM"
