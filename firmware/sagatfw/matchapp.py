@@ -171,15 +171,22 @@ class MatchApp:
                       m.scores[1], m.period, M.NONE, st, self.mode, 0, ws, wms, ok)
         struct.pack_into("<I", j.buf, R.PAYLOAD, m.stopped_ms())
         R.seal(j.buf, j.prev, j.chain)
-        gc.collect()  # the file's 1.2 KB buffer in one piece: the step's garbage goes first
+        # one file at a time (_commit): the segment is closed for it, so the checkpoint's buffer
+        # (1.2 KB in one piece) is the segment's, and the segment then takes the checkpoint's
+        reopen = j.file is not None
+        _close_segment(j)
+        gc.collect()  # the step's garbage goes first
         try:
             f = open(j._path("ckpt"), "wb")
             try:
                 f.write(j.buf)
             finally:
                 f.close()  # littlefs replaces the old content here, atomically
+                f = None  # (its buffer is garbage now: the segment takes it below)
         except (OSError, MemoryError):  # best effort: a restore then goes back to the last record
             pass
+        if reopen:
+            _reopen_segment(j)
 
     def finished(self):
         return self.m.state == M.FINISHED
@@ -309,7 +316,8 @@ def _commit(j, close):
     protocol's first requests after a reboot, log.info, open their own file: issue 14, the heap
     after a restore had no room for a second buffer). No room for the buffer (a MemoryError
     opening the file) is a write that waits: the records stay in the RAM backlog (LOG ERROR) and
-    are tried again, as after a write error. A checkpoint that finds no room is skipped."""
+    are tried again, as after a write error. A checkpoint closes the segment for its own file and
+    opens it again after (_checkpoint): the two take turns with one buffer."""
     if j.file is None and j.backlog:
         gc.collect()  # the buffer in one piece: the step's garbage goes first
     resume = j.resume
@@ -338,6 +346,21 @@ def _close_segment(j):
     j._close()
     if name is not None and j.seg_records < j.segment_records:
         j.resume = (name, j.seg_records)
+
+
+def _reopen_segment(j):
+    """The segment _close_segment closed, open again for the next write (if it cannot be now, that
+    write opens it)."""
+    r = j.resume
+    if r is None or j.file is not None:
+        return
+    gc.collect()
+    try:
+        j.file = open(j._path(r[0]), "ab")
+    except (OSError, MemoryError):
+        return
+    j.seg_records = r[1]
+    j.resume = None
 
 
 def _game_queue(app):

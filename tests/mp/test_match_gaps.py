@@ -207,3 +207,25 @@ def test_a_match_write_that_finds_no_ram_for_its_file_waits_and_is_written_later
     assert j.segments() == segments  # appended to the same segment
     assert [e["type"] for e in rig2.app.journal.game_events()][-2:] == ["power_restore", "stoppage_end"]
     unmount()
+
+
+def test_a_match_checkpoint_takes_the_segment_s_buffer_and_gives_it_back():
+    # one file at a time: the segment is closed for the checkpoint (whose 1.2 KB buffer is then the
+    # segment's) and opened again after it, so neither looks for a second buffer in the heap
+    rig = Rig()
+    rig.ok("new", mode="kokboru")
+    rig.ok("start")
+    j = rig.app.journal
+    assert j.file is not None
+    segments = j.segments()
+    for ms in range(1000, 47000, 500):
+        rig.at(ms)  # checkpoints at t 15 s, 30 s and 45 s
+    assert j.file is not None and j.resume is None  # open again for the next write
+    with open(j._path("ckpt"), "rb") as f:
+        assert len(f.read()) == 64
+    rig.ok("score", side="left", points=4)
+    assert j.segments() == segments  # the same segment, appended to
+    rig2 = Rig(fresh=False)  # a reboot: the bout comes back at its score's record (after the checkpoint)
+    st = rig2.ok("state")
+    assert st["state"] == "stopped" and st["left"]["score"] == 4 and st["match_ms"] == 240000 - 46500
+    unmount()
