@@ -24,7 +24,6 @@
 # displayed value v means "more than v - one unit, at most v". A count-up face (control "-") shows
 # the elapsed time rounded DOWN (a stopwatch), in M:SS or H:MM:SS, never with tenths.
 
-from sagatfw import ST_CODE
 from sagatfw import timecontrol as tcm
 from sagatfw.clock import ADJOURNED, FINISHED, PAUSED, RESULT_NAMES, RUNNING, SETUP
 
@@ -36,18 +35,23 @@ except ImportError:  # CPython
         return x
 
 
-# The status line's texts, by code (sagatfw.ST_*): the OLED's bottom line (16 characters) and
-# state's "message"; the four-digit face's (docs/user-guide.md lists them). ST_CODE's text is the
-# result code's own (App.code_text, "CODE 042917"; on four digits "C042" and " 917").
-STATUS_TEXT = (None, None, "LOG ERROR", "LOG FULL", "LOG DAMAGED", "RESTORE FAILED", "SETTINGS DEFAULT",
+# The status line (App.status): what the faces say besides the game or match, as a code, the later
+# outweighing the earlier. The codes are indexes into these texts: the OLED's bottom line (16
+# characters) and state's "message"; the four-digit face's (docs/user-guide.md lists them). Code 0
+# is none; code 1 the finished game's or match's result code, whose text is its own (App.code_text,
+# "CODE 042917"; on four digits "C042" and " 917"). A module that sets or reads a code names it as
+# a private const (_ST_LOG_ERROR = const(2)): no heap for the names (tests/test_sim_faces.py checks
+# every such const against these tables).
+STATUS_TEXT = (None, "CODE", "LOG ERROR", "LOG FULL", "LOG DAMAGED", "RESTORE FAILED", "SETTINGS DEFAULT",
                "SETTINGS UNSAVED", "ERROR")
 STATUS4 = (None, None, "LErr", "LFul", "LdAm", "rErr", "SdEF", "SErr", "Err")
+_ST_CODE = const(1)
 
 
 def status_text(app):
     """The text of the app's status line, or None."""
     s = app.status
-    return app.code_text if s == ST_CODE else STATUS_TEXT[s]
+    return app.code_text if s == _ST_CODE else STATUS_TEXT[s]
 
 
 # Formats, chosen from the rounded time.

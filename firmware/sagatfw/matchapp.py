@@ -20,7 +20,7 @@
 import gc
 import struct
 
-from sagatfw import ST_NONE, forget
+from sagatfw import forget
 from sagatfw import records as R
 from sagatfw.modes import base as M
 from sagatfw.ticks import ticks_add, ticks_diff
@@ -41,12 +41,13 @@ _BEEP_MS = const(400)
 _EV_BASE = const(0x20)  # matchlog.EV_BASE (matchlog.py is not kept loaded: its names cost RAM)
 MODES = ("kokboru", "kilithattu")  # matchlog.MODES: a match's mode by its number in the log
 
+_ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
+
 _MODULES = ("sagatfw.matchapp", "sagatfw.matchsetup", "sagatfw.matchlog", "sagatfw.matchfaces",
-            "sagatfw.modes.kokboru", "sagatfw.modes.kilithattu", "sagatfw.modes.base", "sagatfw.modes",
-            "sagatfw.boards.simmatch")
+            "sagatfw.modes.kokboru", "sagatfw.modes.kilithattu", "sagatfw.modes.base", "sagatfw.modes")
 
 
-def _engine(mode):
+def make_engine(mode):
     if mode == "kokboru":
         from sagatfw.modes.kokboru import KokBoru
 
@@ -110,6 +111,20 @@ class MatchApp:
         app = self.app
         side = self.pending
         app.next_face = ticks
+        st = m.state
+        if app.menu is None and button == B.MENU and kind == B.SHORT and side == M.NONE and (
+                st == M.SETUP or st == M.READY or st == M.STOPPED or st == M.FINISHED):
+            from sagatfw.menu import Menu  # the on-clock menu, while the match time stands still
+
+            Menu(app, transient=True)
+        if app.menu is not None:
+            used = app.menu.button(button, kind, ticks)
+            if app.menu is None:  # closed: its code leaves RAM (a game or match it set up runs now)
+                forget("sagatfw.menu", "sagatfw.presets", "sagatfw.tcparse")
+            elif app.menu.active:
+                return  # the levers too: nothing scores behind the menu
+            if used:
+                return
         if m.state == M.OVER:  # time is over, the referee decides (kilithattu's method "referee")
             if (button == B.LEVER_LEFT or button == B.LEVER_RIGHT) and kind == B.PRESS:
                 return self._op("result", ticks, button)  # that side's lever: that side wins
@@ -224,6 +239,8 @@ class MatchApp:
         b = app.buttons
         while b.take(now) >= 0:  # in timestamp order, before the engine moves on (as App.step)
             self._button(b.button, b.kind, b.ticks)
+            if app.match is not self:  # the menu set up a game or another match: it takes over
+                return app.step(now)
         if self.pending != M.NONE and ticks_diff(now, self.pending_until) >= 0:
             self.pending = M.NONE  # an entry not completed in time: nothing was scored
             app.next_face = now
@@ -266,7 +283,7 @@ class MatchApp:
 
     # ------------------------------------------------------------------ the log
 
-    def _log(self, now, close):
+    def _log(self, now, close=False):
         m = self.m
         n = m.n_events
         if not n:
@@ -304,7 +321,7 @@ class MatchApp:
             app._forget_code()
         ok = _commit(j, close)
         app.log_status(ok)
-        if ok and app.status == ST_NONE and m.state == M.FINISHED:
+        if ok and app.status == _ST_NONE and m.state == M.FINISHED:
             app.status = app._code_status()  # shown once the result record is durable
 
 
@@ -380,11 +397,26 @@ def _wall(j, m, t, now):
     return ms // 1000, ms % 1000, True
 
 
-# Each mode's options by name (as scripts, the protocol and the log give them): the one list the
-# protocol (matchcmds.py), the sim's script actions (boards/simmatch.py) and the host's script
-# checker (host/sagat/sim.py) read.
+# Which of `new`'s match options (actions.py's table) each mode takes, by name (as scripts, the
+# protocol and the log give them); the host's script checker (host/sagat/sim.py) reads it too.
 OPTIONS = (("lead",), ("first", "changeover_ms", "method"))
-OPTION_NAMES = ("lead", "first", "changeover_ms", "method")
+
+
+def option_args(mode, opts):
+    """A match's options by name (as scripts and the log give them) as new_match's arguments."""
+    kw = {}
+    for k in opts:
+        if k not in OPTIONS[mode]:
+            raise ValueError("%s has no option %s" % (MODES[mode], k))
+        v = opts[k]
+        if k == "first":
+            v = M.SIDE_NAMES.index(v) if v in M.SIDE_NAMES else -2
+        elif k == "method":
+            from sagatfw.modes.kilithattu import METHOD_NAMES
+
+            v = METHOD_NAMES.index(v) if v in METHOD_NAMES else -1
+        kw[k] = v
+    return kw
 
 
 def new(app, mode, opts, now, seed=0):

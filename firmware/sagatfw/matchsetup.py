@@ -11,7 +11,7 @@ import gc
 import struct
 
 from sagatfw import records as R
-from sagatfw.matchapp import MODES, OPTIONS, MatchApp, _close_segment, _commit, _engine, _game_queue, _wall
+from sagatfw.matchapp import MODES, MatchApp, _close_segment, _commit, _game_queue, _wall, make_engine, option_args
 from sagatfw.modes import base as M
 
 try:
@@ -57,8 +57,8 @@ def new(app, mode, opts, now, seed=0):
         forget("sagatfw.modes.kokboru", "sagatfw.modes.kilithattu")
         gc.collect()
     try:
-        engine = old.m if old is not None else _engine(mode)
-        engine.new_match(**_kw(MODES.index(mode), opts))  # Refused (a ValueError) on a bad option
+        engine = old.m if old is not None else make_engine(mode)
+        engine.new_match(**option_args(MODES.index(mode), opts))  # Refused (a ValueError) on a bad option
     except ValueError:
         if dropped:  # the other mode's match is gone: the game clock's queue comes back
             _game_queue(app)
@@ -71,23 +71,6 @@ def new(app, mode, opts, now, seed=0):
     app.match = mapp
     app.next_face = now
     return True
-
-
-def _kw(mode, opts):
-    """A match's options by name (as scripts and the log give them) as new_match's arguments."""
-    kw = {}
-    for k in opts:
-        if k not in OPTIONS[mode]:
-            raise ValueError("%s has no option %s" % (MODES[mode], k))
-        v = opts[k]
-        if k == "first":
-            v = M.SIDE_NAMES.index(v) if v in M.SIDE_NAMES else -2
-        elif k == "method":
-            from sagatfw.modes.kilithattu import METHOD_NAMES
-
-            v = METHOD_NAMES.index(v) if v in METHOD_NAMES else -1
-        kw[k] = v
-    return kw
 
 
 def _begin(j, engine, mode, seed, now):
@@ -186,7 +169,7 @@ def restore(app, now):
     lead, method, changeover, seed = struct.unpack_from("<BBII", setup, R.PAYLOAD)
     setup = None
     gc.collect()
-    engine = _engine(MODES[arg])
+    engine = make_engine(MODES[arg])
     if arg == 1:
         engine.new_match(first=side, changeover_ms=changeover, method=method)
     else:

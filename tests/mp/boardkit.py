@@ -22,13 +22,12 @@ class Store:
 
 def say(app, text):
     """Set an app's status line from the text the faces show ("LOG ERROR", "CODE 042917", None)."""
-    from sagatfw import ST_CODE, ST_NONE
     from sagatfw.faces import STATUS_TEXT
 
     if text is None:
-        app.status = ST_NONE
+        app.status = 0
     elif text[:5] == "CODE ":
-        app.status = ST_CODE
+        app.status = STATUS_TEXT.index("CODE")
         app.code_text = text
     else:
         app.status = STATUS_TEXT.index(text)

@@ -1,7 +1,7 @@
 # Exact-millisecond tests of the one-on-one kok-boru engine (sagatfw/modes/kokboru.py), one group
 # per rule of docs/rules.md (KB-*) and per decision of docs/match.md. Run by pytest under CPython
 # and by tests/mprun.py under MicroPython.
-from matchkit import MIN, NEAR_WRAP, Run, refuses, replay
+from matchkit import MIN, NEAR_WRAP, Run, bad_value, refuses, replay
 
 from sagatfw.modes import base as B
 from sagatfw.modes.kokboru import KokBoru
@@ -141,7 +141,7 @@ def test_the_lead_threshold_is_a_setting_kb_14():
     assert r.m.state == B.RUNNING and r.m.scores == [40, 0]
     m = KokBoru()
     for bad in (-1, 100, "8", True, None):
-        assert refuses(m.new_match, bad) == "lead must be 0..99"
+        assert bad_value(m.new_match, bad) == "lead must be 0..99"
 
 
 # ------------------------------------------------------------------------- KB-17

@@ -5,7 +5,6 @@ import time
 
 from machine import ADC, PWM, Pin
 
-from sagatfw import ST_CODE
 from sagatfw import clock as C
 from sagatfw import faces as F
 from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
@@ -23,6 +22,7 @@ BATTERY_MS = const(5000)  # the cell is read every 5 s
 CUTOFF_READS = const(3)  # readings in a row under the cut-off before the clock sleeps (not a beep's dip)
 NO_CELL_MV = const(2000)  # less is no cell at all: a LiPo's protection cuts it off near 2.4 V
 WARN_EVERY_S = const(30)  # TM1637: "bAtt" for 1 s in every 30 s during play
+_ST_CODE = const(1)  # the status line's result code (faces.STATUS_TEXT)
 MSG_EVERY_S = const(10)  # TM1637: a message (LOG ERROR...) for 1 s in every 10 s during play
 # LEDs of a face, in the pin map's order: running, flag, low time (TK-C17), mark (a stage passed at a
 # flag, TK-C13, or the default time, TK-C6); the low-battery warning blinks the low LEDs of both
@@ -41,6 +41,7 @@ class HwBoard:
     # there (issue 13). hardware/esp32.md bounds how late a soft IRQ stamps a press.
     HARD_IRQ = True
     CUTOFF_SHOW_MS = 10000  # the empty-battery message stays this long before the board sleeps
+    loop_max_ms = 0  # the longest gap between two passes of app._loop since identify asked (issue 15)
 
     def __init__(self):
         p = self.PINS
@@ -131,7 +132,7 @@ class HwBoard:
                 pins[i](1 if mask & bits[i] else 0)
             if self.display == "tm1637":
                 self.tm[side].brightness = v["brightness"]
-                code = app.code_text if app.status == ST_CODE else None
+                code = app.code_text if app.status == _ST_CODE else None
                 m4 = F.STATUS4[app.status]
                 if code is not None and (now // 2000) & 1:
                     # the result code (for the scoresheet) every other 2 s, with the final times:
@@ -185,7 +186,7 @@ class HwBoard:
                 self.tm[side].brightness = app.store.values["brightness"]
                 m4 = F.STATUS4[app.status]
                 note = app.match.note4(now) if side == 1 else None  # the score face
-                code = app.code_text if app.status == ST_CODE else None
+                code = app.code_text if app.status == _ST_CODE else None
                 if note is not None:
                     F.text4(self.seg, note)
                 elif code is not None and (now // 2000) & 1:

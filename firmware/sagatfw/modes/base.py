@@ -43,8 +43,10 @@
 #                              its number), a stoppage stays, a break goes on (it runs by itself).
 #   restore_result(...)        after a reboot, a finished match from its result record alone.
 #
-# Refusals: Refused(reason), a ValueError whose str() is a short text for the faces ("break
-# running", "nothing to undo", "match over", ...). A refusal changes nothing but the advance to now.
+# Refusals: Refused(reason) (sagatfw.Refused, a ValueError) whose str() is a short text for the
+# faces ("break running", "nothing to undo", "match over", ...) when the state does not allow the
+# operation; a plain ValueError for a bad value (a side, points, a card kind, an option). Either
+# changes nothing but the advance to now.
 #
 # The view (no allocation; at the last call): scores[s], warnings[s], reds[s], state (STATE_NAMES),
 # period, period_name(), counts_up(), match_ms() (down in a timed period, up in golden score),
@@ -74,6 +76,7 @@
 
 from array import array
 
+from sagatfw import Refused  # noqa: F401 - the engines raise it, and import it from here
 from sagatfw.ticks import ticks_diff
 
 try:
@@ -176,13 +179,13 @@ _NOT_IN = ("not started", "period not started", "period running", "stoppage on",
            "time over: enter the result", "match over")
 
 
-class Refused(ValueError):
-    """An operation the engine refuses; str() is the reason, short enough for a face."""
+# Refused (sagatfw.Refused): an operation the state does not allow; str() is the reason, short
+# enough for a face. A bad value (a side, points, a card, an option) is a plain ValueError.
 
 
 def check_side(side):
     if side != LEFT and side != RIGHT:
-        raise Refused("side must be left or right")
+        raise ValueError("side must be left or right")
 
 
 class Match:
@@ -486,7 +489,7 @@ class Match:
     def result(self, winner, now):
         """The referee's result: LEFT, RIGHT or NONE (a draw), in any state; the last counts."""
         if winner != LEFT and winner != RIGHT and winner != NONE:
-            raise Refused("winner must be left, right or none")
+            raise ValueError("winner must be left, right or none")
         if self.state == SETUP:
             if self.n_events > EV_CAPACITY - _OP_ROOM:
                 raise Refused("events not logged yet")
@@ -513,11 +516,11 @@ class Match:
         the scores, the cards (left's and right's warnings, then reds), the entering team, the
         winner and why. The view is the finished match's; undo is refused ("match over": what
         it could take back is not kept), a referee's result is taken. Call after new_match.
-        Refused if a value is out of range."""
+        ValueError if a value is out of range."""
         if not 0 <= period < len(self.LENGTHS) or not 0 <= why < len(WHY_NAMES):
-            raise Refused("not a result record")
+            raise ValueError("not a result record")
         if winner != LEFT and winner != RIGHT and winner != NONE:
-            raise Refused("not a result record")
+            raise ValueError("not a result record")
         self._ready(period)
         self.elapsed = pms
         self.p_stopped = stopped

@@ -58,9 +58,9 @@ class Kilithattu(B.Match):
         the further tie's method (KT-4.6). Refused on a bad setting."""
         B.check_side(first)
         if not isinstance(changeover_ms, int) or changeover_ms < 1000 or changeover_ms > MAX_CHANGEOVER_MS:
-            raise B.Refused("changeover must be 1000..60000 ms")
+            raise ValueError("changeover must be 1000..60000 ms")
         if method != M_SUDDEN and method != M_LOT and method != M_DRAW and method != M_REFEREE:
-            raise B.Refused("method must be sudden, lot, draw or referee")
+            raise ValueError("method must be sudden, lot, draw or referee")
         self.first = first
         self.changeover_ms = changeover_ms
         self.method = method
@@ -100,7 +100,7 @@ class Kilithattu(B.Match):
 
     def _points(self, points):
         if points != 1:
-            raise B.Refused("a pazham is 1 point")  # KT-5.5
+            raise ValueError("a pazham is 1 point")  # KT-5.5
 
     def _may_score(self, side):
         if self.entering != B.NONE and side != self.entering:

@@ -37,7 +37,7 @@ class KokBoru(B.Match):
     def new_match(self, lead=8):
         """Set up a bout; the referee's start begins the 1st half. Refused on a bad setting."""
         if not isinstance(lead, int) or isinstance(lead, bool) or lead < 0 or lead > 99:
-            raise B.Refused("lead must be 0..99")
+            raise ValueError("lead must be 0..99")
         self.lead = lead  # KB-14
         self._reset()
 
@@ -53,7 +53,7 @@ class KokBoru(B.Match):
 
     def _points(self, points):
         if points != 4 and points != 2 and points != 1:  # KB-7 .. KB-10
-            raise B.Refused("points must be 4, 2 or 1")
+            raise ValueError("points must be 4, 2 or 1")
 
     def _scored(self, side, entry):
         if self.period == GOLDEN:
@@ -69,7 +69,7 @@ class KokBoru(B.Match):
         while a half or golden score is on."""
         B.check_side(side)
         if kind != B.CARD_WARNING and kind != B.CARD_RED:
-            raise B.Refused("card must be warning or red")
+            raise ValueError("card must be warning or red")
         self._op(now)
         self._on()
         n = self._push(((-kind) << 1) | side)
