@@ -206,6 +206,10 @@ class MatchReplay:
                           f(i, M.F_LEFT), f(i, M.F_RIGHT), f(i, M.F_PERIOD), f(i, M.F_SIDE), f(i, M.F_ARG), mode, 0,
                           0, 0, False)
             struct.pack_into("<I", buf, R.PAYLOAD, f(i, M.F_STOPPED))
+            if f(i, M.F_TYPE) == M.EV_RESULT:  # its final view, as the board packs it (a result is
+                matchlog.pack_final(buf, m)  # its call's last event: the view is the result's)
+            else:
+                struct.pack_into(matchlog.FINAL, buf, matchlog.FINAL_AT, 0, 0, 0, 0, 0)
             self.queue.append(matchlog.decode(buf))
         m.clear_events()
 
