@@ -34,10 +34,11 @@ _FINAL_AT = const(42)
 
 def new(app, mode, opts, now, seed=0):
     """matchapp.new."""
+    from sagatfw import Refused
     from sagatfw import clock as C
 
-    if app.clock.state == C.RUNNING:
-        raise ValueError("pause the game in progress first")
+    if app.clock.state == C.RUNNING:  # the state, not a value: refused, as App.new_game says it
+        raise Refused("pause the game in progress first")
     if mode not in MODES:
         raise ValueError("mode must be kokboru or kilithattu")
     if not isinstance(seed, int) or seed < 0 or seed > 0xFFFFFFFF:

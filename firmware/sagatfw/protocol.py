@@ -367,13 +367,18 @@ class Server:
             entry = COMMANDS.get(cmd)
             if entry is None:
                 handler = "act"  # an action (actions.py): its table checks its arguments
-                level = self.commands().action_level(cmd)
+                try:
+                    level = self.commands().action_level(cmd)
+                except Error:  # unknown: an `auth` it carries is still checked and used up first
+                    self._authorize(req, READ)
+                    raise
+                self._authorize(req, level)
             else:
                 handler, level, allowed = entry
+                self._authorize(req, level)  # the MAC before the arguments (docs/protocol.md)
                 for k in req:
                     if k not in allowed and k not in ("id", "cmd", "auth"):
                         raise Error(BAD_ARG, "%s takes no argument %s" % (cmd, short(k)))
-            self._authorize(req, level)
             self.last_heavy = cmd.startswith("log.")
             if handler[:2] == "c_":
                 body = getattr(self, handler)(req, now)
