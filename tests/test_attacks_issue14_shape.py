@@ -244,3 +244,43 @@ def test_the_nonce_is_used_up_by_an_unknown_command_that_carries_auth(tmp_path):
     rig.ok("settings.get")
     rig.ok("log.info")
     rig.ok("identify")
+
+
+# ---------------------------------------------------------------- the host's checker vs the firmware
+
+
+def _checker_accepts(lines):
+    from sagat.sim import SimError, parse_script
+
+    try:
+        parse_script("\n".join(json.dumps(x) for x in lines))
+    except SimError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    "setup,line",
+    [
+        ({"do": "new", "mode": "kokboru"}, {"do": "result", "winner": "left", "result": "1-0"}),
+        ({"do": "new", "mode": "kokboru"}, {"do": "result", "winner": None}),
+        ({"do": "new", "tc": "300"}, {"do": "result", "result": "1-0", "winner": "left"}),
+        ({"do": "new", "tc": "300"}, {"do": "result", "result": None}),
+    ],
+)
+def test_a_result_line_the_checker_accepts_is_one_the_firmware_takes(tmp_path, setup, line):
+    # before: the checker asked only that "winner" (a match) or "result" (a game) be a key of the
+    # line: a null one, or the other one beside it, passed the check and the firmware's actions.do
+    # refused the line at runtime (a bad value: the script's line did nothing)
+    setup = dict(setup, at=0)
+    line = dict(line, at=1000)
+    rig = Rig(tmp_path)
+    args = {k: v for k, v in setup.items() if k not in ("at", "do")}
+    ACT.do(rig.app, "new", ACT.args("new", args), 0)
+    try:
+        ACT.do(rig.app, "result", ACT.args("result", {k: v for k, v in line.items() if k not in ("at", "do")}), 1000)
+        firmware = True
+    except ValueError:
+        firmware = False
+    assert not firmware  # each of these is a bad value on the clock...
+    assert not _checker_accepts([setup, line])  # ...so the checker rejects the script before it runs
