@@ -11,6 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "firmware"))
+# this tree's host package (the venv's editable install may point at another checkout)
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "host"))
+for _m in [m for m in sys.modules if m == "sagat" or m.startswith("sagat.")]:
+    del sys.modules[_m]
 
 from sagatfw import actions as ACT  # noqa: E402
 from sagatfw import auth as AU  # noqa: E402

@@ -186,9 +186,12 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
             raise bad(f"{what} is a game's action, not a match's (the last new has a mode)")
         if not match and what in MATCH_ONLY:
             raise bad(f'{what} is a match\'s action: a new with "mode" first')
-        if what == "result" and ("winner" if match else "result") not in a:
-            raise bad('result needs "winner" (left, right or none) in a match' if match
-                      else f'result needs "result" ({", ".join(C.RESULT_NAMES)})')
+        # actions.do's rule (the firmware's): a match's result is a winner and nothing else, a
+        # game's a result (a null is no value: the table reads it as absent)
+        if what == "result" and (a.get("winner" if match else "result") is None
+                                 or a.get("result" if match else "winner") is not None):
+            raise bad('result needs "winner" (left, right or none), not "result", in a match' if match
+                      else f'result needs "result" ({", ".join(C.RESULT_NAMES)}), not "winner", in a game')
         actions.append(Action(n, a))
     if not actions:
         raise SimError(f"{name}: no actions")
