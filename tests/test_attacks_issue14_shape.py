@@ -288,3 +288,91 @@ def test_a_result_line_the_checker_accepts_is_one_the_firmware_takes(tmp_path, s
         firmware = False
     assert not firmware  # each of these is a bad value on the clock...
     assert not _checker_accepts([setup, line])  # ...so the checker rejects the script before it runs
+
+
+# ---------------------------------------------------------------- the menu in a match
+
+
+class Buttons:
+    """The referee's hands on a Rig's app (buttons.py's edges, each step taken)."""
+
+    def __init__(self, rig):
+        self.rig = rig
+        self.app = rig.app
+
+    def tap(self, button, ms, hold=100):
+        app = self.app
+        app.buttons.edge(button, ms, True)
+        app.step(ms)
+        app.buttons.edge(button, ms + hold, False)
+        app.step(ms + hold)
+        self.rig.ms = ms + hold
+
+    def lever(self, side, ms):
+        app = self.app
+        app.buttons.edge(side, ms, True)
+        app.step(ms + 1)
+        app.buttons.edge(side, ms + 80, False)
+        app.step(ms + 81)
+        self.rig.ms = ms + 81
+
+    def view(self):
+        menu = self.app.menu
+        return menu.view() if menu is not None and menu.active else None
+
+
+def _menu_kokboru(rig, hands, ms):
+    """MENU, MATCH, KOK-BORU, LEAD 8, START: a bout set up from the buttons alone."""
+    from sagatfw import buttons as B
+
+    hands.tap(B.MENU, ms)
+    for _ in range(8):
+        if hands.view()[1] == "MATCH":
+            break
+        ms += 300
+        hands.tap(B.PLUS, ms)
+    for _ in range(3):
+        ms += 300
+        hands.tap(B.START, ms)
+    assert hands.view() is None and rig.app.match is not None
+    return ms + 300
+
+
+def test_a_match_set_up_from_the_menu_is_back_after_a_power_cut(tmp_path):
+    from sagatfw.modes import base as M
+
+    rig = Rig(tmp_path)
+    hands = Buttons(rig)
+    ms = _menu_kokboru(rig, hands, 1000)
+    rig2 = Rig(tmp_path)  # the power goes, the clock boots from the same flash
+    assert rig2.app.match is not None and rig2.app.match.m.MODE == "kokboru"
+    assert rig2.app.match.m.state == M.SETUP and rig2.app.match.m.lead == 8
+    assert rig2.ok("state")["mode"] == "kokboru"
+    assert ms
+
+
+def test_a_match_the_host_resumes_while_the_menu_is_open_scores_its_levers(tmp_path):
+    # before: the referee's menu, open in a stoppage, stayed open when the host resumed the match
+    # (the faces showed the menu over the running period: hw.show draws an active menu first) and
+    # MatchApp._button swallowed every lever behind it ("nothing scores behind the menu"), while
+    # the match time ran: a rider's goal was lost without a word
+    from sagatfw import buttons as B
+    from sagatfw.modes import base as M
+
+    rig = Rig(tmp_path)
+    hands = Buttons(rig)
+    ms = _menu_kokboru(rig, hands, 1000)
+    hands.tap(B.START, ms)  # the 1st half
+    ms += 5000
+    hands.tap(B.START, ms)  # a stoppage
+    assert rig.app.match.m.state == M.STOPPED
+    ms += 300
+    hands.tap(B.MENU, ms)
+    assert hands.view() == ("MENU", "MATCH")
+    rig.ok("resume")  # the host (the table's resume): the period runs again
+    assert rig.app.match.m.state == M.RUNNING
+    rig.app.step(ms + 500)
+    assert hands.view() is None  # the menu gives way to the running period (as its doc says)
+    hands.lever(B.LEVER_LEFT, ms + 1000)
+    hands.lever(B.LEVER_LEFT, ms + 1500)  # the same lever again: +1 (KB-10)
+    assert list(rig.app.match.m.scores) == [1, 0]
