@@ -236,6 +236,16 @@ class MatchApp:
         """App.step while a match is set up: the engine to `now`, its events durable, a due lot
         drawn, the link served, the faces refreshed."""
         app = self.app
+        menu = app.menu
+        if menu is not None and menu.active:
+            st = self.m.state
+            if st == M.RUNNING or st == M.BREAK or st == M.LOT or st == M.OVER:
+                # the match time runs (the host started or resumed it): the menu gives way, so the
+                # faces show the match and the levers score (menu.py: never open while it runs)
+                menu.close()
+                if app.menu is None:
+                    forget("sagatfw.menu", "sagatfw.presets", "sagatfw.tcparse")
+                app.next_face = now
         b = app.buttons
         while b.take(now) >= 0:  # in timestamp order, before the engine moves on (as App.step)
             self._button(b.button, b.kind, b.ticks)
