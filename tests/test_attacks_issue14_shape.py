@@ -376,3 +376,13 @@ def test_a_match_the_host_resumes_while_the_menu_is_open_scores_its_levers(tmp_p
     hands.lever(B.LEVER_LEFT, ms + 1000)
     hands.lever(B.LEVER_LEFT, ms + 1500)  # the same lever again: +1 (KB-10)
     assert list(rig.app.match.m.scores) == [1, 0]
+
+
+def test_new_answers_the_first_player_it_set_up_not_the_raw_argument(tmp_path):
+    # before: commands.act echoed req.get("first", "left"): a null first (absent, by the table: the
+    # game's first is left) was answered "first": null
+    rig = Rig(tmp_path)
+    r = rig.ok("new", tc="300", first=None)
+    assert r["first"] == "left" == rig.ok("state")["first"], r
+    r = rig.ok("new", tc="300", first="right")
+    assert r["first"] == "right" == rig.ok("state")["first"], r
