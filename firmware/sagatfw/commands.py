@@ -93,7 +93,7 @@ def act(srv, req, now):
     body = _brief(srv)
     if cmd == "new":
         body["tc"] = app.clock.tc_field()
-        body["first"] = req.get("first", "left")
+        body["first"] = P.side_name(app.clock.first)  # what was set up (a null first is left)
     return body
 
 def settings_get(srv, req, now):
