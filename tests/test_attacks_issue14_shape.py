@@ -157,16 +157,30 @@ def _match_stopped_kb(rig):
 STATES = (_game_setup, _game_running, _game_paused, _match_setup_kb, _match_running_kt, _match_stopped_kb)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(STATES), st.sampled_from(sorted(ACT.ACTIONS)),
-       st.dictionaries(st.sampled_from(ARG_NAMES), GARBAGE, max_size=3))
-def test_fuzz_no_action_answers_internal_for_any_argument(state, name, args):
+       st.dictionaries(st.sampled_from(ARG_NAMES), GARBAGE, max_size=3), st.booleans())
+def test_fuzz_no_action_answers_internal_for_any_argument(state, name, args, keyed):
     import tempfile
 
-    rig = Rig(tempfile.mkdtemp())
+    rig = Rig(tempfile.mkdtemp(), key=KEY if keyed else b"")
+    proof = KEY if keyed else None
+    call = rig.call
+    if keyed:  # sign every request of the state's setup and the attack
+        rig.call = lambda cmd, p=None, **a: call(cmd, p or (KEY if cmd != "auth.challenge" else None), **a)
     state(rig)
-    r = rig.call(name, **args)
-    assert r["ok"] or r["error"]["code"] in ("bad_arg", "refused"), (name, args, r)
+    try:
+        r = rig.call(name, proof, **args)
+    except ValueError:  # no canonical form (a float): no MAC can prove it, the clock says so
+        call("auth.challenge")
+        r = call(name, None, auth="0" * 64, **args)
+        assert r["error"]["code"] == "auth_failed", r
+    assert r["ok"] or r["error"]["code"] in ("bad_arg", "refused", "auth_failed"), (name, args, r)
+    if keyed:  # the nonce went with the request: the same signature again fails
+        rig.call = call
+        assert rig.call("state", auth="0" * 64)["error"]["code"] == "auth_failed"
+        r2 = rig.call(name, None, **args)
+        assert r2["error"]["code"] == "auth_required", r2
     assert rig.srv.internal_errors == 0 and not rig.board.notes, rig.board.notes
     rig.at(2000)  # the app goes on
     assert rig.ok("state")
@@ -386,3 +400,56 @@ def test_new_answers_the_first_player_it_set_up_not_the_raw_argument(tmp_path):
     assert r["first"] == "left" == rig.ok("state")["first"], r
     r = rig.ok("new", tc="300", first="right")
     assert r["first"] == "right" == rig.ok("state")["first"], r
+
+
+# ---------------------------------------------------------------- fuzz: the referee's buttons
+
+_PRESSES = st.lists(
+    st.tuples(
+        st.sampled_from(["MENU", "PLUS", "MINUS", "START", "LEVER_LEFT", "LEVER_RIGHT", "host_resume", "host_start",
+                         "host_stoppage", "host_pause", "wait"]),
+        st.sampled_from([100, 1200]),  # a tap or a hold (LONG from 1000 ms)
+        st.integers(min_value=50, max_value=40000),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from([{"tc": "60"}, {"mode": "kokboru", "lead": 8}, {"mode": "kilithattu", "changeover_ms": 1000,
+                                                         "method": "referee"}]), _PRESSES)
+def test_fuzz_the_buttons_and_the_host_in_a_match_never_break_the_menu_or_the_match(setup, presses):
+    import tempfile
+
+    from sagatfw import buttons as B
+    from sagatfw.modes import base as M
+
+    rig = Rig(tempfile.mkdtemp())
+    hands = Buttons(rig)
+    rig.ok("new", **setup)
+    ms = 1000
+    for what, hold, gap in presses:
+        ms += gap
+        if what.startswith("host_"):
+            rig.at(ms)
+            rig.call(what[5:])
+        elif what == "wait":
+            rig.at(ms)
+        elif what.startswith("LEVER"):
+            hands.lever(getattr(B, what), ms)
+        else:
+            hands.tap(getattr(B, what), ms, hold)
+        ms = rig.ms + 10
+        rig.at(ms)
+        app = rig.app
+        assert not rig.board.notes, rig.board.notes
+        assert rig.srv.internal_errors == 0
+        if app.menu is not None:
+            assert app.menu.errors == 0
+        if app.match is not None and app.menu is not None and app.menu.active:
+            st_ = app.match.m.state
+            assert st_ not in (M.RUNNING, M.BREAK, M.LOT, M.OVER), (what, st_)
+        assert rig.ok("state")
+    # and the clock still answers its buttons: MENU opens the menu once the time stands still
+    if rig.app.match is not None and rig.app.match.m.state in (M.RUNNING, M.BREAK):
+        hands.tap(B.START, ms + 100)
