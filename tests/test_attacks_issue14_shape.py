@@ -453,3 +453,21 @@ def test_fuzz_the_buttons_and_the_host_in_a_match_never_break_the_menu_or_the_ma
     # and the clock still answers its buttons: MENU opens the menu once the time stands still
     if rig.app.match is not None and rig.app.match.m.state in (M.RUNNING, M.BREAK):
         hands.tap(B.START, ms + 100)
+
+
+def test_a_game_the_host_resumes_while_the_menu_is_open_shows_its_times(tmp_path):
+    # the game's side of the same: the arbiter's menu, open on a paused game, stayed on the faces
+    # (hw.show draws an active menu first) after the host resumed the game, until a control button
+    from sagatfw import buttons as B
+
+    rig = Rig(tmp_path)
+    hands = Buttons(rig)
+    rig.ok("new", tc="300")
+    rig.ok("start")
+    rig.at(1000)
+    rig.ok("pause")
+    hands.tap(B.MENU, 2000)
+    assert hands.view() is not None
+    rig.ok("resume")
+    rig.app.step(2500)
+    assert hands.view() is None
