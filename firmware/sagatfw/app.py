@@ -153,6 +153,12 @@ class App:
         """Everything for one instant (ticks `now`)."""
         if self.match is not None:
             return self.match.step(now)  # a match mode runs instead of the game clock
+        menu = self.menu
+        if menu is not None and menu.active and self.clock.state == C.RUNNING:
+            menu.close()  # the host started the clock: the menu gives way (the faces show the times)
+            if self.menu is None:
+                _forget("sagatfw.menu", "sagatfw.presets", "sagatfw.tcparse")
+            self.next_face = now
         b = self.buttons
         while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
             self._button(b.button, b.kind, b.ticks)

@@ -18,7 +18,8 @@
 # While the clock RUNS the menu never opens (the app's START pauses it first), so no correction can
 # touch a running game; in a match, neither while its time runs (a period, a break, a lot, time
 # over): the referee's START stops it first (a stoppage). If the clock starts while the menu is
-# open (the host, a resume from the menu itself) the menu closes and the button goes to the app.
+# open (the host, a resume from the menu itself) the menu closes: at the app's next step (App.step,
+# MatchApp.step), or at the next button, which then goes to the app.
 #
 # Levels:
 #   PRESET    built-in presets (presets.py), then the user presets (settings); then FIRST left/right;
