@@ -218,12 +218,12 @@ def test_match_script_lines_are_checked_before_anything_runs():
     assert len(actions) == len(KILITHATTU) and not warnings
     bad = [
         ('{"at": 0, "do": "new", "mode": "polo"}', 'new: mode must be one of kokboru, kilithattu'),
-        ('{"at": 0, "do": "new", "mode": "kokboru", "lead": 100}', 'new: lead must be 0..99'),
+        ('{"at": 0, "do": "new", "mode": "kokboru", "lead": 100}', 'new: lead must be a whole number 0..99'),
         ('{"at": 0, "do": "new", "mode": "kokboru", "first": "left"}', 'a kokboru match has no "first"'),
         ('{"at": 0, "do": "new", "mode": "kilithattu", "changeover_ms": 90000}',
-         'new: changeover must be 1000..60000 ms'),
+         'new: changeover_ms must be a whole number 1000..60000'),
         ('{"at": 0, "do": "new", "mode": "kilithattu", "method": "coin"}',
-         'new: method must be sudden, lot, draw or referee'),
+         'new: method must be one of sudden, lot, draw, referee'),
         ('{"at": 0, "do": "new", "mode": "kokboru", "tc": "300"}', "not both"),
         ('{"at": 0, "do": "new"}', 'new: needs tc (a game) or mode (a match)'),
         ('{"at": 0, "do": "new", "tc": "300", "lead": 8}', 'new: lead is a match\'s option'),

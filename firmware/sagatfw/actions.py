@@ -30,7 +30,6 @@ from sagatfw import clock as C
 #       "name"    one of the names a -> the name
 #       "tc"      a TimeControl string, or {"left": TC, "right": TC} (a handicap) -> "LEFT|RIGHT"
 #       "values"  an object of settings (settings.check_all checks each: App.set_settings)
-#       "option"  a match mode's option: the mode's engine checks its value (new_match)
 #     a and b may name a constant of the clock's (BY_NAMES, MAX_MS) or of this module (MODES):
 #     the table then holds only constants, which stay in flash when frozen into a board's image
 #     (only the dict is made in the heap when the module loads), and kinds as strings need no
@@ -39,12 +38,17 @@ from sagatfw import clock as C
 MODES = ("kokboru", "kilithattu")  # matchlog.MODES
 WINNERS = ("left", "right", "none")  # a match's result: modes.base.SIDE_NAMES, and NONE (a draw)
 CARDS = ("", "warning", "red")  # modes.base.CARD_NAMES
+METHODS = ("sudden", "lot", "draw", "referee")  # modes.kilithattu.METHOD_NAMES
+# A match's options are checked here too, with the ranges the engines accept (KB-14's lead 0..99,
+# KT-4.4's changeover 1..60 s, KT-4.6's methods; tests/pure/test_actions.py holds the two to each
+# other): a bad one is refused before anything changes, even the other mode's match set up now,
+# which matchapp.new must drop before it loads this mode's engine.
 
 ACTIONS = {
     "new": ("new_game", "both", 1, (
         ("tc", "tc", 0, None, None), ("first", "name", 0, "SIDE_NAMES", None), ("mode", "name", 0, "MODES", None),
-        ("lead", "option", 0, None, None), ("changeover_ms", "option", 0, None, None),
-        ("method", "option", 0, None, None))),
+        ("lead", "int", 0, 0, 99), ("changeover_ms", "int", 0, 1000, 60000),
+        ("method", "name", 0, "METHODS", None))),
     "start": ("start", "both", 1, ()),
     "pause": ("pause", "game", 1, (("by", "index", 0, "BY_NAMES", 0),)),
     "resume": ("resume", "both", 1, ()),
@@ -104,12 +108,10 @@ def arg(spec, v):
         elif isinstance(v, str):
             return v
         want = 'a TimeControl string or {"left": ..., "right": ...}'
-    elif kind == "values":
+    else:
         if isinstance(v, dict):
             return v
         want = "an object of settings"
-    else:
-        return v  # an option: the engine checks it
     raise ValueError("%s must be %s" % (name, want))
 
 

@@ -11,7 +11,17 @@ import gc
 import struct
 
 from sagatfw import records as R
-from sagatfw.matchapp import MODES, MatchApp, _close_segment, _commit, _game_queue, _wall, make_engine, option_args
+from sagatfw.matchapp import (
+    MODES,
+    OPTIONS,
+    MatchApp,
+    _close_segment,
+    _commit,
+    _game_queue,
+    _wall,
+    make_engine,
+    option_args,
+)
 from sagatfw.modes import base as M
 
 try:
@@ -49,6 +59,10 @@ def new(app, mode, opts, now, seed=0):
     _close_segment(app.journal)
     gc.collect()  # the file's 1.2 KB buffer in one piece
     app._save()
+    names = OPTIONS[MODES.index(mode)]
+    for k in opts:  # before the other mode's match is dropped (option_args checks it again)
+        if k not in names:
+            raise ValueError("%s has no option %s" % (mode, k))
     old = app.match
     dropped = old is not None and old.m.MODE != mode
     if dropped:

@@ -21,7 +21,6 @@ from sagatfw import clock as C
 from sagatfw import matchapp as _MA  # which mode takes which option (the firmware's)
 from sagatfw import settings as fw_settings
 from sagatfw import timecontrol as tcm
-from sagatfw.modes.kilithattu import METHOD_NAMES
 from sagatfw.ticks import TICKS_MAX
 
 # The script's actions: every row of the firmware's one table of actions (sagatfw/actions.py: its
@@ -29,16 +28,18 @@ from sagatfw.ticks import TICKS_MAX
 # the settings as fields, the protocol's settings.set an object of them), plus what only a script
 # does: press a lever, cut the power, seed a match's lot.
 SCRIPT_NAMES = {"settings.set": "settings"}
-OPTION_HELP = {  # what the table leaves to the mode's engine (its new_match checks the value)
-    "lead": "kokboru: the lead that wins at once, 0..99 (8)",
-    "changeover_ms": "kilithattu: the changeover, 1000..60000 ms (60000)",
-    "method": "kilithattu: a further tie by " + ", ".join(METHOD_NAMES),
+OPTION_HELP = {  # what a match's option means (its values are the table's)
+    "lead": "kokboru: the lead that wins at once (KB-14; default 8)",
+    "changeover_ms": "kilithattu: the changeover in ms (KT-4.4; default 60000)",
+    "method": "kilithattu: how a further tie is broken (KT-4.6; default lot)",
 }
 
 
 def _kind_help(spec) -> str:
     name, kind, _req, a, b = spec
     a, b = FA.const_of(a), FA.const_of(b)
+    if name in OPTION_HELP:
+        return OPTION_HELP[name] + ", " + _kind_help((None, kind, _req, a, b))
     if kind == "side":
         return "left or right"
     if kind == "int":
@@ -47,8 +48,6 @@ def _kind_help(spec) -> str:
         return " or ".join(", ".join(a[b or 0:]).rsplit(", ", 1))
     if kind == "tc":
         return 'a TimeControl string or {"left": ..., "right": ...}'
-    if kind == "option":
-        return OPTION_HELP[name]
     return "an object of settings"
 
 

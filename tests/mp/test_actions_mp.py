@@ -109,7 +109,7 @@ def test_a_state_that_does_not_allow_it_is_refused_a_bad_value_is_bad_arg():
     assert _message(rig, "card", "bad_arg", side="left", kind="yellow") == "card: kind must be one of warning, red"
     assert _message(rig, "pause", "refused") == \
         "pause: a kokboru match is set up: a game's action (new with tc sets up a game)"
-    assert _message(rig, "new", "bad_arg", mode="kokboru", lead=100) == "new: lead must be 0..99"
+    assert _message(rig, "new", "bad_arg", mode="kokboru", lead=100) == "new: lead must be a whole number 0..99"
     assert _message(rig, "new", "bad_arg", mode="kokboru", first="left") == "new: kokboru has no option first"
     unmount()
 

@@ -28,7 +28,7 @@ def test_every_row_calls_a_method_that_exists():
             assert callable(getattr(M.Match, method, None)), (name, method)
         for s in spec:
             assert len(s) == 5 and isinstance(s[0], str), (name, s)
-            assert s[1] in ("side", "int", "index", "name", "tc", "values", "option"), (name, s)
+            assert s[1] in ("side", "int", "index", "name", "tc", "values"), (name, s)
             if s[1] in ("index", "name"):
                 assert isinstance(A.const_of(s[3]), tuple), (name, s)
             if s[1] == "int":
@@ -36,9 +36,44 @@ def test_every_row_calls_a_method_that_exists():
 
 
 def test_the_tables_names_are_the_engines_names():
+    from sagatfw.modes.kilithattu import METHOD_NAMES
+
     assert A.MODES == matchlog.MODES
     assert A.CARDS == M.CARD_NAMES
     assert A.WINNERS[:2] == M.SIDE_NAMES and M.NONE == -1
+    assert A.METHODS == METHOD_NAMES
+
+
+def test_the_tables_match_options_are_what_the_engines_accept():
+    # the table checks a match's options before anything changes (the other mode's match set up
+    # now is dropped before this mode's engine is loaded: the engine's check comes too late then),
+    # so its ranges must be exactly the engines' own (KB-14, KT-4.4, KT-4.6)
+    from sagatfw.modes.kilithattu import Kilithattu
+    from sagatfw.modes.kokboru import KokBoru
+
+    spec = dict((s[0], s) for s in A.ACTIONS["new"][3])
+
+    def table(name, v):
+        try:
+            A.arg(spec[name], v)
+            return True
+        except ValueError:
+            return False
+
+    def engine(make, **kw):
+        try:
+            make().new_match(**kw)
+            return True
+        except ValueError:
+            return False
+
+    for v in (-1, 0, 1, 8, 98, 99, 100, 1000, True, 8.0, "8", None):
+        assert table("lead", v) == engine(KokBoru, lead=v) or v is None, ("lead", v)
+    for v in (-1, 0, 999, 1000, 1001, 30000, 59999, 60000, 60001, True, 1000.0, "1000"):
+        assert table("changeover_ms", v) == engine(Kilithattu, changeover_ms=v), ("changeover_ms", v)
+    for i, name in enumerate(A.METHODS):
+        assert table("method", name) and engine(Kilithattu, method=i)
+    assert not table("method", "coin") and not table("method", 1)
 
 
 def test_the_protocol_has_no_copy_of_the_actions():
