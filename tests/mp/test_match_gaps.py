@@ -159,12 +159,25 @@ def test_a_long_finished_match_is_not_replayed_at_boot():
 def test_a_refused_match_of_the_other_mode_gives_the_game_clock_its_queue_back():
     # matchapp.new drops the other mode's match (and its engine) before loading the new mode's:
     # a refused option then must not leave the game clock without its event queue
+    from test_protocol import T
+
     from sagatfw import clock as C
+    from sagatfw import matchapp
 
     rig = Rig()
     rig.ok("new", mode="kokboru")
     assert len(rig.app.clock.events) == 0  # a match holds the game clock's queue
+    # over the protocol (and the menu, the scripts) the table refuses a bad option before anything
+    # changes: the kok-boru match stays (the attack review's finding 1)
     rig.err("new", "bad_arg", mode="kilithattu", method="coin")
+    assert rig.app.match is not None and rig.app.match.m.MODE == "kokboru"
+    # a caller of matchapp.new with a value only the engine refuses: the match is dropped first
+    # (for RAM), and the game clock gets its queue back
+    try:
+        matchapp.new(rig.app, "kilithattu", {"method": "coin"}, T(0))
+        raise AssertionError("a bad method was taken")
+    except ValueError:
+        pass
     assert rig.app.match is None and len(rig.app.clock.events) == C.EV_SIZE * C.EV_CAPACITY
     rig.ok("new", tc="300", first="left")
     rig.ok("start")
