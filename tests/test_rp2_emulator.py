@@ -129,16 +129,11 @@ def test_game_on_the_pico_presses_flag_faces_pull_verify_and_a_reset(deployed, d
         assert ask(pico.port, "new", tc=str(TC_MS // 1000), first="left")["ok"]
 
         # START at T0 (the game starts at its release), then the levers at exact instants
-        t0 = pico.ticks_ms() + 50
-        pico.press_at_ticks(Pico.START, t0, HOLD)
-        ts = t0 + HOLD
         lever = (Pico.LEVER_LEFT, Pico.LEVER_RIGHT)
-        at = ts
-        presses = []
-        for i, d in enumerate(MOVES):
-            at += d
-            pico.press_at_ticks(lever[i % 2], at, 60)
-            presses.append(at)
+        after = [HOLD + sum(MOVES[: i + 1]) for i in range(len(MOVES))]
+        t0 = pico.presses([(Pico.START, 0, HOLD)] + [(lever[i % 2], a, 60) for i, a in enumerate(after)])
+        ts = t0 + HOLD
+        presses = [t0 + a for a in after]
         left_ms = TC_MS - MOVES[0] - MOVES[2]
         right_ms = TC_MS - MOVES[1] - MOVES[3]
 
@@ -169,9 +164,7 @@ def test_game_on_the_pico_presses_flag_faces_pull_verify_and_a_reset(deployed, d
         assert (st["left"]["moves"], st["right"]["moves"]) == (2, 2), st
 
         # START resumes at its release; left (to move) flags exactly left_ms later
-        t1 = pico.ticks_ms() + 50
-        pico.press_at_ticks(Pico.START, t1, HOLD)
-        tr = t1 + HOLD
+        tr = pico.presses([(Pico.START, 0, HOLD)]) + HOLD
         flag_ticks = tr + left_ms
         pico.wait_ticks(flag_ticks + 150)  # the faces show the flag at their next refresh
         resume_ns = pico.ns_of_ticks(tr)

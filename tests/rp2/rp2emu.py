@@ -344,9 +344,28 @@ class Pico:
 
     def press_at_ticks(self, pin: int, ticks_ms: int, hold_ms: int = 80) -> None:
         """Pull pin low (a button to GND) when ticks_ms() turns to ticks_ms, release it hold_ms later."""
-        ns = self.ns_of_ticks(ticks_ms)
-        self.at(ns, lambda: self.set_pin(pin, False))
-        self.at(ns + hold_ms * 1_000_000, lambda: self.mcu.gpio[pin].release_input())
+        self.call(lambda: self._press(pin, ticks_ms, hold_ms))
+
+    def presses(self, plan: list[tuple[int, int, int]], lead_ms: int = 50) -> int:
+        """Buttons at instants relative to a base lead_ms from now, all armed in one go on the
+        emulator's thread (nothing can slip into the past meanwhile): plan is (pin, ms after the
+        base, hold ms). Returns the base, in ticks_ms."""
+
+        def arm():
+            base = int((self.clock.nanos - self.mcu.timer._epoch_nanos) // 1_000_000) + lead_ms
+            for pin, after, hold in plan:
+                self._press(pin, base + after, hold)
+            return base
+
+        return self.call(arm)
+
+    def _press(self, pin: int, ticks_ms: int, hold_ms: int) -> None:  # on the emulator's thread
+        ns = self.mcu.timer._epoch_nanos + ticks_ms * 1_000_000
+        if ns < self.clock.nanos:
+            raise ValueError(f"ticks {ticks_ms} is past")
+        gpio = self.mcu.gpio[pin]
+        self.clock.create_alarm(lambda: gpio.set_input_value(False)).schedule(ns - self.clock.nanos)
+        self.clock.create_alarm(gpio.release_input).schedule(ns + hold_ms * 1_000_000 - self.clock.nanos)
 
     def _watch(self, pin: int) -> None:
         from rp2040py.gpio_pin import GPIOPinState
