@@ -1,12 +1,16 @@
 # A match mode (issue 14) on the sim board, as memory_probe.py runs a game:
 #
-#     micropython -X heapsize=N match_probe.py FLASH ACTIONS START [--frozen]
+#     micropython -X heapsize=N match_probe.py FLASH ACTIONS START [--frozen] [--info]
 #
 # mounts the littlefs image, boots the app (restoring an interrupted match: its records are
-# replayed through the engine), plays the script in virtual time with the faces drawn (to a sink)
-# and the protocol server attached, asking for `state` every 20 actions, then prints the heap in
-# use at each phase and the highest heap seen after every 10th step. Exit status 0 and a last line
-# "DONE" only if everything ran. tests/test_benchmarks.py runs it on the frozen port in 64 KB.
+# replayed through the engine; a finished one: its final state read from its result record),
+# after a match's restore asks what the arbiter's PC asks first (identify, log.info,
+# settings.get: ANSWERED_BOOT 111 if each was answered ok), plays the script in virtual time with the
+# faces drawn (to a sink) and the protocol server attached, asking for `state` every 20 actions,
+# asks the three again (ANSWERED_PLAYED), then prints the heap in use at each phase, the heap
+# free after the boot (FREE_BOOT; --info prints micropython.mem_info(1) there: its "max free sz"
+# is in 16-byte blocks) and the highest heap seen after every 10th step. Exit status 0 and a last
+# line "DONE" only if everything ran. tests/test_benchmarks.py runs it on the frozen port in 64 KB.
 import gc
 import sys
 
@@ -21,6 +25,20 @@ def phase(name):
 class Sink:
     def write(self, text):
         pass
+
+
+def ask(srv, now, cmd):
+    """One request, as the serial link feeds it: 1 if it was answered ok, else 0."""
+    srv.feed(b'{"id":"a","cmd":"%s"}\n' % cmd, now)
+    ok = 0
+    first = True
+    while srv.pending() or srv.has_work():
+        piece = srv.take_out(512)
+        if first:
+            ok = piece.find(b'"ok":true') >= 0
+            first = False
+        srv.feed(b"", now)
+    return ok
 
 
 def main():
@@ -39,7 +57,14 @@ def main():
     srv = Server(app, {"uid": "sim-probe"}, board.ticks())
     app.boot(board.ticks())
     phase("booted")
-    print("MATCH %s" % (app.match is not None))
+    m = app.match
+    print("MATCH %s\nMATCH_STATE_BOOT %s\nFREE_BOOT %d" % (m is not None, m and m.m.state, gc.mem_free()))
+    if "--info" in sys.argv:
+        __import__("micropython").mem_info(1)
+    asks = (b"identify", b"log.info", b"settings.get")
+    if m is not None:  # a match restored: what the arbiter's PC asks first
+        print("ANSWERED_BOOT %d%d%d" % tuple(ask(srv, board.ticks(), c) for c in asks))
+    m = None
     step = app.step
 
     def watched(now):
@@ -59,14 +84,12 @@ def main():
         for item in sim.read_actions(actions):
             n += 1
             if n % 20 == 0:
-                srv.feed(b'{"id":%d,"cmd":"state"}\n' % n, board.ticks())
-                while srv.pending() or srv.has_work():
-                    srv.take_out(512)
-                    srv.feed(b"", board.ticks())
+                ask(srv, board.ticks(), b"state")
             yield item
 
     sim.run_virtual(app, board, script(), start)
     phase("played")
+    print("ANSWERED_PLAYED %d%d%d" % tuple(ask(srv, board.ticks(), c) for c in asks))
     print("LIVE_MAX %d" % PEAK[0])
     print("MATCH_STATE %s" % (app.match.m.state if app.match is not None else None))
     print("DONE")

@@ -196,6 +196,14 @@ def test_a_match_runs_and_is_restored_in_the_frozen_64k_budget(tmp_path):
         assert ok, (n, out, err)
         assert "refused" not in err, (n, err)
         figures.append(out)
-    assert [f["MATCH"] for f in figures] == ["False", "True", "True", "False"]  # restored at boots 2 and 3
+    # restored at boots 2 and 3 (replayed: interrupted) and 4 (the finished bout, from its result record)
+    assert [f["MATCH"] for f in figures] == ["False", "True", "True", "True"]
     assert figures[2]["MATCH_STATE"] == "7" and figures[3]["MATCH_STATE"] == "7"  # both finished
-    print("match heap (frozen, 64k):", [(f["MEM"] if "MEM" in f else None, f["LIVE_MAX"]) for f in figures])
+    assert figures[3]["MATCH_STATE_BOOT"] == "7"  # the finished bout shown after the reboot
+    # what the arbiter's PC asks first (identify, log.info, settings.get) answers after each restore
+    for n in (1, 2, 3):
+        assert figures[n]["ANSWERED_BOOT"] == "111", (n, figures[n])
+    # after a whole match played, with its segment file open, log.info still finds no room for a
+    # second file buffer (ANSWERED_PLAYED 101): not a line held yet, printed
+    print("match heap (frozen, 64k):", [(f["MEM"] if "MEM" in f else None, f["LIVE_MAX"], f["FREE_BOOT"],
+                                         f.get("ANSWERED_BOOT"), f["ANSWERED_PLAYED"]) for f in figures])

@@ -529,7 +529,7 @@ def test_cli_deploy_with_the_key_sends_maintenance_first(tmp_path, capsys, monke
         return ask_state, _identify_fake, open_repl
 
     _identify_fake = _identify("pico")
-    monkeypatch.setattr(D, "MpremoteTransport", lambda port: t)
+    monkeypatch.setattr(D, "MpremoteTransport", lambda port, **kw: t)
     monkeypatch.setattr(D, "serial_protocol", protocol)
     keyfile = tmp_path / "arbiter.key"
     keyfile.write_bytes(SIM_KEY + b"\n")
@@ -548,3 +548,67 @@ def test_cli_deploy_with_the_key_sends_maintenance_first(tmp_path, capsys, monke
     finally:
         if sim.proc.poll() is None:
             sim.stop()
+
+
+def test_deploy_waits_for_the_rebooted_board_by_asking_it(monkeypatch, capsys) -> None:
+    # issue 15 point 5: the restarted board is asked every 0.5 s until it answers identify (a fast
+    # one at once), for up to --boot-timeout (default 60 s: a slow board, an emulated one), not a
+    # fixed wall time
+    import time
+
+    from sagat import client
+    from sagat.cli import main
+
+    tries = []
+
+    class Clock:
+        def __init__(self, port, timeout, key=b""):
+            tries.append(time.monotonic())
+            if len(tries) < 4:
+                raise client.LinkError("no answer yet", "silent")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            return False
+
+        def request(self, cmd, **kw):
+            return {"firmware": "0.1.0", "board": "pico"}
+
+    monkeypatch.setattr(client, "Clock", Clock)
+    _ask, identify, _open = D.serial_protocol("/dev/null", 0.1, boot_s=30.0)
+    t0 = time.monotonic()
+    assert identify() == {"firmware": "0.1.0", "board": "pico"}
+    assert len(tries) == 4 and 1.4 < time.monotonic() - t0 < 5  # three 0.5 s waits, then its answer
+    tries.clear()
+
+    class Silent(Clock):
+        def __init__(self, port, timeout, key=b""):
+            tries.append(time.monotonic())
+            raise client.LinkError("no answer", "silent")
+
+    monkeypatch.setattr(client, "Clock", Silent)
+    _ask, identify, _open = D.serial_protocol("/dev/null", 0.1, boot_s=1.0)
+    t0 = time.monotonic()
+    assert identify() is None and 1.0 <= time.monotonic() - t0 < 3 and len(tries) >= 2
+    # the CLI's --boot-timeout reaches it, and the REPL's own wait scales with it
+    seen = {}
+
+    def protocol(port, timeout=3.0, boot_s=60.0, key=b""):
+        seen["boot_s"] = boot_s
+        return None, None, None
+
+    def transport(port, repl_s=10.0):
+        seen["repl_s"] = repl_s
+
+    def deploy(*a, **kw):
+        raise D.DeployError("stop here")
+
+    monkeypatch.setattr(D, "serial_protocol", protocol)
+    monkeypatch.setattr(D, "MpremoteTransport", transport)
+    monkeypatch.setattr(D, "deploy", deploy)
+    monkeypatch.setattr(D, "find_mpy_cross", lambda: "mpy-cross")
+    monkeypatch.setattr(client, "pick_port", lambda p: "/dev/null")
+    assert main(["deploy", "--port", "/dev/null", "--boot-timeout", "120"]) == 2
+    assert seen == {"boot_s": 120.0, "repl_s": 60.0} and "stop here" in capsys.readouterr().err

@@ -179,6 +179,7 @@ def test_a_game_after_a_match_and_a_match_after_a_game_both_replay(tmp_path, cap
         {"at": 5000, "do": "press", "side": "left"},
         {"at": 6000, "do": "result", "result": "1-0"},
     ] + [dict(x, at=x["at"] + 10000) for x in KOKBORU[:6]] + [
+        {"at": 199000, "do": "stoppage"},  # a new game replaces a match whose time stands still
         {"at": 200000, "do": "new", "tc": "60", "first": "right"},
         {"at": 201000, "do": "start"},
     ]

@@ -144,8 +144,10 @@ def test_usage_errors_of_match_commands_are_one_line(argv, capsys):
     assert len(err) == 1 and err[0].startswith("sagat")
 
 
-def test_the_protocol_lists_the_match_commands():
+def test_the_table_of_actions_has_the_match_commands():
+    from sagatfw import actions
+
     for cmd in ("score", "card", "stoppage", "undo"):
-        assert protocol.COMMANDS[cmd][1] == protocol.GAME
-    assert {"mode", "lead", "changeover_ms", "method"} <= set(protocol.COMMANDS["new"][2])
-    assert "winner" in protocol.COMMANDS["result"][2]
+        assert actions.ACTIONS[cmd][2] == protocol.GAME and cmd not in protocol.COMMANDS
+    assert {"mode", "lead", "changeover_ms", "method"} <= {s[0] for s in actions.ACTIONS["new"][3]}
+    assert "winner" in {s[0] for s in actions.ACTIONS["result"][3]}

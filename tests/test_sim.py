@@ -41,11 +41,11 @@ BAD = [
     ('{"at": 0, "do": "press"}', 'line 1: press needs "side"'),
     ('{"at": 0, "do": "press", "side": "middle"}', 'line 1: press: "side" must be left or right'),
     ('{"at": 0, "do": "new", "tc": "300+"}', "line 1: bad TimeControl '300+'"),
-    ('{"at": 0, "do": "new", "tc": {"left": "300"}}', "line 1: a handicap is"),
+    ('{"at": 0, "do": "new", "tc": {"left": "300"}}', "line 1: new: tc must be a TimeControl string or {"),
     ('{"at": 0, "do": "settings", "colour": "red"}', "line 1: unknown setting 'colour'"),
     ('{"at": 0, "do": "settings", "freeze": "yes"}', "line 1: bad value for freeze"),
-    ('{"at": 0, "do": "adjust", "side": "left"}', "line 1: adjust needs at least one of"),
-    ('{"at": 0, "do": "result", "result": "2-0"}', 'line 1: result: "result" must be'),
+    ('{"at": 0, "do": "adjust", "side": "left"}', "line 1: adjust: needs ms, moves or stage"),
+    ('{"at": 0, "do": "result", "result": "2-0"}', 'line 1: result: result must be one of 1-0'),
     ('{"at": 0, "do": "power_cut"}', 'line 1: power_cut needs "off_ms"'),
 ]
 

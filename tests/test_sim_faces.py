@@ -14,9 +14,9 @@ from sagatfw.boards.sim import Board
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _app(game, message=None, menu=None):
+def _app(game, menu=None):
     return SimpleNamespace(clock=game.clock, store=SimpleNamespace(values={"tenths_below_ms": 20000}),
-                           menu=menu, message=message, match=None)
+                           menu=menu, status=0, code_text=None, match=None)
 
 
 def _board(virtual=False):
@@ -92,18 +92,36 @@ def test_sim_menu_reason_is_not_cut():
     assert reason in " ".join(left.split())
 
 
-def test_every_message_of_the_app_fits_an_oled_line():
-    src = open(os.path.join(ROOT, "firmware", "sagatfw", "app.py")).read()
-    messages = set(re.findall(r'message = "([^"]*)"', src)) | set(re.findall(r'message in \(([^)]*)\)', src))
-    texts = set()
-    for m in messages:
-        texts.update(re.findall(r'"([^"]+)"', '"%s"' % m if '"' not in m else m))
-    assert "SETTINGS DEFAULT" in texts and len(texts) >= 6
+def test_every_status_of_the_app_fits_an_oled_line_and_a_four_digit_face():
+    # status codes (issue 14): one text per code, for both kinds of face
+    assert len(F.STATUS4) == len(F.STATUS_TEXT) and F.STATUS_TEXT[:2] == (None, "CODE")
     g = Game("420")
-    for text in texts:
-        assert len(text) <= 16, text
+    for code in range(2, len(F.STATUS_TEXT)):  # none, the result code (its own text), then the fixed lines
+        text = F.STATUS_TEXT[code]
+        assert len(text) <= 16 and 1 <= len(F.STATUS4[code]) <= 4, text
         assert F.oled(g.clock, L, message=text)[-1] == ("text", 0, 56, text, 1)
-    assert len("CODE 042917") <= 16
+        app = _app(g)
+        app.status = code
+        assert F.status_text(app) == text
+    app = _app(g)
+    assert F.status_text(app) is None
+    app.status, app.code_text = 1, "CODE 042917"
+    assert F.status_text(app) == "CODE 042917" and len("CODE 042917") <= 16
+
+
+def test_every_modules_status_const_is_the_faces_code():
+    # the modules name the codes they use as private consts (no heap): each must be the index of
+    # its text in faces.STATUS_TEXT, or the faces would say something else
+    seen = set()
+    for dirpath, _dirs, files in os.walk(os.path.join(ROOT, "firmware", "sagatfw")):
+        for name in files:
+            if name.endswith(".py"):
+                src = open(os.path.join(dirpath, name)).read()
+                for const, value in re.findall(r"^_ST_([A-Z_]+) = const\((\d+)\)", src, re.M):
+                    text = None if const == "NONE" else const.replace("_", " ")
+                    assert F.STATUS_TEXT.index(text) == int(value), (name, const, value)
+                    seen.add(const)
+    assert len(seen) == len(F.STATUS_TEXT), seen  # app.py names every one
 
 
 def test_every_reason_the_menu_can_show_fits_its_face():

@@ -198,6 +198,7 @@ def test_the_same_seed_draws_the_same_lots_and_a_power_cut_in_the_changeover_kee
 
 def test_a_game_after_a_match_runs_as_before(tmp_path, capsys):
     lines = KOKBORU[:3] + [
+        {"at": 39000, "do": "stoppage"},  # a new game or match replaces one whose time stands still
         {"at": 40000, "do": "new", "tc": "300", "first": "left"},
         {"at": 41000, "do": "start"},
         {"at": 45000, "do": "press", "side": "left"},
@@ -206,8 +207,9 @@ def test_a_game_after_a_match_runs_as_before(tmp_path, capsys):
     ev, err, _ = _run(tmp_path, capsys, lines, "after")
     assert "refused" not in err, err
     assert [(e["game"], e["type"]) for e in ev] == [(1, "match"), (1, "period_start"), (1, "score"),
-                                                    (2, "game_start"), (2, "press"), (2, "result")]
-    assert ev[4]["left_ms"] == 296000
+                                                    (1, "stoppage_start"), (2, "game_start"), (2, "press"),
+                                                    (2, "result")]
+    assert ev[5]["left_ms"] == 296000
 
 
 def test_match_script_lines_are_checked_before_anything_runs():
@@ -215,14 +217,16 @@ def test_match_script_lines_are_checked_before_anything_runs():
     actions, warnings = parse_script(ok)
     assert len(actions) == len(KILITHATTU) and not warnings
     bad = [
-        ('{"at": 0, "do": "new", "mode": "polo"}', '"mode" must be kokboru or kilithattu'),
-        ('{"at": 0, "do": "new", "mode": "kokboru", "lead": 100}', '"lead" must be'),
+        ('{"at": 0, "do": "new", "mode": "polo"}', 'new: mode must be one of kokboru, kilithattu'),
+        ('{"at": 0, "do": "new", "mode": "kokboru", "lead": 100}', 'new: lead must be 0..99'),
         ('{"at": 0, "do": "new", "mode": "kokboru", "first": "left"}', 'a kokboru match has no "first"'),
-        ('{"at": 0, "do": "new", "mode": "kilithattu", "changeover_ms": 90000}', '"changeover_ms" must be'),
-        ('{"at": 0, "do": "new", "mode": "kilithattu", "method": "coin"}', '"method" must be'),
+        ('{"at": 0, "do": "new", "mode": "kilithattu", "changeover_ms": 90000}',
+         'new: changeover must be 1000..60000 ms'),
+        ('{"at": 0, "do": "new", "mode": "kilithattu", "method": "coin"}',
+         'new: method must be sudden, lot, draw or referee'),
         ('{"at": 0, "do": "new", "mode": "kokboru", "tc": "300"}', "not both"),
-        ('{"at": 0, "do": "new"}', 'new needs "tc"'),
-        ('{"at": 0, "do": "new", "tc": "300", "lead": 8}', '"lead" is a match\'s'),
+        ('{"at": 0, "do": "new"}', 'new: needs tc (a game) or mode (a match)'),
+        ('{"at": 0, "do": "new", "tc": "300", "lead": 8}', 'new: lead is a match\'s option'),
         ('{"at": 0, "do": "new", "mode": "kokboru"}\n{"at": 1, "do": "press", "side": "left"}',
          "line 2: press is a game's action"),
         ('{"at": 0, "do": "new", "tc": "300"}\n{"at": 1, "do": "score", "side": "left", "points": 1}',
@@ -230,7 +234,7 @@ def test_match_script_lines_are_checked_before_anything_runs():
         ('{"at": 0, "do": "new", "mode": "kokboru"}\n{"at": 1, "do": "result", "result": "1-0"}',
          'line 2: result needs "winner"'),
         ('{"at": 0, "do": "new", "mode": "kokboru"}\n{"at": 1, "do": "card", "side": "left", "kind": "yellow"}',
-         '"kind" must be warning or red'),
+         'card: kind must be one of warning, red'),
     ]
     for text, message in bad:
         with pytest.raises(SimError) as e:

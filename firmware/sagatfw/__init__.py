@@ -4,6 +4,12 @@ KEY_FILE = "key"  # the arbiter key, in the board's root (set with the protocol'
 MAX_KEY = 64  # bytes
 
 
+class Refused(ValueError):
+    """An action the clock or a match does not allow now (its state), with the reason: str() is
+    short enough for a face. A bad value is a plain ValueError (the protocol: `refused` against
+    `bad_arg`). The one refusal of every action (actions.py)."""
+
+
 def load_key(root):
     """The arbiter key stored on the flash, or b"" when none is set: the protocol's authority and
     the key of the log's chain (the app keys its journal with it at boot). One reader for both."""

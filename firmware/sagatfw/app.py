@@ -10,6 +10,7 @@
 
 import gc
 
+import sagatfw as S
 from sagatfw import buttons as B
 from sagatfw import clock as C
 from sagatfw import forget, load_key
@@ -32,6 +33,16 @@ _ERROR_CLEAR_SHOWS = const(30)  # clean refreshes (3 s) after a failed step befo
 RETRY_MS = const(1000)  # records waiting in RAM (a write error): the flash is tried again this often
 BEEP_FLAG_MS = const(400)
 BEEP_STAGE_MS = const(120)
+# The status line's codes (faces.STATUS_TEXT: the faces turn them into text)
+_ST_NONE = const(0)
+_ST_CODE = const(1)  # the result code, for the scoresheet: its text in code_text
+_ST_LOG_ERROR = const(2)  # records wait in RAM: the flash refused them
+_ST_LOG_FULL = const(3)
+_ST_LOG_DAMAGED = const(4)  # the boot found damaged records (skipped, logged)
+_ST_RESTORE_FAILED = const(5)  # the log's game or match could not be replayed: a clean start
+_ST_SETTINGS_DEFAULT = const(6)  # the settings file was missing or bad: defaults (logged)
+_ST_SETTINGS_UNSAVED = const(7)  # settings changed but the flash did not take them
+_ST_ERROR = const(8)  # a step failed (a display glitch): cleared after 3 s of clean refreshes
 
 
 class App:
@@ -45,7 +56,8 @@ class App:
         self.menu = None  # the on-clock menu (menu.py) attaches itself here
         self.match = None  # a match mode's app (matchapp.py), while a match is set up: it runs then
         self.link = None  # the serial link (link.py), when the board has one
-        self.message = None  # a line for the faces: defaults, log errors
+        self.status = _ST_NONE  # the status line, a code (faces.STATUS_TEXT): defaults, log errors, the result code
+        self.code_text = None  # "CODE 042917" while status is _ST_CODE
         self.setup_logged = False  # the current game's setup record is in the journal
         self.last_press_switched = False
         # ticks of the next frame; None: at the first step (never ticks 0: ticks_diff(now, 0) is
@@ -65,7 +77,7 @@ class App:
             self.buttons = B.Buttons(v["lockout_ms"])
         except ValueError:  # a value Buttons refuses must never stop the clock from booting
             self.buttons = B.Buttons()
-            self.message = "SETTINGS DEFAULT"
+            self.status = _ST_SETTINGS_DEFAULT
         board.attach(self.buttons)
         self.journal = Journal(
             board.root + "log", key=load_key(board.root), max_bytes=v["log_max_bytes"], checkpoint_ms=v["checkpoint_ms"]
@@ -85,7 +97,7 @@ class App:
                 restored = restore(self, now)
         except Exception as e:  # noqa: BLE001 - a log the engine cannot replay: start clean, say so
             self.match = None
-            self.message = "RESTORE FAILED"
+            self.status = _ST_RESTORE_FAILED
             board.note("log restore failed: %s" % e)
             self.clock = None  # a MemoryError too: free the half-replayed clock and the replay first
             _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse", "sagatfw.journalboot")
@@ -104,16 +116,15 @@ class App:
                 self._set_up(v["tc"], v["first"])
         # the journal takes the clock's events as its queue fills inside one call (issue 12)
         self.clock.sink = self  # its `_log`: no bound method kept in RAM
-        code = None if restored else self._code_message()
-        if code is not None:
-            self.message = code  # the last game's result code, if it was finished
+        if not restored and self._code_status() == _ST_CODE:
+            self.status = _ST_CODE  # the last game's result code, if it was finished
         if origin != R.ORIGIN_CHANGED:
-            self.message = "SETTINGS DEFAULT"
+            self.status = _ST_SETTINGS_DEFAULT
             self.journal.log_settings(self.clock, self.store.clock_settings(), origin, now)
         if problems:
-            self.message = "LOG DAMAGED"
+            self.status = _ST_LOG_DAMAGED
         if not self.journal.opened:  # said last: it outweighs the other boot messages
-            self.message = "LOG ERROR"
+            self.status = _ST_LOG_ERROR
         _forget("sagatfw.replay", "sagatfw.logread", "sagatfw.tcparse", "sagatfw.journalboot")  # boot-only code
         if self.match is None:  # a match's log read (or refused) at boot: its code goes too
             _forget("sagatfw.matchapp", "sagatfw.matchlog", "sagatfw.modes.kokboru", "sagatfw.modes.kilithattu",
@@ -145,6 +156,8 @@ class App:
         b = self.buttons
         while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
             self._button(b.button, b.kind, b.ticks)
+            if self.match is not None:  # the menu set up a match: it takes the rest
+                return self.match.step(now)
             self._log(now)  # each press durable before the next is applied (journal.py), however long the step
         self.clock.advance(now)
         self._log(now)
@@ -153,8 +166,8 @@ class App:
             # records wait in RAM after a write error and nothing new comes (a finished game's
             # result): try again now and then, not only at the next event
             self.next_retry = ticks_add(now, RETRY_MS)
-            if j.commit() and self.message == "LOG ERROR":
-                self.message = self._code_message()
+            if j.commit() and self.status == _ST_LOG_ERROR:
+                self.status = self._code_status()
         j.checkpoint(self.clock, now)
         if self.link is not None:  # serve the host: bounded work, never a wait
             st = self.clock.state
@@ -192,12 +205,18 @@ class App:
             self.journal.begin_game(c, now)
             self.setup_logged = True
         ok = self.journal.log_events(c, now)
+        self.log_status(ok)
+
+    def log_status(self, ok):
+        """The status after the journal took records (`ok`: durable): LOG FULL, LOG ERROR, or back
+        from those to the result code (or nothing) once the flash takes them again."""
+        s = self.status
         if self.journal.full:  # the game in progress fills the flash: pull and erase between games
-            self.message = "LOG FULL"
+            self.status = _ST_LOG_FULL
         elif not ok:
-            self.message = "LOG ERROR"
-        elif self.message in ("LOG ERROR", "LOG FULL"):
-            self.message = self._code_message()
+            self.status = _ST_LOG_ERROR
+        elif s == _ST_LOG_ERROR or s == _ST_LOG_FULL:
+            self.status = self._code_status()
 
     def result_code(self):
         """The result code for the scoresheet while the finished game is on the faces (after a
@@ -209,15 +228,19 @@ class App:
             return self.journal.durable_code()
         return None
 
-    def _code_message(self):
+    def _code_status(self):
+        """_ST_CODE (its text in code_text) once the result code is durable, else _ST_NONE."""
         code = self.result_code()
-        return "CODE " + code if code is not None else None
+        if code is None:
+            return _ST_NONE
+        self.code_text = "CODE " + code
+        return _ST_CODE
 
     def _forget_code(self):
         """A new game: the last game's code leaves the faces."""
         self.journal.result_code = None
-        if self.message is not None and self.message[:5] == "CODE ":
-            self.message = None
+        if self.status == _ST_CODE:
+            self.status = _ST_NONE
 
     def _button(self, button, kind, ticks):
         if button == B.LEVER_LEFT or button == B.LEVER_RIGHT:
@@ -260,7 +283,7 @@ class App:
         """Set up the next game (TimeControl string, "LEFT|RIGHT" for a handicap). Refused while a
         side is running. ValueError on a bad control."""
         if self.clock.state == C.RUNNING:
-            raise ValueError("pause the game in progress first")
+            raise S.Refused("pause the game in progress first")
         if not isinstance(tc, str):
             raise ValueError("tc must be a TimeControl string")
         if first not in ("left", "right"):
@@ -278,8 +301,8 @@ class App:
         return True
 
     def start(self, now):
-        if self.message == "SETTINGS DEFAULT":
-            self.message = None  # said at boot and in the log; the game's faces need the room
+        if self.status == _ST_SETTINGS_DEFAULT:
+            self.status = _ST_NONE  # said at boot and in the log; the game's faces need the room
         return self._do(self.clock.start(now), now)
 
     def pause(self, by, now):
@@ -297,7 +320,7 @@ class App:
     def resume_adjourned(self, now):
         return self._do(self.clock.resume_adjourned(now), now)
 
-    def adjust(self, side, now, ms=None, moves=None, stage=None):
+    def adjust(self, side, ms, moves, stage, now):
         return self._do(self.clock.adjust(side, now, ms, moves, stage), now)
 
     def late_install(self, elapsed_ms, now):
@@ -307,19 +330,18 @@ class App:
         if text not in C.RESULT_NAMES:
             raise ValueError("result must be one of " + ", ".join(C.RESULT_NAMES))
         ok = self._do(self.clock.result(C.RESULT_NAMES.index(text), now), now)
-        code = self._code_message()
-        if ok and code is not None:
+        if ok and self._code_status() == _ST_CODE:
             # the result code, from the keyed chain at the result record: the arbiter copies it
             # onto the scoresheet (`sagat logs verify --game N --code ...`); shown until the next
             # game, and only once the record is durable (until then the faces say LOG ERROR)
-            self.message = code
+            self.status = _ST_CODE
         return ok
 
     def set_settings(self, values, now):
         """Change settings (a dict); they apply from the next game, or now to a game not started.
         ValueError (and nothing changed) on an unknown key or a bad value."""
         if self.clock.state not in (C.SETUP, C.FINISHED):
-            raise ValueError("settings change between games (pause is not enough)")
+            raise S.Refused("settings change between games (pause is not enough)")
         # every value, then the whole as the boot will use it (the same parser, the clock's own
         # rules): ValueError before anything is saved or changed (issue 11: a value saved and then
         # refused stopped the next boot)
@@ -352,10 +374,10 @@ class App:
         try:
             self.store.save()
         except OSError:
-            self.message = "SETTINGS UNSAVED"
+            self.status = _ST_SETTINGS_UNSAVED
             return
-        if self.message in ("SETTINGS DEFAULT", "SETTINGS UNSAVED"):
-            self.message = None  # good settings are on the flash now
+        if self.status == _ST_SETTINGS_DEFAULT or self.status == _ST_SETTINGS_UNSAVED:
+            self.status = _ST_NONE  # good settings are on the flash now
 
     def _do(self, ok, now):
         self.clock.advance(now)
@@ -387,21 +409,28 @@ async def _loop(app):
 
     board = app.board
     said = None  # after a failed step: [what the faces said before, clean refreshes since]
+    measured = hasattr(board, "loop_max_ms")  # every board's (hw.py, sim.py); a test's may have none
+    last = board.ticks()
     while True:
         try:
+            now = board.ticks()
+            gap = ticks_diff(now, last)  # since the last pass began: the step, the sleep, IRQs, GC
+            last = now
+            if measured and gap > board.loop_max_ms:
+                board.loop_max_ms = gap  # identify reports it (and starts again): how long the loop was held up
             shown = app.next_face
-            app.step(board.ticks())
+            app.step(now)
             if said is not None and app.next_face != shown:  # a refresh that went through
                 said[1] += 1
                 if said[1] >= _ERROR_CLEAR_SHOWS:  # ERROR stood 3 s: the faces say what they said
-                    if app.message == "ERROR":
-                        app.message = said[0]
+                    if app.status == _ST_ERROR:
+                        app.status = said[0]
                     said = None
         except Exception as e:  # noqa: BLE001 - a display glitch (I2C) must never stop the clock
             if said is None:
-                said = [app.message, 0]
+                said = [app.status, 0]
             said[1] = 0
-            app.message = "ERROR"
+            app.status = _ST_ERROR
             board.note("step failed: %s" % (e,))
         await asyncio.sleep_ms(5)  # presses are stamped in their IRQ: this never delays a press
 

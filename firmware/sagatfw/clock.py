@@ -15,6 +15,7 @@
 
 from array import array
 
+from sagatfw import Refused
 from sagatfw import timecontrol as tcm
 from sagatfw.ticks import ticks_diff
 
@@ -594,9 +595,9 @@ class Clock:
         """Arbiter correction of one side's time, move count and stage, only while the clock is
         stopped. Logged with before and after. Returns True; ValueError on bad values."""
         if not self.advance(now):
-            raise ValueError("the clock's events wait to be logged: drain them first")
+            raise Refused("the clock's events wait to be logged: drain them first")
         if self.state == RUNNING or self.state == FINISHED:
-            raise ValueError("corrections need the clock stopped (pause first)")
+            raise Refused("corrections need the clock stopped (pause first)")
         if side not in (LEFT, RIGHT):
             raise ValueError("side must be left or right")
         tc = self.tc[side]
@@ -652,12 +653,12 @@ class Clock:
         """TK-C11: the game began without a clock and `elapsed_ms` have been played. Before the
         start, each side gets max(first-stage time - elapsed/2, min(first-stage time, 15 min))."""
         if self.state != SETUP:
-            raise ValueError("late installation is set before the clock is started")
+            raise Refused("late installation is set before the clock is started")
         if not isinstance(elapsed_ms, int) or elapsed_ms < 0 or elapsed_ms > MAX_MS:
             raise ValueError("elapsed_ms must be 0..%d" % MAX_MS)
         for s in (LEFT, RIGHT):
             if self._countup(s):
-                raise ValueError("late installation needs a time limit, not a count-up")
+                raise Refused("late installation needs a time limit, not a count-up")
         for s in (LEFT, RIGHT):
             first = self.tc[s].first_ms()
             floor = first if first < LATE_INSTALL_FLOOR_MS else LATE_INSTALL_FLOOR_MS

@@ -8,10 +8,20 @@
 import binascii
 import os
 
-from sagatfw import KEY_FILE, MAX_KEY, VERSION, forget
+from sagatfw import KEY_FILE, MAX_KEY, VERSION, Refused, forget
 from sagatfw import clock as C
 from sagatfw import protocol as P
 from sagatfw import records as R
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+_ST_SETTINGS_UNSAVED = const(7)  # the status line: settings not on the flash (faces.STATUS_TEXT)
 
 
 def save_key(root, key):
@@ -38,49 +48,57 @@ def _str(req, name, lo=1, hi=P.MAX_LINE):
     return v
 
 
-def _choice(req, name, choices, default=P._REQUIRED):
-    v = req.get(name)
-    if v is None and default is not P._REQUIRED:
-        return default
-    if not isinstance(v, str) or v not in choices:
-        raise P.Error(P.BAD_ARG, "%s must be one of %s" % (name, ", ".join(choices)))
-    return v
-
-
-
-def _refuse(srv, what):
-    raise P.Error(P.REFUSED, "%s: the clock is %s" % (what, srv._state_name()))
-
-def _done(srv, ok, what):
-    if not ok:
-        _refuse(srv, what)
-    return _brief(srv)
-
 def _brief(srv):
     c = srv.app.clock
     return {
-        "state": srv._state_name(),
+        "state": srv.state_name(),
         "t": c.t,
         "left_ms": c.ms(C.LEFT),
         "right_ms": c.ms(C.RIGHT),
-        "running": P._side(c.running),
+        "running": P.side_name(c.running),
     }
+
+def action_level(cmd):
+    """Who may call the action `cmd` (actions.py's table); unknown_cmd if it is none."""
+    from sagatfw import actions
+
+    entry = actions.ACTIONS.get(cmd)
+    if entry is None:
+        raise P.Error(P.UNKNOWN_CMD, "unknown command %s" % P.short(cmd))
+    return entry[2]
+
+def act(srv, req, now):
+    """An action of actions.py's table (new, start, pause, adjust, result, score, settings.set,
+    ...): its arguments checked by the table, done through the app or the match. A bad argument
+    is `bad_arg`, an action the state does not allow `refused` (sagatfw.Refused, with why)."""
+    from sagatfw import actions
+
+    srv.loaded = True
+    cmd = req["cmd"]
+    try:
+        actions.do(srv.app, cmd, actions.args(cmd, req), now)
+    except Refused as e:
+        raise P.Error(P.REFUSED, "%s: %s" % (cmd, e)) from None
+    except ValueError as e:
+        raise P.Error(P.BAD_ARG, "%s: %s" % (cmd, e)) from None
+    finally:
+        forget("sagatfw.actions")
+    app = srv.app
+    if app.match is not None:
+        from sagatfw import matchcmds
+
+        return matchcmds.state(srv, now)
+    if cmd == "settings.set":
+        return {"values": dict(app.store.values), "saved": app.status != _ST_SETTINGS_UNSAVED}
+    body = _brief(srv)
+    if cmd == "new":
+        body["tc"] = app.clock.tc_field()
+        body["first"] = req.get("first", "left")
+    return body
 
 def settings_get(srv, req, now):
     s = srv.app.store
     return {"values": dict(s.values), "problem": s.problem}
-
-def settings_set(srv, req, now):
-    values = req.get("values")
-    if not isinstance(values, dict):
-        raise P.Error(P.BAD_ARG, "values must be an object of settings")
-    if srv.app.clock.state not in (C.SETUP, C.FINISHED):
-        _refuse(srv, "settings change between games")
-    try:
-        srv.app.set_settings(values, now)
-    except ValueError as e:
-        raise P.Error(P.BAD_ARG, str(e)) from None
-    return {"values": dict(srv.app.store.values), "saved": srv.app.message != "SETTINGS UNSAVED"}
 
 def presets_list(srv, req, now):
     from sagatfw import presets  # not kept in RAM: forgotten again below
@@ -94,7 +112,7 @@ def presets_list(srv, req, now):
     return {"builtin": builtin, "user": user, "slots": MAX_PRESETS}
 
 def presets_set(srv, req, now):
-    slot = P._int(req, "slot", 0, 99)
+    slot = P.int_arg(req, "slot", 0, 99)
     name = _str(req, "name")
     tc = _str(req, "tc")
     store = srv.app.store
@@ -108,86 +126,8 @@ def presets_set(srv, req, now):
         raise P.Error(P.INTERNAL, "presets not saved: %s" % (e,)) from None
     return {"slot": slot, "name": name, "tc": tc}
 
-def new(srv, req, now):
-    for k in ("lead", "changeover_ms", "method"):
-        if k in req:
-            raise P.Error(P.BAD_ARG, "new: %s is a match's option: give mode too" % k)
-    tc = req.get("tc")
-    if isinstance(tc, dict):
-        left = tc.get("left")
-        right = tc.get("right")
-        if len(tc) != 2 or not isinstance(left, str) or not isinstance(right, str):
-            raise P.Error(P.BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
-        tc = left + "|" + right
-    elif not isinstance(tc, str):
-        raise P.Error(P.BAD_ARG, 'tc must be a TimeControl string or {"left": ..., "right": ...}')
-    first = _choice(req, "first", ("left", "right"), "left")
-    if srv.app.clock.state == C.RUNNING:
-        _refuse(srv, "pause the game in progress first")
-    try:
-        srv.app.new_game(tc, first, now)
-    except ValueError as e:
-        raise P.Error(P.BAD_ARG, str(e)) from None
-    body = _brief(srv)
-    body["tc"] = srv.app.clock.tc_field()
-    body["first"] = first
-    return body
-
-def start(srv, req, now):
-    return _done(srv, srv.app.start(now), "start")
-
-def pause(srv, req, now):
-    by = _choice(req, "by", C.BY_NAMES, "host")
-    return _done(srv, srv.app.pause(C.BY_NAMES.index(by), now), "pause")
-
-def resume(srv, req, now):
-    return _done(srv, srv.app.resume(now), "resume")
-
-def extend(srv, req, now):
-    return _done(srv, srv.app.extend(now), "extend (needs a flag down)")
-
-def adjourn(srv, req, now):
-    return _done(srv, srv.app.adjourn(now), "adjourn")
-
-def resume_adjourned(srv, req, now):
-    return _done(srv, srv.app.resume_adjourned(now), "resume_adjourned")
-
-def adjust(srv, req, now):
-    side = C.SIDE_NAMES.index(_choice(req, "side", C.SIDE_NAMES))
-    ms = P._int(req, "ms", 0, C.MAX_MS, None)
-    moves = P._int(req, "moves", 0, C.MAX_MOVES, None)
-    stage = P._int(req, "stage", 1, 255, None)
-    if ms is None and moves is None and stage is None:
-        raise P.Error(P.BAD_ARG, "adjust needs ms, moves or stage")
-    state = srv.app.clock.state
-    if state == C.RUNNING or state == C.FINISHED:
-        _refuse(srv, "corrections need the clock stopped")
-    try:
-        srv.app.adjust(side, now, ms, moves, stage)
-    except ValueError as e:
-        raise P.Error(P.BAD_ARG, str(e)) from None
-    return _brief(srv)
-
-def late_install(srv, req, now):
-    elapsed = P._int(req, "elapsed_ms", 0, C.MAX_MS)
-    c = srv.app.clock
-    if c.state != C.SETUP:
-        _refuse(srv, "late installation is set before the start")
-    if c._countup(C.LEFT) or c._countup(C.RIGHT):
-        raise P.Error(P.REFUSED, "late installation needs a time limit, not a count-up")
-    try:
-        srv.app.late_install(elapsed, now)
-    except ValueError as e:
-        raise P.Error(P.BAD_ARG, str(e)) from None
-    return _brief(srv)
-
-def result(srv, req, now):
-    result = _choice(req, "result", C.RESULT_NAMES)
-    srv.app.result(result, now)
-    return _brief(srv)
-
 def time_sync(srv, req, now):
-    wall = P._int(req, "wall_ms", P.WALL_MIN_MS, P.WALL_MAX_MS)
+    wall = P.int_arg(req, "wall_ms", P.WALL_MIN_MS, P.WALL_MAX_MS)
     j = srv.app.journal
     durable = j.time_sync(srv.app.clock, wall, now)
     return {"seq": j.seq - 1, "durable": durable}
@@ -198,8 +138,8 @@ def key_set(srv, req, now):
         key = binascii.unhexlify(text)
     except ValueError:
         raise P.Error(P.BAD_ARG, "key must be hex digits (at most %d bytes)" % MAX_KEY) from None
-    if srv._in_progress():
-        _refuse(srv, "the key changes between games only")
+    if srv.in_progress():
+        raise P.Error(P.REFUSED, "the key changes between games only: the clock is %s" % srv.state_name())
     j = srv.app.journal
     if j.backlog:
         raise P.Error(P.BUSY, "log records are waiting to be written: try again")
@@ -222,8 +162,8 @@ def maintenance(srv, req, now):
     """Let Ctrl-C reach the REPL until the next reboot (sagat deploy, mpremote): with an arbiter key
     set, nothing else does (link.py), because the key file can be read at the REPL. Between games
     only: Ctrl-C stops the clock, and during a game it stays an ordinary byte anyway."""
-    if srv._in_progress():
-        raise P.Error(P.REFUSED, "maintenance: the clock is %s: finish the game (a result) first" % srv._state_name())
+    if srv.in_progress():
+        raise P.Error(P.REFUSED, "maintenance: the clock is %s: finish the game (a result) first" % srv.state_name())
     app = srv.app
     if not srv.repl_open:  # in the log: from here to the next boot the flash was open to the REPL
         app.journal.log_settings(app.clock, app.store.clock_settings(), R.ORIGIN_MAINTENANCE, now)
@@ -231,15 +171,15 @@ def maintenance(srv, req, now):
     return {"repl_open": True}
 
 def log_erase(srv, req, now):
-    upto = P._int(req, "upto_seq", 0, 0xFFFFFFFF)
-    game = P._int(req, "game", 0, 0xFFFF)
+    upto = P.int_arg(req, "upto_seq", 0, 0xFFFFFFFF)
+    game = P.int_arg(req, "game", 0, 0xFFFF)
     prot = _protected_game(srv)
     if game >= prot:
         raise P.Error(P.REFUSED, "game %d is in progress: only finished games are erased" % prot)
     j = srv.app.journal
     if j.backlog:
         raise P.Error(P.BUSY, "log records are waiting to be written: try again")
-    names = srv._names()
+    names = srv.names()
     erased = 0
     stopped = None
     for name in names[:-1]:  # never the newest segment: the journal writes there
@@ -257,7 +197,7 @@ def log_erase(srv, req, now):
         erased += 1
     if stopped is None:
         stopped = "the newest segment stays (the journal writes there)" if names else "the log is empty"
-    first = _first_record(srv, srv._names())
+    first = _first_record(srv, srv.names())
     return {
         "erased": erased,
         "first": first[0] if first else None,
@@ -268,7 +208,7 @@ def log_erase(srv, req, now):
 def _erasable(srv, name, upto, game):
     """None if every record of the segment is whole and well formed, at or before upto,
     and of a game at or before `game`; else why not."""
-    f, whole = srv._open(name)
+    f, whole = srv.open_segment(name)
     if f is None:
         return "segment %s cannot be read" % name
     rec = srv.rec
@@ -291,7 +231,7 @@ def _erasable(srv, name, upto, game):
 
 
 def identify(srv, req, now):
-    level, low = srv._battery()
+    level, low = srv.battery()
     used, free = _heap()
     return {
         "firmware": VERSION,
@@ -310,8 +250,14 @@ def identify(srv, req, now):
         "repl_open": srv.repl_open,
         "max_line": P.MAX_LINE,
         "max_records": P.MAX_RECORDS,
-        "commands": sorted(P.COMMANDS.keys()),
+        "commands": _command_names(),
     }
+
+
+def _command_names():
+    from sagatfw import actions
+
+    return sorted(list(P.COMMANDS.keys()) + list(actions.ACTIONS.keys()))
 
 
 def _heap():
@@ -339,7 +285,7 @@ def _first_record(srv, names):
     """(seq, game) of the oldest well-formed record on the flash, or None."""
     rec = srv.rec
     for name in names:
-        f, whole = srv._open(name)
+        f, whole = srv.open_segment(name)
         if f is None:
             continue
         try:
@@ -360,7 +306,7 @@ def _protected_game(srv):
     up and logged counts too); past the last game when none is."""
     app = srv.app
     g = app.journal.game
-    if srv._in_progress() or (app.clock.state == C.SETUP and app.setup_logged):
+    if srv.in_progress() or (app.clock.state == C.SETUP and app.setup_logged):
         return g
     return g + 1
 
@@ -377,7 +323,7 @@ def log_head(srv, req, now):
     seq = j.head_seq if j.head_seq >= 0 else None
     link = binascii.hexlify(j.head_link).decode()
     uid = srv.info.get("uid")
-    first = _first_record(srv, srv._names())
+    first = _first_record(srv, srv.names())
     first = first[0] if first else None
     body = {"first": first, "seq": seq, "link": link, "game": j.game, "uid": uid, "key_set": bool(srv.key),
             "mac": None}
@@ -391,10 +337,10 @@ def log_head(srv, req, now):
 
 def log_info(srv, req, now):
     j = srv.app.journal
-    names = srv._names()
+    names = srv.names()
     total = 0
     for name in names:
-        f, whole = srv._open(name)
+        f, whole = srv.open_segment(name)
         if f is not None:
             total += f.seek(0, 2)
             f.close()
@@ -402,7 +348,7 @@ def log_info(srv, req, now):
     prot = _protected_game(srv)
     return {
         "first": first[0] if first else None,
-        "last": srv._last_seq(),
+        "last": srv.last_seq(),
         "first_game": first[1] if first else None,
         "game": j.game,
         "in_progress": prot if prot == j.game else None,

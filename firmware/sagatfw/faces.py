@@ -35,6 +35,25 @@ except ImportError:  # CPython
         return x
 
 
+# The status line (App.status): what the faces say besides the game or match, as a code, the later
+# outweighing the earlier. The codes are indexes into these texts: the OLED's bottom line (16
+# characters) and state's "message"; the four-digit face's (docs/user-guide.md lists them). Code 0
+# is none; code 1 the finished game's or match's result code, whose text is its own (App.code_text,
+# "CODE 042917"; on four digits "C042" and " 917"). A module that sets or reads a code names it as
+# a private const (_ST_LOG_ERROR = const(2)): no heap for the names (tests/test_sim_faces.py checks
+# every such const against these tables).
+STATUS_TEXT = (None, "CODE", "LOG ERROR", "LOG FULL", "LOG DAMAGED", "RESTORE FAILED", "SETTINGS DEFAULT",
+               "SETTINGS UNSAVED", "ERROR")
+STATUS4 = (None, None, "LErr", "LFul", "LdAm", "rErr", "SdEF", "SErr", "Err")
+_ST_CODE = const(1)
+
+
+def status_text(app):
+    """The text of the app's status line, or None."""
+    s = app.status
+    return app.code_text if s == _ST_CODE else STATUS_TEXT[s]
+
+
 # Formats, chosen from the rounded time.
 K_TENTHS = const(0)  # S.t
 K_MINSEC = const(1)  # M:SS

@@ -69,7 +69,7 @@ class Link:
             self.chunk[n] = self.byte[0]
             n += 1
         server.feed(memoryview(self.chunk)[:n] if n else b"", now)  # also finishes earlier lines
-        self.guard(server._in_progress())  # at once after start, result, key.set, maintenance
+        self.guard(server.in_progress())  # at once after start, result, key.set, maintenance
         if server.pending() and self._ready(self.poll_out):
             view = server.peek(self.max_out)
             k = self.rout.write(view)

@@ -1,8 +1,10 @@
 # sagat: the app running a match mode (issue 14): kok-boru or kilithattu on the clock.
 #
 # Loaded only while a match is set up (new) or restored after a power cut (restore), and dropped
-# with it: the frozen firmware's 64 KB heap has no room for it otherwise. The app holds a MatchApp
-# in `app.match`; while it is there, App.step and App.next_instant hand over to it (the hooks in
+# with it: the frozen firmware's 64 KB heap has no room for it otherwise. Setting a match up (a
+# new one, or the log's at boot) is matchsetup.py's, loaded for that only: this module is what a
+# match keeps in RAM while it runs (docs/match.md, "Memory"). The app holds a MatchApp in
+# `app.match`; while it is there, App.step and App.next_instant hand over to it (the hooks in
 # app.py), so the game clock stands still. A MatchApp advances the mode's engine (modes/), logs
 # each of its events as a record in the journal (the codes and layout: matchlog.py,
 # docs/log-format.md), draws a lot when one is due, serves the link and refreshes the faces.
@@ -15,25 +17,37 @@
 # The faces of a match are matchfaces.py's (the boards' show); the referee's buttons are below
 # (MatchApp._button); the protocol's match commands are matchcmds.py's.
 
+import gc
 import struct
 
 from sagatfw import forget
 from sagatfw import records as R
-from sagatfw.matchlog import EV_BASE, MODES, T_MATCH
 from sagatfw.modes import base as M
 from sagatfw.ticks import ticks_add, ticks_diff
 
-REFRESH_MS = 100  # as app.py's
-PENDING_MS = 3000  # a score entry opened by a lever waits this long for its second press
-REFUSED_MS = 2000  # a refusal's reason stays on the faces this long
-RETRY_MS = 1000
-BEEP_MS = 400
+try:
+    from micropython import const
+except ImportError:  # CPython
 
-_MODULES = ("sagatfw.matchapp", "sagatfw.matchlog", "sagatfw.matchfaces", "sagatfw.modes.kokboru",
-            "sagatfw.modes.kilithattu", "sagatfw.modes.base", "sagatfw.modes", "sagatfw.boards.simmatch")
+    def const(x):  # type: ignore[misc]
+        return x
 
 
-def _engine(mode):
+_REFRESH_MS = const(100)  # as app.py's
+_PENDING_MS = const(3000)  # a score entry opened by a lever waits this long for its second press
+_REFUSED_MS = const(2000)  # a refusal's reason stays on the faces this long
+_RETRY_MS = const(1000)
+_BEEP_MS = const(400)
+_EV_BASE = const(0x20)  # matchlog.EV_BASE (matchlog.py is not kept loaded: its names cost RAM)
+MODES = ("kokboru", "kilithattu")  # matchlog.MODES: a match's mode by its number in the log
+
+_ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
+
+_MODULES = ("sagatfw.matchapp", "sagatfw.matchsetup", "sagatfw.matchlog", "sagatfw.matchfaces",
+            "sagatfw.modes.kokboru", "sagatfw.modes.kilithattu", "sagatfw.modes.base", "sagatfw.modes")
+
+
+def make_engine(mode):
     if mode == "kokboru":
         from sagatfw.modes.kokboru import KokBoru
 
@@ -97,6 +111,20 @@ class MatchApp:
         app = self.app
         side = self.pending
         app.next_face = ticks
+        st = m.state
+        if app.menu is None and button == B.MENU and kind == B.SHORT and side == M.NONE and (
+                st == M.SETUP or st == M.READY or st == M.STOPPED or st == M.FINISHED):
+            from sagatfw.menu import Menu  # the on-clock menu, while the match time stands still
+
+            Menu(app, transient=True)
+        if app.menu is not None:
+            used = app.menu.button(button, kind, ticks)
+            if app.menu is None:  # closed: its code leaves RAM (a game or match it set up runs now)
+                forget("sagatfw.menu", "sagatfw.presets", "sagatfw.tcparse")
+            elif app.menu.active:
+                return  # the levers too: nothing scores behind the menu
+            if used:
+                return
         if m.state == M.OVER:  # time is over, the referee decides (kilithattu's method "referee")
             if (button == B.LEVER_LEFT or button == B.LEVER_RIGHT) and kind == B.PRESS:
                 return self._op("result", ticks, button)  # that side's lever: that side wins
@@ -112,7 +140,7 @@ class MatchApp:
                 self.pending = M.NONE
                 return self._op("score", ticks, side, 1)  # KB-10
             self.pending = button
-            self.pending_until = ticks_add(ticks, PENDING_MS)
+            self.pending_until = ticks_add(ticks, _PENDING_MS)
             return
         if side != M.NONE and kind == B.SHORT and button in (B.PLUS, B.MINUS, B.MENU):
             self.pending = M.NONE
@@ -140,7 +168,7 @@ class MatchApp:
             self.refused = None
         except ValueError as e:  # Refused (a ValueError, whichever import of modes.base made it)
             self.refused = str(e)
-            self.refused_until = ticks_add(ticks, REFUSED_MS)
+            self.refused_until = ticks_add(ticks, _REFUSED_MS)
 
     def _checkpoint(self, j, now):
         """While a period, a stoppage or a break runs, where the match is every checkpoint_ms, in the journal's
@@ -158,14 +186,22 @@ class MatchApp:
                       m.scores[1], m.period, M.NONE, st, self.mode, 0, ws, wms, ok)
         struct.pack_into("<I", j.buf, R.PAYLOAD, m.stopped_ms())
         R.seal(j.buf, j.prev, j.chain)
+        # one file at a time (_commit): the segment is closed for it, so the checkpoint's buffer
+        # (1.2 KB in one piece) is the segment's, and the segment then takes the checkpoint's
+        reopen = j.file is not None
+        _close_segment(j)
+        gc.collect()  # the step's garbage goes first
         try:
             f = open(j._path("ckpt"), "wb")
             try:
                 f.write(j.buf)
             finally:
                 f.close()  # littlefs replaces the old content here, atomically
-        except OSError:
+                f = None  # (its buffer is garbage now: the segment takes it below)
+        except (OSError, MemoryError):  # best effort: a restore then goes back to the last record
             pass
+        if reopen:
+            _reopen_segment(j)
 
     def finished(self):
         return self.m.state == M.FINISHED
@@ -191,11 +227,7 @@ class MatchApp:
         """The match leaves the clock (a new game or match): its code leaves RAM. Returns None."""
         self.m = None
         forget(*_MODULES)
-        from array import array
-
-        from sagatfw import clock as C
-
-        self.app.clock.events = array("i", bytes(4 * C.EV_SIZE * C.EV_CAPACITY))  # the game clock's again
+        _game_queue(self.app)
         return None
 
     # ------------------------------------------------------------------ the loop
@@ -207,26 +239,28 @@ class MatchApp:
         b = app.buttons
         while b.take(now) >= 0:  # in timestamp order, before the engine moves on (as App.step)
             self._button(b.button, b.kind, b.ticks)
+            if app.match is not self:  # the menu set up a game or another match: it takes over
+                return app.step(now)
         if self.pending != M.NONE and ticks_diff(now, self.pending_until) >= 0:
             self.pending = M.NONE  # an entry not completed in time: nothing was scored
             app.next_face = now
         m = self.m
         while not m.advance(now):  # the queue was full: log and go on
-            self._log(now)
-        self._log(now)
+            self._log(now, False)
+        self._log(now, False)
         if m.state == M.LOT:
             self.do("draw_lot", now, lot_bit(self.seed, m.lot_due))
         j = app.journal
         self._checkpoint(j, now)
         if j.backlog and (app.next_retry is None or ticks_diff(now, app.next_retry) >= 0):
-            app.next_retry = ticks_add(now, RETRY_MS)
-            j.commit()
+            app.next_retry = ticks_add(now, _RETRY_MS)
+            app.log_status(_commit(j, False))  # (LOG ERROR goes once they are durable)
         if app.link is not None:
             st = m.state
             app.link.service(now, st == M.RUNNING or st == M.STOPPED or st == M.BREAK)
         nxt = app.next_face
         if nxt is None or ticks_diff(now, nxt) >= 0:
-            app.next_face = ticks_add(now, REFRESH_MS)
+            app.next_face = ticks_add(now, _REFRESH_MS)
             app.board.show(app, now)
 
     def next_instant(self, now):
@@ -243,13 +277,13 @@ class MatchApp:
         try:
             getattr(self.m, name)(*(args + (now,)))
         finally:
-            self._log(now)
+            self._log(now, False)
             self.app.next_face = now
         return True
 
     # ------------------------------------------------------------------ the log
 
-    def _log(self, now):
+    def _log(self, now, close=False):
         m = self.m
         n = m.n_events
         if not n:
@@ -261,13 +295,20 @@ class MatchApp:
             e = i * M.EV_SIZE
             kind = ev[e + M.F_TYPE]
             if kind == M.EV_PERIOD_END or kind == M.EV_BREAK_END:
-                app.board.beep(BEEP_MS, now, app.store.values["sound"])
+                app.board.beep(_BEEP_MS, now, app.store.values["sound"])
             t = ev[e + M.F_T]
             ws, wms, ok = _wall(j, m, t, now)
-            R.pack_header(j.buf, EV_BASE + kind, j.game, j.seq, t, ev[e + M.F_PMS], ev[e + M.F_VAL],
+            R.pack_header(j.buf, _EV_BASE + kind, j.game, j.seq, t, ev[e + M.F_PMS], ev[e + M.F_VAL],
                           ev[e + M.F_LEFT], ev[e + M.F_RIGHT], ev[e + M.F_PERIOD], ev[e + M.F_SIDE],
                           ev[e + M.F_ARG], self.mode, 0, ws, wms, ok)
             struct.pack_into("<I", j.buf, R.PAYLOAD, ev[e + M.F_STOPPED])
+            if kind == M.EV_RESULT:  # the match's final view: a reboot shows it from this record
+                from sagatfw.matchlog import pack_final  # (a result is rare: loaded for it)
+
+                pack_final(j.buf, m)
+                forget("sagatfw.matchlog")
+            else:  # matchlog.FINAL at matchlog.FINAL_AT: none
+                struct.pack_into("<BBBBb", j.buf, R.PAYLOAD + 4, 0, 0, 0, 0, 0)
             if j._admit(1, kind == M.EV_RESULT):
                 j._push()
                 if kind == M.EV_RESULT:  # the code for the scoresheet, as a game's (journal.log_events)
@@ -278,13 +319,74 @@ class MatchApp:
         if m.state != M.FINISHED and j.result_code is not None:
             j.result_code = None  # an undo withdrew the result: its code is no longer the match's
             app._forget_code()
+        ok = _commit(j, close)
+        app.log_status(ok)
+        if ok and app.status == _ST_NONE and m.state == M.FINISHED:
+            app.status = app._code_status()  # shown once the result record is durable
+
+
+def _commit(j, close):
+    """journal.commit for a match. The segment file then stays open, as a game's (its littlefs
+    buffer, 1.2 KB in one piece, is not looked for at every write: a write that cannot find it
+    waits), unless `close`: closed after the write, as after a boot, when the match is set up
+    (before its settings and its ballast are written) and after the restore's power_restore (the
+    protocol's first requests after a reboot, log.info, open their own file: issue 14, the heap
+    after a restore had no room for a second buffer). No room for the buffer (a MemoryError
+    opening the file) is a write that waits: the records stay in the RAM backlog (LOG ERROR) and
+    are tried again, as after a write error. A checkpoint closes the segment for its own file and
+    opens it again after (_checkpoint): the two take turns with one buffer."""
+    if j.file is None and j.backlog:
+        gc.collect()  # the buffer in one piece: the step's garbage goes first
+    resume = j.resume
+    try:
         ok = j.commit()
-        if j.full:
-            app.message = "LOG FULL"
-        elif not ok:
-            app.message = "LOG ERROR"
-        elif app.message in ("LOG ERROR", "LOG FULL") or (app.message is None and m.state == M.FINISHED):
-            app.message = app._code_message()  # shown once the result record is durable
+    except MemoryError:
+        if j.file is not None:  # not the open: records may be on the flash already, as before
+            raise
+        if j.resume is None:
+            j.resume = resume  # (taken by the failed open: the next try appends to it again)
+        j.error = "log write failed: no RAM"
+        return False
+    if close:
+        _close_segment(j)
+    return ok
+
+
+def _close_segment(j):
+    """Close the journal's segment file (durable records only); the next write appends to it (the
+    journal's resume, as after a boot), or starts the next segment if it is full."""
+    if j.file is None or j.backlog:
+        return
+    names = j.segments()  # the newest segment is the one being written
+    name = names[-1] if names else None
+    names = None
+    j._close()
+    if name is not None and j.seg_records < j.segment_records:
+        j.resume = (name, j.seg_records)
+
+
+def _reopen_segment(j):
+    """The segment _close_segment closed, open again for the next write (if it cannot be now, that
+    write opens it)."""
+    r = j.resume
+    if r is None or j.file is not None:
+        return
+    gc.collect()
+    try:
+        j.file = open(j._path(r[0]), "ab")
+    except (OSError, MemoryError):
+        return
+    j.seg_records = r[1]
+    j.resume = None
+
+
+def _game_queue(app):
+    """The game clock's event queue again (a MatchApp took it: see __init__)."""
+    from array import array
+
+    from sagatfw import clock as C
+
+    app.clock.events = array("i", bytes(4 * C.EV_SIZE * C.EV_CAPACITY))
 
 
 def _wall(j, m, t, now):
@@ -295,33 +397,12 @@ def _wall(j, m, t, now):
     return ms // 1000, ms % 1000, True
 
 
-def _begin(j, engine, mode, seed, now):
-    """The match's setup record: a new game of the log."""
-    j.game += 1
-    ws, wms, ok = _wall(j, engine, 0, now)
-    first = engine.first if mode == 1 else -1
-    R.pack_header(j.buf, T_MATCH, j.game, j.seq, 0, 0, 0, 0, 0, -1, first, mode, mode, 0, ws, wms, ok)
-    if mode == 1:
-        struct.pack_into("<BBII", j.buf, R.PAYLOAD, 0, engine.method, engine.changeover_ms, seed)
-    else:
-        struct.pack_into("<BBII", j.buf, R.PAYLOAD, engine.lead, 0, 0, seed)
-    if j._admit(1, True):
-        j._push()
-    j.last_t = 0
-    ok = j.commit()
-    if j.opened and not j.backlog:
-        j._make_room()  # the match gets its ballast, as a game does
-    return ok
-
-
-# Each mode's options by name (as scripts, the protocol and the log give them): the one list the
-# protocol (matchcmds.py), the sim's script actions (boards/simmatch.py) and the host's script
-# checker (host/sagat/sim.py) read.
+# Which of `new`'s match options (actions.py's table) each mode takes, by name (as scripts, the
+# protocol and the log give them); the host's script checker (host/sagat/sim.py) reads it too.
 OPTIONS = (("lead",), ("first", "changeover_ms", "method"))
-OPTION_NAMES = ("lead", "first", "changeover_ms", "method")
 
 
-def _kw(mode, opts):
+def option_args(mode, opts):
     """A match's options by name (as scripts and the log give them) as new_match's arguments."""
     kw = {}
     for k in opts:
@@ -341,147 +422,26 @@ def _kw(mode, opts):
 def new(app, mode, opts, now, seed=0):
     """Set up a match of `mode` ("kokboru": lead; "kilithattu": first "left"/"right",
     changeover_ms, method "sudden"/"lot"/"draw"/"referee") and log its setup; it waits for the
-    referee's start. ValueError (Refused) on a bad option, and nothing changes then. A game
-    running refuses it. `seed`: the lot's, for scripts (0: the board's true random source)."""
-    from sagatfw import clock as C
+    referee's start. ValueError (Refused) on a bad option, and nothing changes then (but for the
+    settings file, written again with the same values). A game running refuses it. `seed`: the
+    lot's, for scripts (0: the board's true random source). (matchsetup.py, loaded for it.)"""
+    from sagatfw import matchsetup
 
-    if app.clock.state == C.RUNNING:
-        raise ValueError("pause the game in progress first")
-    if mode not in MODES:
-        raise ValueError("mode must be kokboru or kilithattu")
-    if not isinstance(seed, int) or seed < 0 or seed > 0xFFFFFFFF:
-        raise ValueError("seed must be 0..2^32-1")
-    old = app.match
-    if old is not None and old.m.MODE != mode:
-        app.match = old = None  # the other mode's code leaves RAM first
-        forget("sagatfw.modes.kokboru", "sagatfw.modes.kilithattu")
-    engine = old.m if old is not None else _engine(mode)
-    kw = _kw(MODES.index(mode), opts)
-    engine.new_match(**kw)  # Refused (a ValueError) on a bad option
-    app._forget_code()
-    app._save()  # the settings file (as a game's setup saves it): no boot logs defaults in the match
-    app.setup_logged = False  # the clock's next game is logged when it is set up
-    _begin(app.journal, engine, MODES.index(mode), seed, now)
-    app.match = MatchApp(app, engine, seed)
-    app.next_face = now
-    return True
-
-
-def _records(j):
-    """The current game's match records and gap records, oldest first (one buffer, reused)."""
-    buf = bytearray(R.RECORD_SIZE)
-    names = j.segments()
-    start = 0
-    for i in range(len(names) - 1, -1, -1):  # the newest segment that begins before the game
-        first = None
-        for rec in j._read_segment(names[i], buf):
-            if not R.check(rec):
-                first = R.game_of(rec)
-            break
-        if first is not None and first < j.game:
-            start = i
-            break
-    for name in names[start:]:
-        for rec in j._read_segment(name, buf):
-            if not R.check(rec) and R.game_of(rec) == j.game and (EV_BASE <= rec[1] <= T_MATCH or rec[1] == R.T_GAP):
-                yield rec
+    try:
+        return matchsetup.new(app, mode, opts, now, seed)
+    finally:
+        matchsetup = None
+        forget("sagatfw.matchsetup", "sagatfw.matchlog")
 
 
 def restore(app, now):
-    """At boot, the log's current game is a match (journal.restore said None): replay its records
-    through the engine (the referee's operations at their t, the rest derived: what
-    tests/pure/matchkit.py's replay does), then power_restore, logged. The records are read raw
-    (no logread, no dicts: the boot's heap is tight). app.match is set if the match was not
-    finished; returns False (the game clock is set up from the settings meanwhile). Raises
-    ValueError (Refused) if the log cannot be replayed."""
-    j = app.journal
-    engine = None
-    mapp = None
-    made = 0  # events the engine emitted so far
-    seen = 0  # match events read
-    for rec in _records(j):
-        (_, kind, _, seq, t, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
-        if kind == T_MATCH:
-            lead, method, changeover, seed = struct.unpack_from("<BBII", rec, R.PAYLOAD)
-            engine = None
-            app.match = mapp = None
-            engine = _engine(MODES[arg])
-            if arg == 1:
-                engine.new_match(first=side, changeover_ms=changeover, method=method)
-            else:
-                engine.new_match(lead=lead)
-            app.match = mapp = MatchApp(app, engine, seed)
-            made = seen = 0
-            continue
-        if engine is None:
-            continue
-        if kind == R.T_GAP:  # as a game's restore (journalboot): what was dropped cannot be replayed
-            raise ValueError("seq %d: the clock dropped records of this match (its log was full): it cannot be "
-                             "replayed past them" % seq)
-        while not engine.advance(t):
-            made += engine.n_events
-            engine.clear_events()
-        made += engine.n_events
-        engine.clear_events()
-        seen += 1
-        if made >= seen:
-            continue  # derived: advancing to t made it
-        ev = kind - EV_BASE
-        if ev == M.EV_PERIOD_START:
-            engine.start(t)
-        elif ev == M.EV_SCORE:
-            engine.score(side, arg, t)
-        elif ev == M.EV_CARD:
-            engine.card(side, arg, t)
-        elif ev == M.EV_UNDO:
-            engine.undo(t)
-        elif ev == M.EV_STOPPAGE_START:
-            engine.stoppage(t)
-        elif ev == M.EV_STOPPAGE_END:
-            engine.resume(t)
-        elif ev == M.EV_LOT:
-            engine.draw_lot(side, t)
-        elif ev == M.EV_RESULT and arg == M.WHY_REFEREE:
-            engine.result(side, t)
-        elif ev == M.EV_POWER_RESTORE:
-            engine.power_restore(t)
-        else:
-            raise ValueError("seq %d: the match engine did not derive event %d" % (seq, ev))
-        made += engine.n_events
-        engine.clear_events()
-        if made < seen:
-            raise ValueError("seq %d: event %d replayed to nothing" % (seq, ev))
-    if mapp is None:
-        return False
-    if made != seen or engine.state == M.FINISHED:
-        app.match = None
-        if made != seen:
-            raise ValueError("the match's log and its replay differ (%d events, %d replayed)" % (seen, made))
-        mapp.close()
-        return False
-    _resume_checkpoint(j, engine)
-    engine.power_restore(now)
-    mapp._log(now)
-    return False
+    """At boot (App.boot), the log's current game is a match: it comes back in app.match
+    (matchsetup.restore, loaded for it). Returns False; raises ValueError if the log cannot be
+    replayed."""
+    from sagatfw import matchsetup
 
-
-def _resume_checkpoint(j, m):
-    """Bring the replayed match on to the checkpoint file's t, if that checkpoint continues this
-    log exactly (journalboot.ckpt_record), at or after the engine's t with no instant of the
-    engine's own between, and says what the engine computes there (state, period, scores, the
-    period's match time or the break's)."""
-    st = m.state
-    if st != M.RUNNING and st != M.BREAK and st != M.STOPPED:
-        return
-    from sagatfw.journalboot import ckpt_record  # the boot's: loaded while the clock boots
-
-    rec = ckpt_record(j)
-    if rec is None:
-        return
-    (_, _, _, _, t, pms, brk, left, right, period, _, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
-    nxt = m.next_instant()
-    if t < m.t or 0 <= nxt <= t or arg != st or period != m.period or left != m.scores[0] or right != m.scores[1]:
-        return
-    if (m.brk_t + m.brk_len - t if st == M.BREAK else m._elapsed_at(t)) != (brk if st == M.BREAK else pms):
-        return
-    m.advance(t)  # replayed engines count ticks as t
+    try:
+        return matchsetup.restore(app, now)
+    finally:
+        matchsetup = None
+        forget("sagatfw.matchsetup", "sagatfw.matchlog")

@@ -11,7 +11,9 @@
 #   type EV_BASE + the engine's event type (0x20..0x2B, modes/base.py EVENT_NAMES order):
 #       t, left_ms = pms (the period's match time), right_ms = val, left_moves / right_moves = the
 #       scores, running = the period (i8), side, arg (i16), left_stage = the mode, payload (38..):
-#       stopped u32 (the period's stopped time).
+#       stopped u32 (the period's stopped time); a result's also the match's final view (FINAL at
+#       42..46: left's and right's warnings, left's and right's reds, u8 each, the entering team
+#       i8), so that a reboot shows a finished match from its result record, without a replay.
 # The codes cannot collide with the clock's events (0..15) nor the T_* records (0x40..0x43).
 
 import struct
@@ -19,9 +21,18 @@ import struct
 from sagatfw.records import FLAG_WALL, HEADER, PAYLOAD
 
 EV_BASE = 0x20  # a match event: EV_BASE + modes.base event type (room for 16 types)
+EV_RESULT = 0x2A  # EV_BASE + modes.base.EV_RESULT
+FINAL = "<BBBBb"  # a result record's final view, at FINAL_AT: warnings L, R, reds L, R, entering
+FINAL_AT = PAYLOAD + 4
 T_MATCH = 0x30  # a match's setup record
 MODES = ("kokboru", "kilithattu")
 SIDES = ("left", "right")
+
+
+def pack_final(buf, m):
+    """A result record's final view of engine `m` (its cards and entering team, after the call
+    that made the result: a result is its call's last event), as the board and verify pack it."""
+    struct.pack_into(FINAL, buf, FINAL_AT, m.warnings[0], m.warnings[1], m.reds[0], m.reds[1], m.entering)
 
 
 def _periods(i):
@@ -90,8 +101,11 @@ def decode(rec):
         else:
             d["card"] = M.CARD_NAMES[-arg] if 0 < -arg < len(M.CARD_NAMES) else None
         d["entry"] = val
-    elif ev == M.EV_STOPPAGE_START or ev == M.EV_POWER_RESTORE:
+    elif ev == M.EV_POWER_RESTORE:
         d["stoppage"] = arg
+    elif ev == M.EV_STOPPAGE_START:  # length_ms: 0, or since the result an undo withdrew
+        d["stoppage"] = arg
+        d["length_ms"] = val
     elif ev == M.EV_STOPPAGE_END:
         d["stoppage"] = arg
         d["length_ms"] = val
@@ -100,4 +114,8 @@ def decode(rec):
     elif ev == M.EV_RESULT:
         d["winner"] = d.pop("side")
         d["why"] = M.WHY_NAMES[arg] if 0 <= arg < len(M.WHY_NAMES) else None
+        wl, wr, rl, rr, ent = struct.unpack_from(FINAL, rec, FINAL_AT)
+        d["warnings"] = [wl, wr]
+        d["reds"] = [rl, rr]
+        d["entering"] = SIDES[ent] if ent in (0, 1) else None
     return d

@@ -2,9 +2,9 @@
 # the four control buttons, no PC needed.
 #
 # Pure state machine: it never reads the time (every call takes the button event's ticks) and never
-# touches files; every action goes through the App's methods (new_game, set_settings, adjust, extend,
-# late_install, adjourn, resume_adjourned, result), so it is validated and logged exactly as from the
-# host or a script. `Menu(app)` attaches itself as `app.menu`; the app forwards each control-button
+# touches files; every action goes through actions.py's table (new, settings.set, adjust, extend,
+# late_install, adjourn, resume_adjourned, result), so it is validated, refused and logged exactly
+# as from the host or a script. `Menu(app)` attaches itself as `app.menu`; the app forwards each control-button
 # event to `button(button, kind, ticks)`, which returns True if the menu consumed it.
 #
 # Buttons (kinds from buttons.py: SHORT, or LONG once held long_ms):
@@ -16,8 +16,9 @@
 #   START        enter / confirm (short or long). While the menu is open START never starts or
 #                resumes the clock; leave the menu first.
 # While the clock RUNS the menu never opens (the app's START pauses it first), so no correction can
-# touch a running game. If the clock starts while the menu is open (the host, a resume from the
-# menu itself) the menu closes and the button goes to the app.
+# touch a running game; in a match, neither while its time runs (a period, a break, a lot, time
+# over): the referee's START stops it first (a stoppage). If the clock starts while the menu is
+# open (the host, a resume from the menu itself) the menu closes and the button goes to the app.
 #
 # Levels:
 #   PRESET    built-in presets (presets.py), then the user presets (settings); then FIRST left/right;
@@ -35,6 +36,11 @@
 #             after SS apply); MOVES L/R 0..999; STAGE L/R; EXTEND (TK-C14, once a flag is down);
 #             LATE minutes already played (TK-C11, before the start); ADJOURN (TK-A1..A3), shown as
 #             RESUME while adjourned (TK-A4); RESULT 1-0, 0-1, 1/2, +/-, -/+ (TK-R2, TK-R4).
+#   MATCH     a field game's match (docs/match.md): KOK-BORU, then LEAD 0..99 (OFF: no lead ends
+#             the bout; KB-14); or KILITHAT, then FIRST left/right (the team entering first, KT-4.4),
+#             CHANGE 1..60 s (the changeover, KT-4.4) and TIE sudden/lot/draw/referee (KT-4.6).
+#             START on the last sets the match up (the referee's START then starts it); the menu
+#             opens here while a match is set up. A match or game in progress needs ABORT? YES.
 #             A value confirmed unchanged is not applied (nothing logged). After TIME, MOVES or
 #             STAGE the list moves on to the next item, so START walks the DGT order: time, moves,
 #             stage, left then right.
@@ -56,6 +62,7 @@
 
 from sagatfw import buttons as B
 from sagatfw import clock as C
+from sagatfw import forget
 from sagatfw import timecontrol as tcm
 from sagatfw.ticks import ticks_add, ticks_diff
 
@@ -88,13 +95,27 @@ M_STAGE = const(13)
 M_CONFIRM = const(14)
 M_LATE = const(15)
 M_RESULT = const(16)
+M_MODE = const(17)
+M_LEAD = const(18)
+M_MFIRST = const(19)
+M_CHANGE = const(20)
+M_METHOD = const(21)
 
 # Top level.
 T_PRESET = const(0)
 T_CUSTOM = const(1)
 T_SETTINGS = const(2)
 T_ARBITER = const(3)
-TOP = (("PRESET", "PRES"), ("CUSTOM", "CUST"), ("SETTINGS", "SET"), ("ARBITER", "ARB"))
+T_MATCH = const(4)
+TOP = (("PRESET", "PRES"), ("CUSTOM", "CUST"), ("SETTINGS", "SET"), ("ARBITER", "ARB"), ("MATCH", "MTCH"))
+
+# A match (issue 14, docs/match.md): the mode, then its options (actions.py's `new` with a mode).
+MODES = (("KOK-BORU", "KOKB", "kokboru"), ("KILITHAT", "KILI", "kilithattu"))
+METHODS = (("SUDDEN", "SUDN", "sudden"), ("LOT", "LOT", "lot"), ("DRAW", "DRAW", "draw"),
+           ("REFEREE", "REF", "referee"))  # kilithattu's further tie (KT-4.6): modes.kilithattu.METHOD_NAMES
+METHOD_NAMES = ("the next pazham wins", "drawn by lot on the clock", "a draw", "the referee decides")
+MAX_LEAD = const(99)
+MAX_CHANGE_S = const(60)  # KT-4.4: the changeover is at most 1:00
 
 # Arbiter items (the side of the first six is index % 2).
 A_TIME_L = const(0)
@@ -216,6 +237,7 @@ class Menu:
         self.target = M_PRESET  # where ABORT? YES goes
         self.tc = None  # the control chosen, for FIRST
         self.presets = None  # (name, tc) while choosing one
+        self.mo = [0, 8, 0, MAX_CHANGE_S, 1]  # a match: mode, lead, first team, changeover s, method (lot)
         self.msg = None  # (left, right, left4, right4, detail) while a message is up
         self.msg_until = 0
         self.errors = 0  # unexpected exceptions caught in button()
@@ -247,7 +269,7 @@ class Menu:
             return False
         if button != B.START and button != B.MENU and button != B.PLUS and button != B.MINUS:
             return False
-        running = self.app.clock.state == C.RUNNING
+        running = self._running()
         if not self.active:
             if button == B.MENU and kind == B.SHORT and not running:
                 self.open()
@@ -272,11 +294,15 @@ class Menu:
         return True
 
     def open(self):
-        """Open at the top level: on ARBITER while a game is in progress, else on PRESET."""
+        """Open at the top level: on MATCH while a match is set up, on ARBITER while a game is in
+        progress, else on PRESET."""
         self.active = True
         self.stack = []
         self.mode = M_TOP
-        self.i = T_ARBITER if self._in_progress() else T_PRESET
+        if self.app.match is not None:
+            self.i = T_MATCH
+        else:
+            self.i = T_ARBITER if self._in_progress() else T_PRESET
         self.msg = None
         self._render()
 
@@ -290,8 +316,25 @@ class Menu:
             self.app.menu = None
 
     def _in_progress(self):
+        """A game or a match has begun and has no result: a new one needs ABORT? YES."""
+        ma = self.app.match
+        if ma is not None:
+            from sagatfw.modes import base as MB  # loaded with the match
+
+            return MB.SETUP < ma.m.state < MB.FINISHED
         st = self.app.clock.state
         return st == C.PAUSED or st == C.FLAGGED or st == C.ADJOURNED
+
+    def _running(self):
+        """The game's clock runs, or the match's time (a period, a break, a lot, time over): the
+        menu neither opens nor stays open then."""
+        ma = self.app.match
+        if ma is not None:
+            from sagatfw.modes import base as MB
+
+            st = ma.m.state
+            return st == MB.RUNNING or st == MB.BREAK or st == MB.LOT or st == MB.OVER
+        return self.app.clock.state == C.RUNNING
 
     def _push(self, mode, i=0):
         self.stack.append((self.mode, self.i, self.side))
@@ -330,6 +373,10 @@ class Menu:
             return len(SETTINGS[self.stack[-1][1]][3])
         if m == M_ARB:
             return len(ARB)
+        if m == M_MODE or m == M_MFIRST:
+            return 2
+        if m == M_METHOD:
+            return len(METHODS)
         if m == M_RESULT:
             return len(RESULTS)
         if m == M_CBONUS:
@@ -357,6 +404,10 @@ class Menu:
             self.value = _wrap(self.value, d, 1, self.hi)
         elif m == M_LATE:
             self.value = _wrap(self.value, d, 0, MAX_MIN)
+        elif m == M_LEAD:
+            self.value = _wrap(self.value, d, 0, MAX_LEAD)
+        elif m == M_CHANGE:
+            self.value = _wrap(self.value, d, 1, MAX_CHANGE_S)
         elif m == M_CMIN:
             c = self.cust[self.side]
             c[0] = _wrap(c[0], d, 1, MAX_MIN)
@@ -374,7 +425,7 @@ class Menu:
             elif self.i == T_ARBITER:
                 self._push(M_ARB)
             else:
-                self.target = M_PRESET if self.i == T_PRESET else M_CMIN
+                self.target = (M_PRESET, M_CMIN, 0, 0, M_MODE)[self.i]
                 self._push(M_ABORT)
                 if not self._in_progress():
                     self._enter_game(self.target)  # nothing to abort: straight on
@@ -388,7 +439,7 @@ class Menu:
             self._push(M_FIRST, 0 if self.app.store.values["first"] == "left" else 1)
         elif m == M_FIRST:
             try:
-                self.app.new_game(self.tc, "left" if self.i == 0 else "right", ticks)
+                self._act("new", ticks, tc=self.tc, first="left" if self.i == 0 else "right")
             except ValueError as e:
                 self._no("NEW GAME", "NEW", ticks, str(e))
                 return
@@ -430,7 +481,7 @@ class Menu:
             self._confirm(ticks)
         elif m == M_LATE:
             try:
-                self.app.late_install(self.value * 60000, ticks)
+                self._act("late_install", ticks, elapsed_ms=self.value * 60000)
             except ValueError as e:
                 self._back()
                 self._no("LATE", "LATE", ticks, str(e))
@@ -439,16 +490,54 @@ class Menu:
             self._say("OK", "LATE", ticks)
         elif m == M_RESULT:
             try:
-                self.app.result(C.RESULT_NAMES[self.i], ticks)
+                self._act("result", ticks, result=C.RESULT_NAMES[self.i])
             except ValueError as e:
                 self._no("RESULT", "RSLT", ticks, str(e))
                 return
             self.close()
+        elif m == M_MODE:
+            self.mo[0] = self.i
+            if self.i == 0:
+                self.value = self.mo[1]
+                self._push(M_LEAD)
+            else:
+                self._push(M_MFIRST, self.mo[2])
+        elif m == M_LEAD:
+            self.mo[1] = self.value
+            self._new_match(ticks)
+        elif m == M_MFIRST:
+            self.mo[2] = self.i
+            self.value = self.mo[3]
+            self._push(M_CHANGE)
+        elif m == M_CHANGE:
+            self.mo[3] = self.value
+            self._push(M_METHOD, self.mo[4])
+        elif m == M_METHOD:
+            self.mo[4] = self.i
+            self._new_match(ticks)
+
+    def _new_match(self, ticks):
+        """Set up the match chosen (actions.py's `new` with a mode): the referee starts it."""
+        mo = self.mo
+        try:
+            if mo[0] == 0:
+                self._act("new", ticks, mode="kokboru", lead=mo[1])  # KB-14
+            else:  # KT-4.4, KT-4.6
+                self._act("new", ticks, mode="kilithattu", first=C.SIDE_NAMES[mo[2]], changeover_ms=mo[3] * 1000,
+                          method=METHODS[mo[4]][2])
+        except ValueError as e:
+            self._no("MATCH", "MTCH", ticks, str(e))
+            return
+        self.close()
 
     # -------------------------------------------------------------- new game
 
     def _enter_game(self, target):
         """The level after the top: the preset list or the custom control's first value."""
+        if target == M_MODE:
+            self.mode = M_MODE
+            self.i = self.mo[0]
+            return
         if target == M_PRESET:
             from sagatfw.presets import PRESETS  # only while choosing: the loop does not keep them
 
@@ -529,7 +618,7 @@ class Menu:
     def _apply_setting(self, ticks):
         spec = SETTINGS[self.stack[-1][1]]
         try:
-            self.app.set_settings({spec[2]: spec[3][self.i]}, ticks)
+            self._act("settings.set", ticks, values={spec[2]: spec[3][self.i]})
         except ValueError as e:
             self._back()
             self._no(spec[0], spec[1], ticks, str(e))
@@ -586,7 +675,7 @@ class Menu:
         label = ARB[item]
         if changed:
             try:
-                self.app.adjust(self.side, ticks, ms, moves, stage)
+                self._act("adjust", ticks, side=self.side, ms=ms, moves=moves, stage=stage)
             except ValueError as e:
                 self._back()
                 self._no(label[0], label[1], ticks, str(e))
@@ -599,31 +688,37 @@ class Menu:
         item = self.stack[-1][1]
         label = self._arb_label(item)
         app = self.app
+        reason = None
         try:
             if item == A_EXTEND:
-                ok = app.extend(ticks)
+                self._act("extend", ticks)
             elif app.clock.state == C.ADJOURNED:
-                ok = app.resume_adjourned(ticks)
+                self._act("resume_adjourned", ticks)
             else:
-                ok = app.adjourn(ticks)
-        except ValueError as e:
-            ok = False
+                self._act("adjourn", ticks)
+        except ValueError as e:  # Refused: why
             reason = str(e)
-        else:
-            reason = None
         if app.clock.state == C.RUNNING:
             self.close()  # the extension or the resumption runs the side to move
             return
         self._back()
-        if ok:
+        if reason is None:
             self._say("OK", label[0], ticks, "OK", label[1])
         else:
-            self._no(label[0], label[1], ticks, reason or self._why(item))
+            self._no(label[0], label[1], ticks, reason)
 
-    def _why(self, item):
-        if item == A_EXTEND:
-            return "no flag is down (TK-C14)"
-        return "adjourn a paused game (TK-A1)"
+    def _act(self, name, ticks, **vals):
+        """An action of actions.py's table with the menu's values (of the table's kinds): the same
+        code and the same refusals as the protocol's and the scripts'. ValueError (Refused: why)."""
+        from sagatfw import actions
+
+        try:
+            for s in actions.ACTIONS[name][3]:
+                if s[0] not in vals:
+                    vals[s[0]] = None
+            actions.do(self.app, name, vals, ticks)
+        finally:
+            forget("sagatfw.actions")
 
     def _arb_label(self, item):
         if item == A_ADJOURN and self.app.clock.state == C.ADJOURNED:
@@ -725,3 +820,16 @@ class Menu:
             self._set("LATE", v + " MIN", "LATE", v, (0, len(v)), (0, len(v)), "minutes played (TK-C11)")
         elif m == M_RESULT:
             self._set("RESULT", RESULTS[i], "RSLT", RESULTS[i])
+        elif m == M_MODE:
+            self._set("MATCH", MODES[i][0], "MTCH", MODES[i][1], None, None,
+                      ("kok-boru one-on-one", "kilithattu")[i])
+        elif m == M_LEAD:
+            v = "%d" % self.value if self.value else "OFF"
+            self._set("LEAD", v, "LEAD", v, (0, len(v)), (0, len(v)), "a lead of more than this wins (KB-14)")
+        elif m == M_MFIRST:
+            self._set("FIRST", SIDES[i], "1ST", SIDES4[i], None, None, "the team entering first (KT-4.4)")
+        elif m == M_CHANGE:
+            v = "%d" % self.value
+            self._set("CHANGE", v + " S", "CHNG", v, (0, len(v)), (0, len(v)), "the changeover, at most 60 s (KT-4.4)")
+        elif m == M_METHOD:
+            self._set("TIE", METHODS[i][0], "TIE", METHODS[i][1], None, None, METHOD_NAMES[i] + " (KT-4.6)")

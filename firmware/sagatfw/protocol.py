@@ -34,6 +34,7 @@ import json
 import os
 
 from sagatfw import clock as C
+from sagatfw import faces as F
 from sagatfw import forget, load_key
 from sagatfw import records as R
 from sagatfw.ticks import ticks_diff
@@ -85,28 +86,15 @@ _REQUIRED = object()
 
 # name: (handler, authority, arguments). A handler "c_..." is a Server method (the reading half,
 # kept in RAM); any other is a function of sagatfw.commands, loaded for the request and dropped
-# after the feed (commands that change the clock, its settings, key or log are rare).
+# after the feed (commands that change the clock, its settings, key or log are rare). The actions
+# (new, start, pause, adjust, result, score, settings.set, ...) are not here: actions.py's table
+# has them, with their arguments and authority, and commands.act does them.
 COMMANDS = {
     "identify": ("identify", READ, ()),
     "state": ("c_state", READ, ()),
     "settings.get": ("settings_get", READ, ()),
-    "settings.set": ("settings_set", GAME, ("values",)),
     "presets.list": ("presets_list", READ, ()),
     "presets.set": ("presets_set", GAME, ("slot", "name", "tc")),
-    "new": ("new", GAME, ("tc", "first", "mode", "lead", "changeover_ms", "method")),
-    "start": ("start", GAME, ()),
-    "pause": ("pause", GAME, ("by",)),
-    "resume": ("resume", GAME, ()),
-    "adjust": ("adjust", GAME, ("side", "ms", "moves", "stage")),
-    "extend": ("extend", GAME, ()),
-    "late_install": ("late_install", GAME, ("elapsed_ms",)),
-    "adjourn": ("adjourn", GAME, ()),
-    "resume_adjourned": ("resume_adjourned", GAME, ()),
-    "result": ("result", GAME, ("result", "winner")),
-    "score": ("m_score", GAME, ("side", "points")),  # "m_": a match's (matchcmds.py)
-    "card": ("m_card", GAME, ("side", "kind")),
-    "stoppage": ("m_stoppage", GAME, ()),
-    "undo": ("m_undo", GAME, ()),
     "time.sync": ("time_sync", GAME, ("wall_ms",)),
     "log.info": ("log_info", READ, ()),
     "log.read": ("c_log_read", READ, ("from_seq", "max_records")),
@@ -223,7 +211,7 @@ class Server:
             self.loaded = False
             self.cmds = None
             try:
-                forget("sagatfw.commands", "sagatfw.tcparse", "sagatfw.auth", "sagatfw.matchcmds")
+                forget("sagatfw.commands", "sagatfw.tcparse", "sagatfw.auth", "sagatfw.matchcmds", "sagatfw.actions")
             except Exception:  # noqa: BLE001 - only RAM is at stake: feed never raises
                 pass
         return taken
@@ -378,31 +366,25 @@ class Server:
                 raise Error(BAD_ARG, "cmd must be a command name")
             entry = COMMANDS.get(cmd)
             if entry is None:
-                raise Error(UNKNOWN_CMD, "unknown command %s" % _short(cmd))
-            handler, level, allowed = entry
-            for k in req:
-                if k not in allowed and k not in ("id", "cmd", "auth"):
-                    raise Error(BAD_ARG, "%s takes no argument %s" % (cmd, _short(k)))
+                handler = "act"  # an action (actions.py): its table checks its arguments
+                level = self.commands().action_level(cmd)
+            else:
+                handler, level, allowed = entry
+                for k in req:
+                    if k not in allowed and k not in ("id", "cmd", "auth"):
+                        raise Error(BAD_ARG, "%s takes no argument %s" % (cmd, short(k)))
             self._authorize(req, level)
             self.last_heavy = cmd.startswith("log.")
             if handler[:2] == "c_":
                 body = getattr(self, handler)(req, now)
-            elif handler[:2] == "m_" or "mode" in req or (self.app.match is not None and cmd in (
-                    "new", "start", "resume", "result", "pause", "adjust", "extend", "late_install", "adjourn",
-                    "resume_adjourned", "settings.set", "key.set", "maintenance", "log.erase", "log.info")):
+            elif self.app.match is not None and cmd in ("key.set", "maintenance", "log.erase", "log.info"):
                 gc.collect()
-                from sagatfw import matchcmds  # a match's commands (and its guards), forgotten after the feed
+                from sagatfw import matchcmds  # a match's guards of the clock's commands, forgotten after the feed
 
                 self.loaded = True
                 body = matchcmds.serve(self, req, now, handler)
             else:
-                if self.cmds is None:
-                    gc.collect()  # a module's dict grows as it loads: give it whole free blocks
-                    from sagatfw import commands
-
-                    self.cmds = commands
-                    self.loaded = True
-                body = getattr(self.cmds, handler)(self, req, now)
+                body = getattr(self.commands(), handler)(self, req, now)
             self._reply(rid, body)
         except Error as e:
             self._error(rid, e.code, e.message)
@@ -411,6 +393,16 @@ class Server:
             self._note("protocol: %r" % (e,))
             self._error(rid, INTERNAL, "internal error: %r" % (e,))
         return True
+
+    def commands(self):
+        """sagatfw.commands, loaded for this feed."""
+        if self.cmds is None:
+            gc.collect()  # a module's dict grows as it loads: give it whole free blocks
+            from sagatfw import commands
+
+            self.cmds = commands
+            self.loaded = True
+        return self.cmds
 
     def _authorize(self, req, level):
         key = self.key
@@ -485,13 +477,13 @@ class Server:
 
     # ------------------------------------------------------------ helpers
 
-    def _in_progress(self):
+    def in_progress(self):
         return self.app.clock.state in IN_PROGRESS
 
-    def _state_name(self):
+    def state_name(self):
         return C.STATE_NAMES[self.app.clock.state]
 
-    def _battery(self):
+    def battery(self):
         board = self.app.board
         try:
             if hasattr(board, "battery"):
@@ -512,20 +504,20 @@ class Server:
             return matchcmds.state(self, now)
         c = app.clock
         j = app.journal
-        level, low = self._battery()
+        level, low = self.battery()
         body = {
-            "state": self._state_name(),
+            "state": self.state_name(),
             "t": c.t,
             "game": j.game,
             "seq": j.seq - 1 if j.seq else None,
-            "running": _side(c.running),
-            "to_move": _side(c.side_to_move()),
-            "first": _side(c.first),
-            "first_flag": _side(c.first_flag()),
+            "running": side_name(c.running),
+            "to_move": side_name(c.side_to_move()),
+            "first": side_name(c.first),
+            "first_flag": side_name(c.first_flag()),
             "tc": c.tc_field(),
             "left": _face(c, C.LEFT),
             "right": _face(c, C.RIGHT),
-            "message": app.message,
+            "message": F.status_text(app),
             "log_error": j.error,
             "log_full": j.full,
             "time_synced": j.sync_wall_ms is not None,
@@ -545,10 +537,10 @@ class Server:
     # Segments are read with one open file each (an open costs a littlefs file buffer): the size
     # from a seek to the end, records with readinto into preallocated buffers.
 
-    def _names(self):
+    def names(self):
         return self.app.journal.segments()
 
-    def _open(self, name):
+    def open_segment(self, name):
         """(file, whole records) of a segment, or (None, 0); the caller closes the file."""
         try:
             f = open(self.app.journal._path(name), "rb")
@@ -561,7 +553,7 @@ class Server:
             return None, 0
         return f, size // R.RECORD_SIZE
 
-    def _last_seq(self):
+    def last_seq(self):
         """The seq of the last durable record the clock made (None before the first): records
         still in the journal's RAM backlog are not on the flash yet."""
         j = self.app.journal
@@ -569,13 +561,13 @@ class Server:
         return last if last >= 0 else None
 
     def c_log_read(self, req, now):
-        start = _int(req, "from_seq", 0, 0xFFFFFFFF)
-        want = _int(req, "max_records", 1, MAX_RECORDS, MAX_RECORDS)
+        start = int_arg(req, "from_seq", 0, 0xFFFFFFFF)
+        want = int_arg(req, "max_records", 1, MAX_RECORDS, MAX_RECORDS)
         # collect first: the segment names then take the small holes low in the heap and leave
         # whole the room a segment's open file needs (its littlefs buffer: 1.2 KB in one piece).
         # One collection per 32 records: pull_bench still gives over 6,000 events/s (budget 5,000).
         gc.collect()
-        names = self._names()
+        names = self.names()
         i = 0
         for k in range(len(names)):
             if _seg_first(names[k]) <= start:
@@ -600,7 +592,7 @@ class Server:
         head = {
             "from": first if first is not None else start,
             "next": top + 1 if count else start,
-            "last": self._last_seq(),
+            "last": self.last_seq(),
             "count": count,
         }
         if torn:
@@ -618,7 +610,7 @@ class Server:
         ahead by max_records stays in step. Returns (slots filled, records among them, position seq
         of the first copied, highest position seq copied, 1 if the segment ends in a torn
         record)."""
-        f, whole = self._open(name)
+        f, whole = self.open_segment(name)
         if f is None:
             return 0, 0, None, None, 0
         base = _seg_first(name)
@@ -690,12 +682,12 @@ def _valid_id(v):
     return isinstance(v, str) and len(v) <= MAX_ID
 
 
-def _short(v):
+def short(v):
     s = v if isinstance(v, str) else repr(v)
     return repr(s[:32] + "..." if len(s) > 32 else s)
 
 
-def _int(req, name, lo, hi, default=_REQUIRED):
+def int_arg(req, name, lo, hi, default=_REQUIRED):
     v = req.get(name)
     if v is None:
         if default is _REQUIRED:
@@ -706,7 +698,7 @@ def _int(req, name, lo, hi, default=_REQUIRED):
     return v
 
 
-def _side(s):
+def side_name(s):
     return C.SIDE_NAMES[s] if s == C.LEFT or s == C.RIGHT else None
 
 

@@ -690,9 +690,9 @@ def cmd_deploy(args: argparse.Namespace) -> int:
 
     try:
         port = client.pick_port(args.port)
-        ask_state, identify, open_repl = D.serial_protocol(port, args.timeout, key=_key(args))
+        ask_state, identify, open_repl = D.serial_protocol(port, args.timeout, args.boot_timeout, key=_key(args))
         report = D.deploy(
-            D.MpremoteTransport(port),
+            D.MpremoteTransport(port, repl_s=max(10.0, args.boot_timeout / 2)),
             args.board,
             D.default_firmware_dir(),
             D.find_mpy_cross(),
@@ -924,7 +924,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--port", metavar="PORT", help="the board's serial port (default: the one found by its USB id)")
     sp.add_argument("--board", choices=("pico", "esp32"), help="the board (default: what its MicroPython reports)")
     sp.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
-                    help="seconds to wait for each of sagat's answers (default: 3; the REPL gets 10)")
+                    help="seconds to wait for each of sagat's answers (default: 3)")
+    sp.add_argument("--boot-timeout", type=float, default=60.0, metavar="SECONDS",
+                    help="seconds the restarted board may take to answer identify; it is asked every 0.5 s and "
+                         "deploy goes on at its first answer (default: 60; entering its REPL may take half of it, "
+                         "at least 10)")
     sp.add_argument("--key", action="append", metavar="KEY",
                     help="the arbiter key, if the clock has one (it opens the clock's REPL: `maintenance`)")
     sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")

@@ -469,13 +469,14 @@ def _hash(transport: Transport, path: str) -> bytes | None:
 # ------------------------------------------------------------------- the protocol, for cli.py
 
 
-def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 20.0, key: bytes = b""):
+def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 60.0, key: bytes = b""):
     """ask_state, identify and open_repl for deploy, over sagat's protocol on `port` (client.Clock,
     which opens the port with DTR and RTS low). ask_state: the clock's state, None if nothing answers
     (a fresh board, or a REPL); a clock with an arbiter key and no `key` here is a DeployError, since
     its REPL cannot be reached without it. open_repl: for such a clock, the signed `maintenance`
-    (True), else nothing to do (False). identify: the identify answer, trying for boot_s while the
-    board boots."""
+    (True), else nothing to do (False). identify: the identify answer, asking every 0.5 s until the
+    rebooted board answers (at once for a fast one) or boot_s have passed (a slow board: an ESP32
+    replaying a long log, an emulated Pico; `sagat deploy --boot-timeout`)."""
     from . import client
 
     keyed = [False]  # the clock has a key and firmware that keeps Ctrl-C from its REPL

@@ -294,6 +294,7 @@ class _Sheet:
         self.lead = setup.get("lead")
         self.warnings = {"left": 0, "right": 0}
         self.finished: dict | None = None  # the standing result
+        self.ended_by_result = False  # the last line of `periods` is the standing result's
         self.periods: list[tuple[str, str, int]] = []  # (period, score at its end, its stopped total)
         self.brk = "break"
         try:
@@ -342,8 +343,14 @@ class _Sheet:
                 line += f"; the result ({self.finished.get('winner') or 'a draw'}, {self.finished.get('why')}) " \
                         f"is withdrawn"
                 self.finished = None
+                if self.ended_by_result:  # the period goes on: its line comes at its real end
+                    self.periods.pop()
+                    self.ended_by_result = False
             return line
         if kind == "stoppage_start":
+            if e.get("length_ms"):  # an undo withdrew a result: stopped since the result (KB-16, KT-4.5)
+                return (f"stoppage {e.get('stoppage')}: match time stopped since the result, "
+                        f"{_ms(e['length_ms'])} ago")
             return f"stoppage {e.get('stoppage')} starts: match time stopped"
         if kind == "stoppage_end":
             return (f"stoppage {e.get('stoppage')} ends after {_ms(e.get('length_ms'))}; "
@@ -357,6 +364,7 @@ class _Sheet:
             self.finished = e
             if not self.periods or self.periods[-1][0] != name:  # a period the result ended
                 self.periods.append((name, f"{e.get('left')}-{e.get('right')}", e.get("stopped_ms") or 0))
+                self.ended_by_result = True
             return f"RESULT {self.result_words(e)}{again}"
         if kind == "power_restore":
             if e.get("stoppage"):

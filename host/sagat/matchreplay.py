@@ -71,12 +71,12 @@ class MatchReplay:
                 from sagatfw.modes.kilithattu import METHOD_NAMES
 
                 if setup.get("first") not in SIDES or setup.get("method") not in METHOD_NAMES:
-                    raise M.Refused("first team or method unknown")
+                    raise ValueError("first team or method unknown")
                 m.new_match(first=SIDES.index(setup["first"]), changeover_ms=setup.get("changeover_ms"),
                             method=METHOD_NAMES.index(setup["method"]))  # type: ignore[attr-defined]
             else:
                 m.new_match(lead=setup.get("lead"))  # type: ignore[attr-defined]
-        except M.Refused as e:
+        except ValueError as e:  # Refused (the state) or a bad value
             raise Mismatch(f"seq {seq}: the match's setup is one the engine refuses: {e}") from None
         self.seed = setup.get("seed") or 0
         self.queue: list[dict] = []
@@ -191,7 +191,7 @@ class MatchReplay:
                 m.power_restore(now)
             else:
                 return  # the engine's own event, which it did not derive here: the caller says so
-        except M.Refused as e:
+        except ValueError as e:  # Refused (the state) or a bad value
             self._drain()
             raise Mismatch(f"seq {seq}: the engine refuses the log's {kind} at t={t}: {e}") from None
         self._drain()
@@ -206,6 +206,10 @@ class MatchReplay:
                           f(i, M.F_LEFT), f(i, M.F_RIGHT), f(i, M.F_PERIOD), f(i, M.F_SIDE), f(i, M.F_ARG), mode, 0,
                           0, 0, False)
             struct.pack_into("<I", buf, R.PAYLOAD, f(i, M.F_STOPPED))
+            if f(i, M.F_TYPE) == M.EV_RESULT:  # its final view, as the board packs it (a result is
+                matchlog.pack_final(buf, m)  # its call's last event: the view is the result's)
+            else:
+                struct.pack_into(matchlog.FINAL, buf, matchlog.FINAL_AT, 0, 0, 0, 0, 0)
             self.queue.append(matchlog.decode(buf))
         m.clear_events()
 

@@ -16,63 +16,54 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from sagatfw import actions as FA  # the one table of actions (the firmware's)
 from sagatfw import clock as C
-from sagatfw import matchapp as _MA  # the match modes' option names (one list, the firmware's)
+from sagatfw import matchapp as _MA  # which mode takes which option (the firmware's)
 from sagatfw import settings as fw_settings
 from sagatfw import timecontrol as tcm
+from sagatfw.modes.kilithattu import METHOD_NAMES
 from sagatfw.ticks import TICKS_MAX
 
-ACTIONS = {
-    # action: {field: (required, checker, what)}
-    "press": {"side": (True, lambda v: v in C.SIDE_NAMES, "left or right")},
-    "settings": {},
-    "new": {
-        "tc": (False, None, "a TimeControl string or {\"left\": ..., \"right\": ...}; a game (or mode)"),
-        "first": (False, lambda v: v in C.SIDE_NAMES, "left or right"),
-        "mode": (False, lambda v: v in MATCH_MODES, "kokboru or kilithattu: a match (issue 14) instead of a game"),
-        "lead": (False, lambda v: _int(v) and 0 <= v <= 99, "kokboru: the lead that wins at once, 0..99 (8)"),
-        "changeover_ms": (False, lambda v: _int(v) and 1000 <= v <= 60000,
-                          "kilithattu: the changeover, 1000..60000 ms (60000)"),
-        "method": (False, lambda v: v in MATCH_METHODS, "kilithattu: a further tie by sudden, lot, draw, referee"),
-        "seed": (False, lambda v: _int(v) and 1 <= v <= 0xFFFFFFFF,
-                 "a match's lot drawn from this seed, 1..2^32-1 (scripts only; else a true random bit)"),
-    },
-    "start": {},
-    "pause": {"by": (False, lambda v: v in C.BY_NAMES, "left, right, arbiter or host")},
-    "resume": {},
-    "score": {
-        "side": (True, lambda v: v in C.SIDE_NAMES, "left or right (a match)"),
-        "points": (True, lambda v: _int(v) and v in (1, 2, 4), "kokboru 4, 2 or 1; kilithattu 1"),
-    },
-    "card": {
-        "side": (True, lambda v: v in C.SIDE_NAMES, "left or right (kokboru)"),
-        "kind": (True, lambda v: v in ("warning", "red"), "warning or red"),
-    },
-    "stoppage": {},
-    "undo": {},
-    "adjust": {
-        "side": (True, lambda v: v in C.SIDE_NAMES, "left or right"),
-        "ms": (False, lambda v: _int(v) and v >= 0, "ms, a whole number >= 0"),
-        "moves": (False, lambda v: _int(v) and v >= 0, "a move count >= 0"),
-        "stage": (False, lambda v: _int(v) and v >= 1, "a stage >= 1"),
-    },
-    "extend": {},
-    "late_install": {"elapsed_ms": (True, lambda v: _int(v) and v >= 0, "ms played without a clock, >= 0")},
-    "adjourn": {},
-    "resume_adjourned": {},
-    "result": {
-        "result": (False, lambda v: v in C.RESULT_NAMES, ", ".join(C.RESULT_NAMES) + " (a game)"),
-        "winner": (False, lambda v: v in ("left", "right", "none"), "left, right or none: a draw (a match)"),
-    },
-    "power_cut": {"off_ms": (True, lambda v: _int(v) and v >= 0, "ms the board stays off, >= 0")},
+# The script's actions: every row of the firmware's one table of actions (sagatfw/actions.py: its
+# arguments, their kinds and ranges, what it serves), under the script's names ("settings" takes
+# the settings as fields, the protocol's settings.set an object of them), plus what only a script
+# does: press a lever, cut the power, seed a match's lot.
+SCRIPT_NAMES = {"settings.set": "settings"}
+OPTION_HELP = {  # what the table leaves to the mode's engine (its new_match checks the value)
+    "lead": "kokboru: the lead that wins at once, 0..99 (8)",
+    "changeover_ms": "kilithattu: the changeover, 1000..60000 ms (60000)",
+    "method": "kilithattu: a further tie by " + ", ".join(METHOD_NAMES),
 }
-MATCH_MODES = ("kokboru", "kilithattu")
-MATCH_METHODS = ("sudden", "lot", "draw", "referee")  # sagatfw.modes.kilithattu.METHOD_NAMES
+
+
+def _kind_help(spec) -> str:
+    name, kind, _req, a, b = spec
+    a, b = FA.const_of(a), FA.const_of(b)
+    if kind == "side":
+        return "left or right"
+    if kind == "int":
+        return f"a whole number {a}..{b}"
+    if kind in ("index", "name"):
+        return " or ".join(", ".join(a[b or 0:]).rsplit(", ", 1))
+    if kind == "tc":
+        return 'a TimeControl string or {"left": ..., "right": ...}'
+    if kind == "option":
+        return OPTION_HELP[name]
+    return "an object of settings"
+
+
+ACTIONS: dict[str, dict] = {"press": {"side": (True, None, "left or right")}}
+for _name, (_m, _serves, _auth, _spec) in FA.ACTIONS.items():
+    ACTIONS[SCRIPT_NAMES.get(_name, _name)] = {} if _name == "settings.set" else {
+        s[0]: (bool(s[2]), s, _kind_help(s)) for s in _spec}
+ACTIONS["new"]["seed"] = (False, None, "a match's lot drawn from this seed, 1..2^32-1 (scripts only; else a true "
+                                       "random bit)")
+ACTIONS["power_cut"] = {"off_ms": (True, None, "ms the board stays off, >= 0")}
 # the firmware's own list of each mode's options (sagatfw/matchapp.py), and the scripts' lot seed
 MATCH_OPTIONS = {mode: _MA.OPTIONS[i] + (("seed",) if mode == "kilithattu" else ()) for i, mode in enumerate(_MA.MODES)}
 # what each kind of play takes: a game's actions, a match's (after a `new` with a mode)
-GAME_ONLY = ("press", "pause", "adjust", "extend", "late_install", "adjourn", "resume_adjourned")
-MATCH_ONLY = ("score", "card", "stoppage", "undo")
+GAME_ONLY = ("press",) + tuple(SCRIPT_NAMES.get(k, k) for k, v in FA.ACTIONS.items() if v[1] == "game")
+MATCH_ONLY = tuple(k for k, v in FA.ACTIONS.items() if v[1] == "match")
 
 
 def actions_help() -> str:
@@ -145,51 +136,17 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
         if what not in ACTIONS:
             raise bad(f'unknown "do" {what!r} (one of {", ".join(ACTIONS)})')
         fields = ACTIONS[what]
-        for key, (required, check, meaning) in fields.items():
+        if what in ("press", "power_cut"):  # a script's own: a lever, the power
+            key = "side" if what == "press" else "off_ms"
             if key not in a:
-                if required:
-                    raise bad(f'{what} needs "{key}" ({meaning})')
-                continue
-            if check is not None and not check(a[key]):
-                raise bad(f'{what}: "{key}" must be {meaning}, not {a[key]!r}')
-        if what == "new" and "mode" in a:
-            if "tc" in a:
-                raise bad('new takes "tc" (a game) or "mode" (a match), not both')
-            mode = a["mode"]
-            for key in _MA.OPTION_NAMES + ("seed",):
-                if key in a and key not in MATCH_OPTIONS[mode]:
-                    raise bad(f'a {mode} match has no "{key}"')
-            match = True
-        elif what == "new":
-            if "tc" not in a:
-                raise bad('new needs "tc" (a TimeControl string or {"left": ..., "right": ...}) or "mode"')
-            for key in _MA.OPTION_NAMES + ("seed",):
-                if key in a and key != "first":  # first: a game's first side too
-                    raise bad(f'"{key}" is a match\'s: new with "mode"')
-            match = False
-            tc = a["tc"]
-            try:
-                if isinstance(tc, dict):
-                    if set(tc) != {"left", "right"}:
-                        raise ValueError('a handicap is {"left": TC, "right": TC}')
-                    tcm.parse(tc["left"])
-                    tcm.parse(tc["right"])
-                elif isinstance(tc, str):
-                    tcm.parse_sides(tc)
-                else:
-                    raise ValueError("tc must be a string or {left, right}")
-            except ValueError as e:
-                raise bad(str(e)) from None
-        if match and what in GAME_ONLY:
-            raise bad(f"{what} is a game's action, not a match's (the last new has a mode)")
-        if not match and what in MATCH_ONLY:
-            raise bad(f'{what} is a match\'s action: a new with "mode" first')
-        if what == "result" and ("winner" if match else "result") not in a:
-            raise bad('result needs "winner" (left, right or none) in a match' if match
-                      else f'result needs "result" ({", ".join(C.RESULT_NAMES)})')
-        if what == "adjust" and not any(k in a for k in ("ms", "moves", "stage")):
-            raise bad('adjust needs at least one of "ms", "moves", "stage"')
-        if what == "settings":
+                raise bad(f'{what} needs "{key}" ({fields[key][2]})')
+            v = a[key]
+            if (v not in C.SIDE_NAMES) if what == "press" else (not _int(v) or v < 0):
+                raise bad(f'{what}: "{key}" must be {fields[key][2]}, not {v!r}')
+            extra = sorted(set(a) - {"at", "do", key})
+            if extra:
+                warnings.append(f"{name} line {n}: ignored unknown field(s) {', '.join(extra)}")
+        elif what == "settings":
             for key, value in a.items():
                 if key in ("at", "do"):
                     continue
@@ -199,10 +156,39 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
                     fw_settings.validate(key, value)
                 except ValueError as e:
                     raise bad(str(e)) from None
-        else:
-            extra = sorted(set(a) - {"at", "do"} - set(fields))
-            if extra:
-                warnings.append(f"{name} line {n}: ignored unknown field(s) {', '.join(extra)}")
+        else:  # a row of the firmware's table: its own check of the arguments
+            try:
+                vals = FA.args(what, {k: v for k, v in a.items() if k not in ("at", "do", "seed")})
+            except ValueError as e:
+                raise bad(f"{what}: {e}") from None
+            if "seed" in a and not (what == "new" and vals["mode"] == "kilithattu"):
+                raise bad('"seed" is a kilithattu match\'s (its lot): new with "mode": "kilithattu"')
+            if "seed" in a and not (_int(a["seed"]) and 1 <= a["seed"] <= 0xFFFFFFFF):
+                raise bad(f"new: seed must be 1..2^32-1, not {a['seed']!r}")
+            if what == "new" and vals["mode"] is not None:
+                mode = vals["mode"]
+                for key in MATCH_OPTIONS["kokboru"] + MATCH_OPTIONS["kilithattu"]:
+                    if key in a and key not in MATCH_OPTIONS[mode]:
+                        raise bad(f'a {mode} match has no "{key}"')
+                try:  # the options' values: the mode's own engine checks them, as on the clock
+                    opts = {k: vals[k] for k in _MA.OPTIONS[_MA.MODES.index(mode)] if vals[k] is not None}
+                    _MA.make_engine(mode).new_match(**_MA.option_args(_MA.MODES.index(mode), opts))
+                except ValueError as e:
+                    raise bad(f"new: {e}") from None
+                match = True
+            elif what == "new":
+                match = False
+                try:
+                    tcm.parse_sides(vals["tc"])
+                except ValueError as e:
+                    raise bad(str(e)) from None
+        if match and what in GAME_ONLY:
+            raise bad(f"{what} is a game's action, not a match's (the last new has a mode)")
+        if not match and what in MATCH_ONLY:
+            raise bad(f'{what} is a match\'s action: a new with "mode" first')
+        if what == "result" and ("winner" if match else "result") not in a:
+            raise bad('result needs "winner" (left, right or none) in a match' if match
+                      else f'result needs "result" ({", ".join(C.RESULT_NAMES)})')
         actions.append(Action(n, a))
     if not actions:
         raise SimError(f"{name}: no actions")

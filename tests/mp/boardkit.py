@@ -20,14 +20,28 @@ class Store:
         self.values = defaults()
 
 
+def say(app, text):
+    """Set an app's status line from the text the faces show ("LOG ERROR", "CODE 042917", None)."""
+    from sagatfw.faces import STATUS_TEXT
+
+    if text is None:
+        app.status = 0
+    elif text[:5] == "CODE ":
+        app.status = STATUS_TEXT.index("CODE")
+        app.code_text = text
+    else:
+        app.status = STATUS_TEXT.index(text)
+
+
 class FakeApp:
-    """What HwBoard.show reads of the App: the clock, settings, message, menu, match, journal and
-    the next refresh (a board sets next_face to ask for the loop's next pass)."""
+    """What HwBoard.show reads of the App: the clock, settings, status line, menu, match, journal
+    and the next refresh (a board sets next_face to ask for the loop's next pass)."""
 
     def __init__(self, clock):
         self.clock = clock
         self.store = Store()
-        self.message = None
+        self.status = 0
+        self.code_text = None
         self.menu = None
         self.match = None
         self.journal = None

@@ -4,11 +4,13 @@
 import gc
 
 import micropython
+from boardkit import say
 from flash import Flash, mount, unmount
 
 from sagatfw import buttons as B
 from sagatfw import clock as C
 from sagatfw.app import App
+from sagatfw.faces import status_text  # noqa: E402
 from sagatfw.ticks import TICKS_MAX, ticks_add
 
 
@@ -262,7 +264,7 @@ def test_boot_with_corrupt_settings_says_so_and_plays():
     board = FakeBoard()
     app = App(board)
     app.boot(T(0))
-    assert app.message == "SETTINGS DEFAULT" and app.clock.tc[0].first_ms() == 420000  # TK-B3 blitz
+    assert status_text(app) == "SETTINGS DEFAULT" and app.clock.tc[0].first_ms() == 420000  # TK-B3 blitz
     ev = _log(app)
     assert ev and ev[-1]["type"] == "settings" and ev[-1]["origin"] == "defaults_corrupt"
     app.start(T(10))
@@ -325,7 +327,7 @@ def test_a_restore_that_fails_starts_clean_and_says_so_even_out_of_memory():
             del J.Journal.restore
             C.Clock = real_clock
         assert made == [False, False]  # App's, then the clean one: made after the replay was freed
-        assert app2.message == "RESTORE FAILED" and "log restore failed" in board2.notes[0]
+        assert status_text(app2) == "RESTORE FAILED" and "log restore failed" in board2.notes[0]
         c = app2.clock
         # the settings' control and first side, not the half replay's 5 s with right to move
         assert c.state == C.SETUP and c.to_move == C.LEFT and c.ms(C.LEFT) > 5000 and c.moves == [0, 0]
@@ -357,11 +359,11 @@ def test_a_log_that_cannot_be_opened_leaves_the_clock_playing_and_the_log_untouc
         assert app2.boot(T(0)) is False  # the clock boots: no exception
     finally:
         del J.Journal.open  # back to journalboot's, through Journal.__getattr__
-    assert app2.message == "LOG ERROR" and "log open failed" in board2.notes[0]
+    assert status_text(app2) == "LOG ERROR" and "log open failed" in board2.notes[0]
     app2.start(T(0))  # a game is played, unlogged, and the faces keep saying so
     for ms in range(1000, 5000, 1000):
         _tap(app2, B.LEVER_LEFT if ms // 1000 % 2 else B.LEVER_RIGHT, ms)
-    assert app2.clock.moves[C.LEFT] + app2.clock.moves[C.RIGHT] == 4 and app2.message == "LOG ERROR"
+    assert app2.clock.moves[C.LEFT] + app2.clock.moves[C.RIGHT] == 4 and status_text(app2) == "LOG ERROR"
     assert app2.journal.error == "log not opened"
     after = {n: open("/flash/log/" + n, "rb").read() for n in os.listdir("/flash/log")}
     assert after == before  # not a byte of the log was written over (a seq 0 would replace a segment)
@@ -472,7 +474,7 @@ def test_the_loop_says_error_then_clears_it_after_clean_refreshes():
     from sagatfw import app as A
 
     app, board = _app()
-    app.message = "CODE 123456"  # what the faces said before the glitch
+    say(app, "CODE 123456")  # what the faces said before the glitch
     fails = [3]
     now = [T(0)]
     passes = [0]
@@ -499,7 +501,7 @@ def test_the_loop_says_error_then_clears_it_after_clean_refreshes():
         try:
             step(t)
         finally:
-            said.append(app.message)
+            said.append(status_text(app))
 
     board.show = show
     board.ticks = ticks

@@ -5,12 +5,13 @@ import fake_machine as FM
 
 FM.install()
 
-from boardkit import T, cell  # noqa: E402
+from boardkit import T, cell, say  # noqa: E402
 from flash import Flash, mount, unmount  # noqa: E402
 
 from sagatfw import clock as C  # noqa: E402
 from sagatfw.app import App  # noqa: E402
 from sagatfw.boards import esp32, pico  # noqa: E402
+from sagatfw.faces import status_text  # noqa: E402
 
 
 def _board_cls(display="tm1637", base=pico.Board, pins=pico.PINS):
@@ -55,7 +56,7 @@ def _loop(app, start, stop, step=5):
             return t, caught
         except Exception as e:  # noqa: BLE001 - as app._loop
             caught.append(e)
-            app.message = "ERROR"
+            say(app, "ERROR")
         t += step
     return None, caught
 
@@ -112,13 +113,13 @@ def test_cutoff_with_moves_only_in_ram_does_not_lose_them():
         _press(app, app.clock.running, 2000 + i * 1000)
         _loop(app, 2000 + i * 1000, 2980 + i * 1000, 20)
     _loop(app, 8000, 9000, 20)
-    assert app.message == "LOG ERROR" and app.journal.backlog, app.message
+    assert status_text(app) == "LOG ERROR" and app.journal.backlog, status_text(app)
     moves = app.clock.moves[C.LEFT] + app.clock.moves[C.RIGHT]
     assert moves == 6
     FM.ADC.value = cell(3400)
     slept, caught = _loop(app, 9020, 60000, 20)
     assert slept is None and not caught, (slept, caught)  # the game stays on the faces and in RAM
-    assert app.clock.state == C.RUNNING and board.low and app.message == "LOG ERROR"
+    assert app.clock.state == C.RUNNING and board.low and status_text(app) == "LOG ERROR"
     # the arbiter ends the game (the result noted by hand, the log cannot take it): now it sleeps
     app.result("1-0", T(60020))
     slept, caught = _loop(app, 60020, 90000, 20)

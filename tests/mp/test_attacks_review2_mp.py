@@ -8,6 +8,7 @@ from flash import Flash, mount, unmount
 from test_protocol import Rig
 
 from sagatfw import clock as C
+from sagatfw.faces import status_text  # noqa: E402
 
 
 def _fresh(blocks=64):
@@ -54,11 +55,11 @@ def test_code_on_the_faces_is_only_that_of_a_durable_result():
     rig.ok("result", result="1-0")
     j = rig.app.journal
     st = rig.ok("state")
-    assert j.backlog and st["result_code"] is None and rig.app.message == "LOG ERROR", (rig.app.message, st)
+    assert j.backlog and st["result_code"] is None and status_text(rig.app) == "LOG ERROR", (status_text(rig.app), st)
     f.read_only = False  # the flash works again: the clock retries within a second, then shows it
     rig.at(6100)
     st = rig.ok("state")
-    assert not j.backlog and st["result_code"] == j.result_code and rig.app.message == "CODE " + j.result_code
+    assert not j.backlog and st["result_code"] == j.result_code and status_text(rig.app) == "CODE " + j.result_code
     unmount()
 
 
@@ -69,7 +70,7 @@ def test_reboot_after_a_result_still_gives_its_code():
     f, rig = _started()
     rig.ok("result", result="0-1")
     code = rig.app.journal.result_code
-    assert code is not None and rig.app.message == "CODE " + code
+    assert code is not None and status_text(rig.app) == "CODE " + code
     assert rig.ok("state")["result_code"] == code
     rig = _reboot(f)
     rig.at(100)
@@ -77,7 +78,7 @@ def test_reboot_after_a_result_still_gives_its_code():
     assert res and res[-1]["result"] == "0-1"  # the result is durable
     st = rig.ok("state")
     assert st["result_code"] == code, (st["result_code"], code)
-    assert rig.app.message == "CODE " + code, rig.app.message
+    assert status_text(rig.app) == "CODE " + code, status_text(rig.app)
     unmount()
 
 

@@ -6,7 +6,7 @@ import fake_machine as FM
 FM.install()
 
 from boardkit import FakeApp as _App  # noqa: E402
-from boardkit import cell, show_all  # noqa: E402
+from boardkit import cell, say, show_all  # noqa: E402
 
 from sagatfw import buttons as B  # noqa: E402
 from sagatfw import faces as F  # noqa: E402
@@ -79,7 +79,7 @@ def test_tm1637_faces_show_the_result_code_with_the_final_times():
     c = _game()
     c.result(0, 10400)
     app = _App(c)
-    app.message = "CODE 042917"
+    say(app, "CODE 042917")
     for now, texts in ((12000, None), (14000, ("C042", "917"))):  # every other 2 s
         del FM.TRACE[:]
         board.show(app, now)
@@ -333,7 +333,7 @@ def test_tm1637_faces_say_the_messages_an_oled_shows():
                           ("SETTINGS DEFAULT", "SdEF"), ("LOG DAMAGED", "LdAm")):
         app = _App(_game())  # right runs, t = 10.4 s
         c = app.clock
-        app.message = message
+        say(app, message)
         want = bytes(F.text4(bytearray(4), text))
         seen = {LEFT: 0, RIGHT: 0}
         for now in range(10400, 40400, 500):
@@ -346,7 +346,7 @@ def test_tm1637_faces_say_the_messages_an_oled_shows():
                     seen[side] += 1
         assert seen[RIGHT] == 0 and seen[LEFT] == 6, (message, seen)  # 3 windows of 1 s, 2 shows each
     c.pause(2, 40400)
-    app.message = "LOG ERROR"
+    say(app, "LOG ERROR")
     want = bytes(F.text4(bytearray(4), "LErr"))
     for now, shown in ((42000, True), (44000, False)):
         del FM.TRACE[:]

@@ -12,6 +12,7 @@ from flash import Flash, mount, read_log, unmount
 from test_logfull import _boot, _play, _replays
 
 from sagatfw import clock as C
+from sagatfw.faces import status_text  # noqa: E402
 
 MB = 1048576
 
@@ -61,7 +62,7 @@ def test_three_hour_game_with_1s_checkpoints_keeps_every_record():
     script.append({"at": t + 10000, "do": "result", "result": "1-0"})
     _play(app, board, script)
     j = app.journal
-    assert j.error is None and not j.full and app.message == "CODE " + j.result_code  # the result code
+    assert j.error is None and not j.full and status_text(app) == "CODE " + j.result_code  # the result code
     reader, events = read_log(j)
     assert reader.problems == [], reader.problems[:3]
     mine = [e for e in events if e["game"] == 1]

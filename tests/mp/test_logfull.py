@@ -12,6 +12,7 @@ from sagatfw import clock as C
 from sagatfw import faces as F
 from sagatfw.app import App
 from sagatfw.boards import sim
+from sagatfw.faces import status_text  # noqa: E402
 from sagatfw.replay import Replay
 
 LOG = "/flash/log"
@@ -41,7 +42,7 @@ def _replays(events, game):
 
 
 def _text_of(app, side):
-    items = F.oled(app.clock, side, 0, 100, False, 0, app.message)
+    items = F.oled(app.clock, side, 0, 100, False, 0, status_text(app))
     return " ".join(i[3] for i in items if i[0] == "text")
 
 
@@ -70,7 +71,7 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
 
     while not j.full:  # the game fills the flash: nothing older to remove
         press()
-    assert app.message == "LOG FULL" and "LOG FULL" in _text_of(app, C.LEFT)
+    assert status_text(app) == "LOG FULL" and "LOG FULL" in _text_of(app, C.LEFT)
     state = srv.c_state({}, board.ticks())
     assert state["log_full"] is True and state["message"] == "LOG FULL"
     while not j.gap:  # play on: littlefs still takes a few records, then the RAM backlog fills
@@ -78,7 +79,7 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     for _ in range(6):  # seven presses in all cannot be kept: counted, not made
         press()
     assert app.clock.moves[0] + app.clock.moves[1] == moves  # the clock never stopped
-    assert j.gap == 7 and j.dropped == 7 and app.message == "LOG FULL"
+    assert j.gap == 7 and j.dropped == 7 and status_text(app) == "LOG FULL"
     assert len(j.backlog) == j.backlog_max - 6  # the last places wait for a record that must be kept
     dropped = j.gap
     from sagatfw import commands
@@ -89,7 +90,7 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     _play(app, board, [{"at": t, "do": "result", "result": "0-1"}])
     assert j.backlog == [] and j.gap == 0 and j.error is None  # the ballast made room for the result
     # the result code takes the faces for the scoresheet; state and log.info still say log_full
-    assert app.clock.state == C.FINISHED and app.message == "CODE " + j.result_code and j.full
+    assert app.clock.state == C.FINISHED and status_text(app) == "CODE " + j.result_code and j.full
     reader, events = read_log(j)
     assert reader.problems == [], reader.problems[:3]  # seq and chain run on through the gap
     gaps = [e for e in events if e["type"] == "gap"]
@@ -103,7 +104,7 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     # a reboot: the finished game is not restored, nothing fails; the next game makes room again
     app, board, restored = _boot(t + 5000)
     code = app.journal.durable_code()  # the finished game's code is back on the faces for the scoresheet
-    assert not restored and code is not None and app.message == "CODE " + code
+    assert not restored and code is not None and status_text(app) == "CODE " + code
     _play(app, board, [{"at": t + 6000, "do": "new", "tc": "420"}])
     assert not app.journal.full and app.journal.room
     unmount()

@@ -8,6 +8,7 @@ from test_app import FakeBoard, T
 
 from sagatfw import clock as C
 from sagatfw.app import App
+from sagatfw.faces import status_text  # noqa: E402
 
 DAY = 86400000
 I32 = 2147483647
@@ -68,7 +69,7 @@ def test_an_hour_a_move_for_700_moves_each_is_logged_in_range_and_restored():
     last = _in_range(app)
     assert last[-1]["type"] == "press" and last[-1]["left_ms"] == faces[0]
     app2 = App(FakeBoard())  # the power goes off and on
-    assert app2.boot(T(ms + 5000)) is True and app2.message is None
+    assert app2.boot(T(ms + 5000)) is True and status_text(app2) is None
     c = app2.clock
     assert c.state == C.PAUSED and (c.ms(C.LEFT), c.ms(C.RIGHT), c.moves[C.LEFT], c.moves[C.RIGHT]) == faces
     assert app2.resume(T(ms + 6000)) and app2.clock.press(C.LEFT, T(ms + 7000))

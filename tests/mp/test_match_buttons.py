@@ -8,6 +8,7 @@ from flash import Flash, mount, unmount
 from sagatfw import buttons as B
 from sagatfw import matchapp
 from sagatfw.app import App
+from sagatfw.faces import status_text  # noqa: E402
 from sagatfw.modes import base as M
 from sagatfw.ticks import TICKS_MAX, ticks_add
 
@@ -219,9 +220,10 @@ def test_a_finished_match_shows_its_result_code_after_a_reboot_too_and_an_undo_w
         _tap(app, B.PLUS, 2500 + 1000 * i)
     assert m.state == M.FINISHED and m.why == M.WHY_LEAD
     code = app.result_code()
-    assert code is not None and len(code) == 6 and app.message == "CODE " + code
+    assert code is not None and len(code) == 6 and status_text(app) == "CODE " + code
     app2 = _reboot(app)
-    assert app2.match is None and app2.message == "CODE " + code and app2.result_code() == code
+    assert status_text(app2) == "CODE " + code and app2.result_code() == code
+    assert app2.match.m.state == M.FINISHED and app2.match.m.scores == [12, 0]  # (test_match_gaps.py)
     unmount()
     app = _app("kokboru", {"lead": 8})
     m = app.match.m
@@ -231,7 +233,7 @@ def test_a_finished_match_shows_its_result_code_after_a_reboot_too_and_an_undo_w
         _tap(app, B.PLUS, 2500 + 1000 * i)
     assert app.result_code() is not None
     _tap(app, B.MINUS, 6000, hold=1200)  # undo the last +4: the lead win is withdrawn
-    assert m.state != M.FINISHED and app.result_code() is None and app.message is None
+    assert m.state != M.FINISHED and app.result_code() is None and status_text(app) is None
     unmount()
 
 

@@ -7,6 +7,7 @@ import fake_machine as FM
 FM.install()
 
 from boardkit import FakeApp as _App  # noqa: E402
+from boardkit import say  # noqa: E402
 
 from sagatfw import faces as F  # noqa: E402
 from sagatfw.boards import pico  # noqa: E402
@@ -73,7 +74,7 @@ def test_the_panel_holds_exactly_the_frame_drawn_through_a_whole_game():
         c.advance(now)
         if now == 60000:
             c.result(0, now)
-            app.message = "CODE 042917"
+            say(app, "CODE 042917")
         worst = max(refresh(board, app, now))
         assert _same(board) and bus_ms(worst) < 20, (now, worst)
         steps += 1

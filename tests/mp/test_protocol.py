@@ -17,6 +17,7 @@ from sagatfw import protocol as P
 from sagatfw import records as R
 from sagatfw.app import App
 from sagatfw.commands import save_key
+from sagatfw.faces import status_text  # noqa: E402
 from sagatfw.journal import Journal
 from sagatfw.logread import Reader, iso_utc
 from sagatfw.ticks import TICKS_MAX, ticks_add
@@ -1190,7 +1191,7 @@ def test_result_code_is_shown_and_derived_from_the_result_record():
     res = [r for r in recs if R.type_of(r) == C.EV_RESULT][-1]
     code = R.result_code(R.chain_of(res))
     assert st["result_code"] == code and len(code) == 6 and code.isdigit()
-    assert rig.app.message == "CODE " + code  # on both faces, for the scoresheet
+    assert status_text(rig.app) == "CODE " + code  # on both faces, for the scoresheet
     rig.ok("new", KEY, tc="300", first="left")  # the next game: the code goes
-    assert rig.ok("state")["result_code"] is None and rig.app.message is None
+    assert rig.ok("state")["result_code"] is None and status_text(rig.app) is None
     unmount()

@@ -8,6 +8,7 @@ from flash import unmount
 from test_protocol import Rig
 
 from sagatfw import clock as C
+from sagatfw.faces import status_text  # noqa: E402
 
 UNPLAYABLE = ("*60|300", "300|", "|300", "300|*60")
 
@@ -43,7 +44,7 @@ def test_settings_set_presets_set_and_new_refuse_unplayable_controls_and_save_no
         assert _file() == before, text  # nothing saved
         assert rig.ok("settings.get")["values"]["tc"] == "420"
         rig2 = _reboot()  # the next boot: normal, on the saved settings
-        assert rig2.app.message is None and rig2.app.store.values["first"] == "right"
+        assert status_text(rig2.app) is None and rig2.app.store.values["first"] == "right"
         assert rig2.ok("presets.list")["user"] == []
         _game_runs(rig2)
         unmount()
@@ -62,7 +63,7 @@ def test_boot_on_littlefs_survives_bad_settings_files():
             f.write(data)
         rig = _reboot()
         app = rig.app
-        assert app.message == "SETTINGS DEFAULT", data[:30]
+        assert status_text(app) == "SETTINGS DEFAULT", data[:30]
         assert rig.ok("settings.get")["problem"]
         recs = [e for e in app.journal.game_events(0) if e["type"] == "settings"]
         assert recs and recs[-1]["origin"] == "defaults_corrupt", recs

@@ -70,7 +70,7 @@ class Run:
         before = self.snapshot()
         try:
             getattr(self.m, name)(*(args + (self.now(t),)))
-        except Refused as e:
+        except ValueError as e:  # Refused (the state) or a bad value
             self._drain()
             assert self.snapshot() == before, (name, before, self.snapshot())
             return str(e)
@@ -147,3 +147,14 @@ def refuses(fn, *args):
     except Refused as e:
         return str(e)
     raise AssertionError("expected Refused")
+
+
+def bad_value(fn, *args):
+    """Assert fn(*args) raises a plain ValueError (a bad value), not Refused (the state); its text."""
+    try:
+        fn(*args)
+    except Refused:
+        raise AssertionError("a bad value refused as if the state did not allow it") from None
+    except ValueError as e:
+        return str(e)
+    raise AssertionError("expected ValueError")

@@ -1,7 +1,7 @@
 # Exact-millisecond tests of the kilithattu engine (sagatfw/modes/kilithattu.py), one group per
 # rule of docs/rules.md (KT-*) and per decision of docs/match.md. Run by pytest under CPython and
 # by tests/mprun.py under MicroPython.
-from matchkit import MIN, NEAR_WRAP, Run, refuses, replay
+from matchkit import MIN, NEAR_WRAP, Run, bad_value, replay
 
 from sagatfw.modes import base as B
 from sagatfw.modes import kilithattu as K
@@ -93,8 +93,8 @@ def test_the_changeover_is_a_setting_of_at_most_1_min_kt_4_4():
     assert r.of("break_start")[0]["val"] == 30000 and r.m.state == B.RUNNING
     m = K.Kilithattu()
     for bad in (0, 999, 60001, 120000, "60000", None):
-        assert refuses(m.new_match, L, bad) == "changeover must be 1000..60000 ms"
-    assert refuses(m.new_match, 2) == "side must be left or right"
+        assert bad_value(m.new_match, L, bad) == "changeover must be 1000..60000 ms"
+    assert bad_value(m.new_match, 2) == "side must be left or right"
 
 
 def test_the_referee_may_start_innings_2_during_the_changeover_kt_4_4():
@@ -276,7 +276,7 @@ def test_a_further_tie_left_to_the_referee_kt_4_6():
 def test_the_further_tie_method_is_a_setting_kt_4_6():
     m = K.Kilithattu()
     for bad in (-1, 4, "lot", None):
-        assert refuses(m.new_match, L, 60000, bad) == "method must be sudden, lot, draw or referee"
+        assert bad_value(m.new_match, L, 60000, bad) == "method must be sudden, lot, draw or referee"
     assert K.METHOD_NAMES[K.M_LOT] == "lot" and m.method == K.M_LOT  # the default
 
 

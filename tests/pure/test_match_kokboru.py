@@ -1,7 +1,7 @@
 # Exact-millisecond tests of the one-on-one kok-boru engine (sagatfw/modes/kokboru.py), one group
 # per rule of docs/rules.md (KB-*) and per decision of docs/match.md. Run by pytest under CPython
 # and by tests/mprun.py under MicroPython.
-from matchkit import MIN, NEAR_WRAP, Run, refuses, replay
+from matchkit import MIN, NEAR_WRAP, Run, bad_value, refuses, replay
 
 from sagatfw.modes import base as B
 from sagatfw.modes.kokboru import KokBoru
@@ -141,7 +141,7 @@ def test_the_lead_threshold_is_a_setting_kb_14():
     assert r.m.state == B.RUNNING and r.m.scores == [40, 0]
     m = KokBoru()
     for bad in (-1, 100, "8", True, None):
-        assert refuses(m.new_match, bad) == "lead must be 0..99"
+        assert bad_value(m.new_match, bad) == "lead must be 0..99"
 
 
 # ------------------------------------------------------------------------- KB-17
@@ -351,8 +351,9 @@ def test_undo_of_the_winning_lead_withdraws_the_result_kb_14():
     assert r.brief(n) == [("undo", 10000), ("stoppage_start", 10000)]
     assert r.m.state == B.STOPPED and r.m.winner == B.NONE and r.m.why == -1 and r.m.scores == [8, 0]
     assert r.m.match_ms() == HALF - 3000  # the half's time stopped at the result
+    assert r.log[-1]["val"] == 7000  # KB-16: stopped since the result (tests/pure/test_match_gaps.py)
     r.do("resume", 12000)
-    assert r.log[-1]["val"] == 2000  # the stoppage from the undo on
+    assert r.log[-1]["val"] == 9000  # the stoppage from the result on
     r.poll(HOUR)
     assert r.of("period_end")[0]["t"] == HALF + 9000  # the finished 7 s and the stoppage are not played
 

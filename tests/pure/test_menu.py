@@ -305,7 +305,8 @@ def test_new_game_while_one_is_in_progress_needs_abort():
         rig.lever(C.LEFT)
         rig.press(B.START)  # paused mid-game
         rig.press(B.MENU)
-        rig.press(B.PLUS)  # ARBITER -> PRESET (wraps)
+        rig.press(B.PLUS)  # ARBITER -> MATCH
+        rig.press(B.PLUS)  # -> PRESET (wraps)
         rig.press(B.START)
         assert rig.view() == ("ABORT?", "NO")
         rig.press(B.START)  # NO: back to the top, nothing changed
@@ -583,7 +584,7 @@ def _correct(rig, side, start_s, target_s):
     """Set `side` to start_s (directly), then correct it to target_s with the menu, fewest presses.
     Returns the seconds of presses the correction took."""
     app = rig.app
-    app.adjust(side, rig.t, ms=start_s * 1000)
+    app.adjust(side, start_s * 1000, None, None, rig.t)
     t0 = rig.t
     open_arbiter(rig, M.A_TIME_L + side)
     rig.press(B.START)

@@ -15,6 +15,7 @@ from sagatfw import clock as C
 from sagatfw import settings as S
 from sagatfw import timecontrol as tcm
 from sagatfw.app import App
+from sagatfw.faces import status_text  # noqa: E402
 
 
 class Board(test_menu.Board):
@@ -95,7 +96,7 @@ def test_settings_set_of_an_unplayable_control_saves_nothing_and_the_clock_still
             assert _file(board) == before and app.store.values == values, text  # nothing saved, nothing changed
             app2 = App(board)  # the next boot
             app2.boot(20)
-            assert app2.message is None and app2.store.values["tc"] == "420"
+            assert status_text(app2) is None and app2.store.values["tc"] == "420"
             _plays(app2)
         finally:
             _rmtree(board.root[:-1])
@@ -136,7 +137,7 @@ def test_boot_survives_any_settings_file_with_defaults_a_message_and_a_log_recor
     for text in BAD_FILES:
         app, board = _boot_with(text)
         try:
-            assert app.message == "SETTINGS DEFAULT", (text[:40], app.message)
+            assert status_text(app) == "SETTINGS DEFAULT", (text[:40], status_text(app))
             assert app.store.origin == 2 and app.store.problem, text[:40]  # records.ORIGIN_DEFAULTS_CORRUPT
             recs = [e for e in app.journal.game_events(0) if e["type"] == "settings"]
             assert recs and recs[-1]["origin"] == "defaults_corrupt", (text[:40], recs)
@@ -158,7 +159,7 @@ def test_boot_survives_a_control_that_passes_the_file_check_but_the_clock_refuse
         for text in ("*60|300", "300|", "1/86400", "not a control"):
             app, board = _boot_with(json.dumps({"tc": text, "first": "right", "sound": False}))
             try:
-                assert app.message == "SETTINGS DEFAULT", text
+                assert status_text(app) == "SETTINGS DEFAULT", text
                 recs = [e for e in app.journal.game_events(0) if e["type"] == "settings"]
                 assert recs and recs[-1]["origin"] == "defaults_corrupt", text
                 assert app.store.values["tc"] == "420" and app.store.values["sound"] is False  # the good value stays

@@ -22,6 +22,7 @@ BATTERY_MS = const(5000)  # the cell is read every 5 s
 CUTOFF_READS = const(3)  # readings in a row under the cut-off before the clock sleeps (not a beep's dip)
 NO_CELL_MV = const(2000)  # less is no cell at all: a LiPo's protection cuts it off near 2.4 V
 WARN_EVERY_S = const(30)  # TM1637: "bAtt" for 1 s in every 30 s during play
+_ST_CODE = const(1)  # the status line's result code (faces.STATUS_TEXT)
 MSG_EVERY_S = const(10)  # TM1637: a message (LOG ERROR...) for 1 s in every 10 s during play
 # LEDs of a face, in the pin map's order: running, flag, low time (TK-C17), mark (a stage passed at a
 # flag, TK-C13, or the default time, TK-C6); the low-battery warning blinks the low LEDs of both
@@ -29,16 +30,6 @@ MSG_EVERY_S = const(10)  # TM1637: a message (LOG ERROR...) for 1 s in every 10 
 _LED_BITS = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW, F.LED_STAGE | F.LED_DEFAULT)
 # a face with three LEDs (fewer free pins): the third shows low time or a mark
 _LED_BITS3 = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW | F.LED_STAGE | F.LED_DEFAULT)
-# the app's messages (app.message) in four TM1637 cells; docs/user-guide.md lists them
-_MSG4 = {
-    "LOG ERROR": "LErr",
-    "LOG FULL": "LFul",
-    "LOG DAMAGED": "LdAm",
-    "RESTORE FAILED": "rErr",
-    "SETTINGS DEFAULT": "SdEF",
-    "SETTINGS UNSAVED": "SErr",
-    "ERROR": "Err",
-}
 
 
 class HwBoard:
@@ -50,6 +41,7 @@ class HwBoard:
     # there (issue 13). hardware/esp32.md bounds how late a soft IRQ stamps a press.
     HARD_IRQ = True
     CUTOFF_SHOW_MS = 10000  # the empty-battery message stays this long before the board sleeps
+    loop_max_ms = 0  # the longest gap between two passes of app._loop since identify asked (issue 15)
 
     def __init__(self):
         p = self.PINS
@@ -140,9 +132,9 @@ class HwBoard:
                 pins[i](1 if mask & bits[i] else 0)
             if self.display == "tm1637":
                 self.tm[side].brightness = v["brightness"]
-                code = app.message
-                m4 = _MSG4.get(code) if code is not None else None
-                if code is not None and code[:5] == "CODE " and (now // 2000) & 1:
+                code = app.code_text if app.status == _ST_CODE else None
+                m4 = F.STATUS4[app.status]
+                if code is not None and (now // 2000) & 1:
                     # the result code (for the scoresheet) every other 2 s, with the final times:
                     # "C123" on the left face, " 456" on the right
                     F.text4(self.seg, ("C" + code[5:8]) if side == 0 else code[8:11])
@@ -160,7 +152,7 @@ class HwBoard:
                     F.tm1637(self.seg, c, side, v["tenths_below_ms"], blink)
                 self.tm[side].show(self.seg)
             else:
-                items[side] = F.oled(c, side, v["tenths_below_ms"], self.level, self.low, blink, app.message)
+                items[side] = F.oled(c, side, v["tenths_below_ms"], self.level, self.low, blink, F.status_text(app))
         if self.display != "tm1637":
             self._send(app, items, now)
 
@@ -192,12 +184,12 @@ class HwBoard:
                 pins[i](1 if mask & bits[i] else 0)
             if self.display == "tm1637":
                 self.tm[side].brightness = app.store.values["brightness"]
-                m4 = _MSG4.get(app.message) if app.message is not None else None
+                m4 = F.STATUS4[app.status]
                 note = app.match.note4(now) if side == 1 else None  # the score face
-                code = app.message
+                code = app.code_text if app.status == _ST_CODE else None
                 if note is not None:
                     F.text4(self.seg, note)
-                elif code is not None and code[:5] == "CODE " and (now // 2000) & 1:
+                elif code is not None and (now // 2000) & 1:
                     F.text4(self.seg, ("C" + code[5:8]) if side == 0 else code[8:11])  # as a game's
                 elif m4 is not None and (now // 2000) & 1:
                     F.text4(self.seg, m4)
@@ -205,7 +197,7 @@ class HwBoard:
                     MF.tm1637(self.seg, m, side, blink)
                 self.tm[side].show(self.seg)
             else:
-                items[side] = MF.oled(m, side, app.match.note(side, now) or app.message)
+                items[side] = MF.oled(m, side, app.match.note(side, now) or F.status_text(app))
         if self.display != "tm1637":
             self._send(app, items, now)
 

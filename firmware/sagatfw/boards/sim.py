@@ -15,6 +15,7 @@ import time
 
 from sagatfw import buttons as B
 from sagatfw import clock as C
+from sagatfw import forget
 from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
 
 BLOCK = 4096
@@ -32,7 +33,6 @@ KEYS = {
     "-": B.MINUS,
 }
 HELP = "keys: a/z left lever, l// right lever, space start/pause, m menu, +/- plus/minus, M/_ menu/minus held, q off"
-BY = {"left": C.BY_LEFT, "right": C.BY_RIGHT, "arbiter": C.BY_ARBITER, "host": C.BY_HOST}
 SIDES = {"left": C.LEFT, "right": C.RIGHT}
 
 
@@ -167,12 +167,12 @@ class Board:
             ma = app.match
             m = ma.m
             note = getattr(ma, "note", None)  # a MatchApp's (tests may give the engine alone)
-            drawn = (MF.oled(m, C.LEFT, (note and note(C.LEFT, now)) or app.message),
-                     MF.oled(m, C.RIGHT, (note and note(C.RIGHT, now)) or app.message))
+            drawn = (MF.oled(m, C.LEFT, (note and note(C.LEFT, now)) or F.status_text(app)),
+                     MF.oled(m, C.RIGHT, (note and note(C.RIGHT, now)) or F.status_text(app)))
             state = m.MODE + " " + MF.M.STATE_NAMES[m.state]
         else:
-            drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, app.message),
-                     F.oled(c, C.RIGHT, tenths, 100, False, blink, app.message))
+            drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, F.status_text(app)),
+                     F.oled(c, C.RIGHT, tenths, 100, False, blink, F.status_text(app)))
         if self.oled is not None:
             from sagatfw.boards import simoled
 
@@ -237,69 +237,46 @@ def _face_lines(items):
 
 
 def do_action(app, board, a, now, n=0, last=None):
-    """One script action (contract 4, line n) through the same code the buttons, menu and host use,
-    then the step that applies it. A refused action, or a press that did nothing, is a warning on
-    stderr with its line and why (sagatfw.boards.simnote, loaded only then: the probe's heap is
-    tight). `last`: each lever's last scripted press (ticks), to tell a press dropped as pressed
-    together."""
+    """One script action (contract 4, line n) through the same code the buttons, menu and host use
+    (a lever's press on the board; every other action through actions.py's table), then the step
+    that applies it. A refused action, or a press that did nothing, is a warning on stderr with its
+    line and why (sagatfw.boards.simnote, loaded only then: the probe's heap is tight). `last`: each
+    lever's last scripted press (ticks), to tell a press dropped as pressed together."""
     what = a["do"]
-    if app.match is not None or "mode" in a:  # a match mode's actions (boards/simmatch.py, loaded then)
-        from sagatfw.boards import simmatch
-
-        if simmatch.handles(app, a):
-            return simmatch.do(app, board, a, now, n)
-    c = app.clock
-    side = SIDES[a["side"]] if what == "press" else None
-    if side is not None:
+    if what == "press":
+        side = SIDES[a["side"]]
+        c = app.clock
         before = c.moves[side]
         state = c.state
         running = c.running
-    ok = None
-    try:
-        if what == "press":
-            board.press(side, now)  # what it did shows once the app has stepped
-        elif what == "settings":
-            values = dict((k, v) for k, v in a.items() if k not in ("at", "do"))
-            ok = app.set_settings(values, now)
-        elif what == "new":
-            tc = a["tc"]
-            if isinstance(tc, dict):
-                tc = tc["left"] + "|" + tc["right"]
-            ok = app.new_game(tc, a.get("first", "left"), now)
-        elif what == "start":
-            ok = app.start(now)
-        elif what == "pause":
-            ok = app.pause(BY[a.get("by", "arbiter")], now)
-        elif what == "resume":
-            ok = app.resume(now)
-        elif what == "adjust":
-            ok = app.adjust(SIDES[a["side"]], now, a.get("ms"), a.get("moves"), a.get("stage"))
-        elif what == "extend":
-            ok = app.extend(now)
-        elif what == "late_install":
-            ok = app.late_install(a["elapsed_ms"], now)
-        elif what == "adjourn":
-            ok = app.adjourn(now)
-        elif what == "resume_adjourned":
-            ok = app.resume_adjourned(now)
-        elif what == "result":
-            ok = app.result(a["result"], now)
-        else:
-            raise ValueError("unknown action %r" % (what,))
-    except (ValueError, KeyError) as e:
-        sys.stderr.write("script line %d: %s refused: %s\n" % (n, what, e))
-    app.step(board.ticks())
-    if side is not None:
+        board.press(side, now)  # what it did shows once the app has stepped
+        app.step(board.ticks())
         if app.clock.moves[side] == before:
             from sagatfw.boards import simnote
 
             simnote.refused(n, what, simnote.why_press(app, side, state, running, now, last))
         if last is not None:
             last[side] = now
-    elif ok is False:
-        from sagatfw.boards import simnote
+        return
+    req = {}
+    for k in a:
+        if k != "at" and k != "do" and k != "line" and k != "seed":
+            req[k] = a[k]
+    name = what
+    if what == "settings":
+        name = "settings.set"
+        req = {"values": req}
+    elif what == "pause" and "by" not in req:
+        req["by"] = "arbiter"  # contract 4: a script's pause is the arbiter's
+    from sagatfw import actions
 
-        simnote.refused(n, what, simnote.why(app, what))
+    try:
+        actions.do(app, name, actions.args(name, req), now, a.get("seed", 0))
+    except ValueError as e:  # Refused (why) or a bad value
+        sys.stderr.write("script line %d: %s refused: %s\n" % (n, what, e))
+    finally:
+        forget("sagatfw.actions")
+    app.step(board.ticks())
 
 
 def run_virtual(app, board, actions, start, step_ms=1000):

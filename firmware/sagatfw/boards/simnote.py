@@ -29,24 +29,6 @@ def why_press(app, side, state, running, now, last):
     return "dropped by the buttons (a bounce or a press held down)"
 
 
-def why(app, what):
-    """Why a scripted action was refused, from the clock's state."""
-    c = app.clock
-    st = C.STATE_NAMES[c.state]
-    if what == "extend" and not (c.flag[C.LEFT] or c.flag[C.RIGHT]):
-        return "no flag is down (the clock is %s)" % st
-    want = {
-        "start": "setup (a paused clock goes on with resume)",
-        "pause": "running",
-        "resume": "paused" + (" (an adjourned game: resume_adjourned)" if c.state == C.ADJOURNED else ""),
-        "adjourn": "running or paused",
-        "resume_adjourned": "adjourned",
-    }.get(what)
-    if want is not None:
-        return "the clock is %s, not %s" % (st, want)
-    return "the clock is %s" % st
-
-
 def fail(e):
     """An error of the sim board serving a link: its traceback on stderr (the terminal), never on
     stdout (the link, where MicroPython prints an uncaught one and nobody sees it); exit 1."""

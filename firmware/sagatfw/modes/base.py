@@ -33,16 +33,20 @@
 #                              of this period: undo (never erasing). FINISHED by an entry (lead,
 #                              golden score, sudden, removal): undoing that entry withdraws the
 #                              result, the period comes back stopped (undo, then stoppage_start
-#                              if it was running).
+#                              if it was running: a stoppage from the result's instant, so the
+#                              time between the result and the undo is stopped time, KB-16, KT-4.5).
 #   draw_lot(side, now)        kilithattu, LOT: the caller's random bit as a side; lot (KT-4.6).
 #   result(winner, now)        any state: the referee's result (LEFT, RIGHT, NONE = draw); the last
 #                              one counts; before the start it is at t = 0 (a forfeit).
 #   power_restore(now)         after a reboot replayed the match: a running period comes back
 #                              stopped at its last durable time (a stoppage: power_restore arg =
 #                              its number), a stoppage stays, a break goes on (it runs by itself).
+#   restore_result(...)        after a reboot, a finished match from its result record alone.
 #
-# Refusals: Refused(reason), a ValueError whose str() is a short text for the faces ("break
-# running", "nothing to undo", "match over", ...). A refusal changes nothing but the advance to now.
+# Refusals: Refused(reason) (sagatfw.Refused, a ValueError) whose str() is a short text for the
+# faces ("break running", "nothing to undo", "match over", ...) when the state does not allow the
+# operation; a plain ValueError for a bad value (a side, points, a card kind, an option). Either
+# changes nothing but the advance to now.
 #
 # The view (no allocation; at the last call): scores[s], warnings[s], reds[s], state (STATE_NAMES),
 # period, period_name(), counts_up(), match_ms() (down in a timed period, up in golden score),
@@ -61,7 +65,8 @@
 #   score           scorer          points                        entry number (1, 2, ... per match)
 #   undo            undone side     undone value: +points, -card  the undone entry's number
 #   card            carded          kind: CARD_WARNING, CARD_RED  entry number
-#   stoppage_start  NONE            stoppage number in the period 0
+#   stoppage_start  NONE            stoppage number in the period its length so far: 0; after an undo
+#                                                                 that withdrew a result, since the result
 #   stoppage_end    NONE            stoppage number               its length (stopped: the new total)
 #   lot             drawn side      which lot: 1 (extra order), 2 (further tie)  0
 #   result          winner/NONE     why: WHY_NAMES                0
@@ -71,6 +76,7 @@
 
 from array import array
 
+from sagatfw import Refused  # noqa: F401 - the engines raise it, and import it from here
 from sagatfw.ticks import ticks_diff
 
 try:
@@ -173,13 +179,13 @@ _NOT_IN = ("not started", "period not started", "period running", "stoppage on",
            "time over: enter the result", "match over")
 
 
-class Refused(ValueError):
-    """An operation the engine refuses; str() is the reason, short enough for a face."""
+# Refused (sagatfw.Refused): an operation the state does not allow; str() is the reason, short
+# enough for a face. A bad value (a side, points, a card, an option) is a plain ValueError.
 
 
 def check_side(side):
     if side != LEFT and side != RIGHT:
-        raise Refused("side must be left or right")
+        raise ValueError("side must be left or right")
 
 
 class Match:
@@ -472,18 +478,18 @@ class Match:
             self.winner = NONE
             self.why = -1
             self.state = STOPPED
-            if reopen == RUNNING:  # stopped from now; from a stoppage, that stoppage goes on
-                self.stop_t = self.t
-                if self.n_stops < MAX_STOPS:
-                    self.n_stops += 1
+            if reopen == RUNNING:  # KB-16, KT-4.5: play was stopped at the result (its instant
+                self.stop_t = self.seg_t  # is seg_t): the time since is this stoppage's, so it
+                if self.n_stops < MAX_STOPS:  # counts in the stopped total, not nowhere. From a
+                    self.n_stops += 1  # stoppage, that stoppage goes on (it holds the time already)
         self._emit(EV_UNDO, self.t, side, value, no)
-        if reopen == RUNNING:
-            self._emit(EV_STOPPAGE_START, self.t, NONE, self.n_stops, 0)
+        if reopen == RUNNING:  # val: the stoppage's length so far (since the result)
+            self._emit(EV_STOPPAGE_START, self.t, NONE, self.n_stops, self.t - self.stop_t)
 
     def result(self, winner, now):
         """The referee's result: LEFT, RIGHT or NONE (a draw), in any state; the last counts."""
         if winner != LEFT and winner != RIGHT and winner != NONE:
-            raise Refused("winner must be left, right or none")
+            raise ValueError("winner must be left, right or none")
         if self.state == SETUP:
             if self.n_events > EV_CAPACITY - _OP_ROOM:
                 raise Refused("events not logged yet")
@@ -503,6 +509,32 @@ class Match:
             arg = self.n_stops
         self.last = now
         self._emit(EV_POWER_RESTORE, self.t, NONE, arg, 0)
+
+    def restore_result(self, t, period, pms, stopped, scores, cards, entering, winner, why, now):
+        """After a reboot, a finished match as its result record says it ended (no replay: the
+        log's records before it are not read): `t`, the period, its match time and stopped time,
+        the scores, the cards (left's and right's warnings, then reds), the entering team, the
+        winner and why. The view is the finished match's; undo is refused ("match over": what
+        it could take back is not kept), a referee's result is taken. Call after new_match.
+        ValueError if a value is out of range."""
+        if not 0 <= period < len(self.LENGTHS) or not 0 <= why < len(WHY_NAMES):
+            raise ValueError("not a result record")
+        if winner != LEFT and winner != RIGHT and winner != NONE:
+            raise ValueError("not a result record")
+        self._ready(period)
+        self.elapsed = pms
+        self.p_stopped = stopped
+        self.entering = entering
+        for s in (LEFT, RIGHT):
+            self.scores[s] = scores[s]
+            self.warnings[s] = cards[s]
+            self.reds[s] = cards[2 + s]
+        self.t = t
+        self.last = now
+        self._fin_state = READY
+        self.state = FINISHED
+        self.winner = winner
+        self.why = why
 
     # ------------------------------------------------------------ the view (no allocation)
 

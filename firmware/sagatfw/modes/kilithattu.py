@@ -21,20 +21,7 @@
 #   Stoppages (KT-4.5): the match time stops, so the time lost is played; stopped_ms() is the
 #   innings' total, each stoppage_end carries its length.
 
-from sagatfw.modes.base import (
-    EV_LOT,
-    LEFT,
-    LOT,
-    NONE,
-    OVER,
-    WHY_DRAW,
-    WHY_LOT,
-    WHY_POINTS,
-    WHY_SUDDEN,
-    Match,
-    Refused,
-    check_side,
-)
+from sagatfw.modes import base as B  # (one name: each imported name is a global, and costs RAM)
 
 try:
     from micropython import const
@@ -57,7 +44,7 @@ M_REFEREE = const(3)
 METHOD_NAMES = ("sudden", "lot", "draw", "referee")
 
 
-class Kilithattu(Match):
+class Kilithattu(B.Match):
     MODE = "kilithattu"
     PERIOD_NAMES = ("innings 1", "innings 2", "extra 1", "extra 2", "sudden")
     LENGTHS = (INNINGS_MS, INNINGS_MS, EXTRA_MS, EXTRA_MS, 0)  # KT-4.4, KT-4.6
@@ -66,14 +53,14 @@ class Kilithattu(Match):
     changeover_ms = MAX_CHANGEOVER_MS
     method = M_LOT
 
-    def new_match(self, first=LEFT, changeover_ms=MAX_CHANGEOVER_MS, method=M_LOT):
+    def new_match(self, first=B.LEFT, changeover_ms=MAX_CHANGEOVER_MS, method=M_LOT):
         """Set up a match: the team entering first (KT-4.4), the changeover (1..60 s, in ms) and
         the further tie's method (KT-4.6). Refused on a bad setting."""
-        check_side(first)
+        B.check_side(first)
         if not isinstance(changeover_ms, int) or changeover_ms < 1000 or changeover_ms > MAX_CHANGEOVER_MS:
-            raise Refused("changeover must be 1000..60000 ms")
+            raise ValueError("changeover must be 1000..60000 ms")
         if method != M_SUDDEN and method != M_LOT and method != M_DRAW and method != M_REFEREE:
-            raise Refused("method must be sudden, lot, draw or referee")
+            raise ValueError("method must be sudden, lot, draw or referee")
         self.first = first
         self.changeover_ms = changeover_ms
         self.method = method
@@ -88,7 +75,7 @@ class Kilithattu(Match):
             return self.lot_side  # KT-4.6: the lot's order
         if p == 3:
             return 1 - self.lot_side
-        return NONE  # sudden: either team's score counts
+        return B.NONE  # sudden: either team's score counts
 
     def _ended(self, at):
         p = self.period
@@ -96,47 +83,47 @@ class Kilithattu(Match):
             self._break(at, self.changeover_ms)  # KT-4.4, KT-4.6
             return
         w = self._lead_side()
-        if w != NONE:
-            self._finish(at, w, WHY_POINTS, 0)
+        if w != B.NONE:
+            self._finish(at, w, B.WHY_POINTS, 0)
         elif p == 1:
-            self.state = LOT  # KT-4.6: the order of the extra time by lot
+            self.state = B.LOT  # KT-4.6: the order of the extra time by lot
             self.lot_due = 1
         elif self.method == M_SUDDEN:
             self._ready(SUDDEN)
         elif self.method == M_LOT:
-            self.state = LOT
+            self.state = B.LOT
             self.lot_due = 2
         elif self.method == M_DRAW:
-            self._finish(at, NONE, WHY_DRAW, 0)
+            self._finish(at, B.NONE, B.WHY_DRAW, 0)
         else:
-            self.state = OVER
+            self.state = B.OVER
 
     def _points(self, points):
         if points != 1:
-            raise Refused("a pazham is 1 point")  # KT-5.5
+            raise ValueError("a pazham is 1 point")  # KT-5.5
 
     def _may_score(self, side):
-        if self.entering != NONE and side != self.entering:
-            raise Refused("not the entering team")  # KT-5.5: the pazham is the entering team's
+        if self.entering != B.NONE and side != self.entering:
+            raise B.Refused("not the entering team")  # KT-5.5: the pazham is the entering team's
 
     def _scored(self, side, entry):
         if self.period == SUDDEN:
-            self._finish(self.t, side, WHY_SUDDEN, entry)
+            self._finish(self.t, side, B.WHY_SUDDEN, entry)
 
     def draw_lot(self, side, now):
         """The lot that is due (KT-4.6), drawn by the caller: `side` from its random bit. Logged
         (lot) before anything shows it. Lot 1: the team entering first in the extra time; lot 2
         (method M_LOT): the winner."""
-        check_side(side)
+        B.check_side(side)
         self._op(now)
-        if self.state != LOT:
-            raise Refused("no lot due")
+        if self.state != B.LOT:
+            raise B.Refused("no lot due")
         which = self.lot_due
         self.lot_due = 0
-        self._emit(EV_LOT, self.t, side, which, 0)
+        self._emit(B.EV_LOT, self.t, side, which, 0)
         if which == 1:
             self.lot_side = side
             self._ready(2)
         else:
-            self._finish(self.t, side, WHY_LOT, 0)
+            self._finish(self.t, side, B.WHY_LOT, 0)
 

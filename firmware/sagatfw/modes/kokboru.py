@@ -11,21 +11,7 @@
 #   second one removes the rider (KB-11); CARD_RED removes at once (KB-12). A removal ends the
 #   match: result, the other rider wins (WHY_REMOVAL).
 
-from sagatfw.modes.base import (
-    CARD_RED,
-    CARD_WARNING,
-    EV_CARD,
-    LEFT,
-    NONE,
-    RIGHT,
-    WHY_GOLDEN,
-    WHY_LEAD,
-    WHY_POINTS,
-    WHY_REMOVAL,
-    Match,
-    Refused,
-    check_side,
-)
+from sagatfw.modes import base as B  # (one name: each imported name is a global, and costs RAM)
 
 try:
     from micropython import const
@@ -40,7 +26,7 @@ REST_MS = const(60000)  # KB-6
 GOLDEN = const(2)  # the golden score period (KB-17)
 
 
-class KokBoru(Match):
+class KokBoru(B.Match):
     MODE = "kokboru"
     PERIOD_NAMES = ("1st half", "2nd half", "golden score")
     LENGTHS = (HALF_MS, HALF_MS, 0)  # KB-5; golden score counts up (KB-17)
@@ -51,7 +37,7 @@ class KokBoru(Match):
     def new_match(self, lead=8):
         """Set up a bout; the referee's start begins the 1st half. Refused on a bad setting."""
         if not isinstance(lead, int) or isinstance(lead, bool) or lead < 0 or lead > 99:
-            raise Refused("lead must be 0..99")
+            raise ValueError("lead must be 0..99")
         self.lead = lead  # KB-14
         self._reset()
 
@@ -60,39 +46,39 @@ class KokBoru(Match):
             self._break(at, REST_MS)  # KB-6
             return
         w = self._lead_side()
-        if w == NONE:
+        if w == B.NONE:
             self._ready(GOLDEN)  # KB-17: level at the end of time
         else:
-            self._finish(at, w, WHY_POINTS, 0)
+            self._finish(at, w, B.WHY_POINTS, 0)
 
     def _points(self, points):
         if points != 4 and points != 2 and points != 1:  # KB-7 .. KB-10
-            raise Refused("points must be 4, 2 or 1")
+            raise ValueError("points must be 4, 2 or 1")
 
     def _scored(self, side, entry):
         if self.period == GOLDEN:
-            self._finish(self.t, side, WHY_GOLDEN, entry)  # KB-17: the first score wins at once
+            self._finish(self.t, side, B.WHY_GOLDEN, entry)  # KB-17: the first score wins at once
             return
-        d = self.scores[LEFT] - self.scores[RIGHT]
+        d = self.scores[B.LEFT] - self.scores[B.RIGHT]
         lead = self.lead
         if lead and (d > lead or -d > lead):
-            self._finish(self.t, side, WHY_LEAD, entry)  # KB-14: only the scorer's lead can grow
+            self._finish(self.t, side, B.WHY_LEAD, entry)  # KB-14: only the scorer's lead can grow
 
     def card(self, side, kind, now):
         """A warning (KB-11: the second removes the rider) or a red card (KB-12: removal at once),
         while a half or golden score is on."""
-        check_side(side)
-        if kind != CARD_WARNING and kind != CARD_RED:
-            raise Refused("card must be warning or red")
+        B.check_side(side)
+        if kind != B.CARD_WARNING and kind != B.CARD_RED:
+            raise ValueError("card must be warning or red")
         self._op(now)
         self._on()
         n = self._push(((-kind) << 1) | side)
-        if kind == CARD_WARNING:
+        if kind == B.CARD_WARNING:
             self.warnings[side] += 1
             out = self.warnings[side] >= 2  # KB-11
         else:
             self.reds[side] += 1
             out = True  # KB-12
-        self._emit(EV_CARD, self.t, side, kind, n)
+        self._emit(B.EV_CARD, self.t, side, kind, n)
         if out:
-            self._finish(self.t, 1 - side, WHY_REMOVAL, n)
+            self._finish(self.t, 1 - side, B.WHY_REMOVAL, n)

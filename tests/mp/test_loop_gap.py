@@ -1,0 +1,55 @@
+# issue 15 point 5: `loop_max_ms` is measured on every board, not only in the simulator: the
+# board's loop (app._loop) keeps the longest gap between two passes, and `identify` reports it and
+# starts again. On the Pico board module with the real app, journal and protocol (littlefs on a
+# RAM flash, the port-accurate fake `machine`), one step held up 45 ms (a flash erase, a stalled
+# bus) shows as a gap of at least 45 ms.
+import fake_machine as FM
+
+FM.install()
+
+import asyncio  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+
+from boardkit import T, cell  # noqa: E402
+from flash import Flash, mount, unmount  # noqa: E402
+
+from sagatfw import app as A  # noqa: E402
+from sagatfw import protocol as P  # noqa: E402
+from sagatfw.boards import pico  # noqa: E402
+
+
+class Board(pico.Board):
+    root = "/flash/"
+
+
+def test_the_boards_loop_measures_its_longest_gap_and_identify_reports_it():
+    FM.use("rp2")
+    FM.ADC.value = cell(4100)
+    mount(Flash(), fresh=True)
+    board = Board()
+    app = A.App(board)
+    app.boot(T(0))
+    srv = P.Server(app, {"uid": "loop"}, board.ticks())
+    assert board.loop_max_ms == 0
+    passes = [0]
+    step = app.step
+
+    def held(now):
+        passes[0] += 1
+        if passes[0] == 5:
+            time.sleep_ms(45)  # this pass holds the loop up
+        step(now)
+
+    app.step = held
+    try:
+        asyncio.run(asyncio.wait_for_ms(A._loop(app), 300))
+    except asyncio.TimeoutError:
+        pass
+    assert passes[0] > 10, passes
+    gap = board.loop_max_ms
+    assert 45 <= gap < 200, gap
+    srv.feed(b'{"id":1,"cmd":"identify"}\n', board.ticks())
+    answer = json.loads(srv.take_out(4096))
+    assert answer["loop_max_ms"] == gap and board.loop_max_ms == 0, answer  # reported, then measured anew
+    unmount()

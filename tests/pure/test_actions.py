@@ -1,0 +1,92 @@
+# issue 14 "Shape": one table of actions (sagatfw/actions.py) for the protocol, the scripts, the
+# on-clock menu and the host's script checker. Its rows, the one check of arguments, and that
+# nothing else keeps a copy (CPython and the MicroPython unix port).
+from sagatfw import Refused, commands, matchlog, protocol
+from sagatfw import actions as A
+from sagatfw import clock as C
+from sagatfw import timecontrol as tcm
+from sagatfw.app import App
+from sagatfw.modes import base as M
+
+
+def _raises(fn, *args):
+    try:
+        fn(*args)
+    except ValueError as e:
+        return e
+    raise AssertionError("no ValueError from %r" % (args,))
+
+
+def test_every_row_calls_a_method_that_exists():
+    for name in A.ACTIONS:
+        method, serves, auth, spec = A.ACTIONS[name]
+        assert auth == protocol.GAME, name  # every action changes the clock: the key's holder's
+        assert serves in ("game", "match", "both"), name
+        if serves != "match":
+            assert callable(getattr(App, method, None)), (name, method)
+        if serves != "game" and name != "new":
+            assert callable(getattr(M.Match, method, None)), (name, method)
+        for s in spec:
+            assert len(s) == 5 and isinstance(s[0], str), (name, s)
+            assert s[1] in ("side", "int", "index", "name", "tc", "values", "option"), (name, s)
+            if s[1] in ("index", "name"):
+                assert isinstance(A.const_of(s[3]), tuple), (name, s)
+            if s[1] == "int":
+                assert isinstance(A.const_of(s[3]), int) and isinstance(A.const_of(s[4]), int), (name, s)
+
+
+def test_the_tables_names_are_the_engines_names():
+    assert A.MODES == matchlog.MODES
+    assert A.CARDS == M.CARD_NAMES
+    assert A.WINNERS[:2] == M.SIDE_NAMES and M.NONE == -1
+
+
+def test_the_protocol_has_no_copy_of_the_actions():
+    # the protocol's COMMANDS are its reads and its own (the key, the log, the wall time); each
+    # action is only in the table, and commands.py has no function of its own for one
+    for name in A.ACTIONS:
+        assert name not in protocol.COMMANDS, name
+        assert not hasattr(commands, name.replace(".", "_")), name
+
+
+def test_arguments_are_checked_and_converted_once():
+    v = A.args("adjust", {"side": "right", "ms": 60000, "id": 3, "cmd": "adjust"})
+    assert v == {"side": C.RIGHT, "ms": 60000, "moves": None, "stage": None}
+    assert A.args("pause", {"by": "arbiter"})["by"] == C.BY_ARBITER
+    assert A.args("new", {"tc": {"left": "300", "right": "600"}})["tc"] == "300|600"
+    assert A.args("card", {"side": "left", "kind": "red"})["kind"] == 2
+    assert A.args("result", {"winner": "none"})["winner"] == 2
+    assert A.args("result", {"result": "1/2-1/2"})["result"] == "1/2-1/2"
+    bad = (
+        ("adjust", {"side": "up", "ms": 1}, "side must be left or right"),
+        ("adjust", {"side": "left"}, "needs ms, moves or stage"),
+        ("adjust", {"ms": 5}, "needs side"),
+        ("adjust", {"side": "left", "ms": -1}, "ms must be a whole number 0.."),
+        ("adjust", {"side": "left", "ms": True}, "ms must be a whole number"),
+        ("adjust", {"side": "left", "ms": 1.5}, "ms must be a whole number"),
+        ("start", {"side": "left"}, "takes no argument side"),
+        ("pause", {"by": "referee"}, "by must be one of left, right, arbiter, host"),
+        ("new", {}, "needs tc (a game) or mode (a match)"),
+        ("new", {"tc": "300", "mode": "kokboru"}, "not both"),
+        ("new", {"tc": "300", "lead": 8}, "lead is a match's option"),
+        ("new", {"tc": {"left": "300"}}, "tc must be a TimeControl string"),
+        ("new", {"tc": 300}, "tc must be a TimeControl string"),
+        ("new", {"mode": "polo"}, "mode must be one of kokboru, kilithattu"),
+        ("card", {"side": "left", "kind": ""}, "kind must be one of warning, red"),
+        ("result", {"winner": "both"}, "winner must be one of left, right, none"),
+        ("settings.set", {"values": [1]}, "values must be an object of settings"),
+        ("fly", {}, "unknown action fly"),
+    )
+    for name, req, why in bad:
+        e = _raises(A.args, name, req)
+        assert why in str(e) and not isinstance(e, Refused), (name, req, str(e))
+
+
+def test_the_engines_no_becomes_refused_with_why():
+    # a clock that returns False for an action (nothing happened) is Refused with the reason, and
+    # the reason names the state and the rule
+    c = C.Clock()
+    c.new_game(tcm.parse("300"))
+    assert "no flag is down (TK-C14" in A.why(c, "extend")
+    assert A.why(c, "resume") == "the clock is setup, not paused"
+    assert "(TK-A1)" in A.why(c, "adjourn")
