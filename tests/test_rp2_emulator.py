@@ -219,7 +219,7 @@ def deploy_upgrade(deployed):
     old["/sagatfw/gone.mpy"] = deployed["/sagatfw/ticks.mpy"]
     old["/settings.json"] = b'{"brightness": 3}'
     job = rp2emu.background(rp2emu.deploy_scenario, str(STOCK), old,
-                            ["--board", "pico", "--timeout", HOST_S, "--json"])
+                            ["--board", "pico", "--timeout", HOST_S, "--boot-timeout", "1800", "--json"])
     yield job
     job.stop()
 
