@@ -179,6 +179,7 @@ def test_game_on_the_pico_presses_flag_faces_pull_verify_and_a_reset(deployed, d
         assert {(last[0], last[1])} <= _expected_faces(lambda now: (0, right_ms, 0), pico.ticks_ms())
         FIGURES["TM1637 display writes checked against faces.tm1637"] = checked
 
+        FIGURES["identify's loop_max_ms after the game"] = ask(pico.port, "identify").get("loop_max_ms")
         st = ask(pico.port, "state")
         assert st["first_flag"] == "left" and st["left"]["flag"] and st["left"]["ms"] == 0, st
         assert st["right"]["ms"] == right_ms and not st["right"]["flag"], st
