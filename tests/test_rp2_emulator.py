@@ -26,8 +26,8 @@ pytest.importorskip("rp2040py", reason="rp2040py (the dev extra) is not installe
 STOCK = rp2emu.find_image(rp2emu.STOCK_NAME)
 FROZEN = rp2emu.find_image(rp2emu.FROZEN_NAME)
 NO_IMAGE = (
-    f"no {rp2emu.STOCK_NAME}: MicroPython's RPI_PICO image is not in the repository (rp2/README.md says how "
-    f"to build it and where to put it: $SAGAT_RP2_IMAGES, rp2/, .cache/rp2/ or ~/.cache/sagat/rp2/)"
+    f"no {rp2emu.STOCK_NAME}: MicroPython's RPI_PICO image is not in the repository (rp2/README.md says which "
+    f"image it is and where to put it: $SAGAT_RP2_IMAGES, rp2/, .cache/rp2/ or ~/.cache/sagat/rp2/)"
 )
 pytestmark = pytest.mark.skipif(STOCK is None, reason=NO_IMAGE)
 
@@ -276,7 +276,7 @@ def test_frozen_image_is_of_the_current_firmware():
     if meta["frozen_sources_sha256"] != now:
         pytest.xfail(
             f"{FROZEN.name} froze the firmware of sagat {meta['sagat_commit'][:10]}; firmware/ has changed "
-            f"since: rebuild it (rp2/README.md) to test the frozen firmware of this commit"
+            f"since: rebuild it (rp2/README.md, Provenance) to test the frozen firmware of this commit"
         )
 
 
