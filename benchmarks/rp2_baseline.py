@@ -1,0 +1,119 @@
+"""Baselines on the Pico's real MicroPython (rp2 port, RPI_PICO) in the RP2040 emulator (issue 15):
+
+    python benchmarks/rp2_baseline.py [--records N] [--short M] [--frozen]
+
+1. boot time to the first `identify` answer with a short log (M presses) and a long one (N presses,
+   the game finished with a result), in emulated time from the reset;
+2. `sagat logs pull` of the long log against `mpremote fs cp -r :log` of the same files over the
+   same emulated USB link, in emulated time (mpremote runs after the pull: it stops the clock);
+3. heap_used after boot and between the pull's chunks (identify collects first).
+
+--frozen: the same on the image with sagat frozen in (an empty filesystem but for the log).
+The logs are played on the sim board in virtual time (`sagat sim --script --virtual`) and copied
+onto a Pico-geometry littlefs image with the deploy's files. Needs the stock image
+(tests/rp2/rp2emu.py finds it; rp2/README.md); the emulator runs at 1/15 to 1/60 of real time, so
+the long log takes several minutes of wall time. Prints one line per figure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "rp2")]
+
+import rp2emu  # noqa: E402
+
+from sagat import sim as S  # noqa: E402
+from sagat.client import Clock  # noqa: E402
+
+
+def arg(name: str, default: int) -> int:
+    return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
+
+
+def log_files(work: str, presses: int) -> dict[str, bytes]:
+    """/log/* and /settings.json of a sim board that played a count-up game of `presses` presses and
+    its result, in virtual time."""
+    script = os.path.join(work, f"game{presses}.jsonl")
+    flash = os.path.join(work, f"sim{presses}.img")
+    lines = [{"at": 0, "do": "new", "tc": "-"}, {"at": 0, "do": "start"}]
+    for i in range(presses):
+        lines.append({"at": 1000 * (i + 1), "do": "press", "side": "left" if i % 2 == 0 else "right"})
+    lines.append({"at": 1000 * (presses + 1), "do": "result", "result": "1-0"})
+    with open(script, "w") as fh:
+        fh.write("".join(json.dumps(x) + "\n" for x in lines))
+    S.run_script(script, flash, virtual=True, echo=lambda *a, **k: None)
+    files = rp2emu.littlefs_files(open(flash, "rb").read())
+    return {k: v for k, v in files.items() if k.startswith("/log/") or k == "/settings.json"}
+
+
+def boot(image, files, label):
+    pico = rp2emu.Pico(image, rp2emu.littlefs_image(files))
+    t = time.monotonic()
+    pico.start()
+    with Clock(pico.port, timeout=3600) as c:
+        ident = c.request("identify")
+        info = c.request("log.info")
+    at = pico.now_ns() / 1e6
+    print(f"{label}: identify answered {at:.0f} ms (emulated) after the reset, uptime_ms {ident['uptime_ms']}, "
+          f"heap_used {ident['heap_used']}, log seq {info.get('first')}..{info.get('last')}, "
+          f"{time.monotonic() - t:.0f} s wall", flush=True)
+    return pico, ident
+
+
+def main() -> int:
+    frozen = "--frozen" in sys.argv
+    name = rp2emu.FROZEN_NAME if frozen else rp2emu.STOCK_NAME
+    image = rp2emu.find_image(name)
+    if image is None:
+        print(f"no {name} (rp2/README.md)")
+        return 1
+    print(f"image: {name}", flush=True)
+    n, m = arg("--records", 2000), arg("--short", 20)
+    work = tempfile.mkdtemp(prefix="sagat-rp2-")
+    try:
+        fw = {} if frozen else rp2emu.deploy_files()
+        short = log_files(work, m)
+        long = log_files(work, n)
+        pico, _ = boot(image, {**fw, **short}, f"boot, {m}-press log")
+        pico.stop()
+        pico, _ = boot(image, {**fw, **long}, f"boot, {n}-press log (finished game)")
+        try:
+            # heap while serving a pull: identify between log.read chunks
+            with Clock(pico.port, timeout=3600) as c:
+                info = c.request("log.info")
+                c.request("log.read", from_seq=info["first"], max_records=32)
+                print(f"heap_used between pull chunks: {c.request('identify')['heap_used']}", flush=True)
+            out = os.path.join(work, "pulled")
+            t0, w0 = pico.now_ns(), time.monotonic()
+            run = subprocess.run([sys.executable, "-m", "sagat", "logs", "pull", "--port", pico.port, "--out", out,
+                                  "--timeout", "3600"], capture_output=True, text=True)
+            pull_s = (pico.now_ns() - t0) / 1e9
+            records = os.path.getsize(os.path.join(out, "records.bin")) // 64 if run.returncode == 0 else 0
+            print(f"sagat logs pull: {records} records in {pull_s:.2f} s emulated ({records / pull_s:.0f} records/s), "
+                  f"{time.monotonic() - w0:.0f} s wall; {run.stdout.strip()} {run.stderr.strip()}", flush=True)
+            dest = os.path.join(work, "cp")
+            os.makedirs(dest)
+            t0, w0 = pico.now_ns(), time.monotonic()
+            run = subprocess.run([sys.executable, "-m", "mpremote", "connect", pico.port, "fs", "cp", "-r", ":log",
+                                  dest], capture_output=True, text=True)
+            cp_s = (pico.now_ns() - t0) / 1e9
+            size = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(dest) for f in fs)
+            print(f"mpremote fs cp -r :log: {size} bytes in {cp_s:.2f} s emulated, {time.monotonic() - w0:.0f} s wall "
+                  f"(rc {run.returncode}); pull/cp = {pull_s / cp_s:.2f}", flush=True)
+        finally:
+            pico.stop()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
