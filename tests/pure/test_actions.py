@@ -125,3 +125,14 @@ def test_the_engines_no_becomes_refused_with_why():
     assert "no flag is down (TK-C14" in A.why(c, "extend")
     assert A.why(c, "resume") == "the clock is setup, not paused"
     assert "(TK-A1)" in A.why(c, "adjourn")
+
+
+def test_the_menus_match_choices_are_the_tables_and_the_engines():
+    # the on-clock menu shows its own labels for the modes and methods: their names must be the
+    # ones the table and the engines take (a renamed method would make MATCH set up nothing)
+    from sagatfw import menu
+    from sagatfw.modes.kilithattu import METHOD_NAMES
+
+    assert tuple(m[2] for m in menu.MODES) == A.MODES
+    assert tuple(m[2] for m in menu.METHODS) == A.METHODS == METHOD_NAMES
+    assert menu.MAX_LEAD == 99 and menu.MAX_CHANGE_S * 1000 == 60000  # the table's ranges (KB-14, KT-4.4)
