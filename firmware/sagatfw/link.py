@@ -25,10 +25,9 @@ MAX_IN = 256  # bytes read per step
 # a 115200-baud UART ~11 bytes a ms), so boards write small pieces and the loop never waits.
 MAX_OUT = 4096
 BOARD_OUT = 256
-# Bytes written per service() on a board: several BOARD_OUT writes while the stream takes them.
-# USB CDC moves them at the link's speed (about a millisecond per KB on a Pico), so a pull keeps the
-# loop's gaps to a few ms; the loop does not sleep while an answer is on its way (busy()).
-BOARD_STEP = 2048
+# Bytes written per service() on a board: several BOARD_OUT writes while the stream takes them,
+# as many as the board's link moves in a few ms (HwBoard.LINK_STEP); the loop does not sleep while
+# an answer is on its way (busy).
 
 
 class Link:

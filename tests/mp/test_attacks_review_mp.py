@@ -27,7 +27,7 @@ class _Link(LK.Link):
     def __init__(self, server):
         self.server = server
         self.max_out = LK.BOARD_OUT
-        self.step_out = LK.BOARD_STEP
+        self.step_out = LK.BOARD_OUT
         self.busy = False
         self.open = False
         self.intr = None
