@@ -57,6 +57,17 @@ MAX_RECORDS = 256  # records per log.read chunk (a 22 KB answer line), segment a
 SLOTS = 34  # 64-byte slots of the buffer a log.read's records are read into, a part at a time
 PIECE = 384  # raw bytes base64-encoded at a time, as the stream takes them (512 characters)
 _FILL = const(30)  # slots read from the flash at a time: 1920 bytes, five whole PIECEs of base64
+_NAMES = const(0)  # self.rd's fields
+_SEG = const(1)
+_INDEX = const(2)
+_PREV = const(3)
+_START = const(4)
+_WANT = const(5)
+_REAL = const(6)
+_COUNT = const(7)
+_FIRST = const(8)
+_TOP = const(9)
+_TORN = const(10)
 MAX_ERASE = 4  # segments removed per log.erase request
 MAX_ID = 64  # characters of a string id
 MAX_MESSAGE = 160
@@ -178,18 +189,12 @@ class Server:
         self.out_off = 0  # bytes of out[0] already taken
         self.out_len = 0
         # a log.read being sent: its records are read from the flash _FILL slots at a time into
-        # self.raw and base64-encoded a PIECE at a time, as the stream takes them (_encode)
-        self.rd_names = None  # the segments' names while a log.read is sent, else None
-        self.rd_seg = 0  # index in rd_names of the segment read next
-        self.rd_index = -1  # its next record's index (-1: not reached yet)
-        self.rd_prev = 0  # position seq of the last record looked at
-        self.rd_start = 0  # from_seq
-        self.rd_want = 0  # max_records
-        self.rd_real = 0  # records sent (anchors not counted)
-        self.rd_count = 0  # 64-byte entries sent
-        self.rd_first = None  # position seq of the first entry sent
-        self.rd_top = 0  # the highest position seq sent
-        self.rd_torn = 0
+        # self.raw and base64-encoded a PIECE at a time, as the stream takes them (_encode). While
+        # it is sent, self.rd is [segment names, index of the one read next, its next record's
+        # index (-1: not reached yet), position seq of the last record looked at, from_seq,
+        # max_records, records sent, entries sent, position seq of the first sent (-1: none yet),
+        # the highest sent, torn segments]; else None.
+        self.rd = None
         self.enc_at = 0  # self.raw[enc_at:enc_end]: read, not yet encoded
         self.enc_end = 0
         self.nonce = None
@@ -289,7 +294,7 @@ class Server:
                 tail = ('",' + _dumps(self._read_tail())[1:] + "\n").encode()
                 self.out[0] = tail
                 self.out_len += len(tail) - 1
-                self.rd_names = None
+                self.rd = None
                 return tail
         end = at + PIECE
         if end > self.enc_end:
@@ -341,7 +346,7 @@ class Server:
                     self.scan = 0
                 return
             if (lines >= LINES_PER_FEED or heavy >= HEAVY_PER_FEED or self.out_len > OUT_LIMIT
-                    or self.rd_names is not None):
+                    or self.rd is not None):
                 return  # the rest later (after the log.read being sent: answers go in order)
             if self.skipping or j >= MAX_LINE:
                 self.skipping = False
@@ -602,42 +607,35 @@ class Server:
         for k in range(len(names)):
             if _seg_first(names[k]) <= start:
                 i = k
-        self.rd_names = names
-        self.rd_seg = i
-        self.rd_index = -1
-        self.rd_start = start
-        self.rd_want = want
-        self.rd_real = 0
-        self.rd_count = 0
-        self.rd_first = None
-        self.rd_top = start - 1
-        self.rd_torn = 0
+        self.rd = [names, i, -1, 0, start, want, 0, 0, -1, start - 1, 0]
         self.enc_at = self.enc_end = 0
         return _READ  # the answer: its records (self.raw, a part at a time), then these fields
 
     def _read_tail(self):
         """The fields that end a log.read's answer: where the records sent begin and where to go on."""
-        count = self.rd_count
+        rd = self.rd
+        count = rd[_COUNT]
         tail = {
-            "from": self.rd_first if self.rd_first is not None else self.rd_start,
-            "next": self.rd_top + 1 if count else self.rd_start,
+            "from": rd[_FIRST] if rd[_FIRST] >= 0 else rd[_START],
+            "next": rd[_TOP] + 1 if count else rd[_START],
             "last": self.last_seq(),
             "count": count,
         }
-        if self.rd_torn:
-            tail["torn"] = self.rd_torn
+        if rd[_TORN]:
+            tail["torn"] = rd[_TORN]
         return tail
 
     def _fill(self):
         """Read the log.read's next records into self.raw (at most _FILL slots). Returns the slots
         filled: 0 once max_records records are sent or the log has no more."""
-        names = self.rd_names
+        rd = self.rd
+        names = rd[_NAMES]
         n = 0
-        while n < _FILL and self.rd_real < self.rd_want and self.rd_seg < len(names):
-            n += self._read_from(names[self.rd_seg], n)
+        while n < _FILL and rd[_REAL] < rd[_WANT] and rd[_SEG] < len(names):
+            n += self._read_from(rd, names[rd[_SEG]], n)
         return n
 
-    def _read_from(self, name, n):
+    def _read_from(self, rd, name, n):
         """Copy records of one segment into self.raw from slot `n` until max_records records are
         sent or _FILL slots are full: every record once the pull has started, else from the first
         whose position seq is >= from_seq. A record's position seq is its seq, or for a damaged one
@@ -647,20 +645,20 @@ class Server:
         `next` always follows the chunk's last record and a host that asks ahead by max_records
         stays in step. Returns the slots filled; moves on to the next segment at this one's end."""
         f, whole, torn = self.open_segment(name)
-        index = self.rd_index
+        index = rd[_INDEX]
         if f is None:  # gone (an erase, the log's size limit): on with the next one
-            self.rd_seg += 1
-            self.rd_index = -1
+            rd[_SEG] += 1
+            rd[_INDEX] = -1
             return 0
-        start = self.rd_start
-        started = self.rd_first is not None
+        start = rd[_START]
+        started = rd[_FIRST] >= 0
         mv = memoryview(self.raw)
         m = 0
         try:
             if index < 0:
                 base = _seg_first(name)
                 index = 0
-                self.rd_prev = base - 1
+                rd[_PREV] = base - 1
                 if not started and start > base and start - base < whole:
                     # where `start` is when the segment has no gap (after its anchor): check that record
                     k = start - base + 1
@@ -670,13 +668,39 @@ class Server:
                     if (f.readinto(slot) == R.RECORD_SIZE and not R.check(slot) and R.seq_of(slot) == start
                             and slot[1] != R.T_ANCHOR):
                         index = k
-                        self.rd_prev = start - 1
+                        rd[_PREV] = start - 1
             f.seek(index * R.RECORD_SIZE)
-            prev = self.rd_prev
-            real = self.rd_real
-            want = self.rd_want
+            prev = rd[_PREV]
+            real = rd[_REAL]
+            want = rd[_WANT]
+            raw = self.raw
+            one = False  # one record at a time for the rest of this fill (after a surprise)
             while index < whole and real < want and n + m < _FILL:
                 at = (n + m) * R.RECORD_SIZE
+                if started and index and not one:
+                    # a run of records after the anchor: read at once, and if the first and the
+                    # last carry the seqs that follow, each one's position is the one before + 1
+                    # whatever its bytes (a damaged record's is, by the rule above), so no record
+                    # needs decoding or its CRC checked here: the host checks them all
+                    k = whole - index
+                    if k > want - real:
+                        k = want - real
+                    if k > _FILL - n - m:
+                        k = _FILL - n - m
+                    end = at + k * R.RECORD_SIZE
+                    if (f.readinto(mv[at:end]) == end - at and _seq(raw, at) == prev + 1
+                            and _seq(raw, end - R.RECORD_SIZE) == prev + k):
+                        if rd[_FIRST] < 0:
+                            rd[_FIRST] = prev + 1
+                        prev += k
+                        if prev > rd[_TOP]:
+                            rd[_TOP] = prev
+                        index += k
+                        m += k
+                        real += k
+                        continue
+                    one = True  # not such a run: one record at a time, from where it began
+                    f.seek(index * R.RECORD_SIZE)
                 slot = mv[at : at + R.RECORD_SIZE]
                 if f.readinto(slot) != R.RECORD_SIZE:
                     whole = index  # shorter than it was (it cannot be: the journal only appends)
@@ -684,38 +708,45 @@ class Server:
                 index += 1
                 bad = R.check(slot)
                 pos = prev + 1 if bad else R.seq_of(slot)
-                anchor = not bad and slot[1] == R.T_ANCHOR
+                # the anchor, or what is left of it in its place (a segment's first entry): a
+                # damaged one still goes with the record after it, which keeps its own position
+                anchor = slot[1] == R.T_ANCHOR if not bad else index == 1
                 prev = pos - 1 if anchor else pos  # an anchor: the record after it has pos
                 if not started and pos < start:
                     continue
                 if anchor and index >= whole:
                     continue  # nothing after it on the flash (yet): it goes with its record, later
                 started = True
-                if self.rd_first is None:
-                    self.rd_first = pos
-                if prev > self.rd_top:
-                    self.rd_top = prev
+                if rd[_FIRST] < 0:
+                    rd[_FIRST] = pos
+                if prev > rd[_TOP]:
+                    rd[_TOP] = prev
                 m += 1
                 if not anchor:
                     real += 1
-            self.rd_real = real
-            self.rd_prev = prev
+            rd[_REAL] = real
+            rd[_PREV] = prev
         except OSError:
             whole = index  # unreadable from here: on with the next segment
             torn = 0
         finally:
             f.close()
-        self.rd_count += m
+        rd[_COUNT] += m
         if index >= whole:
-            self.rd_torn += torn
-            self.rd_seg += 1
-            self.rd_index = -1
+            rd[_TORN] += torn
+            rd[_SEG] += 1
+            rd[_INDEX] = -1
         else:
-            self.rd_index = index
+            rd[_INDEX] = index
         return m
 
 
 _READ = object()  # c_log_read's answer: _reply queues the records' stream
+
+
+def _seq(raw, at):
+    """The seq field of the record at raw[at:] (records.seq_of without a tuple or a slice)."""
+    return raw[at + 4] | raw[at + 5] << 8 | raw[at + 6] << 16 | raw[at + 7] << 24
 
 
 def _valid_id(v):
