@@ -222,7 +222,8 @@ def test_bin_sends_the_same_records_raw_and_a_bad_bin_is_refused():
         assert r["ok"] is False and r["error"]["code"] == "bad_arg" and "bin" in r["error"]["message"], r
     # the next request after a bin answer is answered after its raw bytes, in order
     srv = rig.srv
-    srv.feed(b'{"id":1,"cmd":"log.read","from_seq":0,"max_records":40,"bin":true}\n{"id":2,"cmd":"state"}\n', rig_now(rig))
+    two = b'{"id":1,"cmd":"log.read","from_seq":0,"max_records":40,"bin":true}\n{"id":2,"cmd":"state"}\n'
+    srv.feed(two, rig_now(rig))
     out = bytearray()
     while srv.pending() or srv.has_work():
         out += srv.take_out(333)
