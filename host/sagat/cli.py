@@ -734,6 +734,18 @@ def _log_source(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
 
 
+def cmd_hall(args: argparse.Namespace) -> int:
+    """The arbiter's hall: every clock on one live page (issue 16, docs/hall.md)."""
+    from . import hall
+
+    try:
+        return hall.run(args.port or [], args.sim, _key(args), [k for k in _keys(args) if k], args.pairings,
+                        args.host, args.http_port, args.out, not args.no_usb,
+                        hall.wants_browser() and not args.no_browser, args.timeout)
+    except hall.StartError as e:
+        raise UserError(str(e)) from None
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from . import sim
 
@@ -949,6 +961,28 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the command's arguments, e.g. side=left ms=60000 (times in ms); values are JSON where "
                          "they parse, else text")
     sp.set_defaults(func=cmd_call)
+
+    sp = cmd("hall", "the arbiter's hall: every clock on one live web page; start the round on all at once",
+             "A local web page with every clock of the round, live: USB clocks (a clock plugged in later "
+             "appears), --port, and --sim N simulated clocks. Set up every board, start the round on all "
+             "boards at one instant (armed on each clock's own ticks), pause all, resume all (signed with "
+             "--key); each finished game's log is pulled and verified. See docs/hall.md.")
+    sp.add_argument("--sim", type=int, default=0, metavar="N", help="also start N simulated clocks (boards 1..N)")
+    sp.add_argument("--port", action="append", metavar="PORT",
+                    help="a clock's serial port besides those found on USB (repeat for more)")
+    sp.add_argument("--no-usb", action="store_true", help="do not look for clocks on USB")
+    sp.add_argument("--pairings", metavar="FILE", help="a CSV file: board, left player, right player")
+    sp.add_argument("--key", action="append", metavar="KEY",
+                    help="the arbiter key (signs set up, start, pause, resume; verifies the pulled logs)")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
+    sp.add_argument("--out", default="sagat-hall", metavar="DIR",
+                    help="where finished games' logs are pulled, a folder per board (default: sagat-hall)")
+    sp.add_argument("--host", default="127.0.0.1", help="the address the page is served on (default: 127.0.0.1)")
+    sp.add_argument("--http-port", type=int, default=8716, metavar="N", help="the page's port (default: 8716)")
+    sp.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    sp.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS",
+                    help="seconds to wait for each clock's answer (default: 2)")
+    sp.set_defaults(func=cmd_hall)
 
     from .sim import actions_help
 
