@@ -11,8 +11,8 @@ Without Chromium or chromedriver the test skips, saying what to install; under C
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 import socket
 import subprocess

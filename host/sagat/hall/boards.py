@@ -308,7 +308,8 @@ class BoardLink:
         }
         if st.get("mode"):
             v["match"] = {
-                "period": st.get("period_name"), "time": time_text(st.get("match_ms") or 0, 0, bool(st.get("counts_up"))),
+                "period": st.get("period_name"),
+                "time": time_text(st.get("match_ms") or 0, 0, bool(st.get("counts_up"))),
                 "left": st.get("left") or {}, "right": st.get("right") or {},
                 "winner": st.get("winner"), "why": st.get("why"),
             }

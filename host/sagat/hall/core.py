@@ -15,7 +15,7 @@ from sagatfw import timecontrol as tcm
 from sagatfw.ticks import ticks_diff
 
 from .. import client
-from .boards import BoardLink, host_ms
+from .boards import BoardLink, host_ms, sample
 
 DISCOVER_S = 2.0
 LEAD_MS = 1500  # the round starts this long after the arming begins: time for every link's signed arm
@@ -36,6 +36,12 @@ def _result(fut: Future, timeout: float = JOB_S):
         return None, "no answer in time"
     except Exception as e:  # noqa: BLE001 - a job's failure is reported on its board
         return None, f"{type(e).__name__}: {e}"
+
+
+def _then_state(b: BoardLink, clock, value):
+    """After an action: the board's state read again at once, so the page (and the caller) see it."""
+    b._took(*sample(clock))
+    return value
 
 
 class Hall:
@@ -118,7 +124,7 @@ class Hall:
         for b in list(self.boards):
             if which is not None and not which(b):
                 continue
-            futs[b.number] = b.submit(lambda clock, b=b: fn(b, clock))
+            futs[b.number] = b.submit(lambda clock, b=b: _then_state(b, clock, fn(b, clock)))
         wait(list(futs.values()), timeout=JOB_S)
         return {n: _result(f, 0.01 if f.done() else 0) for n, f in futs.items()}
 

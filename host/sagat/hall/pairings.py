@@ -26,7 +26,7 @@ def read(path: str) -> dict[int, tuple[str, str]]:
         cells = [c.strip() for c in row]
         if not cells or not any(cells) or cells[0].startswith("#"):
             continue
-        if n == 1 and not cells[0].isdigit():
+        if n == 1 and not any(ch.isdigit() for ch in cells[0]):
             continue  # a header: board,left,right
         if len(cells) != 3:
             raise PairingsError(f"{path} line {n}: {len(cells)} fields; want 3: board, left player, right player")
