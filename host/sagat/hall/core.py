@@ -292,6 +292,6 @@ class Hall:
             raise HallError(f"no board {number}")
         if result not in RESULT_NAMES:
             raise HallError("result must be one of " + ", ".join(RESULT_NAMES))
-        res = {number: _result(b.submit(lambda clock: clock.request("result", auth=True, result=result)
-                                        .get("state")))}
+        res = {number: _result(b.submit(lambda clock: _then_state(b, clock, clock.request(
+            "result", auth=True, result=result).get("state"))))}
         return self._report(f"board {number}: result {result}", res, {})
