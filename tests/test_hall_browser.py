@@ -200,3 +200,54 @@ def test_a_round_in_the_browser(hall, browser):
     d.find_element("id", "btn-resume").click()
     _until(d, "document.getElementById('action').textContent.startsWith('resume all: 7 done')", 15, "resume all")
     _until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'running')", 3, "running again")
+
+
+def _played_game(folder: str) -> None:
+    """A game with moves, a flag and a result, played by the sim in virtual time, saved as a pull
+    saves it (records.bin: the log's segments, anchors and all)."""
+    from sagat import logs
+    from sagat.cli import main
+
+    script = os.path.join(folder, "game.jsonl")
+    lines = [{"at": 0, "do": "new", "tc": "30|40", "first": "left"}, {"at": 0, "do": "start"}]
+    t, side = 0, "left"
+    for used in (3100, 2500, 6400, 1200, 5000, 4300, 7700, 2000, 4900, 3800):
+        t += used
+        lines.append({"at": t, "do": "press", "side": side})
+        side = "right" if side == "left" else "left"
+    lines += [{"at": t + 20000, "do": "result", "result": "0-1"}]
+    with open(script, "w", encoding="utf-8") as fh:
+        fh.write("".join(json.dumps(x) + "\n" for x in lines))
+    flash = os.path.join(folder, "flash.img")
+    assert main(["sim", "--script", script, "--virtual", "--flash", flash]) == 0
+    board = os.path.join(folder, "logs", "board-03-sim")
+    os.makedirs(board)
+    with open(os.path.join(board, "records.bin"), "wb") as fh:
+        for _name, data in logs.read_image(flash):
+            fh.write(data)
+
+
+def test_the_report_renders_with_its_plot(browser, tmp_path):
+    from sagat.cli import main
+
+    _played_game(str(tmp_path))
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text("3,Aibek,Dana\n", encoding="utf-8")
+    out = tmp_path / "report"
+    assert main(["report", str(tmp_path / "logs"), "--out", str(out), "--pairings", str(pairs)]) == 0
+    d = browser
+    d.get((out / "index.html").as_uri())
+    row = d.find_element("css selector", "table tr:nth-child(2)").text
+    assert "board-03-sim" in row and "Aibek - Dana" in row and "0-1" in row and "left" in row and "verified" in row
+    d.find_element("link text", "report").click()
+    _until(d, "document.querySelector('img').complete && document.querySelector('img').naturalWidth > 0", 5,
+           "the plot is shown")
+    cert = d.find_element("css selector", ".cert").text
+    # left's 5 moves used 27.1 s of 30; it runs again after right's 5th move at 40.9 s: 2.9 s later
+    assert "fell first left at t = 0:43.800" in cert, cert
+    assert "result 0-1" in cert and "no key given" in cert
+    events = d.find_element("xpath", "//h2[text()='Events']/following-sibling::table").text
+    assert events.count("press") == 10 and "flag" in events and "game_start" in events
+    d.set_window_size(1100, 1400)
+    d.save_screenshot(os.path.join(DOCS, "hall-report.png"))
+    d.set_window_size(1680, 1050)

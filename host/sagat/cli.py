@@ -746,6 +746,25 @@ def cmd_hall(args: argparse.Namespace) -> int:
         raise UserError(str(e)) from None
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    """A page per game from pulled logs, and the round's index (issue 16)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UserError("sagat report draws its plots with matplotlib: pip install 'sagat[report]'") from None
+    from .hall import pairings as P
+    from .hall import report
+
+    pairs = {}
+    try:
+        if args.pairings:
+            pairs = P.read(args.pairings)
+        figures = report.build(args.sources, args.out, [k for k in _keys(args) if k], pairs)
+    except (report.ReportError, P.PairingsError) as e:
+        raise UserError(str(e)) from None
+    return _out(args, figures, f"{figures['games']} game(s), {figures['verified']} verified: {figures['index']}")
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from . import sim
 
@@ -983,6 +1002,18 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS",
                     help="seconds to wait for each clock's answer (default: 2)")
     sp.set_defaults(func=cmd_hall)
+
+    sp = cmd("report", "a page per game from pulled logs (time-use plot, flag-fall certificate), and the round's",
+             "From what `sagat logs pull` or `sagat hall` saved: a page per game with the time-use plot of both "
+             "sides, the flag-fall certificate and the events, and index.html listing the round. See docs/hall.md.")
+    sp.add_argument("sources", nargs="+", metavar="DIR",
+                    help="a pulled log's folder (records.bin, head.json), or a folder of them (sagat hall --out)")
+    sp.add_argument("--out", default="sagat-report", metavar="DIR", help="where the pages go (default: sagat-report)")
+    sp.add_argument("--pairings", metavar="FILE", help="a CSV file: board, left player, right player")
+    sp.add_argument("--key", action="append", metavar="KEY", help="the arbiter key the logs are chained with")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
+    sp.add_argument("--json", action="store_true", help="the figures as JSON")
+    sp.set_defaults(func=cmd_report)
 
     from .sim import actions_help
 

@@ -289,7 +289,7 @@ class BoardLink:
             sync = self.sync
             updated = self.updated
             start = self.start_report
-        stale = updated is not None and now_host - updated > 2500
+        stale = updated is not None and now_host - updated > 2500 and pulls.state != "pulling"  # a pull: no polls
         if link == "up" and stale:
             link = "lost"
             error = error or "no state for %.0f s" % ((now_host - updated) / 1000)
