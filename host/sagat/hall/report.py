@@ -139,7 +139,8 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
     else:
         rows.append(("result", "none in this log"))
     if code:
-        rows.append(("result code", f"{code} ({'from the keyed chain: compare the scoresheet' if keyed else 'unkeyed: it proves nothing'})"))
+        why = "from the keyed chain: compare the scoresheet" if keyed else "unkeyed: it proves nothing"
+        rows.append(("result code", f"{code} ({why})"))
     rows.append(("log", ("<span class=ok>verified</span>: " if ok else "<span class=bad>NOT verified</span>: ")
                  + _e("; ".join(lines[:3]))))
     rows.append(("key", "the chain links under the arbiter key given" if keys and ok else
@@ -204,7 +205,8 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             except (OSError, ValueError) as e:
                 found = [f"head: cannot read {head_path}: {e}"]
             extra += found
-            head_note = "; ".join(found) if found else "the pull reached the clock's signed last record: nothing cut off"
+            head_note = ("; ".join(found) if found
+                         else "the pull reached the clock's signed last record: nothing cut off")
         verdict = logs.verify_report(log, extra=extra)
         board = _board(label)
         players = pairings.get(board) if board is not None else None
@@ -225,12 +227,14 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     body = "".join(
         f"<tr><td>{_e(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}</td>"
         f"<td class=num>{r['game']}</td><td>{_e(r['result'] or 'none')}</td><td>{_e(r['first_flag'] or '')}</td>"
-        f"<td>{_e(r['code'] or '')}</td><td class={'ok' if r['ok'] else 'bad'}>{'verified' if r['ok'] else 'NOT verified'}"
-        f"</td><td><a href=\"{_e(r['page'])}\">report</a></td></tr>" for r in rows)
+        f"<td>{_e(r['code'] or '')}</td><td class={'ok' if r['ok'] else 'bad'}>"
+        f"{'verified' if r['ok'] else 'NOT verified'}</td><td><a href=\"{_e(r['page'])}\">report</a></td></tr>"
+        for r in rows)
     index = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sagat: the round</title>
 <style>{CSS}</style></head><body><h1>The round</h1>
 <table><tr><th>board</th><th>players</th><th>game</th><th>result</th><th>first flag</th><th>result code</th>
 <th>log</th><th></th></tr>{body}</table></body></html>"""
     with open(os.path.join(out_dir, "index.html"), "w", encoding="utf-8") as fh:
         fh.write(index)
-    return {"games": len(rows), "verified": sum(1 for r in rows if r["ok"]), "index": os.path.join(out_dir, "index.html")}
+    return {"games": len(rows), "verified": sum(1 for r in rows if r["ok"]),
+            "index": os.path.join(out_dir, "index.html")}
