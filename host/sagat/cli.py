@@ -741,7 +741,8 @@ def cmd_hall(args: argparse.Namespace) -> int:
     try:
         return hall.run(args.port or [], args.sim, _key(args), [k for k in _keys(args) if k], args.pairings,
                         args.host, args.http_port, args.out, not args.no_usb,
-                        hall.wants_browser() and not args.no_browser, args.timeout)
+                        hall.wants_browser() and not args.no_browser, args.timeout, args.publish, args.subscribe,
+                        args.name)
     except hall.StartError as e:
         raise UserError(str(e)) from None
 
@@ -1001,6 +1002,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
     sp.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS",
                     help="seconds to wait for each clock's answer (default: 2)")
+    sp.add_argument("--publish", metavar="mqtt://HOST[:PORT]",
+                    help="publish this hall's clocks to an MQTT broker, for a hall on another PC (--subscribe)")
+    sp.add_argument("--subscribe", metavar="mqtt://HOST[:PORT]",
+                    help="also show the clocks other halls publish to this MQTT broker")
+    sp.add_argument("--name", help="this hall's name on the broker (default: this PC's host name)")
     sp.set_defaults(func=cmd_hall)
 
     sp = cmd("report", "a page per game from pulled logs (time-use plot, flag-fall certificate), and the round's",

@@ -30,7 +30,8 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_file: str | None, host: str,
-        http_port: int, out_dir: str | None, usb: bool, browser: bool, timeout: float = 2.0) -> int:
+        http_port: int, out_dir: str | None, usb: bool, browser: bool, timeout: float = 2.0,
+        publish: str | None = None, subscribe: str | None = None, name: str | None = None) -> int:
     try:
         import uvicorn
 
@@ -49,8 +50,28 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
             raise StartError(str(e)) from None
     if sims < 0 or sims > 64:
         raise StartError("--sim takes 1..64 simulated clocks")
+    bridges = []
+    if publish or subscribe:
+        from . import mqtt
+
+        name = name or socket.gethostname().split(".")[0] or "hall"
+        if "/" in name or "+" in name or "#" in name:
+            raise StartError(f"--name {name!r}: a hall's name has no / + or #")
+        try:
+            for url in (publish, subscribe):
+                if url:
+                    mqtt.broker(url)
+            mqtt._client("check")
+        except mqtt.MqttError as e:
+            raise StartError(str(e)) from None
     sock = _listen(host, http_port)
     hall = Hall(key, keys, pairs, out_dir, discover=usb, timeout=timeout)
+    if publish:
+        hall.publisher = mqtt.Publisher(hall, publish, name)
+        bridges.append(hall.publisher)
+    if subscribe:
+        hall.subscriber = mqtt.Subscriber(subscribe, name)
+        bridges.append(hall.subscriber)
     simset = None
     tmp = None
     try:
@@ -66,6 +87,8 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
         for port in ports:
             hall.add(port, "port")
         hall.start()
+        for bridge in bridges:
+            bridge.start()
         url = f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{sock.getsockname()[1]}/"
         print(f"sagat hall: {url}  ({len(hall.boards)} clock(s){' + USB as plugged in' if usb else ''}; "
               f"Ctrl-C stops)", file=sys.stderr, flush=True)

@@ -60,6 +60,8 @@ class Hall:
         self.round: dict | None = None
         self.last_action: dict | None = None
         self.discover_error: str | None = None
+        self.publisher = None  # mqtt.Publisher: this hall's boards to a broker
+        self.subscriber = None  # mqtt.Subscriber: other halls' boards from it
         self._disc = threading.Thread(target=self._discover, name="sagat-hall-discover", daemon=True)
 
     # ------------------------------------------------------------------ boards
@@ -86,6 +88,9 @@ class Hall:
 
     def close(self) -> None:
         self.stop.set()
+        for bridge in (self.publisher, self.subscriber):
+            if bridge is not None:
+                bridge.close()
         for b in self.boards:
             b.stop.set()
 
@@ -107,12 +112,20 @@ class Hall:
                 return b
         return None
 
-    def view(self) -> dict:
+    def view(self, remote: bool = True) -> dict:
+        """The hall as the page shows it; `remote`: with the boards other halls publish (mqtt.py)."""
         now = host_ms()
+        boards = [b.view(self.pairings.get(b.number), now) for b in list(self.boards)]
+        notes = [self.discover_error] if self.discover_error else []
+        if remote and self.subscriber is not None:
+            boards += self.subscriber.views()
+            if self.subscriber.error:
+                notes.append(f"MQTT {self.subscriber.host}:{self.subscriber.port}: {self.subscriber.error}")
+        if self.publisher is not None and self.publisher.error:
+            notes.append(f"MQTT {self.publisher.host}:{self.publisher.port}: {self.publisher.error}")
         return {
-            "boards": [b.view(self.pairings.get(b.number), now) for b in list(self.boards)],
-            "round": self.round, "action": self.last_action, "key": bool(self.key),
-            "discover_error": self.discover_error, "time": time.time(),
+            "boards": boards, "round": self.round, "action": self.last_action, "key": bool(self.key),
+            "discover_error": "; ".join(notes) or None, "time": time.time(),
         }
 
     # ----------------------------------------------------------------- actions

@@ -46,7 +46,8 @@ function card(b) {
   const players = b.players ? `${esc(b.players[0])} &ndash; ${esc(b.players[1])}` : "";
   const battery = b.battery == null ? "" : ` &middot; battery ${b.battery}%`;
   const rtt = b.rtt_ms == null ? "" : ` ${b.rtt_ms} ms`;
-  const meta = `<span class="dot ${b.link}" title="${esc(b.error || b.link)}"></span> ${esc(b.link)}${rtt}${battery}`;
+  const where = b.hall ? ` &middot; hall ${esc(b.hall)}` : "";
+  const meta = `<span class="dot ${b.link}" title="${esc(b.error || b.link)}"></span> ${esc(b.link)}${rtt}${battery}${where}`;
   let body;
   if (b.link !== "up" && !b.state) body = `<div class="sub">${esc(b.error || "connecting")}</div>`;
   else if (b.match) body = matchView(b);
