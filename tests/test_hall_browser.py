@@ -76,6 +76,37 @@ def hall():
         [sys.executable, "-m", "sagat", "hall", "--sim", str(N), "--no-usb", "--no-browser", "--http-port", str(port),
          "--pairings", pairs, "--key-file", key_file, "--out", os.path.join(tmp, "logs")],
         stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        url, t0 = _started(proc)
+    except BaseException:
+        proc.terminate()  # the hall's simulators go with it
+        proc.wait(timeout=20)
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    yield {"url": url, "proc": proc, "tmp": tmp, "started": t0}
+    sims = _children(proc.pid)
+    assert len(sims) == N
+    proc.terminate()  # SIGTERM, as a service manager stops it: the hall stops its simulators too
+    assert proc.wait(timeout=20) == 0
+    time.sleep(0.5)
+    assert [p for p in sims if os.path.exists(f"/proc/{p}")] == []
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for p in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{p}/stat") as fh:
+                if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(p))
+        except (OSError, ValueError, IndexError):
+            pass
+    return out
+
+
+def _started(proc) -> tuple[str, float]:
+    """The page's address once `sagat hall` serves it and every clock is up with the hall's key."""
     url = None
     t0 = time.monotonic()
     while time.monotonic() - t0 < 90:
@@ -100,10 +131,7 @@ def hall():
         assert time.monotonic() < deadline, boards
         time.sleep(0.2)
         boards = _get(url + "api/state")["boards"]
-    yield {"url": url, "proc": proc, "tmp": tmp, "boards": boards, "started": time.monotonic() - t0}
-    proc.terminate()
-    proc.wait(timeout=20)
-    shutil.rmtree(tmp, ignore_errors=True)
+    return url, time.monotonic() - t0
 
 
 @pytest.fixture(scope="module")

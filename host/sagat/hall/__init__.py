@@ -98,7 +98,19 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
             webbrowser.open(url)
         config = uvicorn.Config(make_app(hall), log_level="warning", lifespan="off", access_log=False)
         server = uvicorn.Server(config)
-        server.run(sockets=[sock])
+        # uvicorn stops on SIGINT and SIGTERM, then raises the signal again to its earlier handler:
+        # SIGTERM's must end this process through `finally`, so the simulators go with it
+        import signal
+
+        def _term(*_):
+            raise KeyboardInterrupt  # a stop like Ctrl-C: the simulators closed, exit code 0
+
+        signal.signal(signal.SIGTERM, _term)
+        try:
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:
+            pass
+        print("sagat hall: stopped", file=sys.stderr)
         return 0
     finally:
         hall.close()

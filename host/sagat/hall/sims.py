@@ -30,6 +30,18 @@ def _env() -> dict:
     return env
 
 
+def _die_with_parent() -> None:
+    """Linux: the sim gets SIGTERM when the hall dies, however it dies (a SIGKILL too), so no
+    simulated clock outlives its hall."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class Sims:
     def __init__(self, n: int, folder: str):
         self.n = n
@@ -45,7 +57,8 @@ class Sims:
             flash = os.path.join(self.folder, f"sim-{i:02d}.img")
             cmd = [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", flash]
             self.procs.append(subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                               stderr=subprocess.PIPE, text=True, env=env))
+                                               stderr=subprocess.PIPE, text=True, env=env,
+                                               preexec_fn=_die_with_parent if sys.platform == "linux" else None))
         deadline = time.monotonic() + timeout
         for i, p in enumerate(self.procs, 1):
             port = self._port(p, deadline)
