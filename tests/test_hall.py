@@ -101,3 +101,44 @@ def test_a_clock_plugged_in_later_appears_and_a_bad_port_says_why(tmp_path):
     finally:
         hall.close()
         sims.close()
+
+
+def _link(state: dict):
+    from sagat.hall.boards import BoardLink
+
+    b = BoardLink(4, "/dev/null")
+    b.link = "up"
+    b.state = state
+    b.updated = 1e18  # just now
+    return b
+
+
+GAME = {"state": "running", "game": 2, "running": "right", "first_flag": "left", "battery": 12, "low_battery": True,
+        "log_full": True, "log_error": None, "message": "LOG FULL", "result_code": None, "armed": None,
+        "left": {"ms": 0, "moves": 31, "stage": 2, "flag": 1, "low": False, "default": False, "stage_mark": True,
+                 "countup": False},
+        "right": {"ms": 19900, "moves": 30, "stage": 1, "flag": 0, "low": True, "default": False,
+                  "stage_mark": False, "countup": False}}
+
+
+def test_what_a_board_shows():
+    v = _link(dict(GAME)).view(("Aibek", "Dana"), 1e18)
+    assert v["players"] == ["Aibek", "Dana"] and v["mode"] == "game"
+    left, right = v["faces"]["left"], v["faces"]["right"]
+    assert left["text"] == "0:00" and right["text"] == "19.9"  # the faces' text (19.95 s: 0:20)
+    assert left["flag"] == 1 and not left["first"]  # "1ST" only once both flags are down (contract 2)
+    assert left["stage_mark"] and right["low"] and left["moves"] == 31 and left["stage"] == 2
+    assert [a["kind"] for a in v["alerts"]] == ["flag", "battery", "log"]
+    both = dict(GAME, right=dict(GAME["right"], ms=0, flag=2))
+    v = _link(both).view(None, 1e18)
+    assert v["faces"]["left"]["first"] and not v["faces"]["right"]["first"]
+    assert v["alerts"][0]["text"] == "FLAG left (1st) right"
+    match = {"mode": "kokboru", "state": "running", "game": 3, "period_name": "2nd half", "match_ms": 61500,
+             "counts_up": False, "left": {"score": 6, "warnings": 1, "reds": 0},
+             "right": {"score": 2, "warnings": 0, "reds": 0}, "winner": None, "why": None}
+    v = _link(match).view(None, 1e18)
+    assert v["mode"] == "kokboru" and "faces" not in v
+    assert v["match"]["time"] == "1:02" and v["match"]["left"]["score"] == 6 and v["match"]["period"] == "2nd half"
+    stale = _link(dict(GAME))
+    stale.updated = 0.0
+    assert stale.view(None, 10000.0)["link"] == "lost"  # no state for 10 s: said, with an alert
