@@ -142,3 +142,25 @@ def test_what_a_board_shows():
     stale = _link(dict(GAME))
     stale.updated = 0.0
     assert stale.view(None, 10000.0)["link"] == "lost"  # no state for 10 s: said, with an alert
+
+
+def test_a_busy_port_is_a_board_that_says_so(monkeypatch):
+    # (a real busy port cannot be made here: root opens a tty another holds with TIOCEXCL)
+    import errno
+
+    from sagat import client
+    from sagat.hall import boards as HB
+
+    def busy(port, timeout, key):
+        raise client.port_error(port, OSError(errno.EBUSY, "Device or resource busy"))
+
+    monkeypatch.setattr(HB.client, "Clock", busy)
+    hall = Hall(discover=False)
+    try:
+        hall.add("/dev/ttyACM0", "port")
+        b = _until(lambda: [b for b in hall.view()["boards"] if b["link"] == "unreachable"], 3, "unreachable")[0]
+        assert b["error"] == ("cannot open /dev/ttyACM0: Device or resource busy (is another program using it? "
+                              "mpremote, a serial monitor, Thonny)")
+        assert hall.pause_all()["boards"] == {1: {"ok": None, "text": "not connected"}}
+    finally:
+        hall.close()
