@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -165,6 +166,20 @@ def _until(driver, js: str, timeout: float, what: str):
         time.sleep(0.05)
 
 
+def _press(d, css: str) -> None:
+    """A real click on an element of a card (cards are drawn again as their clocks change: find it
+    again if it went between finding and clicking)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(20):
+        try:
+            d.find_element("css selector", css).click()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{css}: never still long enough to click")
+
+
 CARDS = "Array.from(document.querySelectorAll('article.board'))"
 
 
@@ -211,10 +226,13 @@ def test_a_round_in_the_browser(hall, browser):
     assert exact == [True] * N  # each clock started at exactly the tick it was armed for
 
     # a game ends: its log is pulled and verified with the key, its protest window runs (TK-P1)
-    got = d.execute_async_script(
-        "const done = arguments[0]; fetch('/api/board/1/result', {method: 'POST', body: JSON.stringify({result: "
-        "'0-1'})}).then(r => r.json()).then(done)")
-    assert got["done"] == 1, got
+    _press(d, "#board-1 button[data-result]")  # the board's result button
+    prompt = d.switch_to.alert
+    assert prompt.text.startswith("Board 1: the result")
+    prompt.send_keys("0-1")
+    prompt.accept()
+    _until(d, "document.getElementById('action').textContent.startsWith('board 1: result 0-1: 1 done')", 15,
+           "the result entered")
     _until(d, "document.querySelector('#board-1 [data-pull=verified]')", 15, "board 1's log verified")
     foot = d.find_element("css selector", "#board-1 .foot").text
     assert "verified (code" in foot and re.search(r"protest (30:00|29:[0-5]\d) left", foot), foot
@@ -228,6 +246,32 @@ def test_a_round_in_the_browser(hall, browser):
     d.find_element("id", "btn-resume").click()
     _until(d, "document.getElementById('action').textContent.startsWith('resume all: 7 done')", 15, "resume all")
     _until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'running')", 3, "running again")
+
+
+def test_the_rounds_report_from_the_halls_own_pulls(hall, browser, tmp_path):
+    # end to end: the round the hall started, its board 1 finished in the hall, the log the hall
+    # pulled and verified, reported with the key (after test_a_round_in_the_browser)
+    from sagat.cli import main
+
+    tmp = hall["tmp"]
+    out = tmp_path / "round"
+    assert main(["report", os.path.join(tmp, "logs"), "--key-file", os.path.join(tmp, "key"), "--pairings",
+                 os.path.join(tmp, "pairings.csv"), "--out", str(out)]) == 0
+    code = _get(hall["url"] + "api/state")["boards"][0]["result_code"]
+    d = browser
+    d.get((out / "index.html").as_uri())
+    rows = d.find_elements("css selector", "table tr")
+    assert len(rows) == 2  # board 1's game: the only one finished
+    row = rows[1].text
+    assert row.startswith("board-01-sim-") and "Player 1 - Player 2" in row and "0-1" in row and code in row, row
+    assert "verified" in row and "NOT" not in row
+    d.find_element("link text", "report").click()
+    cert = d.find_element("css selector", ".cert").text
+    assert f"fell first left at t = 0:0{TC_S}.000" in cert, cert
+    assert f"result code {code} (from the keyed chain" in cert
+    assert "the chain links under the arbiter key given" in cert
+    assert "the pull reached the clock's signed last record: nothing cut off" in cert
+    assert "wall 20" in cert  # the hall synced each clock's wall time before the start
 
 
 def _played_game(folder: str) -> None:
@@ -279,3 +323,15 @@ def test_the_report_renders_with_its_plot(browser, tmp_path):
     d.set_window_size(1100, 1400)
     d.save_screenshot(os.path.join(DOCS, "hall-report.png"))
     d.set_window_size(1680, 1050)
+
+
+def test_another_sites_form_cannot_press_the_buttons(hall):
+    # a form on any web page can POST to localhost, but only as a form, never as JSON without the
+    # browser asking first (CORS, which the hall never allows): the hall takes JSON only
+    req = urllib.request.Request(hall["url"] + "api/pause", data=b"by=arbiter", method="POST",
+                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=5)
+    assert e.value.code == 415
+    assert json.load(e.value)["error"].startswith("the hall's actions take a JSON body")
+    assert all(b["state"] != "paused" for b in _get(hall["url"] + "api/state")["boards"])

@@ -21,6 +21,10 @@ STATIC = Path(__file__).parent / "static"
 PUSH_S = 0.25  # the page gets the hall 4 times a second
 
 
+class _NotJson(Exception):
+    pass
+
+
 def make_app(hall: Hall) -> Starlette:
     async def index(request: Request):
         return FileResponse(STATIC / "index.html")
@@ -41,13 +45,17 @@ def make_app(hall: Hall) -> Starlette:
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     async def _body(request: Request) -> dict:
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            # another web site's form cannot send JSON to this page without the browser asking first
+            # (CORS, which this server never allows): so no page but this one presses its buttons
+            raise _NotJson()
         try:
             data = await request.json()
         except ValueError:
             return {}
         return data if isinstance(data, dict) else {}
 
-    async def action(fn, *args):
+    async def action(fn, *args):  # (every POST reads its body with _body first)
         try:
             return JSONResponse(await asyncio.to_thread(fn, *args))
         except HallError as e:
@@ -61,6 +69,7 @@ def make_app(hall: Hall) -> Starlette:
         return await action(hall.set_up, tc.strip(), data.get("first") or "left")
 
     async def start(request: Request):
+        await _body(request)
         resp = await action(hall.start_round)
         rnd = hall.round
         if rnd is not None and not rnd["measured"]:
@@ -76,9 +85,11 @@ def make_app(hall: Hall) -> Starlette:
         return resp
 
     async def pause(request: Request):
+        await _body(request)
         return await action(hall.pause_all)
 
     async def resume(request: Request):
+        await _body(request)
         return await action(hall.resume_all)
 
     async def result(request: Request):
@@ -89,7 +100,11 @@ def make_app(hall: Hall) -> Starlette:
             return JSONResponse({"error": "no such board"}, status_code=404)
         return await action(hall.result, number, str(data.get("result")))
 
-    app = Starlette(routes=[
+    async def not_json(request: Request, exc: Exception):
+        return JSONResponse({"error": "the hall's actions take a JSON body (Content-Type: application/json)"},
+                            status_code=415)
+
+    app = Starlette(exception_handlers={_NotJson: not_json}, routes=[
         Route("/", index),
         Route("/api/state", state),
         Route("/api/events", events),

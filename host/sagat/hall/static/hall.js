@@ -60,6 +60,8 @@ function card(b) {
   else foot.push(`<span>log ${b.log_full ? "FULL" : b.log_error ? "ERROR" : "ok"}</span>`);
   if (b.protest_ms != null) foot.push(`<span title="TK-P1: 30 minutes from the result">protest ${b.protest_ms > 0 ? mmss(b.protest_ms) + " left" : "closed"}</span>`);
   if (b.message && !b.result_code) foot.push(`<span>${esc(b.message)}</span>`);
+  if (b.link === "up" && !b.match && !b.hall && b.state && b.state !== "finished")
+    foot.push(`<button class="small" data-result="${b.number}" title="enter this game's result (signed)">result&hellip;</button>`);
   const alerts = b.alerts.map((a) => `<span class="${a.kind}">${esc(a.text)}</span>`).join("");
   return `<article class="${cls.join(" ")}" id="board-${b.number}" data-number="${b.number}" data-state="${esc(b.state)}" data-link="${esc(b.link)}">
     <div class="top"><span class="num">${b.number}</span><span class="meta">${meta}</span></div>
@@ -67,8 +69,31 @@ function card(b) {
     ${body}<div class="foot">${foot.join("")}</div><div class="alerts">${alerts}</div></article>`;
 }
 
+const drawn = new Map();  // board number -> the card's HTML as last drawn
+
 function render(h) {
-  $("boards").innerHTML = h.boards.map(card).join("");
+  // only the cards that changed are drawn again, in place (a card under the pointer stays put)
+  const main = $("boards");
+  const seen = new Set();
+  let prev = null;
+  for (const b of h.boards) {
+    const key = String(b.number);
+    seen.add(key);
+    const text = card(b);
+    let el = document.getElementById("board-" + key);
+    if (!el || drawn.get(key) !== text) {
+      const tmp = document.createElement("div");
+      tmp.innerHTML = text;
+      const fresh = tmp.firstElementChild;
+      if (el) el.replaceWith(fresh); else main.insertBefore(fresh, prev ? prev.nextSibling : main.firstChild);
+      el = fresh;
+      drawn.set(key, text);
+    }
+    prev = el;
+  }
+  for (const el of Array.from(main.children)) {
+    if (!seen.has(el.dataset.number)) { drawn.delete(el.dataset.number); el.remove(); }
+  }
   const up = h.boards.filter((b) => b.link === "up").length;
   const flags = h.boards.filter((b) => b.alerts.some((a) => a.kind === "flag")).length;
   $("summary").textContent = `${h.boards.length} boards, ${up} connected` + (flags ? `, ${flags} flagged` : "") +
@@ -109,6 +134,16 @@ $("setup").addEventListener("submit", (ev) => {
 $("btn-start").addEventListener("click", (ev) => post("/api/start", {}, ev.currentTarget));
 $("btn-pause").addEventListener("click", (ev) => post("/api/pause", {}, ev.currentTarget));
 $("btn-resume").addEventListener("click", (ev) => post("/api/resume", {}, ev.currentTarget));
+
+// on the press, not the click: the card may be drawn again between the press and the release
+$("boards").addEventListener("pointerdown", (ev) => {
+  const button = ev.target.closest("[data-result]");
+  if (!button) return;
+  ev.preventDefault();
+  const n = button.dataset.result;
+  const result = window.prompt(`Board ${n}: the result (1-0, 0-1, 1/2-1/2, +/-, -/+)`);
+  if (result) post(`/api/board/${n}/result`, { result: result.trim() }, button);
+});
 
 const source = new EventSource("/api/events");
 source.onmessage = (ev) => { $("conn").className = "dot up"; render(JSON.parse(ev.data)); };
