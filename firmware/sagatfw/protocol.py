@@ -610,6 +610,8 @@ class Server:
             "battery": level,
             "battery_mv": getattr(app.board, "mv", None),  # the cell (bring-up: the threshold sweep)
             "low_battery": low,
+            "ticks": now,  # the board's ticks at this answer: the hall's sync of the link (issue 16)
+            "armed": app.armed,  # the ticks an armed start waits for, or None
         }
         return body
 
