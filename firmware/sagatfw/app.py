@@ -492,11 +492,11 @@ def run():
 
     import machine
 
-    from sagatfw.link import BOARD_OUT, Link
+    from sagatfw.link import Link
     from sagatfw.protocol import Server
 
     uid = binascii.hexlify(machine.unique_id()).decode()  # type: ignore[attr-defined]  # boards only
-    app.link = Link(Server(app, {"uid": uid}, now), max_out=BOARD_OUT, step_out=board.LINK_STEP)
+    app.link = Link(Server(app, {"uid": uid}, now), max_out=board.LINK_WRITE, step_out=board.LINK_STEP)
     app.boot(now)
     try:
         asyncio.run(_loop(app))

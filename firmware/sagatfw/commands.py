@@ -189,6 +189,7 @@ def log_erase(srv, req, now):
         stopped = _erasable(srv, name, upto, game)
         if stopped:
             break
+        j.names = None  # (the journal's listing of its segments)
         try:
             os.remove(j._path(name))
         except OSError as e:

@@ -25,9 +25,9 @@ MAX_IN = 256  # bytes read per step
 # a 115200-baud UART ~11 bytes a ms), so boards write small pieces and the loop never waits.
 MAX_OUT = 4096
 BOARD_OUT = 256
-# Bytes written per service() on a board: several BOARD_OUT writes while the stream takes them,
-# as many as the board's link moves in a few ms (HwBoard.LINK_STEP); the loop does not sleep while
-# an answer is on its way (busy).
+# A board sets both from its link's speed (HwBoard.LINK_WRITE, LINK_STEP): the bytes per write and
+# per service(), as much as the link moves in a few ms; the loop does not sleep while an answer is
+# on its way (busy).
 
 
 class Link:

@@ -59,11 +59,12 @@ PIECE = 384  # raw bytes base64-encoded at a time, as the stream takes them (512
 _FILL = const(30)  # base64: slots read from the flash at a time (1920 bytes: five whole PIECEs)
 _STALL_MS = const(5000)  # a log.read's answer not taken for this long is dropped (the host is gone)
 _LOW_HEAP = const(16384)  # below this much free heap a log.read collects first
-_PLAN = const(0)  # self.rd's fields: [name, first index, entries] per segment, flat
+_PLAN = const(0)  # self.rd's fields: [name, first index, entries, not the newest] per segment, flat
 _AT = const(1)  # where in the plan the next fill reads
 _BIN = const(2)  # raw bytes after the line, not base64 in it
 _SINCE = const(3)  # ticks when the host last took a byte of it
 _LEFT = const(4)  # raw bytes still to read
+_FILE = const(5)  # the segment being read, kept open if it is not the newest (else None)
 MAX_ERASE = 4  # segments removed per log.erase request
 MAX_ID = 64  # characters of a string id
 MAX_MESSAGE = 160
@@ -186,7 +187,8 @@ class Server:
         self.out_len = 0
         # a log.read being sent: its records are read from the flash, a fill of self.raw at a
         # time, and sent as they are (bin) or base64-encoded a PIECE at a time, as the stream takes
-        # them (_encode). self.rd is then [plan, _AT, _BIN, _SINCE, _LEFT] (the consts say), else None.
+        # them (_encode). self.rd is then [plan, _AT, _BIN, _SINCE, _LEFT, _FILE] (the consts say),
+        # else None.
         self.rd = None
         self.enc_at = 0  # self.raw[enc_at:enc_end]: read, not yet encoded
         self.enc_end = 0
@@ -319,23 +321,43 @@ class Server:
                 k = slots - n
             at = n * R.RECORD_SIZE
             end = at + k * R.RECORD_SIZE
+            f = rd[_FILE]
+            got = 0
             try:
-                with open(self.app.journal._path(plan[i]), "rb") as f:
+                if f is None:
+                    f = open(self.app.journal._path(plan[i]), "rb")
                     f.seek(plan[i + 1] * R.RECORD_SIZE)
-                    got = f.readinto(mv[at:end])
+                    if plan[i + 3]:  # a finished segment (the journal writes the newest): kept open
+                        rd[_FILE] = f
+                got = f.readinto(mv[at:end])
             except OSError:
-                got = 0
+                pass
+            finally:
+                if f is not None and rd[_FILE] is None:
+                    f.close()  # the newest: opened for each fill, as the journal appends to it
             while at + got < end:  # gone although the journal held it (it cannot be): not records
                 mv[at + got] = 0xFF
                 got += 1
             plan[i + 1] += k
             plan[i + 2] -= k
             if not plan[i + 2]:
-                rd[_AT] = i + 3
+                rd[_AT] = i + 4
+                self._close_read(rd)
             n += k
         return n * R.RECORD_SIZE
 
+    def _close_read(self, rd):
+        f = rd[_FILE]
+        if f is not None:
+            rd[_FILE] = None
+            try:
+                f.close()
+            except OSError:
+                pass
+
     def _read_done(self):
+        if self.rd is not None:
+            self._close_read(self.rd)
         self.rd = None
         self.enc_at = self.enc_end = 0
         self.app.journal.hold = False
@@ -682,7 +704,7 @@ class Server:
             lo, m, r, fp, hi, t = got
             torn += t
             if m:
-                plan.extend((name, lo, m))
+                plan.extend((name, lo, m, name != names[-1]))
                 count += m
                 real += r
                 if first < 0:
@@ -700,7 +722,7 @@ class Server:
         if count:
             # the plan's records stay on the flash until sent: the journal trims no segment meanwhile
             self.app.journal.hold = True
-            self.rd = [plan, 0, binary, now, count * R.RECORD_SIZE]
+            self.rd = [plan, 0, binary, now, count * R.RECORD_SIZE, None]
             self.enc_at = self.enc_end = 0
         return _Read(head, count * R.RECORD_SIZE, binary)
 
