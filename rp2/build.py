@@ -245,6 +245,33 @@ def firmware(mp: Path, work: Path, manifest: Path, picotool_dir: Path, jobs: int
     return uf2, secs
 
 
+def write_sidecar(image: Path) -> dict:
+    """image's .json: what it froze (the sagat commit, and tests/rp2/rp2emu.py's digest of firmware/
+    as it is now, which test_frozen_image_is_of_the_current_firmware compares)."""
+    for p in (ROOT / "host", ROOT / "firmware", ROOT / "tests" / "rp2"):
+        if str(p) not in sys.path:
+            sys.path.insert(0, str(p))
+    try:
+        from rp2emu import frozen_sources_digest
+
+        digest = frozen_sources_digest()
+    except (ImportError, OSError) as e:
+        raise BuildError(f"cannot digest firmware/ for {image.name}'s .json: {e}") from None
+    commit, dirty = sagat_commit()
+    meta = {
+        "image": image.name,
+        "sha256": hashlib.sha256(image.read_bytes()).hexdigest(),
+        "micropython": MP_VERSION,
+        "board": BOARD,
+        "sagat_commit": commit,
+        "sagat_firmware_modified": dirty,  # firmware/ differed from that commit when built
+        "frozen_sources_sha256": digest,
+        "manifest": "rp2/manifest_sagat.py",
+    }
+    image.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+    return meta
+
+
 def build(cache: Path, out: Path, jobs: int, only: str | None = None) -> dict:
     check_tools()
     cache.mkdir(parents=True, exist_ok=True)
@@ -279,21 +306,7 @@ def build(cache: Path, out: Path, jobs: int, only: str | None = None) -> dict:
         shutil.copyfile(uf2, out / image)
         made[image] = hashlib.sha256(uf2.read_bytes()).hexdigest()
         if name == "sagat":
-            sys.path[:0] = [str(ROOT / "host"), str(ROOT / "tests" / "rp2")]
-            from rp2emu import frozen_sources_digest
-
-            commit, dirty = sagat_commit()
-            meta = {
-                "image": image,
-                "sha256": made[image],
-                "micropython": MP_VERSION,
-                "board": BOARD,
-                "sagat_commit": commit,
-                "sagat_firmware_modified": dirty,  # firmware/ differed from that commit when built
-                "frozen_sources_sha256": frozen_sources_digest(),
-                "manifest": "rp2/manifest_sagat.py",
-            }
-            (out / image).with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+            write_sidecar(out / image)
     return {"images": made, "times": times}
 
 
