@@ -438,7 +438,10 @@ async def _loop(app):
             said[1] = 0
             app.status = _ST_ERROR
             board.note("step failed: %s" % (e,))
-        await asyncio.sleep_ms(5)  # presses are stamped in their IRQ: this never delays a press
+        # presses are stamped in their IRQ: the sleep never delays a press. While the link has an
+        # answer on its way (a log pull) the loop only yields, so the answer goes at the link's speed.
+        link = app.link
+        await asyncio.sleep_ms(0 if link is not None and link.busy else 5)
 
 
 def run():
@@ -462,7 +465,7 @@ def run():
     from sagatfw.protocol import Server
 
     uid = binascii.hexlify(machine.unique_id()).decode()  # type: ignore[attr-defined]  # boards only
-    app.link = Link(Server(app, {"uid": uid}, now), max_out=BOARD_OUT)
+    app.link = Link(Server(app, {"uid": uid}, now), max_out=BOARD_OUT, step_out=board.LINK_STEP)
     app.boot(now)
     try:
         asyncio.run(_loop(app))

@@ -33,6 +33,14 @@ import gc
 import json
 import os
 
+try:
+    from micropython import const
+except ImportError:  # CPython (the host, the tests)
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
 from sagatfw import clock as C
 from sagatfw import faces as F
 from sagatfw import forget, load_key
@@ -45,9 +53,21 @@ IN_SIZE = 1024  # received bytes held (at most two lines' worth)
 LINES_PER_FEED = 8
 HEAVY_PER_FEED = 2  # log.info / log.read / log.erase per feed call
 OUT_LIMIT = 4096  # no new line is answered while more than this waits to be taken
-MAX_RECORDS = 32  # records per log.read chunk (a 2.9 KB response line), segment anchors not counted
-SLOTS = 34  # 64-byte slots of a chunk: the records and up to two segment anchors
+MAX_RECORDS = 256  # records per log.read chunk (a 22 KB answer line), segment anchors not counted
+SLOTS = 34  # 64-byte slots of the buffer a log.read's records are read into, a part at a time
 PIECE = 384  # raw bytes base64-encoded at a time, as the stream takes them (512 characters)
+_FILL = const(30)  # slots read from the flash at a time: 1920 bytes, five whole PIECEs of base64
+_NAMES = const(0)  # self.rd's fields
+_SEG = const(1)
+_INDEX = const(2)
+_PREV = const(3)
+_START = const(4)
+_WANT = const(5)
+_REAL = const(6)
+_COUNT = const(7)
+_FIRST = const(8)
+_TOP = const(9)
+_TORN = const(10)
 MAX_ERASE = 4  # segments removed per log.erase request
 MAX_ID = 64  # characters of a string id
 MAX_MESSAGE = 160
@@ -168,7 +188,14 @@ class Server:
         self.out = []  # response pieces (bytes, memoryview) not yet taken
         self.out_off = 0  # bytes of out[0] already taken
         self.out_len = 0
-        self.enc_at = 0  # self.raw[enc_at:enc_end]: log.read records not yet base64-encoded
+        # a log.read being sent: its records are read from the flash _FILL slots at a time into
+        # self.raw and base64-encoded a PIECE at a time, as the stream takes them (_encode). While
+        # it is sent, self.rd is [segment names, index of the one read next, its next record's
+        # index (-1: not reached yet), position seq of the last record looked at, from_seq,
+        # max_records, records sent, entries sent, position seq of the first sent (-1: none yet),
+        # the highest sent, torn segments]; else None.
+        self.rd = None
+        self.enc_at = 0  # self.raw[enc_at:enc_end]: read, not yet encoded
         self.enc_end = 0
         self.nonce = None
         self.key = load_key(self.root)
@@ -255,19 +282,28 @@ class Server:
 
     def _encode(self):
         """Put the base64 text of the next PIECE of a log.read's records in front of the
-        queue's marker (None), or in its place after the last piece: one piece of 512
-        characters exists at a time, not the whole chunk's 2.7 KB."""
+        queue's marker (None), reading the next _FILL records from the flash when the last ones
+        are encoded; after the last record, the answer's other fields take the marker's place.
+        One piece of 512 characters exists at a time, never the whole chunk."""
         at = self.enc_at
+        if at >= self.enc_end:
+            at = 0
+            self.enc_end = self._fill() * R.RECORD_SIZE
+            self.enc_at = 0
+            if not self.enc_end:  # all sent: the fields that say what was sent, then the line's end
+                tail = ('",' + _dumps(self._read_tail())[1:] + "\n").encode()
+                self.out[0] = tail
+                self.out_len += len(tail) - 1
+                self.rd = None
+                return tail
         end = at + PIECE
         if end > self.enc_end:
             end = self.enc_end
         piece = memoryview(binascii.b2a_base64(memoryview(self.raw)[at:end]))[:-1]  # no newline
         # the queue changes only once the piece exists: a MemoryError above leaves it as it was,
-        # and the next peek tries again
-        if end == self.enc_end:
-            self.out[0] = piece  # the last piece takes the marker's place
-        else:
-            self.out.insert(0, piece)
+        # and the next peek tries again (the records read stay in self.raw)
+        self.out.insert(0, piece)
+        self.out_len += len(piece)
         self.enc_at = end
         return piece
 
@@ -310,8 +346,8 @@ class Server:
                     self.scan = 0
                 return
             if (lines >= LINES_PER_FEED or heavy >= HEAVY_PER_FEED or self.out_len > OUT_LIMIT
-                    or self.enc_at < self.enc_end):
-                return  # the rest later (a log.read's records wait in self.raw to be encoded)
+                    or self.rd is not None):
+                return  # the rest later (after the log.read being sent: answers go in order)
             if self.skipping or j >= MAX_LINE:
                 self.skipping = False
                 line = None
@@ -443,16 +479,10 @@ class Server:
         head = '{"id":' + _dumps(rid) + ',"ok":true'
         # Each answer joins the queue in one step (a MemoryError before it leaves the queue as it
         # was, and the request is answered with an error instead of half a line)
-        if isinstance(body, _Raw):  # log.read: the records are encoded as the stream takes them
-            s = _dumps(body.head)
-            first = (head + "," + s[1:-1] + ',"data":"').encode()
-            if body.size:
-                self.out.extend((first, None, b'"}\n'))  # None: the marker _encode replaces
-                self.enc_at = 0
-                self.enc_end = body.size
-                self.out_len += len(first) + (body.size + 2) // 3 * 4 + 3
-            else:
-                self._push(first + b'"}\n')
+        if body is _READ:  # log.read: the records are read and encoded as the stream takes them
+            first = (head + ',"data":"').encode()
+            self.out.extend((first, None))  # None: the marker _encode puts the pieces before
+            self.out_len += len(first) + 1  # (the marker counts 1 until the answer's end replaces it)
         elif body:  # the body's text after the head: made once, its "{" skipped in place
             first = (head + ",").encode()
             rest = memoryview(_dumps(body).encode())[1:]
@@ -546,17 +576,18 @@ class Server:
         return self.app.journal.segments()
 
     def open_segment(self, name):
-        """(file, whole records) of a segment, or (None, 0); the caller closes the file."""
+        """(file, whole records, 1 if a torn partial record ends it) of a segment, or (None, 0, 0);
+        the caller closes the file."""
         try:
             f = open(self.app.journal._path(name), "rb")
         except OSError:
-            return None, 0
+            return None, 0, 0
         try:
             size = f.seek(0, 2)
         except OSError:
             f.close()
-            return None, 0
-        return f, size // R.RECORD_SIZE
+            return None, 0, 0
+        return f, size // R.RECORD_SIZE, 1 if size % R.RECORD_SIZE else 0
 
     def last_seq(self):
         """The seq of the last durable record the clock made (None before the first): records
@@ -570,113 +601,152 @@ class Server:
         want = int_arg(req, "max_records", 1, MAX_RECORDS, MAX_RECORDS)
         # collect first: the segment names then take the small holes low in the heap and leave
         # whole the room a segment's open file needs (its littlefs buffer: 1.2 KB in one piece).
-        # One collection per 32 records: pull_bench still gives over 6,000 events/s (budget 5,000).
         gc.collect()
         names = self.names()
         i = 0
         for k in range(len(names)):
             if _seg_first(names[k]) <= start:
                 i = k
-        count = 0  # slots filled
-        real = 0  # records among them (not anchors)
-        first = None
-        top = start - 1  # the highest position seq copied
-        torn = 0
-        for name in names[i:]:
-            if real >= want or count >= SLOTS:
-                break
-            n, r, fp, hi, t = self._read_from(name, start, count, real, want, first is not None)
-            torn += t
-            if n:
-                if first is None:
-                    first = fp
-                count += n
-                real += r
-                if hi > top:
-                    top = hi
-        head = {
-            "from": first if first is not None else start,
-            "next": top + 1 if count else start,
+        self.rd = [names, i, -1, 0, start, want, 0, 0, -1, start - 1, 0]
+        self.enc_at = self.enc_end = 0
+        return _READ  # the answer: its records (self.raw, a part at a time), then these fields
+
+    def _read_tail(self):
+        """The fields that end a log.read's answer: where the records sent begin and where to go on."""
+        rd = self.rd
+        count = rd[_COUNT]
+        tail = {
+            "from": rd[_FIRST] if rd[_FIRST] >= 0 else rd[_START],
+            "next": rd[_TOP] + 1 if count else rd[_START],
             "last": self.last_seq(),
             "count": count,
         }
-        if torn:
-            head["torn"] = torn
-        return _Raw(head, count * R.RECORD_SIZE)  # self.raw[:size], encoded by _encode
+        if rd[_TORN]:
+            tail["torn"] = rd[_TORN]
+        return tail
 
-    def _read_from(self, name, start, count, real, want, started):
-        """Copy records of one segment into self.raw from slot `count` until `want` records
-        (`real` of them copied before) or the slots are full: every record once the
-        pull has started, else from the first whose position seq is >= start. A record's position
-        seq is its seq, or for a damaged one the previous record's position seq + 1 (the first
-        record of a segment follows its name's seq - 1). A segment's anchor goes with the record
-        after it: it does not count as a record, it is sent only with that record (a chunk never
-        ends with one), and so `next` always follows the chunk's last record and a host that asks
-        ahead by max_records stays in step. Returns (slots filled, records among them, position seq
-        of the first copied, highest position seq copied, 1 if the segment ends in a torn
-        record)."""
-        f, whole = self.open_segment(name)
-        if f is None:
-            return 0, 0, None, None, 0
-        base = _seg_first(name)
-        mv = memoryview(self.raw)
-        index = 0
-        prev = base - 1
+    def _fill(self):
+        """Read the log.read's next records into self.raw (at most _FILL slots). Returns the slots
+        filled: 0 once max_records records are sent or the log has no more."""
+        rd = self.rd
+        names = rd[_NAMES]
         n = 0
-        r = 0
-        first = None
-        hi = prev
+        while n < _FILL and rd[_REAL] < rd[_WANT] and rd[_SEG] < len(names):
+            n += self._read_from(rd, names[rd[_SEG]], n)
+        return n
+
+    def _read_from(self, rd, name, n):
+        """Copy records of one segment into self.raw from slot `n` until max_records records are
+        sent or _FILL slots are full: every record once the pull has started, else from the first
+        whose position seq is >= from_seq. A record's position seq is its seq, or for a damaged one
+        the previous record's position seq + 1 (the first record of a segment follows its name's
+        seq - 1). A segment's anchor goes with the record after it: it does not count as a record,
+        and it is sent only when a record follows it on the flash (a chunk never ends with one), so
+        `next` always follows the chunk's last record and a host that asks ahead by max_records
+        stays in step. Returns the slots filled; moves on to the next segment at this one's end."""
+        f, whole, torn = self.open_segment(name)
+        index = rd[_INDEX]
+        if f is None:  # gone (an erase, the log's size limit): on with the next one
+            rd[_SEG] += 1
+            rd[_INDEX] = -1
+            return 0
+        start = rd[_START]
+        started = rd[_FIRST] >= 0
+        mv = memoryview(self.raw)
+        m = 0
         try:
-            if not started and start > base and start - base < whole:
-                # where `start` is when the segment has no gap (after its anchor): check that record
-                k = start - base + 1
-                at = count * R.RECORD_SIZE
-                slot = mv[at : at + R.RECORD_SIZE]
-                f.seek(k * R.RECORD_SIZE)
-                if (f.readinto(slot) == R.RECORD_SIZE and not R.check(slot) and R.seq_of(slot) == start
-                        and slot[1] != R.T_ANCHOR):
-                    index = k
-                    prev = start - 1
+            if index < 0:
+                base = _seg_first(name)
+                index = 0
+                rd[_PREV] = base - 1
+                if not started and start > base and start - base < whole:
+                    # where `start` is when the segment has no gap (after its anchor): check that record
+                    k = start - base + 1
+                    at = n * R.RECORD_SIZE
+                    slot = mv[at : at + R.RECORD_SIZE]
+                    f.seek(k * R.RECORD_SIZE)
+                    if (f.readinto(slot) == R.RECORD_SIZE and not R.check(slot) and R.seq_of(slot) == start
+                            and slot[1] != R.T_ANCHOR):
+                        index = k
+                        rd[_PREV] = start - 1
             f.seek(index * R.RECORD_SIZE)
-            while index < whole and real + r < want and count + n < SLOTS:
-                at = (count + n) * R.RECORD_SIZE
+            prev = rd[_PREV]
+            real = rd[_REAL]
+            want = rd[_WANT]
+            raw = self.raw
+            one = False  # one record at a time for the rest of this fill (after a surprise)
+            while index < whole and real < want and n + m < _FILL:
+                at = (n + m) * R.RECORD_SIZE
+                if started and index and not one:
+                    # a run of records after the anchor: read at once, and if the first and the
+                    # last carry the seqs that follow, each one's position is the one before + 1
+                    # whatever its bytes (a damaged record's is, by the rule above), so no record
+                    # needs decoding or its CRC checked here: the host checks them all
+                    k = whole - index
+                    if k > want - real:
+                        k = want - real
+                    if k > _FILL - n - m:
+                        k = _FILL - n - m
+                    end = at + k * R.RECORD_SIZE
+                    if (f.readinto(mv[at:end]) == end - at and _seq(raw, at) == prev + 1
+                            and _seq(raw, end - R.RECORD_SIZE) == prev + k):
+                        if rd[_FIRST] < 0:
+                            rd[_FIRST] = prev + 1
+                        prev += k
+                        if prev > rd[_TOP]:
+                            rd[_TOP] = prev
+                        index += k
+                        m += k
+                        real += k
+                        continue
+                    one = True  # not such a run: one record at a time, from where it began
+                    f.seek(index * R.RECORD_SIZE)
                 slot = mv[at : at + R.RECORD_SIZE]
                 if f.readinto(slot) != R.RECORD_SIZE:
+                    whole = index  # shorter than it was (it cannot be: the journal only appends)
                     break
                 index += 1
                 bad = R.check(slot)
                 pos = prev + 1 if bad else R.seq_of(slot)
-                anchor = not bad and slot[1] == R.T_ANCHOR
-                if anchor and (started or pos >= start) and count + n + 2 > SLOTS:
-                    index -= 1  # no room for its record: the next chunk starts with it
-                    break
+                # the anchor, or what is left of it in its place (a segment's first entry): a
+                # damaged one still goes with the record after it, which keeps its own position
+                anchor = slot[1] == R.T_ANCHOR if not bad else index == 1
                 prev = pos - 1 if anchor else pos  # an anchor: the record after it has pos
                 if not started and pos < start:
                     continue
+                if anchor and index >= whole:
+                    continue  # nothing after it on the flash (yet): it goes with its record, later
                 started = True
-                if first is None:
-                    first = pos
-                if prev > hi:
-                    hi = prev
-                n += 1
+                if rd[_FIRST] < 0:
+                    rd[_FIRST] = pos
+                if prev > rd[_TOP]:
+                    rd[_TOP] = prev
+                m += 1
                 if not anchor:
-                    r += 1
-            torn = 0
-            if index >= whole and f.seek(0, 2) % R.RECORD_SIZE:
-                torn = 1
+                    real += 1
+            rd[_REAL] = real
+            rd[_PREV] = prev
         except OSError:
+            whole = index  # unreadable from here: on with the next segment
             torn = 0
         finally:
             f.close()
-        return n, r, first, hi, torn
+        rd[_COUNT] += m
+        if index >= whole:
+            rd[_TORN] += torn
+            rd[_SEG] += 1
+            rd[_INDEX] = -1
+        else:
+            rd[_INDEX] = index
+        return m
 
 
-class _Raw:
-    """A log.read body: its small fields and the number of bytes of self.raw it sends."""
+_READ = object()  # c_log_read's answer: _reply queues the records' stream
 
-    def __init__(self, head, size):
-        self.head = head
-        self.size = size
+
+def _seq(raw, at):
+    """The seq field of the record at raw[at:] (records.seq_of without a tuple or a slice)."""
+    return raw[at + 4] | raw[at + 5] << 8 | raw[at + 6] << 16 | raw[at + 7] << 24
 
 
 def _valid_id(v):

@@ -39,7 +39,7 @@ class Progress:
             sys.stderr.write("\n")
 
 
-def pull(clock: Clock, out_dir: str, chunk: int = 32, progress: bool | None = None) -> dict:
+def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = None) -> dict:
     """Pull every record not yet in out_dir/records.bin, append them, and rewrite
     out_dir/events.jsonl from all records pulled. Returns figures.
 

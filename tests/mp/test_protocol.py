@@ -749,8 +749,8 @@ def test_bounded_work_per_call_and_a_host_that_stops_reading():
     for _ in range(4):
         srv.feed(b"", T(20000))
         assert srv.take_out(100000).count(b"\n") == 1
-    srv.feed(b'{"id":5,"cmd":"log.read","from_seq":999999}\n' * 4, T(20000))  # nothing to encode
-    assert srv.take_out(100000).count(b"\n") == P.HEAVY_PER_FEED
+    srv.feed(b'{"id":5,"cmd":"log.read","from_seq":999999}\n' * 4, T(20000))  # nothing to send
+    assert srv.take_out(100000).count(b"\n") == 1  # a log.read's answer goes out before the next line
     rig.lines(b"")
     unmount()
 
@@ -775,7 +775,8 @@ def test_peek_and_sent_for_a_stream_that_takes_part_of_a_write():
             srv.feed(b"", T(25000))
             total += srv.pending()
     answers = [json.loads(x) for x in bytes(out).split(b"\n")[:-1]]
-    assert len(out) == total and [a["id"] for a in answers] == [1, 2, 3, 4]
+    # (pending() counts a log.read's records as the stream reaches them: its data is read late)
+    assert len(out) >= total and [a["id"] for a in answers] == [1, 2, 3, 4]
     pulled = binascii.a2b_base64(answers[2]["data"])
     assert len(pulled) == answers[2]["count"] * R.RECORD_SIZE and answers[2]["count"] > 6
     assert all(not R.check(pulled[i : i + R.RECORD_SIZE]) for i in range(0, len(pulled), R.RECORD_SIZE))
@@ -805,7 +806,7 @@ def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
                 raise MemoryError("memory allocation failed")
             return real.b2a_base64(data)
 
-    srv.feed(b'{"id":1,"cmd":"log.read","from_seq":0}\n{"id":2,"cmd":"state"}\n', T(40000))
+    srv.feed(b'{"id":1,"cmd":"log.read","from_seq":0,"max_records":32}\n{"id":2,"cmd":"state"}\n', T(40000))
     out = bytearray()
     failed = 0
     P.binascii = Failing()
@@ -826,13 +827,13 @@ def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
         P.binascii = real
     assert failed == 2 and srv.pending() == 0
     answers = [json.loads(x) for x in bytes(out).split(b"\n")[:-1]]
-    assert [a["id"] for a in answers] == [1, 2] and answers[0]["count"] == 34
+    assert [a["id"] for a in answers] == [1, 2] and answers[0]["count"] == 35
     pulled = binascii.a2b_base64(answers[0]["data"])
-    assert len(pulled) == 34 * R.RECORD_SIZE
+    assert len(pulled) == 35 * R.RECORD_SIZE
     # each segment's anchor (it carries the seq of the record after it), then its records
     recs = [pulled[i : i + R.RECORD_SIZE] for i in range(0, len(pulled), R.RECORD_SIZE)]
-    # (with 16-record segments the 34 slots fill before 32 records: three anchors, 31 records)
-    assert [R.seq_of(r) for r in _real(recs)] == list(range(31))
+    # (with 16-record segments: three anchors and the 32 records asked for)
+    assert [R.seq_of(r) for r in _real(recs)] == list(range(32))
     assert [i for i, r in enumerate(recs) if R.type_of(r) == R.T_ANCHOR] == [0, SEGMENT_RECORDS, 2 * SEGMENT_RECORDS]
     unmount()
 

@@ -40,6 +40,9 @@ class HwBoard:
     # Pin.irq takes only handler, trigger, wake and always schedules the handler (soft): a TypeError
     # there (issue 13). hardware/esp32.md bounds how late a soft IRQ stamps a press.
     HARD_IRQ = True
+    # bytes the serial link writes per pass of the loop (link.py): a UART at 115200 baud takes 11 a
+    # ms and its write waits for room, so 256 (about 22 ms); USB CDC takes 2 KB in about 2 ms
+    LINK_STEP = 256
     CUTOFF_SHOW_MS = 10000  # the empty-battery message stays this long before the board sleeps
     loop_max_ms = 0  # the longest gap between two passes of app._loop since identify asked (issue 15)
 

@@ -25,6 +25,7 @@ PINS = {
 class Board(HwBoard):
     name = "pico"
     PINS = PINS
+    LINK_STEP = 2048  # USB CDC (the Pico's serial): a log pull at the link's speed (issue 15)
 
     def vbus_pin(self):
         import sys
