@@ -13,7 +13,7 @@ file name, size and SHA-256, and is checked before use:
 - lib/tinyusb: TinyUSB 0.18.0, from Debian's binary package tinyusb-source 0.18.0+dfsg-1 (its
   /usr/src/tinyusb: the source package's tarball is not served by the pool's mirror here);
 - lib/mbedtls: Mbed TLS 3.6.7 (Debian 3.6.7-3, sid): v1.26.1's rp2 port links it on every board
-  (ssl, cryptolib, hashlib);
+  (ssl, cryptolib, hashlib's SHA-1);
 - lib/micropython-lib is not in Debian: the board's manifest require()s four of its packages
   (onewire, ds18x20, dht, neopixel), so both images are built with rp2/manifest_board.py, the
   board's manifest without them (sagat uses none of them);
@@ -27,9 +27,9 @@ libstdc++-arm-none-eabi-newlib` (GCC 12.2.1), with cmake, make, gcc and g++.
 Writes rp2/micropython-v1.26.1-RPI_PICO.uf2, rp2/micropython-v1.26.1-RPI_PICO-sagat.uf2 (FROZEN_MANIFEST
 rp2/manifest_sagat.py: the board's manifest and firmware/manifest.py) and the latter's sidecar .json
 (the sagat commit and tests/rp2/rp2emu.py's frozen_sources_digest of what it froze), and prints
-each image's SHA-256. The build is reproducible: the banner's date is SOURCE_DATE_EPOCH (v1.26.1's
-release day), GCC's __DATE__ too, and the build folder's path is mapped away (-ffile-prefix-map),
-so the same sources and toolchain give the same bytes in any cache folder.
+each image's SHA-256. The build is reproducible: the banner's date is SOURCE_DATE_EPOCH (the day of
+the newest file in v1.26.1's tarball), GCC's __DATE__ too, and the build folder's path is mapped
+away (-ffile-prefix-map), so the same sources and toolchain give the same bytes in any cache folder.
 
 The downloads and the build live in the cache folder (--cache, else $SAGAT_RP2_BUILD_CACHE, else
 ~/.cache/sagat/rp2-build), outside the repository; each run unpacks and builds afresh there (about
@@ -60,7 +60,7 @@ MP_VERSION = "v1.26.1"
 BOARD = "RPI_PICO"
 STOCK_NAME = f"micropython-{MP_VERSION}-{BOARD}.uf2"
 FROZEN_NAME = f"micropython-{MP_VERSION}-{BOARD}-sagat.uf2"
-SOURCE_DATE_EPOCH = "1757548800"  # 2025-09-11 00:00 UTC: v1.26.1's release day (its tarball's newest file)
+SOURCE_DATE_EPOCH = "1757548800"  # 2025-09-11 00:00 UTC: the day of the newest file in v1.26.1's tarball
 APT = "apt-get install -y gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake make g++"
 
 # key: (pool path, size, SHA-256, Debian version and suite)
