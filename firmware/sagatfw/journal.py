@@ -66,6 +66,7 @@ class Journal:
         self.chain = R.Chain(key)
         self.segment_records = segment_records
         self.max_bytes = max_bytes
+        self.hold = False  # a log.read's records are being sent: no segment is removed meanwhile
         self.checkpoint_ms = checkpoint_ms
         self.backlog_max = backlog
         self.room_bytes = room_bytes
@@ -387,6 +388,8 @@ class Journal:
         return -1
 
     def _remove_oldest(self):
+        if self.hold:  # a pull is reading them (for a moment): the records wait in RAM till then
+            return False
         names = self.segments()
         i = self._removable(names)
         if i < 0:
@@ -438,8 +441,9 @@ class Journal:
                     return
 
     def trim(self, limit):
-        """Remove the oldest finished games' segments while the log is over `limit` bytes."""
-        while True:
+        """Remove the oldest finished games' segments while the log is over `limit` bytes (not
+        while a pull reads them: the next segment trims)."""
+        while not self.hold:
             total = 0
             names = self.segments()
             for n in names:

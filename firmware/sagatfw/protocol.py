@@ -56,18 +56,14 @@ OUT_LIMIT = 4096  # no new line is answered while more than this waits to be tak
 MAX_RECORDS = 256  # records per log.read chunk (a 22 KB answer line), segment anchors not counted
 SLOTS = 34  # 64-byte slots of the buffer a log.read's records are read into, a part at a time
 PIECE = 384  # raw bytes base64-encoded at a time, as the stream takes them (512 characters)
-_FILL = const(30)  # slots read from the flash at a time: 1920 bytes, five whole PIECEs of base64
-_NAMES = const(0)  # self.rd's fields
-_SEG = const(1)
-_INDEX = const(2)
-_PREV = const(3)
-_START = const(4)
-_WANT = const(5)
-_REAL = const(6)
-_COUNT = const(7)
-_FIRST = const(8)
-_TOP = const(9)
-_TORN = const(10)
+_FILL = const(30)  # base64: slots read from the flash at a time (1920 bytes: five whole PIECEs)
+_STALL_MS = const(5000)  # a log.read's answer not taken for this long is dropped (the host is gone)
+_LOW_HEAP = const(16384)  # below this much free heap a log.read collects first
+_PLAN = const(0)  # self.rd's fields: [name, first index, entries] per segment, flat
+_AT = const(1)  # where in the plan the next fill reads
+_BIN = const(2)  # raw bytes after the line, not base64 in it
+_SINCE = const(3)  # ticks when the host last took a byte of it
+_LEFT = const(4)  # raw bytes still to read
 MAX_ERASE = 4  # segments removed per log.erase request
 MAX_ID = 64  # characters of a string id
 MAX_MESSAGE = 160
@@ -117,7 +113,7 @@ COMMANDS = {
     "presets.set": ("presets_set", GAME, ("slot", "name", "tc")),
     "time.sync": ("time_sync", GAME, ("wall_ms",)),
     "log.info": ("log_info", READ, ()),
-    "log.read": ("c_log_read", READ, ("from_seq", "max_records")),
+    "log.read": ("c_log_read", READ, ("from_seq", "max_records", "bin")),
     "log.head": ("log_head", GUARD, ("nonce",)),  # signs with the key: only for the key's holder
     "log.erase": ("log_erase", GUARD, ("upto_seq", "game")),
     "key.set": ("key_set", GUARD, ("key",)),
@@ -188,12 +184,9 @@ class Server:
         self.out = []  # response pieces (bytes, memoryview) not yet taken
         self.out_off = 0  # bytes of out[0] already taken
         self.out_len = 0
-        # a log.read being sent: its records are read from the flash _FILL slots at a time into
-        # self.raw and base64-encoded a PIECE at a time, as the stream takes them (_encode). While
-        # it is sent, self.rd is [segment names, index of the one read next, its next record's
-        # index (-1: not reached yet), position seq of the last record looked at, from_seq,
-        # max_records, records sent, entries sent, position seq of the first sent (-1: none yet),
-        # the highest sent, torn segments]; else None.
+        # a log.read being sent: its records are read from the flash, a fill of self.raw at a
+        # time, and sent as they are (bin) or base64-encoded a PIECE at a time, as the stream takes
+        # them (_encode). self.rd is then [plan, _AT, _BIN, _SINCE, _LEFT] (the consts say), else None.
         self.rd = None
         self.enc_at = 0  # self.raw[enc_at:enc_end]: read, not yet encoded
         self.enc_end = 0
@@ -226,6 +219,8 @@ class Server:
                 if d > 0:
                     self.uptime += d
             self.last_now = now
+            if self.rd is not None and ticks_diff(now, self.rd[_SINCE]) > _STALL_MS:
+                self._drop_read()  # nobody takes it: let the journal trim its log again
             if data:
                 taken = self._accept(data)
             self._work(now)
@@ -266,6 +261,8 @@ class Server:
 
     def sent(self, n):
         """Drop the first n pending bytes (written to the stream)."""
+        if n > 0 and self.rd is not None:
+            self.rd[_SINCE] = self.last_now
         while n > 0 and self.out:
             first = self.out[0]
             if first is None:
@@ -281,31 +278,74 @@ class Server:
             self.out_off = 0
 
     def _encode(self):
-        """Put the base64 text of the next PIECE of a log.read's records in front of the
-        queue's marker (None), reading the next _FILL records from the flash when the last ones
-        are encoded; after the last record, the answer's other fields take the marker's place.
-        One piece of 512 characters exists at a time, never the whole chunk."""
+        """Put the next piece of a log.read's records in front of the queue's marker (None), or in
+        its place for the last one: read from the flash a fill at a time (_fill), sent as they are
+        (bin: a view of self.raw, nothing allocated) or base64-encoded a PIECE (512 characters) at a
+        time. One piece exists at a time, never the whole chunk."""
+        rd = self.rd
         at = self.enc_at
         if at >= self.enc_end:
-            at = 0
-            self.enc_end = self._fill() * R.RECORD_SIZE
-            self.enc_at = 0
-            if not self.enc_end:  # all sent: the fields that say what was sent, then the line's end
-                tail = ('",' + _dumps(self._read_tail())[1:] + "\n").encode()
-                self.out[0] = tail
-                self.out_len += len(tail) - 1
-                self.rd = None
-                return tail
-        end = at + PIECE
-        if end > self.enc_end:
-            end = self.enc_end
-        piece = memoryview(binascii.b2a_base64(memoryview(self.raw)[at:end]))[:-1]  # no newline
+            self.enc_end = self._fill(rd)
+            self.enc_at = at = 0
+        end = self.enc_end
+        if not rd[_BIN] and end > at + PIECE:
+            end = at + PIECE
+        if rd[_BIN]:
+            piece = memoryview(self.raw)[at:end]
+        else:
+            piece = memoryview(binascii.b2a_base64(memoryview(self.raw)[at:end]))[:-1]  # no newline
         # the queue changes only once the piece exists: a MemoryError above leaves it as it was,
         # and the next peek tries again (the records read stay in self.raw)
-        self.out.insert(0, piece)
-        self.out_len += len(piece)
+        rd[_LEFT] -= end - at
         self.enc_at = end
+        if rd[_LEFT] <= 0:
+            self.out[0] = piece  # the last piece takes the marker's place
+            self._read_done()
+        else:
+            self.out.insert(0, piece)
         return piece
+
+    def _fill(self, rd):
+        """Read the plan's next records into self.raw: a whole number of PIECEs (base64) or the
+        whole buffer (bin). Returns the bytes read."""
+        plan = rd[_PLAN]
+        mv = memoryview(self.raw)
+        slots = SLOTS if rd[_BIN] else _FILL
+        n = 0
+        while n < slots and rd[_AT] < len(plan):
+            i = rd[_AT]
+            k = plan[i + 2]
+            if k > slots - n:
+                k = slots - n
+            at = n * R.RECORD_SIZE
+            end = at + k * R.RECORD_SIZE
+            try:
+                with open(self.app.journal._path(plan[i]), "rb") as f:
+                    f.seek(plan[i + 1] * R.RECORD_SIZE)
+                    got = f.readinto(mv[at:end])
+            except OSError:
+                got = 0
+            while at + got < end:  # gone although the journal held it (it cannot be): not records
+                mv[at + got] = 0xFF
+                got += 1
+            plan[i + 1] += k
+            plan[i + 2] -= k
+            if not plan[i + 2]:
+                rd[_AT] = i + 3
+            n += k
+        return n * R.RECORD_SIZE
+
+    def _read_done(self):
+        self.rd = None
+        self.enc_at = self.enc_end = 0
+        self.app.journal.hold = False
+
+    def _drop_read(self):
+        """Drop a log.read's answer that nobody takes, with whatever waits before it."""
+        self.out = []
+        self.out_len = 0
+        self.out_off = 0
+        self._read_done()
 
     def take_out(self, max_bytes=512):
         """Take up to max_bytes pending bytes (bytes; b"" if none)."""
@@ -347,7 +387,7 @@ class Server:
                 return
             if (lines >= LINES_PER_FEED or heavy >= HEAVY_PER_FEED or self.out_len > OUT_LIMIT
                     or self.rd is not None):
-                return  # the rest later (after the log.read being sent: answers go in order)
+                return  # the rest later (a log.read's records wait on the flash to be sent)
             if self.skipping or j >= MAX_LINE:
                 self.skipping = False
                 line = None
@@ -479,10 +519,20 @@ class Server:
         head = '{"id":' + _dumps(rid) + ',"ok":true'
         # Each answer joins the queue in one step (a MemoryError before it leaves the queue as it
         # was, and the request is answered with an error instead of half a line)
-        if body is _READ:  # log.read: the records are read and encoded as the stream takes them
-            first = (head + ',"data":"').encode()
-            self.out.extend((first, None))  # None: the marker _encode puts the pieces before
-            self.out_len += len(first) + 1  # (the marker counts 1 until the answer's end replaces it)
+        if isinstance(body, _Read):  # log.read: the records are read and sent as the stream takes them
+            size = body.size
+            s = _dumps(body.head)
+            if body.binary:  # the line, then the records' raw bytes
+                first = (head + "," + s[1:-1] + ',"bin":%d}\n' % size).encode()
+                more = size
+            else:
+                first = (head + "," + s[1:-1] + ',"data":"').encode()
+                more = (size + 2) // 3 * 4
+            if size:
+                self.out.extend((first, None) if body.binary else (first, None, b'"}\n'))  # None: _encode's marker
+                self.out_len += len(first) + more + (0 if body.binary else 3)
+            else:
+                self._push(first if body.binary else first + b'"}\n')
         elif body:  # the body's text after the head: made once, its "{" skipped in place
             first = (head + ",").encode()
             rest = memoryview(_dumps(body).encode())[1:]
@@ -560,6 +610,8 @@ class Server:
             "battery": level,
             "battery_mv": getattr(app.board, "mv", None),  # the cell (bring-up: the threshold sweep)
             "low_battery": low,
+            "ticks": now,  # the board's ticks at this answer: the hall's sync of the link (issue 16)
+            "armed": app.armed,  # the ticks an armed start waits for, or None
         }
         return body
 
@@ -599,149 +651,157 @@ class Server:
     def c_log_read(self, req, now):
         start = int_arg(req, "from_seq", 0, 0xFFFFFFFF)
         want = int_arg(req, "max_records", 1, MAX_RECORDS, MAX_RECORDS)
-        # collect first: the segment names then take the small holes low in the heap and leave
-        # whole the room a segment's open file needs (its littlefs buffer: 1.2 KB in one piece).
-        gc.collect()
+        binary = req.get("bin", False)
+        if binary is not True and binary is not False:
+            raise Error(BAD_ARG, "bin is true (the records' raw bytes after the line) or false (base64)")
+        # low on heap, collect first: the segment names then take the small holes low in the heap
+        # and leave whole the room an open file needs (its littlefs buffer: 1.2 KB in one piece)
+        try:
+            low = gc.mem_free() < _LOW_HEAP
+        except AttributeError:  # CPython
+            low = False
+        if low:
+            gc.collect()
         names = self.names()
         i = 0
         for k in range(len(names)):
             if _seg_first(names[k]) <= start:
                 i = k
-        self.rd = [names, i, -1, 0, start, want, 0, 0, -1, start - 1, 0]
-        self.enc_at = self.enc_end = 0
-        return _READ  # the answer: its records (self.raw, a part at a time), then these fields
-
-    def _read_tail(self):
-        """The fields that end a log.read's answer: where the records sent begin and where to go on."""
-        rd = self.rd
-        count = rd[_COUNT]
-        tail = {
-            "from": rd[_FIRST] if rd[_FIRST] >= 0 else rd[_START],
-            "next": rd[_TOP] + 1 if count else rd[_START],
+        plan = []
+        count = 0  # entries (records and anchors)
+        real = 0  # records among them
+        first = -1  # position seq of the first entry
+        top = start - 1  # the highest position seq taken
+        torn = 0
+        for name in names[i:]:
+            if real >= want:
+                break
+            got = self._plan(name, start, want - real, first >= 0)
+            if got is None:
+                continue
+            lo, m, r, fp, hi, t = got
+            torn += t
+            if m:
+                plan.extend((name, lo, m))
+                count += m
+                real += r
+                if first < 0:
+                    first = fp
+                if hi > top:
+                    top = hi
+        head = {
+            "from": first if first >= 0 else start,
+            "next": top + 1 if count else start,
             "last": self.last_seq(),
             "count": count,
         }
-        if rd[_TORN]:
-            tail["torn"] = rd[_TORN]
-        return tail
+        if torn:
+            head["torn"] = torn
+        if count:
+            # the plan's records stay on the flash until sent: the journal trims no segment meanwhile
+            self.app.journal.hold = True
+            self.rd = [plan, 0, binary, now, count * R.RECORD_SIZE]
+            self.enc_at = self.enc_end = 0
+        return _Read(head, count * R.RECORD_SIZE, binary)
 
-    def _fill(self):
-        """Read the log.read's next records into self.raw (at most _FILL slots). Returns the slots
-        filled: 0 once max_records records are sent or the log has no more."""
-        rd = self.rd
-        names = rd[_NAMES]
-        n = 0
-        while n < _FILL and rd[_REAL] < rd[_WANT] and rd[_SEG] < len(names):
-            n += self._read_from(rd, names[rd[_SEG]], n)
-        return n
-
-    def _read_from(self, rd, name, n):
-        """Copy records of one segment into self.raw from slot `n` until max_records records are
-        sent or _FILL slots are full: every record once the pull has started, else from the first
-        whose position seq is >= from_seq. A record's position seq is its seq, or for a damaged one
-        the previous record's position seq + 1 (the first record of a segment follows its name's
-        seq - 1). A segment's anchor goes with the record after it: it does not count as a record,
-        and it is sent only when a record follows it on the flash (a chunk never ends with one), so
-        `next` always follows the chunk's last record and a host that asks ahead by max_records
-        stays in step. Returns the slots filled; moves on to the next segment at this one's end."""
+    def _plan(self, name, start, left, started):
+        """Which entries of one segment a log.read sends: (index of the first, entries, records
+        among them, position seq of the first, the highest position seq, 1 if the segment ends in
+        a torn record and was read to its end), or None if it cannot be opened. From the first
+        entry whose position seq is >= from_seq (every one once the pull has started) until `left`
+        records. A record's position seq is its seq, or for a damaged one the previous record's
+        position seq + 1 (the first record of a segment follows its name's seq - 1). A segment's
+        anchor goes with the record after it: it does not count as a record, and it is sent only
+        when a record follows it on the flash (a chunk never ends with one), so `next` always
+        follows the chunk's last record and a host that asks ahead by max_records stays in step.
+        A damaged entry in the anchor's place (a segment's first) goes with its record too. The
+        entries taken are consecutive in the file."""
         f, whole, torn = self.open_segment(name)
-        index = rd[_INDEX]
-        if f is None:  # gone (an erase, the log's size limit): on with the next one
-            rd[_SEG] += 1
-            rd[_INDEX] = -1
-            return 0
-        start = rd[_START]
-        started = rd[_FIRST] >= 0
-        mv = memoryview(self.raw)
+        if f is None:
+            return None
+        rec = self.rec
+        base = _seg_first(name)
+        prev = base - 1
+        index = 0
+        lo = -1
         m = 0
+        r = 0
+        first = -1
+        top = -1
         try:
-            if index < 0:
-                base = _seg_first(name)
-                index = 0
-                rd[_PREV] = base - 1
-                if not started and start > base and start - base < whole:
-                    # where `start` is when the segment has no gap (after its anchor): check that record
-                    k = start - base + 1
-                    at = n * R.RECORD_SIZE
-                    slot = mv[at : at + R.RECORD_SIZE]
-                    f.seek(k * R.RECORD_SIZE)
-                    if (f.readinto(slot) == R.RECORD_SIZE and not R.check(slot) and R.seq_of(slot) == start
-                            and slot[1] != R.T_ANCHOR):
-                        index = k
-                        rd[_PREV] = start - 1
-            f.seek(index * R.RECORD_SIZE)
-            prev = rd[_PREV]
-            real = rd[_REAL]
-            want = rd[_WANT]
-            raw = self.raw
-            one = False  # one record at a time for the rest of this fill (after a surprise)
-            while index < whole and real < want and n + m < _FILL:
-                at = (n + m) * R.RECORD_SIZE
+            if not started and start > base and start - base < whole:
+                # where `start` is when the segment has no gap (after its anchor): check that record
+                k = start - base + 1
+                f.seek(k * R.RECORD_SIZE)
+                if (f.readinto(rec) == R.RECORD_SIZE and not R.check(rec) and R.seq_of(rec) == start
+                        and rec[1] != R.T_ANCHOR):
+                    index = k
+                    prev = start - 1
+            one = False  # one record at a time for the rest of the segment (after a surprise)
+            while index < whole and r < left:
                 if started and index and not one:
-                    # a run of records after the anchor: read at once, and if the first and the
-                    # last carry the seqs that follow, each one's position is the one before + 1
-                    # whatever its bytes (a damaged record's is, by the rule above), so no record
-                    # needs decoding or its CRC checked here: the host checks them all
+                    # a run of records after the anchor: if its first and its last carry the seqs
+                    # that follow on, each one's position is the one before + 1 whatever its bytes
+                    # (a damaged record's is, by the rule above), so none needs reading or its CRC
+                    # checked here (the host checks every one)
                     k = whole - index
-                    if k > want - real:
-                        k = want - real
-                    if k > _FILL - n - m:
-                        k = _FILL - n - m
-                    end = at + k * R.RECORD_SIZE
-                    if (f.readinto(mv[at:end]) == end - at and _seq(raw, at) == prev + 1
-                            and _seq(raw, end - R.RECORD_SIZE) == prev + k):
-                        if rd[_FIRST] < 0:
-                            rd[_FIRST] = prev + 1
+                    if k > left - r:
+                        k = left - r
+                    f.seek(index * R.RECORD_SIZE)
+                    ok = f.readinto(rec) == R.RECORD_SIZE and _seq(rec, 0) == prev + 1
+                    if ok and k > 1:
+                        f.seek((index + k - 1) * R.RECORD_SIZE)
+                        ok = f.readinto(rec) == R.RECORD_SIZE and _seq(rec, 0) == prev + k
+                    if ok:
+                        if lo < 0:
+                            lo = index
+                            first = prev + 1
                         prev += k
-                        if prev > rd[_TOP]:
-                            rd[_TOP] = prev
+                        top = prev
                         index += k
                         m += k
-                        real += k
+                        r += k
                         continue
                     one = True  # not such a run: one record at a time, from where it began
-                    f.seek(index * R.RECORD_SIZE)
-                slot = mv[at : at + R.RECORD_SIZE]
-                if f.readinto(slot) != R.RECORD_SIZE:
+                f.seek(index * R.RECORD_SIZE)
+                if f.readinto(rec) != R.RECORD_SIZE:
                     whole = index  # shorter than it was (it cannot be: the journal only appends)
                     break
                 index += 1
-                bad = R.check(slot)
-                pos = prev + 1 if bad else R.seq_of(slot)
+                bad = R.check(rec)
+                pos = prev + 1 if bad else R.seq_of(rec)
                 # the anchor, or what is left of it in its place (a segment's first entry): a
                 # damaged one still goes with the record after it, which keeps its own position
-                anchor = slot[1] == R.T_ANCHOR if not bad else index == 1
+                anchor = rec[1] == R.T_ANCHOR if not bad else index == 1
                 prev = pos - 1 if anchor else pos  # an anchor: the record after it has pos
                 if not started and pos < start:
                     continue
                 if anchor and index >= whole:
                     continue  # nothing after it on the flash (yet): it goes with its record, later
                 started = True
-                if rd[_FIRST] < 0:
-                    rd[_FIRST] = pos
-                if prev > rd[_TOP]:
-                    rd[_TOP] = prev
+                if lo < 0:
+                    lo = index - 1
+                    first = pos
+                if prev > top:
+                    top = prev
                 m += 1
                 if not anchor:
-                    real += 1
-            rd[_REAL] = real
-            rd[_PREV] = prev
-        except OSError:
-            whole = index  # unreadable from here: on with the next segment
+                    r += 1
+        except OSError:  # unreadable from here: the rest of it is not sent
             torn = 0
+            whole = index + 1
         finally:
             f.close()
-        rd[_COUNT] += m
-        if index >= whole:
-            rd[_TORN] += torn
-            rd[_SEG] += 1
-            rd[_INDEX] = -1
-        else:
-            rd[_INDEX] = index
-        return m
+        return lo, m, r, first, top, torn if index >= whole else 0
 
 
-_READ = object()  # c_log_read's answer: _reply queues the records' stream
+class _Read:
+    """A log.read's answer: its fields, the bytes of records it sends, and how (bin)."""
+
+    def __init__(self, head, size, binary):
+        self.head = head
+        self.size = size
+        self.binary = binary
 
 
 def _seq(raw, at):

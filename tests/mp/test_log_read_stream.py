@@ -101,6 +101,20 @@ def _ask(rig, start, want):
     return _b64(r["data"]), r["from"], r["next"], r["count"], r.get("torn", 0)
 
 
+def _ask_bin(rig, start, want, take=700):
+    """log.read with bin: the answer line, then exactly `bin` raw bytes (taken `take` at a time)."""
+    srv = rig.srv
+    srv.feed(b'{"id":9,"cmd":"log.read","from_seq":%d,"max_records":%d,"bin":true}\n' % (start, want), rig_now(rig))
+    out = bytearray()
+    while srv.pending():
+        out += srv.take_out(take)
+    i = out.find(b"\n")
+    r = json.loads(bytes(out[:i]))
+    raw = bytes(out[i + 1 :])
+    assert r["ok"] is True and r["bin"] == len(raw) == r["count"] * R.RECORD_SIZE, (r, len(raw))
+    return raw, r["from"], r["next"], r["count"], r.get("torn", 0)
+
+
 def test_every_answer_is_the_rules_on_damaged_logs():
     rnd = random.Random(15) if hasattr(random, "Random") else None
     if rnd is None:  # the unix port's random has no Random class: seed the module's
@@ -122,6 +136,7 @@ def test_every_answer_is_the_rules_on_damaged_logs():
             got = _ask(rig, start, want)
             want_got = reference(folder, start, want)
             assert got == want_got, (done, start, want, got[1:], want_got[1:])
+            assert _ask_bin(rig, start, want, 1 + rnd.randrange(3000)) == want_got, (done, start, want)
             cases += 1
         unmount()
     assert cases == 240
@@ -189,3 +204,80 @@ def rig_now(rig):
     from test_protocol import T
 
     return T(rig.ms)
+
+
+def test_bin_sends_the_same_records_raw_and_a_bad_bin_is_refused():
+    rig = Rig()
+    rig.ok("new", tc="300+2", first="left")
+    rig.ok("start")
+    for i in range(50):
+        rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, 500 * (i + 1))
+    for start, want in ((0, P.MAX_RECORDS), (3, 17), (16, 1), (40, 5)):
+        assert _ask_bin(rig, start, want) == _ask(rig, start, want)
+    empty = _ask_bin(rig, 10000, 5)
+    assert empty[0] == b"" and empty[3] == 0
+    for bad in ('"yes"', "1", "null"):
+        line = b'{"id":3,"cmd":"log.read","from_seq":0,"bin":%s}\n' % bad.encode()
+        (r,) = rig.lines(line)
+        assert r["ok"] is False and r["error"]["code"] == "bad_arg" and "bin" in r["error"]["message"], r
+    # the next request after a bin answer is answered after its raw bytes, in order
+    srv = rig.srv
+    two = b'{"id":1,"cmd":"log.read","from_seq":0,"max_records":40,"bin":true}\n{"id":2,"cmd":"state"}\n'
+    srv.feed(two, rig_now(rig))
+    out = bytearray()
+    while srv.pending() or srv.has_work():
+        out += srv.take_out(333)
+        srv.feed(b"", rig_now(rig))
+    i = out.find(b"\n")
+    first = json.loads(bytes(out[:i]))
+    rest = bytes(out[i + 1 + first["bin"] :])
+    assert first["id"] == 1 and json.loads(rest)["id"] == 2 and rest.endswith(b"\n")
+    unmount()
+
+
+def test_no_segment_is_removed_while_a_chunk_goes_out_and_a_chunk_nobody_takes_is_dropped():
+    # the log is at its size limit and the game goes on: while a chunk of the oldest segments goes
+    # out, a segment roll must not remove them (the chunk's line already said how many bytes come);
+    # the next roll trims. A host that stops taking the chunk holds that only 5 s.
+    rig = Rig()
+    j = rig.app.journal
+    rig.ok("new", tc="300+2", first="left")
+    rig.ok("start")
+    ms = 0
+    for i in range(40):
+        ms += 500
+        rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, ms)
+    rig.ok("result", result="1-0")
+    rig.ok("new", tc="300+2", first="left")  # game 2: game 1's segments may go
+    rig.ok("start")
+    size = sum(os.stat(j.root + "/" + n)[6] for n in j.segments())
+    j.max_bytes = size  # full: the next segment trims the oldest
+    oldest = j.segments()[0]
+    before = reference(j.root, 0, 60)[0]  # more than one fill of the buffer: 3 segments
+    srv = rig.srv
+    srv.feed(b'{"id":1,"cmd":"log.read","from_seq":0,"max_records":60,"bin":true}\n', rig_now(rig))
+    out = bytearray(srv.take_out(100))  # the line and the first records: the rest waits on the flash
+    for i in range(40):  # a segment or two written meanwhile, a slow host taking a few bytes
+        ms += 500
+        rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, ms)
+        out += srv.take_out(10)
+        # held while records of the chunk are still to be read from the flash
+        assert oldest in j.segments() and j.hold and srv.pending(), (i, j.segments(), j.hold, srv.pending())
+    while srv.pending():
+        out += srv.take_out(100)
+    i = out.find(b"\n")
+    assert bytes(out[i + 1 :]) == before and not j.hold
+    for i in range(20):  # the next segment trims
+        ms += 500
+        rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, ms)
+    assert oldest not in j.segments()
+    # a host that stops taking a chunk: dropped after 5 s, the journal trims again
+    srv.feed(b'{"id":2,"cmd":"log.read","from_seq":0,"max_records":60,"bin":true}\n', rig_now(rig))
+    srv.take_out(100)
+    assert j.hold and srv.pending()
+    rig.at(ms + 4000)
+    assert j.hold and srv.pending()
+    rig.at(ms + 5500)
+    assert not j.hold and not srv.pending()
+    assert rig.ok("state")["state"] == "running"  # and it answers again
+    unmount()
