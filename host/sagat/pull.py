@@ -50,12 +50,14 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
     os.makedirs(out_dir, exist_ok=True)
     raw_path = os.path.join(out_dir, "records.bin")
     meta_path = os.path.join(out_dir, "clock.json")
-    ident = clock.request("identify")
-    uid = ident.get("uid")
+    info = clock.request("log.info")
+    if "uid" not in info:  # a clock of before issue 15: its id is in identify only
+        info["uid"] = clock.request("identify").get("uid")
+    uid = info.get("uid")
     # a clock of before issue 15 sends base64 only, 32 records at a time
-    binary = ident.get("bin") is True
-    if isinstance(ident.get("max_records"), int) and ident["max_records"] > 0:
-        chunk = min(chunk, ident["max_records"])
+    binary = info.get("bin") is True
+    if isinstance(info.get("max_records"), int) and info["max_records"] > 0:
+        chunk = min(chunk, info["max_records"])
     meta = {}
     if os.path.exists(meta_path):
         try:
@@ -70,7 +72,6 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
         have = have[: len(have) // R.RECORD_SIZE * R.RECORD_SIZE]  # a torn tail from a cut pull
     if have and meta.get("uid") not in (None, uid):
         raise LinkError(f"{out_dir} holds the log of clock {meta['uid']}, not of this one ({uid})")
-    info = clock.request("log.info")
     first, last = info.get("first"), info.get("last")
     if first is None or last is None:
         raise LinkError("the clock's log is empty")
