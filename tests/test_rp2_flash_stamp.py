@@ -75,11 +75,15 @@ while True:
     if cmd[0] == "ping":
         print("pong", time.ticks_ms())
     elif cmd[0] == "pio":
+        import gc
         from sagatfw.boards.rp2levers import LeverStamps
+        gc.collect()
+        before = gc.mem_alloc()
         stamps = LeverStamps(bt, pins, sys.implementation._machine)
         for p in pins:
             p.irq(None)
-        print("pio")
+        gc.collect()
+        print("pio", gc.mem_alloc() - before)  # the heap it keeps (its code aside: frozen, that is flash)
     elif cmd[0] == "game":
         clock = Clock()
         clock.new_game("60")
@@ -206,7 +210,8 @@ def test_a_press_inside_a_flash_operation_is_stamped_at_its_ms():
         assert before[1].startswith("1:1:") and 30 <= late <= 36, (before, erase)
 
         # after: PIO + DMA stamps, in a sector erase then in a page program
-        assert dev.ask("pio") == ["pio"]
+        pio = dev.ask("pio")
+        assert pio[0] == "pio" and 0 < int(pio[1]) < 1024, pio
         pio0 = pico.call(lambda: (list(pico.mcu.pio[0].instructions), [m.enabled for m in pico.mcu.pio[0].machines]))
         # wait 1 pin 0; wrap target: wait 0 pin 0; push block; wait 1 pin 0; push block (RP2040 datasheet 3.4)
         assert [0x20A0, 0x2020, 0x8020, 0x20A0, 0x8020] == [x for x in pio0[0] if x][-5:], pio0
@@ -235,7 +240,8 @@ def test_a_press_inside_a_flash_operation_is_stamped_at_its_ms():
         assert charged[2] == "left=%d" % (60000 - (press["ticks"] - t0)), (charged, press, t0)
 
         assert busy.ignored == 0
-        print(f"\nsector erase busy {(op.ready_ns - op.start_ns) / 1e6:.1f} ms: a press 10 ms into it stamped "
+        print(f"\nLeverStamps keeps {pio[1]} B of heap; sector erase busy {(op.ready_ns - op.start_ns) / 1e6:.1f} ms: "
+              f"a press 10 ms into it stamped "
               f"{late} ms late on pin IRQs, 0 ms late with PIO + DMA (also in a page program, and charged "
               f"exactly: left {charged[2][5:]} ms after {press['ticks'] - t0} ms)")
 
