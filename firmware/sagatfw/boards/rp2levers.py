@@ -27,11 +27,13 @@
 # floor((r - d) / 1000) ms: exactly the ticks_ms() of that microsecond, with 30-bit arithmetic
 # only (1000*ms mod 2^30 in two 15-bit halves; r and d small), so nothing allocates in the handler.
 #
-# Limits: a lever with more than 32 edges (bounce included) during one stretch of interrupts off
-# loses whole laps of its ring, oldest first (the parity keeps the levels right); an edge shorter
-# than two system clocks (16 ns) is not seen. Resources: PIO0's SM0 and SM1 (5 instructions),
-# four DMA channels, 400 bytes of heap. Other ports, and an rp2 firmware without rp2.DMA, keep the
-# pin IRQs (hw.py); the board falls back to them if any of this cannot be set up.
+# Limits: if a lever makes k > 32 edges (bounce included) before the handler runs (a stretch of
+# interrupts off), the DMA has gone round its ring and the handler gets only the last k mod 32 of
+# them (the parity still gives their levels); a pulse shorter than the input synchronizer's two
+# system clocks (16 ns) is not seen. Resources: PIO0's SM0 and SM1 (5 instructions), four DMA
+# channels, 784 bytes of heap (tests/test_rp2_flash_stamp.py). The RP2350's TIMER0 has the same
+# layout at 0x400B0000 (not run: rp2040py is an RP2040). Other ports, and an rp2 firmware without
+# rp2.DMA, keep the pin IRQs (hw.py); the board falls back to them if any of this cannot be set up.
 import time
 from array import array
 
