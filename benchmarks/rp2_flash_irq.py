@@ -141,9 +141,11 @@ def main() -> int:
         how = "pin IRQ, ticks_ms() in the handler" if stamps == "irq" else "PIO + DMA (rp2levers.py)"
         print(f"levers stamped by {how} (heap_used after boot {r['heap_used']} B; wall {r['wall_s']:.0f} s):")
         for row in r["rows"]:
-            print(f"  {row['lever']} lever pressed at ticks {row['pressed']} inside a {row['kind']} "
-                  f"(busy {row['busy_ms']:.1f} ms, interrupts masked at every poll: {row['masked']}): "
-                  f"charged at {row['charged']}, {row['error_ms']} ms late")
+            charged = (f"charged at {row['charged']}, {row['error_ms']} ms late" if row["charged"] is not None else
+                       "not charged: no press in the log (a tap that ends inside the operation is lost when "
+                       "the IRQ reads the level after it; a press of the side not running is no move)")
+            print(f"  {row['lever']} lever pressed at ticks {row['pressed']} for 80 ms, inside a {row['kind']} "
+                  f"(busy {row['busy_ms']:.1f} ms, interrupts masked at every poll: {row['masked']}): {charged}")
         print(f"  the journal's flash operations: {r['ops']}; commands while busy: {r['ignored']}")
     return 0
 

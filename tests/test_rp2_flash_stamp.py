@@ -8,10 +8,11 @@ a small main.py that uses the firmware's own modules (buttons.py, boards/rp2leve
 - the model: an erase keeps the chip busy 45 ms of emulated time, a page program 0.4 ms, and the
   core has interrupts masked (PRIMASK) at every status poll in between;
 - before: with the levers on pin IRQs that read ticks_ms() (hw.py's way), a lever pressed 10 ms into
-  a sector erase is stamped when the erase ends, about 35 ms late;
-- after: with rp2levers.py's PIO + DMA stamps, a lever pressed inside a sector erase and inside a
-  page program is stamped at the very ms it was pressed (0 ms error), and Buttons.take gives the
-  press at that ticks;
+  a sector erase is stamped when the erase ends, about 35 ms late, and a 20 ms tap inside it is lost
+  (the IRQ reads the level once interrupts are back on, and the lever is up again);
+- after: with rp2levers.py's PIO + DMA stamps, both are stamped at the very ms they were pressed
+  (0 ms error), inside a sector erase and inside a page program, and Buttons.take gives them at
+  those ticks;
 - and a game clock (clock.py) charges that press exactly: the mover's time left is what it was
   when the lever went down.
 
@@ -152,34 +153,33 @@ class Device:
                 raise RuntimeError("the emulator stopped") from self.pico.error
         raise TimeoutError(line)
 
-    def press_inside(self, after_ns: float, hold_ns: float, pin: int = rp2emu.Pico.LEVER_RIGHT) -> None:
-        """At the next flash command, pull a lever low after_ns into its busy time (moved to the
-        next half microsecond: the DMA's few system clocks then never cross a ms), release it
-        hold_ns later."""
-        self.plan.append((pin, after_ns, hold_ns))
+    def press_inside(self, *presses: tuple[int, float, float]) -> None:
+        """At the next flash command, pull levers low: (pin, ns into its busy time, hold ns), each
+        moved to the next half microsecond (the DMA's few system clocks then never cross a ms)."""
+        self.plan.append(list(presses))
 
 
-def pressing(dev: Device, epoch: list[float], presses: list[dict]):
-    """FlashBusy.on_command: arm the planned press inside this command (on the emulator's thread)."""
+def pressing(dev: Device, presses: list[dict]):
+    """FlashBusy.on_command: arm the planned presses inside this command (on the emulator's thread)."""
     pico = dev.pico
 
     def on_command(op):
         if not dev.plan:
             return
-        pin, after, hold = dev.plan.pop(0)
         clock = pico.clock
-        at = (math.floor((op.start_ns + after) / 1000) + 0.5) * 1000
-        gpio = pico.mcu.gpio[pin]
-        rec = {"kind": op.kind, "at_ns": at, "op": op}
-        presses.append(rec)
+        for pin, after, hold in dev.plan.pop(0):
+            at = (math.floor((op.start_ns + after) / 1000) + 0.5) * 1000
+            gpio = pico.mcu.gpio[pin]
+            rec = {"kind": op.kind, "pin": pin, "at_ns": at, "op": op, "ticks": int((at - pico.mcu.timer._epoch_nanos)
+                                                                                     // 1_000_000)}
+            presses.append(rec)
 
-        def down():
-            rec["busy"] = dev.busy.busy()
-            rec["ticks"] = int((clock.nanos - pico.mcu.timer._epoch_nanos) // 1_000_000)
-            gpio.set_input_value(False)
+            def down(rec=rec, gpio=gpio):
+                rec["busy"] = dev.busy.busy()
+                gpio.set_input_value(False)
 
-        clock.create_alarm(down).schedule(at - clock.nanos)
-        clock.create_alarm(gpio.release_input).schedule(at + hold - clock.nanos)
+            clock.create_alarm(down).schedule(at - clock.nanos)
+            clock.create_alarm(gpio.release_input).schedule(at + hold - clock.nanos)
 
     return on_command
 
@@ -193,13 +193,16 @@ def test_a_press_inside_a_flash_operation_is_stamped_at_its_ms():
         busy = pico.call(lambda: FlashBusy(pico.mcu).install())
         dev = Device(pico, busy)
         presses: list[dict] = []
-        busy.on_command = pressing(dev, [], presses)
+        busy.on_command = pressing(dev, presses)
+        RIGHT, LEFT = rp2emu.Pico.LEVER_RIGHT, rp2emu.Pico.LEVER_LEFT
         dev.ask("ping")
 
-        # before: pin IRQs. Pressed 10 ms into a sector erase, stamped at its end.
-        dev.press_inside(10e6, 80e6)
+        # before: pin IRQs. In one sector erase, the right lever held down from 10 ms in to after
+        # the erase: stamped at its end; the left lever tapped 15 ms in, for 20 ms: lost (its IRQ
+        # reads the level once interrupts are back, and the lever is up again)
+        dev.press_inside((RIGHT, 10e6, 80e6), (LEFT, 15e6, 20e6))
         before = dev.ask("erase 150")
-        erase = presses[-1]
+        erase, tap = presses[-2:]
         # the model: 45 ms busy, interrupts masked at every poll
         op = erase["op"]
         assert op.kind == "sector erase" and erase["busy"]
@@ -208,6 +211,7 @@ def test_a_press_inside_a_flash_operation_is_stamped_at_its_ms():
         stamp_before = int(before[1].split(":")[2])
         late = stamp_before - erase["ticks"]
         assert before[1].startswith("1:1:") and 30 <= late <= 36, (before, erase)
+        assert len(before) == 2 and tap["busy"], (before, tap)  # the tap: no event
 
         # after: PIO + DMA stamps, in a sector erase then in a page program
         pio = dev.ask("pio")
@@ -216,13 +220,14 @@ def test_a_press_inside_a_flash_operation_is_stamped_at_its_ms():
         # wait 1 pin 0; wrap target: wait 0 pin 0; push block; wait 1 pin 0; push block (RP2040 datasheet 3.4)
         assert [0x20A0, 0x2020, 0x8020, 0x20A0, 0x8020] == [x for x in pio0[0] if x][-5:], pio0
         assert pio0[1] == [True, True, False, False]
-        dev.press_inside(10e6, 80e6)
+        dev.press_inside((RIGHT, 10e6, 80e6), (LEFT, 15e6, 20e6))
         after = dev.ask("erase 150")
-        erase2 = presses[-1]
-        assert erase2["op"].kind == "sector erase" and erase2["busy"] and erase2["op"].masked
-        assert after[1] == "1:1:%d" % erase2["ticks"], (after, erase2)
+        erase2, tap2 = presses[-2:]
+        assert erase2["op"].kind == "sector erase" and erase2["busy"] and tap2["busy"] and erase2["op"].masked
+        # both at their own ms; the tap 5 ms after the other lever's press is PRESS_TOGETHER (2)
+        assert after[1:] == ["1:1:%d" % erase2["ticks"], "0:2:%d" % tap2["ticks"]], (after, erase2, tap2)
 
-        dev.press_inside(0.1e6, 80e6)
+        dev.press_inside((RIGHT, 0.1e6, 80e6))
         prog = dev.ask("program 150")
         program = presses[-1]
         assert program["op"].kind == "page program" and program["busy"] and program["op"].masked
@@ -232,7 +237,7 @@ def test_a_press_inside_a_flash_operation_is_stamped_at_its_ms():
         game = dev.ask("game")
         t0, left0 = int(game[1]), int(game[2])
         assert left0 == 60000
-        dev.press_inside(20e6, 80e6, rp2emu.Pico.LEVER_LEFT)
+        dev.press_inside((LEFT, 20e6, 80e6))
         charged = dev.ask("erase 150")
         press = presses[-1]
         assert press["op"].kind == "sector erase" and press["busy"]
@@ -242,7 +247,8 @@ def test_a_press_inside_a_flash_operation_is_stamped_at_its_ms():
         assert busy.ignored == 0
         print(f"\nLeverStamps keeps {pio[1]} B of heap; sector erase busy {(op.ready_ns - op.start_ns) / 1e6:.1f} ms: "
               f"a press 10 ms into it stamped "
-              f"{late} ms late on pin IRQs, 0 ms late with PIO + DMA (also in a page program, and charged "
+              f"{late} ms late on pin IRQs and a 20 ms tap lost, both 0 ms late with PIO + DMA (also in a page "
+              f"program, and charged "
               f"exactly: left {charged[2][5:]} ms after {press['ticks'] - t0} ms)")
 
 
