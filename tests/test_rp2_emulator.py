@@ -1,11 +1,12 @@
-"""The firmware on the Pico's real MicroPython (the rp2 port, RPI_PICO v1.28.0) in the RP2040 emulator
+"""The firmware on the Pico's real MicroPython (the rp2 port, RPI_PICO v1.26.1) in the RP2040 emulator
 rp2040py (tests/rp2/rp2emu.py): GPIO presses at exact emulated instants, the faces' TM1637 pins, the
 USB serial link with the `sagat` command, a reset in mid-game, `sagat deploy`, and the frozen image.
 
-The images are not part of the repository (rp2/README.md): the tests look for them in
-$SAGAT_RP2_IMAGES, rp2/, .cache/rp2/ and ~/.cache/sagat/rp2/, and are skipped, with that reason,
-where there are none. Every wait is on emulated time (the emulator runs at 1/15 to 1/60 of real
-time here); wall-clock limits are failsafes only.
+The images are committed in rp2/ (built by rp2/build.py from pinned sources, rp2/README.md), so
+these tests run wherever rp2040py is installed; a checkout without them looks in $SAGAT_RP2_IMAGES,
+.cache/rp2/ and ~/.cache/sagat/rp2/, and skips with that reason where there are none. Every wait is
+on emulated time (the emulator runs at 1/15 to 1/60 of real time here); wall-clock limits are
+failsafes only.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ pytest.importorskip("rp2040py", reason="rp2040py (the dev extra) is not installe
 STOCK = rp2emu.find_image(rp2emu.STOCK_NAME)
 FROZEN = rp2emu.find_image(rp2emu.FROZEN_NAME)
 NO_IMAGE = (
-    f"no {rp2emu.STOCK_NAME}: MicroPython's RPI_PICO image is not in the repository (rp2/README.md says which "
-    f"image it is and where to put it: $SAGAT_RP2_IMAGES, rp2/, .cache/rp2/ or ~/.cache/sagat/rp2/)"
+    f"no {rp2emu.STOCK_NAME}: MicroPython's RPI_PICO image is missing from rp2/ (rp2/README.md says which "
+    f"image it is and how rp2/build.py makes it; also looked for in $SAGAT_RP2_IMAGES, .cache/rp2/ and "
+    f"~/.cache/sagat/rp2/)"
 )
 pytestmark = pytest.mark.skipif(STOCK is None, reason=NO_IMAGE)
 

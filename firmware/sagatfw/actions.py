@@ -50,6 +50,8 @@ ACTIONS = {
         ("lead", "int", 0, 0, 99), ("changeover_ms", "int", 0, 1000, 60000),
         ("method", "name", 0, "METHODS", None))),
     "start": ("start", "both", 1, ()),
+    # the hall's round (issue 16): start at the board's own ticks `ticks` (0..2^30-1, ticks.py)
+    "arm": ("arm", "game", 1, (("ticks", "int", 1, 0, 0x3FFFFFFF),)),
     "pause": ("pause", "game", 1, (("by", "index", 0, "BY_NAMES", 0),)),
     "resume": ("resume", "both", 1, ()),
     "adjust": ("adjust", "game", 1, (("side", "side", 1, None, None), ("ms", "int", 0, 0, "MAX_MS"),
@@ -163,6 +165,7 @@ def do(app, name, vals, now, seed=0):
     which it was); ValueError for a value the engine refuses. `seed`: a match's lot, scripts only."""
     method, what, _auth, spec = ACTIONS[name]
     if name == "new":
+        app.armed = None  # an armed start was the game set up before
         if vals["mode"] is not None:
             from sagatfw import matchapp
 
@@ -222,6 +225,7 @@ def why(c, name):
         return "no flag is down (TK-C14; the clock is %s)" % st
     want = {
         "start": "setup (a paused clock goes on with resume)",
+        "arm": "setup (TK-C5: an armed start starts a game set up)",
         "pause": "running",
         "resume": "paused" + (" (an adjourned game: resume_adjourned)" if c.state == C.ADJOURNED else ""),
         "adjourn": "running or paused (TK-A1)",

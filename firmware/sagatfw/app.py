@@ -33,6 +33,7 @@ _ERROR_CLEAR_SHOWS = const(30)  # clean refreshes (3 s) after a failed step befo
 RETRY_MS = const(1000)  # records waiting in RAM (a write error): the flash is tried again this often
 BEEP_FLAG_MS = const(400)
 BEEP_STAGE_MS = const(120)
+_ARM_MAX_MS = const(600000)  # an armed start (the hall's round) is at most 10 min ahead
 # The status line's codes (faces.STATUS_TEXT: the faces turn them into text)
 _ST_NONE = const(0)
 _ST_CODE = const(1)  # the result code, for the scoresheet: its text in code_text
@@ -64,6 +65,7 @@ class App:
         # negative for a boot at ticks >= 2^29, and no faces showed for 6.2 days, issue 12)
         self.next_face = None
         self.next_retry = None  # when to try the flash again while records wait in RAM
+        self.armed = None  # ticks at which the game set up starts by itself (arm: the hall's round, TK-C5)
 
     # ------------------------------------------------------------------ boot
 
@@ -146,6 +148,7 @@ class App:
         finally:
             _forget("sagatfw.tcparse")  # the parser is needed only while a control is set
         self.setup_logged = False
+        self.armed = None  # a game set up again is not the one armed
 
     # ------------------------------------------------------------------ step
 
@@ -161,10 +164,14 @@ class App:
             self.next_face = now
         b = self.buttons
         while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
+            if self.armed is not None:
+                self._armed_due(b.ticks)  # an armed start before a press stamped at or after its instant
             self._button(b.button, b.kind, b.ticks)
             if self.match is not None:  # the menu set up a match: it takes the rest
                 return self.match.step(now)
             self._log(now)  # each press durable before the next is applied (journal.py), however long the step
+        if self.armed is not None:
+            self._armed_due(now)
         self.clock.advance(now)
         self._log(now)
         j = self.journal
@@ -189,11 +196,20 @@ class App:
         """Ticks of the clock's next pending instant (flag, stage, low time, default), or None."""
         if self.match is not None:
             return self.match.next_instant(now)
+        if self.armed is not None:  # in setup nothing else is pending: the start is the next instant
+            return self.armed
         c = self.clock
         at = c.next_instant()
         if at < 0:
             return None
         return ticks_add(now, at - c.t)
+
+    def _armed_due(self, at):
+        """The armed start, once ticks `at` reach it: the clock starts at the armed instant itself
+        (charged from there, whenever the loop noticed), across the ticks' wrap."""
+        a = self.armed
+        if ticks_diff(at, a) >= 0:
+            self.start(a)  # clears armed
 
     def _log(self, now):
         c = self.clock
@@ -307,9 +323,24 @@ class App:
         return True
 
     def start(self, now):
+        self.armed = None
         if self.status == _ST_SETTINGS_DEFAULT:
             self.status = _ST_NONE  # said at boot and in the log; the game's faces need the room
         return self._do(self.clock.start(now), now)
+
+    def arm(self, at, now):
+        """Start the game set up at ticks `at`, 1 ms to 10 min from `now`: the hall arms every board
+        of a round for one instant (after a time sync of each link) instead of sending "start" to
+        one board after another (TK-C5). step() starts it at exactly `at`. Only in setup; `start`,
+        `new` or a change of the game's settings drops it. ValueError for an instant out of range."""
+        if self.clock.state != C.SETUP:
+            return False
+        d = ticks_diff(at, now)
+        if d <= 0 or d > _ARM_MAX_MS:
+            raise ValueError("ticks must be 1 ms to 10 min ahead of the clock's (%d ms)" % d)
+        self.armed = at
+        self.next_face = now
+        return True
 
     def pause(self, by, now):
         return self._do(self.clock.pause(by, now), now)
@@ -438,7 +469,10 @@ async def _loop(app):
             said[1] = 0
             app.status = _ST_ERROR
             board.note("step failed: %s" % (e,))
-        await asyncio.sleep_ms(5)  # presses are stamped in their IRQ: this never delays a press
+        # presses are stamped in their IRQ: the sleep never delays a press. While the link has an
+        # answer on its way (a log pull) the loop only yields, so the answer goes at the link's speed.
+        link = app.link
+        await asyncio.sleep_ms(0 if link is not None and link.busy else 5)
 
 
 def run():
@@ -458,11 +492,11 @@ def run():
 
     import machine
 
-    from sagatfw.link import BOARD_OUT, Link
+    from sagatfw.link import Link
     from sagatfw.protocol import Server
 
     uid = binascii.hexlify(machine.unique_id()).decode()  # type: ignore[attr-defined]  # boards only
-    app.link = Link(Server(app, {"uid": uid}, now), max_out=BOARD_OUT)
+    app.link = Link(Server(app, {"uid": uid}, now), max_out=board.LINK_WRITE, step_out=board.LINK_STEP)
     app.boot(now)
     try:
         asyncio.run(_loop(app))

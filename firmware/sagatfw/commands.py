@@ -189,6 +189,7 @@ def log_erase(srv, req, now):
         stopped = _erasable(srv, name, upto, game)
         if stopped:
             break
+        j.names = None  # (the journal's listing of its segments)
         try:
             os.remove(j._path(name))
         except OSError as e:
@@ -208,7 +209,7 @@ def log_erase(srv, req, now):
 def _erasable(srv, name, upto, game):
     """None if every record of the segment is whole and well formed, at or before upto,
     and of a game at or before `game`; else why not."""
-    f, whole = srv.open_segment(name)
+    f, whole, _ = srv.open_segment(name)
     if f is None:
         return "segment %s cannot be read" % name
     rec = srv.rec
@@ -250,6 +251,7 @@ def identify(srv, req, now):
         "repl_open": srv.repl_open,
         "max_line": P.MAX_LINE,
         "max_records": P.MAX_RECORDS,
+        "bin": True,  # log.read sends raw records after its line on request (issue 15)
         "commands": _command_names(),
     }
 
@@ -285,7 +287,7 @@ def _first_record(srv, names):
     """(seq, game) of the oldest well-formed record on the flash, or None."""
     rec = srv.rec
     for name in names:
-        f, whole = srv.open_segment(name)
+        f, whole, _ = srv.open_segment(name)
         if f is None:
             continue
         try:
@@ -340,7 +342,7 @@ def log_info(srv, req, now):
     names = srv.names()
     total = 0
     for name in names:
-        f, whole = srv.open_segment(name)
+        f, whole, _ = srv.open_segment(name)
         if f is not None:
             total += f.seek(0, 2)
             f.close()

@@ -66,6 +66,8 @@ class Journal:
         self.chain = R.Chain(key)
         self.segment_records = segment_records
         self.max_bytes = max_bytes
+        self.hold = False  # a log.read's records are being sent: no segment is removed meanwhile
+        self.names = None  # segments(), until one is made or removed
         self.checkpoint_ms = checkpoint_ms
         self.backlog_max = backlog
         self.room_bytes = room_bytes
@@ -99,12 +101,17 @@ class Journal:
     # ------------------------------------------------------------------ files
 
     def segments(self):
-        """Segment file names, oldest first."""
-        try:
-            names = [n for n in os.listdir(self.root) if n.endswith(SUFFIX)]
-        except OSError:
-            return []
-        names.sort()
+        """Segment file names, oldest first (a list not to be changed: it is kept until a segment
+        is made or removed, for a log pull asks for it every chunk and a listing takes 8 ms on the
+        Pico)."""
+        names = self.names
+        if names is None:
+            try:
+                names = [n for n in os.listdir(self.root) if n.endswith(SUFFIX)]
+            except OSError:
+                return []
+            names.sort()
+            self.names = names
         return names
 
     def _path(self, name):
@@ -353,6 +360,7 @@ class Journal:
         path = self._path(name)
         if _exists(path):  # a segment from before a cut holds no durable record with this seq
             os.remove(path)
+        self.names = None
         self.file = open(path, "wb")
         # the anchor: the chain value of the record before this segment, for a verifier that
         # reads the log from here (older segments removed); written with the first batch
@@ -387,10 +395,13 @@ class Journal:
         return -1
 
     def _remove_oldest(self):
+        if self.hold:  # a pull is reading them (for a moment): the records wait in RAM till then
+            return False
         names = self.segments()
         i = self._removable(names)
         if i < 0:
             return False
+        self.names = None
         try:
             os.remove(self._path(names[i]))
         except OSError:
@@ -438,8 +449,9 @@ class Journal:
                     return
 
     def trim(self, limit):
-        """Remove the oldest finished games' segments while the log is over `limit` bytes."""
-        while True:
+        """Remove the oldest finished games' segments while the log is over `limit` bytes (not
+        while a pull reads them: the next segment trims)."""
+        while not self.hold:
             total = 0
             names = self.segments()
             for n in names:

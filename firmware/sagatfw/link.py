@@ -25,12 +25,17 @@ MAX_IN = 256  # bytes read per step
 # a 115200-baud UART ~11 bytes a ms), so boards write small pieces and the loop never waits.
 MAX_OUT = 4096
 BOARD_OUT = 256
+# A board sets both from its link's speed (HwBoard.LINK_WRITE, LINK_STEP): the bytes per write and
+# per service(), as much as the link moves in a few ms; the loop does not sleep while an answer is
+# on its way (busy).
 
 
 class Link:
-    def __init__(self, server, instream=None, outstream=None, max_out=MAX_OUT):
+    def __init__(self, server, instream=None, outstream=None, max_out=MAX_OUT, step_out=0):
         self.server = server
         self.max_out = max_out
+        self.step_out = step_out if step_out > max_out else max_out  # bytes per service()
+        self.busy = False  # the last service() moved bytes and more wait: the loop should not sleep
         self.inp = instream if instream is not None else sys.stdin
         self.out = outstream if outstream is not None else sys.stdout
         self.rin = getattr(self.inp, "buffer", self.inp)
@@ -70,12 +75,21 @@ class Link:
             n += 1
         server.feed(memoryview(self.chunk)[:n] if n else b"", now)  # also finishes earlier lines
         self.guard(server.in_progress())  # at once after start, result, key.set, maintenance
-        if server.pending() and self._ready(self.poll_out):
-            view = server.peek(self.max_out)
+        moved = n
+        left = self.step_out
+        while left > 0 and server.pending() and self._ready(self.poll_out):
+            view = server.peek(self.max_out if self.max_out < left else left)
             k = self.rout.write(view)
             if hasattr(self.rout, "flush"):
                 self.rout.flush()
-            server.sent(len(view) if k is None else k)
+            k = len(view) if k is None else k
+            server.sent(k)
+            if not k:
+                break
+            moved += k
+            left -= k
+        # more to do at once: answers still going out, or lines still waiting (a pipelined pull)
+        self.busy = moved > 0 and (server.pending() > 0 or server.has_work())
 
     def guard(self, in_game):
         """Set the interrupt character for this instant: Ctrl-C interrupts (3) only between games,

@@ -33,6 +33,14 @@ import gc
 import json
 import os
 
+try:
+    from micropython import const
+except ImportError:  # CPython (the host, the tests)
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
 from sagatfw import clock as C
 from sagatfw import faces as F
 from sagatfw import forget, load_key
@@ -45,9 +53,18 @@ IN_SIZE = 1024  # received bytes held (at most two lines' worth)
 LINES_PER_FEED = 8
 HEAVY_PER_FEED = 2  # log.info / log.read / log.erase per feed call
 OUT_LIMIT = 4096  # no new line is answered while more than this waits to be taken
-MAX_RECORDS = 32  # records per log.read chunk (a 2.9 KB response line), segment anchors not counted
-SLOTS = 34  # 64-byte slots of a chunk: the records and up to two segment anchors
+MAX_RECORDS = 256  # records per log.read chunk (a 22 KB answer line), segment anchors not counted
+SLOTS = 34  # 64-byte slots of the buffer a log.read's records are read into, a part at a time
 PIECE = 384  # raw bytes base64-encoded at a time, as the stream takes them (512 characters)
+_FILL = const(30)  # base64: slots read from the flash at a time (1920 bytes: five whole PIECEs)
+_STALL_MS = const(5000)  # a log.read's answer not taken for this long is dropped (the host is gone)
+_LOW_HEAP = const(16384)  # below this much free heap a log.read collects first
+_PLAN = const(0)  # self.rd's fields: [name, first index, entries, not the newest] per segment, flat
+_AT = const(1)  # where in the plan the next fill reads
+_BIN = const(2)  # raw bytes after the line, not base64 in it
+_SINCE = const(3)  # ticks when the host last took a byte of it
+_LEFT = const(4)  # raw bytes still to read
+_FILE = const(5)  # the segment being read, kept open if it is not the newest (else None)
 MAX_ERASE = 4  # segments removed per log.erase request
 MAX_ID = 64  # characters of a string id
 MAX_MESSAGE = 160
@@ -97,7 +114,7 @@ COMMANDS = {
     "presets.set": ("presets_set", GAME, ("slot", "name", "tc")),
     "time.sync": ("time_sync", GAME, ("wall_ms",)),
     "log.info": ("log_info", READ, ()),
-    "log.read": ("c_log_read", READ, ("from_seq", "max_records")),
+    "log.read": ("c_log_read", READ, ("from_seq", "max_records", "bin")),
     "log.head": ("log_head", GUARD, ("nonce",)),  # signs with the key: only for the key's holder
     "log.erase": ("log_erase", GUARD, ("upto_seq", "game")),
     "key.set": ("key_set", GUARD, ("key",)),
@@ -168,7 +185,12 @@ class Server:
         self.out = []  # response pieces (bytes, memoryview) not yet taken
         self.out_off = 0  # bytes of out[0] already taken
         self.out_len = 0
-        self.enc_at = 0  # self.raw[enc_at:enc_end]: log.read records not yet base64-encoded
+        # a log.read being sent: its records are read from the flash, a fill of self.raw at a
+        # time, and sent as they are (bin) or base64-encoded a PIECE at a time, as the stream takes
+        # them (_encode). self.rd is then [plan, _AT, _BIN, _SINCE, _LEFT, _FILE] (the consts say),
+        # else None.
+        self.rd = None
+        self.enc_at = 0  # self.raw[enc_at:enc_end]: read, not yet encoded
         self.enc_end = 0
         self.nonce = None
         self.key = load_key(self.root)
@@ -199,6 +221,8 @@ class Server:
                 if d > 0:
                     self.uptime += d
             self.last_now = now
+            if self.rd is not None and ticks_diff(now, self.rd[_SINCE]) > _STALL_MS:
+                self._drop_read()  # nobody takes it: let the journal trim its log again
             if data:
                 taken = self._accept(data)
             self._work(now)
@@ -239,6 +263,8 @@ class Server:
 
     def sent(self, n):
         """Drop the first n pending bytes (written to the stream)."""
+        if n > 0 and self.rd is not None:
+            self.rd[_SINCE] = self.last_now
         while n > 0 and self.out:
             first = self.out[0]
             if first is None:
@@ -254,22 +280,94 @@ class Server:
             self.out_off = 0
 
     def _encode(self):
-        """Put the base64 text of the next PIECE of a log.read's records in front of the
-        queue's marker (None), or in its place after the last piece: one piece of 512
-        characters exists at a time, not the whole chunk's 2.7 KB."""
+        """Put the next piece of a log.read's records in front of the queue's marker (None), or in
+        its place for the last one: read from the flash a fill at a time (_fill), sent as they are
+        (bin: a view of self.raw, nothing allocated) or base64-encoded a PIECE (512 characters) at a
+        time. One piece exists at a time, never the whole chunk."""
+        rd = self.rd
         at = self.enc_at
-        end = at + PIECE
-        if end > self.enc_end:
-            end = self.enc_end
-        piece = memoryview(binascii.b2a_base64(memoryview(self.raw)[at:end]))[:-1]  # no newline
+        if at >= self.enc_end:
+            self.enc_end = self._fill(rd)
+            self.enc_at = at = 0
+        end = self.enc_end
+        if not rd[_BIN] and end > at + PIECE:
+            end = at + PIECE
+        if rd[_BIN]:
+            piece = memoryview(self.raw)[at:end]
+        else:
+            piece = memoryview(binascii.b2a_base64(memoryview(self.raw)[at:end]))[:-1]  # no newline
         # the queue changes only once the piece exists: a MemoryError above leaves it as it was,
-        # and the next peek tries again
-        if end == self.enc_end:
+        # and the next peek tries again (the records read stay in self.raw)
+        rd[_LEFT] -= end - at
+        self.enc_at = end
+        if rd[_LEFT] <= 0:
             self.out[0] = piece  # the last piece takes the marker's place
+            self._read_done()
         else:
             self.out.insert(0, piece)
-        self.enc_at = end
         return piece
+
+    def _fill(self, rd):
+        """Read the plan's next records into self.raw: a whole number of PIECEs (base64) or the
+        whole buffer (bin). Returns the bytes read."""
+        plan = rd[_PLAN]
+        mv = memoryview(self.raw)
+        slots = SLOTS if rd[_BIN] else _FILL
+        n = 0
+        while n < slots and rd[_AT] < len(plan):
+            i = rd[_AT]
+            k = plan[i + 2]
+            if k > slots - n:
+                k = slots - n
+            at = n * R.RECORD_SIZE
+            end = at + k * R.RECORD_SIZE
+            f = rd[_FILE]
+            got = 0
+            try:
+                if f is None:
+                    f = open(self.app.journal._path(plan[i]), "rb")
+                    f.seek(plan[i + 1] * R.RECORD_SIZE)
+                    if plan[i + 3]:  # a finished segment (the journal writes the newest): kept open
+                        rd[_FILE] = f
+                got = f.readinto(mv[at:end])
+            except OSError:
+                pass
+            finally:
+                if f is not None and rd[_FILE] is None:
+                    f.close()  # the newest: opened for each fill, as the journal appends to it
+            while at + got < end:  # gone although the journal held it (it cannot be): not records
+                mv[at + got] = 0xFF
+                got += 1
+            plan[i + 1] += k
+            plan[i + 2] -= k
+            if not plan[i + 2]:
+                rd[_AT] = i + 4
+                self._close_read(rd)
+            n += k
+        return n * R.RECORD_SIZE
+
+    def _close_read(self, rd):
+        f = rd[_FILE]
+        if f is not None:
+            rd[_FILE] = None
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def _read_done(self):
+        if self.rd is not None:
+            self._close_read(self.rd)
+        self.rd = None
+        self.enc_at = self.enc_end = 0
+        self.app.journal.hold = False
+
+    def _drop_read(self):
+        """Drop a log.read's answer that nobody takes, with whatever waits before it."""
+        self.out = []
+        self.out_len = 0
+        self.out_off = 0
+        self._read_done()
 
     def take_out(self, max_bytes=512):
         """Take up to max_bytes pending bytes (bytes; b"" if none)."""
@@ -310,8 +408,8 @@ class Server:
                     self.scan = 0
                 return
             if (lines >= LINES_PER_FEED or heavy >= HEAVY_PER_FEED or self.out_len > OUT_LIMIT
-                    or self.enc_at < self.enc_end):
-                return  # the rest later (a log.read's records wait in self.raw to be encoded)
+                    or self.rd is not None):
+                return  # the rest later (a log.read's records wait on the flash to be sent)
             if self.skipping or j >= MAX_LINE:
                 self.skipping = False
                 line = None
@@ -443,16 +541,20 @@ class Server:
         head = '{"id":' + _dumps(rid) + ',"ok":true'
         # Each answer joins the queue in one step (a MemoryError before it leaves the queue as it
         # was, and the request is answered with an error instead of half a line)
-        if isinstance(body, _Raw):  # log.read: the records are encoded as the stream takes them
+        if isinstance(body, _Read):  # log.read: the records are read and sent as the stream takes them
+            size = body.size
             s = _dumps(body.head)
-            first = (head + "," + s[1:-1] + ',"data":"').encode()
-            if body.size:
-                self.out.extend((first, None, b'"}\n'))  # None: the marker _encode replaces
-                self.enc_at = 0
-                self.enc_end = body.size
-                self.out_len += len(first) + (body.size + 2) // 3 * 4 + 3
+            if body.binary:  # the line, then the records' raw bytes
+                first = (head + "," + s[1:-1] + ',"bin":%d}\n' % size).encode()
+                more = size
             else:
-                self._push(first + b'"}\n')
+                first = (head + "," + s[1:-1] + ',"data":"').encode()
+                more = (size + 2) // 3 * 4
+            if size:
+                self.out.extend((first, None) if body.binary else (first, None, b'"}\n'))  # None: _encode's marker
+                self.out_len += len(first) + more + (0 if body.binary else 3)
+            else:
+                self._push(first if body.binary else first + b'"}\n')
         elif body:  # the body's text after the head: made once, its "{" skipped in place
             first = (head + ",").encode()
             rest = memoryview(_dumps(body).encode())[1:]
@@ -530,6 +632,8 @@ class Server:
             "battery": level,
             "battery_mv": getattr(app.board, "mv", None),  # the cell (bring-up: the threshold sweep)
             "low_battery": low,
+            "ticks": now,  # the board's ticks at this answer: the hall's sync of the link (issue 16)
+            "armed": app.armed,  # the ticks an armed start waits for, or None
         }
         return body
 
@@ -546,17 +650,18 @@ class Server:
         return self.app.journal.segments()
 
     def open_segment(self, name):
-        """(file, whole records) of a segment, or (None, 0); the caller closes the file."""
+        """(file, whole records, 1 if a torn partial record ends it) of a segment, or (None, 0, 0);
+        the caller closes the file."""
         try:
             f = open(self.app.journal._path(name), "rb")
         except OSError:
-            return None, 0
+            return None, 0, 0
         try:
             size = f.seek(0, 2)
         except OSError:
             f.close()
-            return None, 0
-        return f, size // R.RECORD_SIZE
+            return None, 0, 0
+        return f, size // R.RECORD_SIZE, 1 if size % R.RECORD_SIZE else 0
 
     def last_seq(self):
         """The seq of the last durable record the clock made (None before the first): records
@@ -568,115 +673,162 @@ class Server:
     def c_log_read(self, req, now):
         start = int_arg(req, "from_seq", 0, 0xFFFFFFFF)
         want = int_arg(req, "max_records", 1, MAX_RECORDS, MAX_RECORDS)
-        # collect first: the segment names then take the small holes low in the heap and leave
-        # whole the room a segment's open file needs (its littlefs buffer: 1.2 KB in one piece).
-        # One collection per 32 records: pull_bench still gives over 6,000 events/s (budget 5,000).
-        gc.collect()
+        binary = req.get("bin", False)
+        if binary is not True and binary is not False:
+            raise Error(BAD_ARG, "bin is true (the records' raw bytes after the line) or false (base64)")
+        # low on heap, collect first: the segment names then take the small holes low in the heap
+        # and leave whole the room an open file needs (its littlefs buffer: 1.2 KB in one piece)
+        try:
+            low = gc.mem_free() < _LOW_HEAP
+        except AttributeError:  # CPython
+            low = False
+        if low:
+            gc.collect()
         names = self.names()
         i = 0
         for k in range(len(names)):
             if _seg_first(names[k]) <= start:
                 i = k
-        count = 0  # slots filled
-        real = 0  # records among them (not anchors)
-        first = None
-        top = start - 1  # the highest position seq copied
+        plan = []
+        count = 0  # entries (records and anchors)
+        real = 0  # records among them
+        first = -1  # position seq of the first entry
+        top = start - 1  # the highest position seq taken
         torn = 0
         for name in names[i:]:
-            if real >= want or count >= SLOTS:
+            if real >= want:
                 break
-            n, r, fp, hi, t = self._read_from(name, start, count, real, want, first is not None)
+            got = self._plan(name, start, want - real, first >= 0)
+            if got is None:
+                continue
+            lo, m, r, fp, hi, t = got
             torn += t
-            if n:
-                if first is None:
-                    first = fp
-                count += n
+            if m:
+                plan.extend((name, lo, m, name != names[-1]))
+                count += m
                 real += r
+                if first < 0:
+                    first = fp
                 if hi > top:
                     top = hi
         head = {
-            "from": first if first is not None else start,
+            "from": first if first >= 0 else start,
             "next": top + 1 if count else start,
             "last": self.last_seq(),
             "count": count,
         }
         if torn:
             head["torn"] = torn
-        return _Raw(head, count * R.RECORD_SIZE)  # self.raw[:size], encoded by _encode
+        if count:
+            # the plan's records stay on the flash until sent: the journal trims no segment meanwhile
+            self.app.journal.hold = True
+            self.rd = [plan, 0, binary, now, count * R.RECORD_SIZE, None]
+            self.enc_at = self.enc_end = 0
+        return _Read(head, count * R.RECORD_SIZE, binary)
 
-    def _read_from(self, name, start, count, real, want, started):
-        """Copy records of one segment into self.raw from slot `count` until `want` records
-        (`real` of them copied before) or the slots are full: every record once the
-        pull has started, else from the first whose position seq is >= start. A record's position
-        seq is its seq, or for a damaged one the previous record's position seq + 1 (the first
-        record of a segment follows its name's seq - 1). A segment's anchor goes with the record
-        after it: it does not count as a record, it is sent only with that record (a chunk never
-        ends with one), and so `next` always follows the chunk's last record and a host that asks
-        ahead by max_records stays in step. Returns (slots filled, records among them, position seq
-        of the first copied, highest position seq copied, 1 if the segment ends in a torn
-        record)."""
-        f, whole = self.open_segment(name)
+    def _plan(self, name, start, left, started):
+        """Which entries of one segment a log.read sends: (index of the first, entries, records
+        among them, position seq of the first, the highest position seq, 1 if the segment ends in
+        a torn record and was read to its end), or None if it cannot be opened. From the first
+        entry whose position seq is >= from_seq (every one once the pull has started) until `left`
+        records. A record's position seq is its seq, or for a damaged one the previous record's
+        position seq + 1 (the first record of a segment follows its name's seq - 1). A segment's
+        anchor goes with the record after it: it does not count as a record, and it is sent only
+        when a record follows it on the flash (a chunk never ends with one), so `next` always
+        follows the chunk's last record and a host that asks ahead by max_records stays in step.
+        A damaged entry in the anchor's place (a segment's first) goes with its record too. The
+        entries taken are consecutive in the file."""
+        f, whole, torn = self.open_segment(name)
         if f is None:
-            return 0, 0, None, None, 0
+            return None
+        rec = self.rec
         base = _seg_first(name)
-        mv = memoryview(self.raw)
-        index = 0
         prev = base - 1
-        n = 0
+        index = 0
+        lo = -1
+        m = 0
         r = 0
-        first = None
-        hi = prev
+        first = -1
+        top = -1
         try:
             if not started and start > base and start - base < whole:
                 # where `start` is when the segment has no gap (after its anchor): check that record
                 k = start - base + 1
-                at = count * R.RECORD_SIZE
-                slot = mv[at : at + R.RECORD_SIZE]
                 f.seek(k * R.RECORD_SIZE)
-                if (f.readinto(slot) == R.RECORD_SIZE and not R.check(slot) and R.seq_of(slot) == start
-                        and slot[1] != R.T_ANCHOR):
+                if (f.readinto(rec) == R.RECORD_SIZE and not R.check(rec) and R.seq_of(rec) == start
+                        and rec[1] != R.T_ANCHOR):
                     index = k
                     prev = start - 1
-            f.seek(index * R.RECORD_SIZE)
-            while index < whole and real + r < want and count + n < SLOTS:
-                at = (count + n) * R.RECORD_SIZE
-                slot = mv[at : at + R.RECORD_SIZE]
-                if f.readinto(slot) != R.RECORD_SIZE:
+            one = False  # one record at a time for the rest of the segment (after a surprise)
+            while index < whole and r < left:
+                if started and index and not one:
+                    # a run of records after the anchor: if its first and its last carry the seqs
+                    # that follow on, each one's position is the one before + 1 whatever its bytes
+                    # (a damaged record's is, by the rule above), so none needs reading or its CRC
+                    # checked here (the host checks every one)
+                    k = whole - index
+                    if k > left - r:
+                        k = left - r
+                    f.seek(index * R.RECORD_SIZE)
+                    ok = f.readinto(rec) == R.RECORD_SIZE and _seq(rec, 0) == prev + 1
+                    if ok and k > 1:
+                        f.seek((index + k - 1) * R.RECORD_SIZE)
+                        ok = f.readinto(rec) == R.RECORD_SIZE and _seq(rec, 0) == prev + k
+                    if ok:
+                        if lo < 0:
+                            lo = index
+                            first = prev + 1
+                        prev += k
+                        top = prev
+                        index += k
+                        m += k
+                        r += k
+                        continue
+                    one = True  # not such a run: one record at a time, from where it began
+                f.seek(index * R.RECORD_SIZE)
+                if f.readinto(rec) != R.RECORD_SIZE:
+                    whole = index  # shorter than it was (it cannot be: the journal only appends)
                     break
                 index += 1
-                bad = R.check(slot)
-                pos = prev + 1 if bad else R.seq_of(slot)
-                anchor = not bad and slot[1] == R.T_ANCHOR
-                if anchor and (started or pos >= start) and count + n + 2 > SLOTS:
-                    index -= 1  # no room for its record: the next chunk starts with it
-                    break
+                bad = R.check(rec)
+                pos = prev + 1 if bad else R.seq_of(rec)
+                # the anchor, or what is left of it in its place (a segment's first entry): a
+                # damaged one still goes with the record after it, which keeps its own position
+                anchor = rec[1] == R.T_ANCHOR if not bad else index == 1
                 prev = pos - 1 if anchor else pos  # an anchor: the record after it has pos
                 if not started and pos < start:
                     continue
+                if anchor and index >= whole:
+                    continue  # nothing after it on the flash (yet): it goes with its record, later
                 started = True
-                if first is None:
+                if lo < 0:
+                    lo = index - 1
                     first = pos
-                if prev > hi:
-                    hi = prev
-                n += 1
+                if prev > top:
+                    top = prev
+                m += 1
                 if not anchor:
                     r += 1
+        except OSError:  # unreadable from here: the rest of it is not sent
             torn = 0
-            if index >= whole and f.seek(0, 2) % R.RECORD_SIZE:
-                torn = 1
-        except OSError:
-            torn = 0
+            whole = index + 1
         finally:
             f.close()
-        return n, r, first, hi, torn
+        return lo, m, r, first, top, torn if index >= whole else 0
 
 
-class _Raw:
-    """A log.read body: its small fields and the number of bytes of self.raw it sends."""
+class _Read:
+    """A log.read's answer: its fields, the bytes of records it sends, and how (bin)."""
 
-    def __init__(self, head, size):
+    def __init__(self, head, size, binary):
         self.head = head
         self.size = size
+        self.binary = binary
+
+
+def _seq(raw, at):
+    """The seq field of the record at raw[at:] (records.seq_of without a tuple or a slice)."""
+    return raw[at + 4] | raw[at + 5] << 8 | raw[at + 6] << 16 | raw[at + 7] << 24
 
 
 def _valid_id(v):

@@ -734,6 +734,38 @@ def _log_source(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
 
 
+def cmd_hall(args: argparse.Namespace) -> int:
+    """The arbiter's hall: every clock on one live page (issue 16, docs/hall.md)."""
+    from . import hall
+
+    try:
+        return hall.run(args.port or [], args.sim, _key(args), [k for k in _keys(args) if k], args.pairings,
+                        args.host, args.http_port, args.out, not args.no_usb,
+                        hall.wants_browser() and not args.no_browser, args.timeout, args.publish, args.subscribe,
+                        args.name)
+    except hall.StartError as e:
+        raise UserError(str(e)) from None
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """A page per game from pulled logs, and the round's index (issue 16)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UserError("sagat report draws its plots with matplotlib: pip install 'sagat[report]'") from None
+    from .hall import pairings as P
+    from .hall import report
+
+    pairs = {}
+    try:
+        if args.pairings:
+            pairs = P.read(args.pairings)
+        figures = report.build(args.sources, args.out, [k for k in _keys(args) if k], pairs)
+    except (report.ReportError, P.PairingsError) as e:
+        raise UserError(str(e)) from None
+    return _out(args, figures, f"{figures['games']} game(s), {figures['verified']} verified: {figures['index']}")
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from . import sim
 
@@ -949,6 +981,45 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the command's arguments, e.g. side=left ms=60000 (times in ms); values are JSON where "
                          "they parse, else text")
     sp.set_defaults(func=cmd_call)
+
+    sp = cmd("hall", "the arbiter's hall: every clock on one live web page; start the round on all at once",
+             "A local web page with every clock of the round, live: USB clocks (a clock plugged in later "
+             "appears), --port, and --sim N simulated clocks. Set up every board, start the round on all "
+             "boards at one instant (armed on each clock's own ticks), pause all, resume all (signed with "
+             "--key); each finished game's log is pulled and verified. See docs/hall.md.")
+    sp.add_argument("--sim", type=int, default=0, metavar="N", help="also start N simulated clocks (boards 1..N)")
+    sp.add_argument("--port", action="append", metavar="PORT",
+                    help="a clock's serial port besides those found on USB (repeat for more)")
+    sp.add_argument("--no-usb", action="store_true", help="do not look for clocks on USB")
+    sp.add_argument("--pairings", metavar="FILE", help="a CSV file: board, left player, right player")
+    sp.add_argument("--key", action="append", metavar="KEY",
+                    help="the arbiter key (signs set up, start, pause, resume; verifies the pulled logs)")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
+    sp.add_argument("--out", default="sagat-hall", metavar="DIR",
+                    help="where finished games' logs are pulled, a folder per board (default: sagat-hall)")
+    sp.add_argument("--host", default="127.0.0.1", help="the address the page is served on (default: 127.0.0.1)")
+    sp.add_argument("--http-port", type=int, default=8716, metavar="N", help="the page's port (default: 8716)")
+    sp.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
+    sp.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS",
+                    help="seconds to wait for each clock's answer (default: 2)")
+    sp.add_argument("--publish", metavar="mqtt://HOST[:PORT]",
+                    help="publish this hall's clocks to an MQTT broker, for a hall on another PC (--subscribe)")
+    sp.add_argument("--subscribe", metavar="mqtt://HOST[:PORT]",
+                    help="also show the clocks other halls publish to this MQTT broker")
+    sp.add_argument("--name", help="this hall's name on the broker (default: this PC's host name)")
+    sp.set_defaults(func=cmd_hall)
+
+    sp = cmd("report", "a page per game from pulled logs (time-use plot, flag-fall certificate), and the round's",
+             "From what `sagat logs pull` or `sagat hall` saved: a page per game with the time-use plot of both "
+             "sides, the flag-fall certificate and the events, and index.html listing the round. See docs/hall.md.")
+    sp.add_argument("sources", nargs="+", metavar="DIR",
+                    help="a pulled log's folder (records.bin, head.json), or a folder of them (sagat hall --out)")
+    sp.add_argument("--out", default="sagat-report", metavar="DIR", help="where the pages go (default: sagat-report)")
+    sp.add_argument("--pairings", metavar="FILE", help="a CSV file: board, left player, right player")
+    sp.add_argument("--key", action="append", metavar="KEY", help="the arbiter key the logs are chained with")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
+    sp.add_argument("--json", action="store_true", help="the figures as JSON")
+    sp.set_defaults(func=cmd_report)
 
     from .sim import actions_help
 

@@ -227,6 +227,9 @@ class Clock:
                 if self.echoed:
                     deadline = min(deadline, time.monotonic() + ECHO_S)
                 continue
+            size = ans.get("bin")
+            if ans.get("ok") is True and isinstance(size, int) and not isinstance(size, bool) and size >= 0:
+                ans["raw"] = self._take(size, deadline, cmd)  # a log.read's records, raw, after its line
             aid = ans.get("id")
             if isinstance(aid, int) and not isinstance(aid, bool) and self.next_id - 4096 <= aid < self.next_id:
                 self.answers[aid] = ans  # ours (a skipped wait's answer is dropped with the connection)
@@ -236,6 +239,22 @@ class Clock:
             return ans
         err = ans.get("error") or {}
         raise LinkError(f"clock refused {cmd}: {err.get('code', '?')}: {err.get('message', '')}".rstrip(": "))
+
+    def _take(self, n: int, deadline: float, cmd: str) -> bytes:
+        """The n raw bytes that follow an answer line (log.read with bin)."""
+        import serial
+
+        while len(self.buf) < n:
+            if time.monotonic() > deadline:
+                raise LinkError(f"the clock on {self.port} sent {len(self.buf)} of the {n} bytes of its answer to "
+                                f"{cmd} within {self.timeout:g} s")
+            try:
+                chunk = self.serial.read(min(n - len(self.buf), 1 << 16))
+            except (serial.SerialException, OSError) as e:
+                raise port_error(self.port, e, "serial link lost on") from None
+            self.buf += chunk
+        raw, self.buf = self.buf[:n], self.buf[n:]
+        return raw
 
     def _other(self, text: bytes, ans) -> None:
         """A line that is no answer: a REPL's, our own request echoed, or something else's."""

@@ -39,7 +39,7 @@ class Progress:
             sys.stderr.write("\n")
 
 
-def pull(clock: Clock, out_dir: str, chunk: int = 32, progress: bool | None = None) -> dict:
+def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = None) -> dict:
     """Pull every record not yet in out_dir/records.bin, append them, and rewrite
     out_dir/events.jsonl from all records pulled. Returns figures.
 
@@ -52,6 +52,10 @@ def pull(clock: Clock, out_dir: str, chunk: int = 32, progress: bool | None = No
     meta_path = os.path.join(out_dir, "clock.json")
     ident = clock.request("identify")
     uid = ident.get("uid")
+    # a clock of before issue 15 sends base64 only, 32 records at a time
+    binary = ident.get("bin") is True
+    if isinstance(ident.get("max_records"), int) and ident["max_records"] > 0:
+        chunk = min(chunk, ident["max_records"])
     meta = {}
     if os.path.exists(meta_path):
         try:
@@ -91,12 +95,12 @@ def pull(clock: Clock, out_dir: str, chunk: int = 32, progress: bool | None = No
 
     with open(raw_path, "ab") as fh:
         fh.truncate(len(have))
-        pulled, seq = _records(clock, fh, start, last, chunk, bar, first, save)
+        pulled, seq = _records(clock, fh, start, last, chunk, bar, first, save, binary)
         # the head: the clock's last durable record, signed over a nonce of ours; records written
         # since `last` (a running game's) are pulled up to it, so the pull ends exactly there
         head = _head(clock, uid)
         if head is not None and head["seq"] is not None and head["seq"] >= seq:
-            more, seq = _records(clock, fh, seq, head["seq"], chunk, bar, first, save)
+            more, seq = _records(clock, fh, seq, head["seq"], chunk, bar, first, save, binary)
             pulled += more
     bar.finish()
     if head is not None:
@@ -111,7 +115,8 @@ def pull(clock: Clock, out_dir: str, chunk: int = 32, progress: bool | None = No
 HEAD_FILE = "head.json"
 
 
-def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, first: int, save) -> tuple:
+def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, first: int, save,
+             binary: bool = False) -> tuple:
     """Pull records from `seq` through `last` into fh, chunks pipelined. Returns (records, the seq
     to go on from). The clock says where each chunk starts (`from`) and where to go on
     (`next`), so a gap in its log is never papered over and no record is written twice."""
@@ -120,11 +125,12 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
     ask = seq
     while seq <= last:
         while len(window) < 4 and ask <= last:
-            window.append((clock.send("log.read", from_seq=ask, max_records=chunk), ask))
+            args = {"bin": True} if binary else {}  # the records' raw bytes after the line (issue 15)
+            window.append((clock.send("log.read", from_seq=ask, max_records=chunk, **args), ask))
             ask += chunk
         rid, asked = window.pop(0)
         ans = clock.wait(rid, "log.read")
-        data = base64.b64decode(ans.get("data", ""))
+        data = ans["raw"] if "raw" in ans else base64.b64decode(ans.get("data", ""))
         if len(data) % R.RECORD_SIZE:
             raise LinkError(f"log.read from {asked}: {len(data)} bytes is not whole records")
         if not data:

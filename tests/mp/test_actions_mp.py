@@ -12,6 +12,7 @@ from sagatfw import clock as C
 SAMPLES = {
     "new": ({"tc": "5", "first": "right"}, {"mode": "kilithattu"}),
     "start": ({},),
+    "arm": ({"ticks": 1},),
     "pause": ({"by": "arbiter"},),
     "resume": ({},),
     "adjust": ({"side": "left", "ms": C.MAX_MS},),

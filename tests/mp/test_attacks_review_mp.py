@@ -27,6 +27,8 @@ class _Link(LK.Link):
     def __init__(self, server):
         self.server = server
         self.max_out = LK.BOARD_OUT
+        self.step_out = LK.BOARD_OUT
+        self.busy = False
         self.open = False
         self.intr = None
         self.kbd_intr = LK.micropython.kbd_intr  # (the test's stand-in, installed before the link is made)

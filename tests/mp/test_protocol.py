@@ -805,7 +805,7 @@ def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
                 raise MemoryError("memory allocation failed")
             return real.b2a_base64(data)
 
-    srv.feed(b'{"id":1,"cmd":"log.read","from_seq":0}\n{"id":2,"cmd":"state"}\n', T(40000))
+    srv.feed(b'{"id":1,"cmd":"log.read","from_seq":0,"max_records":32}\n{"id":2,"cmd":"state"}\n', T(40000))
     out = bytearray()
     failed = 0
     P.binascii = Failing()
@@ -826,13 +826,13 @@ def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
         P.binascii = real
     assert failed == 2 and srv.pending() == 0
     answers = [json.loads(x) for x in bytes(out).split(b"\n")[:-1]]
-    assert [a["id"] for a in answers] == [1, 2] and answers[0]["count"] == 34
+    assert [a["id"] for a in answers] == [1, 2] and answers[0]["count"] == 35
     pulled = binascii.a2b_base64(answers[0]["data"])
-    assert len(pulled) == 34 * R.RECORD_SIZE
+    assert len(pulled) == 35 * R.RECORD_SIZE
     # each segment's anchor (it carries the seq of the record after it), then its records
     recs = [pulled[i : i + R.RECORD_SIZE] for i in range(0, len(pulled), R.RECORD_SIZE)]
-    # (with 16-record segments the 34 slots fill before 32 records: three anchors, 31 records)
-    assert [R.seq_of(r) for r in _real(recs)] == list(range(31))
+    # (with 16-record segments: three anchors and the 32 records asked for)
+    assert [R.seq_of(r) for r in _real(recs)] == list(range(32))
     assert [i for i, r in enumerate(recs) if R.type_of(r) == R.T_ANCHOR] == [0, SEGMENT_RECORDS, 2 * SEGMENT_RECORDS]
     unmount()
 

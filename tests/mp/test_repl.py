@@ -329,8 +329,8 @@ def _run_board(key, script, frames=14):
                 raise _Stop("frames")
 
     class BoardLink(L.Link):
-        def __init__(self, server, max_out=L.MAX_OUT):
-            super().__init__(server, inp, out, max_out)
+        def __init__(self, server, max_out=L.MAX_OUT, step_out=0):
+            super().__init__(server, inp, out, max_out, step_out)
             SerialDriver.attach(self)
 
     saved = (S.Board, L.Link, sys.modules.get("machine"))

@@ -36,12 +36,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 
-# The images the tests boot: MicroPython v1.28.0's RPI_PICO build, stock and with sagat frozen in
-# (rp2/README.md). Looked for in $SAGAT_RP2_IMAGES, then rp2/, .cache/rp2/ and ~/.cache/sagat/rp2/.
-STOCK_NAME = "micropython-v1.28.0-RPI_PICO.uf2"
-FROZEN_NAME = "micropython-v1.28.0-RPI_PICO-sagat.uf2"
+# The images the tests boot: MicroPython v1.26.1's RPI_PICO build, stock and with sagat frozen in,
+# built by rp2/build.py and committed in rp2/ (rp2/README.md). Looked for in rp2/ first, then in
+# $SAGAT_RP2_IMAGES, .cache/rp2/ and ~/.cache/sagat/rp2/ (a checkout without them).
+STOCK_NAME = "micropython-v1.26.1-RPI_PICO.uf2"
+FROZEN_NAME = "micropython-v1.26.1-RPI_PICO-sagat.uf2"
 
-# The Pico's littlefs (MicroPython v1.28.0, RPI_PICO): 352 blocks of 4 KiB at flash offset 0xa0000
+# The Pico's littlefs (MicroPython v1.26.1, RPI_PICO: MICROPY_HW_FLASH_STORAGE_BYTES 1408 KiB at the
+# end of the 2 MiB flash): 352 blocks of 4 KiB at flash offset 0xa0000
 FS_BLOCK = 4096
 FS_BLOCKS = 352
 
@@ -50,7 +52,7 @@ WALL_FAILSAFE_S = 900.0  # a hung emulator, never an emulated deadline
 
 def image_dirs() -> list[Path]:
     dirs = [Path(p) for p in os.environ.get("SAGAT_RP2_IMAGES", "").split(os.pathsep) if p]
-    return dirs + [ROOT / "rp2", ROOT / ".cache" / "rp2", Path.home() / ".cache" / "sagat" / "rp2"]
+    return [ROOT / "rp2", *dirs, ROOT / ".cache" / "rp2", Path.home() / ".cache" / "sagat" / "rp2"]
 
 
 def find_image(name: str) -> Path | None:
@@ -91,8 +93,8 @@ def deploy_files(board: str = "pico", firmware_dir: str | Path = FIRMWARE) -> di
 
 
 def littlefs_image(files: dict[str, bytes] | None = None, blocks: int = FS_BLOCKS) -> bytes:
-    """A littlefs image of the Pico's geometry (disk version 2.0, as MicroPython v1.28.0 formats it)
-    holding files (path on the board -> bytes), with their folders."""
+    """A littlefs image of the Pico's geometry (disk version 2.0, which MicroPython v1.26.1's littlefs
+    2.11 mounts as it is) holding files (path on the board -> bytes), with their folders."""
     import littlefs
 
     fs = littlefs.LittleFS(block_size=FS_BLOCK, block_count=blocks, prog_size=256, disk_version=0x00020000)

@@ -40,6 +40,11 @@ class HwBoard:
     # Pin.irq takes only handler, trigger, wake and always schedules the handler (soft): a TypeError
     # there (issue 13). hardware/esp32.md bounds how late a soft IRQ stamps a press.
     HARD_IRQ = True
+    # the serial link's writes (link.py): LINK_WRITE bytes at most per write, LINK_STEP per pass of
+    # the loop. A UART at 115200 baud takes 11 bytes a ms and its write waits for room: 256 (about
+    # 22 ms). USB CDC moves 4 KB in about 2.5 ms (the Pico's, emulated: 1.6 MB/s).
+    LINK_WRITE = 256
+    LINK_STEP = 256
     CUTOFF_SHOW_MS = 10000  # the empty-battery message stays this long before the board sleeps
     loop_max_ms = 0  # the longest gap between two passes of app._loop since identify asked (issue 15)
 

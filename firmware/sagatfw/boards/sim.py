@@ -98,6 +98,7 @@ class Board:
 
     name = "sim"
     root = "/flash/"
+    LINK_WRITE = LINK_STEP = 4096  # a pty takes 4 KB at once (link.py)
 
     def __init__(self, virtual_base=None, quiet=False, out=None, oled=None):
         self.virtual = virtual_base is not None

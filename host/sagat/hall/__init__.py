@@ -1,0 +1,128 @@
+"""`sagat hall`: the arbiter's hall (issue 16; docs/hall.md). One local web page with every clock
+of the round live, the round started on every board at one instant, pause all and resume all, and
+each finished game's log pulled and verified in the background."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import tempfile
+
+DEFAULT_HTTP_PORT = 8716
+
+
+class StartError(Exception):
+    """One line for the user (the cli turns it into `sagat: ...`, exit code 2)."""
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(64)
+    except OSError as e:
+        hint = " (another `sagat hall`? give --http-port)" if e.errno == 98 else ""
+        raise StartError(f"cannot serve the page on {host}:{port}: {e.strerror or e}{hint}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_file: str | None, host: str,
+        http_port: int, out_dir: str | None, usb: bool, browser: bool, timeout: float = 2.0,
+        publish: str | None = None, subscribe: str | None = None, name: str | None = None) -> int:
+    try:
+        import uvicorn
+
+        from .web import make_app
+    except ImportError as e:
+        raise StartError(f"sagat hall needs its web stack: pip install 'sagat[hall]' ({e.name} is missing)") from None
+    from . import pairings as P
+    from .core import Hall
+    from .sims import SimError, Sims
+
+    pairs = {}
+    if pairings_file:
+        try:
+            pairs = P.read(pairings_file)
+        except P.PairingsError as e:
+            raise StartError(str(e)) from None
+    if sims < 0 or sims > 64:
+        raise StartError("--sim takes 1..64 simulated clocks")
+    bridges = []
+    if publish or subscribe:
+        from . import mqtt
+
+        name = name or socket.gethostname().split(".")[0] or "hall"
+        if "/" in name or "+" in name or "#" in name:
+            raise StartError(f"--name {name!r}: a hall's name has no / + or #")
+        try:
+            for url in (publish, subscribe):
+                if url:
+                    mqtt.broker(url)
+            mqtt._client("check")
+        except mqtt.MqttError as e:
+            raise StartError(str(e)) from None
+    sock = _listen(host, http_port)
+    hall = Hall(key, keys, pairs, out_dir, discover=usb, timeout=timeout)
+    if publish:
+        hall.publisher = mqtt.Publisher(hall, publish, name)
+        bridges.append(hall.publisher)
+    if subscribe:
+        hall.subscriber = mqtt.Subscriber(subscribe, name)
+        bridges.append(hall.subscriber)
+    simset = None
+    tmp = None
+    try:
+        if sims:
+            tmp = tempfile.mkdtemp(prefix="sagat-hall-sims-")
+            simset = Sims(sims, tmp)
+            print(f"sagat hall: starting {sims} simulated clocks ...", file=sys.stderr, flush=True)
+            try:
+                for i, port in enumerate(simset.start(), 1):
+                    hall.add(port, "sim", i)
+            except SimError as e:
+                raise StartError(str(e)) from None
+        for port in ports:
+            hall.add(port, "port")
+        hall.start()
+        for bridge in bridges:
+            bridge.start()
+        url = f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{sock.getsockname()[1]}/"
+        print(f"sagat hall: {url}  ({len(hall.boards)} clock(s){' + USB as plugged in' if usb else ''}; "
+              f"Ctrl-C stops)", file=sys.stderr, flush=True)
+        if browser:
+            import webbrowser
+
+            webbrowser.open(url)
+        config = uvicorn.Config(make_app(hall), log_level="warning", lifespan="off", access_log=False)
+        server = uvicorn.Server(config)
+        # uvicorn stops on SIGINT and SIGTERM, then raises the signal again to its earlier handler:
+        # SIGTERM's must end this process through `finally`, so the simulators go with it
+        import signal
+
+        def _term(*_):
+            raise KeyboardInterrupt  # a stop like Ctrl-C: the simulators closed, exit code 0
+
+        signal.signal(signal.SIGTERM, _term)
+        try:
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:
+            pass
+        print("sagat hall: stopped", file=sys.stderr)
+        return 0
+    finally:
+        hall.close()
+        if simset is not None:
+            simset.close()
+        if tmp is not None:
+            import shutil
+
+            shutil.rmtree(tmp, ignore_errors=True)
+        sock.close()
+
+
+def wants_browser() -> bool:
+    """Open the page in a browser: where there is a desktop to show it on."""
+    return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))

@@ -1,0 +1,371 @@
+"""The hall's clocks: one thread per serial port (the port is only ever touched by its thread, so
+many slow links never block the web server or each other), polling `state` a few times a second,
+keeping a running estimate of the link (round trip, the board's ticks against this PC's clock), and
+running the jobs the page asks for (set up, start the round, pause and resume all) in between.
+
+Time on this PC is `time.monotonic()` in ms ("host ms"); a board's time is its `ticks` (its
+`time.ticks_ms()`, 0..2^30-1, reported by `state`). A link sample is (sent, received, ticks): the
+board's ticks were read between the two, so `offset = ticks - midpoint` is right within half the
+round trip; the shortest round trip of a burst gives the best estimate."""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+
+from sagatfw.faces import time_text
+from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
+
+from .. import client, logs, pull
+
+POLL_S = 0.25  # 4 updates a second per board (the page wants at least 2)
+RECONNECT_S = 2.0
+PROTEST_MS = 30 * 60 * 1000  # TK-P1: a protest within 30 minutes of the result
+SYNC_PROBES = 8
+
+
+def host_ms() -> float:
+    return time.monotonic() * 1000.0
+
+
+@dataclass
+class Sync:
+    """One link's time relation: board ticks = host ms + offset (mod 2^30), within +- err ms."""
+
+    offset: int
+    rtt: float
+    at: float  # host ms of the measurement
+
+    @property
+    def err(self) -> float:
+        return self.rtt / 2
+
+    def to_ticks(self, host: float) -> int:
+        return (int(round(host)) + self.offset) & TICKS_MAX
+
+    def to_host(self, ticks: int, near: float) -> float:
+        """The host ms of board ticks `ticks`, taking the one near host ms `near` (the wrap)."""
+        return near + ticks_diff(ticks, self.to_ticks(near))
+
+
+def sample(clock: client.Clock) -> tuple[dict, Sync]:
+    """One `state` request, timed: the answer and the link sample it gives."""
+    t0 = host_ms()
+    st = clock.request("state")
+    t1 = host_ms()
+    ticks = st.get("ticks")
+    if not isinstance(ticks, int):
+        return st, None  # firmware without the hall's sync (or a match's state)
+    mid = (t0 + t1) / 2
+    return st, Sync((ticks - int(round(mid))) & TICKS_MAX, t1 - t0, t1)
+
+
+@dataclass
+class PullState:
+    state: str = "idle"  # idle, pulling, verified, failed
+    message: str = ""
+    game: int | None = None
+    result_host: float | None = None  # host ms of the result (TK-P1's window starts there)
+    result_wall: str | None = None
+
+
+@dataclass
+class BoardLink:
+    """One clock on one port, served by its own thread."""
+
+    number: int
+    port: str
+    key: bytes = b""
+    out_dir: str | None = None  # where finished games' logs are pulled (None: not pulled)
+    source: str = "usb"  # usb, port (--port), sim
+    keys: list = field(default_factory=list)  # every key the logs may be chained under
+    timeout: float = 2.0
+
+    def __post_init__(self):
+        self.jobs: queue.Queue = queue.Queue()
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.link = "opening"  # opening, up, lost, unreachable
+        self.error: str | None = None
+        self.ident: dict = {}
+        self.settings: dict = {}
+        self.state: dict | None = None
+        self.updated: float | None = None  # host ms of the last state
+        self.polls = 0
+        self.sync: Sync | None = None
+        self.samples: list[Sync] = []
+        self.pulls = PullState()
+        self.armed_for: int | None = None  # ticks we armed this board for
+        self.start_report: dict | None = None
+        self.thread = threading.Thread(target=self._run, name=f"sagat-hall-board-{self.number}", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    # -------------------------------------------------------------- the thread
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                clock = client.Clock(self.port, self.timeout, self.key)
+            except client.LinkError as e:
+                self._down("unreachable", str(e))
+                self._idle(RECONNECT_S)
+                continue
+            try:
+                self.ident = clock.request("identify")
+                if self.source == "sim" and self.key and not self.ident.get("key_set"):
+                    # a simulated clock takes the hall's arbiter key, as an event's clocks have it
+                    clock.request("key.set", key=self.key.hex())
+                    self.ident = clock.request("identify")
+                try:
+                    self.settings = clock.request("settings.get").get("values") or {}
+                except client.LinkError:
+                    self.settings = {}
+                with self.lock:
+                    self.link, self.error = "up", None
+                self._serve(clock)
+            except client.NotAClock as e:
+                self._down("unreachable", str(e))
+            except client.LinkError as e:
+                self._down("lost", str(e))
+            except Exception as e:  # noqa: BLE001 - a bug in one board's thread must not stop the hall
+                self._down("lost", f"{type(e).__name__}: {e}")
+            finally:
+                try:
+                    clock.close()
+                except Exception:  # noqa: BLE001
+                    pass
+            self._idle(RECONNECT_S)
+
+    def _down(self, link: str, error: str) -> None:
+        with self.lock:
+            self.link, self.error = link, error
+        self._fail_jobs(error)
+
+    def _idle(self, seconds: float) -> None:
+        """Wait, failing the jobs that come meanwhile (the link is down)."""
+        end = time.monotonic() + seconds
+        while not self.stop.is_set() and time.monotonic() < end:
+            try:
+                fn, fut = self.jobs.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            fut.set_exception(client.LinkError(self.error or "the clock is not connected"))
+
+    def _fail_jobs(self, error: str) -> None:
+        while True:
+            try:
+                _fn, fut = self.jobs.get_nowait()
+            except queue.Empty:
+                return
+            fut.set_exception(client.LinkError(error))
+
+    def _serve(self, clock: client.Clock) -> None:
+        next_poll = 0.0
+        while not self.stop.is_set():
+            now = time.monotonic()
+            if now >= next_poll:
+                next_poll = now + POLL_S
+                self._poll(clock)
+                continue
+            try:
+                fn, fut = self.jobs.get(timeout=max(0.0, min(0.05, next_poll - now)))
+            except queue.Empty:
+                continue
+            if fut.set_running_or_notify_cancel():
+                try:
+                    fut.set_result(fn(clock))
+                except client.LinkError as e:
+                    fut.set_exception(e)
+                    if isinstance(e, client.NotAClock) or "serial link lost" in str(e) or "no answer" in str(e):
+                        raise
+                except Exception as e:  # noqa: BLE001 - the job's own failure is the job's answer
+                    fut.set_exception(e)
+
+    def _poll(self, clock: client.Clock) -> None:
+        st, s = sample(clock)
+        self._took(st, s)
+        if self.out_dir and self._finished(st) and self.pulls.game != st.get("game"):
+            self._pull(clock, st)
+
+    def _took(self, st: dict, s: Sync | None) -> None:
+        with self.lock:
+            self.state = st
+            self.updated = host_ms()
+            self.polls += 1
+            if s is not None:
+                self.samples = (self.samples + [s])[-20:]
+                self.sync = min(self.samples, key=lambda x: x.rtt)
+            if st.get("state") != "finished" and not st.get("mode"):
+                if self.pulls.game is not None and st.get("game") != self.pulls.game:
+                    self.pulls = PullState()  # the next game: its own pull later
+
+    @staticmethod
+    def _finished(st: dict) -> bool:
+        return st.get("state") == "finished"
+
+    # ----------------------------------------------------- log pull and verify
+
+    def _pull(self, clock: client.Clock, st: dict) -> None:
+        """The game just finished: its log pulled and verified (issue 16; pull.py, logs.py), and
+        TK-P1's protest window from its result."""
+        game = st.get("game")
+        with self.lock:
+            self.pulls = PullState("pulling", "pulling the log", game, host_ms())
+        folder = os.path.join(self.out_dir, f"board-{self.number:02d}-{self.ident.get('uid', 'clock')}")
+        try:
+            pull.pull(clock, folder, progress=False)
+            with open(os.path.join(folder, "records.bin"), "rb") as fh:
+                data = fh.read()
+            keys = [k for k in self.keys if k]
+            log = logs.read_segments([("records.bin", data)], keys, replay=True)
+            extra = []
+            head_path = os.path.join(folder, pull.HEAD_FILE)
+            if os.path.exists(head_path):
+                import json
+
+                with open(head_path, encoding="utf-8") as fh:
+                    extra += logs.check_head(log, json.load(fh), keys)
+            elif keys:
+                extra.append("head: the clock did not sign the pull's end")
+            code = st.get("result_code")
+            if code and isinstance(game, int):
+                ok_code, line = logs.check_code(log, game, code, keys)
+                if not ok_code:
+                    extra.append(line)
+            ok, lines = logs.verify_report(log, extra=extra)
+            wall = None
+            for e in log.events:
+                if e.get("game") == game and e.get("type") == "result":
+                    wall = e.get("wall")
+            result_host = self.pulls.result_host
+            when = _wall_ms(wall)
+            if when is not None:  # TK-P1 counts from the result itself, not from when the hall saw it
+                result_host = min(result_host, host_ms() - (time.time() * 1000 - when))
+            msg = "verified" + (f" (code {code})" if code else "") if ok else lines[0]
+            if ok and not keys:
+                msg += ", without a key: the chain proves no authorship"
+            with self.lock:
+                self.pulls = PullState("verified" if ok else "failed", msg, game, result_host, wall)
+        except (client.LinkError, logs.LogError, OSError) as e:
+            with self.lock:
+                self.pulls = PullState("failed", f"pull failed: {e}", game, self.pulls.result_host)
+            if isinstance(e, client.LinkError) and ("serial link lost" in str(e) or "no answer" in str(e)):
+                raise
+
+    # --------------------------------------------------------------- the jobs
+
+    def submit(self, fn) -> Future:
+        """Run fn(clock) in this board's thread, between two polls."""
+        fut: Future = Future()
+        if self.link != "up":
+            fut.set_exception(client.LinkError(self.error or "the clock is not connected"))
+            return fut
+        self.jobs.put((fn, fut))
+        return fut
+
+    def burst(self, clock: client.Clock, n: int = SYNC_PROBES) -> Sync | None:
+        """n `state` round trips back to back: the link's best time relation now."""
+        best = None
+        for _ in range(n):
+            st, s = sample(clock)
+            self._took(st, s)
+            if s is not None and (best is None or s.rtt < best.rtt):
+                best = s
+        return best
+
+    # ------------------------------------------------------------- the view
+
+    def view(self, pairing: tuple[str, str] | None, now_host: float) -> dict:
+        with self.lock:
+            st = self.state or {}
+            link, error = self.link, self.error
+            pulls = self.pulls
+            sync = self.sync
+            updated = self.updated
+            start = self.start_report
+        stale = updated is not None and now_host - updated > 2500 and pulls.state != "pulling"  # a pull: no polls
+        if link == "up" and stale:
+            link = "lost"
+            error = error or "no state for %.0f s" % ((now_host - updated) / 1000)
+        v: dict = {
+            "number": self.number, "port": self.port, "source": self.source,
+            "players": list(pairing) if pairing else None,
+            "link": link, "error": error,
+            "rtt_ms": round(sync.rtt, 1) if sync else None,
+            "uid": self.ident.get("uid"), "firmware": self.ident.get("firmware"), "key_set": self.ident.get("key_set"),
+            "state": st.get("state"), "game": st.get("game"), "mode": st.get("mode") or "game",
+            "running": st.get("running"), "battery": st.get("battery"), "low_battery": bool(st.get("low_battery")),
+            "message": st.get("message"), "log_error": st.get("log_error"), "log_full": bool(st.get("log_full")),
+            "result_code": st.get("result_code"), "armed": st.get("armed") is not None,
+            "pull": {"state": pulls.state, "message": pulls.message},
+            "start": start,
+        }
+        if st.get("mode"):
+            v["match"] = {
+                "period": st.get("period_name"),
+                "time": time_text(st.get("match_ms") or 0, 0, bool(st.get("counts_up"))),
+                "left": st.get("left") or {}, "right": st.get("right") or {},
+                "winner": st.get("winner"), "why": st.get("why"),
+            }
+        else:
+            tenths = self.settings.get("tenths_below_ms", 20000)
+            faces = {}
+            for side in ("left", "right"):
+                f = st.get(side) or {}
+                faces[side] = {
+                    "text": time_text(f.get("ms", 0), tenths, bool(f.get("countup"))) if f else "-",
+                    "ms": f.get("ms"), "moves": f.get("moves"), "stage": f.get("stage"),
+                    # which fell first shows once both are down (contract 2)
+                    "flag": f.get("flag") or 0, "first": st.get("first_flag") == side and all(
+                        (st.get(x) or {}).get("flag") for x in ("left", "right")),
+                    "low": bool(f.get("low")), "default": bool(f.get("default")),
+                    "stage_mark": bool(f.get("stage_mark")), "delay_ms": f.get("delay_ms") or 0,
+                }
+            v["faces"] = faces
+        protest = None
+        if pulls.result_host is not None and st.get("state") == "finished":
+            protest = max(0, int(PROTEST_MS - (now_host - pulls.result_host)))
+        v["protest_ms"] = protest
+        alerts = []
+        if link in ("lost", "unreachable"):
+            alerts.append({"kind": "link", "text": "clock unreachable" if link == "unreachable" else "link lost"})
+        flags = [s for s in ("left", "right") if (st.get(s) or {}).get("flag")]
+        if flags and not st.get("mode"):
+            first = st.get("first_flag")
+            alerts.append({"kind": "flag", "text": "FLAG " + " ".join(
+                s + (" (1st)" if s == first and len(flags) > 1 else "") for s in flags)})
+        if st.get("low_battery"):
+            alerts.append({"kind": "battery", "text": "low battery"})
+        if st.get("log_full"):
+            alerts.append({"kind": "log", "text": "log full"})
+        elif st.get("log_error"):
+            alerts.append({"kind": "log", "text": "log error"})
+        if pulls.state == "failed":
+            alerts.append({"kind": "verify", "text": "log: " + pulls.message})
+        v["alerts"] = alerts
+        return v
+
+
+def _wall_ms(wall) -> float | None:
+    """Unix ms of a log event's ISO-8601 `wall`, or None."""
+    if not isinstance(wall, str):
+        return None
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(wall.replace("Z", "+00:00")).timestamp() * 1000
+    except ValueError:
+        return None
+
+
+def wrap_ticks(t: int) -> int:
+    return t & TICKS_MAX
+
+
+__all__ = ["BoardLink", "Sync", "host_ms", "sample", "ticks_add", "ticks_diff", "wrap_ticks"]

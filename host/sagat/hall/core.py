@@ -1,0 +1,310 @@
+"""The hall: every clock of a round (USB, found again and again so a clock plugged in later
+appears; any --port; simulators), numbered, and the arbiter's actions on all of them at once:
+set up, start the round at one instant (armed on each board's own ticks after a sync of its link,
+TK-C5), pause all and resume all (TK-C15, TK-C18), each signed with the arbiter key."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import Future, wait
+from concurrent.futures import TimeoutError as FutureTimeout
+
+from sagatfw import presets
+from sagatfw import timecontrol as tcm
+from sagatfw.ticks import ticks_diff
+
+from .. import client
+from .boards import BoardLink, host_ms, sample
+
+DISCOVER_S = 2.0
+LEAD_MS = 1500  # the round starts this long after the arming begins: time for every link's signed arm
+JOB_S = 10.0
+
+
+class HallError(Exception):
+    """One line for the user."""
+
+
+def _result(fut: Future, timeout: float = JOB_S):
+    """(value, None) or (None, error text) of a job."""
+    try:
+        return fut.result(timeout), None
+    except client.LinkError as e:
+        return None, str(e)
+    except (TimeoutError, FutureTimeout):
+        return None, "no answer in time"
+    except Exception as e:  # noqa: BLE001 - a job's failure is reported on its board
+        return None, f"{type(e).__name__}: {e}"
+
+
+def _then_state(b: BoardLink, clock, value):
+    """After an action: the board's state read again at once, so the page (and the caller) see it."""
+    b._took(*sample(clock))
+    return value
+
+
+class Hall:
+    def __init__(self, key: bytes = b"", keys: list[bytes] | None = None, pairings: dict | None = None,
+                 out_dir: str | None = None, discover: bool = True, find_ports=None, timeout: float = 2.0):
+        self.key = key
+        self.keys = keys if keys is not None else ([key] if key else [])
+        self.pairings = pairings or {}
+        self.out_dir = out_dir
+        self.timeout = timeout
+        self.boards: list[BoardLink] = []
+        self.lock = threading.Lock()
+        self.discover = discover
+        self.find_ports = find_ports or client.find_ports
+        self.stop = threading.Event()
+        self.round: dict | None = None
+        self.last_action: dict | None = None
+        self.discover_error: str | None = None
+        self.publisher = None  # mqtt.Publisher: this hall's boards to a broker
+        self.subscriber = None  # mqtt.Subscriber: other halls' boards from it
+        self._disc = threading.Thread(target=self._discover, name="sagat-hall-discover", daemon=True)
+
+    # ------------------------------------------------------------------ boards
+
+    def add(self, port: str, source: str, number: int | None = None) -> BoardLink:
+        with self.lock:
+            for b in self.boards:
+                if b.port == port:
+                    return b
+            used = {b.number for b in self.boards}
+            if number is None or number in used:
+                number = 1
+                while number in used:
+                    number += 1
+            b = BoardLink(number, port, self.key, self.out_dir, source, self.keys, self.timeout)
+            self.boards.append(b)
+            self.boards.sort(key=lambda x: x.number)
+        b.start()
+        return b
+
+    def start(self) -> None:
+        if self.discover:
+            self._disc.start()
+
+    def close(self) -> None:
+        self.stop.set()
+        for bridge in (self.publisher, self.subscriber):
+            if bridge is not None:
+                bridge.close()
+        for b in self.boards:
+            b.stop.set()
+
+    def _discover(self) -> None:
+        """USB clocks by their vendor and product ids, again every 2 s: one plugged in later appears
+        (a clock unplugged stays on the page, its link lost, and comes back on the same port)."""
+        while not self.stop.is_set():
+            try:
+                for p in self.find_ports():
+                    self.add(p.device, "usb")
+                self.discover_error = None
+            except Exception as e:  # noqa: BLE001 - no USB listing on this system: say so, go on
+                self.discover_error = f"cannot list USB ports: {e}"
+            self.stop.wait(DISCOVER_S)
+
+    def board(self, number: int) -> BoardLink | None:
+        for b in self.boards:
+            if b.number == number:
+                return b
+        return None
+
+    def view(self, remote: bool = True) -> dict:
+        """The hall as the page shows it; `remote`: with the boards other halls publish (mqtt.py)."""
+        now = host_ms()
+        boards = [b.view(self.pairings.get(b.number), now) for b in list(self.boards)]
+        notes = [self.discover_error] if self.discover_error else []
+        if remote and self.subscriber is not None:
+            boards += self.subscriber.views()
+            if self.subscriber.error:
+                notes.append(f"MQTT {self.subscriber.host}:{self.subscriber.port}: {self.subscriber.error}")
+        if self.publisher is not None and self.publisher.error:
+            notes.append(f"MQTT {self.publisher.host}:{self.publisher.port}: {self.publisher.error}")
+        return {
+            "boards": boards, "round": self.round, "action": self.last_action, "key": bool(self.key),
+            "discover_error": "; ".join(notes) or None, "time": time.time(),
+        }
+
+    # ----------------------------------------------------------------- actions
+
+    def _each(self, fn, which=None) -> dict[int, tuple]:
+        """fn(board, clock) on every board (or those `which` picks), in parallel, each in its own
+        board's thread; {number: (value, error)}."""
+        futs = {}
+        for b in list(self.boards):
+            if which is not None and not which(b):
+                continue
+            futs[b.number] = b.submit(lambda clock, b=b: _then_state(b, clock, fn(b, clock)))
+        wait(list(futs.values()), timeout=JOB_S)
+        return {n: _result(f, 0.01 if f.done() else 0) for n, f in futs.items()}
+
+    def _report(self, what: str, results: dict[int, tuple], skipped: dict[int, str]) -> dict:
+        boards = {}
+        for n, (val, err) in results.items():
+            boards[n] = {"ok": err is None, "text": err or (val if isinstance(val, str) else "done")}
+        for n, why in skipped.items():
+            boards[n] = {"ok": None, "text": why}
+        done = sum(1 for v in boards.values() if v["ok"])
+        failed = sum(1 for v in boards.values() if v["ok"] is False)
+        self.last_action = {"what": what, "done": done, "failed": failed, "skipped": len(skipped),
+                            "boards": boards, "at": time.time()}
+        return self.last_action
+
+    def _state_of(self, b: BoardLink) -> str | None:
+        with b.lock:
+            return (b.state or {}).get("state") if b.link == "up" else None
+
+    def set_up(self, tc: str, first: str = "left") -> dict:
+        """A new game on every board whose clock is not in a game (setup or finished): `new`,
+        signed. Boards with a game in progress are left alone (pause is not an end: TK-C18)."""
+        text = presets.preset(tc) or tc
+        try:
+            tcm.parse_sides(text)
+        except ValueError as e:
+            raise HallError(str(e)) from None
+        if first not in ("left", "right"):
+            raise HallError("first must be left or right")
+        skipped = {}
+
+        def which(b):
+            st = self._state_of(b)
+            if st in ("setup", "finished"):
+                return True
+            skipped[b.number] = "not connected" if st is None else f"a game is {st}: left alone"
+            return False
+
+        def job(b, clock):
+            clock.request("new", auth=True, tc=text, first=first)
+            b.settings = clock.request("settings.get").get("values") or b.settings
+            with b.lock:
+                b.start_report = None
+            return f"set up {text}"
+
+        return self._report(f"set up {text}", self._each(job, which), skipped)
+
+    def pause_all(self) -> dict:
+        """TK-C15, TK-C18: the arbiter stops every running clock (an incident in the hall)."""
+        return self._all("pause", {"by": "arbiter"}, ("running",))
+
+    def resume_all(self) -> dict:
+        return self._all("resume", {}, ("paused",))
+
+    def _all(self, cmd: str, args: dict, states: tuple) -> dict:
+        skipped = {}
+
+        def which(b):
+            st = self._state_of(b)
+            with b.lock:
+                mode = (b.state or {}).get("mode")
+            if st in states and not mode:
+                return True
+            skipped[b.number] = "not connected" if st is None else (f"a {mode} match" if mode else st)
+            return False
+
+        def job(b, clock):
+            ans = clock.request(cmd, auth=True, **args)
+            return ans.get("state")
+
+        return self._report(f"{cmd} all", self._each(job, which), skipped)
+
+    def start_round(self, lead_ms: int = LEAD_MS) -> dict:
+        """Every set-up game starts at one instant (TK-C5): each link is synced (a burst of `state`
+        round trips: the board's ticks against this PC's clock, the shortest round trip kept; and
+        the wall time, signed, so the logs carry it), then each board is armed for the same
+        instant on its own ticks. The achieved spread is measured afterwards (measure_round)."""
+        skipped = {}
+
+        def which(b):
+            st = self._state_of(b)
+            with b.lock:
+                mode = (b.state or {}).get("mode")
+            if st == "setup" and not mode:
+                return True
+            skipped[b.number] = "not connected" if st is None else (f"a {mode} match" if mode else
+                                                                    f"not set up (the clock is {st})")
+            return False
+
+        def sync(b, clock):
+            clock.request("time.sync", auth=True, wall_ms=int(time.time() * 1000))
+            s = b.burst(clock)
+            if s is None:
+                raise client.LinkError("this clock's firmware has no `ticks` in state: update it (sagat deploy)")
+            return s
+
+        synced = self._each(sync, which)
+        target = host_ms() + lead_ms
+        armed: dict[int, int] = {}
+        syncs = {}
+        for n, (s, err) in synced.items():
+            if err is None:
+                syncs[n] = s
+
+        def arm(b, clock):
+            s = syncs[b.number]
+            at = s.to_ticks(target)
+            clock.request("arm", auth=True, ticks=at)
+            with b.lock:
+                b.armed_for = at
+                b.start_report = {"armed": True, "dev_ms": None, "err_ms": round(s.err, 1)}
+            armed[b.number] = at
+            return f"armed (link {s.rtt:.1f} ms)"
+
+        results = self._each(arm, lambda b: b.number in syncs)
+        for n, (_s, err) in synced.items():
+            if err is not None:
+                results[n] = (None, err)
+        report = self._report("start round", results, skipped)
+        self.round = {"target": target, "armed": len(armed), "spread_ms": None, "err_ms": None,
+                      "measured": False, "started_wall": time.time() + lead_ms / 1000, "boards": armed,
+                      "lead_ms": lead_ms}
+        return report
+
+    def measure_round(self) -> dict | None:
+        """After the instant: each armed board's own start tick (`ticks - t` while its game runs,
+        t counts pauses too: exact while no power cut intervened), converted to this PC's clock through
+        a fresh sync of its link; the spread is max - min, within the links' uncertainty."""
+        rnd = self.round
+        if not rnd or rnd["measured"]:
+            return rnd
+        target = rnd["target"]
+
+        def measure(b, clock):
+            s = b.burst(clock, 4)
+            st = b.state or {}
+            if st.get("state") in ("setup", None) or not isinstance(st.get("t"), int):
+                raise client.LinkError(f"not started (the clock is {st.get('state')})")
+            start_ticks = (st["ticks"] - st["t"]) & 0x3FFFFFFF
+            host = s.to_host(start_ticks, target)
+            with b.lock:
+                b.start_report = {"armed": True, "dev_ms": round(host - target, 1), "err_ms": round(s.err, 1),
+                                  "exact": ticks_diff(start_ticks, b.armed_for) == 0 if b.armed_for is not None
+                                  else None}
+            return host, s.err
+
+        res = self._each(measure, lambda b: b.number in rnd["boards"])
+        starts = [v for v, err in res.values() if err is None]
+        if starts:
+            hosts = [h for h, _e in starts]
+            rnd["spread_ms"] = round(max(hosts) - min(hosts), 1)
+            rnd["err_ms"] = round(2 * max(e for _h, e in starts), 1)
+        rnd["started"] = len(starts)
+        rnd["failed"] = {n: err for n, (v, err) in res.items() if err is not None}
+        rnd["measured"] = True
+        return rnd
+
+    def result(self, number: int, result: str) -> dict:
+        """The arbiter's result for one board's game (1-0, 0-1, 1/2-1/2, +/-, -/+), signed; its log
+        is then pulled and verified."""
+        from sagatfw.clock import RESULT_NAMES
+
+        b = self.board(number)
+        if b is None:
+            raise HallError(f"no board {number}")
+        if result not in RESULT_NAMES:
+            raise HallError("result must be one of " + ", ".join(RESULT_NAMES))
+        res = {number: _result(b.submit(lambda clock: _then_state(b, clock, clock.request(
+            "result", auth=True, result=result).get("state"))))}
+        return self._report(f"board {number}: result {result}", res, {})

@@ -1,0 +1,41 @@
+"""The pairings file of a round: CSV rows `board, left player, right player` (a header row is
+optional), so the hall's page names the players at each board."""
+
+from __future__ import annotations
+
+import csv
+
+
+class PairingsError(Exception):
+    """One line for the user."""
+
+
+def read(path: str) -> dict[int, tuple[str, str]]:
+    """{board number: (left player, right player)}; PairingsError naming the file and line."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            rows = list(csv.reader(fh))
+    except FileNotFoundError:
+        raise PairingsError(f"pairings file {path} not found (CSV lines: board, left player, right player)") from None
+    except (OSError, UnicodeError) as e:
+        raise PairingsError(f"cannot read pairings file {path}: {getattr(e, 'strerror', None) or e}") from None
+    except csv.Error as e:
+        raise PairingsError(f"pairings file {path} is not CSV: {e}") from None
+    out: dict[int, tuple[str, str]] = {}
+    for n, row in enumerate(rows, 1):
+        cells = [c.strip() for c in row]
+        if not cells or not any(cells) or cells[0].startswith("#"):
+            continue
+        if n == 1 and not any(ch.isdigit() for ch in cells[0]):
+            continue  # a header: board,left,right
+        if len(cells) != 3:
+            raise PairingsError(f"{path} line {n}: {len(cells)} fields; want 3: board, left player, right player")
+        if not cells[0].isdigit() or not 1 <= int(cells[0]) <= 999:
+            raise PairingsError(f"{path} line {n}: board {cells[0]!r} is not a board number 1..999")
+        board = int(cells[0])
+        if board in out:
+            raise PairingsError(f"{path} line {n}: board {board} is paired twice")
+        out[board] = (cells[1], cells[2])
+    if not out:
+        raise PairingsError(f"pairings file {path} has no pairings (CSV lines: board, left player, right player)")
+    return out

@@ -1,0 +1,240 @@
+"""`sagat report`: a page per game from pulled logs (issue 16), and one page for the round.
+
+Each game's page has the time-use plot of both sides per move (matplotlib, saved as PNG beside
+it), the flag-fall certificate (who fell first, the exact instants by the clock's own ticks, the
+wall time, what the chain, the key and the signed head prove, the result and its code) and the
+events table. The round's page lists every board's games with their result and verification.
+
+A source is what `sagat logs pull` (or the hall) wrote for one clock: a folder with records.bin
+(and head.json), or a folder of such folders (the hall's --out, `board-03-<uid>` each)."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+
+from sagatfw import records as R
+
+from .. import logs
+
+CSS = """body{font:16px/1.4 system-ui,"DejaVu Sans",sans-serif;margin:2rem;max-width:70rem;color:#111}
+table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.2rem .5rem;text-align:left}
+th{background:#eee}.ok{color:#176c38;font-weight:700}.bad{color:#b3131b;font-weight:700}
+.cert{border:3px double #333;padding:1rem 1.5rem;margin:1rem 0;background:#fafaf5}
+.cert h2{margin-top:0}img{max-width:100%;border:1px solid #ccc}td.num{text-align:right}"""
+
+
+class ReportError(Exception):
+    """One line for the user."""
+
+
+def _sources(paths: list[str]) -> list[tuple[str, str]]:
+    """(label, folder) of every pulled clock under the paths given."""
+    out = []
+    for p in paths:
+        if os.path.isfile(os.path.join(p, "records.bin")):
+            out.append((os.path.basename(os.path.abspath(p)), p))
+            continue
+        if not os.path.isdir(p):
+            raise ReportError(f"{p}: no such folder (give a folder `sagat logs pull` or `sagat hall` wrote)")
+        subs = sorted(d for d in os.listdir(p) if os.path.isfile(os.path.join(p, d, "records.bin")))
+        if not subs:
+            raise ReportError(f"{p} holds no pulled log (records.bin): give a folder `sagat logs pull` or "
+                              f"`sagat hall` wrote")
+        out += [(d, os.path.join(p, d)) for d in subs]
+    return out
+
+
+def _board(label: str) -> int | None:
+    m = re.match(r"board-(\d+)", label)
+    return int(m.group(1)) if m else None
+
+
+def turns(events: list[dict]) -> dict[str, list[tuple[int, int, int]]]:
+    """Each side's moves: (move number, ms used on the clock for it, ms left after it). The time
+    used is the turn's game time less its pauses (TK-C15, TK-C18: a paused clock uses none)."""
+    out: dict[str, list] = {"left": [], "right": []}
+    start = None
+    paused = 0
+    stop_at = None
+    for e in events:
+        kind = e["type"]
+        if kind == "game_start":
+            start, paused, stop_at = e["t"], 0, None
+        elif kind in ("pause", "adjourn") and start is not None:
+            stop_at = e["t"]
+        elif kind in ("resume", "resume_adjourned") and stop_at is not None:
+            paused += e["t"] - stop_at
+            stop_at = None
+        elif kind == "press" and start is not None and e.get("side") in out:
+            s = e["side"]
+            out[s].append((len(out[s]) + 1, e["t"] - start - paused, e.get(f"{s}_ms") or 0))
+            start, paused = e["t"], 0
+    return out
+
+
+def plot(events: list[dict], path: str, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    moves = turns(events)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
+    colours = {"left": "#1f6fb2", "right": "#c2541b"}
+    for side in ("left", "right"):
+        m = moves[side]
+        xs = [n for n, _u, _r in m]
+        top.plot(xs, [r / 60000 for _n, _u, r in m], marker="o", ms=3, label=side, color=colours[side])
+        off = -0.2 if side == "left" else 0.2
+        bottom.bar([x + off for x in xs], [u / 1000 for _n, u, _r in m], width=0.4, label=side,
+                   color=colours[side])
+    for e in events:
+        if e["type"] == "flag":
+            n = len(moves[e["side"]]) + 0.5
+            top.axvline(n, color="#b3131b", ls="--")
+            top.text(n, top.get_ylim()[1] * 0.9, f" flag {e['side']} ({e.get('order')})", color="#b3131b")
+    top.set_ylabel("time left after the move (min)")
+    bottom.set_ylabel("time used for the move (s)")
+    bottom.set_xlabel("move (each side's own count)")
+    top.legend()
+    top.set_title(title)
+    top.grid(alpha=0.3)
+    bottom.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _e(x) -> str:
+    return html.escape("" if x is None else str(x))
+
+
+def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tuple[bool, list[str]],
+               head_note: str, keys: list[bytes], png: str) -> tuple[str, dict]:
+    start = next((e for e in evs if e["type"] == "game_start"), None)
+    setup = next((e for e in evs if e.get("tc")), start)
+    result = [e for e in evs if e["type"] == "result"]
+    flags = [e for e in evs if e["type"] == "flag"]
+    ok, lines = verdict
+    res_rec = (log.results.get(game) or [None])[-1]
+    code = R.result_code(res_rec[1]) if res_rec else None
+    keyed = bool(res_rec and res_rec[3])
+    rows = []
+    if flags:
+        first = min(flags, key=lambda e: e.get("order") or 99)
+        rows.append(("fell first", f"{first['side']} at t = {logs.clock_text(first['t'])} (game time by the clock's "
+                                   f"own ticks, the exact instant the time reached zero)"))
+        for e in flags:
+            rows.append((f"flag {e.get('order')}", f"{e['side']} at t = {logs.clock_text(e['t'])}, wall "
+                                                   f"{e.get('wall') or 'not synced'}, seq {e['seq']}"))
+    else:
+        rows.append(("flags", "no flag fell in this game"))
+    if result:
+        r = result[-1]
+        rows.append(("result", f"{r.get('result') or r.get('winner')} at t = {logs.clock_text(r['t'])}, wall "
+                               f"{r.get('wall') or 'not synced'}, seq {r['seq']}"))
+    else:
+        rows.append(("result", "none in this log"))
+    if code:
+        why = "from the keyed chain: compare the scoresheet" if keyed else "unkeyed: it proves nothing"
+        rows.append(("result code", f"{code} ({why})"))
+    rows.append(("log", ("<span class=ok>verified</span>: " if ok else "<span class=bad>NOT verified</span>: ")
+                 + _e("; ".join(lines[:3]))))
+    rows.append(("key", "the chain links under the arbiter key given" if keys and ok else
+                 ("no key given: the chain shows no tampering by accident, not authorship" if not keys else
+                  "does not verify under the key given")))
+    rows.append(("head", _e(head_note)))
+    who = f"{_e(players[0])} &ndash; {_e(players[1])}" if players else ""
+    tc = setup.get("tc") if setup else None
+    if isinstance(tc, dict):  # a handicap: each side's control
+        tc = f"{tc.get('left')} | {tc.get('right')}" if tc.get("left") != tc.get("right") else tc.get("left")
+    title = f"{label}, game {game}"
+    cert = "".join(f"<tr><th>{_e(k)}</th><td>{v if k in ('log', 'head') else _e(v)}</td></tr>" for k, v in rows)
+    table = "".join(
+        "<tr>" + "".join(f"<td>{_e(x)}</td>" for x in (
+            e["seq"], e["type"], logs.clock_text(e["t"]), logs.clock_text(e.get("left_ms") or 0),
+            logs.clock_text(e.get("right_ms") or 0), f"{e.get('left_moves')}-{e.get('right_moves')}",
+            e.get("running"), e.get("side") or e.get("by") or "", e.get("wall") or "",
+            _details(e))) + "</tr>" for e in evs if e["type"] != "checkpoint")
+    page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>
+<style>{CSS}</style></head><body>
+<p><a href="index.html">&larr; the round</a></p>
+<h1>{_e(title)}</h1><p>{who} &middot; time control {_e(tc)}</p>
+<div class="cert"><h2>Flag-fall certificate</h2><table>{cert}</table></div>
+<h2>Time use</h2><img src="{_e(os.path.basename(png))}" alt="time left and time used per move, both sides">
+<h2>Events</h2><table><tr><th>seq</th><th>event</th><th>t</th><th>left</th><th>right</th><th>moves</th>
+<th>running</th><th>side / by</th><th>wall</th><th>details</th></tr>{table}</table></body></html>"""
+    summary = {"label": label, "game": game, "players": players,
+               "result": (result[-1].get("result") or result[-1].get("winner")) if result else None,
+               "first_flag": min(flags, key=lambda e: e.get("order") or 99)["side"] if flags else None,
+               "ok": ok, "verdict": lines[0], "code": code if keyed else None}
+    return page, summary
+
+
+def _details(e: dict) -> str:
+    skip = {"game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "right_moves", "running", "side",
+            "by", "wall"}
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in e.items() if k not in skip and v is not None)
+
+
+def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | None = None) -> dict:
+    """Write the round's index.html and a page and a PNG per game into out_dir; returns figures."""
+    pairings = pairings or {}
+    os.makedirs(out_dir, exist_ok=True)
+    rows = []
+    for label, folder in _sources(paths):
+        try:
+            with open(os.path.join(folder, "records.bin"), "rb") as fh:
+                data = fh.read()
+        except OSError as e:
+            raise ReportError(f"cannot read {folder}/records.bin: {e.strerror or e}") from None
+        try:
+            log = logs.read_segments([("records.bin", data)], keys, replay=True)
+        except logs.LogError as e:
+            raise ReportError(f"{folder}: {e}") from None
+        extra = []
+        head_note = "no head.json: nothing shows that the pull reached the clock's last record"
+        head_path = os.path.join(folder, "head.json")
+        if os.path.exists(head_path):
+            try:
+                with open(head_path, encoding="utf-8") as fh:
+                    found = logs.check_head(log, json.load(fh), keys)
+            except (OSError, ValueError) as e:
+                found = [f"head: cannot read {head_path}: {e}"]
+            extra += found
+            head_note = ("; ".join(found) if found
+                         else "the pull reached the clock's signed last record: nothing cut off")
+        verdict = logs.verify_report(log, extra=extra)
+        board = _board(label)
+        players = pairings.get(board) if board is not None else None
+        for game in log.games():
+            evs = log.shown(game=game)
+            if not any(e["type"] in ("game_start", "result") for e in evs) or any(e["type"] == "match" for e in evs):
+                continue  # a game set up but never played; matches: their own table (logs show)
+            name = f"{label}-game-{game}"
+            png = os.path.join(out_dir, name + ".png")
+            plot(evs, png, f"{label}, game {game}")
+            page, summary = _game_page(label, players, game, evs, log, verdict, head_note, keys, png)
+            with open(os.path.join(out_dir, name + ".html"), "w", encoding="utf-8") as fh:
+                fh.write(page)
+            summary["page"] = name + ".html"
+            rows.append(summary)
+    if not rows:
+        raise ReportError("no game was played in these logs")
+    body = "".join(
+        f"<tr><td>{_e(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}</td>"
+        f"<td class=num>{r['game']}</td><td>{_e(r['result'] or 'none')}</td><td>{_e(r['first_flag'] or '')}</td>"
+        f"<td>{_e(r['code'] or '')}</td><td class={'ok' if r['ok'] else 'bad'}>"
+        f"{'verified' if r['ok'] else 'NOT verified'}</td><td><a href=\"{_e(r['page'])}\">report</a></td></tr>"
+        for r in rows)
+    index = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sagat: the round</title>
+<style>{CSS}</style></head><body><h1>The round</h1>
+<table><tr><th>board</th><th>players</th><th>game</th><th>result</th><th>first flag</th><th>result code</th>
+<th>log</th><th></th></tr>{body}</table></body></html>"""
+    with open(os.path.join(out_dir, "index.html"), "w", encoding="utf-8") as fh:
+        fh.write(index)
+    return {"games": len(rows), "verified": sum(1 for r in rows if r["ok"]),
+            "index": os.path.join(out_dir, "index.html")}

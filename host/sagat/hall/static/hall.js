@@ -1,0 +1,150 @@
+// The hall's page: the hall's state by Server-Sent Events (4 a second), drawn as one card per board;
+// the arbiter's buttons POST to the hall, which signs each action with the arbiter key.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({
+  "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+function mmss(ms) {
+  const s = Math.ceil(ms / 1000);
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+function face(b, side) {
+  const f = b.faces[side];
+  const cls = ["face", side];
+  if (b.running === side) cls.push("running");
+  if (f.flag) cls.push("flagged");
+  if (f.low) cls.push("low");
+  const marks = [];
+  if (f.flag) marks.push('<span class="mark flag">FLAG</span>');
+  if (f.flag && f.first) marks.push('<span class="mark first">1ST</span>');
+  if (f.low) marks.push('<span class="mark low">LOW</span>');
+  if (f.default) marks.push('<span class="mark def" title="default time (TK-C6)">DEF</span>');
+  if (f.stage_mark) marks.push('<span class="mark st" title="stage added at a flag: check the moves (TK-C13)">ST&gt;</span>');
+  return `<div class="${cls.join(" ")}" data-side="${side}" data-flag="${f.flag}">
+    <div class="time">${esc(f.text)}</div>
+    <div class="sub">moves ${f.moves ?? "-"} &middot; stage ${f.stage ?? "-"}</div>
+    <div class="marks">${marks.join("")}</div></div>`;
+}
+
+function matchView(b) {
+  const m = b.match;
+  const cards = (s) => "W".repeat(s.warnings || 0) + "R".repeat(s.reds || 0);
+  const won = m.winner ? ` &middot; ${m.winner === "none" ? "draw" : "winner " + esc(m.winner)} (${esc(m.why)})` : "";
+  return `<div class="match"><div class="sub">${esc(b.mode)} &middot; ${esc(m.period)} &middot; ${esc(m.time)}${won}</div>
+    <div class="score">${m.left.score ?? 0} : ${m.right.score ?? 0}</div>
+    <div class="sub">${cards(m.left)} &nbsp; ${cards(m.right)}</div></div>`;
+}
+
+function card(b) {
+  const cls = ["board"];
+  if (b.alerts.length) cls.push("alert");
+  if (b.alerts.some((a) => a.kind === "flag")) cls.push("alert-flag");
+  if (b.link !== "up") cls.push("down");
+  const players = b.players ? `${esc(b.players[0])} &ndash; ${esc(b.players[1])}` : "";
+  const battery = b.battery == null ? "" : ` &middot; battery ${b.battery}%`;
+  const rtt = b.rtt_ms == null ? "" : ` ${b.rtt_ms} ms`;
+  const where = b.hall ? ` &middot; hall ${esc(b.hall)}` : "";
+  const meta = `<span class="dot ${b.link}" title="${esc(b.error || b.link)}"></span> ${esc(b.link)}${rtt}${battery}${where}`;
+  let body;
+  if (b.link !== "up" && !b.state) body = `<div class="sub">${esc(b.error || "connecting")}</div>`;
+  else if (b.match) body = matchView(b);
+  else body = `<div class="faces">${face(b, "left")}${face(b, "right")}</div>`;
+  const foot = [`<span class="state">${esc(b.armed ? "armed" : b.state || "-")}</span>`,
+                `<span>${esc(b.mode)}${b.game != null ? " " + b.game : ""}</span>`];
+  if (b.result_code) foot.push(`<span>code ${esc(b.result_code)}</span>`);
+  if (b.start && b.start.dev_ms != null) foot.push(`<span title="its start against the round's instant, within &plusmn;${b.start.err_ms} ms of the link">start ${b.start.dev_ms >= 0 ? "+" : ""}${b.start.dev_ms} ms</span>`);
+  if (b.pull.state !== "idle") foot.push(`<span class="${b.pull.state}" data-pull="${b.pull.state}">${esc(b.pull.message)}</span>`);
+  else foot.push(`<span>log ${b.log_full ? "FULL" : b.log_error ? "ERROR" : "ok"}</span>`);
+  if (b.protest_ms != null) foot.push(`<span title="TK-P1: 30 minutes from the result">protest ${b.protest_ms > 0 ? mmss(b.protest_ms) + " left" : "closed"}</span>`);
+  if (b.message && !b.result_code) foot.push(`<span>${esc(b.message)}</span>`);
+  if (b.link === "up" && !b.match && !b.hall && b.state && b.state !== "finished")
+    foot.push(`<button class="small" data-result="${b.number}" title="enter this game's result (signed)">result&hellip;</button>`);
+  const alerts = b.alerts.map((a) => `<span class="${a.kind}">${esc(a.text)}</span>`).join("");
+  return `<article class="${cls.join(" ")}" id="board-${b.number}" data-number="${b.number}" data-state="${esc(b.state)}" data-link="${esc(b.link)}">
+    <div class="top"><span class="num">${b.number}</span><span class="meta">${meta}</span></div>
+    <div class="players">${players || "&nbsp;"}</div>
+    ${body}<div class="foot">${foot.join("")}</div><div class="alerts">${alerts}</div></article>`;
+}
+
+const drawn = new Map();  // board number -> the card's HTML as last drawn
+
+function render(h) {
+  // only the cards that changed are drawn again, in place (a card under the pointer stays put)
+  const main = $("boards");
+  const seen = new Set();
+  let prev = null;
+  for (const b of h.boards) {
+    const key = String(b.number);
+    seen.add(key);
+    const text = card(b);
+    let el = document.getElementById("board-" + key);
+    if (!el || drawn.get(key) !== text) {
+      const tmp = document.createElement("div");
+      tmp.innerHTML = text;
+      const fresh = tmp.firstElementChild;
+      if (el) el.replaceWith(fresh); else main.insertBefore(fresh, prev ? prev.nextSibling : main.firstChild);
+      el = fresh;
+      drawn.set(key, text);
+    }
+    prev = el;
+  }
+  for (const el of Array.from(main.children)) {
+    if (!seen.has(el.dataset.number)) { drawn.delete(el.dataset.number); el.remove(); }
+  }
+  const up = h.boards.filter((b) => b.link === "up").length;
+  const flags = h.boards.filter((b) => b.alerts.some((a) => a.kind === "flag")).length;
+  $("summary").textContent = `${h.boards.length} boards, ${up} connected` + (flags ? `, ${flags} flagged` : "") +
+    (h.key ? "" : " \u00b7 no arbiter key given") + (h.discover_error ? " \u00b7 " + h.discover_error : "");
+  const r = h.round;
+  if (!r) $("round").textContent = "";
+  else if (!r.measured) $("round").textContent = `round: ${r.armed} boards armed`;
+  else $("round").textContent = r.spread_ms == null ? `round: no board started` :
+    `round: ${r.started} boards started, spread ${r.spread_ms} ms (\u00b1${r.err_ms} ms)`;
+  $("round").dataset.spread = r && r.spread_ms != null ? r.spread_ms : "";
+}
+
+function showAction(a) {
+  if (!a) return;
+  if (a.error) { $("action").textContent = a.error; return; }
+  const bad = Object.entries(a.boards).filter(([, v]) => v.ok === false).map(([n, v]) => `board ${n}: ${v.text}`);
+  $("action").textContent = `${a.what}: ${a.done} done` + (a.failed ? `, ${a.failed} failed (${bad.join("; ")})` : "") +
+    (a.skipped ? `, ${a.skipped} skipped` : "");
+}
+
+async function post(path, body, button) {
+  button.disabled = true;
+  try {
+    const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                                  body: JSON.stringify(body || {}) });
+    showAction(await r.json());
+  } catch (e) {
+    $("action").textContent = "the hall did not answer: " + e;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+$("setup").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  post("/api/setup", { tc: $("tc").value, first: $("first").value }, $("btn-setup"));
+});
+$("btn-start").addEventListener("click", (ev) => post("/api/start", {}, ev.currentTarget));
+$("btn-pause").addEventListener("click", (ev) => post("/api/pause", {}, ev.currentTarget));
+$("btn-resume").addEventListener("click", (ev) => post("/api/resume", {}, ev.currentTarget));
+
+// on the press, not the click: the card may be drawn again between the press and the release
+$("boards").addEventListener("pointerdown", (ev) => {
+  const button = ev.target.closest("[data-result]");
+  if (!button) return;
+  ev.preventDefault();
+  const n = button.dataset.result;
+  const result = window.prompt(`Board ${n}: the result (1-0, 0-1, 1/2-1/2, +/-, -/+)`);
+  if (result) post(`/api/board/${n}/result`, { result: result.trim() }, button);
+});
+
+const source = new EventSource("/api/events");
+source.onmessage = (ev) => { $("conn").className = "dot up"; render(JSON.parse(ev.data)); };
+source.onerror = () => { $("conn").className = "dot lost"; $("summary").textContent = "the hall is not answering"; };
