@@ -38,6 +38,7 @@ TARGETS = {
 # The firmware files that run on some ports only; every other one is checked for every target.
 ONLY = {
     "sagatfw/boards/pico.py": {"pico"},
+    "sagatfw/boards/rp2levers.py": {"pico"},
     "sagatfw/boards/esp32.py": {"esp32"},
     "sagatfw/boards/hw.py": {"pico", "esp32"},
     "sagatfw/tm1637.py": {"pico", "esp32"},

@@ -26,6 +26,26 @@ class Board(HwBoard):
     name = "pico"
     PINS = PINS
     LINK_WRITE = LINK_STEP = 4096  # USB CDC (the Pico's serial): a log pull at the link's speed (issue 15)
+    lever_stamps = "irq"  # "pio": the levers' edges are stamped by PIO + DMA (rp2levers.py)
+
+    def attach(self, buttons):
+        """The pin IRQs (hw.py), then the levers' stamps moved to PIO + DMA, which no flash
+        operation delays (rp2levers.py): their pin IRQs are switched off once those run. Where
+        that cannot be set up (no rp2.DMA, the unix port's tests) the pin IRQs stay."""
+        super().attach(buttons)
+        try:
+            import sys
+
+            from sagatfw.boards.rp2levers import LeverStamps
+
+            pins = self._irq_pins
+            self.stamps = LeverStamps(buttons, pins, sys.implementation._machine)  # type: ignore[attr-defined]
+        except Exception as e:  # noqa: BLE001 - no rp2.DMA, a state machine taken, no room: the pin IRQs stay
+            self.note("lever stamps: pin IRQs (%s)" % (e,))
+            return
+        self.lever_stamps = "pio"
+        for pin in pins[:2]:
+            pin.irq(None)
 
     def vbus_pin(self):
         import sys
