@@ -453,8 +453,11 @@ async def _loop(app):
             now = board.ticks()
             gap = ticks_diff(now, last)  # since the last pass began: the step, the sleep, IRQs, GC
             last = now
-            if measured and gap > board.loop_max_ms:
-                board.loop_max_ms = gap  # identify reports it (and starts again): how long the loop was held up
+            if measured:  # identify reports it and starts again: how long the loop was held up
+                if board.loop_max_ms < 0:
+                    board.loop_max_ms = 0  # the pass that served identify itself is not counted
+                elif gap > board.loop_max_ms:
+                    board.loop_max_ms = gap
             shown = app.next_face
             app.step(now)
             if said is not None and app.next_face != shown:  # a refresh that went through

@@ -275,12 +275,15 @@ def _heap():
 
 
 def _loop_max(srv):
-    """The longest gap between two passes of the board's loop since the last identify (the
-    board measures it, if it does), then starts again: how much the clock was held up."""
+    """The longest gap between two passes of the board's loop since the pass that served the last
+    identify (the board measures it, if it does), then starts again after this one: how much the
+    clock was held up by anything but identify itself."""
     board = srv.app.board
     gap = getattr(board, "loop_max_ms", None)
     if gap is not None:
-        board.loop_max_ms = 0
+        board.loop_max_ms = -1  # the loop starts again after this pass (identify's own work)
+        if gap < 0:
+            gap = 0
     return gap
 
 def _first_record(srv, names):

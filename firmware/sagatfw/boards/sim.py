@@ -339,7 +339,9 @@ def run_interactive(app, board, keys=None):
     while True:
         now = board.ticks()
         gap = ticks_diff(now, last)
-        if gap > board.loop_max_ms:
+        if board.loop_max_ms < 0:
+            board.loop_max_ms = 0  # the pass that served identify itself is not counted (app._loop)
+        elif gap > board.loop_max_ms:
             board.loop_max_ms = gap  # reported by identify: how long the loop was held up
         last = now
         link = app.link
@@ -484,7 +486,9 @@ def run_real(app, board, actions, start):
     for n, a in actions:
         while _ms() - t0 + start < a["at"]:
             now = board.ticks()
-            if ticks_diff(now, prev) > board.loop_max_ms:
+            if board.loop_max_ms < 0:
+                board.loop_max_ms = 0  # as run_interactive: identify's own pass is not counted
+            elif ticks_diff(now, prev) > board.loop_max_ms:
                 board.loop_max_ms = ticks_diff(now, prev)  # as run_interactive: identify reports it
             prev = now
             app.step(now)
