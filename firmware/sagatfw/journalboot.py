@@ -1,12 +1,14 @@
-# sagat: the journal's boot (journal.py): finding where the log ends, and replaying the game in
-# progress into the clock. Loaded through Journal.__getattr__ (j.open(), j.restore(), j.game_events())
-# while the clock boots, and forgotten after (app.boot): the loop's heap has no room for it. Each
-# function takes the Journal as `j`.
+# sagat: the journal's boot (journal.py): finding where the log ends, and restoring the game in
+# progress into the clock: from the checkpoint file's snapshot and the records after it
+# (snapshot.py), or, when that does not check out, by replaying the whole game. Loaded through
+# Journal.__getattr__ (j.open(), j.restore(), j.game_events()) while the clock boots, and forgotten
+# after (app.boot): the loop's heap has no room for it. Each function takes the Journal as `j`.
 
 import os
 import struct
 
 from sagatfw import clock as C
+from sagatfw import forget
 from sagatfw import records as R
 from sagatfw.journal import CKPT
 
@@ -66,24 +68,31 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
 
 def _find_result(j, names, i):
     """The current game's last result record, if it is in segment i or the one before it: its
-    code is shown again after a reboot (the arbiter may not have copied it yet)."""
+    code is shown again after a reboot (the arbiter may not have copied it yet). Segment i - 1 is
+    read only if segment i holds no clock event of the game (a game's result comes after all of
+    them: a finished game logs no press, pause, correction... after it), so the boot of a game in
+    progress reads one segment here, whatever the game's length."""
     buf = bytearray(R.RECORD_SIZE)
     for k in (i, i - 1):
         if k < 0:
             return
         found = False
+        played = False
         try:
             for rec in j._read_segment(names[k], buf):
                 if R.check(rec) or R.game_of(rec) != j.game:
                     continue
                 found = True
-                if R.type_of(rec) == C.EV_RESULT or R.type_of(rec) == 0x2A:  # a game's or a match's
+                kind = R.type_of(rec)
+                if kind == C.EV_RESULT or kind == 0x2A:  # a game's or a match's
                     # result (0x2A: matchlog.EV_BASE + modes.base.EV_RESULT)
                     j.result_code = R.result_code(R.chain_of(rec))
                     j.result_seq = R.seq_of(rec)
+                elif kind <= C.EV_POWER_RESTORE:
+                    played = True
         except OSError:
             return
-        if j.result_code is not None or not found:
+        if j.result_code is not None or not found or played:
             return
 
 def _start_segment(j, names, game, buf):
@@ -110,37 +119,90 @@ def _first_type(j):
     return None
 
 
-def game_events(j, game=None):
+def game_events(j, game=None, at=None):
     """Yield the decoded events (checkpoints included) of one game (default: the current one),
-    from its setup record on, reading one record at a time."""
+    from its setup record on (or from `at`: (segment index, record index) in j.segments()), reading
+    one record at a time."""
     if game is None:
         game = j.game
     names = j.segments()
     buf = bytearray(R.RECORD_SIZE)
-    start = _start_segment(j, names, game, buf)
+    start, skip = (_start_segment(j, names, game, buf), 0) if at is None else at
     from sagatfw.logread import Reader  # only at boot: the loop does not keep it in RAM
 
     reader = Reader(checkpoints=True, verify=False)  # the clock's own records: decode them
     for name in names[start:]:
-        for rec in j._read_segment(name, buf):
+        for rec in j._read_segment(name, buf, skip):
             if R.check(rec) or R.game_of(rec) != game:
                 continue
             got = reader.feed(rec)
             if got is not None:
                 for ev in got if isinstance(got, tuple) else (got,):
                     yield ev
+        skip = 0
     got = reader.finish()
     if got is not None:
         yield got
 
-def restore(j, clock, now):
-    """Replay the current game into `clock`. If it was set up or in progress, the clock comes
-    back paused at its last durable state and a power_restore event is logged. Returns True
-    then; False if there was no game or it was finished; None if the game is a match (the app
-    restores it: matchapp.py); raises Mismatch if the log cannot be replayed (the caller shows
-    the error and starts clean)."""
+def restore(j, clock, now, snapshot=True):
+    """Restore the current game into `clock`: from the checkpoint file's snapshot and the records
+    after it, or (no snapshot that checks out, or records after it that do not replay) by replaying
+    the whole game; both give the same clock (tests/mp/test_snapshot.py). If it was set up or in
+    progress, the clock comes back paused at its last durable state and a power_restore event is
+    logged. Returns True then; False if there was no game or it was finished; None if the game is
+    a match (the app restores it: matchapp.py); raises Mismatch if the log cannot be replayed (the
+    caller shows the error and starts clean). snapshot=False: the whole replay only (tests)."""
     if j.game == 0:
         return False
+    done = _from_snapshot(j, clock) if snapshot else None
+    if done is None:
+        done = _replay(j, clock)
+    if not done:
+        return done
+    _resume_checkpoint(j, clock)
+    clock.power_restore(now)
+    j.log_events(clock, now)
+    return True
+
+
+def _from_snapshot(j, clock):
+    """The clock from the snapshot, then the records after it through the replay (only those: at
+    most about segment_records // 4 of them). True; False if the game is finished; None if the
+    snapshot does not check out or the records after it do not replay: the whole replay decides
+    then, as without a snapshot (never worse)."""
+    try:
+        from sagatfw import snapshot
+
+        at = snapshot.load(j, clock)
+    except Exception:  # noqa: BLE001 - none, damaged, another game's, forged...: replay the game
+        return None
+    finally:
+        forget("sagatfw.snapshot")  # before the replay's modules come in
+    if j.result_seq >= 0:
+        return False  # (a snapshot from before the result: open() found it)
+    if at is None:
+        return True  # the snapshot follows the last record: nothing to replay (nor to load)
+    finished = False
+    try:
+        from sagatfw.replay import Replay
+
+        rp = Replay(clock)
+        rp.set_up = True  # the game's setup is the snapshot's
+        for ev in game_events(j, None, at):
+            rp.feed(ev)
+            finished = finished or ev["type"] == "result"
+    except Exception:  # noqa: BLE001 - a Mismatch (or worse): the whole replay says what it says
+        return None
+    clock.sink = None  # the replay's; the app sets its own
+    clock.clear_events()
+    if rp.gap is not None:
+        return None  # the whole replay refuses it, with its reason
+    return not (clock.state == C.FINISHED or finished)
+
+
+def _replay(j, clock):
+    """Replay the whole game into `clock` (restore without a snapshot): True, False (no game set
+    up, or finished), None (a match), or Mismatch."""
     if _first_type(j) == 0x30:  # matchlog.T_MATCH: a match's game, told before logread is loaded
         return None  # (the heap at a match's restore has no room for both): matchapp.restore replays it
     if j.result_seq >= 0:
@@ -174,10 +236,8 @@ def restore(j, clock, now):
 
         raise Mismatch("seq %s: the clock dropped %s records of this game (its log was full): it cannot be "
                        "replayed past them" % (rp.gap.get("seq"), rp.gap.get("dropped")))
-    _resume_checkpoint(j, clock)
-    clock.power_restore(now)
-    j.log_events(clock, now)
     return True
+
 
 def ckpt_record(j):
     """The checkpoint file's record (in j.buf) if it continues this log exactly: a checkpoint of
