@@ -16,7 +16,7 @@
 # the journal's next seq and links to the last record under the key, so `restore` uses it only if
 # no record was made after it: a reboot comes back within checkpoint_ms of the cut, and the log
 # grows with the game's events only, however often the clock checkpoints. The same file carries a
-# snapshot after the record (`_snapshot`): the clock's whole state after the last record, MACed
+# snapshot after the record (`checkpoint`): the clock's whole state after the last record, MACed
 # under the key; it is written with every checkpoint and after every `segment_records // 4` records
 # in a game, so a reboot loads it and replays only the records after it (snapshot.py, issue 15).
 #
@@ -92,6 +92,7 @@ class Journal:
         self.last_t = 0  # t of the last record written for the current game
         self.ev_t = 0  # t of the last clock event logged (where a replay of the log leaves the clock's t)
         self.snap_seq = -1  # the seq the last snapshot was written at (the next record's)
+        self.played = False  # open() found a clock event of this game in the newest segment (a game, not a match)
         self.error = None  # the last write error, as text; None when all is durable
         self.problems = []  # damage found when opening (kind, seq, detail)
         self.dropped = 0  # records lost because the backlog was full, since boot
@@ -122,12 +123,13 @@ class Journal:
     def _path(self, name):
         return self.root + "/" + name
 
-    def _read_segment(self, name, buf, skip=0):
-        """Yield each 64-byte record of a segment (into buf, reused) from its record `skip` on (0:
-        its anchor); a short tail is yielded as a shorter bytes object."""
+    def _read_segment(self, name, buf, *skip):
+        """Yield each 64-byte record of a segment (into buf, reused), or from its record skip[0]
+        on (0: its anchor; by a seek); a short tail is yielded as a shorter bytes object. (`*skip`,
+        not skip=0: a default is a tuple kept in RAM with the function.)"""
         with open(self._path(name), "rb") as f:
             if skip:
-                f.seek(skip * R.RECORD_SIZE)
+                f.seek(skip[0] * R.RECORD_SIZE)
             while True:
                 n = f.readinto(buf)
                 if not n:
@@ -269,7 +271,7 @@ class Journal:
         game in progress (set up and not finished) after every segment_records // 4 records (so a
         reboot replays at most about that many). The file holds a record that takes the next seq and
         links to the last one, but is not in the chain (restore uses it only if nothing was logged
-        after it), followed by the snapshot of the clock (`_snapshot`). Returns True if written."""
+        after it), followed by the snapshot of the clock. Returns True if written."""
         st = clock.state
         if st == C.RUNNING and clock.t - self.last_t >= self.checkpoint_ms:
             self.last_t = clock.t
@@ -280,9 +282,36 @@ class Journal:
         self.snap_seq = self.seq
         self._header(clock, R.T_CHECKPOINT, clock.t, C.NONE, 0, now)
         R.seal(self.buf, self.prev, self.chain)  # the link it would have: self.prev stays
-        # no snapshot once records were dropped (a gap): the restore replays the log then, and
-        # refuses a game it cannot replay, as before snapshots
-        snap = None if self.dropped else self._snapshot(clock)
+        snap = None
+        if not self.dropped:  # (after a gap the restore replays the log, and refuses the game, as before)
+            # The snapshot (docs/log-format.md, "Snapshots"; snapshot.load reads it): the clock's
+            # state after the last record (seq self.seq - 1, chain self.prev), its t there (ev_t:
+            # the record above has the clock's t now), the settings and the control, then
+            # HMAC-SHA256 under the key of the record and all that (16 bytes). Written here, not in
+            # a method of its own: each function of an always-loaded module costs RAM.
+            c = clock
+            s = c.settings
+            tc = tcm.format_sides(c.tc[C.LEFT], c.tc[C.RIGHT]).encode()
+            n = 113 + len(tc)  # 97 fixed bytes, the control, the MAC
+            snap = bytearray(n)
+            struct.pack_into(
+                "<BBHI8sIBbbBIHBBBIII", snap, 0, 0x53, 1, n, self.seq - 1, self.prev, self.ev_t, c.state,
+                c.running, c.to_move, c.first, c.seg_start, c.flags_down,
+                # the default time passed since the last event leaves no record when it marks
+                # nobody, and a replay of the log passes it only later: as of that event it is to come
+                1 if c.default_done and s.default_ms <= self.ev_t else 0,
+                2 if s.freeze is None else (1 if s.freeze else 0), 1 if s.stage_advance == "flag" else 0,
+                s.extension_ms, s.default_ms, s.low_time_ms,
+            )
+            for i in (C.LEFT, C.RIGHT):
+                struct.pack_into(
+                    "<IHIIIIHB", snap, 45 + 25 * i, c.rem[i], c.moves[i], c.stage[i], c.stage_moves[i],
+                    c.delay_left[i], c.turn_used[i], c.flag[i],
+                    c.above_low[i] | c.has_run[i] << 1 | c.default_mark[i] << 2 | c.stage_mark[i] << 3,
+                )
+            struct.pack_into("<H", snap, 95, len(tc))
+            snap[97 : 97 + len(tc)] = tc
+            snap[n - 16 :] = self.chain.mac(self.buf, memoryview(snap)[: n - 16])[:16]
         try:
             f = open(self._path(CKPT), "wb")
             try:
@@ -294,39 +323,6 @@ class Journal:
         except OSError:
             return False
         return True
-
-    def _snapshot(self, clock):
-        """The snapshot after the checkpoint record in self.buf: the clock's state after the last
-        record (seq self.seq - 1, chain self.prev), its t there (ev_t: the checkpoint record has
-        the clock's t now), the settings and the control; then HMAC-SHA256 under the key of the
-        record and all that (first 16 bytes). Layout: docs/log-format.md, "Snapshots"; read by
-        snapshot.load. Allocates (every checkpoint: not the tick path)."""
-        c = clock
-        s = c.settings
-        tc = tcm.format_sides(c.tc[C.LEFT], c.tc[C.RIGHT]).encode()
-        n = 113 + len(tc)  # 97 fixed bytes, the control, the MAC (16)
-        b = bytearray(n)
-        struct.pack_into(
-            "<BBHI8sIBbbBIHBBBIII", b, 0, 0x53, 1, n, self.seq - 1, self.prev, self.ev_t, c.state, c.running,
-            c.to_move, c.first, c.seg_start, c.flags_down,
-            # the default time passed since the last event leaves no record when it marks nobody, and
-            # a replay of the log passes it only after: as of that event, it is still to come
-            1 if c.default_done and s.default_ms <= self.ev_t else 0,
-            2 if s.freeze is None else (1 if s.freeze else 0), 1 if s.stage_advance == "flag" else 0,
-            s.extension_ms, s.default_ms, s.low_time_ms,
-        )
-        at = 45
-        for i in (C.LEFT, C.RIGHT):
-            struct.pack_into(
-                "<IHIIIIHB", b, at, c.rem[i], c.moves[i], c.stage[i], c.stage_moves[i], c.delay_left[i],
-                c.turn_used[i], c.flag[i],
-                c.above_low[i] | c.has_run[i] << 1 | c.default_mark[i] << 2 | c.stage_mark[i] << 3,
-            )
-            at += 25
-        struct.pack_into("<H", b, 95, len(tc))
-        b[97 : 97 + len(tc)] = tc
-        b[n - 16 :] = self.chain.mac(self.buf, memoryview(b)[: n - 16])[:16]
-        return b
 
     def time_sync(self, clock, wall_ms, now):
         """The host set the wall clock (Unix ms) at ticks `now`: later records carry `wall`."""
@@ -511,3 +507,4 @@ class Journal:
                     pass
             if total <= limit or not self._remove_oldest():
                 return
+

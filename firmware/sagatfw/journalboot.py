@@ -4,6 +4,7 @@
 # Journal.__getattr__ (j.open(), j.restore(), j.game_events()) while the clock boots, and forgotten
 # after (app.boot): the loop's heap has no room for it. Each function takes the Journal as `j`.
 
+import gc
 import os
 import struct
 
@@ -29,6 +30,7 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
     j.head_seq = -1
     j.result_code = None
     j.result_seq = -1
+    j.played = False
     for name in reversed(names):
         last = None
         index = 0
@@ -90,6 +92,7 @@ def _find_result(j, names, i):
                     j.result_seq = R.seq_of(rec)
                 elif kind <= C.EV_POWER_RESTORE:
                     played = True
+                    j.played = j.played or k == i  # (a match logs none of these: restore tries the snapshot)
         except OSError:
             return
         if j.result_code is not None or not found or played:
@@ -146,96 +149,85 @@ def game_events(j, game=None, at=None):
 
 def restore(j, clock, now, snapshot=True):
     """Restore the current game into `clock`: from the checkpoint file's snapshot and the records
-    after it, or (no snapshot that checks out, or records after it that do not replay) by replaying
-    the whole game; both give the same clock (tests/mp/test_snapshot.py). If it was set up or in
+    after it (only those: at most about segment_records // 4), or, when the snapshot does not check
+    out or the records after it do not replay, by replaying the whole game, as without a snapshot
+    (never worse); both give the same clock (tests/mp/test_snapshot.py). If it was set up or in
     progress, the clock comes back paused at its last durable state and a power_restore event is
     logged. Returns True then; False if there was no game or it was finished; None if the game is
     a match (the app restores it: matchapp.py); raises Mismatch if the log cannot be replayed (the
-    caller shows the error and starts clean). snapshot=False: the whole replay only (tests)."""
+    caller shows the error and starts clean). snapshot=False: the whole replay only (tests).
+    (One function: each one more of this module is RAM while the clock boots, a match's too.)"""
     if j.game == 0:
         return False
-    done = _from_snapshot(j, clock) if snapshot else None
-    if done is None:
-        done = _replay(j, clock)
-    if not done:
-        return done
+    done = False
+    # A game that open() found played in the newest segment (not a match: a match logs none of the
+    # clock's events) may have a snapshot; a match's boot allocates nothing more for it.
+    if snapshot and j.played:
+        try:
+            from sagatfw import snapshot as snap
+
+            at = snap.load(j, clock)
+            done = True
+        except Exception:  # noqa: BLE001 - none, damaged, another game's, forged...: the whole replay
+            pass
+        forget("sagatfw.snapshot")  # before the replay's modules come in
+        gc.collect()  # (and what the boot makes next, the segment's buffer, goes low in a heap free of it)
+        if done and j.result_seq >= 0:
+            return False  # (a snapshot from before the result, which open() found)
+        if done and at is not None:  # the records after the snapshot, through the replay
+            finished = False
+            try:
+                from sagatfw.replay import Replay
+
+                rp = Replay(clock)
+                rp.set_up = True  # the game's setup is the snapshot's
+                for ev in game_events(j, None, at):
+                    rp.feed(ev)
+                    finished = finished or ev["type"] == "result"
+                done = rp.gap is None  # a gap: the whole replay refuses the game, with its reason
+            except Exception:  # noqa: BLE001 - a Mismatch (or worse): the whole replay says what it says
+                done = False
+            clock.sink = None  # the replay's; the app sets its own
+            clock.clear_events()
+            if done and (clock.state == C.FINISHED or finished):
+                return False
+    if not done:  # the whole game
+        if _first_type(j) == 0x30:  # matchlog.T_MATCH: a match's game, told before logread is loaded
+            return None  # (the heap at a match's restore has no room for both): matchapp.restore replays it
+        if j.result_seq >= 0:
+            # open() found this game's result: it is finished, and nothing a finished game's replay
+            # gives is kept (the app sets up the next game; the code is shown from the record). Not
+            # replaying it keeps the boot short whatever the game's length (issue 15 point 4).
+            return False
+        rp = None
+        seen = False
+        finished = False
+        for ev in game_events(j):
+            if ev["type"] == "match":
+                return None  # a match's game: matchapp.restore replays it
+            if ev["type"] == "settings" and ev.get("tc") is not None:
+                seen = True
+            if seen:
+                if rp is None:
+                    from sagatfw.replay import Replay  # only at boot: the loop does not keep it in RAM
+
+                    rp = Replay(clock)
+                rp.feed(ev)
+                finished = finished or ev["type"] == "result"
+        clock.sink = None  # the replay's; the app sets its own
+        if not seen:
+            return False
+        clock.clear_events()
+        if clock.state == C.FINISHED or finished:
+            return False
+        if rp.gap is not None:
+            from sagatfw.replay import Mismatch
+
+            raise Mismatch("seq %s: the clock dropped %s records of this game (its log was full): it cannot be "
+                           "replayed past them" % (rp.gap.get("seq"), rp.gap.get("dropped")))
     _resume_checkpoint(j, clock)
     clock.power_restore(now)
     j.log_events(clock, now)
-    return True
-
-
-def _from_snapshot(j, clock):
-    """The clock from the snapshot, then the records after it through the replay (only those: at
-    most about segment_records // 4 of them). True; False if the game is finished; None if the
-    snapshot does not check out or the records after it do not replay: the whole replay decides
-    then, as without a snapshot (never worse)."""
-    try:
-        from sagatfw import snapshot
-
-        at = snapshot.load(j, clock)
-    except Exception:  # noqa: BLE001 - none, damaged, another game's, forged...: replay the game
-        return None
-    finally:
-        forget("sagatfw.snapshot")  # before the replay's modules come in
-    if j.result_seq >= 0:
-        return False  # (a snapshot from before the result: open() found it)
-    if at is None:
-        return True  # the snapshot follows the last record: nothing to replay (nor to load)
-    finished = False
-    try:
-        from sagatfw.replay import Replay
-
-        rp = Replay(clock)
-        rp.set_up = True  # the game's setup is the snapshot's
-        for ev in game_events(j, None, at):
-            rp.feed(ev)
-            finished = finished or ev["type"] == "result"
-    except Exception:  # noqa: BLE001 - a Mismatch (or worse): the whole replay says what it says
-        return None
-    clock.sink = None  # the replay's; the app sets its own
-    clock.clear_events()
-    if rp.gap is not None:
-        return None  # the whole replay refuses it, with its reason
-    return not (clock.state == C.FINISHED or finished)
-
-
-def _replay(j, clock):
-    """Replay the whole game into `clock` (restore without a snapshot): True, False (no game set
-    up, or finished), None (a match), or Mismatch."""
-    if _first_type(j) == 0x30:  # matchlog.T_MATCH: a match's game, told before logread is loaded
-        return None  # (the heap at a match's restore has no room for both): matchapp.restore replays it
-    if j.result_seq >= 0:
-        # open() found this game's result: it is finished, and nothing a finished game's replay
-        # gives is kept (the app sets up the next game; the code is shown from the record). Not
-        # replaying it keeps the boot short whatever the game's length (issue 15 point 4).
-        return False
-    rp = None
-    seen = False
-    finished = False
-    for ev in game_events(j):
-        if ev["type"] == "match":
-            return None  # a match's game: matchapp.restore replays it
-        if ev["type"] == "settings" and ev.get("tc") is not None:
-            seen = True
-        if seen:
-            if rp is None:
-                from sagatfw.replay import Replay  # only at boot: the loop does not keep it in RAM
-
-                rp = Replay(clock)
-            rp.feed(ev)
-            finished = finished or ev["type"] == "result"
-    clock.sink = None  # the replay's; the app sets its own
-    if not seen:
-        return False
-    clock.clear_events()
-    if clock.state == C.FINISHED or finished:
-        return False
-    if rp.gap is not None:
-        from sagatfw.replay import Mismatch
-
-        raise Mismatch("seq %s: the clock dropped %s records of this game (its log was full): it cannot be "
-                       "replayed past them" % (rp.gap.get("seq"), rp.gap.get("dropped")))
     return True
 
 

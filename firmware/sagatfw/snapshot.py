@@ -1,6 +1,6 @@
 # sagat: the boot's reading of the checkpoint file's snapshot (issue 15, point 4).
 #
-# journal.Journal._snapshot writes it after the checkpoint record, in the same file (ROOT/ckpt,
+# journal.Journal.checkpoint writes it after the checkpoint record, in the same file (ROOT/ckpt,
 # replaced atomically by littlefs at close), with every checkpoint and every segment_records // 4
 # records of a game: the clock's whole state after the last durable record S, tied to S's seq and
 # chain value, MACed under the arbiter key as the log's records are. The layout is in

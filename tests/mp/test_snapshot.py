@@ -45,17 +45,17 @@ def _restore(image, snapshot, key=b"", segment_records=8):
     j = journal(ROOT, key, segment_records)
     c = C.Clock()
     whole = [0]
-    real = journalboot._replay
+    real = journalboot._first_type
 
-    def counted(j, clock):
+    def counted(j):
         whole[0] += 1
-        return real(j, clock)
+        return real(j)
 
-    journalboot._replay = counted
+    journalboot._first_type = counted
     try:
         got = j.restore(c, NOW, snapshot)
     finally:
-        journalboot._replay = real
+        journalboot._first_type = real
     last = None
     names = j.segments()
     if names:
