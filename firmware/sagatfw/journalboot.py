@@ -4,12 +4,10 @@
 # Journal.__getattr__ (j.open(), j.restore(), j.game_events()) while the clock boots, and forgotten
 # after (app.boot): the loop's heap has no room for it. Each function takes the Journal as `j`.
 
-import gc
 import os
 import struct
 
 from sagatfw import clock as C
-from sagatfw import forget
 from sagatfw import records as R
 from sagatfw.journal import CKPT
 
@@ -147,51 +145,33 @@ def game_events(j, game=None, at=None):
     if got is not None:
         yield got
 
-def restore(j, clock, now, snapshot=True):
+def restore(j, clock, now):
     """Restore the current game into `clock`: from the checkpoint file's snapshot and the records
     after it (only those: at most about segment_records // 4), or, when the snapshot does not check
     out or the records after it do not replay, by replaying the whole game, as without a snapshot
-    (never worse); both give the same clock (tests/mp/test_snapshot.py). If it was set up or in
-    progress, the clock comes back paused at its last durable state and a power_restore event is
-    logged. Returns True then; False if there was no game or it was finished; None if the game is
-    a match (the app restores it: matchapp.py); raises Mismatch if the log cannot be replayed (the
-    caller shows the error and starts clean). snapshot=False: the whole replay only (tests).
-    (One function: each one more of this module is RAM while the clock boots, a match's too.)"""
+    (never worse); both give the same clock (tests/mp/test_snapshot.py: j.played = False before
+    it, the whole replay). If it was set up or in progress, the clock comes back paused at its last
+    durable state and a power_restore event is logged. Returns True then; False if there was no
+    game or it was finished; None if the game is a match (the app restores it: matchapp.py);
+    raises Mismatch if the log cannot be replayed (the caller shows the error and starts clean)."""
     if j.game == 0:
         return False
-    done = False
     # A game that open() found played in the newest segment (not a match: a match logs none of the
-    # clock's events) may have a snapshot; a match's boot allocates nothing more for it.
-    if snapshot and j.played:
-        try:
-            from sagatfw import snapshot as snap
+    # clock's events) may have a snapshot. (`rp`: its answer first; no more locals here than
+    # before snapshots, nor names in this module: a match's boot has no RAM to spare for them.)
+    rp = None
+    if j.played:
+        import gc
 
-            at = snap.load(j, clock)
-            done = True
-        except Exception:  # noqa: BLE001 - none, damaged, another game's, forged...: the whole replay
-            pass
-        forget("sagatfw.snapshot")  # before the replay's modules come in
-        gc.collect()  # (and what the boot makes next, the segment's buffer, goes low in a heap free of it)
-        if done and j.result_seq >= 0:
-            return False  # (a snapshot from before the result, which open() found)
-        if done and at is not None:  # the records after the snapshot, through the replay
-            finished = False
-            try:
-                from sagatfw.replay import Replay
+        from sagatfw import forget, snapshot
 
-                rp = Replay(clock)
-                rp.set_up = True  # the game's setup is the snapshot's
-                for ev in game_events(j, None, at):
-                    rp.feed(ev)
-                    finished = finished or ev["type"] == "result"
-                done = rp.gap is None  # a gap: the whole replay refuses the game, with its reason
-            except Exception:  # noqa: BLE001 - a Mismatch (or worse): the whole replay says what it says
-                done = False
-            clock.sink = None  # the replay's; the app sets its own
-            clock.clear_events()
-            if done and (clock.state == C.FINISHED or finished):
-                return False
-    if not done:  # the whole game
+        rp = snapshot.restore(j, clock)
+        forget("sagatfw.snapshot")
+        gc.collect()  # (what the boot makes next, the segment's buffer, goes low in a heap free of it)
+    if rp is not None:
+        if not rp:
+            return False
+    else:  # the whole game
         if _first_type(j) == 0x30:  # matchlog.T_MATCH: a match's game, told before logread is loaded
             return None  # (the heap at a match's restore has no room for both): matchapp.restore replays it
         if j.result_seq >= 0:
@@ -199,7 +179,6 @@ def restore(j, clock, now, snapshot=True):
             # gives is kept (the app sets up the next game; the code is shown from the record). Not
             # replaying it keeps the boot short whatever the game's length (issue 15 point 4).
             return False
-        rp = None
         seen = False
         finished = False
         for ev in game_events(j):
