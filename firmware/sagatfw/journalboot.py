@@ -31,6 +31,8 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
     j.played = False
     for name in reversed(names):
         last = None
+        result = None  # the segment's last result record (a game's or a match's)
+        played = -1  # the game of its last clock event but a result
         index = 0
         whole = True  # every record of the segment is whole and well formed, the last one last
         try:
@@ -41,6 +43,11 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
                     whole = False
                 else:
                     last = bytes(rec)
+                    kind = R.type_of(rec)
+                    if kind == C.EV_RESULT or kind == 0x2A:  # 0x2A: matchlog.EV_BASE + modes.base.EV_RESULT
+                        result = last
+                    elif kind <= C.EV_POWER_RESTORE:
+                        played = R.game_of(rec)
                 index += 1
         except OSError as e:
             j.problems.append(("io", None, "%s: %s" % (name, e)))
@@ -60,41 +67,36 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
                 j.last_t = R.t_of(last)
             j.before = j.head_link = j.prev
             j.head_seq = j.seq - 1
-            _find_result(j, names, names.index(name))
+            # the current game's last result: its code is shown again after a reboot (the arbiter
+            # may not have copied it yet). A game logs no clock event after its result (no press,
+            # pause, correction...), so only a segment without one may have it in the segment before
+            # (a match logs none: its results are looked for there too, as before).
+            if result is not None and R.game_of(result) == j.game:
+                j.result_code = R.result_code(R.chain_of(result))
+                j.result_seq = R.seq_of(result)
+            j.played = played == j.game  # a game's, not a match's: restore tries its snapshot
+            if result is None and not j.played:
+                _find_result(j, names, names.index(name) - 1)
             break
     j.file = None  # the next record continues j.resume, or starts a new segment
     j.opened = True
     return j.problems
 
 def _find_result(j, names, i):
-    """The current game's last result record, if it is in segment i or the one before it: its
-    code is shown again after a reboot (the arbiter may not have copied it yet). Segment i - 1 is
-    read only if segment i holds no clock event of the game (a game's result comes after all of
-    them: a finished game logs no press, pause, correction... after it), so the boot of a game in
-    progress reads one segment here, whatever the game's length."""
+    """The current game's last result record in segment i (the one before the newest), if any."""
+    if i < 0:
+        return
     buf = bytearray(R.RECORD_SIZE)
-    for k in (i, i - 1):
-        if k < 0:
-            return
-        found = False
-        played = False
-        try:
-            for rec in j._read_segment(names[k], buf):
-                if R.check(rec) or R.game_of(rec) != j.game:
-                    continue
-                found = True
-                kind = R.type_of(rec)
-                if kind == C.EV_RESULT or kind == 0x2A:  # a game's or a match's
-                    # result (0x2A: matchlog.EV_BASE + modes.base.EV_RESULT)
-                    j.result_code = R.result_code(R.chain_of(rec))
-                    j.result_seq = R.seq_of(rec)
-                elif kind <= C.EV_POWER_RESTORE:
-                    played = True
-                    j.played = j.played or k == i  # (a match logs none of these: restore tries the snapshot)
-        except OSError:
-            return
-        if j.result_code is not None or not found or played:
-            return
+    try:
+        for rec in j._read_segment(names[i], buf):
+            if R.check(rec) or R.game_of(rec) != j.game:
+                continue
+            if R.type_of(rec) == C.EV_RESULT or R.type_of(rec) == 0x2A:  # a game's or a match's
+                j.result_code = R.result_code(R.chain_of(rec))
+                j.result_seq = R.seq_of(rec)
+    except OSError:
+        return
+
 
 def _start_segment(j, names, game, buf):
     """Index of the newest segment that begins before `game` (where its records start)."""
