@@ -67,35 +67,42 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
                 j.last_t = R.t_of(last)
             j.before = j.head_link = j.prev
             j.head_seq = j.seq - 1
-            # the current game's last result: its code is shown again after a reboot (the arbiter
+            # The current game's last result: its code is shown again after a reboot (the arbiter
             # may not have copied it yet). A game logs no clock event after its result (no press,
-            # pause, correction...), so only a segment without one may have it in the segment before
-            # (a match logs none: its results are looked for there too, as before).
-            if result is not None and R.game_of(result) == j.game:
+            # pause, correction...): the segment just read has it, if the game has one (a game in
+            # progress: nothing more is read for it, whatever its length).
+            j.played = played == j.game  # a game's (a match logs no clock event): restore tries its snapshot
+            if not j.played:
+                _find_result(j, names, names.index(name))  # a match's, or a game not started: as before
+            elif result is not None and R.game_of(result) == j.game:
                 j.result_code = R.result_code(R.chain_of(result))
                 j.result_seq = R.seq_of(result)
-            j.played = played == j.game  # a game's, not a match's: restore tries its snapshot
-            if result is None and not j.played:
-                _find_result(j, names, names.index(name) - 1)
             break
     j.file = None  # the next record continues j.resume, or starts a new segment
     j.opened = True
     return j.problems
 
 def _find_result(j, names, i):
-    """The current game's last result record in segment i (the one before the newest), if any."""
-    if i < 0:
-        return
+    """The current game's last result record, if it is in segment i or the one before it: its
+    code is shown again after a reboot (the arbiter may not have copied it yet)."""
     buf = bytearray(R.RECORD_SIZE)
-    try:
-        for rec in j._read_segment(names[i], buf):
-            if R.check(rec) or R.game_of(rec) != j.game:
-                continue
-            if R.type_of(rec) == C.EV_RESULT or R.type_of(rec) == 0x2A:  # a game's or a match's
-                j.result_code = R.result_code(R.chain_of(rec))
-                j.result_seq = R.seq_of(rec)
-    except OSError:
-        return
+    for k in (i, i - 1):
+        if k < 0:
+            return
+        found = False
+        try:
+            for rec in j._read_segment(names[k], buf):
+                if R.check(rec) or R.game_of(rec) != j.game:
+                    continue
+                found = True
+                if R.type_of(rec) == C.EV_RESULT or R.type_of(rec) == 0x2A:  # a game's or a match's
+                    # result (0x2A: matchlog.EV_BASE + modes.base.EV_RESULT)
+                    j.result_code = R.result_code(R.chain_of(rec))
+                    j.result_seq = R.seq_of(rec)
+        except OSError:
+            return
+        if j.result_code is not None or not found:
+            return
 
 
 def _start_segment(j, names, game, buf):
