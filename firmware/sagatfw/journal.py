@@ -8,8 +8,9 @@
 # progress. Each batch of records is written and flushed (littlefs commits atomically on flush)
 # before `log_events` returns, so a completed move is durable before the app handles the next
 # press. After a reboot the journal goes on at the end of the newest segment if it is whole (else
-# in a new one: it never appends after a damaged tail) and `restore` replays the interrupted game
-# into the clock, which comes back paused with a `power_restore` event (TK-C18).
+# in a new one: it never appends after a damaged tail) and `restore` brings the interrupted game
+# back into the clock (from the checkpoint's snapshot and the records after it, else by a replay of
+# the whole game), which comes back paused with a `power_restore` event (TK-C18).
 #
 # Checkpoints do not go into the chain: the latest one is ONE record in ROOT/ckpt, overwritten every
 # `checkpoint_ms` while a side runs (littlefs commits a file's rewrite atomically at close). It holds
