@@ -19,7 +19,7 @@ def _restore(root, key, segment_records, whole):
 
     j = journal(root, key, segment_records)
     if whole:
-        j.played = False  # what open() found: no snapshot tried
+        j.snap[2] = False  # what open() found: no snapshot tried
     ran = []
     real = journalboot._first_type
 

@@ -91,9 +91,11 @@ class Journal:
         self.opened = False  # open() found the log's end: nothing is written before (seq 0 would replace a segment)
         self.seg_records = 0
         self.last_t = 0  # t of the last record written for the current game
-        self.ev_t = 0  # t of the last clock event logged (where a replay of the log leaves the clock's t)
-        self.snap_seq = -1  # the seq the last snapshot was written at (the next record's)
-        self.played = False  # open() found a clock event of this game in the newest segment (a game, not a match)
+        # the snapshot's: [0] the seq the last one was written at (the next record's), [1] t of the
+        # last clock event logged (where a replay of the log leaves the clock's t), [2] open() found
+        # a clock event of the current game in the newest segment (a game, not a match: restore
+        # tries the snapshot). One list: one more attribute would grow every journal's table of them.
+        self.snap = [-1, 0, False]
         self.error = None  # the last write error, as text; None when all is durable
         self.problems = []  # damage found when opening (kind, seq, detail)
         self.dropped = 0  # records lost because the backlog was full, since boot
@@ -233,7 +235,7 @@ class Journal:
         if self._admit(1 + R.text_records(text), True):
             self._push()
             self._push_text(text)
-        self.last_t = self.ev_t = 0
+        self.last_t = self.snap[1] = 0
         ok = self.commit()
         if self.opened and not self.backlog:
             self._make_room()  # the new game gets its ballast (older finished games go for it)
@@ -262,7 +264,7 @@ class Journal:
                     self.result_code = R.result_code(self.prev)  # the faces show it (scoresheet)
                     self.result_seq = self.seq - 1
                 self._push_text(rest)
-            self.last_t = self.ev_t = t
+            self.last_t = self.snap[1] = t
         clock.clear_events()
         return self.commit()
 
@@ -276,17 +278,17 @@ class Journal:
         st = clock.state
         if st == C.RUNNING and clock.t - self.last_t >= self.checkpoint_ms:
             self.last_t = clock.t
-        elif st == C.SETUP or st == C.FINISHED or self.seq - self.snap_seq < self.segment_records >> 2:
+        elif st == C.SETUP or st == C.FINISHED or self.seq - self.snap[0] < self.segment_records >> 2:
             return False
         if self.backlog or self.gap or not self.opened:
             return False  # records are not durable: after a reboot this checkpoint could not follow them
-        self.snap_seq = self.seq
+        self.snap[0] = self.seq
         self._header(clock, R.T_CHECKPOINT, clock.t, C.NONE, 0, now)
         R.seal(self.buf, self.prev, self.chain)  # the link it would have: self.prev stays
         snap = None
         if not self.dropped:  # (after a gap the restore replays the log, and refuses the game, as before)
             # The snapshot (docs/log-format.md, "Snapshots"; snapshot.load reads it): the clock's
-            # state after the last record (seq self.seq - 1, chain self.prev), its t there (ev_t:
+            # state after the last record (seq self.seq - 1, chain self.prev), its t there (snap[1]:
             # the record above has the clock's t now), the settings and the control, then
             # HMAC-SHA256 under the key of the record and all that (16 bytes). Written here, not in
             # a method of its own: each function of an always-loaded module costs RAM.
@@ -296,11 +298,11 @@ class Journal:
             n = 113 + len(tc)  # 97 fixed bytes, the control, the MAC
             snap = bytearray(n)
             struct.pack_into(
-                "<BBHI8sIBbbBIHBBBIII", snap, 0, 0x53, 1, n, self.seq - 1, self.prev, self.ev_t, c.state,
+                "<BBHI8sIBbbBIHBBBIII", snap, 0, 0x53, 1, n, self.seq - 1, self.prev, self.snap[1], c.state,
                 c.running, c.to_move, c.first, c.seg_start, c.flags_down,
                 # the default time passed since the last event leaves no record when it marks
                 # nobody, and a replay of the log passes it only later: as of that event it is to come
-                1 if c.default_done and s.default_ms <= self.ev_t else 0,
+                1 if c.default_done and s.default_ms <= self.snap[1] else 0,
                 2 if s.freeze is None else (1 if s.freeze else 0), 1 if s.stage_advance == "flag" else 0,
                 s.extension_ms, s.default_ms, s.low_time_ms,
             )

@@ -28,7 +28,7 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
     j.head_seq = -1
     j.result_code = None
     j.result_seq = -1
-    j.played = False
+    j.snap[2] = False
     for name in reversed(names):
         last = None
         result = None  # the segment's last result record (a game's or a match's)
@@ -71,8 +71,8 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
             # may not have copied it yet). A game logs no clock event after its result (no press,
             # pause, correction...): the segment just read has it, if the game has one (a game in
             # progress: nothing more is read for it, whatever its length).
-            j.played = played == j.game  # a game's (a match logs no clock event): restore tries its snapshot
-            if not j.played:
+            j.snap[2] = played == j.game  # a game's (a match logs no clock event): restore tries its snapshot
+            if not j.snap[2]:
                 _find_result(j, names, names.index(name))  # a match's, or a game not started: as before
             elif result is not None and R.game_of(result) == j.game:
                 j.result_code = R.result_code(R.chain_of(result))
@@ -158,7 +158,7 @@ def restore(j, clock, now):
     """Restore the current game into `clock`: from the checkpoint file's snapshot and the records
     after it (only those: at most about segment_records // 4), or, when the snapshot does not check
     out or the records after it do not replay, by replaying the whole game, as without a snapshot
-    (never worse); both give the same clock (tests/mp/test_snapshot.py: j.played = False before
+    (never worse); both give the same clock (tests/mp/test_snapshot.py: j.snap[2] = False before
     it, the whole replay). If it was set up or in progress, the clock comes back paused at its last
     durable state and a power_restore event is logged. Returns True then; False if there was no
     game or it was finished; None if the game is a match (the app restores it: matchapp.py);
@@ -169,7 +169,7 @@ def restore(j, clock, now):
     # clock's events) may have a snapshot. (`rp`: its answer first; no more locals here than
     # before snapshots, nor names in this module: a match's boot has no RAM to spare for them.)
     rp = None
-    if j.played:
+    if j.snap[2]:
         import gc
 
         from sagatfw import forget, snapshot

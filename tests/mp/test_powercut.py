@@ -140,7 +140,7 @@ def _both(image, progsize, where):
         j = _journal()
         j.open()
         if whole:
-            j.played = False
+            j.snap[2] = False
         ran = [0]
         real = journalboot._first_type
 

@@ -3,7 +3,7 @@
 # (tests/pure/snapkit.py; the same property on CPython with hypothesis in tests/test_snapshot_props.py)
 # and at the cuts the issue names (right after the snapshot, between it and a later record, in a
 # delay, across a stage change, paused, with a flag fallen). Every copy of the flash is restored
-# twice, once from the snapshot and once by the whole replay (journal.played = False), and
+# twice, once from the snapshot and once by the whole replay (journal.snap[2] = False), and
 # the two clocks and the power_restore records they log must be the same.
 import gc
 import struct
@@ -54,7 +54,7 @@ def _restore(image, snapshot, key=b"", segment_records=8):
     journalboot._first_type = counted
     try:
         if not snapshot:
-            j.played = False  # (what open() found: the restore tries no snapshot then)
+            j.snap[2] = False  # (what open() found: the restore tries no snapshot then)
         got = j.restore(c, NOW)
     finally:
         journalboot._first_type = real
@@ -135,12 +135,12 @@ def _cut_when(seed_range, want, steps=200, segment_records=8, tc=None, key=b""):
 
 def test_a_cut_right_after_the_snapshot():
     _, p = _cut_when(range(1, 200), lambda p: p.wrote and p.c.state == C.RUNNING)
-    assert p.j.snap_seq == p.j.seq  # the snapshot follows the last record: nothing to replay after it
+    assert p.j.snap[0] == p.j.seq  # the snapshot follows the last record: nothing to replay after it
 
 
 def test_a_cut_between_the_snapshot_and_later_records():
     def want(p):
-        return p.j.snap_seq >= 0 and p.j.seq - p.j.snap_seq >= 2 and p.c.state == C.RUNNING
+        return p.j.snap[0] >= 0 and p.j.seq - p.j.snap[0] >= 2 and p.c.state == C.RUNNING
 
     image, p = _cut_when(range(1, 200), want,
                          segment_records=32)
@@ -157,7 +157,7 @@ def test_a_cut_in_a_delay():
     _cut_when(range(1, 300), want, tc="30d3")
 
     def later(p):
-        return p.c.state == C.RUNNING and p.c.delay_remaining(p.c.running) > 0 and p.j.seq > p.j.snap_seq
+        return p.c.state == C.RUNNING and p.c.delay_remaining(p.c.running) > 0 and p.j.seq > p.j.snap[0]
 
     _cut_when(range(1, 300), later, tc="30d3")
 
@@ -180,13 +180,13 @@ def test_a_cut_across_a_stage_change():
 
 def test_a_cut_while_paused():
     _cut_when(range(1, 300), lambda p: p.c.state == C.PAUSED and p.wrote)
-    _cut_when(range(1, 300), lambda p: p.c.state == C.PAUSED and p.j.seq > p.j.snap_seq)
+    _cut_when(range(1, 300), lambda p: p.c.state == C.PAUSED and p.j.seq > p.j.snap[0])
 
 
 def test_a_cut_with_a_flag_fallen():
     _cut_when(range(1, 300), lambda p: p.c.state == C.FLAGGED and p.wrote)
     _cut_when(range(1, 300), lambda p: p.c.state == C.RUNNING and p.c.first_flag() != C.NONE and p.wrote)
-    _cut_when(range(1, 300), lambda p: p.c.first_flag() != C.NONE and p.j.seq > p.j.snap_seq
+    _cut_when(range(1, 300), lambda p: p.c.first_flag() != C.NONE and p.j.seq > p.j.snap[0]
               and p.c.state != C.FINISHED)
 
 

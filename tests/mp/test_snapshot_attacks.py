@@ -116,7 +116,7 @@ def _restore(image, key=KEY, whole=False):
     _files(image)
     j = journal(ROOT, key, SR)
     if whole:
-        j.played = False
+        j.snap[2] = False
     ran = [0]
     real = journalboot._first_type
 
@@ -153,7 +153,7 @@ def _refused(image, why, key=KEY):
 
 def _base():
     image, j = _play(10)
-    assert j.snap_seq == j.seq  # a snapshot follows the last record
+    assert j.snap[0] == j.seq  # a snapshot follows the last record
     assert _why(image) == "ok"
     a = _restore(image)
     assert a[3] == 0 and a[:3] == _restore(image, whole=True)[:3]  # used, and the same clock
@@ -244,7 +244,7 @@ def test_a_snapshot_of_a_newer_seq_than_the_log_holds():
     # the flash put back to an older copy of the log, the newer snapshot beside it
     older, j1 = _play(5)
     newer, j2 = _play(9)
-    assert j2.snap_seq - 1 > j1.seq - 1
+    assert j2.snap[0] - 1 > j1.seq - 1
     _refused(_with_ckpt(older, _ckpt(newer)), "the log ends at %d" % (j1.seq - 1))
 
 
@@ -278,7 +278,7 @@ def test_records_after_the_snapshot_that_do_not_replay():
     # a record after the snapshot edited (its t, the CRC made again): the replay of the records
     # after the snapshot refuses it, and so does the whole replay, which says why (as before snapshots)
     image, j = _play(11)
-    assert j.seq - j.snap_seq == 1  # one record after the snapshot's
+    assert j.seq - j.snap[0] == 1  # one record after the snapshot's
     f = _mounted(image)
     j = journal(ROOT, KEY, SR)
     name = j.segments()[-1]
@@ -296,7 +296,7 @@ def test_records_after_the_snapshot_that_do_not_replay():
         _files(f.data)
         j = journal(ROOT, KEY, SR)
         if whole:
-            j.played = False
+            j.snap[2] = False
         ran = [0]
         real = journalboot._first_type
 
