@@ -1,6 +1,6 @@
 """Baselines on the Pico's real MicroPython (rp2 port, RPI_PICO) in the RP2040 emulator (issue 15):
 
-    python benchmarks/rp2_baseline.py [--records N] [--short M] [--frozen]
+    python benchmarks/rp2_baseline.py [--records N] [--short M] [--frozen] [--interrupted]
 
 1. boot time to the first `identify` answer with a short log (M presses) and a long one (N presses,
    the game finished with a result), in emulated time from the reset;
@@ -9,6 +9,9 @@
 3. heap_used after boot and between the pull's chunks (identify collects first).
 
 --frozen: the same on the image with sagat frozen in (an empty filesystem but for the log).
+--interrupted: the long game is not finished (no result: the power went while a side ran), so the
+boot restores it: from the checkpoint file's snapshot and the records after it (issue 15, point 4);
+only the boots are measured then (no pull).
 The logs are played on the sim board in virtual time (`sagat sim --script --virtual`) and copied
 onto a Pico-geometry littlefs image with the deploy's files. Needs the stock image
 (tests/rp2/rp2emu.py finds it; rp2/README.md); the emulator runs at 1/15 to 1/60 of real time, so
@@ -38,15 +41,16 @@ def arg(name: str, default: int) -> int:
     return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 
 
-def log_files(work: str, presses: int) -> dict[str, bytes]:
+def log_files(work: str, presses: int, finished: bool = True) -> dict[str, bytes]:
     """/log/* and /settings.json of a sim board that played a count-up game of `presses` presses and
-    its result, in virtual time."""
+    its result (unless not `finished`: the log ends while a side runs), in virtual time."""
     script = os.path.join(work, f"game{presses}.jsonl")
     flash = os.path.join(work, f"sim{presses}.img")
     lines = [{"at": 0, "do": "new", "tc": "-"}, {"at": 0, "do": "start"}]
     for i in range(presses):
         lines.append({"at": 1000 * (i + 1), "do": "press", "side": "left" if i % 2 == 0 else "right"})
-    lines.append({"at": 1000 * (presses + 1), "do": "result", "result": "1-0"})
+    if finished:
+        lines.append({"at": 1000 * (presses + 1), "do": "result", "result": "1-0"})
     with open(script, "w") as fh:
         fh.write("".join(json.dumps(x) + "\n" for x in lines))
     S.run_script(script, flash, virtual=True, echo=lambda *a, **k: None)
@@ -81,9 +85,18 @@ def main() -> int:
     try:
         fw = {} if frozen else rp2emu.deploy_files()
         short = log_files(work, m)
-        long = log_files(work, n)
+        interrupted = "--interrupted" in sys.argv
+        long = log_files(work, n, not interrupted)
         pico, _ = boot(image, {**fw, **short}, f"boot, {m}-press log")
         pico.stop()
+        if interrupted:
+            pico, ident = boot(image, {**fw, **long}, f"boot, {n}-press log (interrupted game: restored)")
+            with Clock(pico.port, timeout=3600) as c:
+                st = c.request("state")
+            print(f"restored: {st.get('state')}, moves {st.get('left', {}).get('moves')}/"
+                  f"{st.get('right', {}).get('moves')}", flush=True)
+            pico.stop()
+            return 0
         pico, _ = boot(image, {**fw, **long}, f"boot, {n}-press log (finished game)")
         try:
             # heap while serving a pull: identify between log.read chunks

@@ -610,13 +610,19 @@ class Clock:
         b_ms = self.rem[side]
         b_moves = self.moves[side]
         b_stage = self.stage[side]
+        # A move count or a stage given unchanged is as not given: the log keeps only the values
+        # before and after, and a replay (restore, verify) must do what the clock did.
+        if moves == b_moves:
+            moves = None
+        if stage == b_stage:
+            stage = None
+        self.stage_mark[side] = 0  # the arbiter has corrected this side (TK-C13)
         if ms is not None:
             self.rem[side] = ms
         if moves is not None:
             self.moves[side] = moves
         if stage is not None:
             self.stage[side] = stage
-            self.stage_mark[side] = 0
         if moves is not None or stage is not None:
             n = len(tc.stages)
             if self.stage[side] > n and tc.byo != tcm.BYO_NONE:

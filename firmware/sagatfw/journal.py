@@ -8,14 +8,18 @@
 # progress. Each batch of records is written and flushed (littlefs commits atomically on flush)
 # before `log_events` returns, so a completed move is durable before the app handles the next
 # press. After a reboot the journal goes on at the end of the newest segment if it is whole (else
-# in a new one: it never appends after a damaged tail) and `restore` replays the interrupted game
-# into the clock, which comes back paused with a `power_restore` event (TK-C18).
+# in a new one: it never appends after a damaged tail) and `restore` brings the interrupted game
+# back into the clock (from the checkpoint's snapshot and the records after it, else by a replay of
+# the whole game), which comes back paused with a `power_restore` event (TK-C18).
 #
 # Checkpoints do not go into the chain: the latest one is ONE record in ROOT/ckpt, overwritten every
 # `checkpoint_ms` while a side runs (littlefs commits a file's rewrite atomically at close). It holds
 # the journal's next seq and links to the last record under the key, so `restore` uses it only if
 # no record was made after it: a reboot comes back within checkpoint_ms of the cut, and the log
-# grows with the game's events only, however often the clock checkpoints.
+# grows with the game's events only, however often the clock checkpoints. The same file carries a
+# snapshot after the record (`checkpoint`): the clock's whole state after the last record, MACed
+# under the key; it is written with every checkpoint and after every `segment_records // 4` records
+# in a game, so a reboot loads it and replays only the records after it (snapshot.py, issue 15).
 #
 # Write errors (full or read-only filesystem, I/O errors) never stop the clock: the records stay in
 # a small RAM backlog, `error` says what went wrong, and the next call tries again (after removing
@@ -87,6 +91,11 @@ class Journal:
         self.opened = False  # open() found the log's end: nothing is written before (seq 0 would replace a segment)
         self.seg_records = 0
         self.last_t = 0  # t of the last record written for the current game
+        # the snapshot's: [0] the seq the last one was written at (the next record's), [1] t of the
+        # last clock event logged (where a replay of the log leaves the clock's t), [2] open() found
+        # a clock event of the current game in the newest segment (a game, not a match: restore
+        # tries the snapshot). One list: one more attribute would grow every journal's table of them.
+        self.snap = [-1, 0, False]
         self.error = None  # the last write error, as text; None when all is durable
         self.problems = []  # damage found when opening (kind, seq, detail)
         self.dropped = 0  # records lost because the backlog was full, since boot
@@ -117,10 +126,13 @@ class Journal:
     def _path(self, name):
         return self.root + "/" + name
 
-    def _read_segment(self, name, buf):
-        """Yield each 64-byte record of a segment (into buf, reused); a short tail is yielded as
-        a shorter bytes object."""
+    def _read_segment(self, name, buf, *skip):
+        """Yield each 64-byte record of a segment (into buf, reused), or from its record skip[0]
+        on (0: its anchor; by a seek); a short tail is yielded as a shorter bytes object. (`*skip`,
+        not skip=0: a default is a tuple kept in RAM with the function.)"""
         with open(self._path(name), "rb") as f:
+            if skip:
+                f.seek(skip[0] * R.RECORD_SIZE)
             while True:
                 n = f.readinto(buf)
                 if not n:
@@ -223,7 +235,7 @@ class Journal:
         if self._admit(1 + R.text_records(text), True):
             self._push()
             self._push_text(text)
-        self.last_t = 0
+        self.last_t = self.snap[1] = 0
         ok = self.commit()
         if self.opened and not self.backlog:
             self._make_room()  # the new game gets its ballast (older finished games go for it)
@@ -252,26 +264,63 @@ class Journal:
                     self.result_code = R.result_code(self.prev)  # the faces show it (scoresheet)
                     self.result_seq = self.seq - 1
                 self._push_text(rest)
-            self.last_t = t
+            self.last_t = self.snap[1] = t
         clock.clear_events()
         return self.commit()
 
     def checkpoint(self, clock, now):
-        """While a side runs, save where the clock is every checkpoint_ms (so a reboot loses at
-        most that much of a turn) in the checkpoint file, overwritten each time: a record that
-        takes the next seq and links to the last one, but is not in the chain (restore uses it only
-        if nothing was logged after it). Returns True if a checkpoint was written."""
-        if clock.state != C.RUNNING or clock.t - self.last_t < self.checkpoint_ms:
+        """Save where the clock is in the checkpoint file, overwritten each time: while a side runs
+        every checkpoint_ms (so a reboot loses at most that much of a turn), and in any state of a
+        game in progress (set up and not finished) after every segment_records // 4 records (so a
+        reboot replays at most about that many). The file holds a record that takes the next seq and
+        links to the last one, but is not in the chain (restore uses it only if nothing was logged
+        after it), followed by the snapshot of the clock. Returns True if written."""
+        st = clock.state
+        if st == C.RUNNING and clock.t - self.last_t >= self.checkpoint_ms:
+            self.last_t = clock.t
+        elif st == C.SETUP or st == C.FINISHED or self.seq - self.snap[0] < self.segment_records >> 2:
             return False
-        self.last_t = clock.t
         if self.backlog or self.gap or not self.opened:
             return False  # records are not durable: after a reboot this checkpoint could not follow them
+        self.snap[0] = self.seq
         self._header(clock, R.T_CHECKPOINT, clock.t, C.NONE, 0, now)
         R.seal(self.buf, self.prev, self.chain)  # the link it would have: self.prev stays
+        snap = None
+        if not self.dropped:  # (after a gap the restore replays the log, and refuses the game, as before)
+            # The snapshot (docs/log-format.md, "Snapshots"; snapshot.load reads it): the clock's
+            # state after the last record (seq self.seq - 1, chain self.prev), its t there (snap[1]:
+            # the record above has the clock's t now), the settings and the control, then
+            # HMAC-SHA256 under the key of the record and all that (16 bytes). Written here, not in
+            # a method of its own: each function of an always-loaded module costs RAM.
+            c = clock
+            s = c.settings
+            tc = tcm.format_sides(c.tc[C.LEFT], c.tc[C.RIGHT]).encode()
+            n = 113 + len(tc)  # 97 fixed bytes, the control, the MAC
+            snap = bytearray(n)
+            struct.pack_into(
+                "<BBHI8sIBbbBIHBBBIII", snap, 0, 0x53, 1, n, self.seq - 1, self.prev, self.snap[1], c.state,
+                c.running, c.to_move, c.first, c.seg_start, c.flags_down,
+                # the default time passed since the last event leaves no record when it marks
+                # nobody, and a replay of the log passes it only later: as of that event it is to come
+                1 if c.default_done and s.default_ms <= self.snap[1] else 0,
+                2 if s.freeze is None else (1 if s.freeze else 0), 1 if s.stage_advance == "flag" else 0,
+                s.extension_ms, s.default_ms, s.low_time_ms,
+            )
+            for i in (C.LEFT, C.RIGHT):
+                struct.pack_into(
+                    "<IHIIIIHB", snap, 45 + 25 * i, c.rem[i], c.moves[i], c.stage[i], c.stage_moves[i],
+                    c.delay_left[i], c.turn_used[i], c.flag[i],
+                    c.above_low[i] | c.has_run[i] << 1 | c.default_mark[i] << 2 | c.stage_mark[i] << 3,
+                )
+            struct.pack_into("<H", snap, 95, len(tc))
+            snap[97 : 97 + len(tc)] = tc
+            snap[n - 16 :] = self.chain.mac(self.buf, memoryview(snap)[: n - 16])[:16]
         try:
             f = open(self._path(CKPT), "wb")
             try:
                 f.write(self.buf)
+                if snap is not None:
+                    f.write(snap)
             finally:
                 f.close()  # littlefs: the new content replaces the old one here, atomically
         except OSError:
@@ -461,3 +510,4 @@ class Journal:
                     pass
             if total <= limit or not self._remove_oldest():
                 return
+

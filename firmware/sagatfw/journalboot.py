@@ -1,7 +1,8 @@
-# sagat: the journal's boot (journal.py): finding where the log ends, and replaying the game in
-# progress into the clock. Loaded through Journal.__getattr__ (j.open(), j.restore(), j.game_events())
-# while the clock boots, and forgotten after (app.boot): the loop's heap has no room for it. Each
-# function takes the Journal as `j`.
+# sagat: the journal's boot (journal.py): finding where the log ends, and restoring the game in
+# progress into the clock: from the checkpoint file's snapshot and the records after it
+# (snapshot.py), or, when that does not check out, by replaying the whole game. Loaded through
+# Journal.__getattr__ (j.open(), j.restore(), j.game_events()) while the clock boots, and forgotten
+# after (app.boot): the loop's heap has no room for it. Each function takes the Journal as `j`.
 
 import os
 import struct
@@ -27,8 +28,11 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
     j.head_seq = -1
     j.result_code = None
     j.result_seq = -1
+    j.snap[2] = False
     for name in reversed(names):
         last = None
+        result = None  # the segment's last result record (a game's or a match's)
+        played = -1  # the game of its last clock event but a result
         index = 0
         whole = True  # every record of the segment is whole and well formed, the last one last
         try:
@@ -39,6 +43,11 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
                     whole = False
                 else:
                     last = bytes(rec)
+                    kind = R.type_of(rec)
+                    if kind == C.EV_RESULT or kind == 0x2A:  # 0x2A: matchlog.EV_BASE + modes.base.EV_RESULT
+                        result = last
+                    elif kind <= C.EV_POWER_RESTORE:
+                        played = R.game_of(rec)
                 index += 1
         except OSError as e:
             j.problems.append(("io", None, "%s: %s" % (name, e)))
@@ -58,7 +67,16 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
                 j.last_t = R.t_of(last)
             j.before = j.head_link = j.prev
             j.head_seq = j.seq - 1
-            _find_result(j, names, names.index(name))
+            # The current game's last result: its code is shown again after a reboot (the arbiter
+            # may not have copied it yet). A game logs no clock event after its result (no press,
+            # pause, correction...): the segment just read has it, if the game has one (a game in
+            # progress: nothing more is read for it, whatever its length).
+            j.snap[2] = played == j.game  # a game's (a match logs no clock event): restore tries its snapshot
+            if not j.snap[2]:
+                _find_result(j, names, names.index(name))  # a match's, or a game not started: as before
+            elif result is not None and R.game_of(result) == j.game:
+                j.result_code = R.result_code(R.chain_of(result))
+                j.result_seq = R.seq_of(result)
             break
     j.file = None  # the next record continues j.resume, or starts a new segment
     j.opened = True
@@ -86,6 +104,7 @@ def _find_result(j, names, i):
         if j.result_code is not None or not found:
             return
 
+
 def _start_segment(j, names, game, buf):
     """Index of the newest segment that begins before `game` (where its records start)."""
     for i in range(len(names) - 1, -1, -1):
@@ -110,74 +129,95 @@ def _first_type(j):
     return None
 
 
-def game_events(j, game=None):
+def game_events(j, game=None, at=None):
     """Yield the decoded events (checkpoints included) of one game (default: the current one),
-    from its setup record on, reading one record at a time."""
+    from its setup record on (or from `at`: (segment index, record index) in j.segments()), reading
+    one record at a time."""
     if game is None:
         game = j.game
     names = j.segments()
     buf = bytearray(R.RECORD_SIZE)
-    start = _start_segment(j, names, game, buf)
+    start, skip = (_start_segment(j, names, game, buf), 0) if at is None else at
     from sagatfw.logread import Reader  # only at boot: the loop does not keep it in RAM
 
     reader = Reader(checkpoints=True, verify=False)  # the clock's own records: decode them
     for name in names[start:]:
-        for rec in j._read_segment(name, buf):
+        for rec in j._read_segment(name, buf, skip):
             if R.check(rec) or R.game_of(rec) != game:
                 continue
             got = reader.feed(rec)
             if got is not None:
                 for ev in got if isinstance(got, tuple) else (got,):
                     yield ev
+        skip = 0
     got = reader.finish()
     if got is not None:
         yield got
 
 def restore(j, clock, now):
-    """Replay the current game into `clock`. If it was set up or in progress, the clock comes
-    back paused at its last durable state and a power_restore event is logged. Returns True
-    then; False if there was no game or it was finished; None if the game is a match (the app
-    restores it: matchapp.py); raises Mismatch if the log cannot be replayed (the caller shows
-    the error and starts clean)."""
+    """Restore the current game into `clock`: from the checkpoint file's snapshot and the records
+    after it (only those: at most about segment_records // 4), or, when the snapshot does not check
+    out or the records after it do not replay, by replaying the whole game, as without a snapshot
+    (never worse); both give the same clock (tests/mp/test_snapshot.py: j.snap[2] = False before
+    it, the whole replay). If it was set up or in progress, the clock comes back paused at its last
+    durable state and a power_restore event is logged. Returns True then; False if there was no
+    game or it was finished; None if the game is a match (the app restores it: matchapp.py);
+    raises Mismatch if the log cannot be replayed (the caller shows the error and starts clean)."""
     if j.game == 0:
         return False
-    if _first_type(j) == 0x30:  # matchlog.T_MATCH: a match's game, told before logread is loaded
-        return None  # (the heap at a match's restore has no room for both): matchapp.restore replays it
-    if j.result_seq >= 0:
-        # open() found this game's result: it is finished, and nothing a finished game's replay
-        # gives is kept (the app sets up the next game; the code is shown from the record). Not
-        # replaying it keeps the boot short whatever the game's length (issue 15 point 4).
-        return False
+    # A game that open() found played in the newest segment (not a match: a match logs none of the
+    # clock's events) may have a snapshot. (`rp`: its answer first; no more locals here than
+    # before snapshots, nor names in this module: a match's boot has no RAM to spare for them.)
     rp = None
-    seen = False
-    finished = False
-    for ev in game_events(j):
-        if ev["type"] == "match":
-            return None  # a match's game: matchapp.restore replays it
-        if ev["type"] == "settings" and ev.get("tc") is not None:
-            seen = True
-        if seen:
-            if rp is None:
-                from sagatfw.replay import Replay  # only at boot: the loop does not keep it in RAM
+    if j.snap[2]:
+        import gc
 
-                rp = Replay(clock)
-            rp.feed(ev)
-            finished = finished or ev["type"] == "result"
-    clock.sink = None  # the replay's; the app sets its own
-    if not seen:
-        return False
-    clock.clear_events()
-    if clock.state == C.FINISHED or finished:
-        return False
-    if rp.gap is not None:
-        from sagatfw.replay import Mismatch
+        from sagatfw import forget, snapshot
 
-        raise Mismatch("seq %s: the clock dropped %s records of this game (its log was full): it cannot be "
-                       "replayed past them" % (rp.gap.get("seq"), rp.gap.get("dropped")))
+        rp = snapshot.restore(j, clock)
+        forget("sagatfw.snapshot")
+        gc.collect()  # (what the boot makes next, the segment's buffer, goes low in a heap free of it)
+    if rp is not None:
+        if not rp:
+            return False
+    else:  # the whole game
+        if _first_type(j) == 0x30:  # matchlog.T_MATCH: a match's game, told before logread is loaded
+            return None  # (the heap at a match's restore has no room for both): matchapp.restore replays it
+        if j.result_seq >= 0:
+            # open() found this game's result: it is finished, and nothing a finished game's replay
+            # gives is kept (the app sets up the next game; the code is shown from the record). Not
+            # replaying it keeps the boot short whatever the game's length (issue 15 point 4).
+            return False
+        seen = False
+        finished = False
+        for ev in game_events(j):
+            if ev["type"] == "match":
+                return None  # a match's game: matchapp.restore replays it
+            if ev["type"] == "settings" and ev.get("tc") is not None:
+                seen = True
+            if seen:
+                if rp is None:
+                    from sagatfw.replay import Replay  # only at boot: the loop does not keep it in RAM
+
+                    rp = Replay(clock)
+                rp.feed(ev)
+                finished = finished or ev["type"] == "result"
+        clock.sink = None  # the replay's; the app sets its own
+        if not seen:
+            return False
+        clock.clear_events()
+        if clock.state == C.FINISHED or finished:
+            return False
+        if rp.gap is not None:
+            from sagatfw.replay import Mismatch
+
+            raise Mismatch("seq %s: the clock dropped %s records of this game (its log was full): it cannot be "
+                           "replayed past them" % (rp.gap.get("seq"), rp.gap.get("dropped")))
     _resume_checkpoint(j, clock)
     clock.power_restore(now)
     j.log_events(clock, now)
     return True
+
 
 def ckpt_record(j):
     """The checkpoint file's record (in j.buf) if it continues this log exactly: a checkpoint of
