@@ -153,17 +153,18 @@ def main():
         raise RuntimeError("the signed pause and resume did not run: state %d" % app.clock.state)
     seq = 0
     records = 0
-    tail = bytearray(512)  # the answer's last piece: its fields, after the base64 data
+    head = bytearray(512)  # the answer's first piece: its fields, before the base64 data
     while True:
         srv.feed(b'{"id":"pull","cmd":"log.read","from_seq":%d,"max_records":32}\n' % seq, board.ticks())
         n = 0
         while srv.pending():  # as the serial link writes it: piece by piece, nothing kept
             piece = srv.peek(512)
-            n = len(piece)
-            tail[:n] = piece
-            srv.sent(n)
-        count = field(tail, n, b'"count":')
-        seq = field(tail, n, b'"next":')
+            if not n:
+                n = len(piece)
+                head[:n] = piece
+            srv.sent(len(piece))
+        count = field(head, n, b'"count":')
+        seq = field(head, n, b'"next":')
         records += count
         if not count:
             break

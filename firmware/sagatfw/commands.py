@@ -189,7 +189,6 @@ def log_erase(srv, req, now):
         stopped = _erasable(srv, name, upto, game)
         if stopped:
             break
-        j.names = None  # (the journal's listing of its segments)
         try:
             os.remove(j._path(name))
         except OSError as e:
@@ -344,11 +343,11 @@ def log_info(srv, req, now):
     j = srv.app.journal
     names = srv.names()
     total = 0
-    for name in names:
-        f, whole, _ = srv.open_segment(name)
-        if f is not None:
-            total += f.seek(0, 2)
-            f.close()
+    for name in names:  # (a stat needs no file buffer: 1.2 KB in one piece that a tight heap may lack)
+        try:
+            total += os.stat(j._path(name))[6]
+        except OSError:
+            pass
     first = _first_record(srv, names)
     prot = _protected_game(srv)
     return {

@@ -71,7 +71,6 @@ class Journal:
         self.segment_records = segment_records
         self.max_bytes = max_bytes
         self.hold = False  # a log.read's records are being sent: no segment is removed meanwhile
-        self.names = None  # segments(), until one is made or removed
         self.checkpoint_ms = checkpoint_ms
         self.backlog_max = backlog
         self.room_bytes = room_bytes
@@ -110,17 +109,12 @@ class Journal:
     # ------------------------------------------------------------------ files
 
     def segments(self):
-        """Segment file names, oldest first (a list not to be changed: it is kept until a segment
-        is made or removed, for a log pull asks for it every chunk and a listing takes 8 ms on the
-        Pico)."""
-        names = self.names
-        if names is None:
-            try:
-                names = [n for n in os.listdir(self.root) if n.endswith(SUFFIX)]
-            except OSError:
-                return []
-            names.sort()
-            self.names = names
+        """Segment file names, oldest first."""
+        try:
+            names = [n for n in os.listdir(self.root) if n.endswith(SUFFIX)]
+        except OSError:
+            return []
+        names.sort()
         return names
 
     def _path(self, name):
@@ -409,7 +403,6 @@ class Journal:
         path = self._path(name)
         if _exists(path):  # a segment from before a cut holds no durable record with this seq
             os.remove(path)
-        self.names = None
         self.file = open(path, "wb")
         # the anchor: the chain value of the record before this segment, for a verifier that
         # reads the log from here (older segments removed); written with the first batch
@@ -450,7 +443,6 @@ class Journal:
         i = self._removable(names)
         if i < 0:
             return False
-        self.names = None
         try:
             os.remove(self._path(names[i]))
         except OSError:

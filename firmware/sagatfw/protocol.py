@@ -342,22 +342,20 @@ class Server:
             plan[i + 2] -= k
             if not plan[i + 2]:
                 rd[_AT] = i + 4
-                self._close_read(rd)
+                f = rd[_FILE]
+                rd[_FILE] = None
+                if f is not None:
+                    f.close()
             n += k
         return n * R.RECORD_SIZE
 
-    def _close_read(self, rd):
-        f = rd[_FILE]
-        if f is not None:
-            rd[_FILE] = None
+    def _read_done(self):
+        rd = self.rd
+        if rd is not None and rd[_FILE] is not None:
             try:
-                f.close()
+                rd[_FILE].close()
             except OSError:
                 pass
-
-    def _read_done(self):
-        if self.rd is not None:
-            self._close_read(self.rd)
         self.rd = None
         self.enc_at = self.enc_end = 0
         self.app.journal.hold = False
