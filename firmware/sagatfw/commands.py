@@ -195,6 +195,7 @@ def log_erase(srv, req, now):
             stopped = "remove failed: %s" % (e,)
             break
         erased += 1
+    srv.segs = None  # a pull lists the segments again
     if stopped is None:
         stopped = "the newest segment stays (the journal writes there)" if names else "the log is empty"
     first = _first_record(srv, srv.names())

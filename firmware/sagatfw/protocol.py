@@ -190,6 +190,7 @@ class Server:
         # them (_encode). self.rd is then [plan, _AT, _BIN, _SINCE, _LEFT, _FILE] (the consts say),
         # else None.
         self.rd = None
+        self.segs = None  # [journal seq, backlog, ticks, names]: the segments a pull's chunks read
         self.enc_at = 0  # self.raw[enc_at:enc_end]: read, not yet encoded
         self.enc_end = 0
         self.nonce = None
@@ -223,6 +224,8 @@ class Server:
             self.last_now = now
             if self.rd is not None and ticks_diff(now, self.rd[_SINCE]) > _STALL_MS:
                 self._drop_read()  # nobody takes it: let the journal trim its log again
+            if self.segs is not None and ticks_diff(now, self.segs[2]) > 1000:
+                self.segs = None  # the pull is over: its list of names leaves RAM
             if data:
                 taken = self._accept(data)
             self._work(now)
@@ -682,7 +685,14 @@ class Server:
             low = False
         if low:
             gc.collect()
-        names = self.names()
+        # the segments' names: listed again only once the journal wrote (a new segment comes with
+        # new records) or after a pause in the pull (a listing takes 8 ms on the Pico, a chunk 10)
+        j = self.app.journal
+        segs = self.segs
+        if segs is None or segs[0] != j.seq or segs[1] != len(j.backlog) or ticks_diff(now, segs[2]) > 1000:
+            segs = self.segs = [j.seq, len(j.backlog), now, self.names()]
+        segs[2] = now
+        names = segs[3]
         i = 0
         for k in range(len(names)):
             if _seg_first(names[k]) <= start:
@@ -749,14 +759,20 @@ class Server:
         first = -1
         top = -1
         try:
-            if not started and start > base and start - base < whole:
-                # where `start` is when the segment has no gap (after its anchor): check that record
+            if not started and start > base and whole > 1:
+                # where `start` is when the segment has no gap (after its anchor): check that record;
+                # past its end, check its last record: then nothing in it is asked for
                 k = start - base + 1
+                if k > whole - 1:
+                    k = whole - 1
                 f.seek(k * R.RECORD_SIZE)
-                if (f.readinto(rec) == R.RECORD_SIZE and not R.check(rec) and R.seq_of(rec) == start
-                        and rec[1] != R.T_ANCHOR):
+                if (f.readinto(rec) == R.RECORD_SIZE and not R.check(rec)
+                        and R.seq_of(rec) == base + k - 1 and rec[1] != R.T_ANCHOR):
                     index = k
-                    prev = start - 1
+                    prev = base + k - 2
+                    if base + k - 1 < start:
+                        index = whole  # the segment ends before `start`
+                        prev = base + k - 1
             one = False  # one record at a time for the rest of the segment (after a surprise)
             while index < whole and r < left:
                 if started and index and not one:

@@ -129,6 +129,9 @@ def test_every_answer_is_the_rules_on_damaged_logs():
             rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, 500 * (i + 1))
         folder = rig.app.journal.root
         done = [_damage(folder, rnd) for _ in range(log)]  # none in the first log
+        # (the clock's own removals come with new records or log.erase, after which a pull lists
+        # the segments again: so after the test's)
+        rig.srv.segs = None
         last = rig.app.journal.seq
         for _ in range(40):
             start = rnd.randrange(last + 3)
@@ -154,6 +157,7 @@ def test_a_pull_in_chunks_gets_every_record_once_whatever_the_damage():
         folder = rig.app.journal.root
         for _ in range(log):
             _damage(folder, random)
+        rig.srv.segs = None
         whole = reference(folder, 0, 100000)[0]
         for chunk in (1, 7, 32, P.MAX_RECORDS):
             got = b""
