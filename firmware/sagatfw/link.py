@@ -20,14 +20,11 @@ except ImportError:  # CPython (the sim's fallback)
     micropython = None
 
 MAX_IN = 256  # bytes read per step
-# Bytes written per step. On a pipe or a pty (the sim) POLLOUT means at least 4096 bytes fit, so a
-# whole answer goes at once; on a board POLLOUT only means "some room" (USB CDC buffers ~256 bytes,
-# a 115200-baud UART ~11 bytes a ms), so boards write small pieces and the loop never waits.
+# Bytes written per step: MAX_OUT on a pipe or a pty (the sim), where POLLOUT means at least 4096
+# bytes fit. A board sets its own from its link's speed (HwBoard.LINK_WRITE, LINK_STEP: per write
+# and per service(), as much as the link moves in a few ms: 256 on a UART, 4 KB on the Pico's USB);
+# the loop does not sleep while an answer is on its way (busy).
 MAX_OUT = 4096
-BOARD_OUT = 256
-# A board sets both from its link's speed (HwBoard.LINK_WRITE, LINK_STEP): the bytes per write and
-# per service(), as much as the link moves in a few ms; the loop does not sleep while an answer is
-# on its way (busy).
 
 
 class Link:

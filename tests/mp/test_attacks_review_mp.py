@@ -26,8 +26,7 @@ class _Link(LK.Link):
 
     def __init__(self, server):
         self.server = server
-        self.max_out = LK.BOARD_OUT
-        self.step_out = LK.BOARD_OUT
+        self.max_out = self.step_out = 256  # a UART board's (HwBoard.LINK_WRITE)
         self.busy = False
         self.open = False
         self.intr = None
