@@ -280,15 +280,6 @@ def do_action(app, board, a, now, n=0, last=None):
     app.step(board.ticks())
 
 
-def _note_gap(board, gap):
-    """The loop's longest gap between passes, as app._loop keeps it on a board: identify reports it
-    and sets -1, so that the pass that served identify itself is not counted."""
-    if board.loop_max_ms < 0:
-        board.loop_max_ms = 0
-    elif gap > board.loop_max_ms:
-        board.loop_max_ms = gap
-
-
 def run_virtual(app, board, actions, start, step_ms=1000):
     """Play (line, action) pairs in virtual time from `start` ms: step the app at every action,
     at every instant the clock computes (flags, stages, low time, default) and every `step_ms`
@@ -347,7 +338,11 @@ def run_interactive(app, board, keys=None):
     last = board.ticks()
     while True:
         now = board.ticks()
-        _note_gap(board, ticks_diff(now, last))
+        gap = ticks_diff(now, last)
+        if board.loop_max_ms < 0:
+            board.loop_max_ms = 0  # the pass that served identify itself is not counted (app._loop)
+        elif gap > board.loop_max_ms:
+            board.loop_max_ms = gap  # reported by identify: how long the loop was held up
         last = now
         link = app.link
         if link is not None and not link.open:
@@ -491,7 +486,10 @@ def run_real(app, board, actions, start):
     for n, a in actions:
         while _ms() - t0 + start < a["at"]:
             now = board.ticks()
-            _note_gap(board, ticks_diff(now, prev))
+            if board.loop_max_ms < 0:
+                board.loop_max_ms = 0  # as run_interactive: identify's own pass is not counted
+            elif ticks_diff(now, prev) > board.loop_max_ms:
+                board.loop_max_ms = ticks_diff(now, prev)  # as run_interactive: identify reports it
             prev = now
             app.step(now)
             time.sleep(0.005)
