@@ -4,6 +4,7 @@ optional), so the hall's page names the players at each board."""
 from __future__ import annotations
 
 import csv
+import re
 
 
 class PairingsError(Exception):
@@ -30,7 +31,7 @@ def read(path: str) -> dict[int, tuple[str, str]]:
             continue  # a header: board,left,right
         if len(cells) != 3:
             raise PairingsError(f"{path} line {n}: {len(cells)} fields; want 3: board, left player, right player")
-        if not cells[0].isdigit() or not 1 <= int(cells[0]) <= 999:
+        if not re.fullmatch(r"[0-9]{1,3}", cells[0]) or not 1 <= int(cells[0]) <= 999:  # ASCII: not ², ١, １
             raise PairingsError(f"{path} line {n}: board {cells[0]!r} is not a board number 1..999")
         board = int(cells[0])
         if board in out:
