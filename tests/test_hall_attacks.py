@@ -5,10 +5,132 @@ a board's number, and actions the page hides (a result on a game never started, 
 
 from __future__ import annotations
 
+import json
+import time
+
 import pytest
 
 from sagat.cli import main
+from sagat.hall import boards as HB
 from sagat.hall import pairings as P
+from sagat.hall.core import Hall
+
+FACE = {"ms": 60000, "moves": 3, "stage": 1, "flag": 0, "low": False, "default": False, "stage_mark": False,
+        "countup": False, "delay_ms": 0}
+GOOD = {"state": "running", "game": 2, "running": "left", "battery": 80, "ticks": 1000, "t": 500,
+        "left": dict(FACE), "right": dict(FACE)}
+
+
+def _until(fn, timeout, what):
+    end = time.monotonic() + timeout
+    while True:
+        v = fn()
+        if v:
+            return v
+        assert time.monotonic() < end, what
+        time.sleep(0.05)
+
+
+class _Clocks:
+    """client.Clock's stand-in: each port answers `state` with its own dict (any garbage), and
+    other commands as `answers` says (a callable may block)."""
+
+    def __init__(self, states: dict, answers: dict | None = None):
+        self.states = states
+        self.answers = answers or {}
+
+    def __call__(self, port, timeout, key):
+        clocks = self
+
+        class Clock:
+            def request(self, cmd, auth=False, **args):
+                if cmd == "identify":
+                    return {"uid": f"uid-{port}", "firmware": "test", "key_set": False}
+                if cmd == "settings.get":
+                    return {"values": {}}
+                if cmd == "state":
+                    return clocks.states[port]
+                ans = clocks.answers.get(cmd, {})
+                return ans(port, args) if callable(ans) else ans
+
+            def close(self):
+                pass
+
+        return Clock()
+
+
+def _hall(monkeypatch, states, answers=None) -> Hall:
+    monkeypatch.setattr(HB.client, "Clock", _Clocks(states, answers))
+    hall = Hall(discover=False)
+    for n, port in enumerate(states, 1):
+        hall.add(port, "port", n)
+    return hall
+
+
+# ------------------------------------------------------------ 5. a clock answers garbage
+
+GARBAGE = {
+    "ms-text": dict(GOOD, left=dict(FACE, ms="x")),
+    "face-list": dict(GOOD, left=[1, 2]),
+    "ms-nan": dict(GOOD, left=dict(FACE, ms=float("nan"))),
+    "ms-huge": dict(GOOD, right=dict(FACE, ms=1e308)),
+    "match-text": {"mode": "kokboru", "state": "running", "game": 1, "match_ms": "a",
+                   "left": {"score": 1, "warnings": 0, "reds": 0}, "right": {"score": 0, "warnings": 0, "reds": 0}},
+    "game-html": dict(GOOD, game="<img src=x onerror=alert(1)>"),
+    "battery-html": dict(GOOD, battery="<img src=x onerror=alert(1)>"),
+    "moves-html": dict(GOOD, left=dict(FACE, moves="<b>")),
+    "warnings-many": {"mode": "kokboru", "state": "running", "game": 1, "match_ms": 1000,
+                      "left": {"score": 1, "warnings": 10 ** 9, "reds": 0}, "right": {"score": 0}},
+    "not-a-dict": [1, 2, 3],
+}
+
+
+def test_a_clock_answering_garbage_is_one_board_in_error_and_the_others_go_on(monkeypatch):
+    states = {"good": dict(GOOD), **GARBAGE}
+    hall = _hall(monkeypatch, states)
+    try:
+        def settled():
+            v = hall.view()["boards"]
+            return v if v[0]["link"] == "up" and v[0]["state"] and all(b["link"] == "error" for b in v[1:]) else None
+
+        boards = _until(settled, 5, "the good board up, every garbage board in error")
+        good = boards[0]
+        assert good["faces"]["left"]["text"] == "1:00" and good["game"] == 2
+        for b in boards[1:]:
+            assert b["error"].startswith("the clock answered garbage"), b
+            assert b["state"] is None and b["game"] is None and b["battery"] is None, b
+            assert b["alerts"][0]["kind"] == "link"
+        text = json.dumps(hall.view())
+        assert "<img" not in text and "<b>" not in text and "1000000000" not in text
+        assert all(len(b.get("faces", {}).get(s, {}).get("text") or "") < 12 for b in boards for s in ("left", "right"))
+        # a board in error takes no action; the good one does
+        rep = hall.pause_all()
+        assert rep["boards"][1]["ok"] is True
+        assert all(rep["boards"][n]["ok"] is not True for n in range(2, len(states) + 1))
+        # and once the clock answers sense again, its board is up again
+        states["ms-text"] = dict(GOOD)
+        _until(lambda: hall.view()["boards"][1]["link"] == "up", 3, "up again once the answers make sense")
+    finally:
+        hall.close()
+
+
+def test_one_boards_view_failing_leaves_the_others_on_the_page(monkeypatch):
+    hall = _hall(monkeypatch, {"a": dict(GOOD), "b": dict(GOOD), "c": dict(GOOD)})
+    try:
+        _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 5, "3 boards up")
+
+        def broken(pairing, now):
+            raise TypeError("a bug in one board's view")
+
+        hall.board(2).view = broken
+        boards = hall.view()["boards"]
+        assert [b["number"] for b in boards] == [1, 2, 3]
+        assert boards[0]["link"] == boards[2]["link"] == "up" and boards[0]["faces"]["left"]["text"] == "1:00"
+        assert boards[1]["link"] == "error" and boards[1]["error"] and boards[1]["alerts"]
+        assert boards[1]["pull"] == {"state": "idle", "message": ""} and boards[1]["port"] == "b"
+    finally:
+        hall.close()
+
 
 # ------------------------------------------------------------------- 8. pairings
 

@@ -52,11 +52,52 @@ class Sync:
         return near + ticks_diff(ticks, self.to_ticks(near))
 
 
+class Garbage(client.LinkError):
+    """The clock's answer makes no sense (a hostile or broken clock): its board says so."""
+
+
+_MS = 10 ** 10  # 115 days: any clock time
+# a state's numbers: ints (never a float, NaN or text) within these bounds, or missing (None)
+_INTS = {"game": 2 ** 31, "battery": 100, "match_ms": _MS}
+_FACE_INTS = {"ms": _MS, "moves": 10 ** 6, "stage": 999, "flag": 9, "delay_ms": _MS}
+_SIDE_INTS = {"score": 10 ** 6, "warnings": 99, "reds": 99}  # a match's side
+_TEXTS = ("state", "mode", "running", "first_flag", "message", "log_error", "result_code", "period_name", "winner",
+          "why")
+
+
+def _bad_ints(d: dict, bounds: dict, where: str = "") -> str | None:
+    for k, top in bounds.items():
+        x = d.get(k)
+        if x is not None and (type(x) is not int or not -top <= x <= top):
+            return where + k  # (never its value: it is the clock's, not for the page)
+    return None
+
+
+def garbage(st) -> str | None:
+    """What makes no sense in a `state` answer, or None: the page shows only what passed."""
+    if not isinstance(st, dict):
+        return f"a {type(st).__name__}, not a state"
+    for k in _TEXTS:
+        x = st.get(k)
+        if x is not None and (not isinstance(x, str) or len(x) > 200):
+            return k
+    why = _bad_ints(st, _INTS)
+    for side in ("left", "right"):
+        f = st.get(side)
+        if f is not None and not isinstance(f, dict):
+            return f"{side} is a {type(f).__name__}"
+        why = why or (f and _bad_ints(f, _SIDE_INTS if st.get("mode") else _FACE_INTS, side + "."))
+    return why
+
+
 def sample(clock: client.Clock) -> tuple[dict, Sync]:
-    """One `state` request, timed: the answer and the link sample it gives."""
+    """One `state` request, timed: the answer and the link sample it gives (Garbage: it made no sense)."""
     t0 = host_ms()
     st = clock.request("state")
     t1 = host_ms()
+    why = garbage(st)
+    if why:
+        raise Garbage(f"the clock answered garbage ({why})")
     ticks = st.get("ticks")
     if not isinstance(ticks, int):
         return st, None  # firmware without the hall's sync (or a match's state)
@@ -89,7 +130,7 @@ class BoardLink:
         self.jobs: queue.Queue = queue.Queue()
         self.stop = threading.Event()
         self.lock = threading.Lock()
-        self.link = "opening"  # opening, up, lost, unreachable
+        self.link = "opening"  # opening, up, lost, unreachable, error (its answers make no sense)
         self.error: str | None = None
         self.ident: dict = {}
         self.settings: dict = {}
@@ -118,19 +159,25 @@ class BoardLink:
                 continue
             try:
                 self.ident = clock.request("identify")
+                if not isinstance(self.ident, dict):
+                    raise Garbage("the clock answered garbage (to identify)")
                 if self.source == "sim" and self.key and not self.ident.get("key_set"):
                     # a simulated clock takes the hall's arbiter key, as an event's clocks have it
                     clock.request("key.set", key=self.key.hex())
                     self.ident = clock.request("identify")
                 try:
                     self.settings = clock.request("settings.get").get("values") or {}
-                except client.LinkError:
+                except (client.LinkError, AttributeError):
+                    self.settings = {}
+                if not isinstance(self.settings, dict):
                     self.settings = {}
                 with self.lock:
                     self.link, self.error = "up", None
                 self._serve(clock)
             except client.NotAClock as e:
                 self._down("unreachable", str(e))
+            except Garbage as e:
+                self._down("error", str(e))
             except client.LinkError as e:
                 self._down("lost", str(e))
             except Exception as e:  # noqa: BLE001 - a bug in one board's thread must not stop the hall
@@ -188,13 +235,20 @@ class BoardLink:
                     fut.set_exception(e)
 
     def _poll(self, clock: client.Clock) -> None:
-        st, s = sample(clock)
+        try:
+            st, s = sample(clock)
+        except Garbage as e:  # the board says so, takes no job, and is up again once the answers make sense
+            with self.lock:
+                self.link, self.error = "error", str(e)
+            return
         self._took(st, s)
         if self.out_dir and self._finished(st) and self.pulls.game != st.get("game"):
             self._pull(clock, st)
 
     def _took(self, st: dict, s: Sync | None) -> None:
         with self.lock:
+            if self.link == "error":
+                self.link, self.error = "up", None
             self.state = st
             self.updated = host_ms()
             self.polls += 1
@@ -298,7 +352,8 @@ class BoardLink:
             "players": list(pairing) if pairing else None,
             "link": link, "error": error,
             "rtt_ms": round(sync.rtt, 1) if sync else None,
-            "uid": self.ident.get("uid"), "firmware": self.ident.get("firmware"), "key_set": self.ident.get("key_set"),
+            "uid": _text(self.ident.get("uid")), "firmware": _text(self.ident.get("firmware")),
+            "key_set": self.ident.get("key_set") if isinstance(self.ident.get("key_set"), bool) else None,
             "state": st.get("state"), "game": st.get("game"), "mode": st.get("mode") or "game",
             "running": st.get("running"), "battery": st.get("battery"), "low_battery": bool(st.get("low_battery")),
             "message": st.get("message"), "log_error": st.get("log_error"), "log_full": bool(st.get("log_full")),
@@ -310,11 +365,13 @@ class BoardLink:
             v["match"] = {
                 "period": st.get("period_name"),
                 "time": time_text(st.get("match_ms") or 0, 0, bool(st.get("counts_up"))),
-                "left": st.get("left") or {}, "right": st.get("right") or {},
+                **{s: {k: (st.get(s) or {}).get(k) for k in _SIDE_INTS} for s in ("left", "right")},
                 "winner": st.get("winner"), "why": st.get("why"),
             }
         else:
-            tenths = self.settings.get("tenths_below_ms", 20000)
+            tenths = self.settings.get("tenths_below_ms")
+            if type(tenths) is not int or not 0 <= tenths <= _MS:
+                tenths = 20000
             faces = {}
             for side in ("left", "right"):
                 f = st.get(side) or {}
@@ -335,6 +392,8 @@ class BoardLink:
         alerts = []
         if link in ("lost", "unreachable"):
             alerts.append({"kind": "link", "text": "clock unreachable" if link == "unreachable" else "link lost"})
+        elif link == "error":
+            alerts.append({"kind": "link", "text": "garbage from the clock"})
         flags = [s for s in ("left", "right") if (st.get(s) or {}).get("flag")]
         if flags and not st.get("mode"):
             first = st.get("first_flag")
@@ -350,6 +409,10 @@ class BoardLink:
             alerts.append({"kind": "verify", "text": "log: " + pulls.message})
         v["alerts"] = alerts
         return v
+
+
+def _text(x) -> str | None:
+    return x[:64] if isinstance(x, str) else None
 
 
 def _wall_ms(wall) -> float | None:
@@ -368,4 +431,4 @@ def wrap_ticks(t: int) -> int:
     return t & TICKS_MAX
 
 
-__all__ = ["BoardLink", "Sync", "host_ms", "sample", "ticks_add", "ticks_diff", "wrap_ticks"]
+__all__ = ["BoardLink", "Garbage", "Sync", "garbage", "host_ms", "sample", "ticks_add", "ticks_diff", "wrap_ticks"]

@@ -115,7 +115,7 @@ class Hall:
     def view(self, remote: bool = True) -> dict:
         """The hall as the page shows it; `remote`: with the boards other halls publish (mqtt.py)."""
         now = host_ms()
-        boards = [b.view(self.pairings.get(b.number), now) for b in list(self.boards)]
+        boards = [self._view(b, now) for b in list(self.boards)]
         notes = [self.discover_error] if self.discover_error else []
         if remote and self.subscriber is not None:
             boards += self.subscriber.views()
@@ -127,6 +127,19 @@ class Hall:
             "boards": boards, "round": self.round, "action": self.last_action, "key": bool(self.key),
             "discover_error": "; ".join(notes) or None, "time": time.time(),
         }
+
+    def _view(self, b: BoardLink, now: float) -> dict:
+        """One board's view; a bug in it (what a clock answered?) breaks that board alone."""
+        pairing = self.pairings.get(b.number)
+        try:
+            return b.view(pairing, now)
+        except Exception as e:  # noqa: BLE001 - the other boards stay on the page
+            why = f"this board cannot be shown ({type(e).__name__})"
+            return {"number": b.number, "port": b.port, "source": b.source,
+                    "players": list(pairing) if pairing else None, "link": "error", "error": why,
+                    "state": None, "game": None, "mode": "game", "battery": None, "rtt_ms": None,
+                    "pull": {"state": "idle", "message": ""}, "start": None, "protest_ms": None,
+                    "alerts": [{"kind": "link", "text": "error"}]}
 
     # ----------------------------------------------------------------- actions
 
