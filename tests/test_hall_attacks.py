@@ -6,14 +6,16 @@ a board's number, and actions the page hides (a result on a game never started, 
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
 
 from sagat.cli import main
 from sagat.hall import boards as HB
+from sagat.hall import core
 from sagat.hall import pairings as P
-from sagat.hall.core import Hall
+from sagat.hall.core import Hall, HallError
 
 FACE = {"ms": 60000, "moves": 3, "stage": 1, "flag": 0, "low": False, "default": False, "stage_mark": False,
         "countup": False, "delay_ms": 0}
@@ -148,3 +150,54 @@ def test_a_superscript_board_is_one_line_from_the_command(tmp_path, capsys):
     assert main(["report", str(tmp_path), "--pairings", str(path), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "internal error" not in err and "is not a board number" in err and len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------- 9. actions the page hides
+
+def test_a_result_needs_a_game_in_progress_and_an_ascii_board_number(monkeypatch):
+    states = {"setup": dict(GOOD, state="setup"), "finished": dict(GOOD, state="finished"),
+              "running": dict(GOOD), "paused": dict(GOOD, state="paused"), "flagged": dict(GOOD, state="flagged")}
+    hall = _hall(monkeypatch, states, {"result": {"state": "finished"}})
+    try:
+        _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 5, "5 boards up")
+        for n in (1, 2):
+            with pytest.raises(HallError, match="no game in progress"):
+                hall.result(n, "1-0")
+        for n in ("3", "4", 5):  # the page's number as the route gives it (text), or a number
+            assert hall.result(n, "1-0")["done"] == 1
+        for bad in ("\uff13", "\u0663", "3.0", " 3", "03x", "", "1" * 400):
+            with pytest.raises(HallError, match="no board"):
+                hall.result(bad, "1-0")
+    finally:
+        hall.close()
+
+
+def test_two_starts_at_once_one_is_told_busy(monkeypatch):
+    gate = threading.Event()
+    entered = threading.Event()
+
+    def sync(port, args):
+        entered.set()
+        gate.wait(5)
+        return {}
+
+    monkeypatch.setattr(core, "JOB_S", 3.0)
+    hall = _hall(monkeypatch, {"a": dict(GOOD, state="setup")}, {"time.sync": sync, "arm": {}})
+    try:
+        _until(lambda: hall.view()["boards"][0]["state"] == "setup", 5, "set up")
+        first = {}
+        t = threading.Thread(target=lambda: first.update(rep=hall.start_round()))
+        t.start()
+        assert entered.wait(5)
+        with pytest.raises(core.HallBusy, match="busy") as e:
+            hall.start_round()
+        assert e.value.status == 409 and isinstance(e.value, HallError)
+        with pytest.raises(core.HallBusy):
+            hall.pause_all()
+        gate.set()
+        t.join(10)
+        assert first["rep"]["what"] == "start round"
+        assert hall.pause_all()["what"] == "pause all"  # free again
+    finally:
+        gate.set()
+        hall.close()

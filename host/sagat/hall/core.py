@@ -5,6 +5,8 @@ TK-C5), pause all and resume all (TK-C15, TK-C18), each signed with the arbiter 
 
 from __future__ import annotations
 
+import functools
+import re
 import threading
 import time
 from concurrent.futures import Future, wait
@@ -23,7 +25,30 @@ JOB_S = 10.0
 
 
 class HallError(Exception):
-    """One line for the user."""
+    """One line for the user (status: the page's HTTP status for it)."""
+
+    status = 400
+
+
+class HallBusy(HallError):
+    """Another action is still running: this one was not done."""
+
+    status = 409
+
+
+def _one_at_a_time(action):
+    """The arbiter's actions never overlap (two "start round" at once would arm the boards twice)."""
+
+    @functools.wraps(action)
+    def run(self, *args, **kwargs):
+        if not self.acting.acquire(blocking=False):
+            raise HallBusy("busy: another action is still running; try again when it is done")
+        try:
+            return action(self, *args, **kwargs)
+        finally:
+            self.acting.release()
+
+    return run
 
 
 def _result(fut: Future, timeout: float = JOB_S):
@@ -54,6 +79,7 @@ class Hall:
         self.timeout = timeout
         self.boards: list[BoardLink] = []
         self.lock = threading.Lock()
+        self.acting = threading.Lock()  # held by the action running (_one_at_a_time)
         self.discover = discover
         self.find_ports = find_ports or client.find_ports
         self.stop = threading.Event()
@@ -170,6 +196,7 @@ class Hall:
         with b.lock:
             return (b.state or {}).get("state") if b.link == "up" else None
 
+    @_one_at_a_time
     def set_up(self, tc: str, first: str = "left") -> dict:
         """A new game on every board whose clock is not in a game (setup or finished): `new`,
         signed. Boards with a game in progress are left alone (pause is not an end: TK-C18)."""
@@ -198,10 +225,12 @@ class Hall:
 
         return self._report(f"set up {text}", self._each(job, which), skipped)
 
+    @_one_at_a_time
     def pause_all(self) -> dict:
         """TK-C15, TK-C18: the arbiter stops every running clock (an incident in the hall)."""
         return self._all("pause", {"by": "arbiter"}, ("running",))
 
+    @_one_at_a_time
     def resume_all(self) -> dict:
         return self._all("resume", {}, ("paused",))
 
@@ -223,6 +252,7 @@ class Hall:
 
         return self._report(f"{cmd} all", self._each(job, which), skipped)
 
+    @_one_at_a_time
     def start_round(self, lead_ms: int = LEAD_MS) -> dict:
         """Every set-up game starts at one instant (TK-C5): each link is synced (a burst of `state`
         round trips: the board's ticks against this PC's clock, the shortest round trip kept; and
@@ -308,16 +338,27 @@ class Hall:
         rnd["measured"] = True
         return rnd
 
-    def result(self, number: int, result: str) -> dict:
+    @_one_at_a_time
+    def result(self, number: int | str, result: str) -> dict:
         """The arbiter's result for one board's game (1-0, 0-1, 1/2-1/2, +/-, -/+), signed; its log
-        is then pulled and verified."""
+        is then pulled and verified. `number`: the board's, or the page's text of it (ASCII digits)."""
         from sagatfw.clock import RESULT_NAMES
 
+        if isinstance(number, str):
+            if not re.fullmatch(r"[0-9]{1,3}", number):  # not １ nor ١: the page's own numbers only
+                raise HallError("no board " + number[:8])
+            number = int(number)
         b = self.board(number)
         if b is None:
             raise HallError(f"no board {number}")
         if result not in RESULT_NAMES:
             raise HallError("result must be one of " + ", ".join(RESULT_NAMES))
+        with b.lock:
+            st = b.state or {}
+            mode, state = st.get("mode"), st.get("state")
+        if mode or state not in ("running", "paused", "flagged"):
+            now = "a match" if mode else f"the clock is {state or 'not connected'}"
+            raise HallError(f"board {number}: no game in progress ({now})")
         res = {number: _result(b.submit(lambda clock: _then_state(b, clock, clock.request(
             "result", auth=True, result=result).get("state"))))}
         return self._report(f"board {number}: result {result}", res, {})
