@@ -6,11 +6,15 @@ a board's number, and actions the page hides (a result on a game never started, 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import threading
 import time
+import urllib.parse
 
 import pytest
 
+from sagat import client
 from sagat.cli import main
 from sagat.hall import boards as HB
 from sagat.hall import core
@@ -132,6 +136,68 @@ def test_one_boards_view_failing_leaves_the_others_on_the_page(monkeypatch):
         assert boards[1]["pull"] == {"state": "idle", "message": ""} and boards[1]["port"] == "b"
     finally:
         hall.close()
+
+
+# -------------------------------------- 6. and 7. a hostile uid, a `$` in a title, no key
+
+EVIL_UID = "/../../../x$\\frac{$"  # board-01-/../../../x: out of tmp/a/b/out into tmp/a
+
+
+def test_a_hostile_uid_stays_in_out_and_an_unkeyed_log_is_not_called_verified(monkeypatch, tmp_path):
+    from sagat.hall.sims import Sims
+
+    real = client.Clock
+
+    class Evil(real):
+        def request(self, cmd, auth=False, **args):
+            ans = super().request(cmd, auth, **args)
+            return dict(ans, uid=EVIL_UID) if cmd == "identify" else ans
+
+    monkeypatch.setattr(HB.client, "Clock", Evil)
+    out = tmp_path / "a" / "b" / "out"
+    sims = Sims(1, str(tmp_path / "sims"))
+    hall = Hall(out_dir=str(out), discover=False)  # no key: the chain proves no authorship
+    try:
+        (port,) = sims.start()
+        hall.add(port, "sim", 1)
+        _until(lambda: hall.view()["boards"][0]["state"], 10, "the sim up")
+        assert hall.set_up("2")["done"] == 1
+        _until(lambda: hall.view()["boards"][0]["state"] == "setup", 3, "set up")
+        with pytest.raises(HallError, match="no game in progress"):  # 9: a game never started has no result
+            hall.result(1, "1-0")
+        hall.board(1).submit(lambda c: c.request("start")).result(5)
+        _until(lambda: hall.view()["boards"][0]["faces"]["left"]["flag"], 6, "the flag falls")
+        assert hall.result(1, "0-1")["done"] == 1
+        b = _until(lambda: [b for b in hall.view()["boards"] if b["pull"]["state"] not in ("idle", "pulling")],
+                   20, "the log pulled")[0]
+        assert b["pull"]["state"] == "unkeyed", b["pull"]
+        assert b["pull"]["message"] == f"chain intact, authorship unproven (code {b['result_code']})"
+        assert "verified" not in json.dumps(b)
+    finally:
+        hall.close()
+        sims.close()
+    outside = [p for p in tmp_path.rglob("*") if p.is_file() and out not in p.parents
+               and tmp_path / "sims" not in p.parents]
+    assert outside == [] and not (tmp_path / "a" / "x$\\frac{$").exists()
+    (folder,) = os.listdir(out)
+    assert folder == "board-01-__________x__frac__"
+
+    # the report: a folder named with `$`, `#` and `%2f` (the review's repro) reports, and links right
+    src = tmp_path / "src"
+    label = "board-01-$\\frac{$#a%2fb?"
+    shutil.copytree(out / folder, src / label)
+    rep = tmp_path / "report"
+    assert main(["report", str(src), "--out", str(rep)]) == 0
+    index = (rep / "index.html").read_text(encoding="utf-8")
+    href = index.split('<a href="')[1].split('"')[0]
+    assert (rep / urllib.parse.unquote(href)).is_file(), href
+    assert "#" not in href and "?" not in href
+    assert "chain intact, authorship unproven" in index and "verified" not in index
+    assert "class=unkeyed" in index
+    page = (rep / urllib.parse.unquote(href)).read_text(encoding="utf-8")
+    assert "chain intact, authorship unproven" in page
+    img = page.split('<img src="')[1].split('"')[0]
+    assert (rep / urllib.parse.unquote(img)).is_file(), img
 
 
 # ------------------------------------------------------------------- 8. pairings

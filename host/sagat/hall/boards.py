@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import threading
 import time
 from concurrent.futures import Future
@@ -107,7 +108,7 @@ def sample(clock: client.Clock) -> tuple[dict, Sync]:
 
 @dataclass
 class PullState:
-    state: str = "idle"  # idle, pulling, verified, failed
+    state: str = "idle"  # idle, pulling, verified (under a key given), unkeyed (the chain intact, no key), failed
     message: str = ""
     game: int | None = None
     result_host: float | None = None  # host ms of the result (TK-P1's window starts there)
@@ -271,8 +272,12 @@ class BoardLink:
         game = st.get("game")
         with self.lock:
             self.pulls = PullState("pulling", "pulling the log", game, host_ms())
-        folder = os.path.join(self.out_dir, f"board-{self.number:02d}-{self.ident.get('uid', 'clock')}")
+        uid = re.sub(r"[^A-Za-z0-9_-]", "_", str(self.ident.get("uid") or "clock"))[:40]  # the clock's: a name only
+        folder = os.path.join(self.out_dir, f"board-{self.number:02d}-{uid}")
         try:
+            top = os.path.realpath(self.out_dir)
+            if os.path.dirname(os.path.realpath(folder)) != top:  # (a link there to elsewhere)
+                raise OSError(f"{folder} leads out of {self.out_dir}")
             pull.pull(clock, folder, progress=False)
             with open(os.path.join(folder, "records.bin"), "rb") as fh:
                 data = fh.read()
@@ -301,11 +306,13 @@ class BoardLink:
             when = _wall_ms(wall)
             if when is not None:  # TK-P1 counts from the result itself, not from when the hall saw it
                 result_host = min(result_host, host_ms() - (time.time() * 1000 - when))
-            msg = "verified" + (f" (code {code})" if code else "") if ok else lines[0]
-            if ok and not keys:
-                msg += ", without a key: the chain proves no authorship"
+            # without a key the chain shows no tampering by accident, but anybody could have written it
+            state = ("verified" if keys else "unkeyed") if ok else "failed"
+            msg = {"verified": "verified", "unkeyed": "chain intact, authorship unproven"}.get(state, lines[0])
+            if ok and code:
+                msg += f" (code {code})"
             with self.lock:
-                self.pulls = PullState("verified" if ok else "failed", msg, game, result_host, wall)
+                self.pulls = PullState(state, msg, game, result_host, wall)
         except (client.LinkError, logs.LogError, OSError) as e:
             with self.lock:
                 self.pulls = PullState("failed", f"pull failed: {e}", game, self.pulls.result_host)

@@ -14,6 +14,7 @@ import html
 import json
 import os
 import re
+from urllib.parse import quote
 
 from sagatfw import records as R
 
@@ -22,6 +23,7 @@ from .. import logs
 CSS = """body{font:16px/1.4 system-ui,"DejaVu Sans",sans-serif;margin:2rem;max-width:70rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.2rem .5rem;text-align:left}
 th{background:#eee}.ok{color:#176c38;font-weight:700}.bad{color:#b3131b;font-weight:700}
+.unkeyed{color:#9a5b00;font-weight:700}
 .cert{border:3px double #333;padding:1rem 1.5rem;margin:1rem 0;background:#fafaf5}
 .cert h2{margin-top:0}img{max-width:100%;border:1px solid #ccc}td.num{text-align:right}"""
 
@@ -48,7 +50,7 @@ def _sources(paths: list[str]) -> list[tuple[str, str]]:
 
 
 def _board(label: str) -> int | None:
-    m = re.match(r"board-(\d+)", label)
+    m = re.match(r"board-([0-9]+)", label)
     return int(m.group(1)) if m else None
 
 
@@ -95,17 +97,25 @@ def plot(events: list[dict], path: str, title: str) -> None:
         if e["type"] == "flag":
             n = len(moves[e["side"]]) + 0.5
             top.axvline(n, color="#b3131b", ls="--")
-            top.text(n, top.get_ylim()[1] * 0.9, f" flag {e['side']} ({e.get('order')})", color="#b3131b")
+            top.text(n, top.get_ylim()[1] * 0.9, f" flag {e['side']} ({e.get('order')})", color="#b3131b",
+                     parse_math=False)
     top.set_ylabel("time left after the move (min)")
     bottom.set_ylabel("time used for the move (s)")
     bottom.set_xlabel("move (each side's own count)")
     top.legend()
-    top.set_title(title)
+    top.set_title(title, parse_math=False)  # a folder's name: plain text, never mathtext (a `$` in it)
     top.grid(alpha=0.3)
     bottom.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def _verdict(ok: bool, keys) -> str:
+    """The log's verdict as HTML: "verified" only under a key given (else anybody could have written it)."""
+    if not ok:
+        return "<span class=bad>NOT verified</span>"
+    return "<span class=ok>verified</span>" if keys else "<span class=unkeyed>chain intact, authorship unproven</span>"
 
 
 def _e(x) -> str:
@@ -141,8 +151,7 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
     if code:
         why = "from the keyed chain: compare the scoresheet" if keyed else "unkeyed: it proves nothing"
         rows.append(("result code", f"{code} ({why})"))
-    rows.append(("log", ("<span class=ok>verified</span>: " if ok else "<span class=bad>NOT verified</span>: ")
-                 + _e("; ".join(lines[:3]))))
+    rows.append(("log", _verdict(ok, keys) + ": " + _e("; ".join(lines[:3]))))
     rows.append(("key", "the chain links under the arbiter key given" if keys and ok else
                  ("no key given: the chain shows no tampering by accident, not authorship" if not keys else
                   "does not verify under the key given")))
@@ -164,13 +173,13 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
 <p><a href="index.html">&larr; the round</a></p>
 <h1>{_e(title)}</h1><p>{who} &middot; time control {_e(tc)}</p>
 <div class="cert"><h2>Flag-fall certificate</h2><table>{cert}</table></div>
-<h2>Time use</h2><img src="{_e(os.path.basename(png))}" alt="time left and time used per move, both sides">
+<h2>Time use</h2><img src="{_e(quote(os.path.basename(png)))}" alt="time left and time used per move, both sides">
 <h2>Events</h2><table><tr><th>seq</th><th>event</th><th>t</th><th>left</th><th>right</th><th>moves</th>
 <th>running</th><th>side / by</th><th>wall</th><th>details</th></tr>{table}</table></body></html>"""
     summary = {"label": label, "game": game, "players": players,
                "result": (result[-1].get("result") or result[-1].get("winner")) if result else None,
                "first_flag": min(flags, key=lambda e: e.get("order") or 99)["side"] if flags else None,
-               "ok": ok, "verdict": lines[0], "code": code if keyed else None}
+               "ok": ok, "keyed": bool(keys), "verdict": lines[0], "code": code if keyed else None}
     return page, summary
 
 
@@ -227,8 +236,8 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     body = "".join(
         f"<tr><td>{_e(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}</td>"
         f"<td class=num>{r['game']}</td><td>{_e(r['result'] or 'none')}</td><td>{_e(r['first_flag'] or '')}</td>"
-        f"<td>{_e(r['code'] or '')}</td><td class={'ok' if r['ok'] else 'bad'}>"
-        f"{'verified' if r['ok'] else 'NOT verified'}</td><td><a href=\"{_e(r['page'])}\">report</a></td></tr>"
+        f"<td>{_e(r['code'] or '')}</td><td>{_verdict(r['ok'], r['keyed'])}</td>"
+        f"<td><a href=\"{_e(quote(r['page']))}\">report</a></td></tr>"
         for r in rows)
     index = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sagat: the round</title>
 <style>{CSS}</style></head><body><h1>The round</h1>
@@ -236,5 +245,6 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
 <th>log</th><th></th></tr>{body}</table></body></html>"""
     with open(os.path.join(out_dir, "index.html"), "w", encoding="utf-8") as fh:
         fh.write(index)
-    return {"games": len(rows), "verified": sum(1 for r in rows if r["ok"]),
+    return {"games": len(rows), "verified": sum(1 for r in rows if r["ok"] and r["keyed"]),
+            "unkeyed": sum(1 for r in rows if r["ok"] and not r["keyed"]),
             "index": os.path.join(out_dir, "index.html")}
