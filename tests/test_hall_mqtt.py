@@ -40,14 +40,13 @@ def _need():
         pytest.skip(why)
 
 
-@pytest.fixture
-def broker(tmp_path):
+def _mosquitto(tmp_path, extra: str = "allow_anonymous true\n"):
     _need()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     conf = tmp_path / "mosquitto.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n", encoding="utf-8")
+    conf.write_text(f"listener {port} 127.0.0.1\npersistence false\n" + extra, encoding="utf-8")
     proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     end = time.monotonic() + 10
     while True:
@@ -57,6 +56,12 @@ def broker(tmp_path):
         except OSError:
             assert proc.poll() is None and time.monotonic() < end, proc.stderr.read() if proc.poll() is not None else ""
             time.sleep(0.05)
+    return proc, port
+
+
+@pytest.fixture
+def broker(tmp_path):
+    proc, port = _mosquitto(tmp_path)
     yield f"mqtt://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(timeout=10)
@@ -72,8 +77,13 @@ def _until(fn, timeout, what):
         time.sleep(0.05)
 
 
-def test_addresses():
+def test_addresses(monkeypatch):
     assert M.broker("mqtt://localhost") == ("localhost", 1883)
+    assert M.broker("mqtt://annex:s%40cret@broker-pc:1884") == ("broker-pc", 1884)
+    assert M.credentials("mqtt://annex:s%40cret@broker-pc") == ("annex", "s@cret")
+    monkeypatch.setenv("SAGAT_MQTT_PASSWORD", "from-env")
+    assert M.credentials("mqtt://annex@broker-pc") == ("annex", "from-env")
+    assert M.credentials("mqtt://broker-pc") is None
     assert M.broker("10.0.0.2:1884") == ("10.0.0.2", 1884)
     for bad in ("http://x", "mqtt://", "mqtt://h:port"):
         with pytest.raises(M.MqttError):
@@ -287,3 +297,49 @@ def test_a_standing_clock_stays_up(broker, tmp_path, monkeypatch):
         far.close()
         near.close()
         sims.close()
+
+
+def test_the_documented_broker_acl_keeps_each_hall_to_its_own_name(tmp_path):
+    # docs/hall.md: one broker user per hall, writing only under its own name, reading all
+    _need()
+    import paho.mqtt.client as mqtt
+
+    PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+    if not os.path.exists(PASSWD):
+        pytest.skip("needs mosquitto_passwd (Debian's mosquitto package)")
+    pw = tmp_path / "passwd"
+    pw.write_text("", encoding="utf-8")
+    for user in ("annex", "main", "evil"):
+        subprocess.run([PASSWD, "-b", str(pw), user, "pw-" + user], check=True, capture_output=True)
+    acl = tmp_path / "acl"
+    acl.write_text("pattern read sagat/hall/#\npattern write sagat/hall/%u/#\n", encoding="utf-8")
+    # (as root mosquitto becomes the user mosquitto, who cannot read pytest's folders)
+    root = "user root\n" if os.geteuid() == 0 else ""
+    proc, port = _mosquitto(tmp_path, f"allow_anonymous false\npassword_file {pw}\nacl_file {acl}\n{root}")
+    near = Hall(discover=False)
+    evil = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil")
+    try:
+        near.subscriber = M.Subscriber(f"mqtt://main:pw-main@127.0.0.1:{port}", "main")
+        near.subscriber.start()
+        _until(lambda: near.subscriber.error is None, 10, "the hall's user connected")
+        time.sleep(0.3)
+        evil.username_pw_set("evil", "pw-evil")
+        evil.connect("127.0.0.1", port)
+        evil.loop_start()
+        evil.publish("sagat/hall/annex/board/9", json.dumps(GOOD), qos=1).wait_for_publish(5)  # not its own
+        evil.publish("sagat/hall/evil/board/1", json.dumps(GOOD), qos=1).wait_for_publish(5)  # its own
+        _until(lambda: [v for v in near.view()["boards"] if v["number"] == "evil:1"], 5, "its own board")
+        time.sleep(0.3)
+        assert [v["number"] for v in near.view()["boards"]] == ["evil:1"]
+        bad = M.Subscriber(f"mqtt://main:wrong@127.0.0.1:{port}", "main2")
+        try:
+            bad.start()
+            _until(lambda: bad.error and "refused" in bad.error, 10, "a wrong password refused")
+        finally:
+            bad.close()
+    finally:
+        evil.loop_stop()
+        evil.disconnect()
+        near.close()
+        proc.terminate()
+        proc.wait(timeout=10)

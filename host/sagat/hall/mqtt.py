@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import threading
 import time
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 from .boards import host_ms
 
@@ -59,6 +60,15 @@ def broker(url: str) -> tuple[str, int]:
     return u.hostname, port
 
 
+def credentials(url: str) -> tuple[str, str | None] | None:
+    """(user, password) of mqtt://USER[:PASSWORD]@HOST: the hall's broker user (docs/hall.md); the
+    password may come from SAGAT_MQTT_PASSWORD instead (not in the process list)."""
+    u = urlparse(url if "://" in url else "mqtt://" + url)
+    if not u.username:
+        return None
+    return unquote(u.username), unquote(u.password) if u.password is not None else os.environ.get("SAGAT_MQTT_PASSWORD")
+
+
 def _client(name: str):
     try:
         import paho.mqtt.client as mqtt
@@ -75,6 +85,8 @@ class Publisher:
         self.name = name
         self.host, self.port = broker(url)
         self.mqtt, self.client = _client(f"sagat-hall-pub-{name}")
+        if credentials(url):
+            self.client.username_pw_set(*credentials(url))
         self.base = f"{PREFIX}/{name}"
         self.client.will_set(self.base + "/status", "offline", qos=1, retain=True)
         self.client.on_connect = self._connected
@@ -125,6 +137,8 @@ class Subscriber:
         self.name = name
         self.host, self.port = broker(url)
         self.mqtt, self.client = _client(f"sagat-hall-sub-{name}-{int(time.time() * 1000) % 100000}")
+        if credentials(url):
+            self.client.username_pw_set(*credentials(url))
         self.client.on_connect = self._connected
         self.client.on_message = self._message
         self.lock = threading.Lock()
