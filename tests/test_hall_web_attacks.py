@@ -161,6 +161,27 @@ def test_on_the_network_an_action_needs_the_printed_token():
     assert "Traceback" not in "".join(lines)
 
 
+def test_the_hall_stops_with_a_page_open():
+    proc, port, _url, lines = _start_hall()
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(f"GET /api/events HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n".encode())
+    f = s.makefile("rb")
+    try:
+        assert b" 200 " in f.readline()
+        _next_data(f)
+        t0 = time.monotonic()
+        proc.terminate()  # SIGTERM, or Ctrl-C: the open page does not hold the hall
+        assert proc.wait(timeout=10) == 0 and time.monotonic() - t0 < 3
+    finally:
+        f.close()
+        s.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    time.sleep(0.2)
+    assert "Traceback" not in "".join(lines) and "sagat hall: stopped" in "".join(lines)
+
+
 def test_a_bad_host_option_is_one_line(capsys):
     from sagat.cli import main
 

@@ -124,9 +124,10 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
                 import webbrowser
 
                 webbrowser.open(url)
-            config = uvicorn.Config(make_app(hall, host, token), log_level="warning", lifespan="off",
-                                    access_log=False)
-            server = uvicorn.Server(config)
+            servers: list = []  # (the server, once made: the pages' streams end when it stops)
+            app = make_app(hall, host, token, stopping=lambda: bool(servers) and servers[0].should_exit)
+            server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
+            servers.append(server)
             server.run(sockets=[sock])
         except KeyboardInterrupt:
             pass

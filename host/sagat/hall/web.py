@@ -133,6 +133,7 @@ class _Feed:
         self.changed: asyncio.Event | None = None
         self.task: asyncio.Task | None = None
         self.failed: str | None = None
+        self.stopping = lambda: False  # the server stops: every page's stream ends (else it waits on them)
 
     def compute(self) -> str:
         try:
@@ -168,9 +169,11 @@ class _Feed:
     async def stream(self):
         seen = 0
         yield "retry: 1000\n\n"
-        while True:
+        while not self.stopping():
             if self.tick == seen:
                 await self.changed.wait()
+                if self.stopping():
+                    return
             seen = self.tick
             yield "data: " + self.text + "\n\n"
 
@@ -196,11 +199,13 @@ class _Events:
             self.feed.leave()
 
 
-def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None) -> Starlette:
+def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stopping=None) -> Starlette:
     """The hall's app; `host` as served (--host), `token`: the access token its actions need (a
-    hall served beyond this PC), or None."""
+    hall served beyond this PC), or None; `stopping()`: True once the server stops."""
     guard_args = (host_names(host), token)
     feed = _Feed(hall)
+    if stopping is not None:
+        feed.stopping = stopping
 
     async def index(request: Request):
         given = request.query_params.get("t")
