@@ -342,3 +342,95 @@ def test_another_sites_form_cannot_press_the_buttons(hall):
     assert e.value.code == 415
     assert json.load(e.value)["error"].startswith("the hall's actions take a JSON body")
     assert all(b["state"] != "paused" for b in _get(hall["url"] + "api/state")["boards"])
+
+
+XSS = '<img src=x onerror="document.title=\'PWNED\'">'
+
+
+def _no_script_ran(d) -> dict:
+    return d.execute_script("return {title: document.title, imgs: document.querySelectorAll('img').length}")
+
+
+def test_the_page_escapes_whatever_a_board_says(hall, browser):
+    # a clock (or a hall on the broker) that answers garbage: every field drawn as text, a board
+    # that cannot be drawn says so, and the others are drawn all the same (attack review, 1 and 4)
+    d = browser
+    d.get(hall["url"])
+    _until(d, f"{CARDS}.length == {N}", 10, "the page")
+    evil = {"number": XSS, "link": XSS, "error": XSS, "state": XSS, "mode": XSS, "game": XSS, "battery": XSS,
+            "rtt_ms": XSS, "hall": XSS, "players": [XSS, XSS], "message": XSS, "result_code": XSS,
+            "start": {"dev_ms": XSS, "err_ms": XSS}, "pull": {"state": XSS, "message": XSS}, "protest_ms": XSS,
+            "faces": {"left": {"text": XSS, "moves": XSS, "stage": XSS, "flag": XSS}, "right": XSS},
+            "alerts": [{"kind": XSS, "text": XSS}, 1, None]}
+    boards = [evil, dict(evil, number="m", match={"period": XSS, "time": XSS, "why": XSS, "winner": XSS,
+                                                  "left": {"score": XSS}, "right": XSS}),
+              {"number": 5}, {"number": 6, "alerts": 5, "faces": 3, "pull": None}, None, 7,
+              {"number": 8, "link": "up", "state": "setup", "alerts": [], "pull": {"state": "unkeyed", "message": "ok"},
+               "faces": {"left": {"text": "1:00"}, "right": {"text": "1:00"}}}]
+    got = d.execute_script("render(arguments[0]); return " + CARDS + ".map(a => [a.dataset.number, a.textContent])",
+                           {"boards": boards, "key": True})
+    nums = [n for n, _t in got]
+    assert nums[:2] == [XSS, "m"] and "5" in nums and "6" in nums and "8" in nums, got
+    assert XSS in got[0][1]  # shown as the text it is
+    assert d.execute_script("return document.querySelector('[data-number=\"8\"] [data-pull=unkeyed]').className") \
+        == "unkeyed"
+    time.sleep(0.5)
+    assert _no_script_ran(d) == {"title": "sagat hall", "imgs": 0}
+    _until(d, f"{CARDS}.length == {N}", 3, "the hall's own boards again")
+
+
+def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
+    # anyone who can publish to the broker: a board whose every field is a script, under a hall
+    # name and a board number that are too (attack review, 1)
+    from test_hall_mqtt import MOSQUITTO
+
+    if MOSQUITTO is None:
+        pytest.skip("needs mosquitto")
+    import paho.mqtt.client as mqtt
+
+    bport = _free_port()
+    conf = tmp_path / "mosquitto.conf"
+    conf.write_text(f"listener {bport} 127.0.0.1\nallow_anonymous true\npersistence false\n", encoding="utf-8")
+    broker = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    proc = subprocess.Popen([sys.executable, "-m", "sagat", "hall", "--no-usb", "--no-browser", "--http-port",
+                             str(port), "--subscribe", f"mqtt://127.0.0.1:{bport}", "--name", "main"],
+                            stderr=subprocess.PIPE, text=True, env=env)
+    evil = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil")
+    try:
+        url = None
+        while url is None:
+            line = proc.stderr.readline()
+            assert line, "the hall did not start"
+            url = line.split()[2] if "http://" in line else None
+        end = time.monotonic() + 10
+        while True:
+            try:
+                evil.connect("127.0.0.1", bport)
+                break
+            except OSError:
+                assert time.monotonic() < end
+                time.sleep(0.1)
+        evil.loop_start()
+        view = {"number": XSS, "link": "up", "state": "running", "game": XSS, "battery": XSS, "players": [XSS, XSS],
+                "error": XSS, "message": XSS, "port": XSS, "pull": {"state": "verified", "message": XSS},
+                "faces": {"left": {"text": "<img src=x>", "moves": XSS, "stage": XSS}, "right": {"text": XSS}},
+                "alerts": [{"kind": XSS, "text": XSS}, {"kind": "flag", "text": XSS}]}
+        for topic in ("sagat/hall/evil/board/1", f"sagat/hall/{XSS}/board/2", f"sagat/hall/evil/board/{XSS}"):
+            evil.publish(topic, json.dumps(view), retain=True).wait_for_publish(5)
+        d = browser
+        d.get(url)
+        _until(d, f"{CARDS}.length == 1", 15, "the remote board on the page")
+        card = d.execute_script(f"return {CARDS}.map(a => [a.dataset.number, a.textContent])")[0]
+        assert card[0] == "evil:1" and XSS in card[1] and "reported by hall evil" in card[1], card
+        assert d.execute_script("return document.querySelector('[data-pull=verified]')") is None
+        time.sleep(1.0)
+        assert _no_script_ran(d) == {"title": "sagat hall", "imgs": 0}
+    finally:
+        evil.loop_stop()
+        evil.disconnect()
+        proc.terminate()  # (with the page still open on it)
+        assert proc.wait(timeout=20) == 0
+        broker.terminate()
+        broker.wait(timeout=10)

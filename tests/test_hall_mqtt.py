@@ -1,10 +1,15 @@
 """issue 16, beyond one PC: a hall publishes its clocks to a real Mosquitto broker (Debian's
 package, started here on a free port), and a second hall, subscribed, shows them live beside its
 own; when the first hall goes away the broker says so (its last will) and the board is marked lost.
-Without mosquitto or paho-mqtt the test skips, saying what to install; under CI it fails."""
+Without mosquitto or paho-mqtt the test skips, saying what to install; under CI it fails.
+
+And what any broker client may send (the attack review of issue 16, findings 1, 4 and 10): a board
+under a bad topic, a payload of any shape or size, a "verified" from another hall, a cleared
+retained board, a hall that says nothing more."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -35,14 +40,13 @@ def _need():
         pytest.skip(why)
 
 
-@pytest.fixture
-def broker(tmp_path):
+def _mosquitto(tmp_path, extra: str = "allow_anonymous true\n"):
     _need()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     conf = tmp_path / "mosquitto.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n", encoding="utf-8")
+    conf.write_text(f"listener {port} 127.0.0.1\npersistence false\n" + extra, encoding="utf-8")
     proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     end = time.monotonic() + 10
     while True:
@@ -52,6 +56,12 @@ def broker(tmp_path):
         except OSError:
             assert proc.poll() is None and time.monotonic() < end, proc.stderr.read() if proc.poll() is not None else ""
             time.sleep(0.05)
+    return proc, port
+
+
+@pytest.fixture
+def broker(tmp_path):
+    proc, port = _mosquitto(tmp_path)
     yield f"mqtt://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(timeout=10)
@@ -67,8 +77,13 @@ def _until(fn, timeout, what):
         time.sleep(0.05)
 
 
-def test_addresses():
+def test_addresses(monkeypatch):
     assert M.broker("mqtt://localhost") == ("localhost", 1883)
+    assert M.broker("mqtt://annex:s%40cret@broker-pc:1884") == ("broker-pc", 1884)
+    assert M.credentials("mqtt://annex:s%40cret@broker-pc") == ("annex", "s@cret")
+    monkeypatch.setenv("SAGAT_MQTT_PASSWORD", "from-env")
+    assert M.credentials("mqtt://annex@broker-pc") == ("annex", "from-env")
+    assert M.credentials("mqtt://broker-pc") is None
     assert M.broker("10.0.0.2:1884") == ("10.0.0.2", 1884)
     for bad in ("http://x", "mqtt://", "mqtt://h:port"):
         with pytest.raises(M.MqttError):
@@ -103,3 +118,228 @@ def test_a_hall_shows_the_clocks_of_a_hall_on_another_pc(broker, tmp_path):
         far.close()
         near.close()
         sims.close()
+
+
+# ------------------------------------------------------------ what a broker client may send (attacks)
+# Anyone who can publish to the broker can publish under any hall's name: what the subscriber
+# shows is rebuilt from known fields of known types, and no message can stop it (review of issue 16,
+# findings 1, 4 and 10).
+
+EVIL = '<img src=x onerror="document.title=\'X\'">'
+
+
+def _msg(topic: str, payload) -> object:
+    import types
+
+    if not isinstance(payload, bytes):
+        payload = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
+    return types.SimpleNamespace(topic=topic, payload=payload, retain=False, qos=0)
+
+
+def _sub():
+    pytest.importorskip("paho.mqtt")
+    sub = M.Subscriber("mqtt://127.0.0.1:1", "main")
+    sub.error = None  # as connected
+    return sub
+
+
+GOOD = {"number": 3, "link": "up", "state": "running", "mode": "game", "game": 2, "battery": 80, "rtt_ms": 1.5,
+        "players": ["Aibek", "Dana"], "running": "left", "pull": {"state": "idle", "message": ""},
+        "faces": {s: {"text": "4:59", "ms": 299000, "moves": 3, "stage": 1, "flag": 0, "first": False, "low": False,
+                      "default": False, "stage_mark": False, "delay_ms": 0} for s in ("left", "right")},
+        "alerts": [{"kind": "battery", "text": "low battery"}], "protest_ms": None, "start": None}
+
+
+def test_a_remote_board_is_rebuilt_from_known_fields():
+    sub = _sub()
+    evil = dict(GOOD, number=EVIL, game=EVIL, battery=EVIL, rtt_ms=EVIL, link=EVIL, state=EVIL, mode=EVIL,
+                players=[EVIL, 7], extra=EVIL, start={"dev_ms": EVIL, "err_ms": 1, "armed": True},
+                faces={"left": dict(GOOD["faces"]["left"], moves=EVIL, stage=EVIL, text=EVIL * 10), "right": EVIL},
+                alerts=[{"kind": EVIL, "text": "x"}, {"kind": "flag", "text": EVIL}, 1, "y"] + [
+                    {"kind": "log", "text": "z"}] * 50,
+                pull={"state": EVIL, "message": EVIL})
+    sub._message(None, None, _msg("sagat/hall/annex/board/3", evil))
+    (v,) = sub.views()
+    assert v["number"] == "annex:3" and v["hall"] == "annex" and v["source"] == "mqtt"  # the topic's, checked
+    assert "extra" not in v
+    assert v["game"] is None and v["battery"] is None and v["rtt_ms"] is None and v["start"]["dev_ms"] is None
+    assert v["link"] == "lost" and v["state"] is None and v["mode"] == "game"  # not a link/state/mode known
+    assert v["players"] == [EVIL[:64], "7"]  # text is text (the page escapes it)
+    assert v["faces"]["left"]["moves"] is None and v["faces"]["left"]["stage"] is None
+    assert len(v["faces"]["left"]["text"]) <= 16 and v["faces"]["right"]["text"] == "-"
+    assert v["alerts"][0] == {"kind": "flag", "text": EVIL[:80]}  # a kind not known, and non-alerts: dropped
+    assert len(v["alerts"]) <= 8 and all(set(a) == {"kind", "text"} for a in v["alerts"])
+    assert v["pull"]["state"] not in ("verified", EVIL)
+
+    def strings(x):
+        if isinstance(x, dict):
+            for k, y in x.items():
+                assert isinstance(k, str)
+                yield from strings(y)
+        elif isinstance(x, list):
+            for y in x:
+                yield from strings(y)
+        else:
+            assert x is None or type(x) in (str, int, float, bool), x
+            yield x
+    list(strings(v))
+
+
+@pytest.mark.parametrize("topic", ["sagat/hall/<img>/board/1", "sagat/hall/" + "a" * 33 + "/board/1",
+                                   "sagat/hall/annex/board/x", "sagat/hall/annex/board/1/more",
+                                   "sagat/hall/annex/board/１", "sagat/hall/annex/board/00001"])
+def test_a_board_under_a_bad_topic_is_not_shown(topic):
+    sub = _sub()
+    sub._message(None, None, _msg(topic, GOOD))
+    assert sub.views() == []
+
+
+def test_a_remote_verification_is_reported_not_verified_here():
+    sub = _sub()
+    done = dict(GOOD, state="finished", pull={"state": "verified", "message": "verified (code 1)"})
+    sub._message(None, None, _msg("sagat/hall/annex/board/3", done))
+    (v,) = sub.views()
+    assert v["pull"]["state"] == "reported"
+    assert v["pull"]["message"] == "verified (code 1), reported by hall annex: not verified here"
+    for state in ("failed", "pulling", "unkeyed", "idle"):
+        sub._message(None, None, _msg("sagat/hall/annex/board/3", dict(GOOD, pull={"state": state, "message": "m"})))
+        assert sub.views()[0]["pull"]["state"] == state
+
+
+@pytest.mark.parametrize("payload", [b"[1]", b"{}", b'{"alerts":[1]}', b'{"alerts":1,"faces":[],"pull":3}',
+                                     b"[" * 200000, b"\xff\xfe", b"1e999999", b'{"number": NaN}',
+                                     b'{"players":"' + b"x" * 20000 + b'"}'])
+def test_no_message_stops_the_subscriber(payload):
+    sub = _sub()
+    sub._message(None, None, _msg("sagat/hall/bad/board/1", payload))  # (paho's thread: nothing escapes)
+    sub._message(None, None, _msg("sagat/hall/bad/status", "offline"))
+    sub._message(None, None, _msg("sagat/hall/bad/status", payload))
+    sub._message(None, None, _msg("sagat/hall/bad/status", "offline"))
+    for v in sub.views():
+        assert v["link"] == "lost" and v["number"] == "bad:1"
+    sub._message(None, None, _msg("sagat/hall/annex/board/7", GOOD))
+    assert "annex:7" in [v["number"] for v in sub.views()]
+    json.dumps(sub.views(), allow_nan=False)
+
+
+def test_a_board_is_lost_when_nothing_comes_whatever_the_broker_says(monkeypatch):
+    sub = _sub()
+    now = [1_000_000.0]
+    monkeypatch.setattr(M, "host_ms", lambda: now[0])
+    sub._message(None, None, _msg("sagat/hall/annex/board/3", GOOD))
+    assert sub.views()[0]["link"] == "up"
+    now[0] += M.REMOTE_STALE_MS + 1  # the broker is up, the hall says online, its board said nothing
+    (v,) = sub.views()
+    assert v["link"] == "lost" and v["alerts"][-1] == {"kind": "link", "text": "nothing from hall annex for 5 s"}
+
+
+def test_an_empty_retained_message_removes_the_board():
+    sub = _sub()
+    sub._message(None, None, _msg("sagat/hall/annex/board/3", GOOD))
+    sub._message(None, None, _msg("sagat/hall/annex/board/4", GOOD))
+    sub._message(None, None, _msg("sagat/hall/annex/board/3", b""))
+    assert [v["number"] for v in sub.views()] == ["annex:4"]
+
+
+def test_a_broker_client_cannot_flood_the_page():
+    sub = _sub()
+    for i in range(1, 400):
+        sub._message(None, None, _msg(f"sagat/hall/h{i % 40}/board/{i}", GOOD))
+    assert len(sub.views()) == M.MAX_REMOTE_BOARDS
+
+
+def test_a_hostile_message_on_a_real_broker_kills_nothing(broker):
+    import paho.mqtt.client as mqtt
+
+    sub = M.Subscriber(broker, "main")
+    evil = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil")
+    try:
+        sub.start()
+        evil.connect("127.0.0.1", int(broker.rsplit(":", 1)[1]))
+        evil.loop_start()
+        _until(lambda: sub.error is None, 10, "connected")
+        time.sleep(0.3)  # (its subscription made)
+        evil.publish("sagat/hall/evil/board/1", "[" * 200000).wait_for_publish(5)
+        evil.publish("sagat/hall/evil/board/2", json.dumps(dict(GOOD, alerts=[1]))).wait_for_publish(5)
+        evil.publish("sagat/hall/evil/status", "offline").wait_for_publish(5)
+        evil.publish("sagat/hall/good/board/7", json.dumps(GOOD)).wait_for_publish(5)
+        b = _until(lambda: [v for v in sub.views() if v["number"] == "good:7"], 5, "a good board after the bad ones")
+        assert b[0]["link"] == "up" and sub.client._thread.is_alive()
+        assert [v["link"] for v in sub.views() if v["hall"] == "evil"] == ["lost"]
+    finally:
+        evil.loop_stop()
+        evil.disconnect()
+        sub.close()
+
+
+def test_a_standing_clock_stays_up(broker, tmp_path, monkeypatch):
+    # a board is lost when nothing comes for REMOTE_STALE_MS: a clock that shows the same thing
+    # (set up, paused) is published again every REFRESH_MS all the same
+    monkeypatch.setattr(M, "REMOTE_STALE_MS", 1500)
+    monkeypatch.setattr(M, "REFRESH_MS", 500, raising=False)
+    sims = Sims(1, str(tmp_path / "sims"))
+    far = Hall(discover=False)
+    near = Hall(discover=False)
+    try:
+        (port,) = sims.start()
+        far.add(port, "sim", 1)
+        far.publisher = M.Publisher(far, broker, "annex")
+        near.subscriber = M.Subscriber(broker, "main")
+        far.start()
+        far.publisher.start()
+        near.subscriber.start()
+        _until(lambda: [b for b in near.view()["boards"] if b.get("faces") and b["link"] == "up"], 15, "up")
+        end = time.monotonic() + 3.5
+        while time.monotonic() < end:
+            assert near.view()["boards"][0]["link"] == "up"
+            time.sleep(0.1)
+    finally:
+        far.close()
+        near.close()
+        sims.close()
+
+
+def test_the_documented_broker_acl_keeps_each_hall_to_its_own_name(tmp_path):
+    # docs/hall.md: one broker user per hall, writing only under its own name, reading all
+    _need()
+    import paho.mqtt.client as mqtt
+
+    PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+    if not os.path.exists(PASSWD):
+        pytest.skip("needs mosquitto_passwd (Debian's mosquitto package)")
+    pw = tmp_path / "passwd"
+    pw.write_text("", encoding="utf-8")
+    for user in ("annex", "main", "evil"):
+        subprocess.run([PASSWD, "-b", str(pw), user, "pw-" + user], check=True, capture_output=True)
+    acl = tmp_path / "acl"
+    acl.write_text("pattern read sagat/hall/#\npattern write sagat/hall/%u/#\n", encoding="utf-8")
+    # (as root mosquitto becomes the user mosquitto, who cannot read pytest's folders)
+    root = "user root\n" if os.geteuid() == 0 else ""
+    proc, port = _mosquitto(tmp_path, f"allow_anonymous false\npassword_file {pw}\nacl_file {acl}\n{root}")
+    near = Hall(discover=False)
+    evil = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil")
+    try:
+        near.subscriber = M.Subscriber(f"mqtt://main:pw-main@127.0.0.1:{port}", "main")
+        near.subscriber.start()
+        _until(lambda: near.subscriber.error is None, 10, "the hall's user connected")
+        time.sleep(0.3)
+        evil.username_pw_set("evil", "pw-evil")
+        evil.connect("127.0.0.1", port)
+        evil.loop_start()
+        evil.publish("sagat/hall/annex/board/9", json.dumps(GOOD), qos=1).wait_for_publish(5)  # not its own
+        evil.publish("sagat/hall/evil/board/1", json.dumps(GOOD), qos=1).wait_for_publish(5)  # its own
+        _until(lambda: [v for v in near.view()["boards"] if v["number"] == "evil:1"], 5, "its own board")
+        time.sleep(0.3)
+        assert [v["number"] for v in near.view()["boards"]] == ["evil:1"]
+        bad = M.Subscriber(f"mqtt://main:wrong@127.0.0.1:{port}", "main2")
+        try:
+            bad.start()
+            _until(lambda: bad.error and "refused" in bad.error, 10, "a wrong password refused")
+        finally:
+            bad.close()
+    finally:
+        evil.loop_stop()
+        evil.disconnect()
+        near.close()
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -5,11 +5,14 @@ each finished game's log pulled and verified in the background."""
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import socket
 import sys
 import tempfile
 
 DEFAULT_HTTP_PORT = 8716
+NAME_RE = r"[A-Za-z0-9_-]{1,32}"  # a hall's name on the MQTT broker (mqtt.py checks the same)
 
 
 class StartError(Exception):
@@ -54,9 +57,10 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
     if publish or subscribe:
         from . import mqtt
 
-        name = name or socket.gethostname().split(".")[0] or "hall"
-        if "/" in name or "+" in name or "#" in name:
-            raise StartError(f"--name {name!r}: a hall's name has no / + or #")
+        if name is None:
+            name = re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname().split(".")[0])[:32] or "hall"
+        if not re.fullmatch(NAME_RE, name):
+            raise StartError(f"--name {name!r}: a hall's name is 1 to 32 letters, digits, _ or -")
         try:
             for url in (publish, subscribe):
                 if url:
@@ -64,7 +68,11 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
             mqtt._client("check")
         except mqtt.MqttError as e:
             raise StartError(str(e)) from None
+    from .web import is_loopback
+
     sock = _listen(host, http_port)
+    # beyond this PC anyone on the network can open the page: its actions need this run's token
+    token = None if is_loopback(host) else secrets.token_urlsafe(18)
     hall = Hall(key, keys, pairs, out_dir, discover=usb, timeout=timeout)
     if publish:
         hall.publisher = mqtt.Publisher(hall, publish, name)
@@ -89,17 +97,9 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
         hall.start()
         for bridge in bridges:
             bridge.start()
-        url = f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{sock.getsockname()[1]}/"
-        print(f"sagat hall: {url}  ({len(hall.boards)} clock(s){' + USB as plugged in' if usb else ''}; "
-              f"Ctrl-C stops)", file=sys.stderr, flush=True)
-        if browser:
-            import webbrowser
-
-            webbrowser.open(url)
-        config = uvicorn.Config(make_app(hall), log_level="warning", lifespan="off", access_log=False)
-        server = uvicorn.Server(config)
         # uvicorn stops on SIGINT and SIGTERM, then raises the signal again to its earlier handler:
-        # SIGTERM's must end this process through `finally`, so the simulators go with it
+        # SIGTERM's must end this process through `finally`, so the simulators go with it (set
+        # before the address is printed: whoever read it may stop the hall at once)
         import signal
 
         def _term(*_):
@@ -107,6 +107,27 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
 
         signal.signal(signal.SIGTERM, _term)
         try:
+            if is_loopback(host):
+                where = "localhost"
+            elif host in ("0.0.0.0", "::", ""):
+                where = socket.gethostname()
+            else:
+                where = f"[{host}]" if ":" in host else host
+            url = f"http://{where}:{sock.getsockname()[1]}/" + (f"?t={token}" if token else "")
+            print(f"sagat hall: {url}  ({len(hall.boards)} clock(s){' + USB as plugged in' if usb else ''}; "
+                  f"Ctrl-C stops)", file=sys.stderr, flush=True)
+            if token:
+                print(f"sagat hall: served on {host}: anyone on the network can see the page; its buttons act only "
+                      "in a browser that opened the address above (its access token, new each run, is kept in a "
+                      "cookie). Keep it to the arbiters.", file=sys.stderr, flush=True)
+            if browser:
+                import webbrowser
+
+                webbrowser.open(url)
+            servers: list = []  # (the server, once made: the pages' streams end when it stops)
+            app = make_app(hall, host, token, stopping=lambda: bool(servers) and servers[0].should_exit)
+            server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
+            servers.append(server)
             server.run(sockets=[sock])
         except KeyboardInterrupt:
             pass

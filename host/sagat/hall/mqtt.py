@@ -5,24 +5,43 @@ several PCs (several halls, or more clocks than one PC has USB ports).
 Topics, under `sagat/hall/<hall name>/`:
   board/<number>   the board's view as the page shows it (JSON, retained), at most 4 times a
                    second and only when it changed
+                   (and again every 2 s when it did not)
   status           "online" (retained); the broker publishes "offline" when the hall goes away
                    (its last will), and the subscribers mark its boards lost
 
 A remote board is shown, never acted on: "Start round", "Pause all" and the rest act on the
-clocks attached to the hall that holds them (the key and the links are there)."""
+clocks attached to the hall that holds them (the key and the links are there).
+
+Whoever can publish to the broker can publish anything under any hall's name (docs/hall.md: give
+each hall its own broker user, allowed to write only under its own name). So a subscriber takes a
+board only under a well-formed topic and rebuilds it from the fields the page knows, each of its
+type (text cut short, alerts of known kinds); what a remote hall says it verified is shown as its
+report, never as verified here; no message, however made, stops the subscriber."""
 
 from __future__ import annotations
 
 import json
+import math
+import os
+import re
 import threading
 import time
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 from .boards import host_ms
 
 PREFIX = "sagat/hall"
 PUBLISH_S = 0.25
 REMOTE_STALE_MS = 5000
+REFRESH_MS = 2000  # a board that did not change is published again all the same (else: lost)
+MAX_PAYLOAD = 16 * 1024  # a board's view is 1 to 2 KB
+MAX_REMOTE_BOARDS = 256
+NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a hall's name (sagat hall --name)
+NUMBER = re.compile(r"[1-9][0-9]{0,3}")
+LINKS = ("opening", "up", "lost", "unreachable")
+ALERT_KINDS = ("link", "flag", "battery", "log", "verify")
+PULL_STATES = ("idle", "pulling", "failed", "unkeyed")  # (and "verified": a remote hall's report)
+WORD = re.compile(r"[a-z_]{1,20}")  # a state, a mode
 
 
 class MqttError(Exception):
@@ -41,6 +60,15 @@ def broker(url: str) -> tuple[str, int]:
     return u.hostname, port
 
 
+def credentials(url: str) -> tuple[str, str | None] | None:
+    """(user, password) of mqtt://USER[:PASSWORD]@HOST: the hall's broker user (docs/hall.md); the
+    password may come from SAGAT_MQTT_PASSWORD instead (not in the process list)."""
+    u = urlparse(url if "://" in url else "mqtt://" + url)
+    if not u.username:
+        return None
+    return unquote(u.username), unquote(u.password) if u.password is not None else os.environ.get("SAGAT_MQTT_PASSWORD")
+
+
 def _client(name: str):
     try:
         import paho.mqtt.client as mqtt
@@ -57,6 +85,8 @@ class Publisher:
         self.name = name
         self.host, self.port = broker(url)
         self.mqtt, self.client = _client(f"sagat-hall-pub-{name}")
+        if credentials(url):
+            self.client.username_pw_set(*credentials(url))
         self.base = f"{PREFIX}/{name}"
         self.client.will_set(self.base + "/status", "offline", qos=1, retain=True)
         self.client.on_connect = self._connected
@@ -84,11 +114,13 @@ class Publisher:
                 if self.error is None:
                     self.error = f"no broker at {self.host}:{self.port}"
                 continue
+            now = host_ms()
             for v in self.hall.view(remote=False)["boards"]:
                 text = json.dumps(v, sort_keys=True)
-                if self.sent.get(v["number"]) != text:
+                last = self.sent.get(v["number"])
+                if last is None or last[0] != text or now - last[1] >= REFRESH_MS:
                     self.client.publish(f"{self.base}/board/{v['number']}", text, qos=0, retain=True)
-                    self.sent[v["number"]] = text
+                    self.sent[v["number"]] = (text, now)
 
     def close(self) -> None:
         self.stop.set()
@@ -105,6 +137,8 @@ class Subscriber:
         self.name = name
         self.host, self.port = broker(url)
         self.mqtt, self.client = _client(f"sagat-hall-sub-{name}-{int(time.time() * 1000) % 100000}")
+        if credentials(url):
+            self.client.username_pw_set(*credentials(url))
         self.client.on_connect = self._connected
         self.client.on_message = self._message
         self.lock = threading.Lock()
@@ -120,23 +154,39 @@ class Subscriber:
         client.subscribe([(PREFIX + "/+/board/+", 0), (PREFIX + "/+/status", 1)])
 
     def _message(self, client, userdata, msg):
-        parts = msg.topic.split("/")
-        if len(parts) < 4 or parts[2] == self.name:
-            return  # not ours, or this hall's own
+        try:  # (paho's network thread: an exception here would end it, and every later message)
+            self._take(msg.topic, msg.payload)
+        except Exception:  # noqa: BLE001 - a message that cannot be read is dropped
+            pass
+
+    def _take(self, topic: str, payload: bytes) -> None:
+        parts = topic.split("/")
+        if len(parts) < 4 or "/".join(parts[:2]) != PREFIX or not NAME.fullmatch(parts[2]) or parts[2] == self.name:
+            return  # not a hall's, or this hall's own
         hall = parts[2]
-        with self.lock:
-            if parts[3] == "status":
-                if msg.payload == b"offline":
+        if parts[3] == "status" and len(parts) == 4:
+            with self.lock:
+                if payload == b"offline":
                     self.offline.add(hall)
-                else:
+                elif payload == b"online":
                     self.offline.discard(hall)
-                return
-            try:
-                view = json.loads(msg.payload)
-            except ValueError:
-                return
-            if isinstance(view, dict) and len(parts) == 5:
-                self.boards[(hall, parts[4])] = (view, host_ms())
+            return
+        if parts[3] != "board" or len(parts) != 5 or not NUMBER.fullmatch(parts[4]):
+            return
+        key = (hall, parts[4])
+        if not payload:  # the retained board cleared: gone
+            with self.lock:
+                self.boards.pop(key, None)
+            return
+        if len(payload) > MAX_PAYLOAD:
+            return
+        view = json.loads(payload)
+        if not isinstance(view, dict):
+            return
+        v = remote_view(view, hall, int(parts[4]))
+        with self.lock:
+            if key in self.boards or len(self.boards) < MAX_REMOTE_BOARDS:
+                self.boards[key] = (v, host_ms())
 
     def start(self) -> None:
         self.client.connect_async(self.host, self.port, keepalive=10)
@@ -148,22 +198,115 @@ class Subscriber:
 
     def views(self) -> list[dict]:
         """The other halls' boards, each marked with its hall; lost when its hall went offline
-        or nothing came for 5 s (a board's view is published whenever it changes: a running clock
-        changes 4 times a second, a standing one is kept alive by the hall's status)."""
+        or nothing came for 5 s (a board's view is published whenever it changes, and every 2 s
+        when it does not)."""
         now = host_ms()
         out = []
         with self.lock:
-            items = sorted(self.boards.items(), key=lambda kv: (kv[0][0], int(kv[0][1]) if kv[0][1].isdigit() else 0))
+            items = sorted(self.boards.items(), key=lambda kv: (kv[0][0], int(kv[0][1])))
             offline = set(self.offline)
         for (hall, _n), (view, at) in items:
             v = dict(view)
-            v["hall"] = hall
-            v["number"] = f"{hall}:{view.get('number')}"
-            v["source"] = "mqtt"
-            if hall in offline or (self.error is not None and now - at > REMOTE_STALE_MS):
+            if hall in offline or now - at > REMOTE_STALE_MS:
+                if hall in offline:
+                    why, alert = f"hall {hall} is offline", f"hall {hall} offline"
+                elif self.error is not None:
+                    why, alert = f"broker: {self.error}", "broker lost"
+                else:
+                    why = alert = f"nothing from hall {hall} for {REMOTE_STALE_MS // 1000} s"
                 v["link"] = "lost"
-                v["error"] = f"hall {hall} is offline" if hall in offline else f"broker: {self.error}"
-                v["alerts"] = [a for a in v.get("alerts", []) if a.get("kind") != "link"] + [
-                    {"kind": "link", "text": f"hall {hall} offline" if hall in offline else "broker lost"}]
+                v["error"] = why
+                v["alerts"] = [a for a in v["alerts"] if a["kind"] != "link"] + [{"kind": "link", "text": alert}]
             out.append(v)
         return out
+
+
+def _text(x, n: int) -> str | None:
+    if x is None:
+        return None
+    if isinstance(x, bool) or not isinstance(x, (str, int, float)):
+        return None
+    return str(x)[:n]
+
+
+def _int(x, lo: int = -(2 ** 53), hi: int = 2 ** 53) -> int | None:
+    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
+        return None
+    return x
+
+
+def _num(x) -> float | int | None:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or abs(x) > 1e12:
+        return None
+    return x
+
+
+def _word(x) -> str | None:
+    return x if isinstance(x, str) and WORD.fullmatch(x) else None
+
+
+def _dict(x) -> dict:
+    return x if isinstance(x, dict) else {}
+
+
+def remote_view(view: dict, hall: str, number: int) -> dict:
+    """A board's view as another hall published it, rebuilt from the fields the page shows, each
+    of its type: nothing else passes (the page is the arbiter's, its buttons sign)."""
+    pull = _dict(view.get("pull"))
+    pstate, pmsg = pull.get("state"), _text(pull.get("message"), 120) or ""
+    if pstate not in PULL_STATES:  # "verified", or anything else: the remote hall's word only
+        said = (pmsg or (pstate if isinstance(pstate, str) else ""))[:120]
+        pmsg = f"{said}, reported by hall {hall}: not verified here"
+        pstate = "reported"
+    players = view.get("players")
+    start = view.get("start")
+    v = {
+        "number": f"{hall}:{number}", "hall": hall, "source": "mqtt",
+        "port": _text(view.get("port"), 64), "uid": _text(view.get("uid"), 40),
+        "firmware": _text(view.get("firmware"), 40), "key_set": view.get("key_set") is True,
+        "players": [_text(p, 64) or "" for p in players[:2]] if isinstance(players, list) and len(players) == 2
+        else None,
+        "link": view.get("link") if view.get("link") in LINKS else "lost",
+        "error": _text(view.get("error"), 200),
+        "rtt_ms": _num(view.get("rtt_ms")),
+        "state": _word(view.get("state")), "game": _int(view.get("game"), 0),
+        "mode": _word(view.get("mode")) or "game",
+        "running": view.get("running") if view.get("running") in ("left", "right") else None,
+        "battery": _int(view.get("battery"), 0, 100), "low_battery": view.get("low_battery") is True,
+        "message": _text(view.get("message"), 80), "log_error": _text(view.get("log_error"), 80),
+        "log_full": view.get("log_full") is True, "result_code": _text(view.get("result_code"), 16),
+        "armed": view.get("armed") is True,
+        "pull": {"state": pstate, "message": pmsg},
+        "start": {"armed": _dict(start).get("armed") is True, "dev_ms": _num(_dict(start).get("dev_ms")),
+                  "err_ms": _num(_dict(start).get("err_ms")),
+                  "exact": _dict(start).get("exact") if isinstance(_dict(start).get("exact"), bool) else None}
+        if isinstance(start, dict) else None,
+        "protest_ms": _int(view.get("protest_ms"), 0),
+    }
+    match = view.get("match")
+    if isinstance(match, dict):
+        def side(s):
+            s = _dict(s)
+            return {"score": _int(s.get("score"), 0, 9999) or 0, "warnings": _int(s.get("warnings"), 0, 9) or 0,
+                    "reds": _int(s.get("reds"), 0, 9) or 0}
+        v["match"] = {"period": _text(match.get("period"), 32), "time": _text(match.get("time"), 16) or "-",
+                      "left": side(match.get("left")), "right": side(match.get("right")),
+                      "winner": match.get("winner") if match.get("winner") in ("left", "right", "none") else None,
+                      "why": _text(match.get("why"), 64)}
+    else:
+        faces = _dict(view.get("faces"))
+        v["faces"] = {}
+        for s in ("left", "right"):
+            f = _dict(faces.get(s))
+            v["faces"][s] = {
+                "text": _text(f.get("text"), 16) or "-", "ms": _num(f.get("ms")),
+                "moves": _int(f.get("moves"), 0, 99999), "stage": _int(f.get("stage"), 0, 99),
+                "flag": _int(f.get("flag"), 0, 2) or 0, "first": f.get("first") is True, "low": f.get("low") is True,
+                "default": f.get("default") is True, "stage_mark": f.get("stage_mark") is True,
+                "delay_ms": _int(f.get("delay_ms"), 0) or 0,
+            }
+    alerts = view.get("alerts")
+    v["alerts"] = [{"kind": a["kind"], "text": _text(a.get("text"), 80) or ""}
+                   for a in (alerts if isinstance(alerts, list) else [])
+                   if isinstance(a, dict) and a.get("kind") in ALERT_KINDS][:8]
+    return v

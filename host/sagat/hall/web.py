@@ -6,12 +6,19 @@ action's waiting runs in a worker thread (asyncio.to_thread)."""
 from __future__ import annotations
 
 import asyncio
+import hmac
+import ipaddress
 import json
+import re
+import socket
+import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, StreamingResponse
+from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect, Request, cookie_parser
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -19,35 +26,210 @@ from .core import Hall, HallError
 
 STATIC = Path(__file__).parent / "static"
 PUSH_S = 0.25  # the page gets the hall 4 times a second
+MAX_EVENT_CLIENTS = 32  # pages open on the hall at once (each a Server-Sent Events stream)
+COOKIE = "sagat_hall"  # the access token, once the arbiter opened the address `sagat hall` printed
+# the page loads nothing but its own files: no inline script, no other site, never in a frame
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
 class _NotJson(Exception):
     pass
 
 
-def make_app(hall: Hall) -> Starlette:
+def is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def host_names(host: str) -> set[str]:
+    """The names the hall answers to (beside any IP address, which no DNS rebinding can use: the
+    attack needs a name of the attacker's, made to point at the hall): localhost, the --host given,
+    and for all interfaces (0.0.0.0, ::) this PC's own names."""
+    names = {"localhost", host.lower().strip("[]")}
+    if host in ("0.0.0.0", "::", ""):
+        short = socket.gethostname().lower()
+        names |= {short, short.split(".")[0], short.split(".")[0] + ".local", socket.getfqdn().lower()}
+    return {n for n in names if n}
+
+
+def _host_of(header: str | None) -> str | None:
+    if not header or any(c.isspace() or c in "/\\@?#" for c in header):
+        return None
+    try:
+        u = urlsplit("//" + header)
+        u.port  # noqa: B018 - a port that is not a number: no host
+    except ValueError:
+        return None
+    return u.hostname
+
+
+def has_token(headers: Headers, token: str | None) -> bool:
+    """The request carries the access token (its cookie, or X-Hall-Token from a script); True when
+    the hall needs none."""
+    if token is None:
+        return True
+    given = headers.get("x-hall-token") or cookie_parser(headers.get("cookie", "")).get(COOKIE, "")
+    return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode())
+
+
+class _Guard:
+    """Every request: answered only under the hall's own names (Host; DNS rebinding). Every action
+    (a POST): only from the hall's own page (Origin, Sec-Fetch-Site), and with the access token when
+    the hall is served beyond this PC."""
+
+    def __init__(self, app, names: set[str], token: str | None):
+        self.app = app
+        self.names = names
+        self.token = token
+
+    def host_ok(self, header: str | None) -> bool:
+        name = _host_of(header)
+        if name is None:
+            return False
+        if name.lower() in self.names:
+            return True
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            return False
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = Headers(scope=scope)
+        host = headers.get("host")
+        if not self.host_ok(host):
+            return await JSONResponse({"error": f"this hall answers to {', '.join(sorted(self.names))} or its "
+                                       "IP address, not to this Host"}, status_code=400)(scope, receive, send)
+        if scope["method"] not in ("GET", "HEAD"):
+            origin = headers.get("origin")
+            site = headers.get("sec-fetch-site")
+            if (origin is not None and urlsplit(origin).netloc.lower() != host.lower()) or \
+                    (site is not None and site not in ("same-origin", "none")):
+                return await JSONResponse({"error": "refused: the hall takes actions only from its own page"},
+                                          status_code=403)(scope, receive, send)
+            if not has_token(headers, self.token):
+                return await JSONResponse({"error": "this page is read-only here: act from the address `sagat hall` "
+                                           "printed (with its access token, ?t=...)"}, status_code=401)(
+                    scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
+class _Feed:
+    """The hall's view as JSON, computed once per tick however many pages are open, and only while
+    one is."""
+
+    def __init__(self, hall: Hall):
+        self.hall = hall
+        self.text = ""
+        self.tick = 0
+        self.clients = 0
+        self.changed: asyncio.Event | None = None
+        self.task: asyncio.Task | None = None
+        self.failed: str | None = None
+        self.stopping = lambda: False  # the server stops: every page's stream ends (else it waits on them)
+
+    def compute(self) -> str:
+        try:
+            text = json.dumps(self.hall.view())
+            self.failed = None
+            return text
+        except Exception as e:  # noqa: BLE001 - the page says so, and the next tick tries again
+            why = f"{type(e).__name__}: {e}"
+            if why != self.failed:
+                print(f"sagat hall: the page's view failed: {why}", file=sys.stderr, flush=True)
+            self.failed = why
+            return json.dumps({"error": f"the hall's view failed ({why})"})
+
+    def join(self) -> None:
+        self.clients += 1
+        if self.changed is None:
+            self.changed = asyncio.Event()
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def leave(self) -> None:
+        self.clients -= 1
+
+    async def _run(self) -> None:
+        while self.clients > 0:
+            self.text = self.compute()
+            self.tick += 1
+            done, self.changed = self.changed, asyncio.Event()
+            done.set()
+            await asyncio.sleep(PUSH_S)
+        self.task = None
+
+    async def stream(self):
+        seen = 0
+        yield "retry: 1000\n\n"
+        while not self.stopping():
+            if self.tick == seen:
+                await self.changed.wait()
+                if self.stopping():
+                    return
+            seen = self.tick
+            yield "data: " + self.text + "\n\n"
+
+
+class _Events:
+    """GET /api/events: the shared feed, to at most MAX_EVENT_CLIENTS pages at once."""
+
+    def __init__(self, feed: _Feed):
+        self.feed = feed
+
+    async def __call__(self, scope, receive, send):
+        if self.feed.clients >= MAX_EVENT_CLIENTS:
+            return await JSONResponse({"error": f"{MAX_EVENT_CLIENTS} pages are open on the hall already: "
+                                       "close one"}, status_code=503)(scope, receive, send)
+        self.feed.join()
+        try:
+            await StreamingResponse(self.feed.stream(), media_type="text/event-stream",
+                                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})(
+                scope, receive, send)
+        except (OSError, ClientDisconnect):
+            pass  # the page went away
+        finally:
+            self.feed.leave()
+
+
+def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stopping=None) -> Starlette:
+    """The hall's app; `host` as served (--host), `token`: the access token its actions need (a
+    hall served beyond this PC), or None; `stopping()`: True once the server stops."""
+    guard_args = (host_names(host), token)
+    feed = _Feed(hall)
+    if stopping is not None:
+        feed.stopping = stopping
+
     async def index(request: Request):
-        return FileResponse(STATIC / "index.html")
+        given = request.query_params.get("t")
+        if token is not None and given is not None and hmac.compare_digest(given.encode("utf-8", "replace"),
+                                                                           token.encode()):
+            resp = RedirectResponse("/", status_code=303)  # the token to a cookie, out of the address bar
+            resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+            resp.headers["Referrer-Policy"] = "no-referrer"
+            return resp
+        return FileResponse(STATIC / "index.html", headers={
+            "Content-Security-Policy": CSP, "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"})
+
+    async def access(request: Request):
+        return JSONResponse({"act": has_token(request.headers, token)})
 
     async def state(request: Request):
-        return JSONResponse(hall.view())
-
-    async def events(request: Request):
-        async def stream():
-            yield "retry: 1000\n\n"
-            while True:
-                if await request.is_disconnected():
-                    return
-                yield "data: " + json.dumps(hall.view()) + "\n\n"
-                await asyncio.sleep(PUSH_S)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        text = feed.compute()
+        return JSONResponse(json.loads(text), status_code=500 if feed.failed else 200)
 
     async def _body(request: Request) -> dict:
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             # another web site's form cannot send JSON to this page without the browser asking first
-            # (CORS, which this server never allows): so no page but this one presses its buttons
+            # (CORS, which this server never allows); a page of another site that reaches the hall
+            # under its own name (DNS rebinding) is refused by _Guard (Host, Origin)
             raise _NotJson()
         try:
             data = await request.json()
@@ -94,10 +276,10 @@ def make_app(hall: Hall) -> Starlette:
 
     async def result(request: Request):
         data = await _body(request)
-        try:
-            number = int(request.path_params["number"])
-        except ValueError:
+        text = request.path_params["number"]
+        if not re.fullmatch(r"[0-9]{1,4}", text):  # (ASCII digits: int() takes any script's)
             return JSONResponse({"error": "no such board"}, status_code=404)
+        number = int(text)
         return await action(hall.result, number, str(data.get("result")))
 
     async def not_json(request: Request, exc: Exception):
@@ -107,7 +289,8 @@ def make_app(hall: Hall) -> Starlette:
     app = Starlette(exception_handlers={_NotJson: not_json}, routes=[
         Route("/", index),
         Route("/api/state", state),
-        Route("/api/events", events),
+        Route("/api/access", access),
+        Route("/api/events", _Events(feed)),
         Route("/api/setup", setup, methods=["POST"]),
         Route("/api/start", start, methods=["POST"]),
         Route("/api/pause", pause, methods=["POST"]),
@@ -116,4 +299,5 @@ def make_app(hall: Hall) -> Starlette:
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ])
     app.state.tasks = set()
+    app.add_middleware(_Guard, *guard_args)
     return app

@@ -6,13 +6,20 @@ const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({
   "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
+// Every value drawn goes through esc() (or textContent): a board's fields come from its clock, or
+// from another hall through the MQTT broker, and none of them is trusted to be what it should be.
+const num = (x) => (typeof x === "number" && isFinite(x) ? x : null);
+const word = (x) => (typeof x === "string" && /^[a-z_]+$/.test(x) ? x : "");  // a class name, or none
+const list = (x) => (Array.isArray(x) ? x : []);
+const obj = (x) => (x && typeof x === "object" && !Array.isArray(x) ? x : {});
+
 function mmss(ms) {
   const s = Math.ceil(ms / 1000);
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 
 function face(b, side) {
-  const f = b.faces[side];
+  const f = obj(obj(b.faces)[side]);
   const cls = ["face", side];
   if (b.running === side) cls.push("running");
   if (f.flag) cls.push("flagged");
@@ -23,50 +30,62 @@ function face(b, side) {
   if (f.low) marks.push('<span class="mark low">LOW</span>');
   if (f.default) marks.push('<span class="mark def" title="default time (TK-C6)">DEF</span>');
   if (f.stage_mark) marks.push('<span class="mark st" title="stage added at a flag: check the moves (TK-C13)">ST&gt;</span>');
-  return `<div class="${cls.join(" ")}" data-side="${side}" data-flag="${f.flag}">
-    <div class="time">${esc(f.text)}</div>
-    <div class="sub">moves ${f.moves ?? "-"} &middot; stage ${f.stage ?? "-"}</div>
+  return `<div class="${cls.join(" ")}" data-side="${side}" data-flag="${esc(num(f.flag) ?? 0)}">
+    <div class="time">${esc(f.text ?? "-")}</div>
+    <div class="sub">moves ${esc(num(f.moves) ?? "-")} &middot; stage ${esc(num(f.stage) ?? "-")}</div>
     <div class="marks">${marks.join("")}</div></div>`;
 }
 
 function matchView(b) {
-  const m = b.match;
-  const cards = (s) => "W".repeat(s.warnings || 0) + "R".repeat(s.reds || 0);
+  const m = obj(b.match);
+  const left = obj(m.left), right = obj(m.right);
+  const cards = (s) => "W".repeat(Math.min(num(s.warnings) || 0, 9)) + "R".repeat(Math.min(num(s.reds) || 0, 9));
   const won = m.winner ? ` &middot; ${m.winner === "none" ? "draw" : "winner " + esc(m.winner)} (${esc(m.why)})` : "";
   return `<div class="match"><div class="sub">${esc(b.mode)} &middot; ${esc(m.period)} &middot; ${esc(m.time)}${won}</div>
-    <div class="score">${m.left.score ?? 0} : ${m.right.score ?? 0}</div>
-    <div class="sub">${cards(m.left)} &nbsp; ${cards(m.right)}</div></div>`;
+    <div class="score">${esc(num(left.score) ?? 0)} : ${esc(num(right.score) ?? 0)}</div>
+    <div class="sub">${cards(left)} &nbsp; ${cards(right)}</div></div>`;
 }
 
 function card(b) {
+  const alerts = list(b.alerts).map(obj);
+  const pull = obj(b.pull);
+  const start = obj(b.start);
   const cls = ["board"];
-  if (b.alerts.length) cls.push("alert");
-  if (b.alerts.some((a) => a.kind === "flag")) cls.push("alert-flag");
+  if (alerts.length) cls.push("alert");
+  if (alerts.some((a) => a.kind === "flag")) cls.push("alert-flag");
   if (b.link !== "up") cls.push("down");
-  const players = b.players ? `${esc(b.players[0])} &ndash; ${esc(b.players[1])}` : "";
-  const battery = b.battery == null ? "" : ` &middot; battery ${b.battery}%`;
-  const rtt = b.rtt_ms == null ? "" : ` ${b.rtt_ms} ms`;
+  const players = Array.isArray(b.players) ? `${esc(b.players[0])} &ndash; ${esc(b.players[1])}` : "";
+  const battery = num(b.battery) == null ? "" : ` &middot; battery ${esc(b.battery)}%`;
+  const rtt = num(b.rtt_ms) == null ? "" : ` ${esc(b.rtt_ms)} ms`;
   const where = b.hall ? ` &middot; hall ${esc(b.hall)}` : "";
-  const meta = `<span class="dot ${b.link}" title="${esc(b.error || b.link)}"></span> ${esc(b.link)}${rtt}${battery}${where}`;
+  const meta = `<span class="dot ${word(b.link)}" title="${esc(b.error || b.link)}"></span> ${esc(b.link)}${rtt}${battery}${where}`;
   let body;
   if (b.link !== "up" && !b.state) body = `<div class="sub">${esc(b.error || "connecting")}</div>`;
   else if (b.match) body = matchView(b);
   else body = `<div class="faces">${face(b, "left")}${face(b, "right")}</div>`;
   const foot = [`<span class="state">${esc(b.armed ? "armed" : b.state || "-")}</span>`,
-                `<span>${esc(b.mode)}${b.game != null ? " " + b.game : ""}</span>`];
+                `<span>${esc(b.mode)}${b.game != null ? " " + esc(b.game) : ""}</span>`];
   if (b.result_code) foot.push(`<span>code ${esc(b.result_code)}</span>`);
-  if (b.start && b.start.dev_ms != null) foot.push(`<span title="its start against the round's instant, within &plusmn;${b.start.err_ms} ms of the link">start ${b.start.dev_ms >= 0 ? "+" : ""}${b.start.dev_ms} ms</span>`);
-  if (b.pull.state !== "idle") foot.push(`<span class="${b.pull.state}" data-pull="${b.pull.state}">${esc(b.pull.message)}</span>`);
+  if (num(start.dev_ms) != null) foot.push(`<span title="its start against the round's instant, within &plusmn;${esc(num(start.err_ms))} ms of the link">start ${start.dev_ms >= 0 ? "+" : ""}${esc(start.dev_ms)} ms</span>`);
+  if (pull.state && pull.state !== "idle") foot.push(`<span class="${word(pull.state)}" data-pull="${esc(pull.state)}">${esc(pull.message)}</span>`);
   else foot.push(`<span>log ${b.log_full ? "FULL" : b.log_error ? "ERROR" : "ok"}</span>`);
-  if (b.protest_ms != null) foot.push(`<span title="TK-P1: 30 minutes from the result">protest ${b.protest_ms > 0 ? mmss(b.protest_ms) + " left" : "closed"}</span>`);
+  const protest = num(b.protest_ms);
+  if (protest != null) foot.push(`<span title="TK-P1: 30 minutes from the result">protest ${protest > 0 ? mmss(protest) + " left" : "closed"}</span>`);
   if (b.message && !b.result_code) foot.push(`<span>${esc(b.message)}</span>`);
-  if (b.link === "up" && !b.match && !b.hall && b.state && b.state !== "finished")
-    foot.push(`<button class="small" data-result="${b.number}" title="enter this game's result (signed)">result&hellip;</button>`);
-  const alerts = b.alerts.map((a) => `<span class="${a.kind}">${esc(a.text)}</span>`).join("");
-  return `<article class="${cls.join(" ")}" id="board-${b.number}" data-number="${b.number}" data-state="${esc(b.state)}" data-link="${esc(b.link)}">
-    <div class="top"><span class="num">${b.number}</span><span class="meta">${meta}</span></div>
+  if (b.link === "up" && !b.match && !b.hall && b.state && b.state !== "finished" && canAct)
+    foot.push(`<button class="small" data-result="${esc(b.number)}" title="enter this game's result (signed)">result&hellip;</button>`);
+  const alertText = alerts.map((a) => `<span class="${word(a.kind)}">${esc(a.text)}</span>`).join("");
+  return `<article class="${cls.join(" ")}" id="board-${esc(b.number)}" data-number="${esc(b.number)}" data-state="${esc(b.state)}" data-link="${esc(b.link)}">
+    <div class="top"><span class="num">${esc(b.number)}</span><span class="meta">${meta}</span></div>
     <div class="players">${players || "&nbsp;"}</div>
-    ${body}<div class="foot">${foot.join("")}</div><div class="alerts">${alerts}</div></article>`;
+    ${body}<div class="foot">${foot.join("")}</div><div class="alerts">${alertText}</div></article>`;
+}
+
+function brokenCard(b, e) {
+  // one board that cannot be drawn says so; the others are drawn all the same
+  return `<article class="board alert down" id="board-${esc(b && b.number)}" data-number="${esc(b && b.number)}" data-link="error">
+    <div class="top"><span class="num">${esc(b && b.number)}</span></div>
+    <div class="sub">this board cannot be shown: ${esc(e)}</div></article>`;
 }
 
 const drawn = new Map();  // board number -> the card's HTML as last drawn
@@ -76,11 +95,14 @@ function render(h) {
   const main = $("boards");
   const seen = new Set();
   let prev = null;
-  for (const b of h.boards) {
+  const boards = list(h.boards).map(obj);
+  for (const b of boards) {
     const key = String(b.number);
+    if (seen.has(key)) continue;
     seen.add(key);
-    const text = card(b);
-    let el = document.getElementById("board-" + key);
+    let text;
+    try { text = card(b); } catch (e) { text = brokenCard(b, e); }
+    let el = Array.from(main.children).find((c) => c.dataset.number === key);
     if (!el || drawn.get(key) !== text) {
       const tmp = document.createElement("div");
       tmp.innerHTML = text;
@@ -94,10 +116,11 @@ function render(h) {
   for (const el of Array.from(main.children)) {
     if (!seen.has(el.dataset.number)) { drawn.delete(el.dataset.number); el.remove(); }
   }
-  const up = h.boards.filter((b) => b.link === "up").length;
-  const flags = h.boards.filter((b) => b.alerts.some((a) => a.kind === "flag")).length;
-  $("summary").textContent = `${h.boards.length} boards, ${up} connected` + (flags ? `, ${flags} flagged` : "") +
-    (h.key ? "" : " \u00b7 no arbiter key given") + (h.discover_error ? " \u00b7 " + h.discover_error : "");
+  const up = boards.filter((b) => b.link === "up").length;
+  const flags = boards.filter((b) => list(b.alerts).some((a) => obj(a).kind === "flag")).length;
+  $("summary").textContent = `${boards.length} boards, ${up} connected` + (flags ? `, ${flags} flagged` : "") +
+    (h.key ? "" : " \u00b7 no arbiter key given") + (h.discover_error ? " \u00b7 " + h.discover_error : "") +
+    (h.error ? " \u00b7 " + h.error : "") + (canAct ? "" : " \u00b7 read-only: " + READ_ONLY);
   const r = h.round;
   if (!r) $("round").textContent = "";
   else if (!r.measured) $("round").textContent = `round: ${r.armed} boards armed`;
@@ -109,7 +132,7 @@ function render(h) {
 function showAction(a) {
   if (!a) return;
   if (a.error) { $("action").textContent = a.error; return; }
-  const bad = Object.entries(a.boards).filter(([, v]) => v.ok === false).map(([n, v]) => `board ${n}: ${v.text}`);
+  const bad = Object.entries(obj(a.boards)).filter(([, v]) => v.ok === false).map(([n, v]) => `board ${n}: ${v.text}`);
   $("action").textContent = `${a.what}: ${a.done} done` + (a.failed ? `, ${a.failed} failed (${bad.join("; ")})` : "") +
     (a.skipped ? `, ${a.skipped} skipped` : "");
 }
@@ -142,9 +165,21 @@ $("boards").addEventListener("pointerdown", (ev) => {
   ev.preventDefault();
   const n = button.dataset.result;
   const result = window.prompt(`Board ${n}: the result (1-0, 0-1, 1/2-1/2, +/-, -/+)`);
-  if (result) post(`/api/board/${n}/result`, { result: result.trim() }, button);
+  if (result) post(`/api/board/${encodeURIComponent(n)}/result`, { result: result.trim() }, button);
 });
 
+// beyond this PC the page acts only where the address with the hall's access token was opened
+let canAct = true;
+const READ_ONLY = "open the address sagat hall printed to act";
+fetch("/api/access").then((r) => r.json()).then((a) => {
+  canAct = a.act === true;
+  for (const el of document.querySelectorAll("#setup button, .actions button")) el.disabled = !canAct;
+  drawn.clear();
+}).catch(() => {});
+
 const source = new EventSource("/api/events");
-source.onmessage = (ev) => { $("conn").className = "dot up"; render(JSON.parse(ev.data)); };
+source.onmessage = (ev) => {
+  $("conn").className = "dot up";
+  try { render(JSON.parse(ev.data)); } catch (e) { $("summary").textContent = "the page cannot show the hall: " + e; }
+};
 source.onerror = () => { $("conn").className = "dot lost"; $("summary").textContent = "the hall is not answering"; };

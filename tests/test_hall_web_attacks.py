@@ -1,0 +1,297 @@
+"""The hall's web server under attack (docs/hall.md, "Who can press the buttons"; the attack review
+of issue 16, findings 2, 3 and 11):
+
+- DNS rebinding: a page of another site whose name is made to point at 127.0.0.1 is the same origin
+  as the hall for the browser, so it could read the hall and post JSON to it. The hall answers only
+  to the names it is served under (400 for another Host) and takes an action only from its own page
+  (403 for another Origin, or a browser's Sec-Fetch-Site that is not same-origin).
+- `--host` other than loopback: anyone on the network can open the page, so an action needs the
+  access token `sagat hall` prints in the page's address (kept in a cookie once opened): 401 without.
+- Server-Sent Events: the hall's view is computed once per tick for every page, and the number of
+  pages is capped (503 beyond).
+
+Each runs `sagat hall --no-usb` as the arbiter starts it (a hall with no clocks), or the web app on
+uvicorn in this process where it counts what the server does."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from conftest import ROOT
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_hall(*args: str):
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    proc = subprocess.Popen([sys.executable, "-m", "sagat", "hall", "--no-usb", "--no-browser",
+                             "--http-port", str(port), *args], stderr=subprocess.PIPE, text=True, env=env)
+    lines = []
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "http://" in line:
+            # the rest of stderr is read on, so the hall never blocks on a full pipe
+            threading.Thread(target=lambda: lines.extend(proc.stderr), daemon=True).start()
+            return proc, port, line.split()[2], lines
+    proc.kill()
+    proc.wait()
+    raise AssertionError("sagat hall did not start: " + "".join(lines))
+
+
+def _stop(proc) -> None:
+    proc.terminate()
+    assert proc.wait(timeout=20) == 0
+
+
+def _req(port: int, method: str, path: str, headers: dict | None = None, body: bytes | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        h = {"Host": f"localhost:{port}"}
+        h.update(headers or {})
+        if body is not None:
+            h.setdefault("Content-Type", "application/json")
+        conn.request(method, path, body=body, headers=h)
+        r = conn.getresponse()
+        return r.status, r.read(), r
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def local_hall():
+    proc, port, url, lines = _start_hall()
+    yield port, url, lines
+    _stop(proc)
+    text = "".join(lines)
+    assert "Traceback" not in text, text
+
+
+def test_another_host_name_gets_nothing(local_hall):
+    # DNS rebinding: evil.example points at 127.0.0.1 now; the browser sends Host: evil.example
+    port, _url, _ = local_hall
+    for host in ("evil.example", f"evil.example:{port}", "localhost.evil.example", f"127.0.0.1.nip.io:{port}"):
+        st, body, _ = _req(port, "GET", "/api/state", {"Host": host})
+        assert st == 400, (host, st, body[:200])
+        assert b"boards" not in body
+        st, body, _ = _req(port, "POST", "/api/pause", {"Host": host}, b"{}")
+        assert st == 400, (host, st, body[:200])
+    # the names the hall is served under
+    for host in (f"localhost:{port}", f"127.0.0.1:{port}", "localhost"):
+        st, body, _ = _req(port, "GET", "/api/state", {"Host": host})
+        assert st == 200 and "boards" in json.loads(body), host
+
+
+def test_an_action_from_another_origin_is_refused(local_hall):
+    port, _url, _ = local_hall
+    for headers in ({"Origin": "http://evil.example"}, {"Origin": f"http://evil.example:{port}"},
+                    {"Origin": "null"}, {"Origin": f"http://localhost:{port + 1}"},
+                    {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}):
+        st, body, _ = _req(port, "POST", "/api/pause", headers, b"{}")
+        assert st == 403, (headers, st, body)
+        assert json.loads(body)["error"].startswith("refused: the hall takes actions only from its own page")
+    # its own page (a browser sends Origin and Sec-Fetch-Site), and a script such as curl (neither)
+    for headers in ({"Origin": f"http://localhost:{port}", "Sec-Fetch-Site": "same-origin"}, {}):
+        st, body, _ = _req(port, "POST", "/api/pause", headers, b"{}")
+        assert st == 200, (headers, st, body)
+        assert json.loads(body)["what"] == "pause all"
+
+
+def test_the_page_on_loopback_needs_no_token(local_hall):
+    port, url, lines = local_hall
+    assert url == f"http://localhost:{port}/"
+    st, body, _ = _req(port, "GET", "/api/access")
+    assert st == 200 and json.loads(body) == {"act": True}
+
+
+def test_on_the_network_an_action_needs_the_printed_token():
+    proc, port, url, lines = _start_hall("--host", "0.0.0.0")
+    try:
+        m = re.fullmatch(r"http://[^/]+:(\d+)/\?t=([A-Za-z0-9_-]{20,})", url)
+        assert m and int(m.group(1)) == port, url
+        token = m.group(2)
+        end = time.monotonic() + 5
+        while "anyone on the network can see the page" not in "".join(lines):  # (its warning, next)
+            assert time.monotonic() < end, lines
+            time.sleep(0.05)
+        host = {"Host": f"192.0.2.7:{port}"}  # by the PC's address, from another PC
+        # a spectator (or a player) on the network: sees the page, presses nothing
+        assert _req(port, "GET", "/api/state", host)[0] == 200
+        assert json.loads(_req(port, "GET", "/api/access", host)[1]) == {"act": False}
+        for bad in ({}, {"Cookie": "sagat_hall=wrong"}, {"X-Hall-Token": token[:-1]}, {"Cookie": "sagat_hall="}):
+            st, body, _ = _req(port, "POST", "/api/pause", dict(host, **bad), b"{}")
+            assert st == 401, (bad, st, body)
+            assert "access token" in json.loads(body)["error"]
+        st, body, _ = _req(port, "POST", "/api/board/1/result", host, b'{"result": "1-0"}')
+        assert st == 401
+        # the arbiter opens the printed address: the token goes to a cookie, and out of the address bar
+        st, body, r = _req(port, "GET", "/?t=" + token, host)
+        assert st == 303 and r.getheader("Location") == "/"
+        cookie = r.getheader("Set-Cookie")
+        assert cookie.startswith(f"sagat_hall={token};") and "HttpOnly" in cookie and "SameSite=strict" in cookie
+        jar = {"Cookie": f"sagat_hall={token}"}
+        assert json.loads(_req(port, "GET", "/api/access", dict(host, **jar))[1]) == {"act": True}
+        st, body, _ = _req(port, "POST", "/api/pause", dict(host, **jar), b"{}")
+        assert st == 200 and json.loads(body)["what"] == "pause all"
+        st, body, _ = _req(port, "POST", "/api/pause", dict(host, **{"X-Hall-Token": token}), b"{}")  # a script
+        assert st == 200
+        # a wrong token in the address sets no cookie
+        st, body, r = _req(port, "GET", "/?t=nope", host)
+        assert st == 200 and r.getheader("Set-Cookie") is None
+    finally:
+        _stop(proc)
+    assert "Traceback" not in "".join(lines)
+
+
+def test_the_hall_stops_with_a_page_open():
+    proc, port, _url, lines = _start_hall()
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(f"GET /api/events HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n".encode())
+    f = s.makefile("rb")
+    try:
+        assert b" 200 " in f.readline()
+        _next_data(f)
+        t0 = time.monotonic()
+        proc.terminate()  # SIGTERM, or Ctrl-C: the open page does not hold the hall
+        assert proc.wait(timeout=10) == 0 and time.monotonic() - t0 < 3
+    finally:
+        f.close()
+        s.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    time.sleep(0.2)
+    assert "Traceback" not in "".join(lines) and "sagat hall: stopped" in "".join(lines)
+
+
+def test_a_bad_host_option_is_one_line(capsys):
+    from sagat.cli import main
+
+    assert main(["hall", "--no-usb", "--no-browser", "--host", "no such host.invalid", "--http-port",
+                 str(_free_port())]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sagat: cannot serve the page on no such host.invalid") and len(err.splitlines()) == 1
+
+
+# ---------------------------------------------------------------- Server-Sent Events
+
+
+class _Server:
+    """The hall's web app on uvicorn in a thread of this process."""
+
+    def __init__(self, app):
+        import uvicorn
+
+        self.port = _free_port()
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                   lifespan="off", access_log=False))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        end = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < end
+            time.sleep(0.02)
+
+    def close(self):
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def _events(port: int):
+    """An open /api/events stream: (status, socket file)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(f"GET /api/events HTTP/1.1\r\nHost: localhost:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    f = s.makefile("rb")
+    status = int(f.readline().split()[1])
+    return s, f, status
+
+
+def _next_data(f) -> dict:
+    while True:
+        line = f.readline()
+        assert line, "the stream ended"
+        if line.startswith(b"data: "):
+            return json.loads(line[6:])
+
+
+@pytest.fixture
+def counted():
+    from sagat.hall.core import Hall
+    from sagat.hall.web import make_app
+
+    hall = Hall(discover=False)
+    calls = []
+    real = hall.view
+
+    def view(remote=True):
+        calls.append(time.monotonic())
+        return real(remote)
+
+    hall.view = view
+    server = _Server(make_app(hall))
+    yield server, calls
+    server.close()
+    hall.close()
+
+
+def test_the_view_is_computed_once_per_tick_for_every_page(counted):
+    server, calls = counted
+    streams = [_events(server.port) for _ in range(8)]
+    try:
+        assert [st for _s, _f, st in streams] == [200] * 8
+        for _s, f, _st in streams:
+            _next_data(f)
+        calls.clear()
+        t0 = time.monotonic()
+        for _ in range(4):  # every page gets 4 more updates
+            for _s, f, _st in streams:
+                assert "boards" in _next_data(f)
+        ticks = (time.monotonic() - t0) / 0.25
+        # 8 pages: once per tick, not 8 times
+        assert len(calls) <= ticks + 2, (len(calls), ticks)
+    finally:
+        for s, f, _st in streams:
+            f.close()
+            s.close()
+
+
+def test_the_pages_are_capped(counted, monkeypatch):
+    from sagat.hall import web
+
+    server, _calls = counted
+    monkeypatch.setattr(web, "MAX_EVENT_CLIENTS", 4, raising=False)
+    streams = [_events(server.port) for _ in range(6)]
+    try:
+        assert sorted(st for _s, _f, st in streams) == [200] * 4 + [503] * 2
+    finally:
+        for s, f, _st in streams:
+            f.close()
+            s.close()
+    # the pages that went free their place
+    end = time.monotonic() + 5
+    while True:
+        s, f, st = _events(server.port)
+        f.close()
+        s.close()
+        if st == 200:
+            break
+        assert time.monotonic() < end, "the closed pages never freed their places"
+        time.sleep(0.2)
