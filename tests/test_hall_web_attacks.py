@@ -295,3 +295,56 @@ def test_the_pages_are_capped(counted, monkeypatch):
             break
         assert time.monotonic() < end, "the closed pages never freed their places"
         time.sleep(0.2)
+
+
+# ---------------------------------------------------------------- the actions over HTTP
+
+
+@pytest.fixture
+def acting(monkeypatch):
+    """A hall of fake clocks (test_hall_attacks' stand-in) on uvicorn in this process: board 1 set
+    up, its `time.sync` held until the test lets it go; board 3 a game running."""
+    from test_hall_attacks import GOOD, _Clocks, _until
+
+    from sagat.hall import boards as HB
+    from sagat.hall import core
+    from sagat.hall.core import Hall
+    from sagat.hall.web import make_app
+
+    gate = threading.Event()
+    entered = threading.Event()
+
+    def sync(port, args):
+        entered.set()
+        gate.wait(5)
+        return {}
+
+    monkeypatch.setattr(core, "JOB_S", 3.0)
+    monkeypatch.setattr(HB.client, "Clock", _Clocks(
+        {"a": dict(GOOD, state="setup"), "b": dict(GOOD, state="setup"), "c": dict(GOOD)},
+        {"time.sync": sync, "arm": {}, "result": {"state": "finished"}}))
+    hall = Hall(discover=False)
+    for n, port in ((1, "a"), (2, "b"), (3, "c")):
+        hall.add(port, "port", n)
+    _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 5, "3 boards up")
+    server = _Server(make_app(hall))
+    yield server, hall, gate, entered
+    gate.set()
+    server.close()
+    hall.close()
+
+
+def test_a_board_number_is_the_pages_ascii_digits_over_http(acting):
+    # the route hands the path's text to the hall, which alone parses it (ASCII digits: int() takes
+    # any script's, and ３ or ٣ were board 3)
+    server, hall, _gate, _entered = acting
+    for bad in ("%EF%BC%93", "%D9%A3", "3.0", "03x", "%203", "1" * 40):
+        st, body, _ = _req(server.port, "POST", f"/api/board/{bad}/result", None, b'{"result": "1-0"}')
+        assert st == 400, (bad, st, body)
+        assert json.loads(body)["error"].startswith("no board"), (bad, body)
+    assert hall.last_action is None  # nothing was done
+    st, body, _ = _req(server.port, "POST", "/api/board/1/result", None, b'{"result": "1-0"}')
+    assert st == 400 and "no game in progress" in json.loads(body)["error"]
+    st, body, _ = _req(server.port, "POST", "/api/board/3/result", None, b'{"result": "1-0"}')
+    assert st == 200 and json.loads(body)["done"] == 1, body
+
