@@ -348,3 +348,20 @@ def test_a_board_number_is_the_pages_ascii_digits_over_http(acting):
     st, body, _ = _req(server.port, "POST", "/api/board/3/result", None, b'{"result": "1-0"}')
     assert st == 200 and json.loads(body)["done"] == 1, body
 
+
+def test_two_starts_at_once_over_http_one_is_409(acting):
+    server, hall, gate, entered = acting
+    answers = []
+    first = threading.Thread(target=lambda: answers.append(_req(server.port, "POST", "/api/start", None, b"{}")))
+    first.start()
+    assert entered.wait(5)  # the first start is syncing the links
+    st, body, _ = _req(server.port, "POST", "/api/start", None, b"{}")
+    assert st == 409, (st, body)
+    assert json.loads(body)["error"].startswith("busy")
+    st, body, _ = _req(server.port, "POST", "/api/pause", None, b"{}")  # any action, while one runs
+    assert st == 409, (st, body)
+    gate.set()
+    first.join(10)
+    st, body, _ = answers[0]
+    assert st == 200 and json.loads(body)["what"] == "start round", body
+    assert hall.round is not None and hall.round["armed"] == 2

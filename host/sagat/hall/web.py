@@ -239,8 +239,8 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
     async def action(fn, *args):  # (every POST reads its body with _body first)
         try:
             return JSONResponse(await asyncio.to_thread(fn, *args))
-        except HallError as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
+        except HallError as e:  # (HallBusy: 409, another action still running)
+            return JSONResponse({"error": str(e)}, status_code=getattr(e, "status", 400))
 
     async def setup(request: Request):
         data = await _body(request)
@@ -253,7 +253,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         await _body(request)
         resp = await action(hall.start_round)
         rnd = hall.round
-        if rnd is not None and not rnd["measured"]:
+        if resp.status_code == 200 and rnd is not None and not rnd["measured"]:  # (not a refused start's)
             async def later():
                 from .boards import host_ms
 
