@@ -208,3 +208,22 @@ def test_read_only_commands_offer_no_key_and_signing_ones_do():
     for path in (("new",), ("settings",), ("sync-time",), ("key",), ("call",), ("deploy",), ("presets",),
                  ("logs", "pull"), ("logs", "erase"), ("logs", "verify"), ("logs", "show"), ("logs", "export")):
         assert {"--key", "--key-file"} <= options(*path), path
+
+
+def test_report_says_what_its_logs_prove(tmp_path, capsys):
+    # without a key a log's intact chain proves no authorship: never counted as verified, and the
+    # summary line says so; under a key a log that does not verify is counted NOT verified
+    from played import played_game
+
+    played_game(str(tmp_path))
+    logs = str(tmp_path / "logs")
+    capsys.readouterr()
+    assert main(["report", logs, "--out", str(tmp_path / "a")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 game(s): 0 verified, 1 chain intact without a key (authorship unproven): "), out
+    assert main(["report", logs, "--out", str(tmp_path / "b"), "--key", "not the clock's"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 game(s): 0 verified, 1 NOT verified: "), out
+    assert main(["report", logs, "--out", str(tmp_path / "c"), "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert (figures["games"], figures["verified"], figures["unkeyed"], figures["failed"]) == (1, 0, 1, 0)

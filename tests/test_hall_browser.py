@@ -23,6 +23,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from played import played_game as _played_game
 
 from conftest import ROOT
 
@@ -278,31 +279,6 @@ def test_the_rounds_report_from_the_halls_own_pulls(hall, browser, tmp_path):
     assert "the chain links under the arbiter key given" in cert
     assert "the pull reached the clock's signed last record: nothing cut off" in cert
     assert "wall 20" in cert  # the hall synced each clock's wall time before the start
-
-
-def _played_game(folder: str) -> None:
-    """A game with moves, a flag and a result, played by the sim in virtual time, saved as a pull
-    saves it (records.bin: the log's segments, anchors and all)."""
-    from sagat import logs
-    from sagat.cli import main
-
-    script = os.path.join(folder, "game.jsonl")
-    lines = [{"at": 0, "do": "new", "tc": "30|40", "first": "left"}, {"at": 0, "do": "start"}]
-    t, side = 0, "left"
-    for used in (3100, 2500, 6400, 1200, 5000, 4300, 7700, 2000, 4900, 3800):
-        t += used
-        lines.append({"at": t, "do": "press", "side": side})
-        side = "right" if side == "left" else "left"
-    lines += [{"at": t + 20000, "do": "result", "result": "0-1"}]
-    with open(script, "w", encoding="utf-8") as fh:
-        fh.write("".join(json.dumps(x) + "\n" for x in lines))
-    flash = os.path.join(folder, "flash.img")
-    assert main(["sim", "--script", script, "--virtual", "--flash", flash]) == 0
-    board = os.path.join(folder, "logs", "board-03-sim")
-    os.makedirs(board)
-    with open(os.path.join(board, "records.bin"), "wb") as fh:
-        for _name, data in logs.read_image(flash):
-            fh.write(data)
 
 
 def test_the_report_renders_with_its_plot(browser, tmp_path):

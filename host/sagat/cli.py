@@ -763,7 +763,13 @@ def cmd_report(args: argparse.Namespace) -> int:
         figures = report.build(args.sources, args.out, [k for k in _keys(args) if k], pairs)
     except (report.ReportError, P.PairingsError) as e:
         raise UserError(str(e)) from None
-    return _out(args, figures, f"{figures['games']} game(s), {figures['verified']} verified: {figures['index']}")
+    # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)
+    text = f"{figures['games']} game(s): {figures['verified']} verified"
+    if figures["unkeyed"]:
+        text += f", {figures['unkeyed']} chain intact without a key (authorship unproven)"
+    if figures["failed"]:
+        text += f", {figures['failed']} NOT verified"
+    return _out(args, figures, f"{text}: {figures['index']}")
 
 
 def cmd_sim(args: argparse.Namespace) -> int:

@@ -247,4 +247,5 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
         fh.write(index)
     return {"games": len(rows), "verified": sum(1 for r in rows if r["ok"] and r["keyed"]),
             "unkeyed": sum(1 for r in rows if r["ok"] and not r["keyed"]),
+            "failed": sum(1 for r in rows if not r["ok"]),
             "index": os.path.join(out_dir, "index.html")}
