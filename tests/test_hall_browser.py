@@ -355,6 +355,29 @@ def test_the_page_escapes_whatever_a_board_says(hall, browser):
     _until(d, f"{CARDS}.length == {N}", 3, "the hall's own boards again")
 
 
+def test_the_page_says_what_each_log_and_link_proves(hall, browser):
+    # a log verified here under the key: green; its chain intact without a key: amber; a remote
+    # hall's claim: neutral (its word, not green); a link in error: red; and this hall has its key
+    d = browser
+    d.get(hall["url"])
+    _until(d, f"{CARDS}.length == {N}", 10, "the page")
+    assert d.execute_script("return document.getElementById('nokey').hidden") is True
+    face = {"text": "1:00"}
+    boards = [{"number": n, "link": link, "state": "finished", "alerts": [], "faces": {"left": face, "right": face},
+               "pull": {"state": pull, "message": pull}}
+              for n, link, pull in ((1, "up", "verified"), (2, "up", "unkeyed"), (3, "up", "reported"),
+                                    (4, "error", "failed"))]
+    # drawn and read in one go (the next update draws the hall's own boards again)
+    green, amber, grey, red, dot = d.execute_script(
+        "render(arguments[0]); const c = (q) => getComputedStyle(document.querySelector(q));"
+        "return ['verified', 'unkeyed', 'reported', 'failed'].map((p) => c(`[data-pull=${p}]`).color)"
+        ".concat([c('[data-number=\"4\"] .dot').backgroundColor])", {"boards": boards, "key": True})
+    assert green == "rgb(55, 179, 107)" and amber == "rgb(240, 160, 32)" and red == "rgb(216, 38, 47)"
+    assert grey == "rgb(154, 167, 180)", grey  # --dim: neither green nor amber
+    assert dot == "rgb(216, 38, 47)"
+    _until(d, f"{CARDS}.length == {N}", 3, "the hall's own boards again")
+
+
 def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
     # anyone who can publish to the broker: a board whose every field is a script, under a hall
     # name and a board number that are too (attack review, 1)
@@ -401,6 +424,9 @@ def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
         card = d.execute_script(f"return {CARDS}.map(a => [a.dataset.number, a.textContent])")[0]
         assert card[0] == "evil:1" and XSS in card[1] and "reported by hall evil" in card[1], card
         assert d.execute_script("return document.querySelector('[data-pull=verified]')") is None
+        # this hall runs without --key: the page says so where the arbiter cannot miss it
+        warn = d.find_element("id", "nokey")
+        assert warn.is_displayed() and warn.text == "no arbiter key given: actions unsigned, logs cannot be verified"
         time.sleep(1.0)
         assert _no_script_ran(d) == {"title": "sagat hall", "imgs": 0}
     finally:

@@ -119,8 +119,11 @@ function render(h) {
   const up = boards.filter((b) => b.link === "up").length;
   const flags = boards.filter((b) => list(b.alerts).some((a) => obj(a).kind === "flag")).length;
   $("summary").textContent = `${boards.length} boards, ${up} connected` + (flags ? `, ${flags} flagged` : "") +
-    (h.key ? "" : " \u00b7 no arbiter key given") + (h.discover_error ? " \u00b7 " + h.discover_error : "") +
+    (h.discover_error ? " \u00b7 " + h.discover_error : "") +
     (h.error ? " \u00b7 " + h.error : "") + (canAct ? "" : " \u00b7 read-only: " + READ_ONLY);
+  // the hall without --key: its actions are unsigned and no log it pulls can be verified (a failed
+  // view says nothing of the key: the warning stays as it was)
+  if (typeof h.key === "boolean") $("nokey").hidden = h.key;
   const r = h.round;
   if (!r) $("round").textContent = "";
   else if (!r.measured) $("round").textContent = `round: ${r.armed} boards armed`;
