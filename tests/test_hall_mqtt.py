@@ -343,3 +343,15 @@ def test_the_documented_broker_acl_keeps_each_hall_to_its_own_name(tmp_path):
         near.close()
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_a_remote_board_keeps_its_link_state():
+    # each link state a hall's own board can be in reaches the other halls as it is (a clock
+    # answering garbage there is `error`, not `lost`); anything else is lost
+    sub = _sub()
+    for link in ("opening", "up", "lost", "unreachable", "error", "<b>", 1):
+        view = dict(GOOD, link=link, error="the clock answered garbage")
+        sub._message(None, None, _msg("sagat/hall/annex/board/3", view))
+        v = sub.views()[0]
+        assert v["link"] == (link if link in ("opening", "up", "lost", "unreachable", "error") else "lost"), link
+        assert v["error"] == "the clock answered garbage"
