@@ -215,10 +215,11 @@ class _Server:
         self.thread.join(10)
 
 
-def _events(port: int):
-    """An open /api/events stream: (status, socket file)."""
+def _events(port: int, extra: str = ""):
+    """An open /api/events stream: (status, socket file); `extra`: more header lines."""
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    s.sendall(f"GET /api/events HTTP/1.1\r\nHost: localhost:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    s.sendall(f"GET /api/events HTTP/1.1\r\nHost: localhost:{port}\r\nAccept: text/event-stream\r\n"
+              f"{extra}\r\n".encode())
     f = s.makefile("rb")
     status = int(f.readline().split()[1])
     return s, f, status
@@ -295,6 +296,32 @@ def test_the_pages_are_capped(counted, monkeypatch):
             break
         assert time.monotonic() < end, "the closed pages never freed their places"
         time.sleep(0.2)
+
+
+def test_spectators_cannot_take_the_arbiters_pages(monkeypatch):
+    # a hall served on the network: anyone there may open the page, but all of the pages' places
+    # taken by spectators would leave the arbiter without the hall's updates (503): some are kept
+    # for pages with the access token
+    from sagat.hall import web
+    from sagat.hall.core import Hall
+
+    monkeypatch.setattr(web, "MAX_EVENT_CLIENTS", 6, raising=False)
+    monkeypatch.setattr(web, "ARBITER_PAGES", 2, raising=False)
+    hall = Hall(discover=False)
+    server = _Server(web.make_app(hall, "0.0.0.0", token="tok"))
+    streams = []
+    try:
+        streams += [_events(server.port) for _ in range(8)]  # the spectators: at most 6 - 2
+        assert sorted(st for _s, _f, st in streams) == [200] * 4 + [503] * 4
+        jar = f"Cookie: {web.COOKIE}=tok\r\n"
+        streams += [_events(server.port, jar) for _ in range(3)]  # the arbiters': the 2 kept, then no more
+        assert [st for _s, _f, st in streams[8:]] == [200, 200, 503]
+    finally:
+        for s, f, _st in streams:
+            f.close()
+            s.close()
+        server.close()
+        hall.close()
 
 
 # ---------------------------------------------------------------- the actions over HTTP

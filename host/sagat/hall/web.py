@@ -26,6 +26,7 @@ from .core import Hall, HallError
 STATIC = Path(__file__).parent / "static"
 PUSH_S = 0.25  # the page gets the hall 4 times a second
 MAX_EVENT_CLIENTS = 32  # pages open on the hall at once (each a Server-Sent Events stream)
+ARBITER_PAGES = 8  # of those, kept for pages with the access token (spectators cannot take them all)
 COOKIE = "sagat_hall"  # the access token, once the arbiter opened the address `sagat hall` printed
 # the page loads nothing but its own files: no inline script, no other site, never in a frame
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -178,13 +179,17 @@ class _Feed:
 
 
 class _Events:
-    """GET /api/events: the shared feed, to at most MAX_EVENT_CLIENTS pages at once."""
+    """GET /api/events: the shared feed, to at most MAX_EVENT_CLIENTS pages at once; on a hall
+    served beyond this PC, pages without the access token (spectators) to ARBITER_PAGES fewer, so
+    the arbiters' own pages always find a place."""
 
-    def __init__(self, feed: _Feed):
+    def __init__(self, feed: _Feed, token: str | None):
         self.feed = feed
+        self.token = token
 
     async def __call__(self, scope, receive, send):
-        if self.feed.clients >= MAX_EVENT_CLIENTS:
+        limit = MAX_EVENT_CLIENTS if has_token(Headers(scope=scope), self.token) else MAX_EVENT_CLIENTS - ARBITER_PAGES
+        if self.feed.clients >= limit:
             return await JSONResponse({"error": f"{MAX_EVENT_CLIENTS} pages are open on the hall already: "
                                        "close one"}, status_code=503)(scope, receive, send)
         self.feed.join()
@@ -286,7 +291,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         Route("/", index),
         Route("/api/state", state),
         Route("/api/access", access),
-        Route("/api/events", _Events(feed)),
+        Route("/api/events", _Events(feed, token)),
         Route("/api/setup", setup, methods=["POST"]),
         Route("/api/start", start, methods=["POST"]),
         Route("/api/pause", pause, methods=["POST"]),
