@@ -355,3 +355,22 @@ def test_a_remote_board_keeps_its_link_state():
         v = sub.views()[0]
         assert v["link"] == (link if link in ("opening", "up", "lost", "unreachable", "error") else "lost"), link
         assert v["error"] == "the clock answered garbage"
+
+
+def test_a_remote_hall_cannot_word_its_log_as_verified_here():
+    # every state's text a remote hall sends is its report: 'unkeyed' says what it means whatever
+    # the text says, and nothing reads as this hall's own verification
+    sub = _sub()
+    for state in ("unkeyed", "failed", "pulling", "idle", "verified", "reported"):
+        view = dict(GOOD, state="finished", pull={"state": state, "message": "verified by the chief arbiter"})
+        sub._message(None, None, _msg("sagat/hall/annex/board/3", view))
+        pull = sub.views()[0]["pull"]
+        msg = pull["message"]
+        if state == "idle":
+            assert msg == "", msg
+        elif state == "pulling":
+            assert msg == "pulling the log at hall annex", msg
+        else:
+            assert msg.endswith(", reported by hall annex: not verified here"), (state, pull)
+        if state == "unkeyed":
+            assert msg == "chain intact, authorship unproven, reported by hall annex: not verified here"

@@ -254,10 +254,19 @@ def remote_view(view: dict, hall: str, number: int) -> dict:
     of its type: nothing else passes (the page is the arbiter's, its buttons sign)."""
     pull = _dict(view.get("pull"))
     pstate, pmsg = pull.get("state"), _text(pull.get("message"), 120) or ""
-    if pstate not in PULL_STATES:  # "verified", or anything else: the remote hall's word only
+    # whatever a remote hall says of its log is its word: its text never stands alone ("unkeyed"
+    # with the text "verified ..." read as verified)
+    if pstate == "idle":
+        pmsg = ""
+    elif pstate == "pulling":
+        pmsg = f"pulling the log at hall {hall}"
+    elif pstate == "unkeyed":
+        pmsg = f"chain intact, authorship unproven, reported by hall {hall}: not verified here"
+    else:  # "failed" (its own words), "verified" or anything else: "reported"
         said = (pmsg or (pstate if isinstance(pstate, str) else ""))[:120]
         pmsg = f"{said}, reported by hall {hall}: not verified here"
-        pstate = "reported"
+        if pstate not in PULL_STATES:
+            pstate = "reported"
     players = view.get("players")
     start = view.get("start")
     v = {
