@@ -146,8 +146,11 @@ def test_on_the_network_an_action_needs_the_printed_token():
         st, body, r = _req(port, "GET", "/?t=" + token, host)
         assert st == 303 and r.getheader("Location") == "/"
         cookie = r.getheader("Set-Cookie")
-        assert cookie.startswith(f"sagat_hall={token};") and "HttpOnly" in cookie and "SameSite=strict" in cookie
-        jar = {"Cookie": f"sagat_hall={token}"}
+        from sagat.hall.web import cookie_name
+
+        assert cookie.startswith(f"{cookie_name(token)}={token};") and "HttpOnly" in cookie and \
+            "SameSite=strict" in cookie
+        jar = {"Cookie": f"{cookie_name(token)}={token}"}
         assert json.loads(_req(port, "GET", "/api/access", dict(host, **jar))[1]) == {"act": True}
         st, body, _ = _req(port, "POST", "/api/pause", dict(host, **jar), b"{}")
         assert st == 200 and json.loads(body)["what"] == "pause all"
@@ -313,7 +316,7 @@ def test_spectators_cannot_take_the_arbiters_pages(monkeypatch):
     try:
         streams += [_events(server.port) for _ in range(8)]  # the spectators: at most 6 - 2
         assert sorted(st for _s, _f, st in streams) == [200] * 4 + [503] * 4
-        jar = f"Cookie: {web.COOKIE}=tok\r\n"
+        jar = f"Cookie: {web.cookie_name('tok')}=tok\r\n"
         streams += [_events(server.port, jar) for _ in range(3)]  # the arbiters': the 2 kept, then no more
         assert [st for _s, _f, st in streams[8:]] == [200, 200, 503]
     finally:
@@ -322,6 +325,33 @@ def test_spectators_cannot_take_the_arbiters_pages(monkeypatch):
             s.close()
         server.close()
         hall.close()
+
+
+def test_two_halls_on_one_pc_keep_their_own_tokens():
+    # cookies are the host's, whatever the port: two halls served on one PC (--http-port) each keep
+    # their own token's cookie, and opening one's address leaves the other's page able to act
+    from sagat.hall import web
+    from sagat.hall.core import Hall
+
+    halls = [Hall(discover=False), Hall(discover=False)]
+    servers = [_Server(web.make_app(h, "0.0.0.0", token=t)) for h, t in zip(halls, ("tok-a", "tok-b"), strict=True)]
+    try:
+        jar = {}
+        for server, t in zip(servers, ("tok-a", "tok-b"), strict=True):
+            st, _body, r = _req(server.port, "GET", "/?t=" + t)
+            assert st == 303
+            name, value = r.getheader("Set-Cookie").split(";")[0].split("=", 1)
+            assert value == t and name.startswith(web.COOKIE)
+            jar[name] = value  # the browser's jar: one per host, the ports share it
+        assert len(jar) == 2, jar
+        cookie = {"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items())}
+        for server in servers:
+            assert json.loads(_req(server.port, "GET", "/api/access", cookie)[1]) == {"act": True}
+            assert _req(server.port, "POST", "/api/pause", cookie, b"{}")[0] == 200
+    finally:
+        for server, h in zip(servers, halls, strict=True):
+            server.close()
+            h.close()
 
 
 # ---------------------------------------------------------------- the actions over HTTP

@@ -6,6 +6,7 @@ action's waiting runs in a worker thread (asyncio.to_thread)."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import ipaddress
 import json
@@ -68,12 +69,18 @@ def _host_of(header: str | None) -> str | None:
     return u.hostname
 
 
+def cookie_name(token: str) -> str:
+    """The token's cookie: named after the token (a browser keeps one jar per host whatever the
+    port, so two halls on one PC would each overwrite the other's under one name)."""
+    return f"{COOKIE}_{hashlib.sha256(token.encode()).hexdigest()[:12]}"
+
+
 def has_token(headers: Headers, token: str | None) -> bool:
     """The request carries the access token (its cookie, or X-Hall-Token from a script); True when
     the hall needs none."""
     if token is None:
         return True
-    given = headers.get("x-hall-token") or cookie_parser(headers.get("cookie", "")).get(COOKIE, "")
+    given = headers.get("x-hall-token") or cookie_parser(headers.get("cookie", "")).get(cookie_name(token), "")
     return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode())
 
 
@@ -216,7 +223,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         if token is not None and given is not None and hmac.compare_digest(given.encode("utf-8", "replace"),
                                                                            token.encode()):
             resp = RedirectResponse("/", status_code=303)  # the token to a cookie, out of the address bar
-            resp.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+            resp.set_cookie(cookie_name(token), token, httponly=True, samesite="strict", path="/")
             resp.headers["Referrer-Policy"] = "no-referrer"
             return resp
         return FileResponse(STATIC / "index.html", headers={
