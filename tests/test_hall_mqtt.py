@@ -374,3 +374,19 @@ def test_a_remote_hall_cannot_word_its_log_as_verified_here():
             assert msg.endswith(", reported by hall annex: not verified here"), (state, pull)
         if state == "unkeyed":
             assert msg == "chain intact, authorship unproven, reported by hall annex: not verified here"
+
+
+def test_one_hall_cannot_fill_the_page_for_the_others():
+    # a broker user allowed to write only under its own name (docs/hall.md's ACL) still chooses its
+    # board numbers: one hall's boards are capped, so another hall's boards still appear
+    from sagat.hall import mqtt as M
+
+    sub = _sub()
+    for n in range(1, M.MAX_REMOTE_BOARDS + 10):
+        sub._message(None, None, _msg(f"sagat/hall/evil/board/{n}", GOOD))
+    sub._message(None, None, _msg("sagat/hall/annex/board/1", GOOD))
+    views = sub.views()
+    assert "annex:1" in [v["number"] for v in views]
+    assert sum(1 for v in views if v["hall"] == "evil") == M.MAX_HALL_BOARDS
+    sub._message(None, None, _msg("sagat/hall/evil/board/1", dict(GOOD, state="paused")))  # its own: updated
+    assert next(v for v in sub.views() if v["number"] == "evil:1")["state"] == "paused"

@@ -36,6 +36,7 @@ REMOTE_STALE_MS = 5000
 REFRESH_MS = 2000  # a board that did not change is published again all the same (else: lost)
 MAX_PAYLOAD = 16 * 1024  # a board's view is 1 to 2 KB
 MAX_REMOTE_BOARDS = 256
+MAX_HALL_BOARDS = 64  # of those, one hall's (a hall has --sim 64 at most): one cannot fill the page
 NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a hall's name (sagat hall --name)
 NUMBER = re.compile(r"[1-9][0-9]{0,3}")
 LINKS = ("opening", "up", "lost", "unreachable", "error")  # (boards.py: error, its clock answers garbage)
@@ -185,7 +186,8 @@ class Subscriber:
             return
         v = remote_view(view, hall, int(parts[4]))
         with self.lock:
-            if key in self.boards or len(self.boards) < MAX_REMOTE_BOARDS:
+            if key in self.boards or (len(self.boards) < MAX_REMOTE_BOARDS and
+                                      sum(1 for h, _n in self.boards if h == hall) < MAX_HALL_BOARDS):
                 self.boards[key] = (v, host_ms())
 
     def start(self) -> None:
