@@ -29,6 +29,7 @@ except ImportError:  # CPython
 
 
 REFRESH_MS = const(100)  # faces at least 10 times a second
+_SHOW_LATE_MS = const(40)  # a refresh waits a pass after an answer, never longer than this
 _ERROR_CLEAR_SHOWS = const(30)  # clean refreshes (3 s) after a failed step before ERROR goes
 RETRY_MS = const(1000)  # records waiting in RAM (a write error): the flash is tried again this often
 BEEP_FLAG_MS = const(400)
@@ -182,11 +183,16 @@ class App:
             if j.commit() and self.status == _ST_LOG_ERROR:
                 self.status = self._code_status()
         j.checkpoint(self.clock, now)
+        nxt = self.next_face
+        due = nxt is None or ticks_diff(now, nxt) >= 0
         if self.link is not None:  # serve the host: bounded work, never a wait
             st = self.clock.state
+            srv = self.link.server
+            lines = srv.lines
             self.link.service(now, st != C.SETUP and st != C.FINISHED)
-        nxt = self.next_face
-        if nxt is None or ticks_diff(now, nxt) >= 0:
+            if due and srv.lines != lines and nxt is not None and ticks_diff(now, nxt) < _SHOW_LATE_MS:
+                due = False  # the pass answered a request: the faces next pass, a few ms on
+        if due:
             self.next_face = ticks_add(now, REFRESH_MS)
             self.board.show(self, now)
             if nxt is None:

@@ -351,6 +351,9 @@ def log_info(srv, req, now):
             pass
     first = _first_record(srv, names)
     prot = _protected_game(srv)
+    # the pull that follows (sagat logs pull asks log.info first) reads with this listing: its
+    # first log.read need not list the segments again in its own pass (protocol.c_log_read)
+    srv.segs = [j.seq, len(j.backlog), now, names]
     return {
         "first": first[0] if first else None,
         "last": srv.last_seq(),

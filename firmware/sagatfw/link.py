@@ -1,8 +1,9 @@
 # sagat: the serial link - the protocol server on the board's stream, never in the clock's way.
 #
-# Reads whatever bytes have arrived without ever waiting (poll, then one byte at a time: a read of
-# more than is there would block on MicroPython), hands them to protocol.Server, and writes its
-# answers only when the stream can take them (POLLOUT), a bounded chunk per step. A host that stops
+# Reads what has arrived without ever waiting (poll, then one byte at a time: a read of more than
+# is there would block on MicroPython; one line a pass at most), hands it to protocol.Server, which
+# answers it in the next pass, and writes its answers only when the stream can take them (POLLOUT),
+# a bounded chunk per step. A host that stops
 # reading fills its own buffer, never the clock's loop; a host that vanishes leaves the answers in
 # the server's bounded outbox.
 #
@@ -58,22 +59,34 @@ class Link:
         write what the stream can take: bounded work, never a wait."""
         self.guard(in_game)  # before a byte is read: a button may have started a game
         server = self.server
-        room = server.room()
-        if room > MAX_IN:
-            room = MAX_IN
-        n = 0
-        while self.open and n < room and self._ready(self.poll_in):
-            got = self.rin.readinto(self.byte)  # type: ignore[misc]  # a binary stream (stdin.buffer or given)
-            if not got:
-                self.open = False  # the host end is gone: stop reading, keep the clock going
-                self.poll_in.unregister(self.inp)
-                break
-            self.chunk[n] = self.byte[0]
-            n += 1
-        server.feed(memoryview(self.chunk)[:n] if n else b"", now)  # also finishes earlier lines
+        # A pass does one of three things at most, so no pass holds the clock up for long (a
+        # pipelined pull on the Pico: reading a line costs 5 ms, answering a log.read 10-15,
+        # writing 4 KB 5): answer a line that waits whole (read in an earlier pass), or read
+        # the next line (one at most: a byte costs a poll and a read, 60 us on the Pico), and
+        # write what the stream takes, unless this pass answered a line.
+        lines = server.lines
+        server.feed(b"", now)  # answers a waiting line, and keeps the server's time
+        answered = server.lines != lines
         self.guard(server.in_progress())  # at once after start, result, key.set, maintenance
+        n = 0
+        if not answered and not server.has_work():
+            room = server.room()
+            if room > MAX_IN:
+                room = MAX_IN
+            while self.open and n < room and self._ready(self.poll_in):
+                got = self.rin.readinto(self.byte)  # type: ignore[misc]  # a binary stream (stdin.buffer or given)
+                if not got:
+                    self.open = False  # the host end is gone: stop reading, keep the clock going
+                    self.poll_in.unregister(self.inp)
+                    break
+                c = self.chunk[n] = self.byte[0]
+                n += 1
+                if c == 10:
+                    break  # a whole line: answered next pass
+            if n:
+                server._accept(memoryview(self.chunk)[:n])
         moved = n
-        left = self.step_out
+        left = 0 if answered else self.step_out
         while left > 0 and server.pending() and self._ready(self.poll_out):
             view = server.peek(self.max_out if self.max_out < left else left)
             k = self.rout.write(view)
@@ -86,7 +99,7 @@ class Link:
             moved += k
             left -= k
         # more to do at once: answers still going out, or lines still waiting (a pipelined pull)
-        self.busy = moved > 0 and (server.pending() > 0 or server.has_work())
+        self.busy = answered or (moved > 0 and (server.pending() > 0 or server.has_work()))
 
     def guard(self, in_game):
         """Set the interrupt character for this instant: Ctrl-C interrupts (3) only between games,

@@ -440,9 +440,10 @@ class Server:
             return False  # blank: no answer
         rid = None
         try:
-            for b in line:
-                if b < 0x20 and b != 0x09:
-                    raise Error(BAD_JSON, "control byte 0x%02x in the line" % b)
+            if line and min(line) < 0x20:  # min() in C: the loop below only to name the byte
+                for b in line:
+                    if b < 0x20 and b != 0x09:
+                        raise Error(BAD_JSON, "control byte 0x%02x in the line" % b)
             try:
                 text = str(line, "utf-8")
             except UnicodeError:
@@ -677,19 +678,20 @@ class Server:
         binary = req.get("bin", False)
         if binary is not True and binary is not False:
             raise Error(BAD_ARG, "bin is true (the records' raw bytes after the line) or false (base64)")
-        # low on heap, collect first: the segment names then take the small holes low in the heap
-        # and leave whole the room an open file needs (its littlefs buffer: 1.2 KB in one piece)
-        try:
-            low = gc.mem_free() < _LOW_HEAP
-        except AttributeError:  # CPython
-            low = False
-        if low:
-            gc.collect()
         # the segments' names: listed again only once the journal wrote (a new segment comes with
         # new records) or after a pause in the pull (a listing takes 8 ms on the Pico, a chunk 10)
         j = self.app.journal
         segs = self.segs
         if segs is None or segs[0] != j.seq or segs[1] != len(j.backlog) or ticks_diff(now, segs[2]) > 1000:
+            # low on heap, collect first: the names then take the small holes low in the heap and
+            # leave whole the room an open file needs (its littlefs buffer: 1.2 KB in one piece).
+            # Asked only here, once a pull: gc.mem_free() walks the whole heap (8 ms on the Pico)
+            try:
+                low = gc.mem_free() < _LOW_HEAP
+            except AttributeError:  # CPython
+                low = False
+            if low:
+                gc.collect()
             segs = self.segs = [j.seq, len(j.backlog), now, self.names()]
         segs[2] = now
         names = segs[3]
