@@ -143,6 +143,11 @@ class BoardLink:
         self.pulls = PullState()
         self.armed_for: int | None = None  # ticks we armed this board for
         self.start_report: dict | None = None
+        self.own: int | None = None  # the clock's own number (identify's), if it has one
+        self.wanted: int | None = None  # the number it was added with (a simulator's), if free
+        self.seq = 0  # the order found (hall.add)
+        self.clash: tuple[str, bool] | None = None  # (the alert, shown under another number than its own)
+        self.on_ident = None  # called once identify is read (the hall numbers its boards again)
         self.thread = threading.Thread(target=self._run, name=f"sagat-hall-board-{self.number}", daemon=True)
 
     def start(self) -> None:
@@ -166,6 +171,9 @@ class BoardLink:
                     # a simulated clock takes the hall's arbiter key, as an event's clocks have it
                     clock.request("key.set", key=self.key.hex())
                     self.ident = clock.request("identify")
+                if not isinstance(self.ident, dict):
+                    raise Garbage("the clock answered garbage (to identify)")
+                self._numbered()
                 try:
                     self.settings = clock.request("settings.get").get("values") or {}
                 except (client.LinkError, AttributeError):
@@ -189,6 +197,14 @@ class BoardLink:
                 except Exception:  # noqa: BLE001
                     pass
             self._idle(RECONNECT_S)
+
+    def _numbered(self) -> None:
+        n = self.ident.get("number")
+        own = n if type(n) is int and 1 <= n <= 999 else None  # (as the pairings' boards)
+        if own != self.own:
+            self.own = own
+            if self.on_ident is not None:
+                self.on_ident()
 
     def _down(self, link: str, error: str) -> None:
         with self.lock:
