@@ -6,8 +6,12 @@ in the place of client.Clock, as tests/test_hall_attacks.py has them)."""
 
 from __future__ import annotations
 
+import os
 import time
 
+import pytest
+
+from sagat import client
 from sagat.hall import boards as HB
 from sagat.hall.core import Hall
 
@@ -166,3 +170,104 @@ def test_a_board_renumbered_is_cleared_from_the_broker_under_its_old_number(monk
     pub.sent = {}  # (as after a reconnect) board/1 is not cleared again and again
     pub.publish_once()
     assert [t for t, p, r in sent] == ["sagat/hall/annex/board/2"]
+
+
+# ------------------------------------------------- a failed background pull is tried again
+
+FINISHED = dict(RUNNING, state="finished", game=1, running=None)
+
+
+@pytest.fixture(scope="module")
+def a_log(tmp_path_factory):
+    """A real game's records.bin (the simulator's, as a pull saves it)."""
+    from played import played_game
+
+    folder = tmp_path_factory.mktemp("played")
+    played_game(str(folder))
+    return (folder / "logs" / "board-03-sim" / "records.bin").read_bytes()
+
+
+def _pulling_hall(monkeypatch, tmp_path, pulls, backoff=0.3):
+    """A hall with one clock whose game is finished; each pull of its log does pulls[i] (a callable
+    of the folder: raise, or write the log), the last one again and again."""
+    monkeypatch.setattr(HB, "PULL_BACKOFF_S", backoff)
+    monkeypatch.setattr(HB, "RECONNECT_S", 0.2)
+    monkeypatch.setattr(HB.client, "Clock", _Clocks({}, {"/dev/p1": FINISHED}))
+    calls = []
+
+    def pull(clock, folder, progress=None):
+        calls.append(hall.boards[0].pulls.message)
+        os.makedirs(folder, exist_ok=True)
+        pulls[min(len(calls), len(pulls)) - 1](folder)
+
+    monkeypatch.setattr(HB.pull, "pull", pull)
+    hall = Hall(discover=False, out_dir=str(tmp_path / "out"))
+    hall.add("/dev/p1", "usb")
+    return hall, calls
+
+
+def _pull_view(hall):
+    return hall.view()["boards"][0]["pull"]
+
+
+def test_a_pull_that_failed_on_the_link_is_tried_again(monkeypatch, tmp_path, a_log):
+    def hiccup(folder):
+        raise client.LinkError("serial link lost on /dev/p1: Input/output error")
+
+    def ok(folder):
+        with open(os.path.join(folder, "records.bin"), "wb") as fh:
+            fh.write(a_log)
+
+    hall, calls = _pulling_hall(monkeypatch, tmp_path, [hiccup, ok])
+    try:
+        p = _until(lambda: (lambda p: p if p["state"] == "retrying" else None)(_pull_view(hall)), 5, "retrying")
+        assert p["message"].startswith("pull failed (serial link lost on /dev/p1: Input/output error); trying "
+                                       "again in 0.3 s (attempt 2 of 4)"), p
+        v = hall.view()["boards"][0]
+        assert "verify" not in [a["kind"] for a in v["alerts"]]  # a hiccup (the link lost a moment), no failure
+        p = _until(lambda: (lambda p: p if p["state"] not in ("retrying", "pulling") else None)(_pull_view(hall)),
+                   5, "pulled")
+        assert p == {"state": "unkeyed", "message": "chain intact, authorship unproven"}, p
+        assert calls == ["pulling the log", "pulling the log (attempt 2 of 4)"]
+        time.sleep(1)
+        assert len(calls) == 2  # and never again
+    finally:
+        hall.close()
+
+
+def test_a_pull_failing_again_and_again_gives_up_after_4_attempts(monkeypatch, tmp_path):
+    def hiccup(folder):
+        raise client.LinkError("the clock on /dev/p1 did not answer log.read")
+
+    hall, calls = _pulling_hall(monkeypatch, tmp_path, [hiccup], backoff=0.1)
+    try:
+        p = _until(lambda: (lambda p: p if p["state"] == "failed" else None)(_pull_view(hall)), 10, "failed")
+        assert p["message"] == "pull failed (4 attempts): the clock on /dev/p1 did not answer log.read", p
+        assert len(calls) == 4 and calls[-1] == "pulling the log (attempt 4 of 4)"
+        assert hall.view()["boards"][0]["alerts"][-1]["kind"] == "verify"
+        time.sleep(1.5)
+        assert len(calls) == 4
+    finally:
+        hall.close()
+
+
+def _garbage(folder):
+    with open(os.path.join(folder, "records.bin"), "wb") as fh:
+        fh.write(b"\x00" * 100)
+
+
+def _wrong_head(folder):
+    raise HB.pull.NotThisLog("the clock's signed head does not verify with the key given: a wrong key, or not "
+                             "this clock")
+
+
+@pytest.mark.parametrize("result", [_garbage, _wrong_head])
+def test_a_log_that_fails_verification_is_not_tried_again(monkeypatch, tmp_path, result):
+    hall, calls = _pulling_hall(monkeypatch, tmp_path, [result])
+    try:
+        p = _until(lambda: (lambda p: p if p["state"] == "failed" else None)(_pull_view(hall)), 5, "failed")
+        assert "attempt" not in p["message"], p
+        time.sleep(1.5)  # 5 backoffs
+        assert len(calls) == 1 and _pull_view(hall) == p
+    finally:
+        hall.close()

@@ -41,7 +41,7 @@ NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a hall's name (sagat hall --name)
 NUMBER = re.compile(r"[1-9][0-9]{0,3}")
 LINKS = ("opening", "up", "lost", "unreachable", "error")  # (boards.py: error, its clock answers garbage)
 ALERT_KINDS = ("link", "flag", "battery", "log", "verify", "number")
-PULL_STATES = ("idle", "pulling", "failed", "unkeyed")  # (and "verified": a remote hall's report)
+PULL_STATES = ("idle", "pulling", "retrying", "failed", "unkeyed")  # (and "verified": a remote hall's report)
 WORD = re.compile(r"[a-z_]{1,20}")  # a state, a mode
 
 
@@ -274,6 +274,8 @@ def remote_view(view: dict, hall: str, number: int) -> dict:
         pmsg = ""
     elif pstate == "pulling":
         pmsg = f"pulling the log at hall {hall}"
+    elif pstate == "retrying":
+        pmsg = f"pulling the log at hall {hall} (its link failed: trying again)"
     elif pstate == "unkeyed":
         pmsg = f"chain intact, authorship unproven, reported by hall {hall}: not verified here"
     else:  # "failed" (its own words), "verified" or anything else: "reported"
