@@ -271,3 +271,31 @@ def test_a_log_that_fails_verification_is_not_tried_again(monkeypatch, tmp_path,
         assert len(calls) == 1 and _pull_view(hall) == p
     finally:
         hall.close()
+
+
+# ------------------------------------------------- simulators share one compiled firmware
+
+
+def test_the_simulators_share_one_compiled_firmware(tmp_path, monkeypatch):
+    # each `sagat sim` compiled the firmware into a folder of its own (41 files through mpy-cross):
+    # with --sim 32 on 2 cores, most of the hall's start-up; now the hall prepares one copy for all
+    from sagat.hall.sims import Sims
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))  # where a sim would make its own copy
+    sims = Sims(2, str(tmp_path / "sims"))
+    hall = Hall(discover=False)
+    try:
+        for i, port in enumerate(sims.start(), 1):
+            hall.add(port, "sim", i)
+        boards = _until(lambda: (lambda v: v if all(b["link"] == "up" and b["state"] for b in v) else None)(
+            hall.view()["boards"]), 10, "both simulated clocks up")
+        assert [b["faces"]["left"]["text"] for b in boards] == ["7:00", "7:00"]
+        assert [p.name for p in scratch.iterdir() if p.name.startswith("sagat-fw-")] == []  # no copy of their own
+        shared = [p for p in (tmp_path / "sims").iterdir() if p.is_dir()]
+        assert len(shared) == 1 and (shared[0] / "main.py").exists()
+    finally:
+        hall.close()
+        sims.close()
+    assert [p.name for p in (tmp_path / "sims").iterdir() if p.is_dir()] == []  # gone with the simulators
