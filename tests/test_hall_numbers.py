@@ -2,7 +2,8 @@
 `number`: the pairings' board 5 is the clock labelled 5, whatever port it is on; clocks without one
 take the free numbers; two clocks claiming one number are both shown, the clash an alert, never a
 silent overwrite), and a background pull that failed on the link is tried again (with fake clocks
-in the place of client.Clock, as tests/test_hall_attacks.py has them)."""
+in the place of client.Clock, as tests/test_hall_attacks.py has them); and `--sim N`'s simulators
+running one compiled copy of the firmware."""
 
 from __future__ import annotations
 

@@ -465,3 +465,16 @@ def test_api_state_spammed_reuses_the_ticks_view(counted):
     conn.getresponse().read()
     conn.close()
     assert len(calls) == 1
+
+
+def test_api_state_after_an_action_shows_it(counted):
+    # the shared view is never one from before the action that was just answered (a script that
+    # starts the round, then reads the state, sees the round)
+    server, calls = counted
+    for what, path in (("pause all", "/api/pause"), ("resume all", "/api/resume"), ("pause all", "/api/pause")):
+        st, body, _ = _req(server.port, "GET", "/api/state")
+        assert st == 200
+        st, body, _ = _req(server.port, "POST", path, None, b"{}")
+        assert st == 200 and json.loads(body)["what"] == what
+        st, body, _ = _req(server.port, "GET", "/api/state")
+        assert json.loads(body)["action"]["what"] == what

@@ -263,6 +263,8 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
             return JSONResponse(await asyncio.to_thread(fn, *args))
         except HallError as e:  # (HallBusy: 409, another action still running)
             return JSONResponse({"error": str(e)}, status_code=getattr(e, "status", 400))
+        finally:
+            feed.at = None  # the shared view is from before the action: never given after it
 
     async def setup(request: Request):
         data = await _body(request)
@@ -281,6 +283,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
 
                 await asyncio.sleep(max(0.0, (rnd["target"] - host_ms()) / 1000) + 0.4)
                 await asyncio.to_thread(hall.measure_round)
+                feed.at = None
 
             task = asyncio.get_running_loop().create_task(later())
             app.state.tasks.add(task)
