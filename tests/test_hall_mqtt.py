@@ -361,7 +361,7 @@ def test_a_remote_hall_cannot_word_its_log_as_verified_here():
     # every state's text a remote hall sends is its report: 'unkeyed' says what it means whatever
     # the text says, and nothing reads as this hall's own verification
     sub = _sub()
-    for state in ("unkeyed", "failed", "pulling", "idle", "verified", "reported"):
+    for state in ("unkeyed", "failed", "pulling", "retrying", "idle", "verified", "reported"):
         view = dict(GOOD, state="finished", pull={"state": state, "message": "verified by the chief arbiter"})
         sub._message(None, None, _msg("sagat/hall/annex/board/3", view))
         pull = sub.views()[0]["pull"]
@@ -370,6 +370,9 @@ def test_a_remote_hall_cannot_word_its_log_as_verified_here():
             assert msg == "", msg
         elif state == "pulling":
             assert msg == "pulling the log at hall annex", msg
+        elif state == "retrying":  # (its pull failed on its link, tried again soon)
+            assert msg == "pulling the log at hall annex (its link failed: trying again)", msg
+            assert pull["state"] == "retrying"
         else:
             assert msg.endswith(", reported by hall annex: not verified here"), (state, pull)
         if state == "unkeyed":

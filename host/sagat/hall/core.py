@@ -84,6 +84,7 @@ class Hall:
         self.find_ports = find_ports or client.find_ports
         self.stop = threading.Event()
         self.round: dict | None = None
+        self._armed: list[BoardLink] = []  # the boards the last round armed
         self.last_action: dict | None = None
         self.discover_error: str | None = None
         self.publisher = None  # mqtt.Publisher: this hall's boards to a broker
@@ -93,20 +94,65 @@ class Hall:
     # ------------------------------------------------------------------ boards
 
     def add(self, port: str, source: str, number: int | None = None) -> BoardLink:
+        """The clock on `port` as a board (the one there already if any); `number`: the board's
+        number if no other board has it (a simulator's), until its clock names its own."""
         with self.lock:
             for b in self.boards:
                 if b.port == port:
                     return b
-            used = {b.number for b in self.boards}
-            if number is None or number in used:
-                number = 1
-                while number in used:
-                    number += 1
-            b = BoardLink(number, port, self.key, self.out_dir, source, self.keys, self.timeout)
+            b = BoardLink(0, port, self.key, self.out_dir, source, self.keys, self.timeout)
+            b.wanted = number
+            b.seq = self.added = getattr(self, "added", 0) + 1
+            b.on_ident = self.renumber
             self.boards.append(b)
-            self.boards.sort(key=lambda x: x.number)
+            self._number()
         b.start()
         return b
+
+    def renumber(self) -> None:
+        """A board's clock answered identify: its own number (if any) counts now."""
+        with self.lock:
+            self._number()
+
+    def _number(self) -> None:
+        """Every board's number (under self.lock): a clock's own number (`identify`'s, set on the
+        clock: the pairings' board 5 is the clock labelled 5, whatever its port); two clocks with one
+        number: the first found has it, the other a free one, both with an alert (never a silent
+        overwrite); the others the numbers left free: the number they were added with if it is (a
+        simulator's), else the lowest, in the order found. The same boards always get the same numbers."""
+        order = sorted(self.boards, key=lambda x: x.seq)
+        holders: dict[int, BoardLink] = {}
+        for b in order:
+            if b.own is not None and b.own not in holders:
+                holders[b.own] = b
+        used = set(holders)
+        rest = [b for b in order if holders.get(b.own) is not b]
+        numbers = {id(b): n for n, b in holders.items()}
+        for b in rest:
+            if b.wanted is not None and b.wanted not in used:
+                numbers[id(b)] = b.wanted
+                used.add(b.wanted)
+        free = 1
+        for b in rest:
+            if id(b) not in numbers:
+                while free in used:
+                    free += 1
+                numbers[id(b)] = free
+                used.add(free)
+        for b in order:
+            b.number = numbers[id(b)]
+        for b in order:
+            if b.own is None:
+                b.clash = None
+            elif holders[b.own] is b:
+                others = [x for x in rest if x.own == b.own]
+                b.clash = (f"number {b.own} is also the clock's on " + ", ".join(
+                    f"{x.port} (shown as board {x.number})" for x in others), False) if others else None
+            else:
+                h = holders[b.own]
+                b.clash = (f"this clock's number is {b.own}, as is the clock's on {h.port} (board {h.number}): "
+                           f"shown as board {b.number}", True)
+        self.boards.sort(key=lambda x: x.number)
 
     def start(self) -> None:
         if self.discover:
@@ -156,9 +202,14 @@ class Hall:
 
     def _view(self, b: BoardLink, now: float) -> dict:
         """One board's view; a bug in it (what a clock answered?) breaks that board alone."""
-        pairing = self.pairings.get(b.number)
+        clash = b.clash
+        # a clock shown under another number than its own: not that board's players (whose are they?)
+        pairing = None if clash and clash[1] else self.pairings.get(b.number)
         try:
-            return b.view(pairing, now)
+            v = b.view(pairing, now)
+            if clash:
+                v["alerts"].append({"kind": "number", "text": clash[0][:200]})
+            return v
         except Exception as e:  # noqa: BLE001 - the other boards stay on the page
             why = f"this board cannot be shown ({type(e).__name__})"
             return {"number": b.number, "port": b.port, "source": b.source,
@@ -280,6 +331,7 @@ class Hall:
         synced = self._each(sync, which)
         target = host_ms() + lead_ms
         armed: dict[int, int] = {}
+        links: list[BoardLink] = []  # (measured by board, not number: a board may take its clock's own meanwhile)
         syncs = {}
         for n, (s, err) in synced.items():
             if err is None:
@@ -293,6 +345,7 @@ class Hall:
                 b.armed_for = at
                 b.start_report = {"armed": True, "dev_ms": None, "err_ms": round(s.err, 1)}
             armed[b.number] = at
+            links.append(b)
             return f"armed (link {s.rtt:.1f} ms)"
 
         results = self._each(arm, lambda b: b.number in syncs)
@@ -303,6 +356,7 @@ class Hall:
         self.round = {"target": target, "armed": len(armed), "spread_ms": None, "err_ms": None,
                       "measured": False, "started_wall": time.time() + lead_ms / 1000, "boards": armed,
                       "lead_ms": lead_ms}
+        self._armed = links
         return report
 
     def measure_round(self) -> dict | None:
@@ -327,7 +381,8 @@ class Hall:
                                   else None}
             return host, s.err
 
-        res = self._each(measure, lambda b: b.number in rnd["boards"])
+        links = self._armed
+        res = self._each(measure, lambda b: any(b is x for x in links))
         starts = [v for v, err in res.values() if err is None]
         if starts:
             hosts = [h for h, _e in starts]

@@ -40,8 +40,8 @@ MAX_HALL_BOARDS = 64  # of those, one hall's (a hall has --sim 64 at most): one 
 NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a hall's name (sagat hall --name)
 NUMBER = re.compile(r"[1-9][0-9]{0,3}")
 LINKS = ("opening", "up", "lost", "unreachable", "error")  # (boards.py: error, its clock answers garbage)
-ALERT_KINDS = ("link", "flag", "battery", "log", "verify")
-PULL_STATES = ("idle", "pulling", "failed", "unkeyed")  # (and "verified": a remote hall's report)
+ALERT_KINDS = ("link", "flag", "battery", "log", "verify", "number")
+PULL_STATES = ("idle", "pulling", "retrying", "failed", "unkeyed")  # (and "verified": a remote hall's report)
 WORD = re.compile(r"[a-z_]{1,20}")  # a state, a mode
 
 
@@ -94,6 +94,7 @@ class Publisher:
         self.error: str | None = "connecting to the broker"
         self.stop = threading.Event()
         self.sent: dict = {}
+        self.numbers: set = set()  # the boards' numbers published (to clear one that went)
         self.thread = threading.Thread(target=self._run, name="sagat-hall-mqtt-pub", daemon=True)
 
     def _connected(self, client, userdata, flags, reason, props=None):
@@ -115,13 +116,24 @@ class Publisher:
                 if self.error is None:
                     self.error = f"no broker at {self.host}:{self.port}"
                 continue
-            now = host_ms()
-            for v in self.hall.view(remote=False)["boards"]:
-                text = json.dumps(v, sort_keys=True)
-                last = self.sent.get(v["number"])
-                if last is None or last[0] != text or now - last[1] >= REFRESH_MS:
-                    self.client.publish(f"{self.base}/board/{v['number']}", text, qos=0, retain=True)
-                    self.sent[v["number"]] = (text, now)
+            self.publish_once()
+
+    def publish_once(self) -> None:
+        """Every board's view that changed (or every 2 s); a number no board has now (its board
+        renumbered: its clock's own number) cleared on the broker, retained boards and all."""
+        now = host_ms()
+        numbers = set()
+        for v in self.hall.view(remote=False)["boards"]:
+            numbers.add(v["number"])
+            text = json.dumps(v, sort_keys=True)
+            last = self.sent.get(v["number"])
+            if last is None or last[0] != text or now - last[1] >= REFRESH_MS:
+                self.client.publish(f"{self.base}/board/{v['number']}", text, qos=0, retain=True)
+                self.sent[v["number"]] = (text, now)
+        for n in self.numbers - numbers:
+            self.client.publish(f"{self.base}/board/{n}", "", qos=0, retain=True)  # (an empty message: gone)
+            self.sent.pop(n, None)
+        self.numbers = numbers
 
     def close(self) -> None:
         self.stop.set()
@@ -262,6 +274,8 @@ def remote_view(view: dict, hall: str, number: int) -> dict:
         pmsg = ""
     elif pstate == "pulling":
         pmsg = f"pulling the log at hall {hall}"
+    elif pstate == "retrying":
+        pmsg = f"pulling the log at hall {hall} (its link failed: trying again)"
     elif pstate == "unkeyed":
         pmsg = f"chain intact, authorship unproven, reported by hall {hall}: not verified here"
     else:  # "failed" (its own words), "verified" or anything else: "reported"

@@ -51,8 +51,17 @@ class Sims:
 
     def start(self, timeout: float = 60.0) -> list[str]:
         """Start every sim; returns their ports in order (board 1 first)."""
+        from .. import sim
+
         os.makedirs(self.folder, exist_ok=True)
         env = _env()
+        # one compiled copy of the firmware for all of them (each compiling its own took most of the
+        # start-up with many sims); they only read it, and it goes with the folder
+        try:
+            env[sim.SHARED_FW] = sim.firmware_dir(compiled=sim.micropython() is not None,
+                                                  into=os.path.join(self.folder, "firmware"))
+        except OSError as e:
+            raise SimError(f"cannot prepare the simulators' firmware: {e}") from None
         for i in range(1, self.n + 1):
             flash = os.path.join(self.folder, f"sim-{i:02d}.img")
             cmd = [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", flash]
@@ -95,3 +104,7 @@ class Sims:
                 p.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 p.kill()
+                p.wait()
+        import shutil
+
+        shutil.rmtree(os.path.join(self.folder, "firmware"), ignore_errors=True)

@@ -12,6 +12,7 @@ import ipaddress
 import json
 import socket
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -130,17 +131,26 @@ class _Guard:
 
 class _Feed:
     """The hall's view as JSON, computed once per tick however many pages are open, and only while
-    one is."""
+    one is; GET /api/state shares it too (a view under PUSH_S old is never computed again: the view
+    is computed in the event loop, so a script or spectator spamming requests would slow the pages)."""
 
     def __init__(self, hall: Hall):
         self.hall = hall
         self.text = ""
+        self.at: float | None = None  # time.monotonic() of self.text
         self.tick = 0
         self.clients = 0
         self.changed: asyncio.Event | None = None
         self.task: asyncio.Task | None = None
         self.failed: str | None = None
         self.stopping = lambda: False  # the server stops: every page's stream ends (else it waits on them)
+
+    def current(self) -> str:
+        """The view: the shared one while it is under PUSH_S old, else computed anew (and shared)."""
+        if self.at is None or time.monotonic() - self.at >= PUSH_S:
+            self.text = self.compute()
+            self.at = time.monotonic()
+        return self.text
 
     def compute(self) -> str:
         try:
@@ -166,7 +176,7 @@ class _Feed:
 
     async def _run(self) -> None:
         while self.clients > 0:
-            self.text = self.compute()
+            self.current()  # (one a GET /api/state computed just now serves this tick too)
             self.tick += 1
             done, self.changed = self.changed, asyncio.Event()
             done.set()
@@ -233,7 +243,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         return JSONResponse({"act": has_token(request.headers, token)})
 
     async def state(request: Request):
-        text = feed.compute()
+        text = feed.current()
         return JSONResponse(json.loads(text), status_code=500 if feed.failed else 200)
 
     async def _body(request: Request) -> dict:
@@ -253,6 +263,8 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
             return JSONResponse(await asyncio.to_thread(fn, *args))
         except HallError as e:  # (HallBusy: 409, another action still running)
             return JSONResponse({"error": str(e)}, status_code=getattr(e, "status", 400))
+        finally:
+            feed.at = None  # the shared view is from before the action: never given after it
 
     async def setup(request: Request):
         data = await _body(request)
@@ -271,6 +283,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
 
                 await asyncio.sleep(max(0.0, (rnd["target"] - host_ms()) / 1000) + 0.4)
                 await asyncio.to_thread(hall.measure_round)
+                feed.at = None
 
             task = asyncio.get_running_loop().create_task(later())
             app.state.tasks.add(task)
