@@ -227,3 +227,17 @@ def test_report_says_what_its_logs_prove(tmp_path, capsys):
     assert main(["report", logs, "--out", str(tmp_path / "c"), "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert (figures["games"], figures["verified"], figures["unkeyed"], figures["failed"]) == (1, 0, 1, 0)
+
+
+def test_report_without_a_key_says_why_a_log_is_not_verified(tmp_path, capsys, monkeypatch):
+    # a keyed clock's log read without its key is NOT verified: the line says to give the key
+    from sagat.hall import report
+
+    index = str(tmp_path / "index.html")
+    monkeypatch.setattr(report, "build", lambda sources, out, keys, pairs: {
+        "games": 2, "verified": 0, "unkeyed": 0, "failed": 2, "index": index})
+    assert main(["report", str(tmp_path), "--out", str(tmp_path / "a")]) == 0
+    assert capsys.readouterr().out == (f"2 game(s): 0 verified, 2 NOT verified (no key given: a clock with an arbiter "
+                                       f"key needs --key-file or --key): {index}\n")
+    assert main(["report", str(tmp_path), "--out", str(tmp_path / "a"), "--key", "k"]) == 0
+    assert capsys.readouterr().out == f"2 game(s): 0 verified, 2 NOT verified: {index}\n"

@@ -757,10 +757,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     from .hall import report
 
     pairs = {}
+    keys = [k for k in _keys(args) if k]
     try:
         if args.pairings:
             pairs = P.read(args.pairings)
-        figures = report.build(args.sources, args.out, [k for k in _keys(args) if k], pairs)
+        figures = report.build(args.sources, args.out, keys, pairs)
     except (report.ReportError, P.PairingsError) as e:
         raise UserError(str(e)) from None
     # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)
@@ -769,6 +770,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         text += f", {figures['unkeyed']} chain intact without a key (authorship unproven)"
     if figures["failed"]:
         text += f", {figures['failed']} NOT verified"
+        if not keys:  # the usual cause: the clocks have an arbiter key and none was given here
+            text += " (no key given: a clock with an arbiter key needs --key-file or --key)"
     return _out(args, figures, f"{text}: {figures['index']}")
 
 
