@@ -393,3 +393,31 @@ def test_one_hall_cannot_fill_the_page_for_the_others():
     assert sum(1 for v in views if v["hall"] == "evil") == M.MAX_HALL_BOARDS
     sub._message(None, None, _msg("sagat/hall/evil/board/1", dict(GOOD, state="paused")))  # its own: updated
     assert next(v for v in sub.views() if v["number"] == "evil:1")["state"] == "paused"
+
+
+def test_a_subscriber_says_when_its_broker_cannot_be_reached(tmp_path):
+    # a broker that is not there, or that went away: the page's status line says "no broker at",
+    # never "connecting to the broker" for ever (docs/hall.md: a broker that cannot be reached is said)
+    _need()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # (nobody listens there once closed)
+    sub = M.Subscriber(f"mqtt://127.0.0.1:{port}", "main")
+    sub.start()
+    try:
+        _until(lambda: sub.error == f"no broker at 127.0.0.1:{port}", 10, sub.error)
+    finally:
+        sub.close()
+    proc, port = _mosquitto(tmp_path)
+    sub = M.Subscriber(f"mqtt://127.0.0.1:{port}", "main")
+    sub.start()
+    try:
+        _until(lambda: sub.error is None, 10, sub.error)
+        proc.terminate()
+        proc.wait(timeout=10)
+        _until(lambda: sub.error == f"no broker at 127.0.0.1:{port}", 10, sub.error)
+    finally:
+        sub.close()
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=10)

@@ -153,6 +153,8 @@ class Subscriber:
         if credentials(url):
             self.client.username_pw_set(*credentials(url))
         self.client.on_connect = self._connected
+        self.client.on_connect_fail = self._unreachable  # (else "connecting" for ever: docs/hall.md)
+        self.client.on_disconnect = self._unreachable
         self.client.on_message = self._message
         self.lock = threading.Lock()
         self.boards: dict[tuple[str, str], tuple[dict, float]] = {}
@@ -165,6 +167,11 @@ class Subscriber:
             return
         self.error = None
         client.subscribe([(PREFIX + "/+/board/+", 0), (PREFIX + "/+/status", 1)])
+
+    def _unreachable(self, *_):
+        """The broker cannot be reached, or the connection to it was lost: the page says so (paho
+        tries again on its own)."""
+        self.error = f"no broker at {self.host}:{self.port}"
 
     def _message(self, client, userdata, msg):
         try:  # (paho's network thread: an exception here would end it, and every later message)
