@@ -35,6 +35,10 @@ def test_pairings_with_and_without_a_header(tmp_path):
     ("1,A,B\n1,C,D\n", "line 2: board 1 is paired twice"),
     ("board,left,right\n", "has no pairings"),
     ("0,A,B\n", "board '0' is not a board number"),
+    # a spreadsheet's CSV export where the decimal comma is taken: the separator is what is wrong
+    ("board;left;right\n1;A;B\n", "line 2: 1 fields; want 3: board, left player, right player (fields are "
+                                    "separated by commas, not ';')"),
+    ("1\tA\tB\n", "(fields are separated by commas, not '\\t')"),
 ])
 def test_bad_pairings_say_which_line_and_why(tmp_path, text, why):
     with pytest.raises(P.PairingsError) as e:
