@@ -1002,20 +1002,26 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--no-usb", action="store_true", help="do not look for clocks on USB")
     sp.add_argument("--pairings", metavar="FILE", help="a CSV file: board, left player, right player")
     sp.add_argument("--key", action="append", metavar="KEY",
-                    help="the arbiter key (signs set up, start, pause, resume; verifies the pulled logs)")
+                    help="the arbiter key (signs set up, start, pause, resume, results; verifies the pulled logs; "
+                         "docs/arbiter-guide.md, Make a key)")
     sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
     sp.add_argument("--out", default="sagat-hall", metavar="DIR",
                     help="where finished games' logs are pulled, a folder per board (default: sagat-hall)")
-    sp.add_argument("--host", default="127.0.0.1", help="the address the page is served on (default: 127.0.0.1)")
+    sp.add_argument("--host", default="127.0.0.1",
+                    help="the address the page is served on (default: 127.0.0.1, this PC only; 0.0.0.0: the "
+                         "network, its buttons with the access token it prints)")
     sp.add_argument("--http-port", type=int, default=8716, metavar="N", help="the page's port (default: 8716)")
     sp.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
     sp.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS",
                     help="seconds to wait for each clock's answer (default: 2)")
     sp.add_argument("--publish", metavar="mqtt://HOST[:PORT]",
-                    help="publish this hall's clocks to an MQTT broker, for a hall on another PC (--subscribe)")
+                    help="publish this hall's clocks to an MQTT broker, for a hall on another PC (--subscribe); "
+                         "a broker user: mqtt://USER@HOST, its password in SAGAT_MQTT_PASSWORD")
     sp.add_argument("--subscribe", metavar="mqtt://HOST[:PORT]",
-                    help="also show the clocks other halls publish to this MQTT broker")
-    sp.add_argument("--name", help="this hall's name on the broker (default: this PC's host name)")
+                    help="also show the clocks other halls publish to this MQTT broker (a broker user: as "
+                         "--publish)")
+    sp.add_argument("--name", help="this hall's name on the broker, 1 to 32 letters, digits, _ or - "
+                    "(default: this PC's host name)")
     sp.set_defaults(func=cmd_hall)
 
     sp = cmd("report", "a page per game from pulled logs (time-use plot, flag-fall certificate), and the round's",
