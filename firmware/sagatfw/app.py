@@ -29,7 +29,6 @@ except ImportError:  # CPython
 
 
 REFRESH_MS = const(100)  # faces at least 10 times a second
-_SHOW_LATE_MS = const(40)  # a refresh waits a pass after an answer, never longer than this
 _ERROR_CLEAR_SHOWS = const(30)  # clean refreshes (3 s) after a failed step before ERROR goes
 RETRY_MS = const(1000)  # records waiting in RAM (a write error): the flash is tried again this often
 BEEP_FLAG_MS = const(400)
@@ -185,13 +184,16 @@ class App:
         j.checkpoint(self.clock, now)
         nxt = self.next_face
         due = nxt is None or ticks_diff(now, nxt) >= 0
-        if self.link is not None:  # serve the host: bounded work, never a wait
+        link = self.link
+        if link is not None:  # serve the host: bounded work, never a wait
             st = self.clock.state
-            srv = self.link.server
-            lines = srv.lines
-            self.link.service(now, st != C.SETUP and st != C.FINISHED)
-            if due and srv.lines != lines and nxt is not None and ticks_diff(now, nxt) < _SHOW_LATE_MS:
-                due = False  # the pass answered a request: the faces next pass, a few ms on
+            if due and nxt is not None:
+                # the faces' pass (every REFRESH_MS): the link waits for the next one, so that no pass
+                # does two slow things (the Pico: a refresh 7 ms, reading a line 5, writing 4 KB 5);
+                # only Ctrl-C's guard is set at once (a button may have started a game)
+                link.guard(st != C.SETUP and st != C.FINISHED)
+            else:
+                link.service(now, st != C.SETUP and st != C.FINISHED)
         if due:
             self.next_face = ticks_add(now, REFRESH_MS)
             self.board.show(self, now)

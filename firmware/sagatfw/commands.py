@@ -353,7 +353,7 @@ def log_info(srv, req, now):
     prot = _protected_game(srv)
     # the pull that follows (sagat logs pull asks log.info first) reads with this listing: its
     # first log.read need not list the segments again in its own pass (protocol.c_log_read)
-    srv.segs = [j.seq, len(j.backlog), now, names]
+    srv.segs = [j.seq, len(j.backlog), now, names, [P._seg_first(n) for n in names]]
     return {
         "first": first[0] if first else None,
         "last": srv.last_seq(),

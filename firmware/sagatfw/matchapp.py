@@ -265,11 +265,15 @@ class MatchApp:
         if j.backlog and (app.next_retry is None or ticks_diff(now, app.next_retry) >= 0):
             app.next_retry = ticks_add(now, _RETRY_MS)
             app.log_status(_commit(j, False))  # (LOG ERROR goes once they are durable)
+        nxt = app.next_face
+        due = nxt is None or ticks_diff(now, nxt) >= 0
         if app.link is not None:
             st = m.state
-            app.link.service(now, st == M.RUNNING or st == M.STOPPED or st == M.BREAK)
-        nxt = app.next_face
-        if nxt is None or ticks_diff(now, nxt) >= 0:
+            if due and nxt is not None:  # the faces' pass: the link the next one (app.App.step)
+                app.link.guard(st == M.RUNNING or st == M.STOPPED or st == M.BREAK)
+            else:
+                app.link.service(now, st == M.RUNNING or st == M.STOPPED or st == M.BREAK)
+        if due:
             app.next_face = ticks_add(now, _REFRESH_MS)
             app.board.show(app, now)
 

@@ -190,7 +190,7 @@ class Server:
         # them (_encode). self.rd is then [plan, _AT, _BIN, _SINCE, _LEFT, _FILE] (the consts say),
         # else None.
         self.rd = None
-        self.segs = None  # [journal seq, backlog, ticks, names]: the segments a pull's chunks read
+        self.segs = None  # [journal seq, backlog, ticks, names, their first seqs]: the segments a pull's chunks read
         self.enc_at = 0  # self.raw[enc_at:enc_end]: read, not yet encoded
         self.enc_end = 0
         self.nonce = None
@@ -692,12 +692,14 @@ class Server:
                 low = False
             if low:
                 gc.collect()
-            segs = self.segs = [j.seq, len(j.backlog), now, self.names()]
+            names = self.names()
+            segs = self.segs = [j.seq, len(j.backlog), now, names, [_seg_first(n) for n in names]]
         segs[2] = now
         names = segs[3]
+        firsts = segs[4]  # each name's seq, parsed once a pull (17 names: 4 ms on the Pico)
         i = 0
-        for k in range(len(names)):
-            if _seg_first(names[k]) <= start:
+        for k in range(len(firsts)):
+            if firsts[k] <= start:
                 i = k
         plan = []
         count = 0  # entries (records and anchors)
