@@ -88,9 +88,16 @@ class FakeDevice:
         self._write(json.dumps(ans).encode() + b"\n")
 
     def close(self) -> None:
+        # the slave first: the thread's read of the master then fails (EIO) and the thread ends;
+        # only then the master. Closed first, its fd number could go to the next test's device
+        # while this thread, between two reads, still served it (an echo test got a REPL's answer)
         self.stopped = True
-        for fd in (self.master, self.slave):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        try:
+            os.close(self.slave)
+        except OSError:
+            pass
+        self.thread.join(5)
+        try:
+            os.close(self.master)
+        except OSError:
+            pass
