@@ -229,15 +229,49 @@ def test_report_says_what_its_logs_prove(tmp_path, capsys):
     assert (figures["games"], figures["verified"], figures["unkeyed"], figures["failed"]) == (1, 0, 1, 0)
 
 
-def test_report_without_a_key_says_why_a_log_is_not_verified(tmp_path, capsys, monkeypatch):
-    # a keyed clock's log read without its key is NOT verified: the line says to give the key
+def test_report_without_a_key_says_why_a_log_is_not_checked(tmp_path, capsys, monkeypatch):
+    # a keyed clock's log read without its key is not checked: the line says to give the key
     from sagat.hall import report
 
     index = str(tmp_path / "index.html")
     monkeypatch.setattr(report, "build", lambda sources, out, keys, pairs: {
-        "games": 2, "verified": 0, "unkeyed": 0, "failed": 2, "index": index})
+        "games": 2, "verified": 0, "unkeyed": 0, "sealed": 2, "failed": 0, "index": index})
     assert main(["report", str(tmp_path), "--out", str(tmp_path / "a")]) == 0
-    assert capsys.readouterr().out == (f"2 game(s): 0 verified, 2 NOT verified (no key given: a clock with an arbiter "
-                                       f"key needs --key-file or --key): {index}\n")
-    assert main(["report", str(tmp_path), "--out", str(tmp_path / "a"), "--key", "k"]) == 0
-    assert capsys.readouterr().out == f"2 game(s): 0 verified, 2 NOT verified: {index}\n"
+    assert capsys.readouterr().out == (f"2 game(s): 0 verified, 2 sealed with an arbiter key, not checked (give "
+                                       f"--key-file or --key): {index}\n")
+
+def _text(path) -> str:
+    """A page's text, its style and tags dropped."""
+    import html
+    import re
+
+    with open(path, encoding="utf-8") as fh:
+        return html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", "", fh.read(), flags=re.S)))
+
+
+def test_report_on_a_keyed_clocks_log_without_the_key_says_to_give_it(tmp_path, capsys):
+    # a keyed clock's log read without its key cannot be checked: the pages and the line say
+    # exactly that, never BROKEN (nothing was found wrong) nor unkeyed (the clock has a key)
+    from played import keyed_log
+
+    logs = keyed_log(str(tmp_path))
+    capsys.readouterr()
+    main(["report", logs, "--out", str(tmp_path / "a")])
+    out = capsys.readouterr().out
+    assert out.startswith("2 game(s): 0 verified, 2 sealed with an arbiter key, not checked (give --key-file or "
+                          "--key): "), out
+    sealed = "this clock's log is sealed with an arbiter key: give --key/--key-file to verify it"
+    for page in ("board-05-e6614103e7-game-1.html", "index.html"):
+        text = _text(tmp_path / "a" / page)
+        assert "BROKEN" not in text and "unkeyed" not in text and "NOT verified" not in text, (page, text)
+        assert "no tampering by accident" not in text, (page, text)
+    game = _text(tmp_path / "a" / "board-05-e6614103e7-game-1.html")
+    assert game.count(sealed) == 1 and "give --key to check it" not in game, game
+    assert "result code 123143 (sealed with an arbiter key: give --key/--key-file to check it)" in " ".join(
+        game.split()), game
+    # with the key: verified, the code from the keyed chain
+    assert main(["report", logs, "--out", str(tmp_path / "b"), "--key", "secret"]) == 0
+    assert capsys.readouterr().out.startswith("2 game(s): 2 verified: ")
+    game = " ".join(_text(tmp_path / "b" / "board-05-e6614103e7-game-1.html").split())
+    assert "result code 123143 (from the keyed chain: compare the scoresheet)" in game
+    assert "verified : OK: " in game and sealed not in game, game

@@ -768,10 +768,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     text = f"{figures['games']} game(s): {figures['verified']} verified"
     if figures["unkeyed"]:
         text += f", {figures['unkeyed']} chain intact without a key (authorship unproven)"
+    if figures["sealed"]:  # a keyed clock's log without its key: not checked (neither broken nor unkeyed)
+        text += f", {figures['sealed']} sealed with an arbiter key, not checked (give --key-file or --key)"
     if figures["failed"]:
         text += f", {figures['failed']} NOT verified"
-        if not keys:  # the usual cause: the clocks have an arbiter key and none was given here
-            text += " (no key given: a clock with an arbiter key needs --key-file or --key)"
     return _out(args, figures, f"{text}: {figures['index']}")
 
 
