@@ -221,7 +221,7 @@ def test_report_says_what_its_logs_prove(tmp_path, capsys):
     assert main(["report", logs, "--out", str(tmp_path / "a")]) == 0
     out = capsys.readouterr().out
     assert out.startswith("1 game(s): 0 verified, 1 chain intact without a key (authorship unproven): "), out
-    assert main(["report", logs, "--out", str(tmp_path / "b"), "--key", "not the clock's"]) == 0
+    assert main(["report", logs, "--out", str(tmp_path / "b"), "--key", "not the clock's"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("1 game(s): 0 verified, 1 NOT verified: "), out
     assert main(["report", logs, "--out", str(tmp_path / "c"), "--json"]) == 0
@@ -275,3 +275,17 @@ def test_report_on_a_keyed_clocks_log_without_the_key_says_to_give_it(tmp_path, 
     game = " ".join(_text(tmp_path / "b" / "board-05-e6614103e7-game-1.html").split())
     assert "result code 123143 (from the keyed chain: compare the scoresheet)" in game
     assert "verified : OK: " in game and sealed not in game, game
+
+
+def test_report_exits_1_when_a_log_does_not_verify_and_still_writes_the_pages(tmp_path, capsys):
+    # as `sagat logs verify`: a script (or the arbiter's eye on the shell) sees a log that failed
+    from played import keyed_log
+
+    logs = keyed_log(str(tmp_path))
+    assert main(["report", logs, "--out", str(tmp_path / "wrong"), "--key", "not the clock's"]) == 1
+    assert capsys.readouterr().out.startswith("2 game(s): 0 verified, 2 NOT verified: ")
+    assert os.path.exists(tmp_path / "wrong" / "index.html")
+    assert os.path.exists(tmp_path / "wrong" / "board-05-e6614103e7-game-1.html")
+    assert main(["report", logs, "--out", str(tmp_path / "wrong-json"), "--key", "not the clock's", "--json"]) == 1
+    assert main(["report", logs, "--out", str(tmp_path / "right"), "--key", "secret"]) == 0
+    assert main(["report", logs, "--out", str(tmp_path / "none")]) == 0  # not checked, nothing found wrong

@@ -772,7 +772,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         text += f", {figures['sealed']} sealed with an arbiter key, not checked (give --key-file or --key)"
     if figures["failed"]:
         text += f", {figures['failed']} NOT verified"
-    return _out(args, figures, f"{text}: {figures['index']}")
+    _out(args, figures, f"{text}: {figures['index']}")
+    return 1 if figures["failed"] else 0  # as `sagat logs verify` (the pages are written all the same)
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -1026,7 +1027,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = cmd("report", "a page per game from pulled logs (time-use plot, flag-fall certificate), and the round's",
              "From what `sagat logs pull` or `sagat hall` saved: a page per game with the time-use plot of both "
-             "sides, the flag-fall certificate and the events, and index.html listing the round. See docs/hall.md.")
+             "sides, the flag-fall certificate and the events, and index.html listing the round. Exit code 1 "
+             "when a log does NOT verify (under the key given, or damaged where no key is needed to see it; the "
+             "pages are written all the same), else 0. See docs/hall.md.")
     sp.add_argument("sources", nargs="+", metavar="DIR",
                     help="a pulled log's folder (records.bin, head.json), or a folder of them (sagat hall --out)")
     sp.add_argument("--out", default="sagat-report", metavar="DIR", help="where the pages go (default: sagat-report)")
