@@ -168,3 +168,22 @@ def test_a_busy_port_is_a_board_that_says_so(monkeypatch):
         assert hall.pause_all()["boards"] == {1: {"ok": None, "text": "not connected"}}
     finally:
         hall.close()
+
+
+def test_a_finished_games_flag_is_history_not_an_alert():
+    # once the result is in, the flag is part of the game's story: said quietly on the board's line,
+    # not a pulsing alert, and not counted as a board flagged
+    hall = Hall(discover=False)
+    try:
+        flagged = _link(dict(GAME, log_full=False, low_battery=False, message=None))
+        flagged.number = 1
+        done = _link(dict(GAME, state="finished", running=None, result_code="123456", log_full=False,
+                          low_battery=False, message=None))
+        done.number = 2
+        hall.boards += [flagged, done]
+        v1, v2 = hall.view()["boards"]
+        assert v1["alerts"] == [{"kind": "flag", "text": "FLAG left"}] and v1["flag_note"] is None
+        assert v2["alerts"] == [] and v2["flag_note"] == "FLAG left"
+        assert v2["faces"]["left"]["flag"] == 1  # the face as the clock shows it
+    finally:
+        hall.close()

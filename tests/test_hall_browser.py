@@ -244,6 +244,11 @@ def test_a_round_in_the_browser(hall, browser):
     foot = d.find_element("css selector", "#board-1 .foot").text
     assert "verified (code" in foot and re.search(r"protest (30:00|29:[0-5]\d) left", foot), foot
     assert "without a key" not in foot
+    # its flag is history now: said on its line, no longer a pulsing alert nor counted as flagged
+    assert "FLAG left" in foot and not d.find_elements("css selector", "#board-1 .alerts span"), foot
+    assert not d.execute_script("return document.getElementById('board-1').classList.contains('alert-flag')")
+    _until(d, f"document.getElementById('summary').textContent.startsWith('{N} boards, {N} connected, {N - 1} "
+              f"flagged')", 3, "the status line counts the boards still flagged")
 
     # pause all, resume all: every running clock (board 1 is finished: skipped)
     d.find_element("id", "btn-pause").click()
