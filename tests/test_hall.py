@@ -187,3 +187,24 @@ def test_a_finished_games_flag_is_history_not_an_alert():
         assert v2["faces"]["left"]["flag"] == 1  # the face as the clock shows it
     finally:
         hall.close()
+
+
+def test_the_printed_address_has_this_pcs_ip_addresses_too(monkeypatch):
+    # a venue's PCs often cannot resolve the hall PC's name: its IP addresses are printed too
+    import sagat.hall as H
+
+    monkeypatch.setattr(H.socket, "gethostname", lambda: "vm")
+    monkeypatch.setattr(H, "local_ips", lambda v6=False: ["192.168.1.20", "10.0.0.5"] + (["fd00::2"] if v6 else []))
+    assert H.addresses("0.0.0.0", 18792, "T") == ["http://vm:18792/?t=T", "http://192.168.1.20:18792/?t=T",
+                                                  "http://10.0.0.5:18792/?t=T"]
+    assert H.addresses("::", 18792, "T")[-1] == "http://[fd00::2]:18792/?t=T"
+    assert H.addresses("127.0.0.1", 18792, None) == ["http://localhost:18792/"]
+    assert H.addresses("192.168.1.20", 18792, "T") == ["http://192.168.1.20:18792/?t=T"]
+    monkeypatch.undo()
+    ips = H.local_ips()  # this PC's own: never loopback, link-local or 0.0.0.0, each once
+    import ipaddress
+
+    assert len(ips) == len(set(ips))
+    for ip in ips:
+        a = ipaddress.ip_address(ip)
+        assert a.version == 4 and not (a.is_loopback or a.is_link_local or a.is_unspecified), ips

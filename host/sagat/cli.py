@@ -1010,7 +1010,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="where finished games' logs are pulled, a folder per board (default: sagat-hall)")
     sp.add_argument("--host", default="127.0.0.1",
                     help="the address the page is served on (default: 127.0.0.1, this PC only; 0.0.0.0: the "
-                         "network, its buttons with the access token it prints)")
+                         "network, its buttons with the access token in the address it prints, by this PC's name and "
+                         "by each of its IP addresses)")
     sp.add_argument("--http-port", type=int, default=8716, metavar="N", help="the page's port (default: 8716)")
     sp.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
     sp.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS",
