@@ -289,3 +289,15 @@ def test_report_exits_1_when_a_log_does_not_verify_and_still_writes_the_pages(tm
     assert main(["report", logs, "--out", str(tmp_path / "wrong-json"), "--key", "not the clock's", "--json"]) == 1
     assert main(["report", logs, "--out", str(tmp_path / "right"), "--key", "secret"]) == 0
     assert main(["report", logs, "--out", str(tmp_path / "none")]) == 0  # not checked, nothing found wrong
+
+
+def test_the_reports_index_shows_the_board_number(tmp_path, capsys):
+    # the arbiter reads "5", not the folder's name; the clock's uid smaller beside it
+    import re
+
+    from played import keyed_log
+
+    main(["report", keyed_log(str(tmp_path)), "--out", str(tmp_path / "r"), "--key", "secret"])
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    cells = re.findall(r"<tr><td>(.*?)</td>", page)
+    assert cells == ['5 <small>e6614103e7</small>'] * 2, cells

@@ -54,6 +54,14 @@ def _board(label: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def _board_cell(label: str) -> str:
+    """The index's board: its number, the clock's uid smaller (a folder the hall named), else the folder."""
+    m = re.fullmatch(r"board-0*([0-9]+)(?:-(.+))?", label)
+    if not m:
+        return _e(label)
+    return m.group(1) + (f" <small>{_e(m.group(2))}</small>" if m.group(2) else "")
+
+
 def turns(events: list[dict]) -> dict[str, list[tuple[int, int, int]]]:
     """Each side's moves: (move number, ms used on the clock for it, ms left after it). The time
     used is the turn's game time less its pauses (TK-C15, TK-C18: a paused clock uses none)."""
@@ -264,7 +272,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     if not rows:
         raise ReportError("no game was played in these logs")
     body = "".join(
-        f"<tr><td>{_e(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}</td>"
+        f"<tr><td>{_board_cell(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}</td>"
         f"<td class=num>{r['game']}</td><td>{_e(r['result'] or 'none')}</td><td>{_e(r['first_flag'] or '')}</td>"
         f"<td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'])}"
         f"{': ' + _e(SEALED) if r['status'] == 'sealed' else ''}</td>"
