@@ -138,7 +138,7 @@ function showAction(a) {
   if (a.error) { $("action").textContent = a.error; return; }
   const bad = Object.entries(obj(a.boards)).filter(([, v]) => v.ok === false).map(([n, v]) => `board ${n}: ${v.text}`);
   $("action").textContent = `${a.what}: ${a.done} done` + (a.failed ? `, ${a.failed} failed (${bad.join("; ")})` : "") +
-    (a.skipped ? `, ${a.skipped} skipped` : "");
+    (a.skipped ? `, ${a.skipped} skipped` : "") + (a.note ? ` \u00b7 ${a.note}` : "");
 }
 
 async function post(path, body, button) {
