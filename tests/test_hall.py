@@ -36,7 +36,7 @@ def test_pairings_with_and_without_a_header(tmp_path):
     ("board,left,right\n", "has no pairings"),
     ("0,A,B\n", "board '0' is not a board number"),
     # a spreadsheet's CSV export where the decimal comma is taken: the separator is what is wrong
-    ("board;left;right\n1;A;B\n", "line 2: 1 fields; want 3: board, left player, right player (fields are "
+    ("board;left;right\n1;A;B\n", "line 2: 1 field; want 3: board, left player, right player (fields are "
                                     "separated by commas, not ';')"),
     ("1\tA\tB\n", "(fields are separated by commas, not '\\t')"),
 ])
@@ -52,7 +52,10 @@ def test_the_command_says_what_is_wrong_in_one_line(tmp_path, capsys):
     assert err.strip().splitlines() == [f"sagat: pairings file {tmp_path / 'none.csv'} not found (CSV lines: board, "
                                         "left player, right player)"]
     assert main(["hall", "--no-usb", "--no-browser", "--pairings", _write(tmp_path, "1;A;B\n")]) == 2
-    assert "line 1: 1 fields" in capsys.readouterr().err
+    assert "line 1: 1 field; want 3" in capsys.readouterr().err
+    for n in ("0", "65", "-1"):  # --sim N: 1..64 simulated clocks (no --sim: none)
+        assert main(["hall", "--no-usb", "--no-browser", "--sim", n]) == 2
+        assert capsys.readouterr().err == "sagat: --sim takes 1..64 simulated clocks\n", n
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen(1)

@@ -997,7 +997,7 @@ def build_parser() -> argparse.ArgumentParser:
              "appears), --port, and --sim N simulated clocks. Set up every board, start the round on all "
              "boards at one instant (armed on each clock's own ticks), pause all, resume all (signed with "
              "--key); each finished game's log is pulled and verified. See docs/hall.md.")
-    sp.add_argument("--sim", type=int, default=0, metavar="N", help="also start N simulated clocks (boards 1..N)")
+    sp.add_argument("--sim", type=int, metavar="N", help="also start N simulated clocks (boards 1..N)")
     sp.add_argument("--port", action="append", metavar="PORT",
                     help="a clock's serial port besides those found on USB (repeat for more)")
     sp.add_argument("--no-usb", action="store_true", help="do not look for clocks on USB")

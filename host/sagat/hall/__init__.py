@@ -32,7 +32,7 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_file: str | None, host: str,
+def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairings_file: str | None, host: str,
         http_port: int, out_dir: str | None, usb: bool, browser: bool, timeout: float = 2.0,
         publish: str | None = None, subscribe: str | None = None, name: str | None = None) -> int:
     try:
@@ -51,8 +51,9 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
             pairs = P.read(pairings_file)
         except P.PairingsError as e:
             raise StartError(str(e)) from None
-    if sims < 0 or sims > 64:
+    if sims is not None and not 1 <= sims <= 64:  # (None: no --sim)
         raise StartError("--sim takes 1..64 simulated clocks")
+    sims = sims or 0
     bridges = []
     if publish or subscribe:
         from . import mqtt
