@@ -170,7 +170,10 @@ class Subscriber:
 
     def _unreachable(self, *_):
         """The broker cannot be reached, or the connection to it was lost: the page says so (paho
-        tries again on its own)."""
+        tries again on its own). A refusal (a wrong user or password) stays what the page says: the
+        broker closes the connection it refused, and that is no reason to call it unreachable."""
+        if self.error is not None and self.error.startswith("the broker refused"):
+            return
         self.error = f"no broker at {self.host}:{self.port}"
 
     def _message(self, client, userdata, msg):
