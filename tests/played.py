@@ -30,3 +30,35 @@ def played_game(folder: str) -> None:
     with open(os.path.join(board, "records.bin"), "wb") as fh:
         for _name, data in logs.read_image(flash):
             fh.write(data)
+
+
+def keyed_log(folder: str, key: str = "secret") -> str:
+    """A keyed clock's log as the hall's pull saves it (records.bin and the clock's signed head):
+    tests/mp/make_image.py's two games (game 1 flagged and 1-0, game 2 in progress) under `key`."""
+    import subprocess
+    import sys
+
+    from sagat import logs, pull
+    from sagatfw import auth as A
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    image = os.path.join(folder, "keyed.img")
+    run = subprocess.run([exe, os.path.join(root, "tests", "mp", "make_image.py"), image, key],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    board = os.path.join(folder, "keyed", "board-05-e6614103e7")
+    os.makedirs(board)
+    with open(os.path.join(board, "records.bin"), "wb") as fh:
+        for _name, data in logs.read_image(image):
+            fh.write(data)
+    log = logs.read_segments([("records.bin", open(os.path.join(board, "records.bin"), "rb").read())],
+                             key.encode(), replay=False)
+    head = {"seq": log.last_seq, "first": log.start_seq, "link": log.last_link.hex(), "nonce": "ab" * 16,
+            "uid": "e6614103e7"}
+    head["mac"] = A.hex_text(A.hmac_sha256(key.encode(), A.head_message(
+        head["nonce"], head["uid"], head["first"], head["seq"], head["link"])))
+    assert pull.head_ok(head, key.encode())
+    with open(os.path.join(board, "head.json"), "w", encoding="utf-8") as fh:
+        json.dump(head, fh)
+    return os.path.join(folder, "keyed")

@@ -221,7 +221,7 @@ def test_report_says_what_its_logs_prove(tmp_path, capsys):
     assert main(["report", logs, "--out", str(tmp_path / "a")]) == 0
     out = capsys.readouterr().out
     assert out.startswith("1 game(s): 0 verified, 1 chain intact without a key (authorship unproven): "), out
-    assert main(["report", logs, "--out", str(tmp_path / "b"), "--key", "not the clock's"]) == 0
+    assert main(["report", logs, "--out", str(tmp_path / "b"), "--key", "not the clock's"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("1 game(s): 0 verified, 1 NOT verified: "), out
     assert main(["report", logs, "--out", str(tmp_path / "c"), "--json"]) == 0
@@ -229,15 +229,75 @@ def test_report_says_what_its_logs_prove(tmp_path, capsys):
     assert (figures["games"], figures["verified"], figures["unkeyed"], figures["failed"]) == (1, 0, 1, 0)
 
 
-def test_report_without_a_key_says_why_a_log_is_not_verified(tmp_path, capsys, monkeypatch):
-    # a keyed clock's log read without its key is NOT verified: the line says to give the key
+def test_report_without_a_key_says_why_a_log_is_not_checked(tmp_path, capsys, monkeypatch):
+    # a keyed clock's log read without its key is not checked: the line says to give the key
     from sagat.hall import report
 
     index = str(tmp_path / "index.html")
     monkeypatch.setattr(report, "build", lambda sources, out, keys, pairs: {
-        "games": 2, "verified": 0, "unkeyed": 0, "failed": 2, "index": index})
+        "games": 2, "verified": 0, "unkeyed": 0, "sealed": 2, "failed": 0, "index": index})
     assert main(["report", str(tmp_path), "--out", str(tmp_path / "a")]) == 0
-    assert capsys.readouterr().out == (f"2 game(s): 0 verified, 2 NOT verified (no key given: a clock with an arbiter "
-                                       f"key needs --key-file or --key): {index}\n")
-    assert main(["report", str(tmp_path), "--out", str(tmp_path / "a"), "--key", "k"]) == 0
-    assert capsys.readouterr().out == f"2 game(s): 0 verified, 2 NOT verified: {index}\n"
+    assert capsys.readouterr().out == (f"2 game(s): 0 verified, 2 sealed with an arbiter key, not checked (give "
+                                       f"--key-file or --key): {index}\n")
+
+def _text(path) -> str:
+    """A page's text, its style and tags dropped."""
+    import html
+    import re
+
+    with open(path, encoding="utf-8") as fh:
+        return html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<style>.*?</style>", "", fh.read(), flags=re.S)))
+
+
+def test_report_on_a_keyed_clocks_log_without_the_key_says_to_give_it(tmp_path, capsys):
+    # a keyed clock's log read without its key cannot be checked: the pages and the line say
+    # exactly that, never BROKEN (nothing was found wrong) nor unkeyed (the clock has a key)
+    from played import keyed_log
+
+    logs = keyed_log(str(tmp_path))
+    capsys.readouterr()
+    main(["report", logs, "--out", str(tmp_path / "a")])
+    out = capsys.readouterr().out
+    assert out.startswith("2 game(s): 0 verified, 2 sealed with an arbiter key, not checked (give --key-file or "
+                          "--key): "), out
+    sealed = "this clock's log is sealed with an arbiter key: give --key/--key-file to verify it"
+    for page in ("board-05-e6614103e7-game-1.html", "index.html"):
+        text = _text(tmp_path / "a" / page)
+        assert "BROKEN" not in text and "unkeyed" not in text and "NOT verified" not in text, (page, text)
+        assert "no tampering by accident" not in text, (page, text)
+    game = _text(tmp_path / "a" / "board-05-e6614103e7-game-1.html")
+    assert game.count(sealed) == 1 and "give --key to check it" not in game, game
+    assert "result code 123143 (sealed with an arbiter key: give --key/--key-file to check it)" in " ".join(
+        game.split()), game
+    # with the key: verified, the code from the keyed chain
+    assert main(["report", logs, "--out", str(tmp_path / "b"), "--key", "secret"]) == 0
+    assert capsys.readouterr().out.startswith("2 game(s): 2 verified: ")
+    game = " ".join(_text(tmp_path / "b" / "board-05-e6614103e7-game-1.html").split())
+    assert "result code 123143 (from the keyed chain: compare the scoresheet)" in game
+    assert "verified : OK: " in game and sealed not in game, game
+
+
+def test_report_exits_1_when_a_log_does_not_verify_and_still_writes_the_pages(tmp_path, capsys):
+    # as `sagat logs verify`: a script (or the arbiter's eye on the shell) sees a log that failed
+    from played import keyed_log
+
+    logs = keyed_log(str(tmp_path))
+    assert main(["report", logs, "--out", str(tmp_path / "wrong"), "--key", "not the clock's"]) == 1
+    assert capsys.readouterr().out.startswith("2 game(s): 0 verified, 2 NOT verified: ")
+    assert os.path.exists(tmp_path / "wrong" / "index.html")
+    assert os.path.exists(tmp_path / "wrong" / "board-05-e6614103e7-game-1.html")
+    assert main(["report", logs, "--out", str(tmp_path / "wrong-json"), "--key", "not the clock's", "--json"]) == 1
+    assert main(["report", logs, "--out", str(tmp_path / "right"), "--key", "secret"]) == 0
+    assert main(["report", logs, "--out", str(tmp_path / "none")]) == 0  # not checked, nothing found wrong
+
+
+def test_the_reports_index_shows_the_board_number(tmp_path, capsys):
+    # the arbiter reads "5", not the folder's name; the clock's uid smaller beside it
+    import re
+
+    from played import keyed_log
+
+    main(["report", keyed_log(str(tmp_path)), "--out", str(tmp_path / "r"), "--key", "secret"])
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    cells = re.findall(r"<tr><td>(.*?)</td>", page)
+    assert cells == ['5 <small>e6614103e7</small>'] * 2, cells

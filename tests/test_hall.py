@@ -36,7 +36,7 @@ def test_pairings_with_and_without_a_header(tmp_path):
     ("board,left,right\n", "has no pairings"),
     ("0,A,B\n", "board '0' is not a board number"),
     # a spreadsheet's CSV export where the decimal comma is taken: the separator is what is wrong
-    ("board;left;right\n1;A;B\n", "line 2: 1 fields; want 3: board, left player, right player (fields are "
+    ("board;left;right\n1;A;B\n", "line 2: 1 field; want 3: board, left player, right player (fields are "
                                     "separated by commas, not ';')"),
     ("1\tA\tB\n", "(fields are separated by commas, not '\\t')"),
 ])
@@ -52,7 +52,10 @@ def test_the_command_says_what_is_wrong_in_one_line(tmp_path, capsys):
     assert err.strip().splitlines() == [f"sagat: pairings file {tmp_path / 'none.csv'} not found (CSV lines: board, "
                                         "left player, right player)"]
     assert main(["hall", "--no-usb", "--no-browser", "--pairings", _write(tmp_path, "1;A;B\n")]) == 2
-    assert "line 1: 1 fields" in capsys.readouterr().err
+    assert "line 1: 1 field; want 3" in capsys.readouterr().err
+    for n in ("0", "65", "-1"):  # --sim N: 1..64 simulated clocks (no --sim: none)
+        assert main(["hall", "--no-usb", "--no-browser", "--sim", n]) == 2
+        assert capsys.readouterr().err == "sagat: --sim takes 1..64 simulated clocks\n", n
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen(1)
@@ -168,3 +171,43 @@ def test_a_busy_port_is_a_board_that_says_so(monkeypatch):
         assert hall.pause_all()["boards"] == {1: {"ok": None, "text": "not connected"}}
     finally:
         hall.close()
+
+
+def test_a_finished_games_flag_is_history_not_an_alert():
+    # once the result is in, the flag is part of the game's story: said quietly on the board's line,
+    # not a pulsing alert, and not counted as a board flagged
+    hall = Hall(discover=False)
+    try:
+        flagged = _link(dict(GAME, log_full=False, low_battery=False, message=None))
+        flagged.number = 1
+        done = _link(dict(GAME, state="finished", running=None, result_code="123456", log_full=False,
+                          low_battery=False, message=None))
+        done.number = 2
+        hall.boards += [flagged, done]
+        v1, v2 = hall.view()["boards"]
+        assert v1["alerts"] == [{"kind": "flag", "text": "FLAG left"}] and v1["flag_note"] is None
+        assert v2["alerts"] == [] and v2["flag_note"] == "FLAG left"
+        assert v2["faces"]["left"]["flag"] == 1  # the face as the clock shows it
+    finally:
+        hall.close()
+
+
+def test_the_printed_address_has_this_pcs_ip_addresses_too(monkeypatch):
+    # a venue's PCs often cannot resolve the hall PC's name: its IP addresses are printed too
+    import sagat.hall as H
+
+    monkeypatch.setattr(H.socket, "gethostname", lambda: "vm")
+    monkeypatch.setattr(H, "local_ips", lambda v6=False: ["192.168.1.20", "10.0.0.5"] + (["fd00::2"] if v6 else []))
+    assert H.addresses("0.0.0.0", 18792, "T") == ["http://vm:18792/?t=T", "http://192.168.1.20:18792/?t=T",
+                                                  "http://10.0.0.5:18792/?t=T"]
+    assert H.addresses("::", 18792, "T")[-1] == "http://[fd00::2]:18792/?t=T"
+    assert H.addresses("127.0.0.1", 18792, None) == ["http://localhost:18792/"]
+    assert H.addresses("192.168.1.20", 18792, "T") == ["http://192.168.1.20:18792/?t=T"]
+    monkeypatch.undo()
+    ips = H.local_ips()  # this PC's own: never loopback, link-local or 0.0.0.0, each once
+    import ipaddress
+
+    assert len(ips) == len(set(ips))
+    for ip in ips:
+        a = ipaddress.ip_address(ip)
+        assert a.version == 4 and not (a.is_loopback or a.is_link_local or a.is_unspecified), ips

@@ -244,6 +244,11 @@ def test_a_round_in_the_browser(hall, browser):
     foot = d.find_element("css selector", "#board-1 .foot").text
     assert "verified (code" in foot and re.search(r"protest (30:00|29:[0-5]\d) left", foot), foot
     assert "without a key" not in foot
+    # its flag is history now: said on its line, no longer a pulsing alert nor counted as flagged
+    assert "FLAG left" in foot and not d.find_elements("css selector", "#board-1 .alerts span"), foot
+    assert not d.execute_script("return document.getElementById('board-1').classList.contains('alert-flag')")
+    _until(d, f"document.getElementById('summary').textContent.startsWith('{N} boards, {N} connected, {N - 1} "
+              f"flagged')", 3, "the status line counts the boards still flagged")
 
     # pause all, resume all: every running clock (board 1 is finished: skipped)
     d.find_element("id", "btn-pause").click()
@@ -270,7 +275,7 @@ def test_the_rounds_report_from_the_halls_own_pulls(hall, browser, tmp_path):
     rows = d.find_elements("css selector", "table tr")
     assert len(rows) == 2  # board 1's game: the only one finished
     row = rows[1].text
-    assert row.startswith("board-01-sim-") and "Player 1 - Player 2" in row and "0-1" in row and code in row, row
+    assert row.startswith("1 sim-") and "Player 1 - Player 2" in row and "0-1" in row and code in row, row
     assert "verified" in row and "NOT" not in row
     d.find_element("link text", "report").click()
     cert = d.find_element("css selector", ".cert").text
@@ -292,7 +297,7 @@ def test_the_report_renders_with_its_plot(browser, tmp_path):
     d = browser
     d.get((out / "index.html").as_uri())
     row = d.find_element("css selector", "table tr:nth-child(2)").text
-    assert "board-03-sim" in row and "Aibek - Dana" in row and "0-1" in row and "left" in row
+    assert row.startswith("3 sim ") and "Aibek - Dana" in row and "0-1" in row and "left" in row
     assert "chain intact, authorship unproven" in row and "verified" not in row  # no key: nobody's log proven
     d.find_element("link text", "report").click()
     _until(d, "document.querySelector('img').complete && document.querySelector('img').naturalWidth > 0", 5,

@@ -19,7 +19,7 @@ import time
 import pytest
 
 from sagat.hall import mqtt as M
-from sagat.hall.core import Hall
+from sagat.hall.core import Hall, HallError
 from sagat.hall.sims import Sims
 
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
@@ -421,3 +421,26 @@ def test_a_subscriber_says_when_its_broker_cannot_be_reached(tmp_path):
         if proc.poll() is None:
             proc.terminate()
             proc.wait(timeout=10)
+
+
+def test_another_halls_board_is_acted_on_in_its_own_hall():
+    # a result for annex:2, or "set up all" with only other halls' boards: the hall says where
+    hall = Hall(discover=False)
+    hall.subscriber = _sub()
+    try:
+        hall.subscriber._message(None, None, _msg("sagat/hall/annex/board/2", GOOD))
+        with pytest.raises(HallError) as e:
+            hall.result("annex:2", "1-0")
+        assert str(e.value) == "board annex:2 belongs to hall annex: enter its result there"
+        for act, verb in ((lambda: hall.set_up("420"), "set up"), (hall.start_round, "started"),
+                          (hall.pause_all, "paused"), (hall.resume_all, "resumed")):
+            r = act()
+            assert (r["done"], r["failed"], r["skipped"]) == (0, 0, 0)
+            assert r["note"] == f"this hall has no clocks of its own: hall annex's boards are {verb} in hall annex", r
+        hall.subscriber = None
+        assert hall.set_up("420")["note"] == "no clocks: none is connected to this hall"
+        with pytest.raises(HallError) as e:
+            hall.result("7", "1-0")
+        assert str(e.value) == "no board 7"
+    finally:
+        hall.close()

@@ -132,6 +132,10 @@ def test_on_the_network_an_action_needs_the_printed_token():
         while "anyone on the network can see the page" not in "".join(lines):  # (its warning, next)
             assert time.monotonic() < end, lines
             time.sleep(0.05)
+        from sagat.hall import local_ips
+
+        for ip in local_ips():  # and by this PC's IP addresses (its name may not resolve at the venue)
+            assert f" http://{ip}:{port}/?t={token}\n" in "".join(lines[1:]), (ip, lines)
         host = {"Host": f"192.0.2.7:{port}"}  # by the PC's address, from another PC
         # a spectator (or a player) on the network: sees the page, presses nothing
         assert _req(port, "GET", "/api/state", host)[0] == 200

@@ -768,11 +768,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     text = f"{figures['games']} game(s): {figures['verified']} verified"
     if figures["unkeyed"]:
         text += f", {figures['unkeyed']} chain intact without a key (authorship unproven)"
+    if figures["sealed"]:  # a keyed clock's log without its key: not checked (neither broken nor unkeyed)
+        text += f", {figures['sealed']} sealed with an arbiter key, not checked (give --key-file or --key)"
     if figures["failed"]:
         text += f", {figures['failed']} NOT verified"
-        if not keys:  # the usual cause: the clocks have an arbiter key and none was given here
-            text += " (no key given: a clock with an arbiter key needs --key-file or --key)"
-    return _out(args, figures, f"{text}: {figures['index']}")
+    _out(args, figures, f"{text}: {figures['index']}")
+    return 1 if figures["failed"] else 0  # as `sagat logs verify` (the pages are written all the same)
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -996,7 +997,7 @@ def build_parser() -> argparse.ArgumentParser:
              "appears), --port, and --sim N simulated clocks. Set up every board, start the round on all "
              "boards at one instant (armed on each clock's own ticks), pause all, resume all (signed with "
              "--key); each finished game's log is pulled and verified. See docs/hall.md.")
-    sp.add_argument("--sim", type=int, default=0, metavar="N", help="also start N simulated clocks (boards 1..N)")
+    sp.add_argument("--sim", type=int, metavar="N", help="also start N simulated clocks (boards 1..N)")
     sp.add_argument("--port", action="append", metavar="PORT",
                     help="a clock's serial port besides those found on USB (repeat for more)")
     sp.add_argument("--no-usb", action="store_true", help="do not look for clocks on USB")
@@ -1009,7 +1010,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="where finished games' logs are pulled, a folder per board (default: sagat-hall)")
     sp.add_argument("--host", default="127.0.0.1",
                     help="the address the page is served on (default: 127.0.0.1, this PC only; 0.0.0.0: the "
-                         "network, its buttons with the access token it prints)")
+                         "network, its buttons with the access token in the address it prints, by this PC's name and "
+                         "by each of its IP addresses)")
     sp.add_argument("--http-port", type=int, default=8716, metavar="N", help="the page's port (default: 8716)")
     sp.add_argument("--no-browser", action="store_true", help="do not open the page in a browser")
     sp.add_argument("--timeout", type=float, default=2.0, metavar="SECONDS",
@@ -1026,7 +1028,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = cmd("report", "a page per game from pulled logs (time-use plot, flag-fall certificate), and the round's",
              "From what `sagat logs pull` or `sagat hall` saved: a page per game with the time-use plot of both "
-             "sides, the flag-fall certificate and the events, and index.html listing the round. See docs/hall.md.")
+             "sides, the flag-fall certificate and the events, and index.html listing the round. Exit code 1 "
+             "when a log does NOT verify (under the key given, or damaged where no key is needed to see it; the "
+             "pages are written all the same), else 0. See docs/hall.md.")
     sp.add_argument("sources", nargs="+", metavar="DIR",
                     help="a pulled log's folder (records.bin, head.json), or a folder of them (sagat hall --out)")
     sp.add_argument("--out", default="sagat-report", metavar="DIR", help="where the pages go (default: sagat-report)")

@@ -32,7 +32,7 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_file: str | None, host: str,
+def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairings_file: str | None, host: str,
         http_port: int, out_dir: str | None, usb: bool, browser: bool, timeout: float = 2.0,
         publish: str | None = None, subscribe: str | None = None, name: str | None = None) -> int:
     try:
@@ -51,8 +51,9 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
             pairs = P.read(pairings_file)
         except P.PairingsError as e:
             raise StartError(str(e)) from None
-    if sims < 0 or sims > 64:
+    if sims is not None and not 1 <= sims <= 64:  # (None: no --sim)
         raise StartError("--sim takes 1..64 simulated clocks")
+    sims = sims or 0
     bridges = []
     if publish or subscribe:
         from . import mqtt
@@ -107,15 +108,11 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
 
         signal.signal(signal.SIGTERM, _term)
         try:
-            if is_loopback(host):
-                where = "localhost"
-            elif host in ("0.0.0.0", "::", ""):
-                where = socket.gethostname()
-            else:
-                where = f"[{host}]" if ":" in host else host
-            url = f"http://{where}:{sock.getsockname()[1]}/" + (f"?t={token}" if token else "")
+            url, *by_ip = addresses(host, sock.getsockname()[1], token)
             print(f"sagat hall: {url}  ({len(hall.boards)} clock(s){' + USB as plugged in' if usb else ''}; "
                   f"Ctrl-C stops)", file=sys.stderr, flush=True)
+            for other in by_ip:  # a venue's PCs often cannot resolve this PC's name
+                print(f"sagat hall: or by this PC's address: {other}", file=sys.stderr, flush=True)
             if token:
                 print(f"sagat hall: served on {host}: anyone on the network can see the page; its buttons act only "
                       "in a browser that opened the address above (its access token, new each run, is kept in a "
@@ -142,6 +139,64 @@ def run(ports: list[str], sims: int, key: bytes, keys: list[bytes], pairings_fil
 
             shutil.rmtree(tmp, ignore_errors=True)
         sock.close()
+
+
+def local_ips(v6: bool = False) -> list[str]:
+    """This PC's own IP addresses (IPv4; with `v6` IPv6 too), never loopback, link-local or
+    unspecified: from its name, the interface of its route out (a UDP socket's connect sends
+    nothing), and on Linux every interface's IPv4 address (a hall network with no route out)."""
+    import ipaddress
+
+    found: list[str] = []
+    try:
+        found += [i[4][0] for i in socket.getaddrinfo(socket.gethostname(), None)]
+    except OSError:
+        pass
+    for fam, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            with socket.socket(fam, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                found.append(s.getsockname()[0])
+        except OSError:
+            pass
+    try:
+        import fcntl
+        import struct
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            for _i, name in socket.if_nameindex():
+                try:  # SIOCGIFADDR: the interface's IPv4 address
+                    got = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
+                    found.append(socket.inet_ntoa(got[20:24]))
+                except OSError:
+                    pass
+    except (ImportError, AttributeError, OSError):
+        pass
+    out = []
+    for ip in found:
+        try:
+            a = ipaddress.ip_address(ip.split("%")[0])
+        except ValueError:
+            continue
+        if a.is_loopback or a.is_link_local or a.is_unspecified or (a.version == 6 and not v6):
+            continue
+        if str(a) not in out:
+            out.append(str(a))
+    return sorted(out, key=lambda x: ":" in x)  # (IPv4 first: the easier to type)
+
+
+def addresses(host: str, port: int, token: str | None) -> list[str]:
+    """The page's addresses to print: the first by this PC's name (or the --host given), then, served
+    on every interface, by each of this PC's IP addresses (the venue's PCs may not know its name)."""
+    tail = f":{port}/" + (f"?t={token}" if token else "")
+    from .web import is_loopback
+
+    if is_loopback(host):
+        return [f"http://localhost{tail}"]
+    if host in ("0.0.0.0", "::", ""):
+        return [f"http://{socket.gethostname()}{tail}"] + [
+            f"http://[{ip}]{tail}" if ":" in ip else f"http://{ip}{tail}" for ip in local_ips(v6=host == "::")]
+    return [f"http://[{host}]{tail}" if ":" in host else f"http://{host}{tail}"]
 
 
 def wants_browser() -> bool:

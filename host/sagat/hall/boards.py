@@ -438,10 +438,14 @@ class BoardLink:
         elif link == "error":
             alerts.append({"kind": "link", "text": "garbage from the clock"})
         flags = [s for s in ("left", "right") if (st.get(s) or {}).get("flag")]
+        v["flag_note"] = None
         if flags and not st.get("mode"):
             first = st.get("first_flag")
-            alerts.append({"kind": "flag", "text": "FLAG " + " ".join(
-                s + (" (1st)" if s == first and len(flags) > 1 else "") for s in flags)})
+            text = "FLAG " + " ".join(s + (" (1st)" if s == first and len(flags) > 1 else "") for s in flags)
+            if st.get("state") == "finished":  # the result is in: the flag is the game's story, not an alert
+                v["flag_note"] = text
+            else:
+                alerts.append({"kind": "flag", "text": text})
         if st.get("low_battery"):
             alerts.append({"kind": "battery", "text": "low battery"})
         if st.get("log_full"):

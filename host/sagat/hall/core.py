@@ -17,6 +17,7 @@ from sagatfw import timecontrol as tcm
 from sagatfw.ticks import ticks_diff
 
 from .. import client
+from . import NAME_RE
 from .boards import BoardLink, host_ms, sample
 
 DISCOVER_S = 2.0
@@ -231,7 +232,17 @@ class Hall:
         wait(list(futs.values()), timeout=JOB_S)
         return {n: _result(f, 0.01 if f.done() else 0) for n, f in futs.items()}
 
-    def _report(self, what: str, results: dict[int, tuple], skipped: dict[int, str]) -> dict:
+    def _none_here(self, done: str) -> str:
+        """Why an action on all boards did nothing anywhere: this hall has no clocks (other halls'
+        boards are acted on in their own hall, which holds their clocks and the key that signs)."""
+        halls = sorted({v.get("hall") for v in self.subscriber.views() if v.get("hall")}) \
+            if self.subscriber is not None else []
+        if not halls:
+            return "no clocks: none is connected to this hall"
+        return "this hall has no clocks of its own: " + ", ".join(
+            f"hall {h}'s boards are {done} in hall {h}" for h in halls)
+
+    def _report(self, what: str, results: dict[int, tuple], skipped: dict[int, str], done_word: str = "") -> dict:
         boards = {}
         for n, (val, err) in results.items():
             boards[n] = {"ok": err is None, "text": err or (val if isinstance(val, str) else "done")}
@@ -241,6 +252,8 @@ class Hall:
         failed = sum(1 for v in boards.values() if v["ok"] is False)
         self.last_action = {"what": what, "done": done, "failed": failed, "skipped": len(skipped),
                             "boards": boards, "at": time.time()}
+        if done_word and not boards:
+            self.last_action["note"] = self._none_here(done_word)
         return self.last_action
 
     def _state_of(self, b: BoardLink) -> str | None:
@@ -274,7 +287,7 @@ class Hall:
                 b.start_report = None
             return f"set up {text}"
 
-        return self._report(f"set up {text}", self._each(job, which), skipped)
+        return self._report(f"set up {text}", self._each(job, which), skipped, "set up")
 
     @_one_at_a_time
     def pause_all(self) -> dict:
@@ -301,7 +314,7 @@ class Hall:
             ans = clock.request(cmd, auth=True, **args)
             return ans.get("state")
 
-        return self._report(f"{cmd} all", self._each(job, which), skipped)
+        return self._report(f"{cmd} all", self._each(job, which), skipped, cmd + "d")
 
     @_one_at_a_time
     def start_round(self, lead_ms: int = LEAD_MS) -> dict:
@@ -352,7 +365,7 @@ class Hall:
         for n, (_s, err) in synced.items():
             if err is not None:
                 results[n] = (None, err)
-        report = self._report("start round", results, skipped)
+        report = self._report("start round", results, skipped, "started")
         self.round = {"target": target, "armed": len(armed), "spread_ms": None, "err_ms": None,
                       "measured": False, "started_wall": time.time() + lead_ms / 1000, "boards": armed,
                       "lead_ms": lead_ms}
@@ -400,6 +413,9 @@ class Hall:
         from sagatfw.clock import RESULT_NAMES
 
         if isinstance(number, str):
+            other = re.fullmatch(f"({NAME_RE}):[0-9]{{1,3}}", number)
+            if other:  # another hall's board (mqtt.py): its clock and its result are there
+                raise HallError(f"board {number} belongs to hall {other.group(1)}: enter its result there")
             if not re.fullmatch(r"[0-9]{1,3}", number):  # not １ nor ١: the page's own numbers only
                 raise HallError("no board " + number[:8])
             number = int(number)

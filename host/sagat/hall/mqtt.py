@@ -170,7 +170,10 @@ class Subscriber:
 
     def _unreachable(self, *_):
         """The broker cannot be reached, or the connection to it was lost: the page says so (paho
-        tries again on its own)."""
+        tries again on its own). A refusal (a wrong user or password) stays what the page says: the
+        broker closes the connection it refused, and that is no reason to call it unreachable."""
+        if self.error is not None and self.error.startswith("the broker refused"):
+            return
         self.error = f"no broker at {self.host}:{self.port}"
 
     def _message(self, client, userdata, msg):
@@ -307,6 +310,7 @@ def remote_view(view: dict, hall: str, number: int) -> dict:
         "battery": _int(view.get("battery"), 0, 100), "low_battery": view.get("low_battery") is True,
         "message": _text(view.get("message"), 80), "log_error": _text(view.get("log_error"), 80),
         "log_full": view.get("log_full") is True, "result_code": _text(view.get("result_code"), 16),
+        "flag_note": _text(view.get("flag_note"), 40),
         "armed": view.get("armed") is True,
         "pull": {"state": pstate, "message": pmsg},
         "start": {"armed": _dict(start).get("armed") is True, "dev_ms": _num(_dict(start).get("dev_ms")),

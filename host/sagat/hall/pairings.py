@@ -32,8 +32,8 @@ def read(path: str) -> dict[int, tuple[str, str]]:
         if len(cells) != 3:
             sep = next((f" (fields are separated by commas, not {c!r})" for c in (";", "\t")
                         if len(cells) == 1 and c in cells[0]), "")  # a spreadsheet's export in another locale
-            raise PairingsError(f"{path} line {n}: {len(cells)} fields; want 3: board, left player, right player"
-                                + sep)
+            fields = "1 field" if len(cells) == 1 else f"{len(cells)} fields"
+            raise PairingsError(f"{path} line {n}: {fields}; want 3: board, left player, right player" + sep)
         if not re.fullmatch(r"[0-9]{1,3}", cells[0]) or not 1 <= int(cells[0]) <= 999:  # ASCII: not ², ١, １
             raise PairingsError(f"{path} line {n}: board {cells[0]!r} is not a board number 1..999")
         board = int(cells[0])

@@ -54,6 +54,14 @@ def _board(label: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def _board_cell(label: str) -> str:
+    """The index's board: its number, the clock's uid smaller (a folder the hall named), else the folder."""
+    m = re.fullmatch(r"board-0*([0-9]+)(?:-(.+))?", label)
+    if not m:
+        return _e(label)
+    return m.group(1) + (f" <small>{_e(m.group(2))}</small>" if m.group(2) else "")
+
+
 def turns(events: list[dict]) -> dict[str, list[tuple[int, int, int]]]:
     """Each side's moves: (move number, ms used on the clock for it, ms left after it). The time
     used is the turn's game time less its pauses (TK-C15, TK-C18: a paused clock uses none)."""
@@ -111,24 +119,47 @@ def plot(events: list[dict], path: str, title: str) -> None:
     plt.close(fig)
 
 
-def _verdict(ok: bool, keys) -> str:
+SEALED = "this clock's log is sealed with an arbiter key: give --key/--key-file to verify it"
+HEAD_SEALED = "head: it is signed with the arbiter key: give --key to check it"  # (logs.check_head's)
+
+
+def check(log, extra: list[str], keys: list[bytes]) -> tuple[str, list[str]]:
+    """(status, lines): "verified" (under a key given), "unkeyed" (an intact chain without a key:
+    no authorship), "sealed" (a keyed clock's log without its key: it cannot be checked, which is
+    neither a broken log nor an unkeyed one) or "failed"."""
+    sealed = not keys and (any(p[0] == R.P_KEY for p in log.problems) or HEAD_SEALED in extra)
+    if not sealed:
+        ok, lines = logs.verify_report(log, extra=extra)
+        return ("verified" if keys else "unkeyed") if ok else "failed", lines
+    # what can be seen without the key: damage to the records themselves, a game the engine cannot
+    # replay, a head that is not this log's (the chain and the head's MAC need the key)
+    other = ([f"{kind}: {detail}" for kind, _seq, detail in log.problems if kind != R.P_KEY]
+             + list(log.replay_problems) + [x for x in extra if x != HEAD_SEALED])
+    if not other:
+        return "sealed", [SEALED]
+    return "failed", [SEALED + "; and without it, it is damaged:"] + other[:10]
+
+
+def _verdict(status: str) -> str:
     """The log's verdict as HTML: "verified" only under a key given (else anybody could have written it)."""
-    if not ok:
-        return "<span class=bad>NOT verified</span>"
-    return "<span class=ok>verified</span>" if keys else "<span class=unkeyed>chain intact, authorship unproven</span>"
+    return {"verified": "<span class=ok>verified</span>",
+            "unkeyed": "<span class=unkeyed>chain intact, authorship unproven</span>",
+            "sealed": "<span class=unkeyed>not checked</span>"}.get(
+        status, "<span class=bad>NOT verified</span>")
 
 
 def _e(x) -> str:
     return html.escape("" if x is None else str(x))
 
 
-def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tuple[bool, list[str]],
+def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tuple[str, list[str]],
                head_note: str, keys: list[bytes], png: str) -> tuple[str, dict]:
     start = next((e for e in evs if e["type"] == "game_start"), None)
     setup = next((e for e in evs if e.get("tc")), start)
     result = [e for e in evs if e["type"] == "result"]
     flags = [e for e in evs if e["type"] == "flag"]
-    ok, lines = verdict
+    status, lines = verdict
+    sealed = lines[0].startswith(SEALED)  # (also a sealed log damaged where no key is needed to see it)
     res_rec = (log.results.get(game) or [None])[-1]
     code = R.result_code(res_rec[1]) if res_rec else None
     keyed = bool(res_rec and res_rec[3])
@@ -149,12 +180,18 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
     else:
         rows.append(("result", "none in this log"))
     if code:
-        why = "from the keyed chain: compare the scoresheet" if keyed else "unkeyed: it proves nothing"
+        why = ("from the keyed chain: compare the scoresheet" if keyed else
+               "sealed with an arbiter key: give --key/--key-file to check it" if sealed else
+               "unkeyed: it proves nothing")
         rows.append(("result code", f"{code} ({why})"))
-    rows.append(("log", _verdict(ok, keys) + ": " + _e("; ".join(lines[:3]))))
-    rows.append(("key", "the chain links under the arbiter key given" if keys and ok else
-                 ("no key given: the chain shows no tampering by accident, not authorship" if not keys else
-                  "does not verify under the key given")))
+    rows.append(("log", _verdict(status) + ": " + _e("; ".join(lines[:3]))))
+    if status == "sealed":
+        pass  # the log's line says it: the key is needed
+    elif keys:
+        rows.append(("key", "the chain links under the arbiter key given" if status == "verified" else
+                     "does not verify under the key given"))
+    elif not lines[0].startswith(SEALED):
+        rows.append(("key", "no key given: the chain shows no tampering by accident, not authorship"))
     rows.append(("head", _e(head_note)))
     who = f"{_e(players[0])} &ndash; {_e(players[1])}" if players else ""
     tc = setup.get("tc") if setup else None
@@ -179,7 +216,7 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
     summary = {"label": label, "game": game, "players": players,
                "result": (result[-1].get("result") or result[-1].get("winner")) if result else None,
                "first_flag": min(flags, key=lambda e: e.get("order") or 99)["side"] if flags else None,
-               "ok": ok, "keyed": bool(keys), "verdict": lines[0], "code": code if keyed else None}
+               "status": status, "verdict": lines[0], "code": code if keyed else None}
     return page, summary
 
 
@@ -214,9 +251,10 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             except (OSError, ValueError) as e:
                 found = [f"head: cannot read {head_path}: {e}"]
             extra += found
-            head_note = ("; ".join(found) if found
+            head_note = ("; ".join("the clock signed its last record with the arbiter key: the key shows whether "
+                                   "anything was cut off" if x == HEAD_SEALED else x for x in found) if found
                          else "the pull reached the clock's signed last record: nothing cut off")
-        verdict = logs.verify_report(log, extra=extra)
+        verdict = check(log, extra, keys)
         board = _board(label)
         players = pairings.get(board) if board is not None else None
         for game in log.games():
@@ -234,9 +272,10 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     if not rows:
         raise ReportError("no game was played in these logs")
     body = "".join(
-        f"<tr><td>{_e(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}</td>"
+        f"<tr><td>{_board_cell(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}</td>"
         f"<td class=num>{r['game']}</td><td>{_e(r['result'] or 'none')}</td><td>{_e(r['first_flag'] or '')}</td>"
-        f"<td>{_e(r['code'] or '')}</td><td>{_verdict(r['ok'], r['keyed'])}</td>"
+        f"<td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'])}"
+        f"{': ' + _e(SEALED) if r['status'] == 'sealed' else ''}</td>"
         f"<td><a href=\"{_e(quote(r['page']))}\">report</a></td></tr>"
         for r in rows)
     index = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sagat: the round</title>
@@ -245,7 +284,6 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
 <th>log</th><th></th></tr>{body}</table></body></html>"""
     with open(os.path.join(out_dir, "index.html"), "w", encoding="utf-8") as fh:
         fh.write(index)
-    return {"games": len(rows), "verified": sum(1 for r in rows if r["ok"] and r["keyed"]),
-            "unkeyed": sum(1 for r in rows if r["ok"] and not r["keyed"]),
-            "failed": sum(1 for r in rows if not r["ok"]),
+    return {"games": len(rows), **{k: sum(1 for r in rows if r["status"] == k)
+                                   for k in ("verified", "unkeyed", "sealed", "failed")},
             "index": os.path.join(out_dir, "index.html")}

@@ -65,6 +65,7 @@ function card(b) {
   else body = `<div class="faces">${face(b, "left")}${face(b, "right")}</div>`;
   const foot = [`<span class="state">${esc(b.armed ? "armed" : b.state || "-")}</span>`,
                 `<span>${esc(b.mode)}${b.game != null ? " " + esc(b.game) : ""}</span>`];
+  if (b.flag_note) foot.push(`<span class="flag-note" title="the game is finished: its flag is history">${esc(b.flag_note)}</span>`);
   if (b.result_code) foot.push(`<span>code ${esc(b.result_code)}</span>`);
   if (num(start.dev_ms) != null) foot.push(`<span title="its start against the round's instant, within &plusmn;${esc(num(start.err_ms))} ms of the link">start ${start.dev_ms >= 0 ? "+" : ""}${esc(start.dev_ms)} ms</span>`);
   if (pull.state && pull.state !== "idle") foot.push(`<span class="${word(pull.state)}" data-pull="${esc(pull.state)}">${esc(pull.message)}</span>`);
@@ -137,7 +138,7 @@ function showAction(a) {
   if (a.error) { $("action").textContent = a.error; return; }
   const bad = Object.entries(obj(a.boards)).filter(([, v]) => v.ok === false).map(([n, v]) => `board ${n}: ${v.text}`);
   $("action").textContent = `${a.what}: ${a.done} done` + (a.failed ? `, ${a.failed} failed (${bad.join("; ")})` : "") +
-    (a.skipped ? `, ${a.skipped} skipped` : "");
+    (a.skipped ? `, ${a.skipped} skipped` : "") + (a.note ? ` \u00b7 ${a.note}` : "");
 }
 
 async function post(path, body, button) {
