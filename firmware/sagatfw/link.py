@@ -67,7 +67,9 @@ class Link:
         lines = server.lines
         server.feed(b"", now)  # answers a waiting line, and keeps the server's time
         answered = server.lines != lines
-        self.guard(server.in_progress())  # at once after start, result, key.set, maintenance
+        if answered:  # at once after start, result, key.set, maintenance (a match's too)
+            mt = server.app.match
+            self.guard(server.in_progress() if mt is None or mt.m is None else mt.in_game())
         n = 0
         if not answered and not server.has_work():
             room = server.room()

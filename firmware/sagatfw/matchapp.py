@@ -206,6 +206,11 @@ class MatchApp:
     def finished(self):
         return self.m.state == M.FINISHED
 
+    def in_game(self):
+        """Ctrl-C is a byte (link.Link.guard): the match time runs, stopped or in a break."""
+        st = self.m.state
+        return st == M.RUNNING or st == M.STOPPED or st == M.BREAK
+
     def note(self, side, now):
         """What face `side`'s bottom line says for the buttons (an OLED): the entry waiting for
         its second press, or why the last operation was refused (for 2 s); else None."""
@@ -268,11 +273,10 @@ class MatchApp:
         nxt = app.next_face
         due = nxt is None or ticks_diff(now, nxt) >= 0
         if app.link is not None:
-            st = m.state
             if due and nxt is not None:  # the faces' pass: the link the next one (app.App.step)
-                app.link.guard(st == M.RUNNING or st == M.STOPPED or st == M.BREAK)
+                app.link.guard(self.in_game())
             else:
-                app.link.service(now, st == M.RUNNING or st == M.STOPPED or st == M.BREAK)
+                app.link.service(now, self.in_game())
         if due:
             app.next_face = ticks_add(now, _REFRESH_MS)
             app.board.show(app, now)
