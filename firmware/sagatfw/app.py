@@ -252,7 +252,7 @@ class App:
         """The result code for the scoresheet while the finished game is on the faces (after a
         reboot too, until the next game is logged), once its record is durable; else None."""
         if self.match is not None:  # a match's, once finished (matchapp)
-            return self.journal.durable_code() if self.match.finished() else None
+            return self.journal.durable_code() if self.match.in_game(True) else None
         st = self.clock.state
         if st == C.FINISHED or (st == C.SETUP and not self.setup_logged):
             return self.journal.durable_code()

@@ -203,12 +203,13 @@ class MatchApp:
         if reopen:
             _reopen_segment(j)
 
-    def finished(self):
-        return self.m.state == M.FINISHED
-
-    def in_game(self):
-        """Ctrl-C is a byte (link.Link.guard): the match time runs, stopped or in a break."""
+    def in_game(self, over=False):
+        """Whether Ctrl-C is a byte (link.Link.guard): the match time runs, stopped or in a break;
+        with `over`, whether the match is finished (its result code stands). One method for both:
+        on the 64 KB frozen heap one more method object was one too many."""
         st = self.m.state
+        if over:
+            return st == M.FINISHED
         return st == M.RUNNING or st == M.STOPPED or st == M.BREAK
 
     def note(self, side, now):

@@ -78,7 +78,7 @@ def test_a_kokboru_bout_and_a_kilithattu_match_set_up_from_the_menu_kb_14_kt_4_4
     # the referee's result, then the next match: kilithattu, right enters first, a 30 s
     # changeover, a further tie by lot, all from the menu
     app.match.do("result", T(18000), M.LEFT)
-    assert app.match.finished()
+    assert app.match.in_game(over=True)
     _tap(app, B.MENU, 19000)
     assert _view(app) == ("MENU", "MATCH")
     _tap(app, B.START, 19300)  # finished: no ABORT?
