@@ -6,9 +6,9 @@ and a board with a game in progress is left alone by "set up all" and by "start 
 from __future__ import annotations
 
 import socket
-import time
 
 import pytest
+from hallkit import until as _until
 
 from sagat.cli import main
 from sagat.client import Port
@@ -64,16 +64,6 @@ def test_the_command_says_what_is_wrong_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"sagat: cannot serve the page on 127.0.0.1:{port}: Address already in use"), err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
-
-
-def _until(fn, timeout, what):
-    end = time.monotonic() + timeout
-    while True:
-        v = fn()
-        if v:
-            return v
-        assert time.monotonic() < end, what
-        time.sleep(0.05)
 
 
 def test_a_clock_plugged_in_later_appears_and_a_bad_port_says_why(tmp_path):

@@ -9,10 +9,11 @@ import json
 import os
 import shutil
 import threading
-import time
 import urllib.parse
 
 import pytest
+from hallkit import FACE, RUNNING, Clocks
+from hallkit import until as _until
 
 from sagat import client
 from sagat.cli import main
@@ -21,52 +22,11 @@ from sagat.hall import core
 from sagat.hall import pairings as P
 from sagat.hall.core import Hall, HallError
 
-FACE = {"ms": 60000, "moves": 3, "stage": 1, "flag": 0, "low": False, "default": False, "stage_mark": False,
-        "countup": False, "delay_ms": 0}
-GOOD = {"state": "running", "game": 2, "running": "left", "battery": 80, "ticks": 1000, "t": 500,
-        "left": dict(FACE), "right": dict(FACE)}
-
-
-def _until(fn, timeout, what):
-    end = time.monotonic() + timeout
-    while True:
-        v = fn()
-        if v:
-            return v
-        assert time.monotonic() < end, what
-        time.sleep(0.05)
-
-
-class _Clocks:
-    """client.Clock's stand-in: each port answers `state` with its own dict (any garbage), and
-    other commands as `answers` says (a callable may block)."""
-
-    def __init__(self, states: dict, answers: dict | None = None):
-        self.states = states
-        self.answers = answers or {}
-
-    def __call__(self, port, timeout, key):
-        clocks = self
-
-        class Clock:
-            def request(self, cmd, auth=False, **args):
-                if cmd == "identify":
-                    return {"uid": f"uid-{port}", "firmware": "test", "key_set": False}
-                if cmd == "settings.get":
-                    return {"values": {}}
-                if cmd == "state":
-                    return clocks.states[port]
-                ans = clocks.answers.get(cmd, {})
-                return ans(port, args) if callable(ans) else ans
-
-            def close(self):
-                pass
-
-        return Clock()
+GOOD = RUNNING
 
 
 def _hall(monkeypatch, states, answers=None) -> Hall:
-    monkeypatch.setattr(HB.client, "Clock", _Clocks(states, answers))
+    monkeypatch.setattr(HB.client, "Clock", Clocks(states, answers))
     hall = Hall(discover=False)
     for n, port in enumerate(states, 1):
         hall.add(port, "port", n)

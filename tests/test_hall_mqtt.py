@@ -17,6 +17,7 @@ import subprocess
 import time
 
 import pytest
+from hallkit import until as _until
 
 from sagat.hall import mqtt as M
 from sagat.hall.core import Hall, HallError
@@ -65,16 +66,6 @@ def broker(tmp_path):
     yield f"mqtt://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(timeout=10)
-
-
-def _until(fn, timeout, what):
-    end = time.monotonic() + timeout
-    while True:
-        v = fn()
-        if v:
-            return v
-        assert time.monotonic() < end, what
-        time.sleep(0.05)
 
 
 def test_addresses(monkeypatch):

@@ -11,56 +11,12 @@ import os
 import time
 
 import pytest
+from hallkit import RUNNING, Clocks
+from hallkit import until as _until
 
 from sagat import client
 from sagat.hall import boards as HB
 from sagat.hall.core import Hall
-
-FACE = {"ms": 60000, "moves": 3, "stage": 1, "flag": 0, "low": False, "default": False, "stage_mark": False,
-        "countup": False, "delay_ms": 0}
-RUNNING = {"state": "running", "game": 2, "running": "left", "battery": 80, "ticks": 1000, "t": 500,
-           "left": dict(FACE), "right": dict(FACE)}
-
-
-def _until(fn, timeout, what):
-    end = time.monotonic() + timeout
-    while True:
-        v = fn()
-        if v:
-            return v
-        assert time.monotonic() < end, what
-        time.sleep(0.05)
-
-
-class _Clocks:
-    """client.Clock's stand-in: each port's clock answers identify with its own `number` (numbers:
-    port -> the number, or absent), `state` with states[port]; `other(port, cmd, args)` answers the rest."""
-
-    def __init__(self, numbers: dict, states: dict | None = None, other=None):
-        self.numbers = numbers
-        self.states = states or {}
-        self.other = other
-
-    def __call__(self, port, timeout, key):
-        clocks = self
-
-        class Clock:
-            def request(self, cmd, auth=False, **args):
-                if cmd == "identify":
-                    ans = {"uid": f"uid{port[-2:]}", "firmware": "test", "key_set": False}
-                    if port in clocks.numbers:
-                        ans["number"] = clocks.numbers[port]
-                    return ans
-                if cmd == "settings.get":
-                    return {"values": {}}
-                if cmd == "state":
-                    return clocks.states.get(port, RUNNING)
-                return clocks.other(port, cmd, args) if clocks.other else {}
-
-            def close(self):
-                pass
-
-        return Clock()
 
 
 def _numbers(hall):
@@ -73,7 +29,7 @@ def _up(hall, n):
 
 def test_a_clock_numbered_is_that_board_whatever_its_port(monkeypatch):
     # found in the order p1, p2, p3, p4: p2 is the clock labelled 5, p4 the one labelled 1
-    monkeypatch.setattr(HB.client, "Clock", _Clocks({"/dev/p2": 5, "/dev/p4": 1}))
+    monkeypatch.setattr(HB.client, "Clock", Clocks(numbers={"/dev/p2": 5, "/dev/p4": 1}))
     hall = Hall(discover=False, pairings={1: ("Aibek", "Dana"), 5: ("Erlan", "Zhanna")})
     try:
         for p in ("/dev/p1", "/dev/p2", "/dev/p3", "/dev/p4"):
@@ -92,7 +48,7 @@ def test_a_clock_numbered_is_that_board_whatever_its_port(monkeypatch):
 
 
 def test_two_clocks_with_one_number_are_both_shown_with_an_alert(monkeypatch):
-    monkeypatch.setattr(HB.client, "Clock", _Clocks({"/dev/p1": 3, "/dev/p2": 3, "/dev/p3": "7", "/dev/p4": 0}))
+    monkeypatch.setattr(HB.client, "Clock", Clocks(numbers={"/dev/p1": 3, "/dev/p2": 3, "/dev/p3": "7", "/dev/p4": 0}))
     hall = Hall(discover=False, pairings={3: ("Aibek", "Dana")})
     try:
         for p in ("/dev/p1", "/dev/p2", "/dev/p3", "/dev/p4"):
@@ -116,7 +72,7 @@ def test_two_clocks_with_one_number_are_both_shown_with_an_alert(monkeypatch):
 
 
 def test_simulated_clocks_keep_1_to_n_and_a_labelled_clock_later_takes_its_number(monkeypatch):
-    monkeypatch.setattr(HB.client, "Clock", _Clocks({"/dev/usb": 2}))
+    monkeypatch.setattr(HB.client, "Clock", Clocks(numbers={"/dev/usb": 2}))
     hall = Hall(discover=False)
     try:
         for i in (1, 2, 3):
@@ -193,7 +149,7 @@ def _pulling_hall(monkeypatch, tmp_path, pulls, backoff=0.3):
     of the folder: raise, or write the log), the last one again and again."""
     monkeypatch.setattr(HB, "PULL_BACKOFF_S", backoff)
     monkeypatch.setattr(HB, "RECONNECT_S", 0.2)
-    monkeypatch.setattr(HB.client, "Clock", _Clocks({}, {"/dev/p1": FINISHED}))
+    monkeypatch.setattr(HB.client, "Clock", Clocks({"/dev/p1": FINISHED}))
     calls = []
 
     def pull(clock, folder, progress=None):

@@ -365,7 +365,9 @@ def test_two_halls_on_one_pc_keep_their_own_tokens():
 def acting(monkeypatch):
     """A hall of fake clocks (test_hall_attacks' stand-in) on uvicorn in this process: board 1 set
     up, its `time.sync` held until the test lets it go; board 3 a game running."""
-    from test_hall_attacks import GOOD, _Clocks, _until
+    from hallkit import RUNNING as GOOD
+    from hallkit import Clocks as _Clocks
+    from hallkit import until as _until
 
     from sagat.hall import boards as HB
     from sagat.hall import core

@@ -8,12 +8,12 @@ import json
 
 import micropython
 from flash import unmount
-from test_link_pass import Stream as CountingStream
 from test_link_pass import _answers
 from test_log_read_stream import reference
 from test_protocol import Rig as PRig
 from test_protocol import T as PT
 from test_repl import KEY, Rig
+from test_repl import Stream as CountingStream
 
 from sagatfw import buttons as B
 from sagatfw import clock as C

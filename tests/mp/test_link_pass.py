@@ -4,48 +4,15 @@
 # one line at most; and the pass that answered writes nothing. Here a host pipelines a pull as
 # `sagat logs pull` does (log.info, then 4 log.read of 256 in flight, bin) and each pass of the
 # real Link over the real app, journal and protocol is watched.
-import io
 import json
-import select
 
 from flash import unmount
 from test_log_read_stream import reference
 from test_protocol import Rig, T
+from test_repl import Stream  # one direction of the link, counting what was read
 
 from sagatfw import clock as C
 from sagatfw import link as L
-
-
-class Stream(io.IOBase):
-    """One direction of the serial link: bytes waiting to be read, or bytes written."""
-
-    def __init__(self):
-        self.data = bytearray()
-        self.taken = 0  # bytes read from it so far
-
-    def push(self, b):
-        self.data += b
-
-    def readinto(self, buf):
-        n = min(len(buf), len(self.data))
-        buf[:n] = self.data[:n]
-        self.data = self.data[n:]
-        self.taken += n
-        return n
-
-    def write(self, b):
-        self.data += b
-        return len(b)
-
-    def ioctl(self, req, arg):
-        if req == 3:  # MP_STREAM_POLL
-            r = 0
-            if arg & select.POLLIN and self.data:
-                r |= select.POLLIN
-            if arg & select.POLLOUT:
-                r |= select.POLLOUT
-            return r
-        return -22  # EINVAL
 
 
 def _answers(out):

@@ -47,6 +47,7 @@ class Stream(io.IOBase):
 
     def __init__(self):
         self.data = bytearray()
+        self.taken = 0  # bytes read from it so far
 
     def push(self, b):
         self.data += b
@@ -55,6 +56,7 @@ class Stream(io.IOBase):
         n = min(len(buf), len(self.data))
         buf[:n] = self.data[:n]
         self.data = self.data[n:]
+        self.taken += n
         return n
 
     def write(self, b):
