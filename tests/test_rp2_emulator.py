@@ -269,6 +269,37 @@ def test_frozen_image_boots_and_reports_its_heap():
 
 
 @pytest.mark.skipif(FROZEN is None, reason=NO_IMAGE.replace(rp2emu.STOCK_NAME, rp2emu.FROZEN_NAME))
+def test_lockstep_host_costs_no_emulated_time():
+    """rp2emu.Lockstep, the host the pull benchmark measures with (rp2_baseline.py): while it
+    computes, the chip's emulated time stands still; its time.sleep is emulated time; a request
+    goes out and its answer comes back through it; and leaving it hands the chip back to the pty."""
+    from sagat.client import Clock
+
+    with Pico(FROZEN, rp2emu.littlefs_image({})) as pico:
+        assert ask(pico.port, "identify")["board"] == "pico"
+        with pico.lockstep() as port:
+            t0 = pico.now_ns()
+            time.sleep(0.3)  # the host's own work, in wall time
+            assert pico.now_ns() == t0
+            with port.patched():
+                time.sleep(0.05)  # the host waits: the chip runs 50 ms, emulated
+                slept = pico.now_ns() - t0
+                with Clock(pico.port, timeout=float(HOST_S)) as c:
+                    t1 = pico.now_ns()
+                    ident = c.request("identify")
+                    answered = pico.now_ns() - t1
+                    t2 = pico.now_ns()
+                    port._sleep(0.3)  # the real time.sleep: the host's work again
+                    assert pico.now_ns() == t2
+                    info = c.request("log.info")
+        assert 50e6 <= slept < 50e6 + 1e5, slept
+        assert ident["board"] == "pico" and 0 < answered < 50e6, answered
+        assert info["first"] is not None, info
+        FIGURES["lockstep: identify answered in (ms emulated)"] = round(answered / 1e6, 2)
+        assert ask(pico.port, "identify")["board"] == "pico"  # on the pty again
+
+
+@pytest.mark.skipif(FROZEN is None, reason=NO_IMAGE.replace(rp2emu.STOCK_NAME, rp2emu.FROZEN_NAME))
 def test_frozen_image_is_of_the_current_firmware():
     """The frozen image holds the firmware of the commit it was built from (its .json beside it).
     A firmware change since makes it stale, not wrong: an expected failure that says so, and how

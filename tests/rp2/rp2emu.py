@@ -30,6 +30,7 @@ import hashlib
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -177,6 +178,190 @@ def hold_out_reads(cdc) -> None:
     cdc.send_serial_byte = send_serial_byte
 
 
+# ------------------------------------------------------------------- a host that keeps up
+
+
+class Lockstep:
+    """A host that costs no emulated time: while engaged, the emulated chip runs only while the host
+    waits (in a read that lacks bytes, or a time.sleep), and stops the instant what the host waits
+    for has arrived. Everything the host computes in between takes no emulated time, as a PC does
+    next to a Pico (its USB polls, every 1 ms frame, are the emulated link's own).
+
+    Why: on the pseudo-terminal, the chip's emulated time runs on while the host process works, and
+    while its firmware idles it runs fast (about 10x real time), so every wall millisecond the host
+    takes costs the chip several emulated ones: a pull's emulated time then depends on the host's
+    load (issue 15). Here it does not: the same image, log and tool give the same emulated time.
+
+    How: the engine room's batch loop parks on a condition while engaged; the host's thread runs the
+    emulator's own batches itself (the chip is touched by one thread at a time), and a batch ends
+    as soon as the bytes the host waits for are in (`simulator.stopped`, which the batch checks
+    every instruction), or at the host's timeout, an alarm on the emulated clock.
+
+        with pico.lockstep() as port:       # a pyserial-like port: read, write, in_waiting, ...
+            with port.patched():            # serial.Serial, serial_for_url and time.sleep of this thread
+                cli.main(["logs", "pull", "--port", pico.port, "--out", out])
+    """
+
+    def __init__(self, pico: Pico):
+        self.pico = pico
+        self.sim = pico.sim
+        self.cond = threading.Condition()
+        self.engaged = False
+        self.parked = False
+        self.host: threading.Thread | None = None
+        self.buf = bytearray()
+        self.want: Callable[[], bool] | None = None
+        self.braked = False
+        self.timeout = None  # like pyserial's: seconds (emulated here), None for none
+        self.write_timeout = None
+        self.is_open = False
+        self.port = pico.port
+        self.baudrate = 115200
+        self.dtr = self.rts = True
+        self._batch = type(self.sim)._execute_batch.__get__(self.sim)
+        self._sleep = time.sleep
+
+    # the engine room's side: it parks while the host drives
+
+    def _engine_batch(self) -> None:
+        with self.cond:
+            while self.engaged:
+                self.parked = True
+                self.cond.notify_all()
+                self.cond.wait()
+            self.parked = False
+        self._batch()
+
+    def _on_data(self, data) -> None:
+        self.buf += data
+        if self.want is not None and self.want():
+            self.braked = True
+            self.sim.stopped = True  # ends this batch at the next instruction
+
+    def __enter__(self) -> Lockstep:
+        pico = self.pico
+        self.sim._execute_batch = self._engine_batch
+        with self.cond:
+            self.engaged = True
+            while not self.parked:
+                if not self.cond.wait(1.0) and (pico.error or not pico._thread.is_alive()):
+                    raise RuntimeError("the emulator stopped") from pico.error
+        self.host = threading.current_thread()
+        pico._lockstep = self
+        cdc = pico.dev.cdc
+        self._pty_data = cdc.on_serial_data
+        cdc.on_serial_data = self._on_data
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.pico.dev.cdc.on_serial_data = self._pty_data
+        self.pico._lockstep = None
+        with self.cond:
+            self.engaged = False
+            self.cond.notify_all()
+        del self.sim._execute_batch
+
+    def run(self, until: Callable[[], bool] | None, seconds: float | None) -> None:
+        """Run the chip until `until()` holds or `seconds` of emulated time have passed (None: no
+        limit but the wall failsafe)."""
+        if threading.current_thread() is not self.host:
+            raise RuntimeError("Lockstep is driven from the thread that engaged it")
+        if until is not None and until():
+            return
+        sim, clock = self.sim, self.pico.clock
+        timer = None
+        if seconds is not None:
+            def expire():
+                self.braked = True
+                sim.stopped = True
+
+            timer = clock.create_alarm(expire)
+            timer.schedule(seconds * 1e9)
+        self.want, self.braked = until, False
+        wall = time.monotonic() + WALL_FAILSAFE_S
+        try:
+            while not self.braked:
+                self._batch()
+                if sim.stopped and not self.braked:
+                    raise RuntimeError("the emulator stopped")
+                if time.monotonic() > wall:
+                    raise RuntimeError("the emulated chip did not answer (wall failsafe)")
+        finally:
+            sim.stopped = False
+            self.want = None
+            if timer is not None:
+                timer.cancel()
+
+    # the host's side: pyserial's Serial, as much of it as sagat and mpremote use
+
+    def open(self) -> None:
+        self.is_open = True
+
+    def isOpen(self) -> bool:  # noqa: N802 - pyserial's old name, which mpremote calls
+        return self.is_open
+
+    def close(self) -> None:
+        self.is_open = False
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.buf)
+
+    def inWaiting(self) -> int:  # noqa: N802 - pyserial's old name, which mpremote calls
+        return len(self.buf)
+
+    def read(self, size: int = 1) -> bytes:
+        self.run(lambda: len(self.buf) >= size, self.timeout)
+        out = bytes(self.buf[:size])
+        del self.buf[:size]
+        return out
+
+    def write(self, data) -> int:
+        repl = self.pico.repl
+        repl._send_and_pace(bytes(data))  # what does not fit goes as the chip takes it (a 1 ms pump)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def reset_input_buffer(self) -> None:
+        self.buf.clear()
+
+    flushInput = reset_input_buffer  # noqa: N815 - pyserial's old name
+
+    def sleep(self, seconds: float) -> None:
+        """time.sleep on the host's thread: the chip runs for that long, emulated."""
+        if threading.current_thread() is self.host:
+            self.run(None, max(0.0, seconds))
+        else:
+            self._sleep(seconds)
+
+    def patched(self):
+        """serial.Serial() and serial.serial_for_url() give this port, whatever the path asked; time.sleep on
+        the host's thread is emulated time (mpremote polls with sleeps)."""
+        import contextlib
+
+        import serial
+
+        @contextlib.contextmanager
+        def patch():
+            saved = serial.Serial, serial.serial_for_url, time.sleep
+
+            def made(*_a, **kw):
+                self.timeout = kw.get("timeout", self.timeout)
+                if not kw.get("do_not_open"):
+                    self.is_open = bool(_a and _a[0])
+                return self
+
+            serial.Serial, serial.serial_for_url, time.sleep = made, made, self.sleep
+            try:
+                yield self
+            finally:
+                serial.Serial, serial.serial_for_url, time.sleep = saved
+
+        return patch()
+
+
 # --------------------------------------------------------------------------------- the board
 
 
@@ -225,6 +410,7 @@ class Pico:
         self._stopping = False
         self.error: BaseException | None = None
         self.resets: list[float] = []  # the emulated instants ticks_ms() counted from, one per boot
+        self._lockstep: Lockstep | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -288,6 +474,8 @@ class Pico:
         """Run fn on the emulator's thread (where the emulated chip may be touched) and return its value."""
         if self.error:
             raise RuntimeError("the emulator stopped") from self.error
+        if self._lockstep is not None and threading.current_thread() is self._lockstep.host:
+            return fn()  # the engine room is parked: the host's thread drives the chip
 
         async def run():
             return fn()
@@ -407,6 +595,11 @@ class Pico:
         while not up.wait(1.0):
             if self.error or not self._thread.is_alive():
                 raise RuntimeError("the emulator stopped") from self.error
+
+    def lockstep(self) -> Lockstep:
+        """A host that keeps up (Lockstep): `with pico.lockstep() as port:` parks the engine room and
+        lets this thread drive the chip, which then runs only while the host waits."""
+        return Lockstep(self)
 
     def flash_fs(self) -> bytes:
         """The littlefs region of the flash as it is now."""
