@@ -10,6 +10,7 @@ import os
 
 from sagatfw import KEY_FILE, MAX_KEY, VERSION, Refused, forget
 from sagatfw import clock as C
+from sagatfw import journal as J
 from sagatfw import protocol as P
 from sagatfw import records as R
 
@@ -340,15 +341,38 @@ def log_head(srv, req, now):
     return body
 
 
-def log_info(srv, req, now):
-    j = srv.app.journal
-    names = srv.names()
+def _listing(j):
+    """The segments' names, oldest first, and their bytes in all, from one reading of the log's
+    folder: MicroPython's ilistdir gives each entry's size (a stat a name cost 47 ms for 16
+    segments on the Pico's littlefs, 3 ms each); CPython and a size it does not know (-1) stat."""
+    ild = getattr(os, "ilistdir", None)
+    if ild is None:
+        names, sizes = j.segments(), None
+    else:
+        names, sizes = [], {}
+        try:
+            for e in ild(j.root):
+                if e[0].endswith(J.SUFFIX):
+                    names.append(e[0])
+                    sizes[e[0]] = e[3] if len(e) > 3 else -1
+        except OSError:
+            names = []
+        names.sort()
     total = 0
     for name in names:  # (a stat needs no file buffer: 1.2 KB in one piece that a tight heap may lack)
-        try:
-            total += os.stat(j._path(name))[6]
-        except OSError:
-            pass
+        size = sizes[name] if sizes else -1
+        if size < 0:
+            try:
+                size = os.stat(j._path(name))[6]
+            except OSError:
+                size = 0
+        total += size
+    return names, total
+
+
+def log_info(srv, req, now):
+    j = srv.app.journal
+    names, total = _listing(j)
     first = _first_record(srv, names)
     prot = _protected_game(srv)
     # the pull that follows (sagat logs pull asks log.info first) reads with this listing: its
