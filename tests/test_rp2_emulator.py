@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -292,6 +293,22 @@ def test_lockstep_host_costs_no_emulated_time():
                     port._sleep(0.3)  # the real time.sleep: the host's work again
                     assert pico.now_ns() == t2
                     info = c.request("log.info")
+            t3 = pico.now_ns()
+            pico.wait_ms(20)  # the harness's own waits drive the chip from the host's thread too
+            waited = pico.now_ns() - t3
+            other: list = []
+
+            def elsewhere():  # another thread may not touch the chip meanwhile: an error, not a hang
+                try:
+                    other.append(pico.now_ns())
+                except RuntimeError as e:
+                    other.append(str(e))
+
+            th = threading.Thread(target=elsewhere)
+            th.start()
+            th.join(10)
+        assert other and "Lockstep" in str(other[0]), other
+        assert 20e6 <= waited < 20e6 + 1e5, waited
         assert 50e6 <= slept < 50e6 + 1e5, slept
         # (an identify collects the heap first: 20-60 ms, as the loop's passes fall)
         assert ident["board"] == "pico" and 0 < answered < 500e6, answered
