@@ -16,7 +16,7 @@ def _busy(mapp):
 
 
 def serve(srv, req, now, handler):
-    """key.set, maintenance, log.erase and log.info (`handler`: its name in commands.py) while a
+    """key.set, maintenance, log.erase and log.info (`handler`: its name in commands.py or logcmds.py) while a
     match is set up, with the match's guards. Returns the answer's body or raises protocol.Error."""
     cmd = req["cmd"]
     mapp = srv.app.match
@@ -28,7 +28,11 @@ def serve(srv, req, now, handler):
             P.int_arg(req, "game", 0, 0xFFFF) >= srv.app.journal.game):
         raise P.Error(P.REFUSED, "game %d is a match in progress: only finished games are erased"
                       % srv.app.journal.game)
-    body = getattr(srv.commands(), handler)(srv, req, now)
+    if handler[:2] == "l_":
+        from sagatfw import logcmds as mod  # (protocol.Server forgets it after the feed)
+    else:
+        mod = srv.commands()
+    body = getattr(mod, handler)(srv, req, now)
     if busy and cmd == "log.info":
         body["in_progress"] = srv.app.journal.game
     return body

@@ -102,8 +102,9 @@ IN_PROGRESS = (C.RUNNING, C.PAUSED, C.FLAGGED, C.ADJOURNED)
 _REQUIRED = object()
 
 # name: (handler, authority, arguments). A handler "c_..." is a Server method (the reading half,
-# kept in RAM); any other is a function of sagatfw.commands, loaded for the request and dropped
-# after the feed (commands that change the clock, its settings, key or log are rare). The actions
+# kept in RAM); "l_..." a function of sagatfw.logcmds (a pull's log.info and log.head: a small
+# module, quick to load); any other a function of sagatfw.commands. Both are loaded for the request
+# and dropped after the feed (commands that change the clock, its settings, key or log are rare). The actions
 # (new, start, pause, adjust, result, score, settings.set, ...) are not here: actions.py's table
 # has them, with their arguments and authority, and commands.act does them.
 COMMANDS = {
@@ -113,9 +114,9 @@ COMMANDS = {
     "presets.list": ("presets_list", READ, ()),
     "presets.set": ("presets_set", GAME, ("slot", "name", "tc")),
     "time.sync": ("time_sync", GAME, ("wall_ms",)),
-    "log.info": ("log_info", READ, ()),
+    "log.info": ("l_info", READ, ()),
     "log.read": ("c_log_read", READ, ("from_seq", "max_records", "bin")),
-    "log.head": ("log_head", GUARD, ("nonce",)),  # signs with the key: only for the key's holder
+    "log.head": ("l_head", GUARD, ("nonce",)),  # signs with the key: only for the key's holder
     "log.erase": ("log_erase", GUARD, ("upto_seq", "game")),
     "key.set": ("key_set", GUARD, ("key",)),
     "auth.challenge": ("c_auth_challenge", READ, ()),
@@ -238,7 +239,8 @@ class Server:
             self.loaded = False
             self.cmds = None
             try:
-                forget("sagatfw.commands", "sagatfw.tcparse", "sagatfw.auth", "sagatfw.matchcmds", "sagatfw.actions")
+                forget("sagatfw.commands", "sagatfw.logcmds", "sagatfw.tcparse", "sagatfw.auth", "sagatfw.matchcmds",
+                       "sagatfw.actions")
             except Exception:  # noqa: BLE001 - only RAM is at stake: feed never raises
                 pass
         return taken
@@ -488,6 +490,11 @@ class Server:
 
                 self.loaded = True
                 body = matchcmds.serve(self, req, now, handler)
+            elif handler[:2] == "l_":
+                from sagatfw import logcmds  # forgotten after the feed; no collect first: it is small
+
+                self.loaded = True
+                body = getattr(logcmds, handler)(self, req, now)
             else:
                 body = getattr(self.commands(), handler)(self, req, now)
             self._reply(rid, body)

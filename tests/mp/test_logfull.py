@@ -82,9 +82,9 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     assert j.gap == 7 and j.dropped == 7 and status_text(app) == "LOG FULL"
     assert len(j.backlog) == j.backlog_max - 6  # the last places wait for a record that must be kept
     dropped = j.gap
-    from sagatfw import commands
+    from sagatfw import logcmds
 
-    info = commands.log_info(srv, {}, board.ticks())
+    info = logcmds.l_info(srv, {}, board.ticks())
     assert info["log_full"] is True and info["dropped"] == dropped
     t += 1000
     _play(app, board, [{"at": t, "do": "result", "result": "0-1"}])
