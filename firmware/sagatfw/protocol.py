@@ -491,7 +491,8 @@ class Server:
                 self.loaded = True
                 body = matchcmds.serve(self, req, now, handler)
             elif handler[:2] == "l_":
-                from sagatfw import logcmds  # forgotten after the feed; no collect first: it is small
+                gc.collect()  # a pull begins (log.info) and ends (log.head) on a collected heap
+                from sagatfw import logcmds  # forgotten after the feed
 
                 self.loaded = True
                 body = getattr(logcmds, handler)(self, req, now)

@@ -886,6 +886,18 @@ def test_changing_commands_leave_ram_after_their_feed():
     gc.collect()
     assert "sagatfw.commands" not in sys.modules
     assert gc.mem_alloc() - before < 512, gc.mem_alloc() - before
+    # a pull's log.info and log.head: logcmds.py, loaded without commands.py and dropped the same way
+    rig.ok("log.info")
+    rig.ok("log.head", nonce="ab" * 16)
+    assert "sagatfw.logcmds" not in sys.modules and "sagatfw.commands" not in sys.modules
+    gc.collect()
+    before = gc.mem_alloc()
+    for _ in range(3):
+        rig.ok("log.info")
+        rig.ok("log.head", nonce="ab" * 16)
+    gc.collect()
+    assert "sagatfw.logcmds" not in sys.modules and "logcmds" not in sagatfw.__dict__
+    assert gc.mem_alloc() - before < 512, gc.mem_alloc() - before
     unmount()
 
 
