@@ -15,9 +15,10 @@ def _busy(mapp):
     return mapp is not None and M.SETUP < mapp.m.state < M.FINISHED
 
 
-def serve(srv, req, now, handler):
-    """key.set, maintenance, log.erase and log.info (`handler`: its name in commands.py or logcmds.py) while a
-    match is set up, with the match's guards. Returns the answer's body or raises protocol.Error."""
+def serve(srv, req, now, command):
+    """key.set, maintenance, log.erase and log.info (`command`: its function, of commands.py or
+    logcmds.py) while a match is set up, with the match's guards. Returns the answer's body or
+    raises protocol.Error."""
     cmd = req["cmd"]
     mapp = srv.app.match
     busy = _busy(mapp)
@@ -28,11 +29,7 @@ def serve(srv, req, now, handler):
             P.int_arg(req, "game", 0, 0xFFFF) >= srv.app.journal.game):
         raise P.Error(P.REFUSED, "game %d is a match in progress: only finished games are erased"
                       % srv.app.journal.game)
-    if handler[:2] == "l_":
-        from sagatfw import logcmds as mod  # (protocol.Server forgets it after the feed)
-    else:
-        mod = srv.commands()
-    body = getattr(mod, handler)(srv, req, now)
+    body = command(srv, req, now)
     if busy and cmd == "log.info":
         body["in_progress"] = srv.app.journal.game
     return body

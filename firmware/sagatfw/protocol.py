@@ -484,20 +484,22 @@ class Server:
             self.last_heavy = cmd.startswith("log.")
             if handler[:2] == "c_":
                 body = getattr(self, handler)(req, now)
-            elif self.app.match is not None and cmd in ("key.set", "maintenance", "log.erase", "log.info"):
-                gc.collect()
-                from sagatfw import matchcmds  # a match's guards of the clock's commands, forgotten after the feed
-
-                self.loaded = True
-                body = matchcmds.serve(self, req, now, handler)
-            elif handler[:2] == "l_":
-                gc.collect()  # a pull begins (log.info) and ends (log.head) on a collected heap
-                from sagatfw import logcmds  # forgotten after the feed
-
-                self.loaded = True
-                body = getattr(logcmds, handler)(self, req, now)
             else:
-                body = getattr(self.commands(), handler)(self, req, now)
+                if handler[:2] == "l_":
+                    gc.collect()  # a pull begins (log.info) and ends (log.head) on a collected heap
+                    from sagatfw import logcmds as mod  # forgotten after the feed
+
+                    self.loaded = True
+                else:
+                    mod = self.commands()
+                fn = getattr(mod, handler)
+                if self.app.match is not None and cmd in ("key.set", "maintenance", "log.erase", "log.info"):
+                    gc.collect()
+                    from sagatfw import matchcmds  # a match's guards of the clock's commands, forgotten after the feed
+
+                    body = matchcmds.serve(self, req, now, fn)
+                else:
+                    body = fn(self, req, now)
             self._reply(rid, body)
         except Error as e:
             self._error(rid, e.code, e.message)
