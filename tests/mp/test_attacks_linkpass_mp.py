@@ -8,7 +8,7 @@ import json
 
 import micropython
 from flash import unmount
-from test_link_pass import _answers
+from test_link_pass import _answers, finished_game
 from test_log_read_stream import reference
 from test_protocol import Rig as PRig
 from test_protocol import T as PT
@@ -189,11 +189,7 @@ def test_attack_a_line_split_across_passes_and_tiny_requests():
 
 def test_attack_a_request_during_a_streaming_log_read_and_a_host_that_pauses_reading():
     rig = PRig(blocks=128)
-    rig.ok("new", tc="-", first="left")
-    rig.ok("start")
-    for i in range(600):
-        rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, 1000 * (i + 1))
-    rig.ok("result", result="1-0")
+    finished_game(rig, 600)
     inp, out = CountingStream(), CountingStream()
     link = L.Link(rig.srv, inp, out, max_out=256, step_out=256)  # a UART board: the chunk streams long
     rig.app.link = link

@@ -31,13 +31,18 @@ def _answers(out):
     return got
 
 
-def test_a_pass_answers_one_line_or_reads_one_and_the_answering_pass_writes_nothing():
-    rig = Rig(blocks=128)
+def finished_game(rig, presses):
+    """A count-up game of `presses` alternating presses a second apart, and its result 1-0."""
     rig.ok("new", tc="-", first="left")
     rig.ok("start")
-    for i in range(700):
+    for i in range(presses):
         rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, 1000 * (i + 1))
     rig.ok("result", result="1-0")
+
+
+def test_a_pass_answers_one_line_or_reads_one_and_the_answering_pass_writes_nothing():
+    rig = Rig(blocks=128)
+    finished_game(rig, 700)
     last = rig.app.journal.seq - 1
     inp, out = Stream(), Stream()
     link = L.Link(rig.srv, inp, out, max_out=4096, step_out=4096)

@@ -340,8 +340,6 @@ class Lockstep:
     def reset_input_buffer(self) -> None:
         self.buf.clear()
 
-    flushInput = reset_input_buffer  # noqa: N815 - pyserial's old name
-
     def sleep(self, seconds: float) -> None:
         """time.sleep on the host's thread: the chip runs for that long, emulated."""
         if threading.current_thread() is self.host:
