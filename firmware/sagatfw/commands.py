@@ -13,7 +13,7 @@ from sagatfw import KEY_FILE, MAX_KEY, VERSION, Refused, forget
 from sagatfw import clock as C
 from sagatfw import protocol as P
 from sagatfw import records as R
-from sagatfw.logcmds import first_record, protected_game
+from sagatfw.logcmds import first_record, protected_game, str_arg
 
 try:
     from micropython import const
@@ -41,13 +41,6 @@ def save_key(root, key):
         f.flush()
     os.rename(tmp, path)
 
-
-
-def _str(req, name, lo=1, hi=P.MAX_LINE):
-    v = req.get(name)
-    if not isinstance(v, str) or not lo <= len(v) <= hi:
-        raise P.Error(P.BAD_ARG, "%s must be a string of %d..%d characters" % (name, lo, hi))
-    return v
 
 
 def _brief(srv):
@@ -115,8 +108,8 @@ def presets_list(srv, req, now):
 
 def presets_set(srv, req, now):
     slot = P.int_arg(req, "slot", 0, 99)
-    name = _str(req, "name")
-    tc = _str(req, "tc")
+    name = str_arg(req, "name")
+    tc = str_arg(req, "tc")
     store = srv.app.store
     try:
         store.set_preset(slot, name, tc)
@@ -135,7 +128,7 @@ def time_sync(srv, req, now):
     return {"seq": j.seq - 1, "durable": durable}
 
 def key_set(srv, req, now):
-    text = _str(req, "key", 0, 2 * MAX_KEY)
+    text = str_arg(req, "key", 0, 2 * MAX_KEY)
     try:
         key = binascii.unhexlify(text)
     except ValueError:

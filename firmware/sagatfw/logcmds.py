@@ -12,6 +12,14 @@ from sagatfw import protocol as P
 from sagatfw import records as R
 
 
+def str_arg(req, name, lo=1, hi=P.MAX_LINE):
+    """A request's text argument of lo..hi characters, or protocol.Error bad_arg."""
+    v = req.get(name)
+    if not isinstance(v, str) or not lo <= len(v) <= hi:
+        raise P.Error(P.BAD_ARG, "%s must be a string of %d..%d characters" % (name, lo, hi))
+    return v
+
+
 def first_record(srv, names):
     """(seq, game) of the oldest well-formed record on the flash, or None."""
     rec = srv.rec
@@ -32,6 +40,7 @@ def first_record(srv, names):
             f.close()
     return None
 
+
 def protected_game(srv):
     """The lowest game number that must stay on the flash: the game in progress (a game set
     up and logged counts too); past the last game when none is."""
@@ -41,13 +50,12 @@ def protected_game(srv):
         return g
     return g + 1
 
+
 def l_head(srv, req, now):
     """The oldest record's seq and the last durable record (seq, chain value), signed with the key
     over the host's fresh nonce: a pull that spans them has the whole log as the clock holds it
     now, and nobody without the key can make such an answer for a log that was cut short."""
-    nonce = req.get("nonce")
-    if not isinstance(nonce, str) or not 16 <= len(nonce) <= 128:
-        raise P.Error(P.BAD_ARG, "nonce must be a string of 16..128 characters")
+    nonce = str_arg(req, "nonce", 16, 128)
     try:
         binascii.unhexlify(nonce)
     except ValueError:
