@@ -102,11 +102,11 @@ def test_verify_with_the_key(image, capsys):
     assert code == 0 and out.startswith("OK: ") and "games 1, 2" in out
 
 
-def test_verify_without_the_key_names_the_first_broken_link(image, capsys):
-    code, out, _ = _run(capsys, "logs", "verify", "--image", image)
-    # one line that says what to do, not a chain problem per record
-    lines = out.splitlines()
-    assert code == 1 and lines[0] == "BROKEN at seq 0 (key)" and "give --key" in lines[1] and len(lines) == 2, out
+def test_verify_without_the_key_says_which_option_gives_it(image, capsys):
+    code, out, err = _run(capsys, "logs", "verify", "--image", image)
+    # one line that says what to do (a usage error), not BROKEN nor a chain problem per record
+    assert code == 2 and out == "" and err.count("\n") == 1, (out, err)
+    assert err.startswith("sagat: this log is sealed from seq 0 on") and "--key KEY or --key-file FILE" in err, err
 
 
 def test_export_csv_and_json(image, tmp_path, capsys):

@@ -120,8 +120,8 @@ def test_a_whole_match_verifies_through_its_engine_keyed_and_unkeyed(which, requ
     keyed = _write(tmp_path, _seal(_copy(recs), KEY), "keyed")
     code, out, _ = _verify(capsys, keyed, KEY)
     assert code == 0, out
-    code, out, _ = _verify(capsys, keyed)  # keyed, no key given: one line says so
-    assert code == 1 and "give --key" in out
+    code, out, err = _verify(capsys, keyed)  # keyed, no key given: one line says which option gives it
+    assert code == 2 and out == "" and "--key KEY or --key-file FILE" in err, (out, err)
 
 
 def _run_image(capsys, flash, *more):

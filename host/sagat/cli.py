@@ -158,10 +158,22 @@ def _damage(log) -> int:
     return 1 if damage else 0
 
 
+def _readable(args: argparse.Namespace, log) -> None:
+    """show/export: a file none of whose records is a sagat record, or a --game the log does not
+    hold, is one line (exit 2), not a page of damage or nothing at all."""
+    where = args.records or args.image
+    if log.records and not log.good:
+        raise UserError(f"{where} is not a sagat log: none of its {log.records} records is a sagat record")
+    if args.game is not None and args.game not in log.games():
+        held = ", ".join(map(str, log.games())) or "none"
+        raise UserError(f"no game {args.game} in {where} (its games: {held})")
+
+
 def cmd_logs_show(args: argparse.Namespace) -> int:
     from . import logs
 
     log = _read_log(args, replay=False)
+    _readable(args, log)
     events = log.shown(args.checkpoints, args.game)
     if args.json:
         sys.stdout.write(logs.to_json_lines(events))
@@ -196,16 +208,37 @@ def _pulled_uid(args: argparse.Namespace) -> str | None:
     return uid if isinstance(uid, str) else None
 
 
+def _needs_key(log) -> None:
+    """A log sealed with an arbiter key, verified without one: a usage error that names the options
+    (what verify can say without the key is nothing), unless the log shows damage of its own."""
+    from sagatfw import records
+
+    sealed = [p for p in log.problems if p[0] == records.P_KEY]
+    if not sealed or len(sealed) != len(log.problems) or log.replay_problems or log.last_key is not None:
+        return
+    at = sealed[0][1]
+    set_at = [e["seq"] for e in log.events if e["type"] == "settings" and e.get("origin") == "key_set"
+              and at is not None and e["seq"] < at]
+    why = f"the arbiter key set at seq {set_at[-1]}" if set_at else \
+        "an arbiter key (or, if this clock never had one, its records were changed)"
+    raise UserError(f"this log is sealed from seq {at} on with {why}: give the key with --key KEY or "
+                    f"--key-file FILE to verify it")
+
+
 def cmd_logs_verify(args: argparse.Namespace) -> int:
     from . import logs
 
     if (args.code is None) != (args.game is None):
         raise UserError("--code and --game go together: the result code copied from game N's scoresheet")
+    if args.code is not None and logs.code_problem(args.code):
+        raise UserError(f"--code: {logs.code_problem(args.code)}")
     log = _read_log(args)
     extra: list[str] = []
     notes: list[str] = []
     head_path = None if args.no_head else _head_file(args)
     keys = [k for k in _keys(args) if k]
+    if not keys:
+        _needs_key(log)
     if head_path:
         try:
             with open(head_path, encoding="utf-8") as fh:
@@ -249,6 +282,7 @@ def cmd_logs_export(args: argparse.Namespace) -> int:
     from . import logs
 
     log = _read_log(args, replay=False)
+    _readable(args, log)
     events = log.shown(args.checkpoints, args.game)
     text = logs.to_csv(events) if args.format == "csv" else logs.to_json_lines(events)
     if args.output and args.output != "-":
@@ -275,6 +309,13 @@ def _open_clock(args: argparse.Namespace):
         raise UserError(str(e)) from None
 
 
+# what to do about the clock's refusals that a key settles: the options that give the key
+AUTH_HINTS = {
+    "auth_required": " (the clock has an arbiter key: give it with --key KEY or --key-file FILE)",
+    "auth_failed": " (the key given is not this clock's arbiter key: check --key / --key-file)",
+}
+
+
 def _call(args: argparse.Namespace, fn):
     """Run fn(clock) on an open link; link errors become one line."""
     from . import client
@@ -283,7 +324,7 @@ def _call(args: argparse.Namespace, fn):
     try:
         return fn(clock)
     except client.LinkError as e:
-        raise UserError(str(e)) from None
+        raise UserError(f"{e}{AUTH_HINTS.get(e.code or '', '')}") from None
     finally:
         clock.close()
 
@@ -724,8 +765,9 @@ def _link_args(sp: argparse.ArgumentParser, key: bool = True) -> None:
 
 
 def _log_source(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("--image", metavar="FILE", help="a littlefs image: the simulator's flash or a board's dump")
-    sp.add_argument("--records", metavar="FILE", help="the records.bin that `sagat logs pull` saved")
+    source = sp.add_mutually_exclusive_group()  # one log at a time: both would leave one unread
+    source.add_argument("--image", metavar="FILE", help="a littlefs image: the simulator's flash or a board's dump")
+    source.add_argument("--records", metavar="FILE", help="the records.bin that `sagat logs pull` saved")
     sp.add_argument("--block-size", type=int, default=None, metavar="BYTES",
                     help="the image's block size in bytes (default: detected; 4096 for a Pico's or the sim's)")
     sp.add_argument("--key", action="append", metavar="KEY",

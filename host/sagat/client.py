@@ -24,7 +24,9 @@ ECHO_S = 0.5  # after our request came back as it was sent: how long a REPL gets
 
 
 class LinkError(Exception):
-    """One line for the user."""
+    """One line for the user. code: the clock's error code when the clock refused (else None)."""
+
+    code: str | None = None
 
 
 class NotAClock(LinkError):
@@ -238,7 +240,9 @@ class Clock:
         if ans.get("ok"):
             return ans
         err = ans.get("error") or {}
-        raise LinkError(f"clock refused {cmd}: {err.get('code', '?')}: {err.get('message', '')}".rstrip(": "))
+        refused = LinkError(f"clock refused {cmd}: {err.get('code', '?')}: {err.get('message', '')}".rstrip(": "))
+        refused.code = err.get("code") if isinstance(err.get("code"), str) else None
+        raise refused
 
     def _take(self, n: int, deadline: float, cmd: str) -> bytes:
         """The n raw bytes that follow an answer line (log.read with bin)."""

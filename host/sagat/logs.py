@@ -37,7 +37,9 @@ class Log:
     last_seq: int | None = None
     last_link: bytes | None = None  # chain value of the last record (None if it is damaged)
     last_key: int | None = None  # the chain the log ends under: a --key's index, -1 unkeyed, None unknown
-    results: dict = field(default_factory=dict)  # game -> [(seq, chain value, result, keyed)] of its result records
+    # game -> [(seq, chain value, result, keyed, unkeyed)] of its result records: keyed, it links under a
+    # key given; unkeyed, it links in an unkeyed stretch (before any key, or after a key_cleared record)
+    results: dict = field(default_factory=dict)
     good: int = 0  # well-formed records
     unkeyed_gaps: list = field(default_factory=list)  # seqs of gap records not under a key given
 
@@ -107,12 +109,14 @@ def read_segments(segments: list[tuple[str, bytes]], key: bytes | list[bytes] = 
                 arg = R.arg_of(rec)
                 name_ = C.RESULT_NAMES[arg] if 0 <= arg < len(C.RESULT_NAMES) else None
                 keyed = reader.linked is not None and reader.linked >= 0  # it links under a key given
-                log.results.setdefault(R.game_of(rec), []).append((R.seq_of(rec), R.chain_of(rec), name_, keyed))
+                log.results.setdefault(R.game_of(rec), []).append(
+                    (R.seq_of(rec), R.chain_of(rec), name_, keyed, reader.linked == -1))
             elif not R.check(rec) and R.type_of(rec) == MATCH_RESULT:
                 d = logread.decode(rec)
                 name_ = f"{d.get('winner') or 'none (a draw)'} ({d.get('why')})"
                 keyed = reader.linked is not None and reader.linked >= 0
-                log.results.setdefault(R.game_of(rec), []).append((R.seq_of(rec), R.chain_of(rec), name_, keyed))
+                log.results.setdefault(R.game_of(rec), []).append(
+                    (R.seq_of(rec), R.chain_of(rec), name_, keyed, reader.linked == -1))
     _add(log.events, reader.finish())
     log.problems = list(reader.problems)
     log.records = reader.records
@@ -509,28 +513,45 @@ def _head_shaped(head) -> bool:
     return True
 
 
-def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None) -> tuple[bool, str]:
-    """(ok, line): the result code copied from the faces onto game `game`'s scoresheet against the
-    log. The code comes from the keyed chain at the result record, so a match proves the log holds
-    that game as it was when its result was entered (with the key: no forger can make one)."""
+def code_problem(code: str) -> str | None:
+    """What is wrong with a result code as typed (None if it has the code's shape): six digits."""
     code = code.strip()
     if len(code) != R.CODE_DIGITS or not code.isdigit():
-        return False, f"code: a result code is {R.CODE_DIGITS} digits, not {code!r}"
+        return f"a result code is {R.CODE_DIGITS} digits (the faces show CODE and {R.CODE_DIGITS} digits), not {code!r}"
+    return None
+
+
+def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None) -> tuple[bool, str]:
+    """(ok, line): the result code copied from the faces onto game `game`'s scoresheet against the
+    log. The code comes from the chain at the result record. Under a key given, a match proves the
+    log holds that game as it was when its result was entered (no forger can make one). In an
+    unkeyed stretch (no key yet, or after a key was cleared) anyone can recompute the code of any
+    history, so a match says only that this log gives the code the faces showed: nothing about
+    tampering."""
+    code = code.strip()
+    wrong = code_problem(code)
+    if wrong:
+        return False, f"code: {wrong}"
     results = log.results.get(game)
     if not results:
         return False, f"code: game {game} has no result in this log: it was cut off, or this is another log"
-    for i, (seq, link, result, keyed) in enumerate(results):
+    for i, (seq, link, result, keyed, unkeyed) in enumerate(results):
         if R.result_code(link) == code:
-            if keys and not keyed:  # unkeyed, a code is found by trying a million histories
-                return False, (f"code: game {game}'s result at seq {seq} does not link under a key given: "
-                               f"its code proves nothing")
-            line = (f"code {code}: game {game}'s result {result} at seq {seq} is the one the faces showed: "
-                    f"the log holds game {game} as it was when its result was entered")
+            if keyed:
+                line = (f"code {code}: game {game}'s result {result} at seq {seq} is the one the faces showed: "
+                        f"the log holds game {game} as it was when its result was entered")
+            elif unkeyed:
+                line = (f"code {code}: matches game {game}'s result {result} at seq {seq}, which is not under an "
+                        f"arbiter key: anyone can recompute an unkeyed code for any history, so this shows "
+                        f"nothing about tampering (only a code under the key does)")
+            else:  # its record links under no chain this check knows: a damaged or sealed stretch
+                return False, (f"code: game {game}'s result at seq {seq} does not link under a key given nor "
+                               f"unkeyed: its code proves nothing")
             if i < len(results) - 1:
                 later = results[-1]
                 line += f" (a later result record, seq {later[0]}, changed it to {later[2]})"
             return True, line
-    seq, link, result, _ = results[-1]
+    seq, link, result = results[-1][:3]
     return False, (f"code: {code} is not the code of game {game}'s result in this log (seq {seq}, {result}, gives "
                    f"{R.result_code(link)}): the game was changed or cut, or this is another clock's log")
 
