@@ -10,13 +10,14 @@ import struct
 import subprocess
 
 import pytest
-from conftest import ROOT, tool
 from test_logs_host import _make_image
 
+from conftest import ROOT, tool
 from sagat import logs
 from sagat.cli import main
 from sagatfw import clock as C
 from sagatfw import records as R
+
 KEY = "tournament key"
 
 
