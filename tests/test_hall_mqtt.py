@@ -234,9 +234,12 @@ def test_an_empty_retained_message_removes_the_board():
 
 def test_a_broker_client_cannot_flood_the_page():
     sub = _sub()
-    for i in range(1, 400):
+    for i in range(1, 4000):
         sub._message(None, None, _msg(f"sagat/hall/h{i % 40}/board/{i}", GOOD))
-    assert len(sub.views()) == M.MAX_REMOTE_BOARDS
+    views = sub.views()
+    halls = {v["hall"] for v in views}
+    assert len(views) == M.MAX_REMOTE_BOARDS and len(halls) == M.MAX_REMOTE_HALLS  # (the halls bound)
+    assert all(sum(1 for v in views if v["hall"] == h) == M.MAX_HALL_BOARDS for h in halls)  # (each hall's)
 
 
 def test_a_hostile_message_on_a_real_broker_kills_nothing(broker):

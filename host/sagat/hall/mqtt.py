@@ -35,8 +35,17 @@ PUBLISH_S = 0.25
 REMOTE_STALE_MS = 5000
 REFRESH_MS = 2000  # a board that did not change is published again all the same (else: lost)
 MAX_PAYLOAD = 16 * 1024  # a board's view is 1 to 2 KB
-MAX_REMOTE_BOARDS = 256
-MAX_HALL_BOARDS = 64  # of those, one hall's (a hall has --sim 64 at most): one cannot fill the page
+REMOTE_EXPIRE_MS = 60000  # a board of which nothing came for this long leaves the page (its hall stopped)
+# Slots are held per hall, not first come: a hall holds at most MAX_HALL_BOARDS boards (a hall has
+# --sim 64 at most), and at most MAX_REMOTE_HALLS halls are shown at once. A hall that stops
+# publishing frees its boards and its place after REMOTE_EXPIRE_MS, so a broker client that
+# floods names and goes away holds nothing for good (docs/hall.md: the broker's users keep a
+# hostile client from publishing under another hall's name in the first place).
+MAX_HALL_BOARDS = 64
+MAX_REMOTE_HALLS = 16
+MAX_REMOTE_BOARDS = MAX_HALL_BOARDS * MAX_REMOTE_HALLS
+MAX_STATUS_HALLS = 4 * MAX_REMOTE_HALLS  # halls whose "offline" is remembered (a status holds no board)
+PRUNE_MS = 1000  # how often the expired boards are looked for
 NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a hall's name (sagat hall --name)
 NUMBER = re.compile(r"[1-9][0-9]{0,3}")
 LINKS = ("opening", "up", "lost", "unreachable", "error")  # (boards.py: error, its clock answers garbage)
@@ -158,7 +167,9 @@ class Subscriber:
         self.client.on_message = self._message
         self.lock = threading.Lock()
         self.boards: dict[tuple[str, str], tuple[dict, float]] = {}
-        self.offline: set[str] = set()
+        self.held: dict[str, int] = {}  # hall -> how many of `boards` are its
+        self.offline: dict[str, float] = {}  # hall -> when it said "offline"
+        self.pruned = 0.0
         self.error: str | None = "connecting to the broker"
 
     def _connected(self, client, userdata, flags, reason, props=None):
@@ -187,19 +198,21 @@ class Subscriber:
         if len(parts) < 4 or "/".join(parts[:2]) != PREFIX or not NAME.fullmatch(parts[2]) or parts[2] == self.name:
             return  # not a hall's, or this hall's own
         hall = parts[2]
+        now = host_ms()
         if parts[3] == "status" and len(parts) == 4:
             with self.lock:
-                if payload == b"offline":
-                    self.offline.add(hall)
+                self._prune(now)
+                if payload == b"offline" and (hall in self.offline or len(self.offline) < MAX_STATUS_HALLS):
+                    self.offline[hall] = now
                 elif payload == b"online":
-                    self.offline.discard(hall)
+                    self.offline.pop(hall, None)
             return
         if parts[3] != "board" or len(parts) != 5 or not NUMBER.fullmatch(parts[4]):
             return
         key = (hall, parts[4])
         if not payload:  # the retained board cleared: gone
             with self.lock:
-                self.boards.pop(key, None)
+                self._drop(key)
             return
         if len(payload) > MAX_PAYLOAD:
             return
@@ -208,9 +221,34 @@ class Subscriber:
             return
         v = remote_view(view, hall, int(parts[4]))
         with self.lock:
-            if key in self.boards or (len(self.boards) < MAX_REMOTE_BOARDS and
-                                      sum(1 for h, _n in self.boards if h == hall) < MAX_HALL_BOARDS):
-                self.boards[key] = (v, host_ms())
+            self._prune(now)
+            if key not in self.boards:
+                held = self.held.get(hall, 0)
+                if held >= MAX_HALL_BOARDS or (not held and len(self.held) >= MAX_REMOTE_HALLS):
+                    return  # its hall's boards are all taken, or every hall's place is
+                self.held[hall] = held + 1
+            self.boards[key] = (v, now)
+
+    def _drop(self, key: tuple[str, str]) -> None:
+        """A board leaves the page (the lock held); its hall's place goes with its last board."""
+        if self.boards.pop(key, None) is None:
+            return
+        left = self.held.get(key[0], 1) - 1
+        if left > 0:
+            self.held[key[0]] = left
+        else:
+            self.held.pop(key[0], None)
+
+    def _prune(self, now: float, force: bool = False) -> None:
+        """Boards of which nothing came for REMOTE_EXPIRE_MS leave (the lock held): a hall that
+        stopped publishing holds no slot for good."""
+        if not force and now - self.pruned < PRUNE_MS:
+            return
+        self.pruned = now
+        for key in [k for k, (_v, at) in self.boards.items() if now - at > REMOTE_EXPIRE_MS]:
+            self._drop(key)
+        for hall in [h for h, at in self.offline.items() if now - at > REMOTE_EXPIRE_MS and h not in self.held]:
+            del self.offline[hall]
 
     def start(self) -> None:
         self.client.connect_async(self.host, self.port, keepalive=10)
@@ -223,10 +261,11 @@ class Subscriber:
     def views(self) -> list[dict]:
         """The other halls' boards, each marked with its hall; lost when its hall went offline
         or nothing came for 5 s (a board's view is published whenever it changes, and every 2 s
-        when it does not)."""
+        when it does not); gone when nothing came for REMOTE_EXPIRE_MS."""
         now = host_ms()
         out = []
         with self.lock:
+            self._prune(now, force=True)
             items = sorted(self.boards.items(), key=lambda kv: (kv[0][0], int(kv[0][1])))
             offline = set(self.offline)
         for (hall, _n), (view, at) in items:

@@ -1,0 +1,117 @@
+"""A hostile client on a broker without the documented access rules (docs/hall.md, the broker's
+users) publishes boards under as many hall names as it likes. The subscriber's slots are held per
+hall (at most MAX_HALL_BOARDS boards of one hall, at most MAX_REMOTE_HALLS halls), and a hall that
+stops publishing leaves the page after REMOTE_EXPIRE_MS: what the flood took is given back, and a
+real hall's boards appear beside a hostile one's."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from hallkit import until
+from test_hall_mqtt import GOOD, _mosquitto, _msg, _sub
+
+from sagat.hall import mqtt as M
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    now = [1_000_000.0]
+    monkeypatch.setattr(M, "host_ms", lambda: now[0])
+    return now
+
+
+def _flood(sub, halls: int, boards: int, prefix: str = "evil"):
+    for h in range(halls):
+        for n in range(1, boards + 1):
+            sub._message(None, None, _msg(f"sagat/hall/{prefix}{h}/board/{n}", GOOD))
+
+
+def test_a_flood_of_hall_names_holds_at_most_the_halls_bound(clock):
+    sub = _sub()
+    _flood(sub, 40, M.MAX_HALL_BOARDS + 5)
+    views = sub.views()
+    halls = {v["hall"] for v in views}
+    assert len(halls) == M.MAX_REMOTE_HALLS and len(views) == M.MAX_REMOTE_HALLS * M.MAX_HALL_BOARDS
+    assert all(sum(1 for v in views if v["hall"] == h) == M.MAX_HALL_BOARDS for h in halls)
+
+
+def test_the_boards_of_a_hall_that_stopped_publishing_expire_and_free_its_place(clock):
+    sub = _sub()
+    _flood(sub, 40, M.MAX_HALL_BOARDS + 5)  # every hall's place taken ...
+    sub._message(None, None, _msg("sagat/hall/annex/board/1", GOOD))
+    assert "annex:1" not in [v["number"] for v in sub.views()]  # (while the flood goes on: no place)
+    clock[0] += M.REMOTE_STALE_MS + 1
+    assert {v["link"] for v in sub.views()} == {"lost"}  # first marked lost, still shown
+    clock[0] += M.REMOTE_EXPIRE_MS  # ... and the flood stopped: its boards leave, its places are free
+    assert sub.views() == [] and sub.held == {}
+    sub._message(None, None, _msg("sagat/hall/annex/board/1", GOOD))
+    assert [(v["number"], v["link"]) for v in sub.views()] == [("annex:1", "up")]
+
+
+def test_a_hall_that_keeps_publishing_keeps_its_boards(clock):
+    sub = _sub()
+    for _ in range(5):
+        sub._message(None, None, _msg("sagat/hall/annex/board/1", GOOD))
+        clock[0] += M.REMOTE_EXPIRE_MS // 3
+    sub._message(None, None, _msg("sagat/hall/annex/board/1", GOOD))
+    assert [v["number"] for v in sub.views()] == ["annex:1"]
+
+
+def test_an_offline_flood_is_bounded_and_forgotten(clock):
+    sub = _sub()
+    for i in range(10 * M.MAX_STATUS_HALLS):
+        sub._message(None, None, _msg(f"sagat/hall/gone{i}/status", "offline"))
+    assert len(sub.offline) == M.MAX_STATUS_HALLS
+    clock[0] += M.REMOTE_EXPIRE_MS + M.PRUNE_MS + 1
+    sub.views()
+    assert sub.offline == {}
+
+
+def test_a_hostile_flood_on_a_real_broker_is_given_back_when_it_stops(tmp_path, monkeypatch):
+    import paho.mqtt.client as mqtt
+
+    monkeypatch.setattr(M, "REMOTE_EXPIRE_MS", 3000)
+    monkeypatch.setattr(M, "REMOTE_STALE_MS", 1500)
+    proc, port = _mosquitto(tmp_path)  # anonymous, no access rules: anyone writes under any name
+    url = f"mqtt://127.0.0.1:{port}"
+    sub = M.Subscriber(url, "main")
+    evil = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil")
+    annex = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="annex")
+    try:
+        sub.start()
+        until(lambda: sub.error is None, 10, "connected")
+        time.sleep(0.3)  # (its subscription made)
+        evil.connect("127.0.0.1", port)
+        evil.loop_start()
+        halls = M.MAX_REMOTE_HALLS + 4
+        for h in range(halls):  # retained, as a hall publishes: the broker keeps them after it leaves
+            for n in range(1, M.MAX_HALL_BOARDS + 3):
+                evil.publish(f"sagat/hall/evil{h}/board/{n}", json.dumps(GOOD), retain=True)
+        evil.publish(f"sagat/hall/evil{halls - 1}/board/1", json.dumps(GOOD)).wait_for_publish(10)
+        until(lambda: len(sub.views()) == M.MAX_REMOTE_BOARDS, 15, "the flood received")
+        views = sub.views()
+        assert len({v["hall"] for v in views}) == M.MAX_REMOTE_HALLS
+        assert max(sum(1 for v in views if v["hall"] == h) for h in {v["hall"] for v in views}) == \
+            M.MAX_HALL_BOARDS
+        evil.loop_stop()
+        evil.disconnect()  # the hostile client stops publishing
+        annex.connect("127.0.0.1", port)
+        annex.loop_start()
+
+        def annex_shown():
+            annex.publish("sagat/hall/annex/board/1", json.dumps(GOOD)).wait_for_publish(5)  # as a hall does, every 2 s
+            time.sleep(0.2)
+            return [v for v in sub.views() if v["number"] == "annex:1" and v["link"] == "up"]
+
+        until(annex_shown, 15, "a real hall's board, once the flood expired")
+        assert [v["hall"] for v in sub.views()] == ["annex"] and sub.client._thread.is_alive()
+    finally:
+        for c in (evil, annex):
+            c.loop_stop()
+            c.disconnect()
+        sub.close()
+        proc.terminate()
+        proc.wait(timeout=10)
