@@ -521,13 +521,15 @@ def code_problem(code: str) -> str | None:
     return None
 
 
-def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None) -> tuple[bool, str]:
+def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None,
+               unkeyed_ok: bool = False) -> tuple[bool, str]:
     """(ok, line): the result code copied from the faces onto game `game`'s scoresheet against the
     log. The code comes from the chain at the result record. Under a key given, a match proves the
     log holds that game as it was when its result was entered (no forger can make one). In an
     unkeyed stretch (no key yet, or after a key was cleared) anyone can recompute the code of any
     history, so a match says only that this log gives the code the faces showed: nothing about
-    tampering."""
+    tampering. With keys given, such a result counts only with `unkeyed_ok` (`logs verify`: a game
+    played before the key was set); the hall, which expects its clocks keyed, refuses it."""
     code = code.strip()
     wrong = code_problem(code)
     if wrong:
@@ -540,6 +542,9 @@ def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None) 
             if keyed:
                 line = (f"code {code}: game {game}'s result {result} at seq {seq} is the one the faces showed: "
                         f"the log holds game {game} as it was when its result was entered")
+            elif unkeyed and keys and not unkeyed_ok:
+                return False, (f"code: game {game}'s result at seq {seq} does not link under a key given: "
+                               f"its code proves nothing")
             elif unkeyed:
                 line = (f"code {code}: matches game {game}'s result {result} at seq {seq}, which is not under an "
                         f"arbiter key: anyone can recompute an unkeyed code for any history, so this shows "
