@@ -134,7 +134,7 @@ def test_a_log_keyed_from_its_first_record_without_a_key_names_the_options(tmp_p
     assert rc == 0 and out.startswith("OK: "), out
 
 
-def test_a_keyed_log_with_damage_of_its_own_stays_broken_without_a_key(keyed_later, tmp_path, capsys):
+def test_a_keyed_log_with_damage_of_its_own_stays_broken_and_names_the_options(keyed_later, tmp_path, capsys):
     # damage seen without the key (a record of game 1 edited) is tampering, not a usage error
     segs = logs.read_image(keyed_later)
     recs = [bytearray(d[i : i + 64]) for _n, d in segs for i in range(0, len(d), 64)]
@@ -143,4 +143,5 @@ def test_a_keyed_log_with_damage_of_its_own_stays_broken_without_a_key(keyed_lat
     struct.pack_into("<I", press, 8, struct.unpack_from("<I", press, 8)[0] + 500)
     struct.pack_into("<I", press, R.CRC, R.crc32(bytes(press[: R.CRC])))
     rc, out, _ = _run(capsys, "logs", "verify", "--records", _write(tmp_path, recs), "--no-head")
-    assert rc == 1 and out.startswith("BROKEN"), out
+    assert rc == 1 and out.startswith("BROKEN") and "key: seq 9 onward is under the arbiter key set at seq 8: give the key with --key KEY or " \
+        "--key-file FILE" in out, out

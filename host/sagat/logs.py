@@ -569,7 +569,7 @@ def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None) -> 
         return False, ["no records in the log"]
     if log.good == 0:
         return False, [f"BROKEN: none of the {log.records} records is a sagat record (not a log, or wiped)"]
-    found = [f"{kind}: {detail}" for kind, _seq, detail in log.problems] + list(log.replay_problems) + extra
+    found = [f"{kind}: {_options(detail)}" for kind, _seq, detail in log.problems] + list(log.replay_problems) + extra
     found += [f"gap: the gap record at seq {seq} is not under a key given: anybody could have written it, and "
               f"the engine does not replay its game past it (without a key, a gap proves nothing)"
               for seq in log.unkeyed_gaps]
@@ -593,6 +593,11 @@ def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None) -> 
         lines.append(f"... and {len(found) - limit} more")
     lines.extend(gaps)
     return False, lines
+
+
+def _options(detail: str) -> str:
+    """A reader's problem that asks for the key names the options that give it."""
+    return detail.replace("give --key", "give the key with --key KEY or --key-file FILE")
 
 
 def gap_lines(log: Log) -> list[str]:
