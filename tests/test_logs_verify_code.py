@@ -143,5 +143,6 @@ def test_a_keyed_log_with_damage_of_its_own_stays_broken_and_names_the_options(k
     struct.pack_into("<I", press, 8, struct.unpack_from("<I", press, 8)[0] + 500)
     struct.pack_into("<I", press, R.CRC, R.crc32(bytes(press[: R.CRC])))
     rc, out, _ = _run(capsys, "logs", "verify", "--records", _write(tmp_path, recs), "--no-head")
-    assert rc == 1 and out.startswith("BROKEN") and "key: seq 9 onward is under the arbiter key set at seq 8: give the key with --key KEY or " \
-        "--key-file FILE" in out, out
+    assert rc == 1 and out.startswith("BROKEN"), out
+    assert "key: seq 9 onward is under the arbiter key set at seq 8: give the key with --key KEY or --key-file " \
+        "FILE" in out, out
