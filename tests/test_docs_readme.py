@@ -1,0 +1,38 @@
+"""The README's instructions for a real clock match what the repository holds."""
+import hashlib
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+UF2 = "rp2/micropython-v1.26.1-RPI_PICO-sagat.uf2"
+
+
+def _readme():
+    return (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _build_section():
+    text = _readme()
+    start = text.index("## Build a real clock")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_the_readme_offers_the_frozen_uf2_before_deploy():
+    sec = _build_section()
+    assert UF2 in sec
+    assert "BOOTSEL" in sec and "RPI-RP2" in sec
+    assert sec.index(UF2) < sec.index("sagat deploy")
+
+
+def test_the_readme_sha256_of_the_frozen_uf2_is_the_committed_files():
+    sec = _build_section()
+    hashes = re.findall(r"\b[0-9a-f]{64}\b", sec)
+    assert len(hashes) == 1, hashes
+    actual = hashlib.sha256((ROOT / UF2).read_bytes()).hexdigest()
+    assert hashes[0] == actual
+
+
+def test_rules_md_does_not_call_the_match_modes_open_work():
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "open work" not in text
