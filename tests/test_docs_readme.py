@@ -36,3 +36,25 @@ def test_the_readme_sha256_of_the_frozen_uf2_is_the_committed_files():
 def test_rules_md_does_not_call_the_match_modes_open_work():
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     assert "open work" not in text
+
+
+def test_rules_md_holds_the_corrected_wording_of_every_rule_the_code_cites():
+    """docs/rules.md's table row of each ID the firmware cites says what the corrected rules say."""
+    import os
+    shared = Path("/work/shared/rules/RULES.md")
+    rules_md = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    ours = dict(re.findall(r"^\| ((?:TK|KB|KT)-[A-Z]?[0-9.]*[0-9]) \| (.*) \|$", rules_md, re.M))
+    cited = set()
+    for dirpath, _, files in os.walk(ROOT / "firmware"):
+        for f in files:
+            if f.endswith(".py"):
+                text = Path(dirpath, f).read_text(encoding="utf-8")
+                cited |= set(re.findall(r"\b(?:TK|KB|KT)-[A-Z]?[0-9]+(?:\.[0-9]+)?", text))
+    assert cited and cited <= set(ours), sorted(cited - set(ours))
+    for needle in ("only time ends an innings", "that very innings", "otherwise the draw stands",
+                   "the referee gives an immediate red card", "restarted at once"):
+        assert needle in rules_md, needle
+    if shared.exists():  # the reference copy, where the workspace has it
+        theirs = dict(re.findall(r"^\| ((?:TK|KB|KT)-[A-Z]?[0-9.]*[0-9]) \| (.*) \|$",
+                                 shared.read_text(encoding="utf-8"), re.M))
+        assert {i: ours[i] for i in cited} == {i: theirs[i] for i in cited}
