@@ -53,3 +53,26 @@ def test_rules_md_holds_the_corrected_wording_of_every_rule_the_code_cites():
     for needle in ("only time ends an innings", "that very innings", "otherwise the draw stands",
                    "the referee gives an immediate red card", "restarted at once"):
         assert needle in rules_md, needle
+
+
+def _fenced_after(text, marker, lang=""):
+    start = text.index("```" + lang + "\n", text.index(marker)) + len("```" + lang + "\n")
+    return text[start:text.index("```", start)]
+
+
+def test_the_user_guides_kokboru_score_sheet_is_what_its_script_gives(tmp_path):
+    """The sample score sheet is the simulator's output for the guide's own kokboru.jsonl."""
+    import subprocess
+    import sys
+    guide = (ROOT / "docs" / "user-guide.md").read_text(encoding="utf-8")
+    script = _fenced_after(guide, "A whole bout as a\nscript, `kokboru.jsonl`:")
+    assert script.startswith('{"at": 0, "do": "new", "mode": "kokboru"')
+    sheet = _fenced_after(guide, "### Reading a match's score sheet", "text")
+    (tmp_path / "kokboru.jsonl").write_text(script, encoding="utf-8")
+    run = [sys.executable, "-m", "sagat"]
+    subprocess.run(run + ["sim", "--script", "kokboru.jsonl", "--virtual", "--flash", "bout.img",
+                          "--log-json", "bout-log.jsonl"], cwd=tmp_path, check=True,
+                   capture_output=True, timeout=300)
+    out = subprocess.run(run + ["logs", "show", "--image", "bout.img", "--game", "1"], cwd=tmp_path,
+                         check=True, capture_output=True, text=True, timeout=120).stdout
+    assert sheet.rstrip("\n") == out.rstrip("\n")
