@@ -39,6 +39,9 @@ from sagatfw.ticks import ticks_add, ticks_diff
 
 SUFFIX = ".seg"
 ENOSPC = 28
+# littlefs's answers of a full flash: no block left (28), or a folder whose metadata cannot take
+# a new entry (its NOSPC there comes back as ENAMETOOLONG, 36: our names are 14 characters)
+FULL_ERRNOS = (ENOSPC, 36)
 CKPT = "ckpt"  # the latest checkpoint: one record, overwritten (not a segment)
 ROOM = "room"  # ballast: flash held back for the records that must be kept on a full flash
 ROOM_BYTES = 8192
@@ -51,6 +54,11 @@ def _exists(path):
         return True
     except OSError:
         return False
+
+
+def _full(e):
+    """A write error that says the flash is full."""
+    return bool(e.args) and e.args[0] in FULL_ERRNOS
 
 
 def _whole(backlog, room):
@@ -86,6 +94,7 @@ class Journal:
         self.result_seq = -1  # its seq: the code is shown once that record is durable (durable_code)
         self.game = 0  # current game number (0 before the first)
         self.file = None  # the segment being written, open only while a batch is written
+        self.seg = None  # its name
         self.resume = None  # (segment name, records) the next write appends to (after boot too)
         self.opened = False  # open() found the log's end: nothing is written before (seq 0 would replace a segment)
         self.seg_records = 0
@@ -352,15 +361,16 @@ class Journal:
                 self.urgent = False  # (`full` stays until a game's setup puts the ballast back)
                 return True
             except OSError as e:
-                self._close()
+                self._failed()
                 self.error = "log write failed: %s" % e
-                if not (e.args and e.args[0] == ENOSPC):
-                    return False
-                # full: remove the oldest finished game's segment and try again; when only the
-                # game in progress is left, the ballast goes for a record that must be kept
-                if self._remove_oldest():
-                    continue
-                self.full = True
+                if _full(e):
+                    # full: remove the oldest finished game's segment and try again; when only the
+                    # game in progress is left, the log is full (the faces say LOG FULL)
+                    if self._remove_oldest():
+                        continue
+                    self.full = True
+                # any failure (a full flash, or one that fails otherwise): the ballast goes for a
+                # record that must be kept (a result, settings, the gap record before them)
                 if not (self.urgent and self._free_room()):
                     return False
 
@@ -368,9 +378,10 @@ class Journal:
         while self.backlog:
             if self.file is None and self.resume is not None:
                 name, records = self.resume
-                self.resume = None  # once: after a write error the next try starts a new segment
+                self.resume = None  # once: after a write error _failed says where the next try goes
                 self.file = open(self._path(name), "ab")
                 self.seg_records = records
+                self.seg = name
             if self.file is None or self.seg_records >= self.segment_records:
                 self._new_segment()
             room = self.segment_records - self.seg_records
@@ -388,6 +399,22 @@ class Journal:
             self.head_seq = R.seq_of(last)
             del self.backlog[: len(batch)]
 
+    def _failed(self):
+        """After a write error: close the segment, and go on at its end next time if the flash holds
+        it as it was before the batch (littlefs keeps a file's last flushed content when a write
+        fails): the next try does not start a new segment (each would take the folder's metadata,
+        and a full flash none). A segment that is not so (a shorter or longer file) is left: the
+        next try starts a new one, as after a damaged tail."""
+        f = self.file
+        self._close()
+        if f is None or self.seg is None:
+            return
+        try:
+            if os.stat(self._path(self.seg))[6] == self.seg_records * R.RECORD_SIZE:
+                self.resume = (self.seg, self.seg_records)
+        except OSError:
+            pass
+
     def _close(self):
         if self.file is not None:
             try:
@@ -403,7 +430,9 @@ class Journal:
         path = self._path(name)
         if _exists(path):  # a segment from before a cut holds no durable record with this seq
             os.remove(path)
+        self.seg = None  # (a failed create leaves nothing to go on at)
         self.file = open(path, "wb")
+        self.seg = name
         # the anchor: the chain value of the record before this segment, for a verifier that
         # reads the log from here (older segments removed); written with the first batch
         first = self.backlog[0]
@@ -486,7 +515,7 @@ class Journal:
                     os.remove(path)
                 except OSError:
                     pass
-                if not (e.args and e.args[0] == ENOSPC and self._remove_oldest()):
+                if not (_full(e) and self._remove_oldest()):
                     return
 
     def trim(self, limit):
