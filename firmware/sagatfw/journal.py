@@ -18,7 +18,7 @@
 # no record was made after it: a reboot comes back within checkpoint_ms of the cut, and the log
 # grows with the game's events only, however often the clock checkpoints. The same file carries a
 # snapshot after the record (`checkpoint`): the clock's whole state after the last record, MACed
-# under the key; it is written with every checkpoint and after every `segment_records // 4` records
+# under the key; it is written with every checkpoint and after every `min(segment_records // 4, 32)` records
 # in a game, so a reboot loads it and replays only the records after it (snapshot.py, issue 15).
 #
 # Write errors (full or read-only filesystem, I/O errors) never stop the clock: the records stay in
@@ -45,6 +45,12 @@ FULL_ERRNOS = (ENOSPC, 36)
 CKPT = "ckpt"  # the latest checkpoint: one record, overwritten (not a segment)
 ROOM = "room"  # ballast: flash held back for the records that must be kept on a full flash
 ROOM_BYTES = 8192
+# 255 records (16,320 bytes) fill four 4 KB blocks of littlefs's skip-list files (each block after
+# the first gives up 4 to 8 bytes to its pointers): 256 records would take five, and the 128 of
+# before took three blocks for 8,192 bytes. Four blocks a segment keep the log folder at 128 files
+# or fewer on every board's flash (the ESP32's 2 MB, 512 blocks), full of one game or not.
+SEGMENT_RECORDS = 255
+SNAP_EVERY = 32  # a snapshot after at most this many records of a game (fewer with small segments)
 KEEP_SLOTS = 6  # backlog places only records that must be kept may take (a result, settings, the gap)
 
 
@@ -72,7 +78,7 @@ def _whole(backlog, room):
 
 
 class Journal:
-    def __init__(self, root="/log", key=b"", segment_records=128, max_bytes=262144, checkpoint_ms=15000,
+    def __init__(self, root="/log", key=b"", segment_records=SEGMENT_RECORDS, max_bytes=262144, checkpoint_ms=15000,
                  backlog=32, room_bytes=ROOM_BYTES):
         self.root = root
         self.chain = R.Chain(key)
@@ -274,14 +280,14 @@ class Journal:
     def checkpoint(self, clock, now):
         """Save where the clock is in the checkpoint file, overwritten each time: while a side runs
         every checkpoint_ms (so a reboot loses at most that much of a turn), and in any state of a
-        game in progress (set up and not finished) after every segment_records // 4 records (so a
+        game in progress (set up and not finished) after every min(segment_records // 4, 32) records (so a
         reboot replays at most about that many). The file holds a record that takes the next seq and
         links to the last one, but is not in the chain (restore uses it only if nothing was logged
         after it), followed by the snapshot of the clock. Returns True if written."""
         st = clock.state
         if st == C.RUNNING and clock.t - self.last_t >= self.checkpoint_ms:
             self.last_t = clock.t
-        elif st == C.SETUP or st == C.FINISHED or self.seq - self.snap[0] < self.segment_records >> 2:
+        elif st == C.SETUP or st == C.FINISHED or self.seq - self.snap[0] < min(self.segment_records >> 2, SNAP_EVERY):
             return False
         if self.backlog or self.gap or not self.opened:
             return False  # records are not durable: after a reboot this checkpoint could not follow them

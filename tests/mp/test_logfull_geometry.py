@@ -86,6 +86,9 @@ def _fill_and_finish(blocks, progsize, free_blocks=None, after=200, step=100, to
         _play(app, board, [{"at": t, "do": "press", "side": "left" if presses % 2 else "right"}])
         if full_at is None and j.full:
             full_at = presses
+            # the folder took every segment until no block was left: littlefs's first answer is
+            # "no space" (28), not the folder's 36 (four-block segments: at most 128 files)
+            assert j.error.endswith(": 28"), j.error
         assert presses < 40000, presses
     assert status_text(app) == "LOG FULL", status_text(app)
     assert app.clock.moves[0] + app.clock.moves[1] == presses  # the clock never stopped
@@ -130,3 +133,29 @@ def test_the_picos_flash_filled_keeps_the_result():
 
 def test_the_esp32s_flash_filled_keeps_the_result():
     _fill_and_finish(*ESP32, free_blocks=80)
+
+
+def test_the_log_folder_takes_segments_until_no_block_is_left_on_every_boards_flash():
+    """The layout: a whole flash of full segments (four blocks each) in the one log folder, on each
+    board's geometry. littlefs refuses only when no block is left (28), never first for the
+    folder's metadata (36), and the folder holds at most 128 files (the boot lists them all)."""
+    from sagatfw.journal import SEGMENT_RECORDS
+
+    data = bytes(SEGMENT_RECORDS * 64)
+    for blocks, progsize in (SIM, PICO, ESP32):
+        unmount()
+        gc.collect()
+        mount(Flash(blocks=blocks), progsize=progsize, fresh=True)
+        os.mkdir("/flash/log")
+        n = 0
+        err = None
+        while err is None:
+            try:
+                with open("/flash/log/%010d.seg" % (n * (SEGMENT_RECORDS - 1)), "wb") as f:
+                    f.write(data)
+                n += 1
+            except OSError as e:
+                err = e.args[0]
+        assert err == 28 and n <= 128, (blocks, n, err)
+        print("  %d blocks: %d segments of %d records, then errno %d" % (blocks, n, SEGMENT_RECORDS, err))
+        unmount()
