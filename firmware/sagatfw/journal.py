@@ -32,16 +32,26 @@
 import os
 import struct
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
 from sagatfw import clock as C
 from sagatfw import records as R
 from sagatfw import timecontrol as tcm
 from sagatfw.ticks import ticks_add, ticks_diff
 
 SUFFIX = ".seg"
-ENOSPC = 28
-# littlefs's answers of a full flash: no block left (28), or a folder whose metadata cannot take
-# a new entry (its NOSPC there comes back as ENAMETOOLONG, 36: our names are 14 characters)
-FULL_ERRNOS = (ENOSPC, 36)
+# littlefs's answers of a full flash: no block left (ENOSPC, 28), or a folder whose metadata cannot
+# take a new entry (its NOSPC there comes back as ENAMETOOLONG, 36: our names are 14 characters).
+# const() with a leading underscore: no entry in the module's dict, which lives in RAM even when
+# the module is frozen (one more global there cost the 64 KB frozen match probe its margin)
+_ENOSPC = const(28)
+_ENAMETOOLONG = const(36)
 CKPT = "ckpt"  # the latest checkpoint: one record, overwritten (not a segment)
 ROOM = "room"  # ballast: flash held back for the records that must be kept on a full flash
 ROOM_BYTES = 8192
@@ -60,11 +70,6 @@ def _exists(path):
         return True
     except OSError:
         return False
-
-
-def _full(e):
-    """A write error that says the flash is full."""
-    return bool(e.args) and e.args[0] in FULL_ERRNOS
 
 
 def _whole(backlog, room):
@@ -369,7 +374,7 @@ class Journal:
             except OSError as e:
                 self._failed()
                 self.error = "log write failed: %s" % e
-                if _full(e):
+                if e.args and e.args[0] in (_ENOSPC, _ENAMETOOLONG):
                     # full: remove the oldest finished game's segment and try again; when only the
                     # game in progress is left, the log is full (the faces say LOG FULL)
                     if self._remove_oldest():
@@ -521,7 +526,7 @@ class Journal:
                     os.remove(path)
                 except OSError:
                     pass
-                if not (_full(e) and self._remove_oldest()):
+                if not (e.args and e.args[0] in (_ENOSPC, _ENAMETOOLONG) and self._remove_oldest()):
                     return
 
     def trim(self, limit):
