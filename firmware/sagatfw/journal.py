@@ -18,7 +18,7 @@
 # no record was made after it: a reboot comes back within checkpoint_ms of the cut, and the log
 # grows with the game's events only, however often the clock checkpoints. The same file carries a
 # snapshot after the record (`checkpoint`): the clock's whole state after the last record, MACed
-# under the key; it is written with every checkpoint and after every `segment_records // 4` records
+# under the key; it is written with every checkpoint and after every `min(segment_records // 4, 32)` records
 # in a game, so a reboot loads it and replays only the records after it (snapshot.py, issue 15).
 #
 # Write errors (full or read-only filesystem, I/O errors) never stop the clock: the records stay in
@@ -32,16 +32,35 @@
 import os
 import struct
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
 from sagatfw import clock as C
 from sagatfw import records as R
 from sagatfw import timecontrol as tcm
 from sagatfw.ticks import ticks_add, ticks_diff
 
 SUFFIX = ".seg"
-ENOSPC = 28
+# littlefs's answers of a full flash: no block left (ENOSPC, 28), or a folder whose metadata cannot
+# take a new entry (its NOSPC there comes back as ENAMETOOLONG, 36: our names are 14 characters).
+# const() with a leading underscore: no entry in the module's dict, which lives in RAM even when
+# the module is frozen (one more global there cost the 64 KB frozen match probe its margin)
+_ENOSPC = const(28)
+_ENAMETOOLONG = const(36)
 CKPT = "ckpt"  # the latest checkpoint: one record, overwritten (not a segment)
 ROOM = "room"  # ballast: flash held back for the records that must be kept on a full flash
 ROOM_BYTES = 8192
+# 255 records (16,320 bytes) fill four 4 KB blocks of littlefs's skip-list files (each block after
+# the first gives up 4 to 8 bytes to its pointers): 256 records would take five, and the 128 of
+# before took three blocks for 8,192 bytes. Four blocks a segment keep the log folder at 128 files
+# or fewer on every board's flash (the ESP32's 2 MB, 512 blocks), full of one game or not.
+SEGMENT_RECORDS = 255
+SNAP_EVERY = 32  # a snapshot after at most this many records of a game (fewer with small segments)
 KEEP_SLOTS = 6  # backlog places only records that must be kept may take (a result, settings, the gap)
 
 
@@ -64,7 +83,7 @@ def _whole(backlog, room):
 
 
 class Journal:
-    def __init__(self, root="/log", key=b"", segment_records=128, max_bytes=262144, checkpoint_ms=15000,
+    def __init__(self, root="/log", key=b"", segment_records=SEGMENT_RECORDS, max_bytes=262144, checkpoint_ms=15000,
                  backlog=32, room_bytes=ROOM_BYTES):
         self.root = root
         self.chain = R.Chain(key)
@@ -86,6 +105,7 @@ class Journal:
         self.result_seq = -1  # its seq: the code is shown once that record is durable (durable_code)
         self.game = 0  # current game number (0 before the first)
         self.file = None  # the segment being written, open only while a batch is written
+        self.seg = None  # its name
         self.resume = None  # (segment name, records) the next write appends to (after boot too)
         self.opened = False  # open() found the log's end: nothing is written before (seq 0 would replace a segment)
         self.seg_records = 0
@@ -265,14 +285,14 @@ class Journal:
     def checkpoint(self, clock, now):
         """Save where the clock is in the checkpoint file, overwritten each time: while a side runs
         every checkpoint_ms (so a reboot loses at most that much of a turn), and in any state of a
-        game in progress (set up and not finished) after every segment_records // 4 records (so a
+        game in progress (set up and not finished) after every min(segment_records // 4, 32) records (so a
         reboot replays at most about that many). The file holds a record that takes the next seq and
         links to the last one, but is not in the chain (restore uses it only if nothing was logged
         after it), followed by the snapshot of the clock. Returns True if written."""
         st = clock.state
         if st == C.RUNNING and clock.t - self.last_t >= self.checkpoint_ms:
             self.last_t = clock.t
-        elif st == C.SETUP or st == C.FINISHED or self.seq - self.snap[0] < self.segment_records >> 2:
+        elif st == C.SETUP or st == C.FINISHED or self.seq - self.snap[0] < min(self.segment_records >> 2, SNAP_EVERY):
             return False
         if self.backlog or self.gap or not self.opened:
             return False  # records are not durable: after a reboot this checkpoint could not follow them
@@ -352,15 +372,16 @@ class Journal:
                 self.urgent = False  # (`full` stays until a game's setup puts the ballast back)
                 return True
             except OSError as e:
-                self._close()
+                self._failed()
                 self.error = "log write failed: %s" % e
-                if not (e.args and e.args[0] == ENOSPC):
-                    return False
-                # full: remove the oldest finished game's segment and try again; when only the
-                # game in progress is left, the ballast goes for a record that must be kept
-                if self._remove_oldest():
-                    continue
-                self.full = True
+                if e.args and e.args[0] in (_ENOSPC, _ENAMETOOLONG):
+                    # full: remove the oldest finished game's segment and try again; when only the
+                    # game in progress is left, the log is full (the faces say LOG FULL)
+                    if self._remove_oldest():
+                        continue
+                    self.full = True
+                # any failure (a full flash, or one that fails otherwise): the ballast goes for a
+                # record that must be kept (a result, settings, the gap record before them)
                 if not (self.urgent and self._free_room()):
                     return False
 
@@ -368,9 +389,10 @@ class Journal:
         while self.backlog:
             if self.file is None and self.resume is not None:
                 name, records = self.resume
-                self.resume = None  # once: after a write error the next try starts a new segment
+                self.resume = None  # once: after a write error _failed says where the next try goes
                 self.file = open(self._path(name), "ab")
                 self.seg_records = records
+                self.seg = name
             if self.file is None or self.seg_records >= self.segment_records:
                 self._new_segment()
             room = self.segment_records - self.seg_records
@@ -388,6 +410,22 @@ class Journal:
             self.head_seq = R.seq_of(last)
             del self.backlog[: len(batch)]
 
+    def _failed(self):
+        """After a write error: close the segment, and go on at its end next time if the flash holds
+        it as it was before the batch (littlefs keeps a file's last flushed content when a write
+        fails): the next try does not start a new segment (each would take the folder's metadata,
+        and a full flash none). A segment that is not so (a shorter or longer file) is left: the
+        next try starts a new one, as after a damaged tail."""
+        f = self.file
+        self._close()
+        if f is None or self.seg is None:
+            return
+        try:
+            if os.stat(self._path(self.seg))[6] == self.seg_records * R.RECORD_SIZE:
+                self.resume = (self.seg, self.seg_records)
+        except OSError:
+            pass
+
     def _close(self):
         if self.file is not None:
             try:
@@ -403,7 +441,9 @@ class Journal:
         path = self._path(name)
         if _exists(path):  # a segment from before a cut holds no durable record with this seq
             os.remove(path)
+        self.seg = None  # (a failed create leaves nothing to go on at)
         self.file = open(path, "wb")
+        self.seg = name
         # the anchor: the chain value of the record before this segment, for a verifier that
         # reads the log from here (older segments removed); written with the first batch
         first = self.backlog[0]
@@ -486,7 +526,7 @@ class Journal:
                     os.remove(path)
                 except OSError:
                     pass
-                if not (e.args and e.args[0] == ENOSPC and self._remove_oldest()):
+                if not (e.args and e.args[0] in (_ENOSPC, _ENAMETOOLONG) and self._remove_oldest()):
                     return
 
     def trim(self, limit):

@@ -576,10 +576,12 @@ def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None) -> 
     gaps = gap_lines(log)  # records the clock itself says it dropped (a full log): named, never hidden
     if not found:
         if gaps:  # whole and authentic, but the clock could not keep everything: not a plain OK
+            dropped = sum(e.get("dropped") or 0 for e in log.events if e["type"] == "gap")
             return True, [
                 f"OK, WITH GAPS: {log.records} records, seq {log.start_seq}..{log.last_seq}, games "
-                f"{', '.join(map(str, log.games()))}; the chain links every record; the clock dropped records "
-                f"where its log was full (below), and those games are replayed up to the gap"
+                f"{', '.join(map(str, log.games()))}; the chain links every record; the clock dropped "
+                f"{dropped} records in {len(gaps)} gap{'s' if len(gaps) != 1 else ''} where its log was full "
+                f"(below), and those games are replayed up to the gap"
             ] + gaps
         return True, [
             f"OK: {log.records} records, seq {log.start_seq}..{log.last_seq}, games "

@@ -1,8 +1,9 @@
 # Writes a littlefs image whose log has a gap record, as the firmware writes it on a flash the game in
 # progress fills (MicroPython unix port):
-#   micropython tests/mp/make_full_image.py OUT.img [KEY]
-# A 64 KB flash, one game pressed until seven presses cannot be kept, then its result (the ballast
-# makes room for it, after the gap record that counts the seven).
+#   micropython tests/mp/make_full_image.py OUT.img [KEY [BLOCKS]]
+# A 64 KB flash (or BLOCKS blocks of 4 KB: 256, the simulator's 1 MB), one game pressed until seven
+# presses cannot be kept, then its result (the ballast makes room for it, after the gap record that
+# counts the seven).
 import sys
 
 here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
@@ -15,9 +16,9 @@ from test_logfull import _boot, _play  # noqa: E402
 
 def main():
     out = sys.argv[1]
-    f = Flash(blocks=16)
+    f = Flash(blocks=int(sys.argv[3]) if len(sys.argv) > 3 else 16)
     mount(f, fresh=True)
-    if len(sys.argv) > 2:
+    if len(sys.argv) > 2 and sys.argv[2]:
         with open("/flash/key", "wb") as fh:
             fh.write(sys.argv[2].encode())
     app, board, _ = _boot(0)

@@ -11,7 +11,7 @@ from test_app import FakeBoard, T
 
 from sagatfw import clock as C
 from sagatfw.app import App
-from sagatfw.journal import Journal
+from sagatfw.journal import SEGMENT_RECORDS, Journal
 
 PRESSES = 2000
 
@@ -80,7 +80,7 @@ def test_a_2000_record_interrupted_game_boots_reading_about_a_segment():
     unmount()
 
     assert _state(snap.clock) == _state(whole.clock)
-    assert n_snap <= 128 + 64, n_snap  # the newest segment (where the log ends), and the snapshot's records
+    assert n_snap <= SEGMENT_RECORDS + 64, n_snap  # the newest segment (where the log ends), and the snapshot's records
     assert n_whole > PRESSES
     print("interrupted game of %d records: the boot reads %d records with the snapshot (%d ms on the unix port), "
           "%d by the whole replay (%d ms)" % (records, n_snap, us_snap // 1000, n_whole, us_whole // 1000))
