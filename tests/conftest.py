@@ -20,6 +20,22 @@ for path in (PURE, FIRMWARE):
 
 collect_ignore_glob = ["mp/*", "mprun.py"]
 
+# Hypothesis: CI draws the same examples every run (derandomize, no example database), so a red CI
+# is never a random draw; a longer exploring run is there by hand: HYPOTHESIS_PROFILE=explore.
+# Anything a draw finds is kept in its test as an explicit @example.
+try:
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+    settings.register_profile(
+        "explore", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    _profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else None)
+    if _profile:
+        settings.load_profile(_profile)
+except ImportError:  # hypothesis is in the dev extra
+    pass
+
 
 def tool(name: str) -> str | None:
     """A console script of the dev extra: next to this Python first, then on PATH."""

@@ -65,7 +65,12 @@ def test_mpremote_cannot_stop_a_keyed_clock_during_a_game(tmp_path):
     sim = _keyed(tmp_path, [{"at": 1500, "do": "start"}])
     try:
         sim.wait_until(1700)
+        # the start is a real-time script line: on a loaded machine it lands late; wait for it
+        deadline = time.monotonic() + 30
         before = _state(sim.port)
+        while before["state"] != "running" and time.monotonic() < deadline:
+            time.sleep(0.1)
+            before = _state(sim.port)
         assert before["state"] == "running"
         _mpremote(sim.port)
         assert sim.proc.poll() is None

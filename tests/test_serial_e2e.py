@@ -85,7 +85,13 @@ def test_configure_play_pull_verify(tmp_path, capsys):
             c.request("time.sync", auth=True, wall_ms=int(time.time() * 1000))
         sim.wait_until(START_AT + 3400)
         with Clock(sim.port, key=KEY) as c:
+            # the script runs in real time: on a loaded machine its last line may land late, so
+            # wait for the pause it makes (a bound, not a guess that the sim got there first)
+            deadline = time.monotonic() + 30
             st = c.request("state")
+            while st["state"] != "paused" and time.monotonic() < deadline:
+                time.sleep(0.1)
+                st = c.request("state")
             assert st["state"] == "paused" and st["left"]["moves"] == 2 and st["right"]["moves"] == 2
             # the game is in progress: a change needs the arbiter's key
             with pytest.raises(LinkError, match="auth_required"):

@@ -118,11 +118,13 @@ class App:
                 self._set_up(v["tc"], v["first"])
         # the journal takes the clock's events as its queue fills inside one call (issue 12)
         self.clock.sink = self  # its `_log`: no bound method kept in RAM
-        if not restored and self._code_status() == _ST_CODE:
-            self.status = _ST_CODE  # the last game's result code, if it was finished
         if origin != R.ORIGIN_CHANGED:
             self.status = _ST_SETTINGS_DEFAULT
             self.journal.log_settings(self.clock, self.store.clock_settings(), origin, now)
+        if not restored and self._code_status() == _ST_CODE:
+            # the last game's result code, if it was finished: after the settings' notice, which
+            # the log keeps, so the code comes back on every boot of a clock never configured
+            self.status = _ST_CODE
         if problems:
             self.status = _ST_LOG_DAMAGED
         if not self.journal.opened:  # said last: it outweighs the other boot messages

@@ -425,14 +425,7 @@ class Clock:
         stage = self.stage[r]
         n = len(tc.stages)
         if self.by_flag and stage < n:
-            # stage_advance "flag": the next stage's time is added now, the face is marked for
-            # the arbiter to check the move count, as DGT clocks do (TK-C13, TK-C16).
-            self.stage[r] = stage + 1
-            self.stage_moves[r] = 0
-            self._credit(r, tc.stage(stage + 1).time_ms)
-            self.stage_mark[r] = 1
-            self._set_low(r)
-            self._emit(EV_STAGE, at, r, stage + 1)
+            self._stage_at_flag(r, at)
             return
         if tc.byo == tcm.BYO_JAPANESE and stage - n < tc.byo_count:
             self._byo_period(r, at, stage + 1)  # into the first / the next period
@@ -449,6 +442,18 @@ class Clock:
             self.running = NONE
             self.state = FLAGGED
         self._emit(EV_FLAG, at, r, self.flags_down)
+
+    def _stage_at_flag(self, r, at):
+        """stage_advance "flag": side r's stage time is out at `at`; the next stage's time is added
+        now and the face is marked for the arbiter to check the move count, as DGT clocks do
+        (TK-C13, TK-C16)."""
+        stage = self.stage[r] + 1
+        self.stage[r] = stage
+        self.stage_moves[r] = 0
+        self._credit(r, self.tc[r].stage(stage).time_ms)
+        self.stage_mark[r] = 1
+        self._set_low(r)
+        self._emit(EV_STAGE, at, r, stage)
 
     def _byo_period(self, r, at, stage):
         self.stage[r] = stage
@@ -643,6 +648,11 @@ class Clock:
         ev[e + F_AFTER_MS] = self.rem[side]
         ev[e + F_AFTER_MOVES] = self.moves[side]
         ev[e + F_AFTER_STAGE] = self.stage[side]
+        if self.by_flag and self.rem[side] == 0 and tc.kind == tcm.STAGES and self.stage[side] < len(tc.stages):
+            # a correction to 0:00 in a non-final stage ends that stage now, as its time running
+            # out would: the next stage's time and the mark at the correction, logged after it, so
+            # the paused faces show what will run and a resume changes no time (TK-C13)
+            self._stage_at_flag(side, self.t)
         return True
 
     def _max_stage(self, tc):

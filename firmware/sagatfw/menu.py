@@ -674,6 +674,7 @@ class Menu:
     def _adjust(self, ticks, changed, ms, moves, stage):
         item = self.stack[-1][1]
         label = ARB[item]
+        self.f = 0  # the TIME editor is done: _back leaves it, not its previous field
         if changed:
             try:
                 self._act("adjust", ticks, side=self.side, ms=ms, moves=moves, stage=stage)

@@ -50,3 +50,18 @@ def test_a_long_finished_game_boots_without_its_replay():
     assert app2.clock.state == 0 and status_text(app2) == "CODE " + code  # the next game, the code shown
     print("boot after a finished %d-record game: %d ms (unix port, RAM flash)" % (app.journal.seq, ms_finished))
     unmount()
+
+
+def test_the_result_code_comes_back_on_every_boot_of_a_clock_never_configured():
+    """A clock whose settings were never saved boots on the defaults (the settings' notice is
+    logged at each boot); the last game's result code is what the faces say after every boot."""
+    app, _ = _boot(True)
+    assert status_text(app) == "SETTINGS DEFAULT"
+    app.start(T(0))  # the default game: nothing saved to the settings file
+    app.result("1-0", T(5000))
+    code = app.journal.result_code
+    assert code is not None and status_text(app) == "CODE " + code
+    for _ in range(3):  # power off and on, three times
+        app, _ = _boot(False)
+        assert status_text(app) == "CODE " + code, status_text(app)
+    unmount()

@@ -190,3 +190,27 @@ def test_an_operation_after_a_long_gap_is_applied_after_every_instant_before_it(
     assert g.press(L, 30500)  # 30 periods fell before the press: all logged first
     assert g.types()[-2:] == ["stage", "press"] and len(g.of("stage")) == 30
     assert g.of("press")[0]["t"] == 30500 and g.ms(L, 30500) == 1000
+
+
+def test_a_correction_to_zero_in_a_non_final_stage_by_flag_adds_the_next_stage_at_once():
+    """stage_advance flag: a side put at 0:00 in a non-final stage has its stage's time out at the
+    correction: the next stage's time is added there, logged as a stage event after the adjust,
+    the face marked for the arbiter (TK-C13); the resume then changes no time."""
+    g = Game("2/20:10", stage_advance="flag", freeze=False)
+    g.start(0)
+    g.pause(1000)
+    g.call("adjust", 2000, L, ms=0)
+    assert g.types()[-2:] == ["adjust", "stage"]
+    st = g.log[-1]
+    assert st["side"] == "left" and st["stage"] == 2 and st["t"] == 2000 and st["left_ms"] == 10000
+    assert g.clock.stage == [2, 1] and g.clock.stage_mark == [1, 0]
+    assert g.both(3000) == (10000, 20000)  # the paused faces show what will run
+    g.resume(3000)
+    assert g.both(3000) == (10000, 20000) and g.types()[-1] == "resume"
+    assert g.of("flag") == []
+    g.pause(4000)
+    g.call("adjust", 4000, L, ms=0)  # the final stage: no stage to add, the flag falls on resume
+    assert g.types()[-1] == "adjust"
+    g.resume(5000)
+    g.poll(5000)
+    assert g.of("flag")[0]["side"] == "left" and g.of("flag")[0]["t"] == 5000

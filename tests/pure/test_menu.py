@@ -580,6 +580,28 @@ def test_time_editor_fields_wrap_and_go_back():
         rig.close()
 
 
+def test_time_correction_moves_on_to_the_other_side_after_seconds():
+    """After TIME L's seconds, START applies it and the list shows TIME R (the DGT order), not
+    TIME L's editor again."""
+    rig = Rig("420")
+    try:
+        rig.press(B.START)
+        rig.press(B.START)
+        open_arbiter(rig, M.A_TIME_L)
+        rig.press(B.START)
+        assert rig.view() == ("TIME L", "0:07:00")
+        rig.press(B.START)
+        rig.press(B.START)
+        rig.press(B.MINUS)  # 0:06:59
+        rig.press(B.START)
+        assert len(rig.log("adjust")) == 1 and rig.log("adjust")[0]["side"] == "left"
+        assert rig.menu.mode == M.M_ARB and rig.menu.i == M.A_TIME_R  # "OK" shown over the list
+        rig.press(B.START)  # the next button acts as usual: TIME R's editor
+        assert rig.view() == ("TIME R", "0:07:00") and rig.menu.field == (0, 1)
+    finally:
+        rig.close()
+
+
 def _correct(rig, side, start_s, target_s):
     """Set `side` to start_s (directly), then correct it to target_s with the menu, fewest presses.
     Returns the seconds of presses the correction took."""
