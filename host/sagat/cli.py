@@ -647,9 +647,33 @@ def cmd_sync_time(args: argparse.Namespace) -> int:
     return _out(args, ans, "clock time synced: events now carry wall time")
 
 
+def _out_dir(path: str) -> None:
+    """A pull's --out: a folder that exists or can be made, checked before the clock is asked anything."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UserError(f"--out {path}: not a folder (a pull writes records.bin, head.json and events.jsonl in it)")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"--out {path}: cannot make the folder: {e.strerror or e}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UserError(f"--out {path}: the folder is not writable")
+
+
+def _out_file(option: str, path: str) -> None:
+    """A file the command will write at its end: its folder must exist and be writable before it starts."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UserError(f"{option} {path}: is a folder, not a file")
+    if not os.path.isdir(folder):
+        raise UserError(f"{option} {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"{option} {path}: the folder {folder} is not writable")
+
+
 def cmd_logs_pull(args: argparse.Namespace) -> int:
     from . import pull
 
+    _out_dir(args.out)
     figures = _call(args, lambda c: pull.pull(c, args.out))
     return _out(
         args,
@@ -698,6 +722,10 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
                 return ans
 
     ans = _call(args, run)
+    if not total:
+        return _out(args, {"erased_segments": 0, "first": ans.get("first"), "stopped": ans.get("stopped")},
+                    f"nothing erased: no segment holds only games up to {game} (pulled and verified up to seq "
+                    f"{upto}); the clock's log starts at seq {ans.get('first')}")
     return _out(args, {"erased_segments": total, "first": ans.get("first"), "stopped": ans.get("stopped")},
                 f"{total} segment(s) of games up to {game} erased (pulled and verified up to seq {upto}); "
                 f"the clock's log now starts at seq {ans.get('first')}")
@@ -821,6 +849,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_sim(args: argparse.Namespace) -> int:
     from . import sim
 
+    if args.log_json:  # checked before the script runs, not after it
+        _out_file("--log-json", args.log_json)
     fresh = None
     if args.script and not args.flash:  # never the interactive simulator's saved game
         import tempfile
