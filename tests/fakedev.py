@@ -101,3 +101,76 @@ class FakeDevice:
             os.close(self.master)
         except OSError:
             pass
+
+
+class ScriptedClock:
+    """A device on a pseudo-terminal that answers each request line with what answer(req) returns:
+    bytes written as they are, or a dict (given the request's id) written as one JSON line; None
+    writes nothing. stream (bytes): written over and over from the first request on, instead of
+    answers (a device that never ends a line). What a hostile or broken clock can send."""
+
+    def __init__(self, answer=None, stream: bytes | None = None):
+        self.answer = answer
+        self.stream = stream
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave, termios.TCSANOW)
+        self.port = os.ttyname(self.slave)
+        self.requests: list = []
+        self.written = 0
+        self.stopped = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        import select
+
+        line = b""
+        streaming = False
+        try:
+            while not self.stopped:
+                ready = select.select([self.master], [self.master] if streaming else [], [], 0.05)
+                if self.master in ready[0]:
+                    data = os.read(self.master, 65536)
+                    if not data:
+                        return
+                    if self.stream is not None:
+                        streaming = True
+                        continue
+                    line += data
+                    while b"\n" in line:
+                        one, line = line.split(b"\n", 1)
+                        self._line(one.strip())
+                if streaming and self.master in ready[1]:
+                    self.written += os.write(self.master, self.stream)
+        except OSError:  # closed by the test: unplugged
+            return
+
+    def _line(self, one: bytes) -> None:
+        if not one:
+            return
+        try:
+            req = json.loads(one)
+        except ValueError:
+            return
+        self.requests.append(req)
+        out = self.answer(req)
+        if isinstance(out, dict):
+            out = json.dumps({"id": req.get("id"), "ok": True, **out}).encode() + b"\n"
+        if out:
+            view = memoryview(out)
+            while view:
+                n = os.write(self.master, view[:65536])
+                self.written += n
+                view = view[n:]
+
+    def close(self) -> None:
+        self.stopped = True
+        try:
+            os.close(self.slave)
+        except OSError:
+            pass
+        self.thread.join(5)
+        try:
+            os.close(self.master)
+        except OSError:
+            pass

@@ -13,7 +13,7 @@ import sys
 from sagatfw import presets
 from sagatfw import timecontrol as tcm
 
-from . import __version__
+from . import __version__, client
 
 _MODES = {tcm.SUDDEN: "sudden death", tcm.FISCHER: "Fischer", tcm.DELAY: "delay", tcm.BRONSTEIN: "Bronstein"}
 
@@ -202,7 +202,7 @@ def _pulled_uid(args: argparse.Namespace) -> str | None:
     path = os.path.join(os.path.dirname(os.path.abspath(args.records)), "clock.json")
     try:
         with open(path, encoding="utf-8") as fh:
-            uid = json.load(fh).get("uid")
+            uid = client.load(fh).get("uid")
     except (OSError, ValueError, AttributeError):
         return None
     return uid if isinstance(uid, str) else None
@@ -242,7 +242,7 @@ def cmd_logs_verify(args: argparse.Namespace) -> int:
     if head_path:
         try:
             with open(head_path, encoding="utf-8") as fh:
-                head = json.load(fh)
+                head = client.load(fh)
         except (OSError, ValueError) as e:
             raise UserError(f"cannot read the head {head_path}: {getattr(e, 'strerror', None) or e}") from None
         found = logs.check_head(log, head, keys)
@@ -529,7 +529,7 @@ def _assignments(items: list[str], what: str) -> dict:
 
 def _value(text: str):
     try:
-        return json.loads(text)
+        return client.loads(text)
     except ValueError:
         return text
 
@@ -706,7 +706,7 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
 
     try:
         with open(os.path.join(args.pulled, "clock.json"), encoding="utf-8") as fh:
-            pulled_uid = json.load(fh).get("uid")
+            pulled_uid = client.load(fh).get("uid")
     except (OSError, ValueError):
         pulled_uid = None
 

@@ -20,6 +20,12 @@ USB_IDS = {
     (0x1A86, 0x55D4): "WCH CH9102 (ESP32 DevKit)",
 }
 BAUD = 115200
+# What one answer may be, whatever the device sends: a line (the longest of the protocol's, a log.read
+# of 32 records in base64, is under 3 KB) and the raw bytes after a log.read's line (256 records are
+# 16 KB). A device that sends more, or streams without a newline, gets one line, not the host's memory.
+MAX_ANSWER_LINE = 256 << 10
+MAX_ANSWER_BIN = 1 << 20
+DRAIN_BYTES = 64 << 10  # what the connection throws away at its start, at most (then answers are sought)
 ECHO_S = 0.5  # after our request came back as it was sent: how long a REPL gets to say more
 
 
@@ -27,6 +33,36 @@ class LinkError(Exception):
     """One line for the user. code: the clock's error code when the clock refused (else None)."""
 
     code: str | None = None
+
+
+JSON_DEPTH = 64  # no answer of the protocol and no file a pull writes nests deeper than a few levels
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+def loads(text):
+    """json.loads for text from a device or a file that may be hostile: nesting deeper than
+    JSON_DEPTH is refused as a ValueError like any other bad JSON (Python's decoder would raise
+    RecursionError at about 1,000 levels, and what decodes must also encode again), so every
+    caller's one-line error for bad JSON covers it."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    depth = 0
+    for m in _BRACKET.finditer(_STRING.sub(b"", raw)):
+        if m.group() in (b"[", b"{"):
+            depth += 1
+            if depth > JSON_DEPTH:
+                raise ValueError(f"JSON nested deeper than {JSON_DEPTH} levels")
+        else:
+            depth -= 1
+    try:
+        return json.loads(text)
+    except RecursionError:  # (not reached after the check above; kept as the last guard)
+        raise ValueError(f"JSON nested deeper than {JSON_DEPTH} levels") from None
+
+
+def load(fh):
+    """json.load of an open file, as `loads`."""
+    return loads(fh.read())
 
 
 class NotAClock(LinkError):
@@ -133,8 +169,9 @@ class Clock:
             s.reset_input_buffer()  # old answers, a REPL banner: nothing of this connection
             s.write(b"\n")  # ends a partial line left on the link
             s.flush()
-            while s.in_waiting:  # and what is already here (answers in flight are skipped by id)
-                s.read(s.in_waiting)
+            thrown = 0  # what is already here (answers in flight are skipped by id); a device that
+            while s.in_waiting and thrown < DRAIN_BYTES:  # streams is left to the answer's bounds
+                thrown += len(s.read(min(s.in_waiting, DRAIN_BYTES)))
         except (serial.SerialException, OSError) as e:
             s.close()
             raise port_error(port, e, "serial link lost on") from None
@@ -170,6 +207,10 @@ class Clock:
             found = self._not_a_clock()
             if found is not None:
                 raise found
+            if len(self.buf) > MAX_ANSWER_LINE:
+                n, self.buf = len(self.buf), b""
+                raise LinkError(f"the device on {self.port} sent {n} bytes without an end of line: no sagat clock "
+                                f"answers that (a line is at most {MAX_ANSWER_LINE >> 10} KB)")
             if time.monotonic() > deadline:
                 return None
             try:
@@ -221,7 +262,7 @@ class Clock:
             if not text:
                 continue
             try:
-                ans = json.loads(text)
+                ans = loads(text)
             except ValueError:
                 ans = None
             if not isinstance(ans, dict) or "ok" not in ans:
@@ -231,6 +272,9 @@ class Clock:
                 continue
             size = ans.get("bin")
             if ans.get("ok") is True and isinstance(size, int) and not isinstance(size, bool) and size >= 0:
+                if size > MAX_ANSWER_BIN:
+                    raise LinkError(f"the device on {self.port} announced {size} raw bytes after its answer to "
+                                    f"{cmd}: no sagat clock sends more than {MAX_ANSWER_BIN >> 10} KB at once")
                 ans["raw"] = self._take(size, deadline, cmd)  # a log.read's records, raw, after its line
             aid = ans.get("id")
             if isinstance(aid, int) and not isinstance(aid, bool) and self.next_id - 4096 <= aid < self.next_id:

@@ -14,6 +14,7 @@ import sys
 from sagatfw import auth as A
 from sagatfw import records as R
 
+from . import client
 from .client import Clock, LinkError
 
 
@@ -44,6 +45,53 @@ class Progress:
             sys.stderr.write("\n")
 
 
+# Bounds a pull keeps whatever the device says, so that a broken or hostile one cannot make it run
+# for ever or fill the disk. The figures of log.info bound the records (its `bytes` on flash and its
+# `backlog`, or its seq range), GROWTH_* the records a running game may add while the pull runs (a
+# press every 20 ms on both sides: no game comes near), MAX_LOG_BYTES any figure at all (no board
+# sagat runs on has more than 16 MB of flash).
+MAX_LOG_BYTES = 64 << 20
+MAX_LOG_RECORDS = MAX_LOG_BYTES // R.RECORD_SIZE
+GROWTH_RECORDS = 256
+GROWTH_PER_S = 100
+# No time limit of its own: every answer comes within the link's timeout (client.Clock) and every
+# chunk must advance, so a pull without progress stops within one timeout.
+
+
+class Bounds:
+    """What this pull may still take: records (against log.info's figures), and where the log may
+    end (its `last`, plus what a running game adds while the pull runs)."""
+
+    def __init__(self, info: dict, start: int, last: int):
+        import time
+
+        self.t0 = time.monotonic()
+        span = last - start + 1
+        size, backlog = info.get("bytes"), info.get("backlog")
+        if isinstance(size, int) and not isinstance(size, bool) and size >= 0:
+            if size > MAX_LOG_BYTES:
+                raise NotThisLog(f"the clock says its log holds {size} bytes, more than any clock's flash "
+                                 f"({MAX_LOG_BYTES >> 20} MB): a broken or hostile device; nothing pulled")
+            on_clock = size // R.RECORD_SIZE + (backlog if isinstance(backlog, int) and 0 < backlog else 0)
+        else:  # a clock of before `bytes`: its seq range, and an anchor for every 8 records at worst
+            on_clock = span + span // 8 + 1
+        self.records = min(on_clock, MAX_LOG_RECORDS) + GROWTH_RECORDS
+        self.last = last
+        self.taken = 0
+
+    def end(self) -> int:
+        """The highest seq the log can have reached by now."""
+        import time
+
+        return self.last + GROWTH_RECORDS + int(GROWTH_PER_S * (time.monotonic() - self.t0))
+
+    def take(self, n: int) -> None:
+        self.taken += n
+        if self.taken > self.records:
+            raise NotThisLog(f"log.read sent more records than the clock's log.info says it holds ({self.taken} "
+                             f"> {self.records}): a broken or hostile device; the pull stops there")
+
+
 def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = None) -> dict:
     """Pull every record not yet in out_dir/records.bin, append them, and rewrite
     out_dir/events.jsonl from all records pulled. Returns figures.
@@ -67,7 +115,7 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
     if os.path.exists(meta_path):
         try:
             with open(meta_path, encoding="utf-8") as fh:
-                meta = json.load(fh)
+                meta = client.load(fh)
         except (OSError, ValueError):
             meta = {}
     have = b""
@@ -80,6 +128,11 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
     first, last = info.get("first"), info.get("last")
     if first is None or last is None:
         raise NotThisLog("the clock's log is empty")
+    if not (_whole(first) and _whole(last)) or first < 0 or last < first - 1:
+        raise NotThisLog(f"log.info names no seq range ({first!r}..{last!r}): a broken or hostile device")
+    if last - first + 1 > MAX_LOG_RECORDS:
+        raise NotThisLog(f"the clock says its log holds seq {first}..{last}, more records than any clock's flash "
+                         f"holds ({MAX_LOG_RECORDS}): a broken or hostile device; nothing pulled")
     start = first
     if have:
         mine = meta.get("next")
@@ -89,6 +142,7 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
         if mine > last + 1:
             raise NotThisLog(f"{raw_path} does not continue this clock's log (seq {mine}, clock {first}..{last})")
         start = max(mine, first)
+    bounds = Bounds(info, start, last)
     bar = Progress(last - first + 1, progress)
     bar.update(start - first)
     head_path = os.path.join(out_dir, HEAD_FILE)
@@ -101,13 +155,18 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
 
     with open(raw_path, "ab") as fh:
         fh.truncate(len(have))
-        pulled, seq = _records(clock, fh, start, last, chunk, bar, first, save, binary)
+        pulled, seq = _records(clock, fh, start, last, chunk, bar, first, save, binary, bounds)
         # the head: the clock's last durable record, signed over a nonce of ours; records written
         # since `last` (a running game's) are pulled up to it, so the pull ends exactly there
         head = _head(clock, uid)
-        if head is not None and head["seq"] is not None and head["seq"] >= seq:
-            more, seq = _records(clock, fh, seq, head["seq"], chunk, bar, first, save, binary)
-            pulled += more
+        if head is not None and head["seq"] is not None:
+            if not _whole(head["seq"]) or head["seq"] > bounds.end():
+                raise NotThisLog(f"the clock's head claims seq {head['seq']!r}, but its log.info said the log ends at "
+                                 f"{last}: a running game adds a few records, not that many (a broken or hostile "
+                                 f"device); the pull stops there")
+            if head["seq"] >= seq:
+                more, seq = _records(clock, fh, seq, head["seq"], chunk, bar, first, save, binary, bounds)
+                pulled += more
     bar.finish()
     if head is not None:
         with open(head_path, "w", encoding="utf-8") as fh:
@@ -121,8 +180,12 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
 HEAD_FILE = "head.json"
 
 
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, first: int, save,
-             binary: bool = False) -> tuple:
+             binary: bool = False, bounds: Bounds | None = None) -> tuple:
     """Pull records from `seq` through `last` into fh, chunks pipelined. Returns (records, the seq
     to go on from). The clock says where each chunk starts (`from`) and where to go on
     (`next`), so a gap in its log is never papered over and no record is written twice."""
@@ -139,12 +202,22 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
         data = ans["raw"] if "raw" in ans else base64.b64decode(ans.get("data", ""))
         if len(data) % R.RECORD_SIZE:
             raise LinkError(f"log.read from {asked}: {len(data)} bytes is not whole records")
+        n = len(data) // R.RECORD_SIZE
+        nxt = ans.get("next", asked + n)
         if not data:
             break
+        if bounds is not None:
+            bounds.take(n)
+        if n > chunk:
+            raise NotThisLog(f"log.read from {asked} sent {n} records, asked for at most {chunk}: a broken or "
+                             f"hostile device; the pull stops there")
+        if not _whole(nxt) or nxt < asked or (nxt == asked and nxt <= last):
+            # (an anchor alone at the log's very end is the one chunk that may leave `next` where it was)
+            raise NotThisLog(f"log.read from {asked} did not advance (next {nxt!r}): a broken or hostile device; "
+                             f"the pull stops there")
         fh.write(data)
         fh.flush()  # what is written stays: an interrupted pull resumes after it
-        pulled += len(data) // R.RECORD_SIZE
-        nxt = ans.get("next", asked + len(data) // R.RECORD_SIZE)
+        pulled += n
         save(nxt)
         seq = nxt
         bar.update(min(seq, last + 1) - first)

@@ -313,10 +313,9 @@ class BoardLink:
             extra = []
             head_path = os.path.join(folder, pull.HEAD_FILE)
             if os.path.exists(head_path):
-                import json
 
                 with open(head_path, encoding="utf-8") as fh:
-                    extra += logs.check_head(log, json.load(fh), keys)
+                    extra += logs.check_head(log, client.load(fh), keys)
             elif keys:
                 extra.append("head: the clock did not sign the pull's end")
             code = st.get("result_code")

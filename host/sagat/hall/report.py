@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from sagatfw import records as R
 
-from .. import logs
+from .. import client, logs
 
 CSS = """body{font:16px/1.4 system-ui,"DejaVu Sans",sans-serif;margin:2rem;max-width:70rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.2rem .5rem;text-align:left}
@@ -247,7 +247,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
         if os.path.exists(head_path):
             try:
                 with open(head_path, encoding="utf-8") as fh:
-                    found = logs.check_head(log, json.load(fh), keys)
+                    found = logs.check_head(log, client.load(fh), keys)
             except (OSError, ValueError) as e:
                 found = [f"head: cannot read {head_path}: {e}"]
             extra += found
