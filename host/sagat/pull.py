@@ -208,7 +208,10 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
             break
         if bounds is not None:
             bounds.take(n)
-        if n > chunk:
+        # a segment's anchor rides with the record after it and is not counted against max_records
+        # (255-record segments: a chunk of 256 may cross two), so only the other entries are bounded
+        anchors = sum(1 for i in range(1, len(data), R.RECORD_SIZE) if data[i] == R.T_ANCHOR)
+        if n - anchors > chunk or anchors > n - anchors:
             raise NotThisLog(f"log.read from {asked} sent {n} records, asked for at most {chunk}: a broken or "
                              f"hostile device; the pull stops there")
         if not _whole(nxt) or nxt < asked or (nxt == asked and nxt <= last):
