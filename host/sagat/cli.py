@@ -495,25 +495,34 @@ def cmd_state(args: argparse.Namespace) -> int:
 def cmd_watch(args: argparse.Namespace) -> int:
     import time
 
+    # on a terminal the faces' line is drawn again in place: \r, then an erase to the line's end so
+    # a shorter line leaves nothing of the one before ("paused" after "running" read "pausedg");
+    # piped, one line per state
+    tty = sys.stdout.isatty()
+    drawn = [False]  # a line in place is on screen: it ends before anything else is said
+
     def loop(clock):
         n = 0
         while args.count is None or n < args.count:
             st = clock.request("state")
             if args.json:
                 print(json.dumps(st), flush=True)
+            elif tty:
+                print("\r" + _faces(st) + "\x1b[K", end="", flush=True)
+                drawn[0] = True
             else:
-                print("\r" + _faces(st), end="", flush=True)
+                print(_faces(st), flush=True)
             n += 1
             time.sleep(args.interval)
-        if not args.json:
-            print()
         return 0
 
     try:
         return _call(args, loop)
     except KeyboardInterrupt:
-        print()
         return 0
+    finally:
+        if drawn[0]:
+            print(flush=True)  # (a link error then goes on a line of its own)
 
 
 def _assignments(items: list[str], what: str) -> dict:
@@ -1144,12 +1153,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
     try:
+        # (a Ctrl-C while the parser is built is an interrupt like any other: one line)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
         return args.func(args)
     except UserError as e:
         print(f"sagat: {e}", file=sys.stderr)
