@@ -108,7 +108,9 @@ def test_tc_describes(capsys: pytest.CaptureFixture[str], control: str, canonica
         ("300|", "right side: empty"),
         ("a|b|c", "at most one '|'"),
         ("300:40/300", "stage 1"),
-        ("no-such-preset", "unexpected character 'n'"),
+        ("no-such-preset", "unknown preset 'no-such-preset': sagat presets lists them"),
+        ("tk-rapd", "unknown preset 'tk-rapd': did you mean tk-rapid?"),
+        ("Blitz-5", "did you mean blitz-5"),
     ],
 )
 def test_tc_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], control: str, needle: str) -> None:

@@ -38,16 +38,21 @@ def _number(text, part, what, low, high, full):
     """Parse an unsigned decimal `part` in [low, high]; `what` names it in the error."""
     if not part:
         _fail(full, "missing %s" % what)
+    # the part as the error shows it: once (a stage that is all this part names it by its text)
+    shown = "%r" % (part,)
+    named = what if what.endswith(shown) else what + " " + shown
     for ch in part:
         if ch < "0" or ch > "9":
-            _fail(full, "%s %r is not a whole number" % (what, part))
+            _fail(full, "%s is not a whole number" % named)
     if len(part) > 1 and part[0] == "0":
-        _fail(full, "%s %r has a leading zero" % (what, part))
+        _fail(full, "%s has a leading zero" % named)
+    if not what.endswith(shown):
+        what += " " + (part if len(part) <= 12 else part[:12] + "...")
     if len(part) > len(str(high)):  # before int(): no huge int (CPython refuses > 4300 digits)
-        _fail(full, "%s %s is out of range %d..%d" % (what, part if len(part) <= 12 else part[:12] + "...", low, high))
+        _fail(full, "%s is out of range %d..%d" % (what, low, high))
     value = int(part)
     if value < low or value > high:
-        _fail(full, "%s %s is out of range %d..%d" % (what, part, low, high))
+        _fail(full, "%s is out of range %d..%d" % (what, low, high))
     return value
 
 

@@ -60,11 +60,7 @@ def cmd_presets(args: argparse.Namespace) -> int:
         slot, name, text = args.rest
         if not slot.isdigit():
             raise UserError(f"presets push: slot {slot!r} is not a number")
-        text = presets.preset(text) or text
-        try:
-            tcm.parse_sides(text)
-        except ValueError as e:
-            raise UserError(str(e)) from None
+        text = _control(text)
         _call(args, lambda c: c.request("presets.set", auth=True, slot=int(slot), name=name, tc=text))
         return _out(args, {"slot": int(slot), "name": name, "tc": text}, f"slot {slot}: {name} = {text}")
     if args.rest:
@@ -84,12 +80,27 @@ def cmd_presets(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_tc(args: argparse.Namespace) -> int:
-    text = presets.preset(args.control) or args.control
+def _control(given: str) -> str:
+    """A time control given on the command line: a built-in preset's name or a TimeControl string,
+    checked (UserError). A word that is neither is an unknown preset, with the nearest names."""
+    text = presets.preset(given) or given
     try:
-        left, right = tcm.parse_sides(text)
+        tcm.parse_sides(text)
     except ValueError as e:
+        # preset-shaped: a word of letters, digits and - + . (a TimeControl never starts with a letter)
+        if given[:1].isalpha() and all(ch.isalnum() or ch in "-+." for ch in given):
+            import difflib
+
+            near = difflib.get_close_matches(given.lower(), [p[0] for p in presets.PRESETS], n=3, cutoff=0.6)
+            hint = f"did you mean {' or '.join(near)}? " if near else ""
+            raise UserError(f"unknown preset {given!r}: {hint}sagat presets lists them") from None
         raise UserError(str(e)) from None
+    return text
+
+
+def cmd_tc(args: argparse.Namespace) -> int:
+    text = _control(args.control)
+    left, right = tcm.parse_sides(text)
     canonical = tcm.format_sides(left, right)
     if args.json:
         print(json.dumps({"tc": canonical, "left": tcm.format(left), "right": tcm.format(right)}))
@@ -596,11 +607,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.control is None:
         raise UserError("new needs a time control (e.g. sagat new 420) or --mode kokboru|kilithattu")
     args.first = args.first or "left"
-    text = presets.preset(args.control) or args.control
-    try:
-        tcm.parse_sides(text)
-    except ValueError as e:
-        raise UserError(str(e)) from None
+    text = _control(args.control)
     ans = _call(args, lambda c: c.request("new", auth=True, tc=text, first=args.first))
     return _out(args, ans, f"next game: {text}, first player on the {args.first}")
 

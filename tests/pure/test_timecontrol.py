@@ -408,10 +408,10 @@ BAD = (
     ("300+0", ["increment seconds", "0 is out of range 1..3600"]),
     ("300+3601", ["increment seconds", "3601 is out of range 1..3600"]),
     ("300+03", ["increment seconds", "'03' has a leading zero"]),
-    ("0", ["seconds in stage 1", "0 is out of range 1..86400"]),
+    ("0", ["seconds in stage 1 '0' is out of range 1..86400"]),
     ("40/0", ["seconds in stage 1", "0 is out of range 1..86400"]),
-    ("86401", ["seconds in stage 1", "86401 is out of range 1..86400"]),
-    ("99999999", ["seconds in stage 1", "99999999 is out of range 1..86400"]),
+    ("86401", ["seconds in stage 1", "'86401' is out of range 1..86400"]),
+    ("99999999", ["seconds in stage 1", "'99999999' is out of range 1..86400"]),
     ("1" * 5000, ["seconds in stage 1", "is out of range 1..86400"]),
     ("40/" + "9" * 40, ["seconds in stage 1", "is out of range 1..86400"]),
     ("-5", ["unexpected character '-'"]),
@@ -428,7 +428,7 @@ BAD = (
     ("*", ["missing hourglass seconds"]),
     ("*60+3", ["hourglass seconds", "'60+3' is not a whole number"]),
     ("*-5", ["hourglass seconds", "'-5' is not a whole number"]),
-    ("300x", ["seconds in stage 1", "'300x' is not a whole number"]),
+    ("300x", ["seconds in stage 1 '300x' is not a whole number"]),  # the value once there, not twice
     ("1/2/3", ["seconds in stage 1", "'2/3' is not a whole number"]),
     ("40//300", ["seconds in stage 1", "'/300' is not a whole number"]),
     ("40/5400:", ["stage 2 is empty"]),
@@ -496,3 +496,23 @@ def test_non_strings_are_rejected():
             msg = error(fn, value)
             assert "not a string" in msg, (value, msg)
             assert msg.startswith("bad TimeControl "), msg
+
+
+def _twice(msg):
+    """A quoted value said twice in a row in msg ("'300x' '300x'"), or None."""
+    parts = msg.split("'")
+    for i in range(1, len(parts) - 1, 2):
+        q = "'" + parts[i] + "'"
+        if q + " " + q in msg:
+            return q
+    return None
+
+
+def test_a_malformed_string_names_no_value_twice_in_a_row():
+    # "seconds in stage 1 '300x' '300x' is not a whole number" said the value twice
+    for text, _ in BAD:
+        msg = error(tcm.parse, text)
+        assert _twice(msg) is None, (text, msg)
+    for text, _ in BAD_SIDES:
+        msg = error(tcm.parse_sides, text)
+        assert _twice(msg) is None, (text, msg)
