@@ -450,6 +450,9 @@ class Server:
                 text = str(line, "utf-8")
             except UnicodeError:
                 raise Error(BAD_UTF8, "the line is not valid UTF-8") from None
+            why = _strict_json(line)
+            if why is not None:
+                raise Error(BAD_JSON, "the line is not JSON: " + why)
             try:
                 req = json.loads(text)
             except ValueError:
@@ -857,6 +860,132 @@ class _Read:
 def _seq(raw, at):
     """The seq field of the record at raw[at:] (records.seq_of without a tuple or a slice)."""
     return raw[at + 4] | raw[at + 5] << 8 | raw[at + 6] << 16 | raw[at + 7] << 24
+
+
+_JSON_DEPTH = const(30)  # arrays and objects inside each other, at most (an int's bits are the stack)
+
+
+def _strict_json(b):
+    """None if the line `b` (bytes) is one JSON value and nothing else, by RFC 8259's grammar, else
+    what is wrong. MicroPython's json.loads takes what JSON does not ({"a" "b"}, {"a": ,5}, [1,,2],
+    [}, a tab or an unknown escape in a string, 01), so this comes first: a request is acted on only
+    if it is JSON. One pass, nothing allocated: the open containers are the bits of an int (1 an
+    object), strings are skipped with find()."""
+    n = len(b)
+    i = 0
+    stack = 0  # the open containers, innermost in bit 0
+    depth = 0
+    want = 0  # 0 a value, 1 a value or ']' (after '['), 2 a key or '}' (after '{'), 3 a key, 4 ':'
+    while True:
+        while i < n and b[i] in b" \t":  # (CR and LF are gone: the line's end)
+            i += 1
+        if want < 0:  # a value is complete
+            if i == n:
+                return None if depth == 0 else "the line ends inside an array or object"
+            c = b[i]
+            i += 1
+            if depth == 0:
+                return "more after the JSON value"
+            if c == 0x2C:  # ,
+                want = 3 if stack & 1 else 0
+            elif c == (0x7D if stack & 1 else 0x5D):  # } or ]
+                stack >>= 1
+                depth -= 1
+            else:
+                return "a ',' or the end of the object or array expected"
+            continue
+        if i == n:
+            return "the line ends where a value is expected"
+        c = b[i]
+        if want == 4:
+            if c != 0x3A:  # :
+                return "a ':' expected after an object key"
+            i += 1
+            want = 0
+            continue
+        if want >= 2:
+            if want == 2 and c == 0x7D:  # {}
+                i += 1
+                stack >>= 1
+                depth -= 1
+                want = -1
+                continue
+            if c != 0x22:
+                return "object keys must be strings"
+        elif want == 1 and c == 0x5D:  # []
+            i += 1
+            stack >>= 1
+            depth -= 1
+            want = -1
+            continue
+        if c == 0x22:  # a string
+            i += 1
+            while True:
+                q = b.find(b'"', i)
+                if q < 0:
+                    return "a string without its end"
+                e = b.find(b"\\", i, q)
+                if b.find(b"\t", i, q if e < 0 else e) >= 0:
+                    return "a tab in a string (JSON writes it \\t)"
+                if e < 0:
+                    i = q + 1
+                    break
+                e += 1
+                if e >= n:
+                    return "a string without its end"
+                c = b[e]
+                if c == 0x75:  # \uXXXX
+                    if e + 5 > n:
+                        return "a bad \\u escape in a string"
+                    for k in range(e + 1, e + 5):
+                        h = b[k] | 0x20
+                        if not (0x30 <= h <= 0x39 or 0x61 <= h <= 0x66):
+                            return "a bad \\u escape in a string"
+                    i = e + 5
+                elif c in b'"\\/bfnrt':
+                    i = e + 1
+                else:
+                    return "an unknown escape in a string"
+            want = 4 if want >= 2 else -1
+            continue
+        if c == 0x7B or c == 0x5B:  # { [
+            depth += 1
+            if depth > _JSON_DEPTH:
+                return "nested too deep"
+            stack = (stack << 1) | (c == 0x7B)
+            i += 1
+            want = 2 if c == 0x7B else 1
+            continue
+        if c == 0x74 or c == 0x66 or c == 0x6E:  # true false null
+            w = b"true" if c == 0x74 else b"false" if c == 0x66 else b"null"
+            if b.find(w, i, i + len(w)) != i:
+                return "not a JSON value"
+            i += len(w)
+        else:  # a number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+            if c == 0x2D:
+                i += 1
+            k = i
+            while i < n and 0x30 <= b[i] <= 0x39:
+                i += 1
+            if i == k or (b[k] == 0x30 and i - k > 1):
+                return "not a JSON value" if i == k else "a number with a leading zero"
+            if i < n and b[i] == 0x2E:
+                i += 1
+                k = i
+                while i < n and 0x30 <= b[i] <= 0x39:
+                    i += 1
+                if i == k:
+                    return "a number without digits after its '.'"
+            if i < n and b[i] | 0x20 == 0x65:
+                i += 1
+                if i < n and (b[i] == 0x2B or b[i] == 0x2D):
+                    i += 1
+                k = i
+                while i < n and 0x30 <= b[i] <= 0x39:
+                    i += 1
+                if i == k:
+                    return "a number without digits in its exponent"
+        want = -1
 
 
 def _valid_id(v):

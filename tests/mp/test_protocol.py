@@ -705,11 +705,23 @@ def test_framing_line_limits_blank_lines_and_crlf():
         (b'{"id":true,"cmd":"state"}', "bad_arg"),
         (b'{"id":12,"cmd":"state","extra":1}', "bad_arg"),
         (b'{"id":13,"cmd":["state"]}', "bad_arg"),
+        # what MicroPython's json.loads takes and JSON does not: refused before anything is done
+        (b'{"id":14 "cmd":"state"}', "bad_json"),
+        (b'{"id":15,"cmd": ,"state"}', "bad_json"),
+        (b'{"id":16,"cmd":"state",}', "bad_json"),
+        (b'{"id":17,"cmd":"st\\qate"}', "bad_json"),
+        (b'{"id":18,"cmd":"state"]', "bad_json"),
+        (b'{"id":019,"cmd":"state"}', "bad_json"),
+        (b'{"id":20,"cmd":"state","v":' + b"[" * 40 + b"]" * 40 + b"}", "bad_json"),
     ):
         r = rig.lines(text + b"\n")
         assert len(r) == 1 and r[0]["ok"] is False and r[0]["error"]["code"] == code, (text, r)
     r = rig.lines(b'{"id":10,"cmd":"dance"}\n')
     assert r[0]["id"] == 10
+    # a game set up by a line that is not JSON is not set up
+    r = rig.lines(b'{"id":21,"cmd":"new","tc":"300" "first":"right"}\n')
+    assert r[0]["error"]["code"] == "bad_json" and "not JSON" in r[0]["error"]["message"], r
+    assert rig.app.journal.game == 0 and rig.lines(b'{"id":22,"cmd":"state"}\n')[0]["state"] == "setup"
     assert rig.srv.internal_errors == 0
     unmount()
 
