@@ -46,7 +46,9 @@ def test_ctrl_c_at_any_instant_is_one_line(how):
     for delay in DELAYS:
         rc, err = _interrupted(argv, delay)
         assert not _ours(err), (delay, err)
-        if "Traceback" not in err:  # (the interpreter's own start aside)
+        # (the interpreter's own start and end aside: a traceback from before sagat is loaded, or
+        # the interpreter killed by the signal itself, -2, seen once under heavy load at 50 ms)
+        if "Traceback" not in err and rc != -signal.SIGINT:
             assert rc == 130 and err.strip().splitlines()[-1] == "sagat: interrupted", (delay, rc, err)
             seen.append(delay)
     assert len(seen) >= len(DELAYS) - 2, seen  # nearly every instant came through sagat's own handling
