@@ -6,11 +6,14 @@ import sys
 def keyed():
     """Whether an arbiter key is set (sagatfw.KEY_FILE in the board's root), read without loading
     anything: the first lines of main.py must be quick."""
-    try:
-        with open("/key", "rb") as f:
-            return bool(f.read(1))
-    except OSError:
-        return False
+    for path in ("/key", "/key.new"):  # (.new: a key change a power cut left pending)
+        try:
+            with open(path, "rb") as f:
+                if f.read(1):
+                    return True
+        except OSError:
+            pass
+    return False
 
 
 if sys.platform in ("rp2", "esp32"):

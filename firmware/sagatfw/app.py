@@ -85,10 +85,12 @@ class App:
             board.root + "log", key=load_key(board.root), max_bytes=v["log_max_bytes"], checkpoint_ms=v["checkpoint_ms"]
         )
         try:
-            problems = self.journal.open()
+            problems = self.journal.open(board.root + S.KEY_FILE)  # (a key change cut short is settled)
         except Exception as e:  # noqa: BLE001 - a MemoryError, a flash that cannot be read: play on, say so
             problems = None  # the journal writes nothing (it does not know where the log ends)
             board.note("log open failed: %s" % e)
+        if self.link is not None:  # (made before the boot: the key may have been settled since)
+            self.link.server.key = load_key(board.root)
         restored = False
         try:
             restored = self.journal.opened and self.journal.restore(self.clock, now)

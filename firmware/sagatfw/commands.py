@@ -26,6 +26,16 @@ except ImportError:  # CPython
 _ST_SETTINGS_UNSAVED = const(7)  # the status line: settings not on the flash (faces.STATUS_TEXT)
 
 
+PENDING = ".new"  # the key file's name + this: a key change whose log record may not be durable yet
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
 def save_key(root, key):
     """Store the key atomically (temporary file, rename); b"" removes it. Raises OSError."""
     path = root + KEY_FILE
@@ -138,19 +148,38 @@ def key_set(srv, req, now):
     j = srv.app.journal
     if j.backlog:
         raise P.Error(P.BUSY, "log records are waiting to be written: try again")
+    # Two phases, so that a power cut anywhere leaves the key file and the log in step (a key
+    # file changed without its record made every later log fail verification): the new key goes
+    # into a pending file first (empty: no key), then the change's record into the log, and only
+    # once that record is durable does the pending file become the key file (a rename: atomic).
+    # A boot that finds the pending file finishes the change if the log holds its record, else
+    # drops it (journalboot.open_log).
+    path = srv.root + KEY_FILE
+    try:  # an earlier change whose record waited in RAM: the flash has it now (the backlog is empty)
+        os.rename(path + PENDING, path)
+    except OSError:
+        pass
     try:
-        save_key(srv.root, key)
+        with open(path + PENDING, "wb") as f:
+            f.write(key)
     except OSError as e:
+        _remove(path + PENDING)
         raise P.Error(P.INTERNAL, "key not saved: %s" % (e,)) from None
     # the change goes into the log sealed with the old key (the evidence that its holder made it: a
     # verifier accepts unkeyed records after a key_cleared record only), every later record with
-    # the new one. Should the flash fail now, the record waits in RAM and goes first, in order.
+    # the new one. Should the flash fail now, the record waits in RAM and goes first, in order; the
+    # pending file then waits for the next boot, which finds the record on the flash or not.
     app = srv.app
     origin = R.ORIGIN_KEY_SET if key else R.ORIGIN_KEY_CLEARED
     durable = j.log_settings(app.clock, app.store.clock_settings(), origin, now)
     srv.key = key
     j.chain = R.Chain(key)  # every later record is chained with it
     srv.nonce = None
+    if durable:
+        try:
+            os.rename(path + PENDING, path)
+        except OSError:
+            durable = False  # (the next boot finishes it: the record is on the flash)
     return {"key_set": bool(key), "durable": durable}
 
 def maintenance(srv, req, now):

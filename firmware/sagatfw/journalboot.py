@@ -12,9 +12,10 @@ from sagatfw import records as R
 from sagatfw.journal import CKPT
 
 
-def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
+def open_log(j, keyfile=None):  # Journal.open (not `open`: that name is the builtin here)
     """Find the last durable record (its seq, chain and game) and report damage at the end
-    of the log. Never raises for damaged or foreign files."""
+    of the log; with `keyfile` (the arbiter key's path), finish or drop a key change a power cut
+    interrupted (_settle_key). Never raises for damaged or foreign files."""
     j.problems = []
     try:
         os.mkdir(j.root)
@@ -29,6 +30,8 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
     j.result_code = None
     j.result_seq = -1
     j.snap[2] = False
+    before = None  # the chain value of the entry before the last good record (its anchor's, first in a segment)
+    last = None
     for name in reversed(names):
         last = None
         result = None  # the segment's last result record (a game's or a match's)
@@ -42,6 +45,7 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
                     j.problems.append((bad, None, "%s record %d" % (name, index)))
                     whole = False
                 else:
+                    before = R.chain_of(last) if last is not None else None
                     last = bytes(rec)
                     kind = R.type_of(rec)
                     if kind == C.EV_RESULT or kind == 0x2A:  # 0x2A: matchlog.EV_BASE + modes.base.EV_RESULT
@@ -80,7 +84,41 @@ def open_log(j):  # Journal.open (not `open`: that name is the builtin here)
             break
     j.file = None  # the next record continues j.resume, or starts a new segment
     j.opened = True
+    if keyfile is not None:
+        _settle_key(j, keyfile, before, last)
     return j.problems
+
+
+def _settle_key(j, keyfile, before, last):
+    """A key change a power cut interrupted (commands.key_set): the pending file (keyfile + ".new",
+    commands.PENDING) holds the new key, written before the change's record. The change happened
+    if the log's last durable record is a key_set or key_cleared record sealed under the key in
+    force (j.chain's), or a record sealed under the new key: the pending file becomes the key file
+    and the journal chains with the new key. Else its record never reached the flash, and the
+    pending file goes: the old key stays, as the log says."""
+    pending = keyfile + ".new"
+    try:
+        with open(pending, "rb") as f:
+            new = f.read(64)  # (MAX_KEY)
+    except OSError:
+        return
+    done = False
+    if last is not None and before is not None and R.type_of(last) != R.T_ANCHOR:
+        body = memoryview(last)[: R.CHAIN]
+        link = R.chain_of(last)
+        old = j.chain.link(before, body) == link
+        if old and R.type_of(last) == C.EV_SETTINGS and R.arg_of(last) in (R.ORIGIN_KEY_SET, R.ORIGIN_KEY_CLEARED):
+            done = True
+        elif not old and R.Chain(new).link(before, body) == link:
+            done = True
+    try:
+        if done:
+            os.rename(pending, keyfile)
+            j.chain = R.Chain(new)
+        else:
+            os.remove(pending)
+    except OSError:
+        pass
 
 def _find_result(j, names, i):
     """The current game's last result record, if it is in segment i or the one before it: its
