@@ -63,7 +63,7 @@ def signed(srv, now, request):
     answer = b""
     while srv.pending():
         answer += srv.take_out(512)
-    request["auth"] = auth.sign(KEY, json.loads(answer)["nonce"], request)
+    request["auth"] = auth.sign(KEY, json.loads(answer)["nonce"], request, srv.info.get("uid"))
     del auth
     sagatfw.forget("sagatfw.auth")  # the probe keeps nothing of the firmware's own
     answer = b""

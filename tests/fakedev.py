@@ -78,7 +78,7 @@ class FakeDevice:
             return
         self.requests.append(req)
         if self.mode == "stale":  # a late answer meant for an earlier host's identify
-            self._write(b'{"id":1,"ok":true,"firmware":"0.1.0","protocol":1,"board":"sim"}\n')
+            self._write(b'{"id":1,"ok":true,"firmware":"0.1.0","protocol":2,"board":"sim"}\n')
         ans = {"id": rid, "ok": True}
         if req.get("cmd") == "state":
             ans.update(state="paused", t=5000, left={"ms": 298500, "moves": 7, "flag": False},

@@ -48,7 +48,7 @@ def clock(log_read, info=None, head=None):
     def answer(req):
         cmd = req.get("cmd")
         if cmd == "identify":
-            return {"uid": UID, "firmware": "0.1.0", "protocol": 1, "board": "sim", "key_set": False}
+            return {"uid": UID, "firmware": "0.1.0", "protocol": 2, "board": "sim", "key_set": False}
         if cmd == "state":  # a finished game, as the hall's tests give a clock's state
             return dict(RUNNING, state="finished", running=None)
         if cmd == "log.info":

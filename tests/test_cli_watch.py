@@ -22,7 +22,7 @@ def _device(states):
     def answer(req):
         cmd = req.get("cmd")
         if cmd == "identify":
-            return {"uid": UID, "firmware": "0.1.0", "protocol": 1, "board": "sim", "key_set": False}
+            return {"uid": UID, "firmware": "0.1.0", "protocol": 2, "board": "sim", "key_set": False}
         if cmd == "state":
             n = seen[0]
             seen[0] += 1

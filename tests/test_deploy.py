@@ -162,7 +162,7 @@ def _compiled(mpy_cross: str, rel: str, tmp: Path) -> bytes:
 
 
 def _identify(board: str = "pico", firmware: str = VERSION):
-    return lambda: {"id": 1, "ok": True, "firmware": firmware, "board": board, "protocol": 1}
+    return lambda: {"id": 1, "ok": True, "firmware": firmware, "board": board, "protocol": 2}
 
 
 def _run(transport, mpy_cross, board="pico", state=None, identify=None, fw=FIRMWARE, **kw):

@@ -96,7 +96,7 @@ def test_commands_against_the_simulator(tmp_path, capsys):
     try:
         assert main(["info", "--port", port, "--json"]) == 0
         info = json.loads(capsys.readouterr().out)
-        assert info["board"] == "sim" and info["protocol"] == 1
+        assert info["board"] == "sim" and info["protocol"] == 2
         assert main(["settings", "--port", port, "low_time_ms=120000", "sound=false"]) == 0
         out = capsys.readouterr().out
         assert "low_time_ms = 120000" in out and "sound = false" in out
@@ -263,7 +263,7 @@ def test_info_is_an_ordered_readable_summary_and_json_for_scripts(tmp_path, caps
         out = capsys.readouterr().out.splitlines()
         labels = [line.split("  ")[0] for line in out]
         assert labels[:6] == ["firmware", "board", "id", "battery", "heap", "game"], out
-        assert out[0].split(None, 1)[1].startswith("sagat ") and "protocol 1" in out[0]
+        assert out[0].split(None, 1)[1].startswith("sagat ") and "protocol 2" in out[0]
         assert out[1].endswith("sim") and "100 %" in out[3] and "KB used" in out[4]
         assert "setup" in out[5] and "arbiter key" in labels
         assert not any(": {" in line or "['" in line for line in out)  # no raw dicts or lists

@@ -97,14 +97,16 @@ def hex_text(b):
     return binascii.hexlify(b).decode()
 
 
-def auth_message(nonce, request):
-    """The bytes the MAC covers: the nonce (hex text, as the clock sent it) followed by the
-    canonical form of the request without its "auth" field."""
+def auth_message(nonce, request, uid):
+    """The bytes the MAC covers: "sagat-auth:", the clock's id (identify's uid), ":", the nonce
+    (hex text, as the clock sent it), ":", then the canonical form of the request without its
+    "auth" field. The id makes a request signed for one clock worthless to every other (clocks on
+    one hub, a port that leads to another clock now)."""
     body = {}
     for k in request:
         if k != "auth":
             body[k] = request[k]
-    return (nonce + canonical(body)).encode()
+    return ("sagat-auth:%s:%s:" % (uid or "", nonce) + canonical(body)).encode()
 
 
 def head_message(nonce, uid, first, seq, link):
@@ -117,9 +119,10 @@ def _n(v):
     return "-" if v is None else str(v)
 
 
-def sign(key, nonce, request):
-    """The "auth" value (64 hex digits) for `request` (a dict) under `key` and `nonce`."""
-    return hex_text(hmac_sha256(key, auth_message(nonce, request)))
+def sign(key, nonce, request, uid):
+    """The "auth" value (64 hex digits) for `request` (a dict) to the clock `uid`, under `key`
+    and `nonce`."""
+    return hex_text(hmac_sha256(key, auth_message(nonce, request, uid)))
 
 
 def same(a, b):

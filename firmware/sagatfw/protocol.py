@@ -47,7 +47,7 @@ from sagatfw import forget, load_key
 from sagatfw import records as R
 from sagatfw.ticks import ticks_diff
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: the clock's id is in what a request's MAC covers
 MAX_LINE = 512  # bytes of a request line, its newline included
 IN_SIZE = 1024  # received bytes held (at most two lines' worth)
 LINES_PER_FEED = 8
@@ -539,7 +539,7 @@ class Server:
             self.loaded = True
             try:
                 mac = binascii.unhexlify(auth)
-                want = A.hmac_sha256(key, A.auth_message(nonce, req))
+                want = A.hmac_sha256(key, A.auth_message(nonce, req, self.info.get("uid")))
             except ValueError:
                 raise Error(AUTH_FAILED, "auth does not match") from None
             if not A.same(mac, want):

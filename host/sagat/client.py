@@ -131,6 +131,9 @@ def pick_port(port: str | None) -> str:
     return ports[0].device
 
 
+SIGNED_UID_PROTOCOL = 2  # the firmware's protocol from which a request's MAC covers the clock's id
+
+
 class Clock:
     """A clock on a serial port. Opening holds DTR and RTS low, so an ESP32 is not reset.
 
@@ -140,11 +143,14 @@ class Clock:
     so an answer meant for an earlier connection (a late `identify`) never passes for one to this
     connection's request: answers are matched by id."""
 
-    def __init__(self, port: str, timeout: float = 3.0, key: bytes = b""):
+    def __init__(self, port: str, timeout: float = 3.0, key: bytes = b"", uid: str | None = None):
         import serial
 
         self.port = port
         self.key = key
+        # the clock's id that signed requests name (docs/protocol.md, Proving the key): given (the
+        # hall knows each board's clock), else asked of the clock once, before the first signature
+        self.uid = uid
         self.timeout = timeout
         self.next_id = random.SystemRandom().randrange(1, 1 << 48)
         self.buf = b""
@@ -224,6 +230,21 @@ class Clock:
                 self.heard = True
             self.buf += chunk
 
+    def signing_uid(self) -> str:
+        """The clock id a signature names: the one given, else the clock's own (identify), from a
+        clock that speaks a protocol with the id in the MAC (2 and later)."""
+        if self.uid is None:
+            ident = self.request("identify")
+            uid, proto = ident.get("uid"), ident.get("protocol")
+            if not isinstance(proto, int) or isinstance(proto, bool) or proto < SIGNED_UID_PROTOCOL:
+                raise LinkError(f"the clock on {self.port} speaks protocol {proto!r}: its firmware is older than "
+                                f"this sagat, whose signed requests name the clock (protocol "
+                                f"{SIGNED_UID_PROTOCOL}); update it (sagat deploy, or the UF2 in rp2/)")
+            if not isinstance(uid, str) or not uid:
+                raise LinkError(f"the clock on {self.port} gave no id (identify's uid): a signed request names it")
+            self.uid = uid
+        return self.uid
+
     def request(self, cmd: str, auth: bool = False, **args):
         """Send one request and wait for its answer (a dict with ok true). Raises LinkError with the
         clock's error code and message otherwise."""
@@ -236,9 +257,10 @@ class Clock:
         req = {"id": self.next_id, "cmd": cmd, **args}
         self.next_id += 1
         if auth and self.key:
+            uid = self.signing_uid()
             nonce = self.request("auth.challenge")["nonce"]
             try:
-                req["auth"] = signing.sign(self.key, nonce, req)  # the firmware's own canonical form
+                req["auth"] = signing.sign(self.key, nonce, req, uid)  # the firmware's own canonical form
             except ValueError as e:  # e.g. a decimal number: the protocol carries whole numbers
                 raise LinkError(f"{cmd}: {e}") from None
         line = json.dumps(req, separators=(",", ":")).encode()

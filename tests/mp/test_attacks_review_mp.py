@@ -4,7 +4,7 @@
 import json
 
 from flash import unmount
-from test_protocol import KEY, Rig
+from test_protocol import KEY, UID, Rig
 
 import sagatfw.link as LK
 from sagatfw import auth as AU
@@ -73,14 +73,14 @@ def test_review_a_signed_request_cannot_be_replayed_or_retargeted():
     rig.at(1000)
     nonce = rig.call("auth.challenge")["nonce"]
     req = rig.request("pause", by="left")
-    req["auth"] = AU.sign(KEY, nonce, req)
+    req["auth"] = AU.sign(KEY, nonce, req, UID)
     line = json.dumps(req).encode() + b"\n"
     assert rig.lines(line)[0]["ok"] is True
     rig.ok("resume", KEY)
     assert rig.lines(line)[0]["error"]["code"] == "auth_failed"  # replayed: the nonce is gone
     nonce = rig.call("auth.challenge")["nonce"]
     req = rig.request("pause", by="left")
-    req["auth"] = AU.sign(KEY, nonce, req)
+    req["auth"] = AU.sign(KEY, nonce, req, UID)
     req["by"] = "right"  # retargeted
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     for bad in (None, 0, True, [], {}, "0" * 63, "g" * 64, "0" * 64):
@@ -92,7 +92,7 @@ def test_review_a_signed_request_cannot_be_replayed_or_retargeted():
     # duplicate keys: the proof covers what the clock parsed, so a second "result" cannot ride along
     nonce = rig.call("auth.challenge")["nonce"]
     req = rig.request("pause", by="left")
-    sig = AU.sign(KEY, nonce, req)
+    sig = AU.sign(KEY, nonce, req, UID)
     text = json.dumps(req)[:-1] + ', "by": "right", "auth": "%s"}' % sig
     assert rig.lines(text.encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     assert rig.ok("state")["state"] == "running"

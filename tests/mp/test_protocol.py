@@ -24,6 +24,7 @@ from sagatfw.ticks import TICKS_MAX, ticks_add
 
 BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every test
 KEY = b"arbiter's secret"
+UID = "e6614103e7"  # the clock id a signature names
 CODES = (
     "bad_json",
     "bad_utf8",
@@ -89,7 +90,7 @@ class Rig:
         self.board = FakeBoard(at + "/")
         self.app = App(self.board)
         self.app.boot(T(0))
-        self.srv = P.Server(self.app, {"uid": "e6614103e7", "number": 12}, T(0))
+        self.srv = P.Server(self.app, {"uid": UID, "number": 12}, T(0))
         self.ms = 0
         self.ids = 0
         self.key = key
@@ -144,7 +145,7 @@ class Rig:
         req = self.request(cmd, **args)
         if proof is not None:  # prove the arbiter key: challenge, then sign
             nonce = self.call("auth.challenge")["nonce"]
-            req["auth"] = AU.sign(proof, nonce, req)
+            req["auth"] = AU.sign(proof, nonce, req, UID)
         got = self.lines(json.dumps(req).encode() + b"\n")
         assert len(got) == 1, got
         assert got[0]["id"] == req["id"]
@@ -214,7 +215,7 @@ def test_identify_state_and_uptime():
     r = rig.ok("identify")
     from sagatfw import VERSION
 
-    assert r["firmware"] == VERSION and r["protocol"] == P.PROTOCOL == 1
+    assert r["firmware"] == VERSION and r["protocol"] == P.PROTOCOL == 2
     assert r["board"] == "test" and r["uid"] == "e6614103e7" and r["number"] == 12
     assert r["battery"] == 87 and r["low_battery"] is False and r["key_set"] is False
     assert r["uptime_ms"] == 2500 and r["max_line"] == 512 and r["max_records"] == P.MAX_RECORDS
@@ -544,7 +545,7 @@ def test_authority_mid_game():
     req = rig.request("pause", by="arbiter")
     nonce = rig.ok("auth.challenge")["nonce"]
     assert len(nonce) == 32
-    req["auth"] = AU.sign(KEY, nonce, req)
+    req["auth"] = AU.sign(KEY, nonce, req, UID)
     line = json.dumps(req).encode() + b"\n"
     r = rig.lines(line)[0]
     assert r["ok"] is True and r["state"] == "paused"
@@ -557,14 +558,23 @@ def test_authority_mid_game():
     # the wrong key fails, and uses up the nonce: the right MAC for it no longer passes
     req = rig.request("resume")
     nonce = rig.ok("auth.challenge")["nonce"]
-    req["auth"] = AU.sign(b"guess", nonce, req)
+    req["auth"] = AU.sign(b"guess", nonce, req, UID)
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
-    req["auth"] = AU.sign(KEY, nonce, req)
+    req["auth"] = AU.sign(KEY, nonce, req, UID)
+    assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
+    # a MAC made for another clock (its id, with this clock's own nonce and the same key: clocks
+    # on one hub) fails, and uses up the nonce
+    req = rig.request("resume")
+    nonce = rig.ok("auth.challenge")["nonce"]
+    req["auth"] = AU.sign(KEY, nonce, req, "e6614103e8")
+    r = rig.lines(json.dumps(req).encode() + b"\n")[0]
+    assert r["error"]["code"] == "auth_failed" and rig.ok("state")["state"] == "paused", r
+    req["auth"] = AU.sign(KEY, nonce, req, UID)
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     # a MAC for another request (changed argument, changed id) fails
     req = rig.request("adjust", side="left", ms=1000)
     nonce = rig.ok("auth.challenge")["nonce"]
-    req["auth"] = AU.sign(KEY, nonce, req)
+    req["auth"] = AU.sign(KEY, nonce, req, UID)
     req["ms"] = 999999
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     for bad in ("zz" * 32, "00", 5):
@@ -1104,7 +1114,7 @@ def _unauthorized(rig):
     if k == 1:
         req["auth"] = "%064x" % _rand(30)  # a guess
     elif k == 2:
-        req["auth"] = AU.sign(b"a guessed key", "00" * 16, req)
+        req["auth"] = AU.sign(b"a guessed key", "00" * 16, req, UID)
     return json.dumps(req).encode()
 
 

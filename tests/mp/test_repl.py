@@ -24,6 +24,7 @@ from sagatfw.ticks import TICKS_MAX, ticks_add
 
 BASE = TICKS_MAX - 5000
 KEY = b"arbiter's secret"
+UID = "e6614103e7"  # the clock id a signature names
 # What mpremote (1.2x, mpremote/transport_serial.py) and pyboard.py write to reach the REPL:
 MPREMOTE = (
     b"\r\x03",  # enter_raw_repl: Ctrl-C, "interrupt any running program"
@@ -107,7 +108,7 @@ class Rig:
         self.app.boot(T(0))
         self.inp = Stream()
         self.out = Stream()
-        self.link = L.Link(P.Server(self.app, {"uid": "e6614103e7"}, T(0)), self.inp, self.out)
+        self.link = L.Link(P.Server(self.app, {"uid": UID}, T(0)), self.inp, self.out)
         self.drv = SerialDriver.attach(self.link)
         self.app.link = self.link
         self.ms = 0
@@ -141,7 +142,7 @@ class Rig:
             req[k] = args[k]
         if proof is not None:
             nonce = self.request("auth.challenge")["nonce"]
-            req["auth"] = AU.sign(proof, nonce, req)
+            req["auth"] = AU.sign(proof, nonce, req, UID)
         self.host(b"\n" + json.dumps(req).encode() + b"\n")  # "\n" first, as a host that connects
         got = [a for a in self.answers() if a["id"] is not None]
         assert len(got) == 1 and got[0]["id"] == req["id"], got
@@ -364,8 +365,9 @@ def _parse(out):
 def _signed(cmd, rid):
     def make(answers):
         nonce = [a for a in answers if a.get("nonce")][-1]["nonce"]
+        uid = [a for a in answers if a.get("uid")][-1]["uid"]  # the board's own (identify's)
         req = {"id": rid, "cmd": cmd}
-        req["auth"] = AU.sign(KEY, nonce, req)
+        req["auth"] = AU.sign(KEY, nonce, req, uid)
         return json.dumps(req).encode() + b"\n"
 
     return make
@@ -378,7 +380,8 @@ def test_board_loop_keyed_survives_mpremote_and_answers():
 
 
 def test_board_loop_after_maintenance_returns_into_the_repl():
-    script = {3: b'{"id":1,"cmd":"auth.challenge"}\n', 6: _signed("maintenance", 2), 10: b"\r\x03"}
+    script = {3: b'{"id":0,"cmd":"identify"}\n{"id":1,"cmd":"auth.challenge"}\n', 6: _signed("maintenance", 2),
+              10: b"\r\x03"}
     how, answers = _run_board(KEY, script)
     assert answers[-1]["id"] == 2 and answers[-1]["repl_open"] is True, answers
     assert how == "returned", how  # main.py ends, MicroPython starts the REPL: mpremote goes on

@@ -98,19 +98,23 @@ def test_hmac_sha256_rfc4231_vectors():
     assert A.hex_text(big) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
 
 
-def test_sign_covers_the_request_without_auth():
+def test_sign_covers_the_clock_and_the_request_without_auth():
     key = b"arbiter secret"
     nonce = "00112233445566778899aabbccddeeff"
+    uid = "e6614103e7"
     req = {"id": 7, "cmd": "pause", "by": "arbiter"}
-    mac = A.sign(key, nonce, req)
+    mac = A.sign(key, nonce, req, uid)
     assert len(mac) == 64
-    assert A.auth_message(nonce, req) == (nonce + '{"by":"arbiter","cmd":"pause","id":7}').encode()
-    assert A.hex_text(A.hmac_sha256(key, A.auth_message(nonce, req))) == mac
+    assert A.auth_message(nonce, req, uid) == (
+        "sagat-auth:e6614103e7:" + nonce + ':{"by":"arbiter","cmd":"pause","id":7}').encode()
+    assert A.hex_text(A.hmac_sha256(key, A.auth_message(nonce, req, uid))) == mac
     signed = dict(req)
     signed["auth"] = mac
-    assert A.sign(key, nonce, signed) == mac  # "auth" itself is not covered
-    assert A.sign(key, "ffeeddccbbaa99887766554433221100", req) != mac
-    assert A.sign(b"other key", nonce, req) != mac
+    assert A.sign(key, nonce, signed, uid) == mac  # "auth" itself is not covered
+    assert A.sign(key, "ffeeddccbbaa99887766554433221100", req, uid) != mac
+    assert A.sign(b"other key", nonce, req, uid) != mac
+    assert A.sign(key, nonce, req, "e6614103e8") != mac  # the same request for another clock
     other = dict(req)
     other["by"] = "host"
-    assert A.sign(key, nonce, other) != mac
+    assert A.sign(key, nonce, other, uid) != mac
+
