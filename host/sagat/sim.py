@@ -577,8 +577,6 @@ def run_serial(flash: str, headless: bool = False, ready=None, script: str | Non
     master, slave = os.openpty()
     tty.setraw(slave, termios.TCSANOW)  # bytes pass unchanged: no echo, no CR/LF translation
     path = os.ttyname(slave)
-    if not headless:  # the faces' redraw clears the screen: the port stays on it as a status line
-        cmd += ["--status", f"serial port {path}"]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
 
     def host_to_clock():

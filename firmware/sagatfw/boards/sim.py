@@ -96,8 +96,6 @@ def mount_flash(path):
 class Board:
     """The sim board: pins are keys, faces are text, flash is an image file."""
 
-    status = None  # a line the host keeps on the faces' screen (`sagat sim --serial`: its port)
-
     name = "sim"
     root = "/flash/"
     LINK_WRITE = LINK_STEP = 4096  # a pty takes 4 KB at once (link.py)
@@ -192,8 +190,6 @@ class Board:
         if self.virtual:  # a record of every frame (kept nowhere: the heap budget runs this way)
             self.out.write("\r\n".join(rows) + "\r\n")
             return
-        if self.status:
-            rows.append(self.status)
         rows.append(HELP)
         frame = "\r\n".join(rows)
         if frame == getattr(self, "last_frame", None):
@@ -379,7 +375,7 @@ def main(argv):
         from sagatfw.app import App
 
         opts = {"--flash": "sagat-flash.img", "--dir": None, "--actions": None, "--base": None, "--start": "0",
-                "--oled": None, "--status": None}
+                "--oled": None}
         flags = set()
         i = 0
         while i < len(argv):
@@ -411,7 +407,6 @@ def main(argv):
         if virtual and base is None:
             base = TICKS_MAX - 30000  # wrap the ticks 30 s into the run: the wrap is always exercised
         board = Board(base if virtual else None, "--quiet" in flags, None, opts["--oled"])
-        board.status = opts["--status"]  # a line the host keeps on the faces' screen (its serial port)
         app = App(board)
         start = int(opts["--start"])
         if virtual:
