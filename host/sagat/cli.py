@@ -862,6 +862,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 1 if figures["failed"] else 0  # as `sagat logs verify` (the pages are written all the same)
 
 
+def _has_terminal() -> bool:
+    """A controlling terminal the sim board can read its keys from (it opens /dev/tty)."""
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR))
+    except OSError:
+        return False
+    return True
+
+
 def cmd_sim(args: argparse.Namespace) -> int:
     from . import sim
 
@@ -892,6 +901,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
             raise UserError("--virtual and --log-json need --script")
         if args.serial or args.headless:
             return sim.run_serial(flash, args.headless, oled=args.oled)
+        if not _has_terminal():
+            raise UserError("the interactive simulator needs a terminal (its faces and keys): without one, use "
+                            "--serial --headless (the serial link only) or --script FILE")
         return sim.run_interactive(flash, args.oled)
     except sim.SimError as e:
         raise UserError(str(e)) from None

