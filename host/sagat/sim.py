@@ -367,7 +367,7 @@ def default_flash() -> str:
     return os.path.join(path, "sim-flash.img")
 
 
-def run_script(
+def _run_script(
     script: str,
     flash: str,
     virtual: bool,
@@ -504,7 +504,7 @@ def _drop(fw: str) -> None:
         shutil.rmtree(fw, ignore_errors=True)
 
 
-def run_interactive(flash: str, oled: str | None = None) -> int:
+def _run_interactive(flash: str, oled: str | None = None) -> int:
     cmd, fw, folder = _engine(flash, oled)
     try:
         if sys.stdin.isatty():
@@ -546,7 +546,7 @@ def _keys_raw():
     return fd, saved
 
 
-def run_serial(flash: str, headless: bool = False, ready=None, script: str | None = None,
+def _run_serial(flash: str, headless: bool = False, ready=None, script: str | None = None,
                oled: str | None = None) -> int:
     """The sim board with its serial link on a pseudo-terminal that pyserial (or `sagat --port`)
     opens like /dev/ttyACM0. The firmware's stdin/stdout are that link, as a board's USB serial;
@@ -637,3 +637,62 @@ def run_serial(flash: str, headless: bool = False, ready=None, script: str | Non
             pack_image(folder, flash)
             shutil.rmtree(folder, ignore_errors=True)
         _drop(fw)
+
+
+def _hold(flash: str):
+    """The flash image for this simulator alone: an existing file that is no littlefs image is
+    refused before anything starts (one line), and a lock beside it (a hidden `.NAME.lock`, flock)
+    refuses a second simulator on the same image while this one runs: two boards writing one
+    image would each overwrite the other's log. Returns the lock's file descriptor."""
+    import fcntl
+
+    if os.path.isfile(flash) and os.path.getsize(flash):
+        size = os.path.getsize(flash)
+        ok = size % BLOCK == 0
+        if ok:
+            try:
+                _lfs(flash)
+            except Exception:  # noqa: BLE001 - littlefs-python's errors for a foreign file
+                ok = False
+        if not ok:
+            raise SimError(f"{flash} is not a simulator's flash image (littlefs, {BLOCK}-byte blocks): "
+                           f"give another --flash, or move it away")
+    lock = os.path.join(os.path.dirname(os.path.abspath(flash)), "." + os.path.basename(flash) + ".lock")
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise SimError(f"cannot lock flash image {flash}: {e.strerror or e}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise SimError(f"flash image {flash} is in use by another simulator: stop it first, or give another "
+                       f"--flash") from None
+    return fd
+
+
+def run_script(script: str, flash: str, *args, **kw) -> dict:
+    """Run a script file on the sim board (the flash image held: _hold); returns figures (boots,
+    warnings, events written)."""
+    fd = _hold(flash)
+    try:
+        return _run_script(script, flash, *args, **kw)
+    finally:
+        os.close(fd)
+
+
+def run_interactive(flash: str, *args, **kw) -> int:
+    fd = _hold(flash)
+    try:
+        return _run_interactive(flash, *args, **kw)
+    finally:
+        os.close(fd)
+
+
+def run_serial(flash: str, *args, **kw) -> int:
+    """The sim board with its serial link on a pseudo-terminal (_run_serial), the flash image held."""
+    fd = _hold(flash)
+    try:
+        return _run_serial(flash, *args, **kw)
+    finally:
+        os.close(fd)
