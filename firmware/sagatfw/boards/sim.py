@@ -188,7 +188,10 @@ class Board:
             b = lines[1][i] if i < len(lines[1]) else ""
             rows.append("  %-16.16s | %s" % (a, b))
         if self.virtual:  # a record of every frame (kept nowhere: the heap budget runs this way)
-            self.out.write("\r\n".join(rows) + "\r\n")
+            out = self.out
+            for row in rows:  # a row at a time: no frame-long string in a heap near its end
+                out.write(row)
+                out.write("\r\n")
             return
         rows.append(HELP)
         frame = "\r\n".join(rows)
