@@ -28,6 +28,7 @@ import threading
 import time
 from urllib.parse import unquote, urlparse
 
+from .. import client
 from .boards import host_ms
 
 PREFIX = "sagat/hall"
@@ -216,7 +217,7 @@ class Subscriber:
             return
         if len(payload) > MAX_PAYLOAD:
             return
-        view = json.loads(payload)
+        view = client.loads(payload)  # (a board nested 8,000 levels deep is bad JSON, not a RecursionError)
         if not isinstance(view, dict):
             return
         v = remote_view(view, hall, int(parts[4]))
