@@ -80,6 +80,59 @@ class Transport(Protocol):
     def fs_writefile(self, dest: str, data: bytes, chunk_size: int = 256, progress_callback=None) -> None: ...
 
 
+class _Overrun(Exception):
+    """The board sent more, or for longer, than the operation under way ever takes."""
+
+
+class BudgetedSerial:
+    """pyserial's Serial as mpremote's SerialTransport uses it (read, inWaiting, write, dtr, rts,
+    close), with a byte and a time budget per operation: mpremote empties the input "until none is
+    waiting" and reads until a prompt, checking its own time limit only while nothing comes, so a
+    device that streams without end (line noise, a program printing in a loop, a hostile device)
+    would hold deploy for ever. arm() starts an operation's budget; a read past it raises."""
+
+    def __init__(self, serial):
+        object.__setattr__(self, "_serial", serial)
+        object.__setattr__(self, "_what", "")
+        object.__setattr__(self, "_limit", (0, 0.0))
+        object.__setattr__(self, "_got", 0)
+        object.__setattr__(self, "_t0", 0.0)
+
+    def arm(self, what: str, max_bytes: int, max_s: float) -> None:
+        object.__setattr__(self, "_what", what)
+        object.__setattr__(self, "_limit", (max_bytes, max_s))
+        object.__setattr__(self, "_got", 0)
+        object.__setattr__(self, "_t0", time.monotonic())
+
+    def _check(self) -> None:
+        # (a device that sends nothing is left to mpremote's own time limits and READ_S)
+        max_bytes, max_s = self._limit
+        if self._got > max_bytes:
+            raise _Overrun(f"sent more than {max_bytes >> 10} KB, never {self._what}")
+        if self._got and time.monotonic() - self._t0 > max_s:
+            raise _Overrun(f"sent {self._got} bytes in {max_s:g} s, never {self._what}")
+
+    def read(self, size: int = 1) -> bytes:
+        self._check()
+        data = self._serial.read(size)
+        object.__setattr__(self, "_got", self._got + len(data))
+        return data
+
+    def inWaiting(self) -> int:  # noqa: N802 - pyserial's (and mpremote's) name
+        self._check()
+        return self._serial.inWaiting()
+
+    @property
+    def in_waiting(self) -> int:
+        return self.inWaiting()
+
+    def __getattr__(self, name):
+        return getattr(self._serial, name)
+
+    def __setattr__(self, name, value):  # dtr, rts, timeout: the port's own
+        setattr(self._serial, name, value)
+
+
 class MpremoteTransport:
     """mpremote's SerialTransport on a port, opened at the first enter_raw_repl (so the protocol can
     use the port before). It is opened as mpremote opens it: pyserial's defaults raise DTR and RTS
@@ -90,14 +143,25 @@ class MpremoteTransport:
     # (or only echoes) would hold deploy forever. Every read gives up after READ_S, and entering the
     # REPL (a soft reset included) after repl_s.
     READ_S = 2.0
+    # And a device that never stops sending: each operation may read at most so many bytes, for at
+    # most so long. Entering the raw REPL reads a Ctrl-C's traceback, a soft reset's banner and
+    # boot.py's output (a few hundred bytes), within repl_s; a file operation reads a listing or a
+    # hash, within OP_S or repl_s if that is longer (a slow board: `sagat deploy --boot-timeout`),
+    # and a file written a second per KB more, even on a slow link.
+    REPL_BYTES = 64 << 10
+    OP_BYTES = 256 << 10
+    OP_S = 60.0
 
     def __init__(self, port: str, baudrate: int = 115200, repl_s: float = 10.0):
         self.port = port
         self.baudrate = baudrate
         self.repl_s = repl_s
         self.t: Any = None
+        self.overrun: str | None = None
 
     def _open(self):
+        if self.overrun is not None:  # (deploy's clean-up after an overrun: not the port again)
+            raise DeployError(self.overrun)
         if self.t is None:
             from mpremote.transport import TransportError
             from mpremote.transport_serial import SerialTransport
@@ -106,50 +170,71 @@ class MpremoteTransport:
                 self.t = SerialTransport(self.port, baudrate=self.baudrate, timeout=self.READ_S)
             except TransportError as e:
                 raise DeployError(f"cannot open {self.port}: {e} (is another program using it?)") from None
+            self.t.serial = BudgetedSerial(self.t.serial)
         return self.t
 
-    def enter_raw_repl(self, soft_reset: bool = True) -> None:
+    def _run(self, what: str, fn, max_bytes: int | None = None, max_s: float | None = None):
+        """fn(transport) within the budget of one operation (what: what ends it, for the message);
+        an overrun is one line, and the port is closed."""
         t = self._open()
-        with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it got instead
-            t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=self.repl_s)
+        op_s = max(self.OP_S, self.repl_s)
+        t.serial.arm(what, self.OP_BYTES if max_bytes is None else max_bytes, op_s if max_s is None else max_s)
+        try:
+            return fn(t)
+        except _Overrun as e:
+            self.overrun = (f"the device on {self.port} {e}: it is no MicroPython board at its REPL, or a program "
+                            f"on it prints without end (stop it, or flash MicroPython onto the board: README, Build a "
+                            f"real clock)")
+            self.close()
+            raise DeployError(self.overrun) from None
+
+    def enter_raw_repl(self, soft_reset: bool = True) -> None:
+        def enter(t):
+            with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it got instead
+                t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=self.repl_s)
+
+        self._run("MicroPython's raw REPL prompt", enter, self.REPL_BYTES, self.repl_s)
 
     def exit_raw_repl(self) -> None:
-        self._open().exit_raw_repl()
+        self._run("the end of leaving the raw REPL", lambda t: t.exit_raw_repl())
 
     def write_ctrl_d(self, out_callback) -> None:
-        self._open().write_ctrl_d(out_callback)
+        self._run("the end of the soft reset", lambda t: t.write_ctrl_d(out_callback))
 
     def close(self) -> None:
         if self.t is not None:
-            self.t.close()
+            with contextlib.suppress(Exception):
+                self.t.close()
             self.t = None
 
     def exec(self, command: str) -> bytes:
-        return self._open().exec(command)
+        return self._run("the end of the answer to a command", lambda t: t.exec(command))
 
     def eval(self, expression: str):
-        return self._open().eval(expression)
+        return self._run("the end of the answer to a question", lambda t: t.eval(expression))
 
     def fs_listdir(self, src: str = "") -> list:
-        return self._open().fs_listdir(src)
+        return self._run(f"the end of the listing of {src or '/'}", lambda t: t.fs_listdir(src))
 
     def fs_exists(self, src: str) -> bool:
-        return self._open().fs_exists(src)
+        return self._run(f"the end of the answer about {src}", lambda t: t.fs_exists(src))
 
     def fs_mkdir(self, path: str) -> None:
-        self._open().fs_mkdir(path)
+        self._run(f"the end of making {path}", lambda t: t.fs_mkdir(path))
 
     def fs_rmdir(self, path: str) -> None:
-        self._open().fs_rmdir(path)
+        self._run(f"the end of removing {path}", lambda t: t.fs_rmdir(path))
 
     def fs_rmfile(self, path: str) -> None:
-        self._open().fs_rmfile(path)
+        self._run(f"the end of removing {path}", lambda t: t.fs_rmfile(path))
 
     def fs_hashfile(self, path: str, algo: str) -> bytes:
-        return self._open().fs_hashfile(path, algo)
+        return self._run(f"the hash of {path}", lambda t: t.fs_hashfile(path, algo))
 
     def fs_writefile(self, dest: str, data: bytes, chunk_size: int = 256, progress_callback=None) -> None:
-        self._open().fs_writefile(dest, data, chunk_size=chunk_size, progress_callback=progress_callback)
+        self._run(f"the end of writing {dest}", lambda t: t.fs_writefile(dest, data, chunk_size=chunk_size,
+                                                              progress_callback=progress_callback),
+                  max_s=max(self.OP_S, self.repl_s) + len(data) / 1024)
 
 
 @dataclass
