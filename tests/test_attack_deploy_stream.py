@@ -77,4 +77,4 @@ def test_deploy_to_a_device_that_streams_without_a_newline_is_one_line_soon(stre
     assert len(err) == 1 and err[0].startswith("sagat: "), err
     assert "Traceback" not in run.stderr and "internal error" not in run.stderr
     assert len(run.stdout) < 2000, run.stdout[-500:]  # mpremote's print of what it got is not passed on
-    assert took < 30, took  # (most of it: mpy-cross compiling the firmware)
+    assert took < 80, took  # (most of it: mpy-cross compiling the firmware, 15 s and more on a loaded machine)
