@@ -81,8 +81,10 @@ def hall():
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
     proc = subprocess.Popen(
+        # (each clock's answer within 10 s, not 2: 8 simulators, the hall and a browser on a loaded
+        # machine may hold one up past 2 s, and a set-up or a pull then failed on that alone)
         [sys.executable, "-m", "sagat", "hall", "--sim", str(N), "--no-usb", "--no-browser", "--http-port", str(port),
-         "--pairings", pairs, "--key-file", key_file, "--out", os.path.join(tmp, "logs")],
+         "--pairings", pairs, "--key-file", key_file, "--out", os.path.join(tmp, "logs"), "--timeout", "10"],
         stderr=subprocess.PIPE, text=True, env=env)
     try:
         url, t0 = _started(proc)
@@ -172,7 +174,10 @@ def _until(driver, js: str, timeout: float, what: str):
         v = driver.execute_script("return " + js)
         if v:
             return v
-        assert time.monotonic() < end, f"{what}: not within {timeout} s"
+        if time.monotonic() >= end:
+            said = driver.execute_script("const a = document.getElementById('action');"
+                                         "return a ? a.textContent : null")
+            raise AssertionError(f"{what}: not within {timeout} s (the action line: {said!r})")
         time.sleep(0.05)
 
 
