@@ -29,7 +29,9 @@ def test_entering_the_repl_of_a_streaming_device_stops_within_its_budget(streami
             t.enter_raw_repl(soft_reset=True)
     finally:
         t.close()
-    assert time.monotonic() - t0 < 4
+    # the 3 s budget stops it (without one: for ever); the slack is the open and close of the port,
+    # generous for a loaded machine
+    assert time.monotonic() - t0 < 3 + 7
     assert streaming.written > 0  # it did stream
 
 
@@ -59,7 +61,7 @@ def test_a_slow_stream_stops_at_the_time_budget(tmp_path):
         stop.set()
         t.close()
         dev.close()
-    assert 1.5 < time.monotonic() - t0 < 4
+    assert 2 <= time.monotonic() - t0 < 2 + 7  # the 2 s time budget, not the bytes, ended it
 
 
 def test_deploy_to_a_device_that_streams_without_a_newline_is_one_line_soon(streaming):
@@ -75,4 +77,4 @@ def test_deploy_to_a_device_that_streams_without_a_newline_is_one_line_soon(stre
     assert len(err) == 1 and err[0].startswith("sagat: "), err
     assert "Traceback" not in run.stderr and "internal error" not in run.stderr
     assert len(run.stdout) < 2000, run.stdout[-500:]  # mpremote's print of what it got is not passed on
-    assert took < 30, took  # (most of it: mpy-cross compiling the firmware)
+    assert took < 80, took  # (most of it: mpy-cross compiling the firmware, 15 s and more on a loaded machine)

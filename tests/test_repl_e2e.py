@@ -41,10 +41,18 @@ def _state(port: str) -> dict:
         return c.request("state")
 
 
-def _keyed(tmp_path, lines):
-    sim = Sim(tmp_path, lines)
-    with Clock(sim.port) as c:
+def _set_key(port):
+    with Clock(port) as c:
         c.request("key.set", key=KEY.hex())
+
+
+def _keyed(tmp_path, lines):
+    """A sim clock with the arbiter key, set on a first boot of its flash (the key file), so a
+    real-time script's start never comes before the key (key.set is refused once a game runs)."""
+    if lines:
+        return Sim(tmp_path, lines, prepare=_set_key)
+    sim = Sim(tmp_path, lines)
+    _set_key(sim.port)
     return sim
 
 

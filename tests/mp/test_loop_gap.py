@@ -46,9 +46,11 @@ def test_the_boards_loop_measures_its_longest_gap_and_identify_reports_it():
         asyncio.run(asyncio.wait_for_ms(A._loop(app), 300))
     except asyncio.TimeoutError:
         pass
-    assert passes[0] > 10, passes
+    # the held 5th pass, and the one after it that measured the gap (a loaded machine may give the
+    # loop fewer passes in 300 ms than a quiet one: no more are needed)
+    assert passes[0] > 6, passes
     gap = board.loop_max_ms
-    assert 45 <= gap < 200, gap
+    assert 45 <= gap < 1000, gap  # the held pass (and whatever a loaded machine adds), not time since boot
     srv.feed(b'{"id":1,"cmd":"identify"}\n', board.ticks())
     answer = json.loads(srv.take_out(4096))
     assert answer["loop_max_ms"] == gap and board.loop_max_ms == -1, answer  # reported, then measured anew
@@ -61,5 +63,5 @@ def test_the_boards_loop_measures_its_longest_gap_and_identify_reports_it():
         asyncio.run(asyncio.wait_for_ms(A._loop(app), 300))
     except asyncio.TimeoutError:
         pass
-    assert 45 <= board.loop_max_ms < 200, board.loop_max_ms
+    assert 45 <= board.loop_max_ms < 1000, board.loop_max_ms
     unmount()
