@@ -1,4 +1,4 @@
-"""Issue 14 attacks on the host side (adversarial review): `sagat logs verify` and `sagat score`."""
+"""Attacks on a match's host side (adversarial review): `sagat logs verify` and `sagat score`."""
 
 from test_logs_match import _play, _run_image
 from test_sim_match import KOKBORU

@@ -1,4 +1,4 @@
-# Review of issue 11 (firmware side, under the MicroPython unix port): attacks on the clock over the
+# Attacks (firmware side, under the MicroPython unix port) on the clock over the
 # USB serial link WITHOUT the arbiter key. The first failed when the review wrote it (a finding,
 # fixed by the maintenance rule in link.py); the second held.
 import json

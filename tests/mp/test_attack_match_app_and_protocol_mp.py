@@ -1,4 +1,4 @@
-# issue 14 attacks on the app and the protocol (adversarial review), on the unix port with the
+# Attacks on the match app and the protocol (adversarial review), on the unix port with the
 # real App, Server and journal over littlefs in RAM.
 from flash import unmount
 from test_protocol import Rig

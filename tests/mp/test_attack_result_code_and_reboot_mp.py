@@ -1,4 +1,4 @@
-# Second review of issue 11's fixes, on the firmware (MicroPython unix port, littlefs in RAM): the
+# Attacks on the firmware (MicroPython unix port, littlefs in RAM): the
 # result code on the faces, a reboot after a result, and settings changed before the start. Each
 # test performs one attack and asserts what a sound clock must do; each failed when written (a
 # finding) and passes with its fix. Run: python -m pytest -q tests/test_micropython.py -k review2

@@ -1,4 +1,4 @@
-# Attacks on issue 13's board code (the battery gauge, its warning and cut-off, sagat's SSD1306
+# Attacks on the board code (the battery gauge, its warning and cut-off, sagat's SSD1306
 # driver) on the port-accurate fake `machine`, with the real app and journal on a RAM flash. Each
 # test performs one attack and asserts what a sound clock must do.
 import fake_machine as FM
