@@ -11,6 +11,12 @@ import sys
 SIM = [sys.executable, "-m", "sagat", "sim"]
 
 
+def _ctrl_c_works():
+    """SIGINT as a terminal's Ctrl-C finds it: a shell's background job (`bash .ci/run &`) inherits
+    SIGINT ignored, and Python then never installs its handler, so a SIGINT would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_a_file_that_is_no_flash_image_is_one_line_before_anything_starts(tmp_path):
     bad = tmp_path / "notimg.bin"
     bad.write_bytes(os.urandom(1000))
@@ -27,7 +33,8 @@ def test_a_file_that_is_no_flash_image_is_one_line_before_anything_starts(tmp_pa
 def test_two_simulators_never_share_one_flash_image(tmp_path):
     flash = tmp_path / "flash.img"
     first = subprocess.Popen([*SIM, "--serial", "--headless", "--flash", str(flash)], stderr=subprocess.PIPE,
-                             stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True)
+                             stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
+                             preexec_fn=_ctrl_c_works)
     try:
         line = first.stderr.readline()
         assert "serial port" in line, line
@@ -39,9 +46,42 @@ def test_two_simulators_never_share_one_flash_image(tmp_path):
         first.send_signal(signal.SIGINT)
         first.wait(30)
     again = subprocess.Popen([*SIM, "--serial", "--headless", "--flash", str(flash)], stderr=subprocess.PIPE,
-                             stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True)
+                             stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
+                             preexec_fn=_ctrl_c_works)
     try:
         assert "serial port" in again.stderr.readline()  # free again
     finally:
         again.send_signal(signal.SIGINT)
         again.wait(30)
+
+
+def _threads(pid):
+    return sorted(int(t) for t in os.listdir(f"/proc/{pid}/task"))
+
+
+def test_a_ctrl_c_taken_by_a_link_thread_still_stops_the_simulator(tmp_path):
+    """The kernel may hand a process's SIGINT to any of its threads; one taken by a thread of the
+    serial link, blocked in read, must still stop `sagat sim` (its main thread's wait wakes to run
+    the handler)."""
+    import ctypes
+    import time
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    flash = tmp_path / "flash.img"
+    sim = subprocess.Popen([*SIM, "--serial", "--headless", "--flash", str(flash)], stderr=subprocess.PIPE,
+                           stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
+                           preexec_fn=_ctrl_c_works)
+    try:
+        assert "serial port" in sim.stderr.readline()
+        others = [t for t in _threads(sim.pid) if t != sim.pid]
+        assert others, "the serial link runs in threads of its own"
+        SYS_tgkill = 234 if os.uname().machine == "x86_64" else 131  # aarch64: 131
+        assert libc.syscall(SYS_tgkill, sim.pid, others[0], int(signal.SIGINT)) == 0, ctypes.get_errno()
+        deadline = time.monotonic() + 20
+        while sim.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sim.poll() == 130, "a SIGINT taken by the link's thread left the simulator running"
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+        sim.wait(10)

@@ -618,7 +618,13 @@ def _run_serial(flash: str, headless: bool = False, ready=None, script: str | No
     (ready or (lambda p: print(f"sagat sim: serial port {p}", file=sys.stderr, flush=True)))(path)
     saved = _keys_raw() if not headless else None
     try:
-        return proc.wait()
+        # a wait that wakes each 0.2 s: the kernel may hand a Ctrl-C or SIGTERM to one of the link's
+        # threads, blocked in read, and then a plain wait never wakes to run its Python handler
+        while True:
+            try:
+                return proc.wait(timeout=0.2)
+            except subprocess.TimeoutExpired:
+                pass
     except KeyboardInterrupt:
         proc.terminate()
         return 130
