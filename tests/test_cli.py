@@ -196,6 +196,29 @@ def test_every_subcommand_has_a_description_and_every_argument_a_help_text(capsy
     assert {"info", "state", "watch", "logs pull", "logs verify", "sim", "deploy"} <= seen
 
 
+def test_no_help_text_names_an_issue_number(capsys):
+    """Help says what a command does and why; which issue brought it means nothing to a user."""
+    import re
+
+    from sagat.cli import build_parser
+
+    for path, _parser in _subcommands(build_parser()):
+        with pytest.raises(SystemExit):
+            main([*path, "--help"])
+        out = capsys.readouterr().out
+        assert not re.search(r"\bissues? \d", out, re.I), f"sagat {' '.join(path)} --help: {out}"
+
+
+def test_no_host_module_names_an_issue_number():
+    import re
+    from pathlib import Path
+
+    root = Path(ROOT)
+    for path in sorted((root / "host" / "sagat").rglob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not re.search(r"\bissues? \d", line, re.I), f"{path.relative_to(root)}:{n}: {line.strip()}"
+
+
 def test_read_only_commands_offer_no_key_and_signing_ones_do():
     from sagat.cli import build_parser
 

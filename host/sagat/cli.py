@@ -554,15 +554,75 @@ def _value(text: str):
         return text
 
 
+FREEZE_WORDS = {"auto": None, "null": None, "on": True, "true": True, "off": False, "false": False}
+BOOL_WORDS = {"on": True, "true": True, "off": False, "false": False}
+
+
+def _setting(key: str, text: str):
+    """A `sagat settings KEY=VALUE`'s value as the setting's kind wants it (settings.SCHEMA): a time
+    control stays text (`tc=420`), freeze takes the menu's AUTO/ON/OFF, a switch on/off or true/false."""
+    from sagatfw import settings
+
+    spec = settings.SCHEMA.get(key)
+    if spec is None:  # a clock with other firmware may know it: the clock says whether it does
+        return _value(text)
+    kind, low, high = spec[1], spec[2], spec[3]
+    word = text.strip().lower()
+    if kind == "t":
+        return text.strip()
+    if kind == "c":
+        if word not in low:
+            raise UserError(f"settings: {key} is one of " + ", ".join(low) + f", not {text!r}")
+        return word
+    if kind == "n":
+        if word not in FREEZE_WORDS:
+            raise UserError(f"settings: freeze is auto, on or off, not {text!r}")
+        return FREEZE_WORDS[word]
+    if kind == "b":
+        if word not in BOOL_WORDS:
+            raise UserError(f"settings: {key} is on or off, not {text!r}")
+        return BOOL_WORDS[word]
+    try:
+        number = int(word)
+    except ValueError:
+        raise UserError(f"settings: {key} is a whole number {low}..{high}, not {text!r}") from None
+    if not low <= number <= high:
+        raise UserError(f"settings: {key} is {low}..{high}, not {number}")
+    return number
+
+
+def _settings_text(values: dict) -> str:
+    """The settings in the menu's order (SETTINGS), then the rest in settings.SCHEMA's; freeze as
+    the menu shows it (AUTO, ON, OFF)."""
+    from sagatfw import menu, settings
+
+    order = [row[2] for row in menu.SETTINGS] + [k for k in settings.SCHEMA]
+    keys = [k for k in dict.fromkeys(order) if k in values] + [k for k in values if k not in order]
+    lines = []
+    for k in keys:
+        v = values[k]
+        shown = {None: "AUTO", True: "ON", False: "OFF"}[v] if k == "freeze" and v in (None, True, False) else \
+            json.dumps(v)
+        lines.append(f"{k} = {shown}")
+    return "\n".join(lines)
+
+
 def cmd_settings(args: argparse.Namespace) -> int:
+    changes = {}
+    for item in args.assign:
+        key, eq, val = item.partition("=")
+        if not eq or not key:
+            raise UserError(f"settings: {item!r} is not KEY=VALUE")
+        changes[key] = _setting(key, val)
+
     def run(clock):
-        if args.assign:
-            clock.request("settings.set", auth=True, values=_assignments(args.assign, "settings"))
+        if changes:
+            clock.request("settings.set", auth=True, values=changes)
         return clock.request("settings.get")
 
     ans = _call(args, run)
     values = ans.get("values", {})
-    return _out(args, values, "\n".join(f"{k} = {json.dumps(v)}" for k, v in values.items()))
+    return _out(args, values, _settings_text(values))
 
 
 METHODS = ("sudden", "lot", "draw", "referee")
@@ -633,6 +693,16 @@ def cmd_referee(args: argparse.Namespace) -> int:
     return _referee(args, args.command)
 
 
+def cmd_pause(args: argparse.Namespace) -> int:
+    """The arbiter pauses a running game (TK-C15, logged `by arbiter`); a match's time stops with a stoppage."""
+    try:
+        return _referee(args, "pause", by="arbiter")
+    except UserError as e:
+        if "match is set up" in str(e):
+            raise UserError(f"{e}; a match's time stops with `sagat stoppage`") from None
+        raise
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     return _referee(args, "score", side=args.side, points=args.points)
 
@@ -648,7 +718,21 @@ def cmd_result(args: argparse.Namespace) -> int:
     if args.outcome in ("left", "right", "none"):
         return _referee(args, "result", winner=args.outcome)
     if args.outcome in RESULTS:
-        return _referee(args, "result", result=args.outcome)
+        def run(clock):
+            ans = clock.request("result", auth=True, result=args.outcome)
+            return ans, clock.request("state")
+
+        ans, state = _call(args, run)
+        for k in ("id", "ok"):
+            ans.pop(k, None)
+        code = state.get("result_code")
+        if code:
+            ans["result_code"], ans["game"] = code, state.get("game")
+        # the code to copy onto the scoresheet (TK-P1's proof): the clock shows it once the result
+        # record is on its flash
+        line = f"result code {code} (game {state.get('game')})" if code else \
+            "no result code yet: the clock shows it once the result is on its flash (`sagat state`)"
+        return _out(args, ans, _brief(ans) + "\n" + line)
     raise UserError(f"result {args.outcome!r}: a match's winner is left, right or none; a game's result is "
                     + ", ".join(RESULTS))
 
@@ -821,7 +905,7 @@ def _log_source(sp: argparse.ArgumentParser) -> None:
 
 
 def cmd_hall(args: argparse.Namespace) -> int:
-    """The arbiter's hall: every clock on one live page (issue 16, docs/hall.md)."""
+    """The arbiter's hall: every clock on one live page (docs/hall.md)."""
     from . import hall
 
     try:
@@ -834,7 +918,7 @@ def cmd_hall(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """A page per game from pulled logs, and the round's index (issue 16)."""
+    """A page per game from pulled logs, and the round's index (docs/hall.md)."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -1010,10 +1094,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_watch)
     sp = cmd("settings", "show the clock's settings, or set some: KEY=VALUE ...",
              "Show the clock's settings; with KEY=VALUE arguments, change them (between games; with a key set, "
-             "--key signs the change). docs/user-guide.md lists the keys and their units (ms, a count, true/false).")
+             "--key signs the change), shown in the menu's order. docs/user-guide.md lists the keys and their units "
+             "(ms, a count, on/off; freeze auto, on or off; tc a TimeControl string).")
     _link_args(sp)
     sp.add_argument("assign", nargs="*", metavar="KEY=VALUE",
-                    help="a setting to change, e.g. low_time_ms=60000 (ms) or sound=false")
+                    help="a setting to change, e.g. low_time_ms=60000 (ms), sound=off, freeze=auto or tc=420")
     sp.set_defaults(func=cmd_settings)
     sp = cmd("new", "configure the next game (a TimeControl string or preset name) or match (--mode)",
              "Set up the next game (a TimeControl string or preset name) or, with --mode, a match of kok-boru or "
@@ -1034,12 +1119,13 @@ def build_parser() -> argparse.ArgumentParser:
                          "(first score wins), lot, draw, referee")
     sp.set_defaults(func=cmd_new)
     for name, text in (("start", "start: a game set up, a match's waiting period (or end a changeover early)"),
+                       ("pause", "pause: a running game, logged as paused by the arbiter (a match: `sagat stoppage`)"),
                        ("resume", "resume: a paused game, or a match after a stoppage"),
                        ("stoppage", "a match's stoppage: the match time stops until `sagat resume` (KB-16, KT-4.5)"),
                        ("undo", "a match: take back the last score or card of the period (logged as an undo)")):
         sp = cmd(name, text)
         _link_args(sp)
-        sp.set_defaults(func=cmd_referee)
+        sp.set_defaults(func=cmd_pause if name == "pause" else cmd_referee)
     sp = cmd("score", "a match: points for a side (kokboru 4, 2 or 1; kilithattu 1)")
     _link_args(sp)
     sp.add_argument("side", choices=("left", "right"), help="the side (face) that scored")

@@ -1,4 +1,4 @@
-"""Replaying a match's logged events through its mode's engine (`sagat logs verify`, issue 14).
+"""Replaying a match's logged events through its mode's engine (`sagat logs verify`).
 
 A match is a game of the log whose first record is a `match` setup (sagatfw/matchlog.py). Its
 events are replayed as the board's restore replays them (sagatfw/matchapp.py `restore`,

@@ -104,10 +104,10 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
     raw_path = os.path.join(out_dir, "records.bin")
     meta_path = os.path.join(out_dir, "clock.json")
     info = clock.request("log.info")
-    if "uid" not in info:  # a clock of before issue 15: its id is in identify only
+    if "uid" not in info:  # an older clock's log.info has no uid: its id is in identify only
         info["uid"] = clock.request("identify").get("uid")
     uid = info.get("uid")
-    # a clock of before issue 15 sends base64 only, 32 records at a time
+    # an older clock (no binary reads) sends base64 only, 32 records at a time
     binary = info.get("bin") is True
     if isinstance(info.get("max_records"), int) and info["max_records"] > 0:
         chunk = min(chunk, info["max_records"])
@@ -194,7 +194,7 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
     ask = seq
     while seq <= last:
         while len(window) < 4 and ask <= last:
-            args = {"bin": True} if binary else {}  # the records' raw bytes after the line (issue 15)
+            args = {"bin": True} if binary else {}  # the records' raw bytes after the line
             window.append((clock.send("log.read", from_seq=ask, max_records=chunk, **args), ask))
             ask += chunk
         rid, asked = window.pop(0)

@@ -74,7 +74,7 @@ def actions_help() -> str:
             parts = ["any of " + ", ".join(SCRIPT_SETTINGS)]
         lines.append(f"  {what:<17} " + ("; ".join(parts) if parts else "-"))
     lines.append("(? marks an optional field; a refused action is a warning with its line number, on stderr)")
-    lines.append('a match (issue 14): new with "mode" instead of "tc", then start, score, card, stoppage, resume, '
+    lines.append('a match: new with "mode" instead of "tc", then start, score, card, stoppage, resume, '
                  'undo, result (winner); a lot due is drawn at once')
     lines.append('e.g. {"at": 0, "do": "new", "mode": "kokboru", "lead": 8}  {"at": 0, "do": "new", '
                  '"mode": "kilithattu", "first": "left", "changeover_ms": 60000, "method": "lot", "seed": 7}')

@@ -1,4 +1,4 @@
-"""`sagat hall`: the arbiter's hall (issue 16; docs/hall.md). One local web page with every clock
+"""`sagat hall`: the arbiter's hall (docs/hall.md). One local web page with every clock
 of the round live, the round started on every board at one instant, pause all and resume all, and
 each finished game's log pulled and verified in the background."""
 

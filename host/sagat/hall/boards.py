@@ -290,7 +290,7 @@ class BoardLink:
     # ----------------------------------------------------- log pull and verify
 
     def _pull(self, clock: client.Clock, st: dict) -> None:
-        """The game just finished: its log pulled and verified (issue 16; pull.py, logs.py), and
+        """The game just finished: its log pulled and verified (pull.py, logs.py), and
         TK-P1's protest window from its result."""
         game = st.get("game")
         with self.lock:

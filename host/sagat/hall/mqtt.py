@@ -1,4 +1,4 @@
-"""Beyond one PC (issue 16): a hall publishes each of its clocks to an MQTT broker (Mosquitto), and
+"""Beyond one PC: a hall publishes each of its clocks to an MQTT broker (Mosquitto), and
 another hall subscribes and shows them beside its own, so one page shows boards attached to
 several PCs (several halls, or more clocks than one PC has USB ports).
 

@@ -1,4 +1,4 @@
-"""`sagat report`: a page per game from pulled logs (issue 16), and one page for the round.
+"""`sagat report`: a page per game from pulled logs, and one page for the round.
 
 Each game's page has the time-use plot of both sides per move (matplotlib, saved as PNG beside
 it), the flag-fall certificate (who fell first, the exact instants by the clock's own ticks, the

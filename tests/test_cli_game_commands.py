@@ -1,0 +1,122 @@
+"""A game from the PC in the `sagat` command's own words, against `sagat sim --serial --headless`
+(the firmware under MicroPython on a real pseudo-terminal): `sagat pause` beside start and resume,
+`sagat result` printing the code for the scoresheet, and `sagat settings` in the menu's order and
+taking each value as its setting wants it (`tc=420` is a control, `freeze=auto` the menu's word)."""
+
+import json
+
+import pytest
+from test_serial_e2e import Sim
+
+from sagat.cli import main
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "internal error" not in err, err
+    return code, out, err
+
+
+def _ok(capsys, port, *argv):
+    code, out, err = _run(capsys, *argv, "--port", port)
+    assert code == 0, (argv, err)
+    return out
+
+
+def _one_line_error(capsys, port, *argv):
+    code, out, err = _run(capsys, *argv, "--port", port)
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 1 and lines[0].startswith("sagat: "), (argv, out, err)
+    return lines[0]
+
+
+def _state(capsys, port):
+    return json.loads(_ok(capsys, port, "state", "--json"))
+
+
+@pytest.fixture
+def port(tmp_path):
+    s = Sim(tmp_path, [])
+    try:
+        yield s.port
+    finally:
+        s.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_port(tmp_path_factory):
+    s = Sim(tmp_path_factory.mktemp("settings"), [])
+    try:
+        yield s.port
+    finally:
+        s.stop()
+
+
+def test_pause_stops_a_running_game_as_the_arbiter_and_resume_goes_on(port, capsys):
+    _ok(capsys, port, "new", "420")
+    line = _one_line_error(capsys, port, "pause")  # nothing runs yet
+    assert "the clock is setup, not running" in line, line
+    assert "running" in _ok(capsys, port, "start")
+    out = _ok(capsys, port, "pause")
+    assert out.startswith("paused: "), out
+    st = _state(capsys, port)
+    assert st["state"] == "paused" and st["running"] is None
+    assert "left running" in _ok(capsys, port, "resume")
+
+
+def test_pause_of_a_match_says_a_match_stops_with_a_stoppage(port, capsys):
+    _ok(capsys, port, "new", "--mode", "kokboru")
+    _ok(capsys, port, "start")
+    line = _one_line_error(capsys, port, "pause")
+    assert "sagat stoppage" in line and "match is set up" in line, line
+    assert _state(capsys, port)["state"] == "running"  # the match's time runs on
+
+
+def test_result_prints_the_code_for_the_scoresheet(port, capsys):
+    _ok(capsys, port, "new", "420")
+    _ok(capsys, port, "start")
+    _ok(capsys, port, "pause")
+    out = _ok(capsys, port, "result", "1-0").splitlines()
+    assert out[0].startswith("finished: "), out
+    st = _state(capsys, port)
+    assert len(st["result_code"]) == 6 and st["result_code"].isdigit(), st
+    assert out[1] == f"result code {st['result_code']} (game {st['game']})", out
+    ans = json.loads(_ok(capsys, port, "result", "0-1", "--json"))  # a replaced result: its own code
+    assert ans["result_code"] == _state(capsys, port)["result_code"] and ans["game"] == st["game"]
+
+
+def test_settings_are_listed_in_the_menus_order_with_freeze_as_the_menu_shows_it(port, capsys):
+    from sagatfw import menu, settings
+
+    lines = _ok(capsys, port, "settings").splitlines()
+    keys = [line.split(" = ")[0] for line in lines]
+    first = [row[2] for row in menu.SETTINGS]
+    assert keys[:len(first)] == first, keys
+    assert keys[len(first):] == [k for k in settings.SCHEMA if k not in first], keys
+    assert lines[0] == "freeze = AUTO", lines
+    out = _ok(capsys, port, "settings", "freeze=on", "sound=off", "tc=420", "brightness=2")
+    assert "freeze = ON" in out and "sound = false" in out and 'tc = "420"' in out and "brightness = 2" in out
+    values = json.loads(_ok(capsys, port, "settings", "--json"))
+    assert values["freeze"] is True and values["sound"] is False and values["tc"] == "420"
+    assert "freeze = OFF" in _ok(capsys, port, "settings", "freeze=OFF")
+    assert "freeze = AUTO" in _ok(capsys, port, "settings", "freeze=auto")
+    assert 'tc = "300+2"' in _ok(capsys, port, "settings", "tc=300+2")
+
+
+@pytest.mark.parametrize("assign, needle", [
+    ("brightness=9", "brightness is 0..7, not 9"),
+    ("brightness=bright", "brightness is a whole number 0..7"),
+    ("freeze=maybe", "freeze is auto, on or off"),
+    ("sound=loud", "sound is on or off"),
+    ("first=middle", "first is one of left, right"),
+    ("tc=300x", "bad TimeControl '300x'"),
+    ("nosuch=1", "unknown setting"),
+    ("brightness", "is not KEY=VALUE"),
+])
+def test_a_bad_setting_is_one_line_and_nothing_changes(shared_port, capsys, assign, needle):
+    port = shared_port
+    before = json.loads(_ok(capsys, port, "settings", "--json"))
+    line = _one_line_error(capsys, port, "settings", assign)
+    assert needle in line, line
+    assert json.loads(_ok(capsys, port, "settings", "--json")) == before
