@@ -65,6 +65,21 @@ def test_pause_stops_a_running_game_as_the_arbiter_and_resume_goes_on(port, caps
     assert "left running" in _ok(capsys, port, "resume")
 
 
+def test_a_pull_counts_records_by_seq_and_the_segment_anchors_apart(port, capsys, tmp_path):
+    """A pull's line explains its figures: seq 0..5 are six records, and the segment's anchor (no seq
+    of its own) is counted apart, not as a seventh; the arbiter's pause is logged as the arbiter's."""
+    _ok(capsys, port, "new", "420")
+    _ok(capsys, port, "start")
+    _ok(capsys, port, "pause")
+    out = _ok(capsys, port, "logs", "pull", "--out", str(tmp_path / "log")).strip()
+    last = _state(capsys, port)["seq"]
+    assert out.startswith(f"{last + 1} new records (seq 0..{last}) + 1 segment anchor, "), out
+    events = [json.loads(line) for line in (tmp_path / "log" / "events.jsonl").read_text().splitlines()]
+    assert [e["by"] for e in events if e["type"] == "pause"] == ["arbiter"], events
+    again = _ok(capsys, port, "logs", "pull", "--out", str(tmp_path / "log")).strip()
+    assert again.startswith("no new records"), again
+
+
 def test_pause_of_a_match_says_a_match_stops_with_a_stoppage(port, capsys):
     _ok(capsys, port, "new", "--mode", "kokboru")
     _ok(capsys, port, "start")

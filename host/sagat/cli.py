@@ -770,6 +770,17 @@ def _out_file(option: str, path: str) -> None:
         raise UserError(f"{option} {path}: the folder {folder} is not writable")
 
 
+def _pulled_text(figures: dict) -> str:
+    """`N new records (seq a..b) + K segment anchors`: each log segment opens with an anchor record
+    (its chain's start, docs/log-format.md) that has no seq of its own, so a pull of seq 0..34 may
+    bring 36 records."""
+    n, k = figures.get("records", figures["pulled"]), figures.get("anchors", 0)
+    if n == 0 and k == 0:
+        return "no new records (the folder holds the whole log)"
+    text = f"{n} new record{'' if n == 1 else 's'} (seq {figures['first']}..{figures['last']})"
+    return text + (f" + {k} segment anchor{'' if k == 1 else 's'}" if k else "")
+
+
 def cmd_logs_pull(args: argparse.Namespace) -> int:
     from . import pull
 
@@ -778,8 +789,7 @@ def cmd_logs_pull(args: argparse.Namespace) -> int:
     return _out(
         args,
         figures,
-        f"{figures['pulled']} new records (clock seq {figures['first']}..{figures['last']}), "
-        f"{figures['events']} events in {os.path.join(args.out, 'events.jsonl')}",
+        _pulled_text(figures) + f", {figures['events']} events in {os.path.join(args.out, 'events.jsonl')}",
     )
 
 

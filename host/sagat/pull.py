@@ -174,7 +174,12 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
         if head["seq"] is not None:
             last = head["seq"]
     events = write_events(raw_path, os.path.join(out_dir, "events.jsonl"))
-    return {"pulled": pulled, "first": first, "last": last, "events": events, "uid": uid}
+    with open(raw_path, "rb") as fh:  # this pull's records: how many are segment anchors (no seq of their own)
+        fh.seek(len(have))
+        new = fh.read()
+    anchors = sum(1 for i in range(1, len(new), R.RECORD_SIZE) if new[i] == R.T_ANCHOR)
+    return {"pulled": pulled, "records": pulled - anchors, "anchors": anchors, "first": first, "last": last,
+            "events": events, "uid": uid}
 
 
 HEAD_FILE = "head.json"
