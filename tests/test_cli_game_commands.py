@@ -135,3 +135,27 @@ def test_a_bad_setting_is_one_line_and_nothing_changes(shared_port, capsys, assi
     line = _one_line_error(capsys, port, "settings", assign)
     assert needle in line, line
     assert json.loads(_ok(capsys, port, "settings", "--json")) == before
+
+
+def test_after_a_reboot_the_code_shown_at_setup_is_named_for_its_game(tmp_path, capsys):
+    """The faces show the last result's code again after every boot, with the next game at setup:
+    `info` and `state` say whose code it is, so it is never copied as the next game's."""
+    sim = Sim(tmp_path, [])
+    try:
+        _ok(capsys, sim.port, "new", "420")
+        _ok(capsys, sim.port, "start")
+        _ok(capsys, sim.port, "pause")
+        _ok(capsys, sim.port, "result", "1-0")
+        code = _state(capsys, sim.port)["result_code"]
+        assert f"moves 0-0  finished  result code {code}" in _ok(capsys, sim.port, "state")
+    finally:
+        sim.stop()
+    sim = Sim(tmp_path, [])  # the same flash image: the clock switched on again
+    try:
+        st = _state(capsys, sim.port)
+        assert st["state"] == "setup" and st["result_code"] == code and st["game"] == 1, st
+        assert _ok(capsys, sim.port, "state").rstrip().endswith(f"setup  game 1's result code {code}")
+        game = [line for line in _ok(capsys, sim.port, "info").splitlines() if line.startswith("game ")]
+        assert game and game[0].endswith(f"game 1's result code {code}"), game
+    finally:
+        sim.stop()

@@ -421,7 +421,7 @@ def info_text(ans: dict, game: dict | None) -> str:
                 text += " (running)"
             sides.append(text)
         moves = f"moves {(game.get('left') or {}).get('moves')}-{(game.get('right') or {}).get('moves')}"
-        code = f", result code {game['result_code']}" if game.get("result_code") else ""
+        code = f", {_code_text(game)}" if game.get("result_code") else ""
         rows.append(("game", f"{game.get('state')}: {', '.join(sides)}, {moves}{code}"))
         if game.get("mode"):
             rows[-1] = ("match", match_text(game))
@@ -494,7 +494,7 @@ def _faces(st: dict) -> str:
     a = face("left") + (" <" if run == "left" else "")
     b = ("> " if run == "right" else "") + face("right")
     moves = f"{(st.get('left') or {}).get('moves')}-{(st.get('right') or {}).get('moves')}"
-    code = f"  result code {st['result_code']}" if st.get("result_code") else ""
+    code = f"  {_code_text(st)}" if st.get("result_code") else ""
     return f"{a:>22} | {b:<22}  moves {moves}  {st.get('state')}{code}"
 
 
@@ -679,6 +679,14 @@ def _referee(args: argparse.Namespace, cmd: str, **values) -> int:
     ans.pop("id", None)
     ans.pop("ok", None)
     return _out(args, ans, _faces(ans) if ans.get("mode") else _brief(ans))
+
+
+def _code_text(st: dict) -> str:
+    """The result code as the state gives it: a finished game's own, or, at setup (after a reboot
+    the faces show the last result's code again), the game's whose code it is, never the next one's."""
+    if st.get("state") == "finished":
+        return f"result code {st['result_code']}"
+    return f"game {st.get('game')}'s result code {st['result_code']}"
 
 
 def _brief(ans: dict) -> str:
