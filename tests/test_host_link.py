@@ -102,6 +102,9 @@ def test_commands_against_the_simulator(tmp_path, capsys):
         assert "low_time_ms = 120000" in out and "sound = false" in out
         assert main(["settings", "--port", port, "low_time_ms=-5"]) == 2
         err = capsys.readouterr().err.strip().splitlines()
+        assert err == ["sagat: settings: low_time_ms is 0..360000000, not -5"]  # checked before asking
+        assert main(["settings", "--port", port, "tc=300+"]) == 2  # a control the clock itself judges
+        err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("sagat: clock refused settings.set: bad_arg")
         assert main(["presets", "push", "0", "club", "600+5", "--port", port]) == 0
         capsys.readouterr()

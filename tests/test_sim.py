@@ -339,6 +339,9 @@ def test_interactive_serial_in_a_terminal_serves_the_protocol(tmp_path):
     try:
         while b"READY" not in screen and time.monotonic() < deadline:
             time.sleep(0.1)
+        # the faces' screen is redrawn in place from its top: the port stays on it, under the faces
+        frame = bytes(screen).rsplit(b"\x1b[H", 1)[-1]
+        assert b"READY" in frame and b"serial port " + port.encode() in frame, frame
         with Clock(port, timeout=5) as c:
             assert c.request("identify")["board"] == "sim"
             assert c.request("state")["state"] == "setup"
@@ -444,3 +447,32 @@ def _game(tmp_path):
     script = tmp_path / "g.jsonl"
     script.write_text('{"at": 0, "do": "start"}\n{"at": 500, "do": "press", "side": "left"}\n')
     return str(script)
+
+
+def test_a_script_ends_with_the_faces_it_left(tmp_path, capsys):
+    """`sagat sim --script` prints the faces as its last boot ended them, then its one-line summary:
+    what the players would see at the end (the final times, END, the result code to copy)."""
+    script = _script(tmp_path / "game.jsonl", [
+        {"at": 0, "do": "new", "tc": "60"},
+        {"at": 1000, "do": "start"},
+        {"at": 5000, "do": "press", "side": "left"},
+        {"at": 9000, "do": "pause"},
+        {"at": 9500, "do": "result", "result": "1-0"},
+    ])
+    flash = tmp_path / "flash.img"
+    log = tmp_path / "log.jsonl"
+    code, out, err = _sim(capsys, "--script", script, "--flash", str(flash), "--virtual", "--log-json", str(log))
+    assert code == 0, err
+    assert "script done: 1 boot(s)" in err, err
+    faces = out.rstrip("\n").split("\n")
+    assert faces[0] == "sagat sim  finished" and "\r" not in out and "\x1b" not in out, faces
+    assert all(" | " in row for row in faces[1:]), faces
+    assert [e["result"] for e in _events(log) if e["type"] == "result"] == ["1-0"]
+    codes = [row for row in faces if "CODE" in row]
+    assert codes, faces
+    left, right = (half.strip() for half in codes[0].split(" | "))
+    assert left == right and left.startswith("CODE "), codes
+    # the code on the faces is the game's own: it checks against the log
+    assert main(["logs", "verify", "--image", str(flash), "--game", "1", "--code", left[5:]]) == 0
+    capsys.readouterr()
+    assert any("0:56" in row.split(" | ")[0] and "0:56" in row.split(" | ")[1] for row in faces), faces

@@ -1,4 +1,4 @@
-"""The sim's faces (boards/sim.py Board.show) and the labels the faces draw (issue 12, point 14):
+"""The sim's faces (boards/sim.py Board.show) and the labels the faces draw:
 the interactive sim redraws in place and only when something changed, the side to move is marked,
 and no label is cut; the app's messages fit an OLED line."""
 
@@ -71,6 +71,21 @@ def test_sim_shows_the_running_bar_and_the_side_to_move_uncut():
     row = [r for r in frame.split("\r\n") if "# running" in r][0]
     assert row.split(" | ")[1].startswith("#### running ###")  # the right face runs; not cut to "run"
     assert "B 100%" in frame
+
+
+def test_the_two_faces_rows_stay_side_by_side_where_one_face_has_a_row_the_other_has_not():
+    """A row only one face draws (the running bar) stays a row, empty on the other face: the faces'
+    marks at one height are on one line (before, the right face's LOW moved up beside the bar)."""
+    g = Game("5")
+    board, out = _board(virtual=True)
+    g.start(0)
+    g.poll(6000)  # left flagged without freeze and still running; right under the low-time mark
+    board.show(_app(g), 6000)
+    rows = [r.split(" | ") for r in _take(out).split("\r\n")[1:] if " | " in r]
+    bar = [r for r in rows if "# running" in r[0]]
+    assert bar and bar[0][1].strip() == "", rows  # the right face draws nothing beside the bar
+    marks = [r for r in rows if "FLAG" in r[0]]
+    assert marks and marks[0][1].strip() == "LOW", rows  # each face's mark on one line
 
 
 def test_virtual_sim_prints_each_frame_after_the_last():

@@ -110,7 +110,9 @@ def cards_text(m, side):
     return "W" * m.warnings[side]
 
 
-def _clock(ms, up=False):
+def clock_text(ms, up=False):
+    """A match time as M:SS as the faces show it: counting up (a stoppage, the stopped time)
+    rounded down, counting down (a break, a period) rounded up. `sagat state` prints the same."""
     s = ms // 1000 if up else _secs_up(ms)
     return "%d:%02d" % (s // 60, s % 60)
 
@@ -128,9 +130,9 @@ def run_text(m, side):
     if st == M.OVER:
         return "TIME " + time_text(m)
     if st == M.BREAK:
-        return m.BREAK_NAME.upper() + " " + _clock(m.break_ms())
+        return m.BREAK_NAME.upper() + " " + clock_text(m.break_ms())
     if st == M.STOPPED:
-        return "STOP " + _clock(m.stoppage_ms(), True) + " " + time_text(m)
+        return "STOP " + clock_text(m.stoppage_ms(), True) + " " + time_text(m)
     if st == M.RUNNING:
         return time_text(m)
     return "READY " + time_text(m)
@@ -158,5 +160,5 @@ def oled(m, side, message=None):
     if message:
         items.append(("text", 0, 56, message[:16], 1))
     elif st in (M.RUNNING, M.STOPPED, M.OVER) and m.stopped_ms():
-        items.append(("text", 0, 56, "STOPPED " + _clock(m.stopped_ms(), True), 1))  # KT-4.5
+        items.append(("text", 0, 56, "STOPPED " + clock_text(m.stopped_ms(), True), 1))  # KT-4.5
     return items

@@ -441,10 +441,12 @@ _WHY = {"points": "more points", "lead": "a winning lead", "golden_score": "gold
         "lot": "lot", "draw": "a draw by the method set", "referee": "the referee's result", "sudden": "sudden score"}
 
 
-def _sec(ms) -> str:
-    """A match's time as M:SS (whole seconds, rounded up as the faces count down)."""
-    s = (ms + 999) // 1000 if isinstance(ms, int) else 0
-    return f"{s // 60}:{s % 60:02d}"
+def _sec(ms, up: bool = False) -> str:
+    """A match's time as M:SS, rounded as the faces round it (matchfaces.clock_text: a time counting
+    up rounded down, one counting down rounded up), so the PC never reads 0:09 where the faces say 0:08."""
+    from sagatfw import matchfaces
+
+    return matchfaces.clock_text(ms if isinstance(ms, int) and not isinstance(ms, bool) else 0, up)
 
 
 def match_text(st: dict) -> str:
@@ -457,12 +459,12 @@ def match_text(st: dict) -> str:
         return f"{name} {f.get('score', 0)}{cards}"
 
     state = st.get("state")
-    clock = _sec(st.get("match_ms")) + (" (counting up)" if st.get("counts_up") else "")
+    clock = _sec(st.get("match_ms"), bool(st.get("counts_up"))) + (" (counting up)" if st.get("counts_up") else "")
     parts = [f"{st.get('mode')} {st.get('period_name')} {clock}", f"{side('left')} - {side('right')}", str(state)]
     if state == "stopped":
-        parts[-1] += f" {_sec(st.get('stoppage_ms'))}"
+        parts[-1] += f" {_sec(st.get('stoppage_ms'), True)}"
     if st.get("stopped_ms"):
-        parts.append(f"stopped {_sec(st.get('stopped_ms'))} this period")
+        parts.append(f"stopped {_sec(st.get('stopped_ms'), True)} this period")
     if state == "break":
         parts.append(f"break {_sec(st.get('break_ms'))} left")
     if st.get("entering"):

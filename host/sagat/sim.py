@@ -392,7 +392,12 @@ def _run_script(
     fw = cached_firmware(compiled=exe is not None)
     try:
         for boot in boots:
-            _run_boot(exe, fw, flash, boot, virtual, heap, os.path.basename(script))
+            # the last boot prints the faces as the script left them (not while a heap is measured:
+            # the faces' module is not the script's to pay for)
+            final = boot is boots[-1] and heap is None
+            faces = _run_boot(exe, fw, flash, boot, virtual, heap, os.path.basename(script), final)
+            if final and faces.strip():
+                echo(faces.replace("\r\n", "\n").rstrip("\n"))
             if not virtual and boot is not boots[-1]:
                 import time
 
@@ -407,7 +412,8 @@ def _run_script(
 
 
 def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, heap: str | None,
-              name: str = "script") -> None:
+              name: str = "script", final: bool = False) -> str:
+    """One boot of a script; returns what the board printed (its final faces with `final`)."""
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
         for a in boot.actions:
             fh.write(json.dumps(dict(a.data, line=a.line)) + "\n")
@@ -423,7 +429,7 @@ def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, h
             folder = tempfile.mkdtemp(prefix="sagat-flash-")
             unpack_image(flash, folder)
             cmd = [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder]
-        cmd += ["--actions", actions_file, "--start", str(boot.start), "--quiet"]
+        cmd += ["--actions", actions_file, "--start", str(boot.start), "--quiet"] + (["--final"] if final else [])
         if virtual:
             # ticks restart at boot, as a board's do; the first boot starts 30 s before the wrap
             base = (TICKS_MAX - 30000) if boot.start == 0 else (-boot.start) & TICKS_MAX
@@ -443,6 +449,7 @@ def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, h
     if run.returncode != 0:
         tail = (run.stderr.strip().splitlines() or ["no output"])[-1]
         raise SimError(f"the sim board stopped with an error (exit {run.returncode}): {tail}")
+    return run.stdout
 
 
 _CPYTHON_MAIN = (
@@ -577,6 +584,8 @@ def _run_serial(flash: str, headless: bool = False, ready=None, script: str | No
     master, slave = os.openpty()
     tty.setraw(slave, termios.TCSANOW)  # bytes pass unchanged: no echo, no CR/LF translation
     path = os.ttyname(slave)
+    if not headless:  # the faces' screen is redrawn in place: the port stays on it, under the faces
+        cmd += ["--status", f"serial port {path}: sagat --port {path} ..."]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
 
     def host_to_clock():

@@ -6,10 +6,12 @@
 # a virtual time source, stepping the app at every instant where something happens.
 #
 #   micropython firmware/main.py --flash IMG [--virtual] [--actions FILE] [--base TICKS]
-#                                [--start MS] [--quiet] [--oled diff|full]
+#                                [--start MS] [--quiet] [--oled diff|full] [--final] [--status TEXT]
 #
 # `sagat sim` (host/sagat/sim.py) validates a script, splits it at power cuts and runs one process
-# per boot with --actions; without --actions the sim is interactive (keys below).
+# per boot with --actions; without --actions the sim is interactive (keys below). --final prints
+# the faces once as a script's last boot ends them; --status puts a line of the host's (the serial
+# port) under the interactive faces.
 import sys
 import time
 
@@ -117,6 +119,7 @@ class Board:
         self.beeps = 0
         self.frames = 0
         self.loop_max_ms = 0
+        self.status = None  # a line of the host's under the faces (--status)
 
     def ticks(self):
         if self.virtual:
@@ -183,16 +186,19 @@ class Board:
                 return
         lines = (_face_lines(drawn[0]), _face_lines(drawn[1]))
         rows = ["sagat sim  %s" % state]
-        for i in range(max(len(lines[0]), len(lines[1]))):
-            a = lines[0][i] if i < len(lines[0]) else ""
-            b = lines[1][i] if i < len(lines[1]) else ""
-            rows.append("  %-16.16s | %s" % (a, b))
+        # the two faces row by row at the same height (y), a row one face leaves empty kept empty,
+        # so the left face's lines stay beside the right face's
+        ys = sorted(set([r[0] for r in lines[0]] + [r[0] for r in lines[1]]))
+        for y in ys:
+            rows.append("  %-16.16s | %s" % (_at(lines[0], y), _at(lines[1], y)))
         if self.virtual:  # a record of every frame (kept nowhere: the heap budget runs this way)
             out = self.out
             for row in rows:  # a row at a time: no frame-long string in a heap near its end
                 out.write(row)
                 out.write("\r\n")
             return
+        if self.status:  # the host's line (`sagat sim --serial`: the port), kept on the screen
+            rows.append(self.status)
         rows.append(HELP)
         frame = "\r\n".join(rows)
         if frame == getattr(self, "last_frame", None):
@@ -234,7 +240,15 @@ def _face_lines(items):
                 n = 14 - len(t)
                 row[1] = "[" + " " * (n // 2) + t + " " * (n - n // 2) + "]"
     rows.sort(key=lambda r: r[0])
-    return [r[1] for r in rows]
+    return rows
+
+
+def _at(rows, y):
+    """The text of the row at height y ("" where the face has none)."""
+    for r in rows:
+        if r[0] == y:
+            return r[1]
+    return ""
 
 
 # ---------------------------------------------------------------- scripts
@@ -378,7 +392,7 @@ def main(argv):
         from sagatfw.app import App
 
         opts = {"--flash": "sagat-flash.img", "--dir": None, "--actions": None, "--base": None, "--start": "0",
-                "--oled": None}
+                "--oled": None, "--status": None}
         flags = set()
         i = 0
         while i < len(argv):
@@ -386,7 +400,7 @@ def main(argv):
             if arg in opts and i + 1 < len(argv):
                 opts[arg] = argv[i + 1]
                 i += 2
-            elif arg in ("--virtual", "--quiet", "--serial", "--headless"):
+            elif arg in ("--virtual", "--quiet", "--serial", "--headless", "--final"):
                 flags.add(arg)
                 i += 1
             else:
@@ -410,6 +424,7 @@ def main(argv):
         if virtual and base is None:
             base = TICKS_MAX - 30000  # wrap the ticks 30 s into the run: the wrap is always exercised
         board = Board(base if virtual else None, "--quiet" in flags, None, opts["--oled"])
+        board.status = opts["--status"]
         app = App(board)
         start = int(opts["--start"])
         if virtual:
@@ -450,9 +465,13 @@ def main(argv):
         if opts["--actions"] is not None:
             actions = read_actions(opts["--actions"])
             if virtual:
-                run_virtual(app, board, actions, start)
+                cut = run_virtual(app, board, actions, start)
             else:
-                run_real(app, board, actions, start)
+                cut = run_real(app, board, actions, start)
+            if "--final" in flags and cut is None:  # the script's last boot: its faces as it ended
+                board.quiet = False
+                board.virtual = True  # one frame, printed as a record (no cursor moves)
+                board.show(app, board.ticks())
             return
         run_interactive(app, board)
 
@@ -482,7 +501,8 @@ def _uid(path):
 
 
 def run_real(app, board, actions, start):
-    """A script in real time: wait for each action's instant, stepping the app meanwhile."""
+    """A script in real time: wait for each action's instant, stepping the app meanwhile. Returns
+    the line of a power cut that ended it, else None (as run_virtual)."""
     t0 = _ms()
     last = [None, None]
     prev = board.ticks()
@@ -497,7 +517,7 @@ def run_real(app, board, actions, start):
             app.step(now)
             time.sleep(0.005)
         if a["do"] == "power_cut":
-            return
+            return n
         now = board.ticks()
         if a["do"] == "press" and not board.virtual:
             # stamped at its scripted instant, as a pin IRQ stamps it even when the loop runs late
