@@ -70,6 +70,7 @@ from sagatfw.clock import (  # noqa: E402
     Clock,
     Settings,
 )
+from sagatfw.logread import event_dict  # noqa: E402  (a failure's report only)
 
 MICROPYTHON = sys.implementation.name == "micropython"
 
@@ -95,7 +96,7 @@ POLL_MIN_MS = 1
 POLL_MAX_MS = 120
 
 # ---------------------------------------------------------------------------------------------------
-# The reference model. Its own description of the controls (not timecontrol.parse), its own states.
+# The reference model. Its own description of the controls (not tcparse), its own states.
 
 SUDDEN = 0
 FISCHER = 1
@@ -817,7 +818,7 @@ class Game:
             self._err(err)
             lines = [bad + (" (largest ms error %d)" % err)]
             for i in range(n):
-                lines.append("clock:    %r" % (clk.event(i),))
+                lines.append("clock:    %r" % (event_dict(clk.events, i * EV_SIZE, clk.tc_field),))
             for x in exp:
                 lines.append("expected: " + _event_text(x))
             self.fail("events after " + what, q, lines)

@@ -1,4 +1,4 @@
-# A match mode (issue 14) on the sim board, as memory_probe.py runs a game:
+# A match mode (docs/match.md) on the sim board, as memory_probe.py runs a game:
 #
 #     micropython -X heapsize=N match_probe.py FLASH ACTIONS START [--frozen] [--info]
 #
@@ -46,6 +46,7 @@ def main():
     if len(sys.argv) > 4 and sys.argv[4] == "--frozen":
         sys.path[:] = [".frozen"]
     from sagatfw.app import App
+    from sagatfw import simulator
     from sagatfw.boards import sim
     from sagatfw.protocol import Server
 
@@ -81,13 +82,13 @@ def main():
 
     def script():
         nonlocal n
-        for item in sim.read_actions(actions):
+        for item in simulator.read_actions(actions):
             n += 1
             if n % 20 == 0:
                 ask(srv, board.ticks(), b"state")
             yield item
 
-    sim.run_virtual(app, board, script(), start)
+    simulator.run_virtual(app, board, script(), start)
     phase("played")
     print("ANSWERED_PLAYED %d%d%d" % tuple(ask(srv, board.ticks(), c) for c in asks))
     print("LIVE_MAX %d" % PEAK[0])

@@ -99,6 +99,7 @@ def main():
         sys.path.insert(0, "/rom")
         phase("romfs")
     from sagatfw.app import App
+    from sagatfw import simulator
     from sagatfw.boards import sim
     from sagatfw.protocol import Server
 
@@ -132,13 +133,13 @@ def main():
 
     def script():
         nonlocal n
-        for item in sim.read_actions(actions):
+        for item in simulator.read_actions(actions):
             n += 1
             if n % 50 == 0:
                 ask(srv, board.ticks(), b'{"id":%d,"cmd":"state"}\n' % n)
             yield item
 
-    sim.run_virtual(app, board, script(), start)
+    simulator.run_virtual(app, board, script(), start)
     phase("played")
     # the arbiter's PC: identify, the log's extent, the settings, and a pause and a resume signed
     # with the key (each loads the protocol's rarer half, and auth, for the request)

@@ -1,5 +1,5 @@
 # sagat firmware entry point: boot the app on this board (Pico, ESP32), or the sim board on the
-# MicroPython unix port (arguments: see sagatfw/boards/sim.py).
+# MicroPython unix port (arguments: see sagatfw/simulator.py).
 import sys
 
 
@@ -35,6 +35,6 @@ if sys.platform in ("rp2", "esp32"):
             machine.reset()
         raise
 else:
-    from sagatfw.boards.sim import main
+    from sagatfw.simulator import main
 
     main(sys.argv[1:])

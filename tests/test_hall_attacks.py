@@ -1,4 +1,4 @@
-"""issue 16's attack review (/work/hall-attack-review.md), findings 5 to 9, each as it was done:
+"""Attacks on the hall, each as it was done:
 a clock answering garbage (the other boards go on; the bad one says so), a clock's uid used as a
 path and a `$` in a report's title, "verified" without a key, Unicode digits in the pairings and in
 a board's number, and actions the page hides (a result on a game never started, two starts at once)."""
@@ -142,7 +142,7 @@ def test_a_hostile_uid_stays_in_out_and_an_unkeyed_log_is_not_called_verified(mo
     (folder,) = os.listdir(out)
     assert folder == "board-01-__________x__frac__"
 
-    # the report: a folder named with `$`, `#` and `%2f` (the review's repro) reports, and links right
+    # the report: a folder named with `$`, `#` and `%2f` reports, and links right
     src = tmp_path / "src"
     label = "board-01-$\\frac{$#a%2fb?"
     shutil.copytree(out / folder, src / label)

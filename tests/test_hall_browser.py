@@ -1,4 +1,4 @@
-"""issue 16: the arbiter's hall in a real browser. Debian's Chromium, headless, driven by Selenium
+"""The arbiter's hall in a real browser. Debian's Chromium, headless, driven by Selenium
 through Debian's chromedriver, against `sagat hall --sim 8` as a user starts it: the page lists the
 8 boards with their players, the arbiter's key signs everything, "Set up all" and "Start round"
 start every clock at one instant (armed on each clock's ticks; the spread is shown), each flag is
@@ -345,7 +345,7 @@ def _no_script_ran(d) -> dict:
 
 def test_the_page_escapes_whatever_a_board_says(hall, browser):
     # a clock (or a hall on the broker) that answers garbage: every field drawn as text, a board
-    # that cannot be drawn says so, and the others are drawn all the same (attack review, 1 and 4)
+    # that cannot be drawn says so, and the others are drawn all the same
     d = browser
     d.get(hall["url"])
     _until(d, f"{CARDS}.length == {N}", WAIT, "the page")
@@ -396,7 +396,7 @@ def test_the_page_says_what_each_log_and_link_proves(hall, browser):
 
 def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
     # anyone who can publish to the broker: a board whose every field is a script, under a hall
-    # name and a board number that are too (attack review, 1)
+    # name and a board number that are too
     from test_hall_mqtt import MOSQUITTO
 
     if MOSQUITTO is None:

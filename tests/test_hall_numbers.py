@@ -1,9 +1,9 @@
-"""issue 16, the hall's remaining items: boards numbered from the clock's own number (`identify`'s
-`number`: the pairings' board 5 is the clock labelled 5, whatever port it is on; clocks without one
-take the free numbers; two clocks claiming one number are both shown, the clash an alert, never a
-silent overwrite), and a background pull that failed on the link is tried again (with fake clocks
-in the place of client.Clock, as tests/test_hall_attacks.py has them); and `--sim N`'s simulators
-running one compiled copy of the firmware."""
+"""The hall's board numbers, its pull retries and its simulators: boards numbered from the clock's
+own number (`identify`'s `number`: the pairings' board 5 is the clock labelled 5, whatever port it
+is on; clocks without one take the free numbers; two clocks claiming one number are both shown, the
+clash an alert, never a silent overwrite), and a background pull that failed on the link is tried
+again (with fake clocks in the place of client.Clock, as tests/test_hall_attacks.py has them); and
+`--sim N`'s simulators running one compiled copy of the firmware."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Matches from the PC (issue 14): a whole kok-boru bout and a kilithattu match driven only through
+"""Matches from the PC: a whole kok-boru bout and a kilithattu match driven only through
 `sagat` commands against `sagat sim --serial --headless` (the firmware under MicroPython answering
 on a real pseudo-terminal), the arbiter key's attacks on them, and the CLI's one-line errors."""
 
@@ -9,7 +9,7 @@ import pytest
 from test_serial_e2e import Sim
 
 from sagat.cli import main
-from sagatfw import protocol
+from sagatfw import wire as W
 
 KEY = "referee secret"
 
@@ -148,6 +148,6 @@ def test_the_table_of_actions_has_the_match_commands():
     from sagatfw import actions
 
     for cmd in ("score", "card", "stoppage", "undo"):
-        assert actions.ACTIONS[cmd][2] == protocol.GAME and cmd not in protocol.COMMANDS
+        assert actions.ACTIONS[cmd][2] == W.GAME and cmd not in W.COMMANDS
     assert {"mode", "lead", "changeover_ms", "method"} <= {s[0] for s in actions.ACTIONS["new"][3]}
     assert "winner" in {s[0] for s in actions.ACTIONS["result"][3]}

@@ -1,4 +1,4 @@
-"""protocol._strict_json against CPython's json module (strict: no NaN or Infinity): the same
+"""W.strict_json against CPython's json module (strict: no NaN or Infinity): the same
 lines are JSON for both, nesting within the clock's 30 levels, for JSON values written every way
 and for those values' bytes changed, cut and joined; and any bytes at all give None or a reason,
 never an exception."""
@@ -8,7 +8,7 @@ import json
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from sagatfw import protocol as P
+from sagatfw import wire as W
 
 
 def _cpython(line: bytes) -> bool:
@@ -45,7 +45,7 @@ def _depth(line: bytes) -> int:
 
 
 def _agree(line: bytes) -> None:
-    got = P._strict_json(line)
+    got = W.strict_json(line)
     assert got is None or isinstance(got, str)
     try:
         line.decode("utf-8")

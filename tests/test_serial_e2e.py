@@ -15,8 +15,8 @@ import serial
 
 from sagat.cli import main
 from sagat.client import Clock, LinkError
-from sagatfw import protocol
 from sagatfw import records as R
+from sagatfw import wire as W
 
 KEY = b"arbiter-secret"
 START_AT = 1500  # ms after the boot that plays the script (the host syncs its time meanwhile)
@@ -89,7 +89,7 @@ GAME = [
 def _configure(port):
     with Clock(port, key=KEY) as c:
         ident = c.request("identify")
-        assert ident["protocol"] == protocol.PROTOCOL and ident["board"] == "sim"
+        assert ident["protocol"] == W.PROTOCOL and ident["board"] == "sim"
         c.request("key.set", key=KEY.hex())  # no game in progress: the arbiter sets the key
         c.request("new", auth=True, tc="60+2", first="left")
 

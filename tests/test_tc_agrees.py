@@ -1,5 +1,5 @@
-"""Issue 11, point 7: `sagat tc` rejects exactly what the clock rejects. The host and the firmware
-share one parser (timecontrol.parse_sides); here each string is also tried the long way - every side
+"""`sagat tc` rejects exactly what the clock rejects. The host and the firmware
+share one parser (tcparse.parse_sides); here each string is also tried the long way - every side
 parsed alone and handed to the clock engine's new_game - and the two must agree."""
 
 import pytest
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from sagat.cli import main
 from sagatfw import clock as C
-from sagatfw import timecontrol as tcm
+from sagatfw import tcparse
 
 
 def clock_plays(text: str) -> bool:
@@ -17,7 +17,7 @@ def clock_plays(text: str) -> bool:
     if len(parts) > 2:
         return False
     try:
-        sides = [tcm.parse(p) for p in parts]
+        sides = [tcparse.parse(p) for p in parts]
         C.Clock().new_game(sides[0], sides[-1])
     except ValueError:
         return False
@@ -55,7 +55,7 @@ def test_sagat_tc_and_the_clock_agree(text: str, plays: bool, capsys: pytest.Cap
 @example("-|*60")
 def test_sagat_tc_and_the_clock_agree_on_any_string(text: str) -> None:
     try:
-        tcm.parse_sides(text)
+        tcparse.parse_sides(text)
         host = True
     except ValueError:
         host = False

@@ -6,6 +6,7 @@ The example-based tests are in tests/pure/test_timecontrol.py (they also run und
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from sagatfw import tcparse
 from sagatfw import timecontrol as tcm
 
 ALPHABET = "0123456789+db/:*-jcx|? "
@@ -14,24 +15,24 @@ ALPHABET = "0123456789+db/:*-jcx|? "
 def parse_or_reject(text: str) -> None:
     """parse(text) returns a control whose canonical string re-parses equal, or raises ValueError."""
     try:
-        tc = tcm.parse(text)
+        tc = tcparse.parse(text)
     except ValueError as e:
         assert str(e).startswith("bad TimeControl "), str(e)
         return
     out = tcm.format(tc)
-    again = tcm.parse(out)
+    again = tcparse.parse(out)
     assert again == tc, (text, out)
     assert tcm.format(again) == out
 
 
 def parse_sides_or_reject(text: str) -> None:
     try:
-        left, right = tcm.parse_sides(text)
+        left, right = tcparse.parse_sides(text)
     except ValueError as e:
         assert str(e).startswith("bad TimeControl "), str(e)
         return
     out = tcm.format_sides(left, right)
-    assert tcm.parse_sides(out) == (left, right), (text, out)
+    assert tcparse.parse_sides(out) == (left, right), (text, out)
 
 
 # --- (a) fuzz: ValueError or a control that round-trips, never another exception ---
@@ -68,7 +69,7 @@ def stage_lists(draw: st.DrawFn) -> tuple[list[tcm.Stage], bool]:
         final = i == n - 1
         moves = draw(st.integers(0 if final else 1, tcm.MAX_MOVES))
         most = tcm.MAX_SECONDS
-        if final and moves:  # a repeating stage adds at most MAX_BONUS a move (issue 11)
+        if final and moves:  # a repeating stage adds at most MAX_BONUS a move
             most = min(most, moves * tcm.MAX_BONUS)
         seconds = draw(st.integers(1 if i == 0 else 0, most))
         mode = draw(st.sampled_from(MODES))
@@ -101,11 +102,11 @@ def controls(draw: st.DrawFn) -> tcm.TimeControl:
 @given(controls())
 def test_generated_controls_round_trip(tc: tcm.TimeControl) -> None:
     text = tcm.format(tc)
-    back = tcm.parse(text)
+    back = tcparse.parse(text)
     assert back == tc, (text, back)
     assert tcm.format(back) == text
     assert str(tc) == text
-    assert tcm.parse("  " + text + "\n") == tc
+    assert tcparse.parse("  " + text + "\n") == tc
 
 
 def plays_together(left: tcm.TimeControl, right: tcm.TimeControl) -> bool:
@@ -119,12 +120,12 @@ def test_generated_sides_round_trip(left: tcm.TimeControl, right: tcm.TimeContro
     assert ("|" in text) == (left != right)
     if not plays_together(left, right):
         try:
-            tcm.parse_sides(text)
+            tcparse.parse_sides(text)
         except ValueError as e:
             assert "hourglass needs hourglass on both sides" in str(e)
             return
         raise AssertionError(text)
-    assert tcm.parse_sides(text) == (left, right), text
+    assert tcparse.parse_sides(text) == (left, right), text
 
 
 @given(controls())
@@ -164,7 +165,7 @@ def canonical_strings(draw: st.DrawFn) -> str:
         if not final or draw(st.booleans()):
             moves = draw(st.integers(1, tcm.MAX_MOVES))
             text = str(moves) + "/"
-            if final:  # a repeating stage adds at most MAX_BONUS a move (issue 11)
+            if final:  # a repeating stage adds at most MAX_BONUS a move
                 most = min(most, moves * tcm.MAX_BONUS)
         text += draw(number(1 if i == 0 else 0, most))
         mark = draw(st.sampled_from(("", "+", "d", "b")))
@@ -194,7 +195,7 @@ def canonical_strings(draw: st.DrawFn) -> str:
 @example("600j30x5")
 @example("1200c25/300")
 def test_canonical_strings_format_unchanged(text: str) -> None:
-    assert tcm.format(tcm.parse(text)) == text
+    assert tcm.format(tcparse.parse(text)) == text
 
 
 @given(canonical_strings(), canonical_strings())
@@ -202,4 +203,4 @@ def test_canonical_handicap_strings_format_unchanged(left: str, right: str) -> N
     text = left if left == right else left + "|" + right
     if left.startswith("*") != right.startswith("*"):  # hourglass on one side only: the clock refuses it
         return
-    assert tcm.format_sides(*tcm.parse_sides(text)) == text
+    assert tcm.format_sides(*tcparse.parse_sides(text)) == text

@@ -1,7 +1,7 @@
 # sagat: the actions that change the clock, in one table (issue 14, "Shape"): each action's name,
 # its arguments, the method it calls and who may call it; one check of the arguments (`args`) and
 # one way to refuse (`sagatfw.Refused(reason)`). The protocol (commands.py), the simulator's scripts
-# (boards/sim.py), the on-clock menu (menu.py) and the host's script checker (host/sagat/sim.py)
+# (simulator.py), the on-clock menu (menu.py) and the host's script checker (host/sagat/sim.py)
 # all go through this table: nobody else checks an action's arguments or turns an engine's "no"
 # into a reason. Loaded for a request, a script line or a menu choice, and forgotten after it.
 #
@@ -42,7 +42,7 @@ METHODS = ("sudden", "lot", "draw", "referee")  # modes.kilithattu.METHOD_NAMES
 # A match's options are checked here too, with the ranges the engines accept (KB-14's lead 0..99,
 # KT-4.4's changeover 1..60 s, KT-4.6's methods; tests/pure/test_actions.py holds the two to each
 # other): a bad one is refused before anything changes, even the other mode's match set up now,
-# which matchapp.new must drop before it loads this mode's engine.
+# which App.new_match must drop before it loads this mode's engine.
 
 ACTIONS = {
     "new": ("new_game", "both", 1, (
@@ -167,15 +167,13 @@ def do(app, name, vals, now, seed=0):
     if name == "new":
         app.armed = None  # an armed start was the game set up before
         if vals["mode"] is not None:
-            from sagatfw import matchapp
-
             if app.match is not None:
                 _idle(app.match.m)
             opts = {}
             for k in ("first", "lead", "changeover_ms", "method"):
                 if vals[k] is not None:
                     opts[k] = vals[k]
-            return matchapp.new(app, vals["mode"], opts, now, seed)
+            return app.new_match(vals["mode"], opts, now, seed)
         if app.match is not None:
             _idle(app.match.m)
         return app.new_game(vals["tc"], vals["first"] or "left", now)

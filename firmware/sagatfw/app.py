@@ -15,7 +15,6 @@ from sagatfw import buttons as B
 from sagatfw import clock as C
 from sagatfw import forget, load_key
 from sagatfw import records as R
-from sagatfw import timecontrol as tcm
 from sagatfw.journal import Journal
 from sagatfw.settings import Store
 from sagatfw.ticks import ticks_add, ticks_diff
@@ -96,9 +95,13 @@ class App:
             restored = self.journal.opened and self.journal.restore(self.clock, now)
             if restored is None:  # the log's current game is a match: it comes back in app.match
                 _forget("sagatfw.replay", "sagatfw.logread")  # room for the match's replay
-                from sagatfw.matchapp import restore
+                from sagatfw import matchsetup
 
-                restored = restore(self, now)
+                try:
+                    restored = matchsetup.restore(self, now)  # False; ValueError if it cannot replay
+                finally:
+                    matchsetup = None
+                    _forget("sagatfw.matchsetup", "sagatfw.matchlog")
         except Exception as e:  # noqa: BLE001 - a log the engine cannot replay: start clean, say so
             self.match = None
             self.status = _ST_RESTORE_FAILED
@@ -145,7 +148,9 @@ class App:
         try:
             # the one parser of a control string (also that of settings, presets, the menu and
             # `sagat tc`): what it accepts, new_game plays; "300|" is refused, not read as "300"
-            left, right = tcm.parse_sides(tc)
+            from sagatfw import tcparse
+
+            left, right = tcparse.parse_sides(tc)
             if settings is None:
                 settings = self.store.clock_settings()
             self.clock.new_game(left, right, side, settings)
@@ -312,6 +317,21 @@ class App:
         if c.state == C.ADJOURNED:
             return self.resume_adjourned(now)
         return False
+
+    def new_match(self, mode, opts, now, seed=0):
+        """Set up a match of `mode` ("kokboru": lead; "kilithattu": first "left"/"right",
+        changeover_ms, method "sudden"/"lot"/"draw"/"referee") and log its setup; it waits for the
+        referee's start. ValueError (Refused) on a bad option, and nothing changes then (but for the
+        settings file, written again with the same values). A game running refuses it. `seed`: the
+        lot's, for scripts (0: the board's true random source). matchsetup.py, loaded for it and
+        forgotten after: a match's loop never holds the setup's code."""
+        from sagatfw import matchsetup
+
+        try:
+            return matchsetup.new(self, mode, opts, now, seed)
+        finally:
+            matchsetup = None
+            _forget("sagatfw.matchsetup", "sagatfw.matchlog")
 
     def new_game(self, tc, first, now):
         """Set up the next game (TimeControl string, "LEFT|RIGHT" for a handicap). Refused while a

@@ -216,12 +216,15 @@ class Clock:
     def new_game(self, left, right=None, first=LEFT, settings=None):
         """Set up a game: `left`/`right` are TimeControl objects or strings (right defaults to
         left). The clock waits for `start` (TK-C5). Raises ValueError on bad input."""
-        if isinstance(left, str):
-            left = tcm.parse(left)
+        if isinstance(left, str) or isinstance(right, str):
+            from sagatfw import tcparse  # a string is parsed (tests, the host); the board hands objects
+
+            if isinstance(left, str):
+                left = tcparse.parse(left)
+            if isinstance(right, str):
+                right = tcparse.parse(right)
         if right is None:
             right = left
-        elif isinstance(right, str):
-            right = tcm.parse(right)
         if not isinstance(left, tcm.TimeControl) or not isinstance(right, tcm.TimeControl):
             raise ValueError("a game needs a TimeControl for each side")
         if (left.kind == tcm.HOURGLASS) != (right.kind == tcm.HOURGLASS):
@@ -808,16 +811,3 @@ class Clock:
         if left == right:
             return tcm.format(left)
         return {"left": tcm.format(left), "right": tcm.format(right)}
-
-    def event(self, i):
-        """Queued event i as a contract 3 dict (allocates: for the log and tests, not the tick
-        path). `game`, `seq` and `wall` are the journal's to add."""
-        from sagatfw.logread import event_dict  # not on the board's loop: tests, replay, the host
-
-        return event_dict(self.events, i * EV_SIZE, self.tc_field)
-
-    def take_events(self):
-        """All queued events as dicts, and clear the queue (allocates)."""
-        out = [self.event(i) for i in range(self.n_events)]
-        self.n_events = 0
-        return out

@@ -4,15 +4,15 @@
 # protocol.Server loads this module for such a request and drops it again after that feed: a
 # board's loop keeps only the frequent half of the protocol in RAM (state, the challenge and the
 # log pull). Each command is a function (server, request, now) returning the response body, or
-# raising protocol.Error.
+# raising wire.Error.
 
 import binascii
 import os
 
 from sagatfw import KEY_FILE, MAX_KEY, VERSION, Refused, forget
 from sagatfw import clock as C
-from sagatfw import protocol as P
 from sagatfw import records as R
+from sagatfw import wire as W
 from sagatfw.logcmds import first_record, protected_game, str_arg
 
 try:
@@ -60,7 +60,7 @@ def _brief(srv):
         "t": c.t,
         "left_ms": c.ms(C.LEFT),
         "right_ms": c.ms(C.RIGHT),
-        "running": P.side_name(c.running),
+        "running": W.side_name(c.running),
     }
 
 def action_level(cmd):
@@ -69,7 +69,7 @@ def action_level(cmd):
 
     entry = actions.ACTIONS.get(cmd)
     if entry is None:
-        raise P.Error(P.UNKNOWN_CMD, "unknown command %s" % P.short(cmd))
+        raise W.Error(W.UNKNOWN_CMD, "unknown command %s" % W.short(cmd))
     return entry[2]
 
 def act(srv, req, now):
@@ -83,9 +83,9 @@ def act(srv, req, now):
     try:
         actions.do(srv.app, cmd, actions.args(cmd, req), now)
     except Refused as e:
-        raise P.Error(P.REFUSED, "%s: %s" % (cmd, e)) from None
+        raise W.Error(W.REFUSED, "%s: %s" % (cmd, e)) from None
     except ValueError as e:
-        raise P.Error(P.BAD_ARG, "%s: %s" % (cmd, e)) from None
+        raise W.Error(W.BAD_ARG, "%s: %s" % (cmd, e)) from None
     finally:
         forget("sagatfw.actions")
     app = srv.app
@@ -98,7 +98,7 @@ def act(srv, req, now):
     body = _brief(srv)
     if cmd == "new":
         body["tc"] = app.clock.tc_field()
-        body["first"] = P.side_name(app.clock.first)  # what was set up (a null first is left)
+        body["first"] = W.side_name(app.clock.first)  # what was set up (a null first is left)
     return body
 
 def settings_get(srv, req, now):
@@ -117,22 +117,22 @@ def presets_list(srv, req, now):
     return {"builtin": builtin, "user": user, "slots": MAX_PRESETS}
 
 def presets_set(srv, req, now):
-    slot = P.int_arg(req, "slot", 0, 99)
+    slot = W.int_arg(req, "slot", 0, 99)
     name = str_arg(req, "name")
     tc = str_arg(req, "tc")
     store = srv.app.store
     try:
         store.set_preset(slot, name, tc)
     except ValueError as e:
-        raise P.Error(P.BAD_ARG, str(e)) from None
+        raise W.Error(W.BAD_ARG, str(e)) from None
     try:
         store.save()
     except OSError as e:
-        raise P.Error(P.INTERNAL, "presets not saved: %s" % (e,)) from None
+        raise W.Error(W.INTERNAL, "presets not saved: %s" % (e,)) from None
     return {"slot": slot, "name": name, "tc": tc}
 
 def time_sync(srv, req, now):
-    wall = P.int_arg(req, "wall_ms", P.WALL_MIN_MS, P.WALL_MAX_MS)
+    wall = W.int_arg(req, "wall_ms", W.WALL_MIN_MS, W.WALL_MAX_MS)
     j = srv.app.journal
     durable = j.time_sync(srv.app.clock, wall, now)
     return {"seq": j.seq - 1, "durable": durable}
@@ -142,12 +142,12 @@ def key_set(srv, req, now):
     try:
         key = binascii.unhexlify(text)
     except ValueError:
-        raise P.Error(P.BAD_ARG, "key must be hex digits (at most %d bytes)" % MAX_KEY) from None
+        raise W.Error(W.BAD_ARG, "key must be hex digits (at most %d bytes)" % MAX_KEY) from None
     if srv.in_progress():
-        raise P.Error(P.REFUSED, "the key changes between games only: the clock is %s" % srv.state_name())
+        raise W.Error(W.REFUSED, "the key changes between games only: the clock is %s" % srv.state_name())
     j = srv.app.journal
     if j.backlog:
-        raise P.Error(P.BUSY, "log records are waiting to be written: try again")
+        raise W.Error(W.BUSY, "log records are waiting to be written: try again")
     # Two phases, so that a power cut anywhere leaves the key file and the log in step (a key
     # file changed without its record made every later log fail verification): the new key goes
     # into a pending file first (empty: no key), then the change's record into the log, and only
@@ -164,7 +164,7 @@ def key_set(srv, req, now):
             f.write(key)
     except OSError as e:
         _remove(path + PENDING)
-        raise P.Error(P.INTERNAL, "key not saved: %s" % (e,)) from None
+        raise W.Error(W.INTERNAL, "key not saved: %s" % (e,)) from None
     # the change goes into the log sealed with the old key (the evidence that its holder made it: a
     # verifier accepts unkeyed records after a key_cleared record only), every later record with
     # the new one. Should the flash fail now, the record waits in RAM and goes first, in order; the
@@ -187,7 +187,7 @@ def maintenance(srv, req, now):
     set, nothing else does (link.py), because the key file can be read at the REPL. Between games
     only: Ctrl-C stops the clock, and during a game it stays an ordinary byte anyway."""
     if srv.in_progress():
-        raise P.Error(P.REFUSED, "maintenance: the clock is %s: finish the game (a result) first" % srv.state_name())
+        raise W.Error(W.REFUSED, "maintenance: the clock is %s: finish the game (a result) first" % srv.state_name())
     app = srv.app
     if not srv.repl_open:  # in the log: from here to the next boot the flash was open to the REPL
         app.journal.log_settings(app.clock, app.store.clock_settings(), R.ORIGIN_MAINTENANCE, now)
@@ -195,19 +195,19 @@ def maintenance(srv, req, now):
     return {"repl_open": True}
 
 def log_erase(srv, req, now):
-    upto = P.int_arg(req, "upto_seq", 0, 0xFFFFFFFF)
-    game = P.int_arg(req, "game", 0, 0xFFFF)
+    upto = W.int_arg(req, "upto_seq", 0, 0xFFFFFFFF)
+    game = W.int_arg(req, "game", 0, 0xFFFF)
     prot = protected_game(srv)
     if game >= prot:
-        raise P.Error(P.REFUSED, "game %d is in progress: only finished games are erased" % prot)
+        raise W.Error(W.REFUSED, "game %d is in progress: only finished games are erased" % prot)
     j = srv.app.journal
     if j.backlog:
-        raise P.Error(P.BUSY, "log records are waiting to be written: try again")
+        raise W.Error(W.BUSY, "log records are waiting to be written: try again")
     names = srv.names()
     erased = 0
     stopped = None
     for name in names[:-1]:  # never the newest segment: the journal writes there
-        if erased >= P.MAX_ERASE:
+        if erased >= W.MAX_ERASE:
             stopped = "more"
             break
         stopped = _erasable(srv, name, upto, game)
@@ -260,7 +260,7 @@ def identify(srv, req, now):
     used, free = _heap()
     return {
         "firmware": VERSION,
-        "protocol": P.PROTOCOL,
+        "protocol": W.PROTOCOL,
         "board": srv.info.get("name", getattr(srv.app.board, "name", None)),
         "uid": srv.info.get("uid"),
         "number": srv.info.get("number"),
@@ -273,8 +273,8 @@ def identify(srv, req, now):
         "heap_free": free,
         "key_set": bool(srv.key),
         "repl_open": srv.repl_open,
-        "max_line": P.MAX_LINE,
-        "max_records": P.MAX_RECORDS,
+        "max_line": W.MAX_LINE,
+        "max_records": W.MAX_RECORDS,
         "bin": True,  # log.read sends raw records after its line on request (issue 15)
         "commands": _command_names(),
     }
@@ -283,7 +283,7 @@ def identify(srv, req, now):
 def _command_names():
     from sagatfw import actions
 
-    return sorted(list(P.COMMANDS.keys()) + list(actions.ACTIONS.keys()))
+    return sorted(list(W.COMMANDS.keys()) + list(actions.ACTIONS.keys()))
 
 
 def _heap():

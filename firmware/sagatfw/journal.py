@@ -45,14 +45,12 @@ from sagatfw import records as R
 from sagatfw import timecontrol as tcm
 from sagatfw.ticks import ticks_add, ticks_diff
 
-SUFFIX = ".seg"
 # littlefs's answers of a full flash: no block left (ENOSPC, 28), or a folder whose metadata cannot
 # take a new entry (its NOSPC there comes back as ENAMETOOLONG, 36: our names are 14 characters).
 # const() with a leading underscore: no entry in the module's dict, which lives in RAM even when
 # the module is frozen (one more global there cost the 64 KB frozen match probe its margin)
 _ENOSPC = const(28)
 _ENAMETOOLONG = const(36)
-CKPT = "ckpt"  # the latest checkpoint: one record, overwritten (not a segment)
 ROOM = "room"  # ballast: flash held back for the records that must be kept on a full flash
 ROOM_BYTES = 8192
 # 255 records (16,320 bytes) fill four 4 KB blocks of littlefs's skip-list files (each block after
@@ -131,7 +129,7 @@ class Journal:
     def segments(self):
         """Segment file names, oldest first."""
         try:
-            names = [n for n in os.listdir(self.root) if n.endswith(SUFFIX)]
+            names = [n for n in os.listdir(self.root) if n.endswith(R.SUFFIX)]
         except OSError:
             return []
         names.sort()
@@ -330,7 +328,7 @@ class Journal:
             snap[97 : 97 + len(tc)] = tc
             snap[n - 16 :] = self.chain.mac(self.buf, memoryview(snap)[: n - 16])[:16]
         try:
-            f = open(self._path(CKPT), "wb")
+            f = open(self._path(R.CKPT), "wb")
             try:
                 f.write(self.buf)
                 if snap is not None:
@@ -437,7 +435,7 @@ class Journal:
     def _new_segment(self):
         self._close()
         seq = R.seq_of(self.backlog[0])
-        name = "%010d%s" % (seq, SUFFIX)
+        name = "%010d%s" % (seq, R.SUFFIX)
         path = self._path(name)
         if _exists(path):  # a segment from before a cut holds no durable record with this seq
             os.remove(path)

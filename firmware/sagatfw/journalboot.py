@@ -9,7 +9,6 @@ import struct
 
 from sagatfw import clock as C
 from sagatfw import records as R
-from sagatfw.journal import CKPT
 
 
 def open_log(j, keyfile=None):  # Journal.open (not `open`: that name is the builtin here)
@@ -220,7 +219,7 @@ def restore(j, clock, now):
             return False
     else:  # the whole game
         if _first_type(j) == 0x30:  # matchlog.T_MATCH: a match's game, told before logread is loaded
-            return None  # (the heap at a match's restore has no room for both): matchapp.restore replays it
+            return None  # (the heap at a match's restore has no room for both): matchsetup.restore replays it
         if j.result_seq >= 0:
             # open() found this game's result: it is finished, and nothing a finished game's replay
             # gives is kept (the app sets up the next game; the code is shown from the record). Not
@@ -230,7 +229,7 @@ def restore(j, clock, now):
         finished = False
         for ev in game_events(j):
             if ev["type"] == "match":
-                return None  # a match's game: matchapp.restore replays it
+                return None  # a match's game: matchsetup.restore replays it
             if ev["type"] == "settings" and ev.get("tc") is not None:
                 seen = True
             if seen:
@@ -263,7 +262,7 @@ def ckpt_record(j):
     the key; else None. A game's restore and a match's (matchapp.py) check what it says."""
     rec = j.buf
     try:
-        with open(j._path(CKPT), "rb") as f:
+        with open(j._path(R.CKPT), "rb") as f:
             if f.readinto(rec) != R.RECORD_SIZE:
                 return None
     except OSError:

@@ -7,16 +7,15 @@ import binascii
 import os
 
 from sagatfw import clock as C
-from sagatfw import journal as J
-from sagatfw import protocol as P
 from sagatfw import records as R
+from sagatfw import wire as W
 
 
-def str_arg(req, name, lo=1, hi=P.MAX_LINE):
-    """A request's text argument of lo..hi characters, or protocol.Error bad_arg."""
+def str_arg(req, name, lo=1, hi=W.MAX_LINE):
+    """A request's text argument of lo..hi characters, or wire.Error bad_arg."""
     v = req.get(name)
     if not isinstance(v, str) or not lo <= len(v) <= hi:
-        raise P.Error(P.BAD_ARG, "%s must be a string of %d..%d characters" % (name, lo, hi))
+        raise W.Error(W.BAD_ARG, "%s must be a string of %d..%d characters" % (name, lo, hi))
     return v
 
 
@@ -59,7 +58,7 @@ def l_head(srv, req, now):
     try:
         binascii.unhexlify(nonce)
     except ValueError:
-        raise P.Error(P.BAD_ARG, "nonce must be hex digits") from None
+        raise W.Error(W.BAD_ARG, "nonce must be hex digits") from None
     j = srv.app.journal
     seq = j.head_seq if j.head_seq >= 0 else None
     link = binascii.hexlify(j.head_link).decode()
@@ -87,7 +86,7 @@ def _listing(j):
         names, sizes = [], {}
         try:
             for e in ild(j.root):
-                if e[0].endswith(J.SUFFIX):
+                if e[0].endswith(R.SUFFIX):
                     names.append(e[0])
                     sizes[e[0]] = e[3] if len(e) > 3 else -1
         except OSError:
@@ -111,8 +110,8 @@ def l_info(srv, req, now):
     first = first_record(srv, names)
     prot = protected_game(srv)
     # the pull that follows (sagat logs pull asks log.info first) reads with this listing: its
-    # first log.read need not list the segments again in its own pass (protocol.c_log_read)
-    srv.segs = [j.seq, len(j.backlog), now, names, [P._seg_first(n) for n in names]]
+    # first log.read need not list the segments again in its own pass (pull.Pull.c_log_read)
+    srv.segs = [j.seq, len(j.backlog), now, names, [W.seg_first(n) for n in names]]
     return {
         "first": first[0] if first else None,
         "last": srv.last_seq(),
@@ -125,7 +124,7 @@ def l_info(srv, req, now):
         "dropped": j.dropped,
         "log_full": j.full,
         "log_error": j.error,
-        "max_records": P.MAX_RECORDS,
+        "max_records": W.MAX_RECORDS,
         "bin": True,  # log.read sends raw records after its line on request (issue 15)
         "uid": srv.info.get("uid"),  # so that a pull needs no identify first
     }

@@ -30,6 +30,7 @@ from sagatfw.records import (
     arg_of,
     chain_of,
     check,
+    iso_utc,
     seq_of,
     stage_byte,
     type_of,
@@ -42,42 +43,6 @@ def _text(rec, at, size):
     raw = bytes(rec[at : at + size])
     n = raw.find(b"\x00")
     return raw if n < 0 else raw[:n]
-
-
-_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def iso_utc(sec, ms=0):
-    """ISO-8601 UTC for Unix seconds (no time module: the same on every runtime)."""
-    days = sec // 86400
-    rest = sec % 86400
-    year = 1970
-    while True:
-        n = 366 if (year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)) else 365
-        if days < n:
-            break
-        days -= n
-        year += 1
-    month = 0
-    while True:
-        n = _DAYS[month] + (1 if month == 1 and n_leap(year) else 0)
-        if days < n:
-            break
-        days -= n
-        month += 1
-    return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (
-        year,
-        month + 1,
-        days + 1,
-        rest // 3600,
-        rest // 60 % 60,
-        rest % 60,
-        ms,
-    )
-
-
-def n_leap(year):
-    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
 
 
 def _name(names, i):
@@ -427,6 +392,15 @@ def _collect(out, got):
 
 def _side(s):
     return C.SIDE_NAMES[s] if s >= 0 else None
+
+
+def take_events(clock):
+    """The clock's queued events as contract 3 dicts, and its queue cleared (allocates: for the
+    replay, the tests and the host, never the board's loop). `game`, `seq` and `wall` are the
+    journal's to add."""
+    out = [event_dict(clock.events, i * C.EV_SIZE, clock.tc_field) for i in range(clock.n_events)]
+    clock.n_events = 0
+    return out
 
 
 def event_dict(ev, e, tc_field=None):

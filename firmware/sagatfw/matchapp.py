@@ -10,9 +10,9 @@
 # docs/log-format.md), draws a lot when one is due, serves the link and refreshes the faces.
 #
 #   from sagatfw import matchapp
-#   matchapp.new(app, "kokboru", {"lead": 8}, now)          # ValueError (Refused) on a bad option
+#   app.new_match("kokboru", {"lead": 8}, now)              # ValueError (Refused) on a bad option
 #   app.match.do("score", now, LEFT, 4)                        # any engine operation; Refused
-#   matchapp.restore(app, now)                                 # at boot (App.boot): the log's match
+#   matchsetup.restore(app, now)                               # at boot (App.boot): the log's match
 #
 # The faces of a match are matchfaces.py's (the boards' show); the referee's buttons are below
 # (MatchApp._button); the protocol's match commands are matchcmds.py's.
@@ -436,31 +436,3 @@ def option_args(mode, opts):
             v = METHOD_NAMES.index(v) if v in METHOD_NAMES else -1
         kw[k] = v
     return kw
-
-
-def new(app, mode, opts, now, seed=0):
-    """Set up a match of `mode` ("kokboru": lead; "kilithattu": first "left"/"right",
-    changeover_ms, method "sudden"/"lot"/"draw"/"referee") and log its setup; it waits for the
-    referee's start. ValueError (Refused) on a bad option, and nothing changes then (but for the
-    settings file, written again with the same values). A game running refuses it. `seed`: the
-    lot's, for scripts (0: the board's true random source). (matchsetup.py, loaded for it.)"""
-    from sagatfw import matchsetup
-
-    try:
-        return matchsetup.new(app, mode, opts, now, seed)
-    finally:
-        matchsetup = None
-        forget("sagatfw.matchsetup", "sagatfw.matchlog")
-
-
-def restore(app, now):
-    """At boot (App.boot), the log's current game is a match: it comes back in app.match
-    (matchsetup.restore, loaded for it). Returns False; raises ValueError if the log cannot be
-    replayed."""
-    from sagatfw import matchsetup
-
-    try:
-        return matchsetup.restore(app, now)
-    finally:
-        matchsetup = None
-        forget("sagatfw.matchsetup", "sagatfw.matchlog")

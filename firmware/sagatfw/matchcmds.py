@@ -6,7 +6,7 @@
 # while a match is set up, and forgets it after that feed, as commands.py.
 
 from sagatfw import faces as F
-from sagatfw import protocol as P
+from sagatfw import wire as W
 from sagatfw.modes import base as M
 
 
@@ -18,16 +18,16 @@ def _busy(mapp):
 def serve(srv, req, now, command):
     """key.set, maintenance, log.erase and log.info (`command`: its function, of commands.py or
     logcmds.py) while a match is set up, with the match's guards. Returns the answer's body or
-    raises protocol.Error."""
+    raises wire.Error."""
     cmd = req["cmd"]
     mapp = srv.app.match
     busy = _busy(mapp)
     if busy and (cmd == "key.set" or cmd == "maintenance"):
-        raise P.Error(P.REFUSED, "%s: the match is in progress: enter its result first" % cmd)
+        raise W.Error(W.REFUSED, "%s: the match is in progress: enter its result first" % cmd)
     # a match set up is logged (its setup record) as much as a game set up: its game stays too
     if mapp.m.state < M.FINISHED and cmd == "log.erase" and (
-            P.int_arg(req, "game", 0, 0xFFFF) >= srv.app.journal.game):
-        raise P.Error(P.REFUSED, "game %d is a match in progress: only finished games are erased"
+            W.int_arg(req, "game", 0, 0xFFFF) >= srv.app.journal.game):
+        raise W.Error(W.REFUSED, "game %d is a match in progress: only finished games are erased"
                       % srv.app.journal.game)
     body = command(srv, req, now)
     if busy and cmd == "log.info":

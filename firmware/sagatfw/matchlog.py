@@ -18,7 +18,7 @@
 
 import struct
 
-from sagatfw.records import FLAG_WALL, HEADER, PAYLOAD
+from sagatfw.records import FLAG_WALL, HEADER, PAYLOAD, iso_utc
 
 EV_BASE = 0x20  # a match event: EV_BASE + modes.base event type (room for 16 types)
 EV_RESULT = 0x2A  # EV_BASE + modes.base.EV_RESULT
@@ -48,7 +48,6 @@ def _periods(i):
 
 def decode(rec):
     """The named fields of a match record (type EV_BASE .. T_MATCH), for `sagat logs show` and the restore."""
-    from sagatfw.logread import iso_utc
     from sagatfw.modes import base as M
 
     (_, kind, game, seq, t, pms, val, ls, rs, period, side, arg, mode, _, flags, _, ws, wms) = (

@@ -1,6 +1,6 @@
 # sagat: setting up a match (issue 14): a new one (`new`), or the log's match at boot (`restore`).
 #
-# Loaded for that only, through matchapp.new and matchapp.restore, and forgotten after: a match's
+# Loaded for that only, through App.new_match and App.boot, and forgotten after: a match's
 # loop never holds this code, and the frozen firmware's 64 KB heap has no room for it beside a
 # match and a protocol request (issue 14, the heap after a restore). The records are read raw (no
 # logread, no matchlog: the boot's heap is tight). What a match keeps (the engine, its MatchApp) is made here in a
@@ -43,7 +43,7 @@ _FINAL_AT = const(42)
 
 
 def new(app, mode, opts, now, seed=0):
-    """matchapp.new."""
+    """App.new_match."""
     from sagatfw import Refused
     from sagatfw import clock as C
 
@@ -164,7 +164,7 @@ def _last_event(j):
 
 
 def restore(app, now):
-    """matchapp.restore: at boot, the log's current game is a match (journal.restore said None). Finished (its last
+    """App.boot: at boot, the log's current game is a match (journal.restore said None). Finished (its last
     match event is a result): the match comes back as that result record says it ended
     (Match.restore_result), nothing replayed, nothing logged: the faces show the final score,
     who won and why, and the result code, until the next game or match is set up. Else: replay

@@ -26,7 +26,7 @@
 #             START sets up the game (app.new_game) and closes the menu.
 #   CUSTOM    MIN L 1..600, BONUS L none/+/d/b, SEC L 0..60 (with a bonus), SAME R? yes/no (no: the
 #             same three for the right side), FIRST; builds "300+2" or "300+2|180+2", checked with
-#             timecontrol.parse_sides (a bad one, e.g. "+0", shows NO and stays).
+#             tcparse.parse_sides (a bad one, e.g. "+0", shows NO and stays).
 #             A new game (PRESET, CUSTOM) while one is in progress (paused, flagged, adjourned) needs
 #             ABORT? YES first; in SETUP or after a result it goes straight on.
 #   SETTINGS  FREEZE auto/on/off, TENTHS off/10/20/30/60 s, DEFAULT off/15/30/60 min (TK-C6), LOW
@@ -203,8 +203,10 @@ def side_label(tc):
 
 def tc_label(text):
     """A short label of a TimeControl string ("LEFT|RIGHT" for a handicap); "?" if it is bad."""
+    from sagatfw import tcparse  # the menu forgets the parser with itself
+
     try:
-        left, right = tcm.parse_sides(text)
+        left, right = tcparse.parse_sides(text)
     except ValueError:
         return "?"
     if left == right:
@@ -560,8 +562,10 @@ class Menu:
 
     def _init_custom(self):
         """Start from the current control where it is a simple one (one stage, whole minutes)."""
+        from sagatfw import tcparse
+
         try:
-            sides = tcm.parse_sides(self.app.store.values["tc"])
+            sides = tcparse.parse_sides(self.app.store.values["tc"])
         except ValueError:
             sides = (None, None)
         for s in (C.LEFT, C.RIGHT):
@@ -598,8 +602,10 @@ class Menu:
             right = self._side_tc(C.RIGHT)
             if right != tc:
                 tc = tc + "|" + right
+        from sagatfw import tcparse
+
         try:
-            tcm.parse_sides(tc)
+            tcparse.parse_sides(tc)
         except ValueError as e:
             self._no("BAD TC", "BAD", ticks, str(e))
             return

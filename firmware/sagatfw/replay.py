@@ -13,7 +13,7 @@
 # be reproduced without them; `gap` says where (the verifier names it, the restore refuses).
 
 from sagatfw import clock as C
-from sagatfw import timecontrol as tcm
+from sagatfw.logread import take_events
 from sagatfw.ticks import TICKS_HALF
 
 # Events the engine derives from time alone: replay advances the clock to their `t`.
@@ -34,10 +34,11 @@ def settings_of(ev):
 
 
 def _tc_sides(tc):
+    from sagatfw import tcparse  # the boot forgets it with the replay
+
     if isinstance(tc, dict):
-        return tcm.parse(tc["left"]), tcm.parse(tc["right"])
-    left, right = tcm.parse_sides(tc)
-    return left, right
+        return tcparse.parse(tc["left"]), tcparse.parse(tc["right"])
+    return tcparse.parse_sides(tc)
 
 
 class Replay:
@@ -112,7 +113,7 @@ class Replay:
                 return
 
     def _take(self):
-        self.queue.extend(self.clock.take_events())
+        self.queue.extend(take_events(self.clock))
 
     def _log(self, now):  # the clock's sink
         self._take()

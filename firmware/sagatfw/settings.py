@@ -5,7 +5,7 @@
 # either the old settings or the new ones, never half of each. `load` never raises: a missing file
 # gives the defaults (origin "missing"), an unreadable one or bad values give the defaults for what
 # was bad (origin "corrupt"), and `problem` says what was wrong for the faces and the log. Every value
-# is checked as the boot uses it: the control with the one parser (timecontrol.parse_sides), the
+# is checked as the boot uses it: the control with the one parser (tcparse.parse_sides), the
 # clock's settings with clock.Settings; `check_all` applies the same checks before anything is saved.
 
 import json
@@ -13,7 +13,6 @@ import os
 
 from sagatfw import clock as C
 from sagatfw import records as R
-from sagatfw import timecontrol as tcm
 
 MAX_PRESETS = 5  # user slots, as DGT's manual ones
 MAX_NAME = 16
@@ -66,8 +65,10 @@ def _ok(key, v):
 def _valid_tc(v):
     if not isinstance(v, str):
         return False
+    from sagatfw import tcparse  # the app forgets the parser once a control is set
+
     try:
-        tcm.parse_sides(v)
+        tcparse.parse_sides(v)
     except ValueError:
         return False
     return True
@@ -82,14 +83,16 @@ def validate(key, value):
     if key not in SCHEMA:
         raise ValueError("unknown setting %r" % (key,))
     if SCHEMA[key][1] == "t" and isinstance(value, str):
-        tcm.parse_sides(value)  # its ValueError names the bad part
+        from sagatfw import tcparse
+
+        tcparse.parse_sides(value)  # its ValueError names the bad part
     if not _ok(key, value):
         raise ValueError("bad value for %s: %r" % (key, value))
 
 
 def check_all(values, changes):
     """`values` (a whole valid set) with `changes` applied, checked as the boot will use them:
-    each value (validate: the TimeControl with the one parser, timecontrol.parse_sides), then the
+    each value (validate: the TimeControl with the one parser, tcparse.parse_sides), then the
     clock's settings together (clock.Settings). Returns the new dict; ValueError, and nothing
     changed, on the first bad value."""
     if not isinstance(changes, dict):

@@ -15,8 +15,6 @@ import struct
 
 from sagatfw import clock as C
 from sagatfw import records as R
-from sagatfw import timecontrol as tcm
-from sagatfw.journal import CKPT, SUFFIX
 
 try:
     from micropython import const
@@ -43,7 +41,7 @@ def _no(why):
 def read(j):
     """The checkpoint file's bytes (the record and the snapshot), or ValueError."""
     try:
-        with open(j._path(CKPT), "rb") as f:
+        with open(j._path(R.CKPT), "rb") as f:
             data = f.read(_MAX + 1)
     except OSError:
         _no("no checkpoint file")
@@ -58,11 +56,11 @@ def record_at(j, names, seq, buf):
     """(segment index, record index, the record) of `seq` in the log, found by the segments' names
     (each the seq of its first record; its record 0 is the anchor), or ValueError."""
     i = len(names) - 1
-    while i >= 0 and int(names[i][: -len(SUFFIX)]) > seq:
+    while i >= 0 and int(names[i][: -len(R.SUFFIX)]) > seq:
         i -= 1
     if i < 0:
         _no("seq %d is before the log" % seq)
-    k = seq - int(names[i][: -len(SUFFIX)]) + 1
+    k = seq - int(names[i][: -len(R.SUFFIX)]) + 1
     rec = None
     g = j._read_segment(names[i], buf, k)
     for r in g:
@@ -112,7 +110,9 @@ def load(j, clock):
             or advance > 1 or running < -1 or running > 1 or to_move < -1 or to_move > 1 \
             or (running == C.NONE) == (state == C.RUNNING) or t_ev > C.MAX_GAME_MS or seg_start > t_ev:
         _no("the snapshot's state is out of range")
-    left, right = tcm.parse_sides(bytes(body[_FIXED : _FIXED + ntc]).decode())
+    from sagatfw import tcparse  # the boot forgets it with the snapshot reader
+
+    left, right = tcparse.parse_sides(bytes(body[_FIXED : _FIXED + ntc]).decode())
     clock.new_game(left, right, first, C.Settings(None if freeze == 2 else freeze == 1,
                                                   "flag" if advance else "moves", ext, default, low))
     clock.state = state

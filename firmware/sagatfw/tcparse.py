@@ -1,7 +1,7 @@
 # sagat: the TimeControl parser (contract 1 of docs/design.md; the grammar is in timecontrol.py).
 #
 # Pure module. It is needed only while a control is being set (a new game, a setting, a preset, the
-# menu, a log replayed): timecontrol.parse loads it, and the firmware forgets it again afterwards
+# menu, a log replayed): each caller imports it there, and the firmware forgets it again afterwards
 # (sagatfw.forget), so a board's loop does not keep it in RAM.
 
 from sagatfw.timecontrol import (

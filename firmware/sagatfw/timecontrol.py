@@ -75,7 +75,7 @@ class Stage:
 
 
 class TimeControl:
-    """A parsed control for one side. Build it with `parse`; `str()` gives the canonical string."""
+    """A parsed control for one side. Build it with `tcparse.parse`; `str()` gives the canonical string."""
 
     def __init__(self, kind, stages=(), byo=BYO_NONE, byo_ms=0, byo_count=0):
         self.kind = kind
@@ -152,7 +152,7 @@ def _seconds(ms):
 
 
 def format(tc):
-    """The canonical string of a TimeControl: parse(format(tc)) == tc."""
+    """The canonical string of a TimeControl: tcparse.parse(format(tc)) == tc."""
     if tc.kind == COUNTUP:
         return "-"
     if tc.kind == HOURGLASS:
@@ -172,20 +172,6 @@ def format(tc):
     elif tc.byo == BYO_CANADIAN:
         text += "c" + str(tc.byo_count) + "/" + _seconds(tc.byo_ms)
     return text
-
-
-def parse(text):
-    """Parse one side's TimeControl string. Raises ValueError naming the offending part."""
-    from sagatfw import tcparse  # the parser is RAM only while a control is set (app forgets it)
-
-    return tcparse.parse(text)
-
-
-def parse_sides(text):
-    """Parse "TC" (both sides) or "LEFT|RIGHT" (handicap): returns (left, right)."""
-    from sagatfw import tcparse
-
-    return tcparse.parse_sides(text)
 
 
 def format_sides(left, right):

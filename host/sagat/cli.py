@@ -10,7 +10,7 @@ import json
 import os
 import sys
 
-from sagatfw import presets
+from sagatfw import presets, tcparse
 from sagatfw import timecontrol as tcm
 
 from . import __version__, client
@@ -85,7 +85,7 @@ def _control(given: str) -> str:
     checked (UserError). A word that is neither is an unknown preset, with the nearest names."""
     text = presets.preset(given) or given
     try:
-        tcm.parse_sides(text)
+        tcparse.parse_sides(text)
     except ValueError as e:
         # preset-shaped: a word of letters, digits and - + . (a TimeControl never starts with a letter)
         if given[:1].isalpha() and all(ch.isalnum() or ch in "-+." for ch in given):
@@ -100,7 +100,7 @@ def _control(given: str) -> str:
 
 def cmd_tc(args: argparse.Namespace) -> int:
     text = _control(args.control)
-    left, right = tcm.parse_sides(text)
+    left, right = tcparse.parse_sides(text)
     canonical = tcm.format_sides(left, right)
     if args.json:
         print(json.dumps({"tc": canonical, "left": tcm.format(left), "right": tcm.format(right)}))

@@ -20,7 +20,7 @@ from sagatfw import actions as FA  # the one table of actions (the firmware's)
 from sagatfw import clock as C
 from sagatfw import matchapp as _MA  # which mode takes which option (the firmware's)
 from sagatfw import settings as fw_settings
-from sagatfw import timecontrol as tcm
+from sagatfw import tcparse
 from sagatfw.ticks import TICKS_MAX
 
 # The script's actions: every row of the firmware's one table of actions (sagatfw/actions.py: its
@@ -178,7 +178,7 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
             elif what == "new":
                 match = False
                 try:
-                    tcm.parse_sides(vals["tc"])
+                    tcparse.parse_sides(vals["tc"])
                 except ValueError as e:
                     raise bad(str(e)) from None
         if match and what in GAME_ONLY:
@@ -310,7 +310,7 @@ def firmware_dir(compiled: bool = True, into: str | None = None, src: str | Path
         shutil.copyfile(main_py, out / "main.py")
     else:  # an installed package: main.py is not in it
         (out / "main.py").write_text(
-            "import sys\nfrom sagatfw.boards.sim import main\nmain(sys.argv[1:])\n", encoding="utf-8"
+            "import sys\nfrom sagatfw.simulator import main\nmain(sys.argv[1:])\n", encoding="utf-8"
         )
     return str(out)
 
@@ -454,7 +454,7 @@ def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, h
 
 _CPYTHON_MAIN = (
     "import sys; fw = sys.argv.pop(1); sys.path.insert(0, fw); "
-    "from sagatfw.boards.sim import main; main(sys.argv[1:])"
+    "from sagatfw.simulator import main; main(sys.argv[1:])"
 )
 
 

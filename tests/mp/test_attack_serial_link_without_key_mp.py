@@ -1,5 +1,5 @@
 # Attacks (firmware side, under the MicroPython unix port) on the clock over the
-# USB serial link WITHOUT the arbiter key. The first failed when the review wrote it (a finding,
+# USB serial link WITHOUT the arbiter key. The first failed when it was written (a finding,
 # fixed by the maintenance rule in link.py); the second held.
 import json
 
@@ -36,8 +36,8 @@ class _Link(LK.Link):
         return False
 
 
-def test_review_with_a_key_ctrl_c_never_reaches_the_repl_between_games():
-    # Issue 11.6 and docs/arbiter-guide.md ("It closes the REPL. With a key set, no byte sequence on
+def test_with_a_key_ctrl_c_never_reaches_the_repl_between_games():
+    # docs/arbiter-guide.md ("It closes the REPL. With a key set, no byte sequence on
     # the USB serial link drops the board to MicroPython's prompt"). mpremote sends b"\r\x03\x03"
     # then b"\r\x01" (raw REPL): between games the firmware turns the keyboard interrupt back on
     # (kbd_intr(3)) whatever the key, so a laptop gets the REPL and reads /arbiter.key.
@@ -64,7 +64,7 @@ def test_review_with_a_key_ctrl_c_never_reaches_the_repl_between_games():
     assert 3 not in kbd.calls, "Ctrl-C interrupts to the REPL after a result with a key set: %r" % kbd.calls
 
 
-def test_review_a_signed_request_cannot_be_replayed_or_retargeted():
+def test_a_signed_request_cannot_be_replayed_or_retargeted():
     # held: the nonce is used up by the next request that carries auth, right or wrong; a proof
     # for one request does not fit another (a changed argument, id or command).
     rig = Rig(key=KEY)

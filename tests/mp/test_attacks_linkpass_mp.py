@@ -18,7 +18,7 @@ from test_repl import Stream as CountingStream
 from sagatfw import buttons as B
 from sagatfw import clock as C
 from sagatfw import link as L
-from sagatfw import protocol as P
+from sagatfw import wire as W
 from sagatfw.ticks import ticks_diff
 
 
@@ -55,10 +55,9 @@ def test_attack_ctrl_c_during_a_running_match_without_a_key():
     # a match (kokboru) runs: matchapp.step passes in_game=True to link.service, but service's second
     # guard asks server.in_progress(), the GAME clock's state, which stays SETUP under a match: after
     # every pass that serves the link (and during its read of the next line) Ctrl-C interrupts
-    from sagatfw import matchapp
 
     rig = Rig()
-    matchapp.new(rig.app, "kokboru", {"lead": 8}, PT(rig.ms))
+    rig.app.new_match("kokboru", {"lead": 8}, PT(rig.ms))
     rig.step()
     r = rig.request("start")
     assert r["ok"] is True and r["state"] == "running", r
@@ -70,10 +69,9 @@ def test_attack_ctrl_c_during_a_running_match_without_a_key():
 
 
 def test_attack_ctrl_c_during_a_match_stoppage_while_a_hall_polls():
-    from sagatfw import matchapp
 
     rig = Rig()
-    matchapp.new(rig.app, "kokboru", {"lead": 8}, PT(rig.ms))
+    rig.app.new_match("kokboru", {"lead": 8}, PT(rig.ms))
     rig.step()
     assert rig.request("start")["ok"] is True
     assert rig.request("stoppage")["ok"] is True
@@ -151,10 +149,10 @@ def test_attack_pipelined_odd_lines_all_answered_in_order():
         ('{"id":3,"cmd":"state","pad":"%s"}\n' % pad).encode(),
         ('{"id":4,"cmd":"state","pad":"%s"}\n' % ("y" * 600)).encode(),  # over MAX_LINE: an error, id null
         b'{"id":5,"cmd":"state"}\n',
-        ('{"id":6,"cmd":"state","pad":"%s"}\n' % ("z" * (P.MAX_LINE - 32))).encode(),  # at MAX_LINE
+        ('{"id":6,"cmd":"state","pad":"%s"}\n' % ("z" * (W.MAX_LINE - 32))).encode(),  # at MAX_LINE
         b'{"id":7,"cmd":"state"}\n',
     ]
-    assert len(lines[7]) == P.MAX_LINE, len(lines[7])
+    assert len(lines[7]) == W.MAX_LINE, len(lines[7])
     got = _serve(rig, [b"".join(lines)])
     ids = [a["id"] for a in got]
     assert ids == [1, 2, 3, None, 5, 6, 7], got

@@ -1,4 +1,4 @@
-# log.read streams its records from the flash as the link takes them (issue 15): a run of
+# log.read streams its records from the flash as the link takes them: a run of
 # records is read at once and not decoded when its first and last seqs follow on. Against damage
 # of every kind (a flipped byte anywhere in a record, a record cut out of a segment, a torn tail,
 # a segment removed, a lone anchor) and any from_seq and max_records, every answer must be what
@@ -14,8 +14,8 @@ from flash import unmount
 from test_protocol import Rig, _b64
 
 from sagatfw import clock as C
-from sagatfw import protocol as P
 from sagatfw import records as R
+from sagatfw import wire as W
 
 
 def reference(folder, start, want):
@@ -135,7 +135,7 @@ def test_every_answer_is_the_rules_on_damaged_logs():
         last = rig.app.journal.seq
         for _ in range(40):
             start = rnd.randrange(last + 3)
-            want = 1 + rnd.randrange(P.MAX_RECORDS if rnd.randrange(4) == 0 else 40)
+            want = 1 + rnd.randrange(W.MAX_RECORDS if rnd.randrange(4) == 0 else 40)
             got = _ask(rig, start, want)
             want_got = reference(folder, start, want)
             assert got == want_got, (done, start, want, got[1:], want_got[1:])
@@ -159,7 +159,7 @@ def test_a_pull_in_chunks_gets_every_record_once_whatever_the_damage():
             _damage(folder, random)
         rig.srv.segs = None
         whole = reference(folder, 0, 100000)[0]
-        for chunk in (1, 7, 32, P.MAX_RECORDS):
+        for chunk in (1, 7, 32, W.MAX_RECORDS):
             got = b""
             seq = 0
             while True:
@@ -185,7 +185,7 @@ def test_records_written_while_a_chunk_is_sent_are_in_it_or_the_next():
     got = []
     ms = 20 * 500
     while True:
-        rig.srv.feed(b'{"id":1,"cmd":"log.read","from_seq":%d,"max_records":%d}\n' % (seq, P.MAX_RECORDS), rig_now(rig))
+        rig.srv.feed(b'{"id":1,"cmd":"log.read","from_seq":%d,"max_records":%d}\n' % (seq, W.MAX_RECORDS), rig_now(rig))
         out = bytearray()
         while srv.pending():
             out += srv.take_out(100)  # a piece at a time, and a press between pieces
@@ -216,7 +216,7 @@ def test_bin_sends_the_same_records_raw_and_a_bad_bin_is_refused():
     rig.ok("start")
     for i in range(50):
         rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, 500 * (i + 1))
-    for start, want in ((0, P.MAX_RECORDS), (3, 17), (16, 1), (40, 5)):
+    for start, want in ((0, W.MAX_RECORDS), (3, 17), (16, 1), (40, 5)):
         assert _ask_bin(rig, start, want) == _ask(rig, start, want)
     empty = _ask_bin(rig, 10000, 5)
     assert empty[0] == b"" and empty[3] == 0

@@ -1,8 +1,8 @@
-# A full flash must never lose events in silence (issue 11, point 8), on the real littlefs: a
+# A full flash must never lose events in silence, on the real littlefs: a
 # flash the game in progress really fills (a 64 KB image) says LOG FULL on the faces and in the
 # protocol's state, the records that cannot be kept are counted, the result is still logged (the
-# ballast goes for it) after a gap record with the count, and the clock never stops. (The issue's
-# attack, a 3-hour game checkpointing every second, is test_checkpoint_file.py; the helpers here
+# ballast goes for it) after a gap record with the count, and the clock never stops. (The attack of
+# a 3-hour game checkpointing every second is test_checkpoint_file.py; the helpers here
 # drive the sim board in virtual time, as `sagat sim --virtual` does.)
 import gc
 
@@ -11,6 +11,7 @@ from flash import Flash, mount, read_log, unmount
 from sagatfw import clock as C
 from sagatfw import faces as F
 from sagatfw.app import App
+from sagatfw import simulator
 from sagatfw.boards import sim
 from sagatfw.faces import status_text  # noqa: E402
 from sagatfw.replay import Replay
@@ -30,7 +31,7 @@ def _boot(vt):
 
 def _play(app, board, actions):
     """Run (at, action) dicts the way `sagat sim --virtual` does; stops at a power cut."""
-    return sim.run_virtual(app, board, [(i + 1, a) for i, a in enumerate(actions)], board.vt)
+    return simulator.run_virtual(app, board, [(i + 1, a) for i, a in enumerate(actions)], board.vt)
 
 
 def _replays(events, game):

@@ -1,4 +1,4 @@
-# issue 14: a referee runs a whole match from the clock's buttons alone (matchapp.py "the buttons"),
+# A referee runs a whole match from the clock's buttons alone (matchapp.py "the buttons"),
 # on the unix port with the real app, journal and littlefs on a RAM flash: START starts a period
 # and stops / restarts the match time, a lever opens a kok-boru score entry that a second press
 # completes (PLUS 4, MINUS 2, the lever again 1, MENU a warning, MENU held a red card), MINUS held
@@ -6,7 +6,6 @@
 from flash import Flash, mount, unmount
 
 from sagatfw import buttons as B
-from sagatfw import matchapp
 from sagatfw.app import App
 from sagatfw.faces import status_text  # noqa: E402
 from sagatfw.modes import base as M
@@ -49,7 +48,7 @@ def _app(mode, opts):
     board = FakeBoard()
     app = App(board)
     app.boot(T(0))
-    matchapp.new(app, mode, opts, T(0))
+    app.new_match(mode, opts, T(0))
     return app
 
 

@@ -1,4 +1,5 @@
-# Issue 14's gaps on the real App over littlefs in RAM, with the protocol (MicroPython only):
+# Gaps once left in matches, closed and held here, on the real App over littlefs in RAM, with the
+# protocol (MicroPython only):
 #   - an undo that withdraws a result: the time since the result is the stoppage's (KB-16,
 #     KT-4.5), in `state` and in the log;
 #   - a finished match comes back after a reboot as it ended (its result record, no replay): the
@@ -122,8 +123,8 @@ def test_a_finished_kilithattu_match_by_lot_comes_back_with_its_entering_team_kt
 
 
 def test_a_long_finished_match_is_not_replayed_at_boot():
-    # issue 15 asks that a finished game is not replayed at boot: a finished match is read from
-    # its setup and its last records, however long it was
+    # a finished game is not replayed at boot (docs/design.md, "Budgets"), nor a finished match:
+    # it is read from its setup and its last records, however long it was
     rig = Rig(blocks=256)
     rig.ok("new", mode="kokboru", lead=0)
     rig.ok("start")
@@ -157,24 +158,23 @@ def test_a_long_finished_match_is_not_replayed_at_boot():
 
 
 def test_a_refused_match_of_the_other_mode_gives_the_game_clock_its_queue_back():
-    # matchapp.new drops the other mode's match (and its engine) before loading the new mode's:
+    # App.new_match drops the other mode's match (and its engine) before loading the new mode's:
     # a refused option then must not leave the game clock without its event queue
     from test_protocol import T
 
     from sagatfw import clock as C
-    from sagatfw import matchapp
 
     rig = Rig()
     rig.ok("new", mode="kokboru")
     assert len(rig.app.clock.events) == 0  # a match holds the game clock's queue
     # over the protocol (and the menu, the scripts) the table refuses a bad option before anything
-    # changes: the kok-boru match stays (the attack review's finding 1)
+    # changes: the kok-boru match stays
     rig.err("new", "bad_arg", mode="kilithattu", method="coin")
     assert rig.app.match is not None and rig.app.match.m.MODE == "kokboru"
-    # a caller of matchapp.new with a value only the engine refuses: the match is dropped first
+    # a caller of App.new_match with a value only the engine refuses: the match is dropped first
     # (for RAM), and the game clock gets its queue back
     try:
-        matchapp.new(rig.app, "kilithattu", {"method": "coin"}, T(0))
+        rig.app.new_match("kilithattu", {"method": "coin"}, T(0))
         raise AssertionError("a bad method was taken")
     except ValueError:
         pass

@@ -1,4 +1,4 @@
-# issue 14: a match over the serial protocol (contract 6, docs/protocol.md "Matches") on a real App
+# A match over the serial protocol (contract 6, docs/protocol.md "Matches") on a real App
 # over littlefs in RAM: `new` with a mode, the referee's commands, `state` as a scoreboard, every
 # game command that would act on the clock refused while a match is set up, the arbiter's
 # authority on every changing match command, and the match's code out of RAM after each feed.
@@ -20,10 +20,9 @@ def test_attack_a_game_start_during_a_match_never_starts_the_clock():
     # match got a game_start record and the clock ran behind the match's faces
     from test_protocol import T
 
-    from sagatfw import matchapp
 
     rig = Rig()
-    matchapp.new(rig.app, "kokboru", {"lead": 8}, T(0))  # set up as the buttons or a script do
+    rig.app.new_match("kokboru", {"lead": 8}, T(0))  # set up as the buttons or a script do
     st = rig.ok("start")
     assert st["mode"] == "kokboru" and st["state"] == "running" and st["period_name"] == "1st half"
     assert rig.app.clock.state == 0  # the game clock stays set up (C.SETUP)

@@ -14,7 +14,9 @@ import sagatfw.app as A
 from sagatfw import auth as AU
 from sagatfw import clock as C
 from sagatfw import protocol as P
+from sagatfw import pull as PL
 from sagatfw import records as R
+from sagatfw import wire as W
 from sagatfw.app import App
 from sagatfw.commands import save_key
 from sagatfw.faces import status_text  # noqa: E402
@@ -162,7 +164,7 @@ class Rig:
         assert r["error"]["message"]
         return r
 
-    def pull(self, start=0, chunk=P.MAX_RECORDS):
+    def pull(self, start=0, chunk=W.MAX_RECORDS):
         """log.read from `start` to the end in chunks; returns (records, responses)."""
         recs = []
         resps = []
@@ -215,10 +217,10 @@ def test_identify_state_and_uptime():
     r = rig.ok("identify")
     from sagatfw import VERSION
 
-    assert r["firmware"] == VERSION and r["protocol"] == P.PROTOCOL == 2
+    assert r["firmware"] == VERSION and r["protocol"] == W.PROTOCOL == 2
     assert r["board"] == "test" and r["uid"] == "e6614103e7" and r["number"] == 12
     assert r["battery"] == 87 and r["low_battery"] is False and r["key_set"] is False
-    assert r["uptime_ms"] == 2500 and r["max_line"] == 512 and r["max_records"] == P.MAX_RECORDS
+    assert r["uptime_ms"] == 2500 and r["max_line"] == 512 and r["max_records"] == W.MAX_RECORDS
     assert "log.read" in r["commands"] and "auth.challenge" in r["commands"]
     import gc
 
@@ -442,7 +444,7 @@ def test_pull_resumes_from_the_middle():
     r = rig.ok("log.read", from_seq=last)
     assert r["count"] >= 1 and r["next"] == last + 1
     rig.err("log.read", "bad_arg", from_seq=-1)
-    rig.err("log.read", "bad_arg", from_seq=0, max_records=P.MAX_RECORDS + 1)
+    rig.err("log.read", "bad_arg", from_seq=0, max_records=W.MAX_RECORDS + 1)
     rig.err("log.read", "bad_arg", from_seq=0, max_records=0)
     rig.err("log.read", "bad_arg", from_seq="0")
     unmount()
@@ -487,7 +489,7 @@ def test_erase_refuses_the_game_in_progress_and_erases_finished_games():
     assert r["erased"] == 2 and r["first"] == per * 2 and r["more"] is False
     while True:
         r = rig.ok("log.erase", KEY, upto_seq=info["last"], game=1)
-        assert r["erased"] <= P.MAX_ERASE
+        assert r["erased"] <= W.MAX_ERASE
         if not r["more"]:
             break
     first = r["first"]
@@ -680,10 +682,10 @@ def test_reboot_keeps_the_key_and_the_chain():
 def test_framing_line_limits_blank_lines_and_crlf():
     rig = Rig()
     req = b'{"id":1,"cmd":"state"}'
-    line = req + b" " * (P.MAX_LINE - 1 - len(req)) + b"\n"  # 512 bytes with its newline: accepted
-    assert len(line) == P.MAX_LINE
+    line = req + b" " * (W.MAX_LINE - 1 - len(req)) + b"\n"  # 512 bytes with its newline: accepted
+    assert len(line) == W.MAX_LINE
     assert rig.lines(line)[0]["ok"] is True
-    long = req + b" " * (P.MAX_LINE - len(req)) + b"\n"  # 513: too long
+    long = req + b" " * (W.MAX_LINE - len(req)) + b"\n"  # 513: too long
     r = rig.lines(long)
     assert len(r) == 1 and r[0]["id"] is None and r[0]["error"]["code"] == "line_too_long"
     huge = b"x" * 5000 + b"\n" + b'{"id":2,"cmd":"state"}\r\n'
@@ -813,7 +815,7 @@ def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
     rig.ok("start")
     for ms in range(1000, 40000, 1000):
         rig.press(C.LEFT if ms // 1000 % 2 else C.RIGHT, ms)
-    real = P.binascii
+    real = PL.binascii
 
     class Failing:
         calls = 0
@@ -821,7 +823,7 @@ def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
 
         def b2a_base64(self, data):
             Failing.calls += 1
-            last = len(data) < P.PIECE  # 32 records: 5 pieces of 384 bytes, then 128
+            last = len(data) < PL.PIECE  # 32 records: 5 pieces of 384 bytes, then 128
             if Failing.calls == 2 or (last and not Failing.last_failed):  # a middle one, the last one
                 Failing.last_failed = Failing.last_failed or last
                 raise MemoryError("memory allocation failed")
@@ -830,7 +832,7 @@ def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
     srv.feed(b'{"id":1,"cmd":"log.read","from_seq":0,"max_records":32}\n{"id":2,"cmd":"state"}\n', T(40000))
     out = bytearray()
     failed = 0
-    P.binascii = Failing()
+    PL.binascii = Failing()
     try:
         for _ in range(100):
             if not (srv.pending() or srv.has_work()):
@@ -845,7 +847,7 @@ def test_a_memory_error_while_a_pull_is_encoded_loses_nothing():
             if not srv.pending():
                 srv.feed(b"", T(40000))
     finally:
-        P.binascii = real
+        PL.binascii = real
     assert failed == 2 and srv.pending() == 0
     answers = [json.loads(x) for x in bytes(out).split(b"\n")[:-1]]
     assert [a["id"] for a in answers] == [1, 2] and answers[0]["count"] == 35
@@ -1123,7 +1125,7 @@ def test_fuzz_unauthorized_changes_mid_game_change_nothing():
     assert set(codes) == {"auth_required", "auth_failed"} and min(codes.values()) > 100
 
 
-# ------------------------------------------------------------ attacks (issue 11)
+# ------------------------------------------------------------ attacks
 
 
 def _store_state(rig):

@@ -1,4 +1,4 @@
-# Ctrl-C and the REPL (issue 11, point 6; docs/protocol.md "Ctrl-C and the REPL"). At the REPL the
+# Ctrl-C and the REPL (docs/protocol.md "Ctrl-C and the REPL"). At the REPL the
 # arbiter key's file can be read, so with a key set no byte on the serial link may reach it. Here the
 # link (sagatfw/link.py) serves a real App on littlefs in RAM through the sim board's SerialDriver,
 # which does what a board's USB CDC / UART driver does with the interrupt character the firmware sets
@@ -17,6 +17,7 @@ from sagatfw import auth as AU
 from sagatfw import clock as C
 from sagatfw import link as L
 from sagatfw import protocol as P
+from sagatfw import wire as W
 from sagatfw.app import App
 from sagatfw.boards.simserial import SerialDriver
 from sagatfw.commands import save_key
@@ -277,7 +278,7 @@ def test_setting_the_key_closes_the_repl_in_the_same_pass():
 def test_the_maintenance_command_is_listed_and_loaded_on_demand():
     rig = Rig(KEY)
     assert "maintenance" in rig.request("identify")["commands"]
-    assert P.COMMANDS["maintenance"][1] == P.GUARD
+    assert W.COMMANDS["maintenance"][1] == W.GUARD
     rig.request("maintenance", KEY)
     assert "sagatfw.commands" not in sys.modules  # it leaves RAM after its feed, like the others
     unmount()

@@ -1,7 +1,7 @@
-# Issue 15, point 4: an interrupted game restores from the checkpoint file's snapshot plus the records
+# An interrupted game restores from the checkpoint file's snapshot plus the records
 # after it, on the real littlefs, and gives the clock a whole replay gives: over many random games
 # (tests/pure/snapkit.py; the same property on CPython with hypothesis in tests/test_snapshot_props.py)
-# and at the cuts the issue names (right after the snapshot, between it and a later record, in a
+# and at these cuts (right after the snapshot, between it and a later record, in a
 # delay, across a stage change, paused, with a flag fallen). Every copy of the flash is restored
 # twice, once from the snapshot and once by the whole replay (journal.snap[2] = False), and
 # the two clocks and the power_restore records they log must be the same.

@@ -2,6 +2,7 @@
 # offset by `base` so any test can be run across the 2^30 ticks wrap. Runs under CPython and
 # MicroPython alike (no pytest here).
 from sagatfw.clock import LEFT, RIGHT, Clock, Settings
+from sagatfw.logread import take_events
 from sagatfw.ticks import TICKS_MAX, ticks_add
 
 L = LEFT
@@ -15,13 +16,13 @@ class Game:
         self.clock.new_game(left, right, first, Settings(**settings))
         self.base = base
         self.log = []  # every event so far, as contract 3 dicts
-        self.clock.sink = self  # the clock drains its queue here when it fills (`_log`, issue 12)
+        self.clock.sink = self  # the clock drains its queue here when it fills (`_log`)
 
     def now(self, t):
         return ticks_add(self.base, t)
 
     def _drain(self):
-        self.log.extend(self.clock.take_events())
+        self.log.extend(take_events(self.clock))
 
     def _log(self, now):  # the clock's sink
         self._drain()

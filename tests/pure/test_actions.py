@@ -1,10 +1,9 @@
-# issue 14 "Shape": one table of actions (sagatfw/actions.py) for the protocol, the scripts, the
+# One table of actions (sagatfw/actions.py) for the protocol, the scripts, the
 # on-clock menu and the host's script checker. Its rows, the one check of arguments, and that
 # nothing else keeps a copy (CPython and the MicroPython unix port).
-from sagatfw import Refused, commands, matchlog, protocol
+from sagatfw import Refused, commands, matchlog, tcparse, wire
 from sagatfw import actions as A
 from sagatfw import clock as C
-from sagatfw import timecontrol as tcm
 from sagatfw.app import App
 from sagatfw.modes import base as M
 
@@ -20,7 +19,7 @@ def _raises(fn, *args):
 def test_every_row_calls_a_method_that_exists():
     for name in A.ACTIONS:
         method, serves, auth, spec = A.ACTIONS[name]
-        assert auth == protocol.GAME, name  # every action changes the clock: the key's holder's
+        assert auth == wire.GAME, name  # every action changes the clock: the key's holder's
         assert serves in ("game", "match", "both"), name
         if serves != "match":
             assert callable(getattr(App, method, None)), (name, method)
@@ -80,7 +79,7 @@ def test_the_protocol_has_no_copy_of_the_actions():
     # the protocol's COMMANDS are its reads and its own (the key, the log, the wall time); each
     # action is only in the table, and commands.py has no function of its own for one
     for name in A.ACTIONS:
-        assert name not in protocol.COMMANDS, name
+        assert name not in wire.COMMANDS, name
         assert not hasattr(commands, name.replace(".", "_")), name
 
 
@@ -121,7 +120,7 @@ def test_the_engines_no_becomes_refused_with_why():
     # a clock that returns False for an action (nothing happened) is Refused with the reason, and
     # the reason names the state and the rule
     c = C.Clock()
-    c.new_game(tcm.parse("300"))
+    c.new_game(tcparse.parse("300"))
     assert "no flag is down (TK-C14" in A.why(c, "extend")
     assert A.why(c, "resume") == "the clock is setup, not paused"
     assert "(TK-A1)" in A.why(c, "adjourn")

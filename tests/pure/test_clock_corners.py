@@ -1,12 +1,13 @@
-# The clock's corners found by issue 12 (points 1, 2, 3, 6): byo-yomi after a tie extension
+# The clock's corners: byo-yomi after a tie extension
 # (TK-C14), stages counted while a flag is down (TK-C16), an hourglass and a flagged side, and more
 # events between two calls than the event queue holds. Run by pytest under CPython and by
 # tests/mprun.py under MicroPython.
 from kit import NEAR_WRAP, Game, L, R
 from sagatfw import clock as C
+from sagatfw.logread import take_events
 from sagatfw.ticks import ticks_add
 
-# ------------------------------------------ point 1: byo-yomi and the tie extension (TK-C14)
+# --------------------------------------------------- byo-yomi and the tie extension (TK-C14)
 
 
 def test_japanese_byoyomi_extension_is_main_time_tk_c14():
@@ -64,7 +65,7 @@ def test_byoyomi_side_without_a_flag_gets_the_extension_as_main_time_tk_c14():
     assert g.ms(R, 41000 + 65000) == 5000
 
 
-# -------------------------------- point 2: stages while a flag is down (TK-C16, contract 2)
+# ----------------------------------------- stages while a flag is down (TK-C16, contract 2)
 
 
 def test_stage_count_follows_moves_while_flagged_and_its_time_is_not_credited_tk_c16():
@@ -116,7 +117,7 @@ def test_stage_event_while_the_other_sides_flag_is_down_credits_this_side():
     assert [(e["side"], e["stage"]) for e in g.of("stage")] == [("left", 2)]
 
 
-# ---------------------------------------- point 3: hourglass and a flagged side (contract 2)
+# ------------------------------------------------- hourglass and a flagged side (contract 2)
 
 
 def test_hourglass_running_side_gives_nothing_to_a_flagged_side():
@@ -148,7 +149,7 @@ def test_hourglass_correction_lifts_the_flag_and_the_time_flows_again():
     assert g.both(15000) == (18000, 6000)
 
 
-# ----------------------------------------- point 6: more events than the queue between calls
+# -------------------------------------------------- more events than the queue between calls
 
 
 def test_many_byoyomi_periods_in_one_poll_never_overflow():
@@ -166,10 +167,10 @@ def test_a_clock_without_a_sink_stops_whole_at_a_full_queue_and_goes_on():
     c.new_game("1j1x99", settings=C.Settings(freeze=False))
     base = NEAR_WRAP
     c.start(base)
-    got = c.take_events()
+    got = take_events(c)
     done = c.advance(ticks_add(base, 60000))  # never raises; stops where the queue is full
     assert not done
-    first = c.take_events()
+    first = take_events(c)
     assert 0 < len(first) < C.EV_CAPACITY
     t = c.t
     assert t == first[-1]["t"] + 1000  # whole at the next instant: nothing of it applied yet
@@ -178,8 +179,8 @@ def test_a_clock_without_a_sink_stops_whole_at_a_full_queue_and_goes_on():
     assert c.moves == [0, 0]
     got += first
     while not c.advance(ticks_add(base, 60000)):
-        got += c.take_events()
-    got += c.take_events()
+        got += take_events(c)
+    got += take_events(c)
     assert [e["t"] for e in got if e["type"] == "stage"] == [1000 * k for k in range(1, 61)]
     assert c.t == 60000 and c.press(L, ticks_add(base, 60000))
 

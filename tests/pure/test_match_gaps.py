@@ -1,4 +1,4 @@
-# Issue 14's gaps in the match engines (sagatfw/modes), run by pytest under CPython and by
+# Gaps once left in the match engines (sagatfw/modes), closed and held here, run by pytest under CPython and by
 # tests/mprun.py under MicroPython:
 #   - an undo that withdraws a result accounts for the time since the result as stopped time
 #     (KB-16, KT-4.5);

@@ -1,7 +1,7 @@
-# The protocol's strict JSON check (protocol._strict_json): a request line is acted on only if it
+# The protocol's strict JSON check (W.strict_json): a request line is acted on only if it
 # is JSON by RFC 8259, whatever MicroPython's lenient json.loads would make of it. Runs under CPython
 # and MicroPython (there the lenient parser is the one behind the check).
-from sagatfw import protocol as P
+from sagatfw import wire as W
 
 # what MicroPython's json.loads takes (each gives a value there) and JSON does not
 NOT_JSON = [
@@ -24,19 +24,19 @@ JSON = [
 
 def test_what_json_does_not_allow_is_refused_with_a_reason():
     for line in NOT_JSON:
-        why = P._strict_json(line)
+        why = W.strict_json(line)
         assert isinstance(why, str) and why, (line, why)
 
 
 def test_json_passes_the_check():
     for line in JSON:
-        assert P._strict_json(line) is None, (line, P._strict_json(line))
+        assert W.strict_json(line) is None, (line, W.strict_json(line))
 
 
 def test_each_prefix_of_a_request_is_not_json():
     line = b'{"id":1,"cmd":"settings.set","values":{"sound":false,"tc":"40/5400+30:1800+30","n":-1.5e2}}'
-    assert P._strict_json(line) is None
+    assert W.strict_json(line) is None
     for k in range(len(line)):
         if line[:k] in (b"-", b"-1", b"-1.5e2"):  # (no prefix of the object is a value)
             continue
-        assert P._strict_json(line[:k]) is not None, line[:k]
+        assert W.strict_json(line[:k]) is not None, line[:k]

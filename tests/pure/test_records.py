@@ -34,7 +34,7 @@ class Log:
             while rest:
                 rest = REC.pack_text(self.buf, game, self.seq, rest)
                 self._push()
-        expected = clock.take_events()
+        expected = LR.take_events(clock)
         return expected
 
 
@@ -262,7 +262,7 @@ def test_stage_past_255_is_logged_as_255_and_replays():
     assert (r.clock.ms(0), r.clock.ms(1)) == (g.clock.ms(0), g.clock.ms(1))
 
 
-# ------------------------------------------------------------ attacks on the chain (issue 11)
+# ------------------------------------------------------------ attacks on the chain
 
 
 def _key_change(log, new_key, origin=REC.ORIGIN_KEY_SET, game=1):
@@ -383,7 +383,7 @@ def test_result_code_is_six_digits_of_the_result_records_link():
 
 
 def test_an_anchor_must_carry_the_seq_of_the_record_after_it():
-    # Review finding 1: cut the first segment and relabel the next segment's anchor seq 0 (an
+    # An attack: cut the first segment and relabel the next segment's anchor seq 0 (an
     # anchor has no MAC): the record after it is not seq 0, and a seq 0 anchor states zeros.
     key = b"K"
     log, _ = _game(key=key)
@@ -398,7 +398,7 @@ def test_an_anchor_must_carry_the_seq_of_the_record_after_it():
 
 
 def test_a_retired_key_cannot_clear_the_key_and_go_on_unkeyed():
-    # Review finding 5: the holder of a leaked OLD key puts a key_cleared record under OLD where
+    # An attack: the holder of a leaked OLD key puts a key_cleared record under OLD where
     # the key change to NEW was, and forges on unkeyed. The clear that ends a log must be the
     # current key's (the first --key).
     log, _ = _game(key=b"OLD")

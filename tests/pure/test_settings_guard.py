@@ -1,6 +1,6 @@
-# Issue 11, point 7: no setting can make the clock unbootable. Every value is checked with the
+# No setting can make the clock unbootable. Every value is checked with the
 # parser and the rules the boot uses before anything is saved (nothing is saved on an error), the
-# game's control string has ONE parser (timecontrol.parse_sides: the app, settings, presets, the menu
+# game's control string has ONE parser (tcparse.parse_sides: the app, settings, presets, the menu
 # and `sagat tc` all use it), and the boot survives any settings file: defaults for what is bad, the
 # faces say SETTINGS DEFAULT, and a `settings` record with origin defaults_corrupt is logged.
 # A real App on a temporary directory: runs under CPython (pytest) and MicroPython (tests/mprun.py).
@@ -13,7 +13,7 @@ from test_menu import _rmtree
 from kit import raises
 from sagatfw import clock as C
 from sagatfw import settings as S
-from sagatfw import timecontrol as tcm
+from sagatfw import tcparse
 from sagatfw.app import App
 from sagatfw.faces import status_text  # noqa: E402
 
@@ -74,12 +74,12 @@ def _plays(app):
 
 def test_one_parser_rejects_every_control_the_clock_cannot_play():
     for text in UNPLAYABLE:
-        msg = raises(ValueError, tcm.parse_sides, text)
+        msg = raises(ValueError, tcparse.parse_sides, text)
         assert msg.startswith("bad TimeControl "), msg
         raises(ValueError, S.validate, "tc", text)
-    assert "hourglass" in raises(ValueError, tcm.parse_sides, "*60|300")
-    assert "right side" in raises(ValueError, tcm.parse_sides, "300|")
-    left, right = tcm.parse_sides("*60|*120")  # hourglass on both sides: the clock plays it
+    assert "hourglass" in raises(ValueError, tcparse.parse_sides, "*60|300")
+    assert "right side" in raises(ValueError, tcparse.parse_sides, "300|")
+    left, right = tcparse.parse_sides("*60|*120")  # hourglass on both sides: the clock plays it
     c = C.Clock()
     c.new_game(left, right)
     assert c.ms(C.LEFT) == 60000 and c.ms(C.RIGHT) == 120000
@@ -111,7 +111,7 @@ def test_new_game_and_presets_refuse_an_unplayable_control_before_saving():
             raises(ValueError, app.new_game, text, "left", 10)
             raises(ValueError, app.store.set_preset, 0, "bad", text)
             assert _file(board) == before and app.store.presets == []
-            assert app.clock.tc[C.LEFT] == tcm.parse("600") and app.clock.first == C.RIGHT  # the game set up stays
+            assert app.clock.tc[C.LEFT] == tcparse.parse("600") and app.clock.first == C.RIGHT  # the game set up stays
         finally:
             _rmtree(board.root[:-1])
 
@@ -144,7 +144,7 @@ def test_boot_survives_any_settings_file_with_defaults_a_message_and_a_log_recor
             for key in S.SCHEMA:  # every value the app runs on is a valid one
                 S.validate(key, app.store.values[key])
             for p in app.store.presets:
-                tcm.parse_sides(p["tc"])
+                tcparse.parse_sides(p["tc"])
             _plays(app)
         finally:
             _rmtree(board.root[:-1])

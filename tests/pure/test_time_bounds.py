@@ -1,4 +1,4 @@
-# Issue 11, point 9: no time the clock keeps or logs can pass the log's range. The clock's events
+# No time the clock keeps or logs can pass the log's range. The clock's events
 # are an int array (signed 32-bit: 2^31 - 1 ms is 24.8 days) and records hold u32 ms; before these
 # bounds `1/86400` with 110 moves wrapped the array, the restore failed and the game was lost.
 #   - the parser refuses a repeating stage that adds more than MAX_BONUS (1 h) a move (`1/86400`);
@@ -9,6 +9,7 @@
 # Runs under CPython (where the int array raises OverflowError) and MicroPython (where it wraps).
 from kit import Game, L, R, raises
 from sagatfw import clock as C
+from sagatfw import tcparse
 from sagatfw import timecontrol as tcm
 from sagatfw.replay import replay
 
@@ -33,17 +34,17 @@ def test_bounds_fit_the_log_and_small_ints():
     assert C.MAX_FACE_MS + C.MAX_GAME_MS <= I32  # a sum the engine forms still fits the int array
     assert C.MAX_MS <= C.MAX_FACE_MS  # a correction never passes the cap
     # one pass of the most stages, each at the most, is on a face at once without reaching the cap
-    tc = tcm.parse(":".join(["999/86400"] * (tcm.MAX_STAGES - 1) + ["86400"]))
+    tc = tcparse.parse(":".join(["999/86400"] * (tcm.MAX_STAGES - 1) + ["86400"]))
     assert sum(s.time_ms for s in tc.stages) < C.MAX_FACE_MS
 
 
 def test_parser_refuses_a_repeating_stage_that_adds_more_than_an_hour_a_move():
     for text in ("1/86400", "2/7201", "40/5400:1/86400", "300|1/86400"):
-        msg = raises(ValueError, tcm.parse_sides, text)
+        msg = raises(ValueError, tcparse.parse_sides, text)
         assert msg.startswith("bad TimeControl ") and "3600 s a move" in msg and "repeats" in msg, msg
-    assert "'1/86400'" in raises(ValueError, tcm.parse, "1/86400")
+    assert "'1/86400'" in raises(ValueError, tcparse.parse, "1/86400")
     for text in ("24/86400", "1/3600", "40/7200:20/3600", "40/5400:1/3600", "999/86400"):
-        tcm.parse(text)  # at most an hour a move: accepted
+        tcparse.parse(text)  # at most an hour a move: accepted
 
 
 def test_increments_over_many_moves_stop_at_the_face_cap():

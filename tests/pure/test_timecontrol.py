@@ -2,7 +2,7 @@
 #
 # Plain functions and bare asserts: pytest runs this file under CPython and tests/mprun.py runs the same
 # file under the MicroPython unix port, so it uses nothing MicroPython lacks.
-from sagatfw import presets
+from sagatfw import presets, tcparse
 from sagatfw import timecontrol as tcm
 
 S = 1000  # ms per second
@@ -22,11 +22,11 @@ def fields(stage):
 
 def canonical(text):
     """parse(text), checking that it formats back to exactly text and re-parses equal."""
-    tc = tcm.parse(text)
+    tc = tcparse.parse(text)
     out = tcm.format(tc)
     assert out == text, "%r formats as %r" % (text, out)
     assert str(tc) == text
-    assert tcm.parse(out) == tc
+    assert tcparse.parse(out) == tc
     return tc
 
 
@@ -149,28 +149,28 @@ def test_limits_are_accepted():
 
 def test_surrounding_whitespace_is_ignored():
     for text in (" 420", "420 ", "\t420\n", " - ", " *60 "):
-        tc = tcm.parse(text)
-        assert tc == tcm.parse(text.strip())
+        tc = tcparse.parse(text)
+        assert tc == tcparse.parse(text.strip())
         assert tcm.format(tc) == text.strip()
 
 
 def test_equality():
-    assert tcm.parse("300+3") == tcm.parse("300+3")
-    assert tcm.parse("300+3") != tcm.parse("300+2")
-    assert tcm.parse("300+3") != tcm.parse("300d3")
-    assert tcm.parse("40/300") != tcm.parse("300")
-    assert tcm.parse("600j30x5") != tcm.parse("600j30x4")
-    assert tcm.parse("600j30x5") != tcm.parse("600")
-    assert tcm.parse("*60") != tcm.parse("60")
-    assert tcm.parse("-") == tcm.parse("-")
-    assert tcm.parse("420") != "420"
+    assert tcparse.parse("300+3") == tcparse.parse("300+3")
+    assert tcparse.parse("300+3") != tcparse.parse("300+2")
+    assert tcparse.parse("300+3") != tcparse.parse("300d3")
+    assert tcparse.parse("40/300") != tcparse.parse("300")
+    assert tcparse.parse("600j30x5") != tcparse.parse("600j30x4")
+    assert tcparse.parse("600j30x5") != tcparse.parse("600")
+    assert tcparse.parse("*60") != tcparse.parse("60")
+    assert tcparse.parse("-") == tcparse.parse("-")
+    assert tcparse.parse("420") != "420"
     assert tcm.Stage(40, 1000, FISCHER, 2000) == tcm.Stage(40, 1000, FISCHER, 2000)
     assert tcm.Stage(40, 1000) != tcm.Stage(40, 1000, FISCHER, 2000)
     assert tcm.Stage(40, 1000) != (40, 1000, 0, 0)
 
 
 def test_repr_shows_the_canonical_string():
-    assert repr(tcm.parse(" 300+3 ")) == "TimeControl('300+3')"
+    assert repr(tcparse.parse(" 300+3 ")) == "TimeControl('300+3')"
     assert repr(tcm.Stage(40, 5400000, FISCHER, 30000)) == "Stage(40, 5400000, 1, 30000)"
 
 
@@ -179,7 +179,7 @@ def test_built_timecontrol_formats():
         tcm.STAGES, [tcm.Stage(40, 5400 * S, FISCHER, 30 * S), tcm.Stage(0, 1800 * S, FISCHER, 30 * S)]
     )
     assert tcm.format(tc) == "40/5400+30:1800+30"
-    assert tcm.parse("40/5400+30:1800+30") == tc
+    assert tcparse.parse("40/5400+30:1800+30") == tc
     assert tcm.format(tcm.TimeControl(tcm.COUNTUP)) == "-"
     assert tcm.format(tcm.TimeControl(tcm.HOURGLASS, [tcm.Stage(0, 90 * S)])) == "*90"
     tc = tcm.TimeControl(tcm.STAGES, [tcm.Stage(0, 600 * S)], tcm.BYO_CANADIAN, 300 * S, 25)
@@ -197,39 +197,39 @@ def test_constants_are_distinct():
 
 
 def test_parse_sides_handicap():
-    left, right = tcm.parse_sides("300+2|180+2")
+    left, right = tcparse.parse_sides("300+2|180+2")
     assert [fields(s) for s in left.stages] == [(0, 300 * S, FISCHER, 2 * S)]
     assert [fields(s) for s in right.stages] == [(0, 180 * S, FISCHER, 2 * S)]
     assert left.kind == tcm.STAGES and right.kind == tcm.STAGES
     assert tcm.format_sides(left, right) == "300+2|180+2"
-    assert tcm.parse_sides(tcm.format_sides(left, right)) == (left, right)
+    assert tcparse.parse_sides(tcm.format_sides(left, right)) == (left, right)
 
 
 def test_parse_sides_one_control_for_both():
-    left, right = tcm.parse_sides("40/5400+30:1800+30")
-    assert left == right == tcm.parse("40/5400+30:1800+30")
+    left, right = tcparse.parse_sides("40/5400+30:1800+30")
+    assert left == right == tcparse.parse("40/5400+30:1800+30")
     assert tcm.format_sides(left, right) == "40/5400+30:1800+30"
 
 
 def test_format_sides_collapses_equal_sides():
-    left, right = tcm.parse_sides("300|300")
+    left, right = tcparse.parse_sides("300|300")
     assert left == right
     assert tcm.format_sides(left, right) == "300"
 
 
 def test_parse_sides_mixed_kinds_and_whitespace():
-    left, right = tcm.parse_sides(" 40/5400+30:1800+30 | 600j30x5 ")
-    assert left == tcm.parse("40/5400+30:1800+30")
+    left, right = tcparse.parse_sides(" 40/5400+30:1800+30 | 600j30x5 ")
+    assert left == tcparse.parse("40/5400+30:1800+30")
     assert right.byo == tcm.BYO_JAPANESE and right.first_ms() == 600 * S
     assert tcm.format_sides(left, right) == "40/5400+30:1800+30|600j30x5"
-    left, right = tcm.parse_sides("*60|*90")  # hourglass: on both sides or on neither (the clock's rule)
+    left, right = tcparse.parse_sides("*60|*90")  # hourglass: on both sides or on neither (the clock's rule)
     assert left.kind == right.kind == tcm.HOURGLASS and tcm.format_sides(left, right) == "*60|*90"
-    check_errors(tcm.parse_sides, [
+    check_errors(tcparse.parse_sides, [
         ("40/5400+30:1800+30|*60", ["hourglass needs hourglass on both sides"]),
         ("*60|-", ["hourglass needs hourglass on both sides"]),
         ("*60|", ["right side", "empty"]),
     ])
-    left, right = tcm.parse_sides("-|600j30x5")
+    left, right = tcparse.parse_sides("-|600j30x5")
     assert left.kind == tcm.COUNTUP and right.byo == tcm.BYO_JAPANESE
     assert tcm.format_sides(left, right) == "-|600j30x5"
     assert tcm.format_sides(right, left) == "600j30x5|-"
@@ -239,7 +239,7 @@ def test_parse_sides_mixed_kinds_and_whitespace():
 
 
 def test_helpers_two_stages():
-    tc = tcm.parse("40/5400+30:1800+30")
+    tc = tcparse.parse("40/5400+30:1800+30")
     assert tc.stage(1) is tc.stages[0]
     assert tc.stage(2) is tc.stages[1]
     assert tc.stage(3) is tc.stages[1]
@@ -256,7 +256,7 @@ def test_helpers_two_stages():
 
 
 def test_helpers_repeating_final_stage():
-    tc = tcm.parse("40/7200:20/3600")
+    tc = tcparse.parse("40/7200:20/3600")
     assert tc.repeats()
     assert tc.stage(2) is tc.stages[1]
     assert tc.stage(5) is tc.stages[1]
@@ -276,7 +276,7 @@ def test_helpers_repeating_final_stage():
 
 
 def test_helpers_single_repeating_stage():
-    tc = tcm.parse("40/300")
+    tc = tcparse.parse("40/300")
     assert tc.repeats()
     assert tc.is_final(1)
     assert tc.has_next(1)
@@ -286,7 +286,7 @@ def test_helpers_single_repeating_stage():
 
 
 def test_helpers_three_stages():
-    tc = tcm.parse("40/7200:20/3600:900+30")
+    tc = tcparse.parse("40/7200:20/3600:900+30")
     assert [tc.is_final(n) for n in (1, 2, 3, 4)] == [False, False, True, True]
     assert [tc.has_next(n) for n in (1, 2, 3)] == [True, True, False]
     assert [tc.moves_before(n) for n in (1, 2, 3)] == [0, 40, 60]
@@ -296,7 +296,7 @@ def test_helpers_three_stages():
 
 
 def test_helpers_sudden_death():
-    tc = tcm.parse("420")
+    tc = tcparse.parse("420")
     assert tc.stage(1) is tc.stages[0]
     assert tc.stage(2) is tc.stages[0]
     assert tc.is_final(1)
@@ -308,12 +308,12 @@ def test_helpers_sudden_death():
 
 
 def test_helpers_hourglass_and_countup():
-    hg = tcm.parse("*60")
+    hg = tcparse.parse("*60")
     assert hg.first_ms() == 60 * S
     assert not hg.repeats()
     assert not hg.has_next(1)
     assert not hg.freeze_default()
-    up = tcm.parse("-")
+    up = tcparse.parse("-")
     assert up.first_ms() == 0
     assert not up.repeats()
     assert not up.has_next(1)
@@ -324,9 +324,9 @@ def test_freeze_default_follows_increment_or_delay():
     on = ("300+3", "300d5", "300b5", "40/5400+30:1800+30", "40/7200:3600+30", "40/300d2:20/300")
     off = ("420", "1200", "40/7200:20/3600", "*60", "-", "600j30x5", "1200c25/300")
     for text in on:
-        assert tcm.parse(text).freeze_default(), text
+        assert tcparse.parse(text).freeze_default(), text
     for text in off:
-        assert not tcm.parse(text).freeze_default(), text
+        assert not tcparse.parse(text).freeze_default(), text
 
 
 # --- presets ---
@@ -354,13 +354,13 @@ def test_presets_toguz_kumalak_first():
 
 def test_presets_parse_and_round_trip():
     for name, text, _desc in presets.PRESETS:
-        tc = tcm.parse(text)
+        tc = tcparse.parse(text)
         assert tcm.format(tc) == text, (name, text)
-        assert tcm.parse(tcm.format(tc)) == tc, name
+        assert tcparse.parse(tcm.format(tc)) == tc, name
 
 
 def test_presets_cover_every_kind():
-    tcs = [tcm.parse(p[1]) for p in presets.PRESETS]
+    tcs = [tcparse.parse(p[1]) for p in presets.PRESETS]
     kinds = set([tc.kind for tc in tcs])
     assert kinds == set([tcm.STAGES, tcm.HOURGLASS, tcm.COUNTUP])
     modes = set([s.mode for tc in tcs for s in tc.stages])
@@ -384,7 +384,7 @@ def test_preset_lookup():
 def test_preset_names_are_not_controls():
     # `sagat tc NAME` looks a name up first: no name may also be a valid control string
     for name, _text, _desc in presets.PRESETS:
-        error(tcm.parse, name)
+        error(tcparse.parse, name)
 
 
 # --- malformed strings: ValueError naming the offending part ---
@@ -474,25 +474,25 @@ def test_malformed_strings_table_is_large():
 
 
 def test_malformed_strings_raise_value_error_naming_the_part():
-    check_errors(tcm.parse, BAD)
+    check_errors(tcparse.parse, BAD)
 
 
 def test_malformed_sides_raise_value_error_naming_the_part():
-    check_errors(tcm.parse_sides, BAD_SIDES)
+    check_errors(tcparse.parse_sides, BAD_SIDES)
 
 
 def test_malformed_strings_fail_in_parse_sides_too():
     for text, needles in BAD:
         if "|" in text:
             continue
-        msg = error(tcm.parse_sides, text)
+        msg = error(tcparse.parse_sides, text)
         for needle in needles:
             assert needle in msg, (text, msg, needle)
 
 
 def test_non_strings_are_rejected():
     for value in (None, 300, 3.5, b"300", ["300"], ("300",), {"left": "300"}):
-        for fn in (tcm.parse, tcm.parse_sides):
+        for fn in (tcparse.parse, tcparse.parse_sides):
             msg = error(fn, value)
             assert "not a string" in msg, (value, msg)
             assert msg.startswith("bad TimeControl "), msg
@@ -511,8 +511,8 @@ def _twice(msg):
 def test_a_malformed_string_names_no_value_twice_in_a_row():
     # "seconds in stage 1 '300x' '300x' is not a whole number" said the value twice
     for text, _ in BAD:
-        msg = error(tcm.parse, text)
+        msg = error(tcparse.parse, text)
         assert _twice(msg) is None, (text, msg)
     for text, _ in BAD_SIDES:
-        msg = error(tcm.parse_sides, text)
+        msg = error(tcparse.parse_sides, text)
         assert _twice(msg) is None, (text, msg)

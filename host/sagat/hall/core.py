@@ -12,8 +12,7 @@ import time
 from concurrent.futures import Future, wait
 from concurrent.futures import TimeoutError as FutureTimeout
 
-from sagatfw import presets
-from sagatfw import timecontrol as tcm
+from sagatfw import presets, tcparse
 from sagatfw.ticks import ticks_diff
 
 from .. import client
@@ -266,7 +265,7 @@ class Hall:
         signed. Boards with a game in progress are left alone (pause is not an end: TK-C18)."""
         text = presets.preset(tc) or tc
         try:
-            tcm.parse_sides(text)
+            tcparse.parse_sides(text)
         except ValueError as e:
             raise HallError(str(e)) from None
         if first not in ("left", "right"):

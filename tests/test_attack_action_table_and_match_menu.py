@@ -1,6 +1,6 @@
-"""Issue 14 "Shape" attacks (adversarial review): the one table of actions (actions.py) over the
-protocol on a real App under CPython (its flash a temporary directory), the host's script checker
-against the firmware, the status codes."""
+"""Attacks on the one table of actions (actions.py) over the protocol on a real App under CPython
+(its flash a temporary directory), on the host's script checker against the firmware, and on the
+referee's menu and buttons in a match."""
 
 import json
 import os
@@ -19,6 +19,7 @@ for _m in [m for m in sys.modules if m == "sagat" or m.startswith("sagat.")]:
 from sagatfw import actions as ACT  # noqa: E402
 from sagatfw import auth as AU  # noqa: E402
 from sagatfw import protocol as P  # noqa: E402
+from sagatfw import wire as W  # noqa: E402
 from sagatfw.app import App  # noqa: E402
 
 KEY = b"arbiter's secret"
@@ -240,14 +241,14 @@ def test_the_nonce_is_used_up_by_an_unknown_command_that_carries_auth(tmp_path):
     assert rig.raw(json.dumps(req).encode())[0]["error"]["code"] == "auth_failed"
 
     nonce = rig.ok("auth.challenge")["nonce"]
-    r = rig.call("time.sync", wall_ms=P.WALL_MIN_MS, x=1, auth="0" * 64)
+    r = rig.call("time.sync", wall_ms=W.WALL_MIN_MS, x=1, auth="0" * 64)
     assert r["error"]["code"] == "auth_failed", r  # the MAC before the arguments
     req = {"id": 51, "cmd": "new", "tc": "300"}
     req["auth"] = AU.sign(KEY, nonce, req, "x")
     assert rig.raw(json.dumps(req).encode())[0]["error"]["code"] == "auth_failed"
 
     # a signed request with a bad argument: the MAC is right, the argument is bad_arg (and no change)
-    r = rig.call("time.sync", KEY, wall_ms=P.WALL_MIN_MS, x=1)
+    r = rig.call("time.sync", KEY, wall_ms=W.WALL_MIN_MS, x=1)
     assert r["error"]["code"] == "bad_arg", r
     r = rig.call("new", KEY, tc="300", x=1)
     assert r["error"]["code"] == "bad_arg", r
