@@ -58,7 +58,7 @@ class FileFlash:
 def ms_now():
     """Milliseconds of a monotonic clock: ticks_ms on MicroPython, monotonic time on CPython."""
     if hasattr(time, "ticks_ms"):
-        return time.ticksms_now()
+        return time.ticks_ms()
     return int(time.monotonic() * 1000)  # type: ignore[attr-defined]  # CPython only
 
 
