@@ -5,7 +5,7 @@
 #   python benchmarks/clock_bench.py [...]   (the same scenarios; CPython's random generator differs
 #                                             from MicroPython's, so the games differ in detail)
 #
-# Plays whole games on sagatfw.clock.Clock in simulated time, as the firmware's loop would: the loop
+# Plays whole games on sagatfw.engine.clock.Clock in simulated time, as the firmware's loop would: the loop
 # polls the clock at random intervals (1..120 ms) and asks both faces (`remaining`); presses, pauses
 # and resumes happen at random instants inside those intervals and are handed to the clock with their
 # own timestamps (the IRQ stamps), before the next poll. Every tick value is (base + t) & 0x3FFFFFFF
@@ -51,7 +51,7 @@ def _firmware_dir():
 
 sys.path.insert(0, _firmware_dir())
 
-from sagatfw.clock import (  # noqa: E402
+from sagatfw.engine.clock import (  # noqa: E402
     EV_SIZE,
     EVENT_NAMES,
     F_ARG,
@@ -70,7 +70,7 @@ from sagatfw.clock import (  # noqa: E402
     Clock,
     Settings,
 )
-from sagatfw.logread import event_dict  # noqa: E402  (a failure's report only)
+from sagatfw.log.read import event_dict  # noqa: E402  (a failure's report only)
 
 MICROPYTHON = sys.implementation.name == "micropython"
 

@@ -27,7 +27,7 @@ sys.path[:0] = [os.path.join(HERE, "..", "host"), os.path.join(HERE, "..", "firm
 from sagat.hall import boards as HB  # noqa: E402
 from sagat.hall.core import Hall  # noqa: E402
 from sagat.hall.sims import Sims  # noqa: E402
-from sagatfw.ticks import ticks_diff  # noqa: E402
+from sagatfw.core.ticks import ticks_diff  # noqa: E402
 
 
 def _cpu_of(pids: list[int]) -> float:

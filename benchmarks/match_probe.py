@@ -45,10 +45,9 @@ def main():
     flash, actions, start = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if len(sys.argv) > 4 and sys.argv[4] == "--frozen":
         sys.path[:] = [".frozen"]
-    from sagatfw.app import App
-    from sagatfw import simulator
-    from sagatfw.boards import sim
-    from sagatfw.protocol import Server
+    from sagatfw.app.main import App
+    from sagatfw.boards import sim, simulator
+    from sagatfw.link.server import Server
 
     phase("imported")
     sim.mount_flash(flash)

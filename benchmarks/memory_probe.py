@@ -53,11 +53,11 @@ KEY = b"the arbiter's key"
 
 def signed(srv, now, request):
     """A request (a dict) signed with KEY as `sagat --key` sends it: the challenge, then the
-    request with its MAC (sagatfw.auth.sign, the host's and the clock's one canonical form)."""
+    request with its MAC (sagatfw.link.auth.sign, the host's and the clock's one canonical form)."""
     import json
 
     import sagatfw
-    from sagatfw import auth
+    from sagatfw.link import auth
 
     srv.feed(b'{"id":"c","cmd":"auth.challenge"}\n', now)
     answer = b""
@@ -65,7 +65,7 @@ def signed(srv, now, request):
         answer += srv.take_out(512)
     request["auth"] = auth.sign(KEY, json.loads(answer)["nonce"], request, srv.info.get("uid"))
     del auth
-    sagatfw.forget("sagatfw.auth")  # the probe keeps nothing of the firmware's own
+    sagatfw.forget("sagatfw.link.auth")  # the probe keeps nothing of the firmware's own
     answer = b""
     srv.feed(json.dumps(request).encode() + b"\n", now)
     while srv.pending():
@@ -98,13 +98,12 @@ def main():
         vfs.mount(vfs.VfsRom(image), "/rom")
         sys.path.insert(0, "/rom")
         phase("romfs")
-    from sagatfw.app import App
-    from sagatfw import simulator
-    from sagatfw.boards import sim
-    from sagatfw.protocol import Server
+    from sagatfw.app.main import App
+    from sagatfw.boards import sim, simulator
+    from sagatfw.link.server import Server
 
     phase("imported")
-    import sagatfw.app as A
+    import sagatfw.app.main as A
 
     print("FROM %s" % A.__file__)
     sim.mount_flash(flash)

@@ -5,7 +5,7 @@
 Plays the same real-time game three times on the sim board (MicroPython unix port) serving its
 serial link on a pty (`sagat sim --serial --headless --script`): without OLED faces, with OLED faces
 sent the firmware's way (`--oled diff`: only the changed columns of changed pages, at most 384 bytes
-a pass, sagatfw/oled.py), and with both whole frames at every refresh (`--oled full`, as
+a pass, sagatfw/faces/oled.py), and with both whole frames at every refresh (`--oled full`, as
 micropython-lib's ssd1306 driver sends them). The faces go over a bus model that holds the loop as
 long as a 400 kHz I2C bus holds a board's CPU (boards/simoled.py). The game: 15 s a side plus 1 s a
 move, so the faces show tenths all along (the most changes a second), a move every 0.8 s.

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 from sagat import pull as P  # noqa: E402
 from sagat import sim as S  # noqa: E402
 from sagat.client import Clock  # noqa: E402
-from sagatfw import records as R  # noqa: E402
+from sagatfw.log import records as R  # noqa: E402
 
 
 def arg(name: str, default: int) -> int:

@@ -20,8 +20,8 @@ sys.path.insert(0, here + "/../tests/mp")
 
 from flash import Flash, mount, unmount  # noqa: E402
 
-from sagatfw import clock as C  # noqa: E402
-from sagatfw.journal import Journal  # noqa: E402
+from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.log.journal import Journal  # noqa: E402
 
 # name, block size, littlefs progsize, filesystem blocks (what MicroPython's builds give)
 GEOMETRIES = (

@@ -1,5 +1,5 @@
 # sagat firmware entry point: boot the app on this board (Pico, ESP32), or the sim board on the
-# MicroPython unix port (arguments: see sagatfw/simulator.py).
+# MicroPython unix port (arguments: see sagatfw/boards/simulator.py).
 import sys
 
 
@@ -19,13 +19,13 @@ def keyed():
 if sys.platform in ("rp2", "esp32"):
     # With an arbiter key set, no byte on the serial link may reach the REPL, where the key file can
     # be read: Ctrl-C is an ordinary byte from here on (MicroPython turned it on to run main.py),
-    # through the boot, and then as sagatfw/link.py decides.
+    # through the boot, and then as sagatfw/link/stream.py decides.
     if keyed():
         import micropython
 
         micropython.kbd_intr(-1)
     try:
-        from sagatfw.app import run
+        from sagatfw.app.main import run
 
         run()  # returns only when Ctrl-C stopped it after the arbiter's `maintenance` (into the REPL)
     except BaseException:
@@ -35,6 +35,6 @@ if sys.platform in ("rp2", "esp32"):
             machine.reset()
         raise
 else:
-    from sagatfw.simulator import main
+    from sagatfw.boards.simulator import main
 
     main(sys.argv[1:])

@@ -39,7 +39,7 @@ def keyed_log(folder: str, key: str = "secret") -> str:
     import sys
 
     from sagat import logs, pull
-    from sagatfw import auth as A
+    from sagatfw.link import auth as A
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     exe = os.path.join(os.path.dirname(sys.executable), "micropython")

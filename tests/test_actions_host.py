@@ -1,5 +1,5 @@
 """The host's script checker (`sagat sim --script`) and the clock check an
-action's arguments with the same code, the firmware's table (sagatfw/actions.py): whatever the
+action's arguments with the same code, the firmware's table (sagatfw/ui/actions.py): whatever the
 table refuses, the checker refuses before anything runs, with the table's own words."""
 
 import json
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sagat.sim import SimError, parse_script
-from sagatfw import actions as FA
+from sagatfw.ui import actions as FA
 
 NAMES = sorted(n for n in FA.ACTIONS if n != "settings.set")  # a script's settings are its own fields
 VALUES = st.one_of(

@@ -16,11 +16,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "host"))
 for _m in [m for m in sys.modules if m == "sagat" or m.startswith("sagat.")]:
     del sys.modules[_m]
 
-from sagatfw import actions as ACT  # noqa: E402
-from sagatfw import auth as AU  # noqa: E402
-from sagatfw import protocol as P  # noqa: E402
-from sagatfw import wire as W  # noqa: E402
-from sagatfw.app import App  # noqa: E402
+from sagatfw.app.main import App  # noqa: E402
+from sagatfw.link import auth as AU  # noqa: E402
+from sagatfw.link import server as P  # noqa: E402
+from sagatfw.link import wire as W  # noqa: E402
+from sagatfw.ui import actions as ACT  # noqa: E402
 
 KEY = b"arbiter's secret"
 
@@ -336,7 +336,7 @@ class Buttons:
 
 def _menu_kokboru(rig, hands, ms):
     """MENU, MATCH, KOK-BORU, LEAD 8, START: a bout set up from the buttons alone."""
-    from sagatfw import buttons as B
+    from sagatfw.ui import buttons as B
 
     hands.tap(B.MENU, ms)
     for _ in range(8):
@@ -352,7 +352,7 @@ def _menu_kokboru(rig, hands, ms):
 
 
 def test_a_match_set_up_from_the_menu_is_back_after_a_power_cut(tmp_path):
-    from sagatfw.modes import base as M
+    from sagatfw.engine import match as M
 
     rig = Rig(tmp_path)
     hands = Buttons(rig)
@@ -369,8 +369,8 @@ def test_a_match_the_host_resumes_while_the_menu_is_open_scores_its_levers(tmp_p
     # (the faces showed the menu over the running period: hw.show draws an active menu first) and
     # MatchApp._button swallowed every lever behind it ("nothing scores behind the menu"), while
     # the match time ran: a rider's goal was lost without a word
-    from sagatfw import buttons as B
-    from sagatfw.modes import base as M
+    from sagatfw.engine import match as M
+    from sagatfw.ui import buttons as B
 
     rig = Rig(tmp_path)
     hands = Buttons(rig)
@@ -420,8 +420,8 @@ _PRESSES = st.lists(
 def test_fuzz_the_buttons_and_the_host_in_a_match_never_break_the_menu_or_the_match(setup, presses):
     import tempfile
 
-    from sagatfw import buttons as B
-    from sagatfw.modes import base as M
+    from sagatfw.engine import match as M
+    from sagatfw.ui import buttons as B
 
     rig = Rig(tempfile.mkdtemp())
     hands = Buttons(rig)
@@ -457,7 +457,7 @@ def test_fuzz_the_buttons_and_the_host_in_a_match_never_break_the_menu_or_the_ma
 def test_a_game_the_host_resumes_while_the_menu_is_open_shows_its_times(tmp_path):
     # the game's side of the same: the arbiter's menu, open on a paused game, stayed on the faces
     # (hw.show draws an active menu first) after the host resumed the game, until a control button
-    from sagatfw import buttons as B
+    from sagatfw.ui import buttons as B
 
     rig = Rig(tmp_path)
     hands = Buttons(rig)

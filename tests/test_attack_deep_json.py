@@ -126,7 +126,7 @@ def test_a_pull_into_a_folder_with_a_deep_clock_json_starts_afresh(pulled, tmp_p
     data = open(os.path.join(pulled, "records.bin"), "rb").read()
     import base64
 
-    from sagatfw import records as R
+    from sagatfw.log import records as R
 
     first = R.seq_of(data[: R.RECORD_SIZE])
 

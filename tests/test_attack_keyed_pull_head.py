@@ -17,7 +17,7 @@ from test_serial_e2e import Sim
 
 from sagat import client
 from sagat.cli import main
-from sagatfw import records as R
+from sagatfw.log import records as R
 
 KEY = "tournament key"
 

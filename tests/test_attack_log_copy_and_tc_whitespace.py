@@ -15,8 +15,8 @@ from test_logs_host import _make_image
 from conftest import FIRMWARE, tool
 from sagat import logs
 from sagat.cli import main
-from sagatfw import clock as C
-from sagatfw import records as R
+from sagatfw.engine import clock as C
+from sagatfw.log import records as R
 
 
 @pytest.fixture(scope="module")

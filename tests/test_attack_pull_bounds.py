@@ -11,7 +11,7 @@ from fakedev import ScriptedClock
 from hallkit import RUNNING
 
 from sagat.cli import main
-from sagatfw import records as R
+from sagatfw.log import records as R
 
 UID = "hostile-1"
 

@@ -10,9 +10,9 @@ import json
 
 from kit import Game
 from sagat.cli import main
-from sagatfw import clock as C
-from sagatfw import records as R
-from sagatfw import timecontrol as tcm
+from sagatfw.core import timecontrol as tcm
+from sagatfw.engine import clock as C
+from sagatfw.log import records as R
 
 
 def _run(capsys, *argv):

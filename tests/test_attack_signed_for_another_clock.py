@@ -9,7 +9,7 @@ from fakedev import ScriptedClock
 
 from sagat import client
 from sagat.cli import main
-from sagatfw import auth as A
+from sagatfw.link import auth as A
 
 KEY = b"arbiter's secret"
 

@@ -18,8 +18,8 @@ from test_serial_e2e import Sim
 
 from sagat import client
 from sagat.cli import main
-from sagatfw import clock as C
-from sagatfw import records as R
+from sagatfw.engine import clock as C
+from sagatfw.log import records as R
 
 KEY = "tournament key"
 

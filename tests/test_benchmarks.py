@@ -106,7 +106,7 @@ def test_whole_firmware_frozen_runs_in_the_64k_budget(tmp_path):
     # the probe's game pulled whole (606 records: its events; 1505 while checkpoints went into the log)
     assert [b["records"] for b in boots] == [609, 613]  # and 3 segment anchors (255 records a segment)
     assert boots[0]["frames"] > 10000 and boots[1]["frames"] > 5, boots  # the faces were drawn
-    assert all(b["from"] == "sagatfw/app.py" for b in boots), boots  # frozen: no file on any path
+    assert all(b["from"] == "sagatfw/app/main.py" for b in boots), boots  # frozen: no file on any path
     # the same probe in half the budget fails: the run above was limited by the heap it was given
     assert not memory_bench.run(exe, str(probe), str(tmp_path), "32k", "--frozen")[0]
 

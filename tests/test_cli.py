@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 from sagat.cli import main
-from sagatfw import presets
+from sagatfw.core import presets
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -102,7 +102,8 @@ def test_result_prints_the_code_for_the_scoresheet(port, capsys):
 
 
 def test_settings_are_listed_in_the_menus_order_with_freeze_as_the_menu_shows_it(port, capsys):
-    from sagatfw import menu, settings
+    from sagatfw.log import settings
+    from sagatfw.ui import menu
 
     lines = _ok(capsys, port, "settings").splitlines()
     keys = [line.split(" = ")[0] for line in lines]

@@ -4,9 +4,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kit import NEAR_WRAP, Game, L, R
-from sagatfw import clock as C
-from sagatfw.logread import take_events
-from sagatfw.ticks import TICKS_MAX, ticks_add
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine import clock as C
+from sagatfw.log.read import take_events
 
 durations = st.lists(st.integers(min_value=0, max_value=20000), min_size=1, max_size=60)
 bases = st.sampled_from([0, NEAR_WRAP, TICKS_MAX, 123456789])  # ticks at the start

@@ -225,8 +225,14 @@ def test_fresh_board_exact_files_and_commands(mpy_cross: str, tmp_path: Path) ->
         ("eval", "getattr(sys.implementation, '_mpy', 0)"),
         ("fs_listdir", "/"),
         ("fs_mkdir", "/sagatfw"),
+        ("fs_mkdir", "/sagatfw/app"),
         ("fs_mkdir", "/sagatfw/boards"),
-        ("fs_mkdir", "/sagatfw/modes"),
+        ("fs_mkdir", "/sagatfw/core"),
+        ("fs_mkdir", "/sagatfw/engine"),
+        ("fs_mkdir", "/sagatfw/faces"),
+        ("fs_mkdir", "/sagatfw/link"),
+        ("fs_mkdir", "/sagatfw/log"),
+        ("fs_mkdir", "/sagatfw/ui"),
         *per_file,
         ("exit_raw_repl",),
         ("write_ctrl_d",),
@@ -269,8 +275,8 @@ def test_upgrade_keeps_settings_key_and_log_and_removes_stale_files(mpy_cross: s
         "/main.py": b"# an older sagat\n",
         "/board": b"pico",
         "/sagatfw/__init__.py": b'VERSION = "0.0.9"\n',
-        "/sagatfw/clock.mpy": b"M\x06old",
-        "/sagatfw/clock.py": b"# a source left by mip: it would shadow clock.mpy\n",
+        "/sagatfw/engine/clock.mpy": b"M\x06old",
+        "/sagatfw/engine/clock.py": b"# a source left by mip: it would shadow clock.mpy\n",
         "/sagatfw/oldmodule.mpy": b"M\x06gone",
         "/sagatfw/boards/__init__.py": Path(FIRMWARE, "sagatfw", "boards", "__init__.py").read_bytes(),
         "/sagatfw/boards/oldboard.mpy": b"M\x06gone",
@@ -286,7 +292,8 @@ def test_upgrade_keeps_settings_key_and_log_and_removes_stale_files(mpy_cross: s
     assert "/log" in t.dirs
     touched = {c[1] for c in t.calls if c[0] in ("fs_writefile", "fs_rmfile", "fs_rmdir", "fs_mkdir")}
     assert all(p == "/main.py" or p == "/board" or p.startswith("/sagatfw") for p in touched), touched
-    stale = ["/sagatfw/boards/oldboard.mpy", "/sagatfw/clock.py", "/sagatfw/oldmodule.mpy", "/sagatfw/retired/x.mpy"]
+    stale = ["/sagatfw/boards/oldboard.mpy", "/sagatfw/engine/clock.py", "/sagatfw/oldmodule.mpy",
+             "/sagatfw/retired/x.mpy"]
     assert report.removed == [*stale, "/sagatfw/retired/"]
     assert not any(p in t.files for p in stale) and "/sagatfw/retired" not in t.dirs
     assert sorted(p for p in t.files if p.startswith("/sagatfw/") or p in ("/main.py", "/board")) == sorted(
@@ -381,11 +388,11 @@ def oled_fw(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_oled_board_needs_no_driver_from_the_internet(mpy_cross: str, oled_fw: str) -> None:
-    # the OLED driver is sagat's own (sagatfw/oled.py, sending only what changed),
+    # the OLED driver is sagat's own (sagatfw/faces/oled.py, sending only what changed),
     # so an OLED build deploys offline like any other: no mip, nothing in /lib
     t = FakeTransport()
     report, lines = _run(t, mpy_cross, fw=oled_fw)
-    assert "/sagatfw/oled.mpy" in _writes(t) and _writes(t) == _expected_files()
+    assert "/sagatfw/faces/oled.mpy" in _writes(t) and _writes(t) == _expected_files()
     assert not any(p.startswith("/lib") for p in t.files) and not any("mip" in line for line in lines)
 
 
@@ -396,9 +403,9 @@ def test_package_json_lists_exactly_the_firmware() -> None:
     with open(os.path.join(FIRMWARE, "package.json"), encoding="utf-8") as f:
         pkg = json.load(f)
     files = D.firmware_files(FIRMWARE)
-    assert "main.py" in files and "sagatfw/clock.py" in files and "sagatfw/boards/pico.py" in files
+    assert "main.py" in files and "sagatfw/engine/clock.py" in files and "sagatfw/boards/pico.py" in files
     assert pkg["urls"] == [[f, f] for f in files]  # board path = path next to package.json
-    assert "deps" not in pkg  # the OLED driver is sagat's own (sagatfw/oled.py)
+    assert "deps" not in pkg  # the OLED driver is sagat's own (sagatfw/faces/oled.py)
     assert pkg["version"] == VERSION
     assert set(pkg) == {"urls", "version"}
 

@@ -181,7 +181,7 @@ def test_pull_keeps_a_gap_in_the_clocks_log_a_gap(tmp_path, capsys):
     the pull writes every record once, and verify names the gap."""
     from test_logs_host import _edit, _make_image
 
-    from sagatfw import records as R
+    from sagatfw.log import records as R
 
     image = _make_image(tmp_path / "a.img")
 

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ROOT, tool
 from sagat.cli import main
-from sagatfw import records as R
+from sagatfw.log import records as R
 
 KEY = "secret"
 

@@ -16,8 +16,8 @@ from test_sim_match import KILITHATTU, KOKBORU
 
 from sagat import logs
 from sagat.cli import main
-from sagatfw import records as R
-from sagatfw.matchapp import lot_bit
+from sagatfw.app.match import lot_bit
+from sagatfw.log import records as R
 
 KEY = "secret"
 # header offsets of a match record (docs/log-format.md, "Match records")

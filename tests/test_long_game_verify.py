@@ -8,8 +8,8 @@ import os
 import pytest
 
 from sagat.cli import main
-from sagatfw import clock as C
-from sagatfw.app import App
+from sagatfw.app.main import App
+from sagatfw.engine import clock as C
 
 DAY = 86400000
 
@@ -94,7 +94,7 @@ def test_long_games_verify(tmp_path, capsys: pytest.CaptureFixture[str]) -> None
 def _reseal(data: bytes, edit) -> bytes:
     """Apply edit(index, bytearray) to each record, then recompute every CRC and chain link (an
     unkeyed log: what an older firmware's wrapped log, or a forger without a key, can produce)."""
-    from sagatfw import records as R
+    from sagatfw.log import records as R
 
     out = bytearray()
     prev = R.ZERO_CHAIN
@@ -112,7 +112,7 @@ def test_verify_of_times_past_the_range_reports_and_never_crashes(tmp_path, caps
     # whatever numbers a log claims end in a named mismatch, never in an OverflowError.)
     import struct
 
-    from sagatfw import records as R
+    from sagatfw.log import records as R
 
     root = str(tmp_path) + "/"
     app = App(Board(root))

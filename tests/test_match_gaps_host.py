@@ -15,7 +15,7 @@ import struct
 from test_logs_match import MATCH_EV, VAL, _copy, _find, _fix_crc, _play, _run_image, _seal, _verify, _write
 
 from sagat.cli import main
-from sagatfw import records as R
+from sagatfw.log import records as R
 
 WITHDRAWN = [
     {"at": 0, "do": "new", "mode": "kokboru", "lead": 3},
@@ -115,7 +115,9 @@ def test_a_result_record_holds_the_final_view_and_a_forged_one_fails_verificatio
 def test_the_firmware_s_copies_of_the_match_record_codes_agree_with_matchlog():
     # matchapp.py and matchsetup.py keep matchlog's codes as their own constants (matchlog's names
     # would be RAM beside a match: the heap after a match's restore): they must stay the same
-    from sagatfw import matchapp, matchlog, matchsetup
+    from sagatfw.app import match as matchapp
+    from sagatfw.app import setup as matchsetup
+    from sagatfw.log import match as matchlog
 
     assert matchapp.MODES == matchlog.MODES and matchapp._EV_BASE == matchlog.EV_BASE
     assert (matchsetup._EV_BASE, matchsetup._EV_RESULT, matchsetup._T_MATCH) == (

@@ -9,7 +9,7 @@ import pytest
 from test_serial_e2e import Sim
 
 from sagat.cli import main
-from sagatfw import wire as W
+from sagatfw.link import wire as W
 
 KEY = "referee secret"
 
@@ -145,7 +145,7 @@ def test_usage_errors_of_match_commands_are_one_line(argv, capsys):
 
 
 def test_the_table_of_actions_has_the_match_commands():
-    from sagatfw import actions
+    from sagatfw.ui import actions
 
     for cmd in ("score", "card", "stoppage", "undo"):
         assert actions.ACTIONS[cmd][2] == W.GAME and cmd not in W.COMMANDS

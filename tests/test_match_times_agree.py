@@ -5,7 +5,7 @@ a break) rounded up. Before, the PC rounded every time up: `stopped 0:09` beside
 import pytest
 
 from sagat.cli import match_text
-from sagatfw import matchfaces
+from sagatfw.faces import match as matchfaces
 
 
 @pytest.mark.parametrize("ms, up, shown", [

@@ -1,11 +1,11 @@
-"""docs/protocol.md's worked signature example is what sagatfw.auth computes: its MAC input and
+"""docs/protocol.md's worked signature example is what sagatfw.link.auth computes: its MAC input and
 its request's auth, for the key, the clock id and the nonce it gives."""
 
 import json
 import re
 from pathlib import Path
 
-from sagatfw import auth as A
+from sagatfw.link import auth as A
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 

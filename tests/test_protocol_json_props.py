@@ -8,7 +8,7 @@ import json
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from sagatfw import wire as W
+from sagatfw.link import wire as W
 
 
 def _cpython(line: bytes) -> bool:

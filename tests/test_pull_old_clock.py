@@ -8,7 +8,7 @@ import os
 
 from sagat import pull as PL
 from sagat.client import LinkError
-from sagatfw import records as R
+from sagatfw.log import records as R
 
 
 def _records(n):

@@ -77,7 +77,7 @@ class _Face:
 def _expected_faces(ms_at, ticks: int) -> set[tuple[bytes, bytes]]:
     """The segment bytes the firmware's own faces.tm1637 gives for the clock as the model has it at
     ticks, for a loop pass up to 8 ms before the frame went out and either blink phase."""
-    from sagatfw import faces as F
+    from sagatfw.faces import game as F
 
     out = set()
     for now in range(ticks - 8, ticks + 1):
@@ -220,7 +220,7 @@ def deploy_upgrade(deployed):
     emulator, 5 minutes of wall time on a 2-core machine; one after the other they do not)."""
     old = dict(deployed)
     old["/main.py"] = deployed["/main.py"] + b"# an older main.py\n"
-    old["/sagatfw/gone.mpy"] = deployed["/sagatfw/ticks.mpy"]
+    old["/sagatfw/gone.mpy"] = deployed["/sagatfw/core/ticks.mpy"]
     old["/settings.json"] = b'{"brightness": 3}'
     job = rp2emu.background(rp2emu.deploy_scenario, str(STOCK), old,
                             ["--board", "pico", "--timeout", HOST_S, "--boot-timeout", "1800", "--json"])

@@ -53,8 +53,8 @@ needs_image = pytest.mark.skipif(STOCK is None, reason=f"no {rp2emu.STOCK_NAME} 
 # One command a line on the USB serial, one answer a line.
 MAIN = b'''
 import sys, time, machine, rp2
-from sagatfw import buttons as B
-from sagatfw.clock import Clock, LEFT, RIGHT
+from sagatfw.ui import buttons as B
+from sagatfw.engine.clock import Clock, LEFT, RIGHT
 bt = B.Buttons(60)
 pins = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in (14, 15)]
 def handler(b):

@@ -15,8 +15,8 @@ import serial
 
 from sagat.cli import main
 from sagat.client import Clock, LinkError
-from sagatfw import records as R
-from sagatfw import wire as W
+from sagatfw.link import wire as W
+from sagatfw.log import records as R
 
 KEY = b"arbiter-secret"
 START_AT = 1500  # ms after the boot that plays the script (the host syncs its time meanwhile)

@@ -8,8 +8,8 @@ import re
 from types import SimpleNamespace
 
 from kit import Game, L, R
-from sagatfw import faces as F
 from sagatfw.boards.sim import Board
+from sagatfw.faces import game as F
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -152,8 +152,8 @@ def test_every_reason_the_menu_can_show_fits_its_face():
 def test_the_sim_draws_a_match_as_the_boards_do():
     # with a match the sim's faces are matchfaces.py's OLED faces: each side's score, the
     # period, the cards, the match time framed while it runs
-    from sagatfw.modes.base import CARD_WARNING, LEFT, RIGHT
-    from sagatfw.modes.kokboru import KokBoru
+    from sagatfw.engine.kokboru import KokBoru
+    from sagatfw.engine.match import CARD_WARNING, LEFT, RIGHT
 
     m = KokBoru()
     m.new_match()

@@ -1,6 +1,6 @@
 """Match modes on the clock: a kok-boru bout and a kilithattu match
 scripted end to end through `sagat sim --script --virtual --log-json` (the engine in App.step via
-firmware/sagatfw/matchapp.py, its events in the journal as match records, matchlog.py), restored
+firmware/sagatfw/app/match.py, its events in the journal as match records, matchlog.py), restored
 after power cuts, and read back by `sagat logs show`."""
 
 import json
@@ -9,7 +9,7 @@ import pytest
 
 from sagat.cli import main
 from sagat.sim import SimError, actions_help, parse_script
-from sagatfw.matchapp import lot_bit
+from sagatfw.app.match import lot_bit
 
 
 def _script(path, lines):

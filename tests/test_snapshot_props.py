@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from snapkit import CONTROLS, Play, journal, state
 
-from sagatfw import clock as C
-from sagatfw import records as R
+from sagatfw.engine import clock as C
+from sagatfw.log import records as R
 
 
 def _restore(root, key, segment_records, whole):
-    from sagatfw import journalboot  # the one the journal loads now (an app's boot forgets it)
+    from sagatfw.log import boot as journalboot  # the one the journal loads now (an app's boot forgets it)
 
     j = journal(root, key, segment_records)
     if whole:

@@ -7,8 +7,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sagat.cli import main
-from sagatfw import clock as C
-from sagatfw import tcparse
+from sagatfw.core import tcparse
+from sagatfw.engine import clock as C
 
 
 def clock_plays(text: str) -> bool:

@@ -1,4 +1,4 @@
-"""Hypothesis properties of sagatfw.timecontrol (contract 1), CPython only.
+"""Hypothesis properties of sagatfw.core.timecontrol (contract 1), CPython only.
 
 The example-based tests are in tests/pure/test_timecontrol.py (they also run under MicroPython).
 """
@@ -6,8 +6,8 @@ The example-based tests are in tests/pure/test_timecontrol.py (they also run und
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from sagatfw import tcparse
-from sagatfw import timecontrol as tcm
+from sagatfw.core import tcparse
+from sagatfw.core import timecontrol as tcm
 
 ALPHABET = "0123456789+db/:*-jcx|? "
 

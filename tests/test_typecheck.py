@@ -41,7 +41,7 @@ ONLY = {
     "sagatfw/boards/rp2levers.py": {"pico"},
     "sagatfw/boards/esp32.py": {"esp32"},
     "sagatfw/boards/hw.py": {"pico", "esp32"},
-    "sagatfw/tm1637.py": {"pico", "esp32"},
+    "sagatfw/faces/tm1637.py": {"pico", "esp32"},
     "sagatfw/boards/sim.py": {"sim"},
 }
 PIP_FLAGS = ["--quiet", "--disable-pip-version-check", "--no-input", "--no-compile", "--only-binary=:all:"]
@@ -121,7 +121,7 @@ def test_targets_cover_the_firmware() -> None:
     assert "sagatfw/boards/pico.py" in files["pico"] and "sagatfw/boards/pico.py" not in files["esp32"]
     assert "sagatfw/boards/esp32.py" in files["esp32"] and "sagatfw/boards/esp32.py" not in files["pico"]
     assert "sagatfw/boards/sim.py" in files["sim"] and "sagatfw/boards/hw.py" not in files["sim"]
-    assert "sagatfw/clock.py" in files["pico"] and "sagatfw/link.py" in files["sim"]
+    assert "sagatfw/engine/clock.py" in files["pico"] and "sagatfw/link/stream.py" in files["sim"]
     assert set(ONLY) <= set().union(*files.values())
 
 

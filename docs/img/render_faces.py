@@ -6,8 +6,8 @@ sys.path.insert(0, "firmware")
 
 import framebuf  # noqa: E402
 
-from sagatfw import faces as F  # noqa: E402
-from sagatfw.clock import LEFT, RIGHT, Clock  # noqa: E402
+from sagatfw.engine.clock import LEFT, RIGHT, Clock  # noqa: E402
+from sagatfw.faces import game as F  # noqa: E402
 
 
 def draw(fb, glyph, items):

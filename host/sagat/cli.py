@@ -10,8 +10,8 @@ import json
 import os
 import sys
 
-from sagatfw import presets, tcparse
-from sagatfw import timecontrol as tcm
+from sagatfw.core import presets, tcparse
+from sagatfw.core import timecontrol as tcm
 
 from . import __version__, client
 
@@ -161,7 +161,7 @@ def _read_log(args: argparse.Namespace, replay: bool = True):
 def _damage(log) -> int:
     """show/export: report damage to the records themselves (CRC, missing, order, torn) on stderr;
     whether the chain links is `sagat logs verify`'s question (it needs the arbiter key)."""
-    from sagatfw import records
+    from sagatfw.log import records
 
     damage = [p for p in log.problems if p[0] not in (records.P_CHAIN, records.P_KEY)]
     for kind, _seq, detail in damage:
@@ -222,7 +222,7 @@ def _pulled_uid(args: argparse.Namespace) -> str | None:
 def _needs_key(log) -> None:
     """A log sealed with an arbiter key, verified without one: a usage error that names the options
     (what verify can say without the key is nothing), unless the log shows damage of its own."""
-    from sagatfw import records
+    from sagatfw.log import records
 
     sealed = [p for p in log.problems if p[0] == records.P_KEY]
     if not sealed or len(sealed) != len(log.problems) or log.replay_problems or log.last_key is not None:
@@ -444,7 +444,7 @@ _WHY = {"points": "more points", "lead": "a winning lead", "golden_score": "gold
 def _sec(ms, up: bool = False) -> str:
     """A match's time as M:SS, rounded as the faces round it (matchfaces.clock_text: a time counting
     up rounded down, one counting down rounded up), so the PC never reads 0:09 where the faces say 0:08."""
-    from sagatfw import matchfaces
+    from sagatfw.faces import match as matchfaces
 
     return matchfaces.clock_text(ms if isinstance(ms, int) and not isinstance(ms, bool) else 0, up)
 
@@ -563,7 +563,7 @@ BOOL_WORDS = {"on": True, "true": True, "off": False, "false": False}
 def _setting(key: str, text: str):
     """A `sagat settings KEY=VALUE`'s value as the setting's kind wants it (settings.SCHEMA): a time
     control stays text (`tc=420`), freeze takes the menu's AUTO/ON/OFF, a switch on/off or true/false."""
-    from sagatfw import settings
+    from sagatfw.log import settings
 
     spec = settings.SCHEMA.get(key)
     if spec is None:  # a clock with other firmware may know it: the clock says whether it does
@@ -596,7 +596,8 @@ def _setting(key: str, text: str):
 def _settings_text(values: dict) -> str:
     """The settings in the menu's order (SETTINGS), then the rest in settings.SCHEMA's; freeze as
     the menu shows it (AUTO, ON, OFF)."""
-    from sagatfw import menu, settings
+    from sagatfw.log import settings
+    from sagatfw.ui import menu
 
     order = [row[2] for row in menu.SETTINGS] + [k for k in settings.SCHEMA]
     keys = [k for k in dict.fromkeys(order) if k in values] + [k for k in values if k not in order]

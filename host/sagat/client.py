@@ -9,7 +9,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from sagatfw import auth as signing
+from sagatfw.link import auth as signing
 
 # USB vendor/product ids of the boards sagat runs on (contract 5)
 USB_IDS = {

@@ -319,7 +319,7 @@ def build(firmware_dir: str | Path, mpy_cross: str) -> dict[str, bytes]:
                 out["/" + rel] = src.read_bytes()
                 continue
             dst = Path(tmp) / "out.mpy"
-            # -s: the name tracebacks on the board show (sagatfw/clock.py), whatever this machine's path
+            # -s: the name tracebacks on the board show (sagatfw/engine/clock.py), whatever this machine's path
             run = subprocess.run([mpy_cross, "-o", str(dst), "-s", rel, str(src)], capture_output=True, text=True)
             if run.returncode != 0:
                 raise DeployError(f"mpy-cross cannot compile {rel}: {(run.stderr or run.stdout).strip()}")

@@ -9,10 +9,11 @@ import io
 import json
 from dataclasses import dataclass, field
 
-from sagatfw import clock as C
-from sagatfw import logread, matchlog
-from sagatfw import records as R
-from sagatfw.replay import Mismatch, Replay
+from sagatfw.engine import clock as C
+from sagatfw.log import match as matchlog
+from sagatfw.log import read as logread
+from sagatfw.log import records as R
+from sagatfw.log.replay import Mismatch, Replay
 
 LOG_DIR = "/log"
 SEG_SUFFIX = ".seg"
@@ -425,7 +426,7 @@ CSV_FIELDS = ["game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "
               "side", "by", "order", "stage", "result", "reason", "tc", "first", "before", "after", "dropped"]
 
 
-# A match's columns (sagatfw/matchlog.py decode): the setup's options, then each event's fields.
+# A match's columns (sagatfw/log/match.py decode): the setup's options, then each event's fields.
 MATCH_CSV_FIELDS = ["game", "seq", "type", "t", "wall", "mode", "period", "period_name", "match_ms", "stopped_ms",
                     "left", "right", "side", "points", "card", "entry", "how", "length_ms", "early", "stoppage", "lot",
                     "winner", "why", "lead", "first", "changeover_ms", "method", "seed"]

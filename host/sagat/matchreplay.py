@@ -1,7 +1,7 @@
 """Replaying a match's logged events through its mode's engine (`sagat logs verify`).
 
-A match is a game of the log whose first record is a `match` setup (sagatfw/matchlog.py). Its
-events are replayed as the board's restore replays them (sagatfw/matchapp.py `restore`,
+A match is a game of the log whose first record is a `match` setup (sagatfw/log/match.py). Its
+events are replayed as the board's restore replays them (sagatfw/app/match.py `restore`,
 tests/pure/matchkit.py `replay`): the engine is advanced to each event's `t`, and whatever it
 derives by itself there (a period's or a break's end, the period that follows, a result decided by
 time) must be the log's next events; an event the engine did not derive is the referee's operation
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import struct
 
-from sagatfw import matchlog
-from sagatfw import records as R
-from sagatfw.modes import base as M
-from sagatfw.ticks import TICKS_HALF, TICKS_MAX, ticks_add
+from sagatfw.core.ticks import TICKS_HALF, TICKS_MAX, ticks_add
+from sagatfw.engine import match as M
+from sagatfw.log import match as matchlog
+from sagatfw.log import records as R
 
 SIDES = ("left", "right")
 _SKIP = ("settings", "time_sync")  # clock records a match's game may hold (a key change, a sync)
@@ -39,11 +39,11 @@ class Mismatch(Exception):
 def engine(mode: str | None) -> M.Match:
     """A new engine of the mode ("kokboru", "kilithattu"); ValueError for any other."""
     if mode == "kokboru":
-        from sagatfw.modes.kokboru import KokBoru
+        from sagatfw.engine.kokboru import KokBoru
 
         return KokBoru()
     if mode == "kilithattu":
-        from sagatfw.modes.kilithattu import Kilithattu
+        from sagatfw.engine.kilithattu import Kilithattu
 
         return Kilithattu()
     raise ValueError(f"mode {mode!r}")
@@ -68,7 +68,7 @@ class MatchReplay:
         self.m = m = engine(mode)
         try:
             if mode == "kilithattu":
-                from sagatfw.modes.kilithattu import METHOD_NAMES
+                from sagatfw.engine.kilithattu import METHOD_NAMES
 
                 if setup.get("first") not in SIDES or setup.get("method") not in METHOD_NAMES:
                     raise ValueError("first team or method unknown")
@@ -170,7 +170,7 @@ class MatchReplay:
             elif kind == "lot":
                 side = _side(ev, "side")
                 if self.seed and ev.get("lot") in (1, 2):
-                    from sagatfw.matchapp import lot_bit
+                    from sagatfw.app.match import lot_bit
 
                     want = lot_bit(self.seed, ev["lot"])
                     if side != want:

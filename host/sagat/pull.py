@@ -11,8 +11,8 @@ import json
 import os
 import sys
 
-from sagatfw import auth as A
-from sagatfw import records as R
+from sagatfw.link import auth as A
+from sagatfw.log import records as R
 
 from . import client
 from .client import Clock, LinkError

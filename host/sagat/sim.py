@@ -16,14 +16,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from sagatfw import actions as FA  # the one table of actions (the firmware's)
-from sagatfw import clock as C
-from sagatfw import matchapp as _MA  # which mode takes which option (the firmware's)
-from sagatfw import settings as fw_settings
-from sagatfw import tcparse
-from sagatfw.ticks import TICKS_MAX
+from sagatfw.app import match as _MA  # which mode takes which option (the firmware's)
+from sagatfw.core import tcparse
+from sagatfw.core.ticks import TICKS_MAX
+from sagatfw.engine import clock as C
+from sagatfw.log import settings as fw_settings
+from sagatfw.ui import actions as FA  # the one table of actions (the firmware's)
 
-# The script's actions: every row of the firmware's one table of actions (sagatfw/actions.py: its
+# The script's actions: every row of the firmware's one table of actions (sagatfw/ui/actions.py: its
 # arguments, their kinds and ranges, what it serves), under the script's names ("settings" takes
 # the settings as fields, the protocol's settings.set an object of them), plus what only a script
 # does: press a lever, cut the power, seed a match's lot.
@@ -58,7 +58,7 @@ for _name, (_m, _serves, _auth, _spec) in FA.ACTIONS.items():
 ACTIONS["new"]["seed"] = (False, None, "a match's lot drawn from this seed, 1..2^32-1 (scripts only; else a true "
                                        "random bit)")
 ACTIONS["power_cut"] = {"off_ms": (True, None, "ms the board stays off, >= 0")}
-# the firmware's own list of each mode's options (sagatfw/matchapp.py), and the scripts' lot seed
+# the firmware's own list of each mode's options (sagatfw/app/match.py), and the scripts' lot seed
 MATCH_OPTIONS = {mode: _MA.OPTIONS[i] + (("seed",) if mode == "kilithattu" else ()) for i, mode in enumerate(_MA.MODES)}
 # what each kind of play takes: a game's actions, a match's (after a `new` with a mode)
 GAME_ONLY = ("press",) + tuple(SCRIPT_NAMES.get(k, k) for k, v in FA.ACTIONS.items() if v[1] == "game")
@@ -310,7 +310,7 @@ def firmware_dir(compiled: bool = True, into: str | None = None, src: str | Path
         shutil.copyfile(main_py, out / "main.py")
     else:  # an installed package: main.py is not in it
         (out / "main.py").write_text(
-            "import sys\nfrom sagatfw.simulator import main\nmain(sys.argv[1:])\n", encoding="utf-8"
+            "import sys\nfrom sagatfw.boards.simulator import main\nmain(sys.argv[1:])\n", encoding="utf-8"
         )
     return str(out)
 
@@ -454,7 +454,7 @@ def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, h
 
 _CPYTHON_MAIN = (
     "import sys; fw = sys.argv.pop(1); sys.path.insert(0, fw); "
-    "from sagatfw.simulator import main; main(sys.argv[1:])"
+    "from sagatfw.boards.simulator import main; main(sys.argv[1:])"
 )
 
 

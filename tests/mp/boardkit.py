@@ -1,7 +1,7 @@
 # Test kit for the board modules on the fake `machine` (tests/mp): a stand-in for the App with what
 # a board's show() reads, the ticks used across the 2^30 wrap, and the ADC value of a cell.
-from sagatfw.settings import defaults
-from sagatfw.ticks import TICKS_MAX, ticks_add
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.log.settings import defaults
 
 BASE = TICKS_MAX - 20000  # the ticks wrap 20 s into a test that uses T()
 
@@ -22,7 +22,7 @@ class Store:
 
 def say(app, text):
     """Set an app's status line from the text the faces show ("LOG ERROR", "CODE 042917", None)."""
-    from sagatfw.faces import STATUS_TEXT
+    from sagatfw.faces.game import STATUS_TEXT
 
     if text is None:
         app.status = 0

@@ -101,8 +101,8 @@ def unmount(at="/flash"):
 
 def read_log(journal, key=b"", checkpoints=False):
     """Every record of a journal's segments through logread.Reader: (reader, events)."""
-    from sagatfw import logread
-    from sagatfw.records import RECORD_SIZE
+    from sagatfw.log import read as logread
+    from sagatfw.log.records import RECORD_SIZE
 
     reader = logread.Reader(key, checkpoints)
     events = []

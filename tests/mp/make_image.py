@@ -11,8 +11,8 @@ sys.path.insert(0, here + "/../../firmware")
 
 from flash import Flash, mount, unmount  # noqa: E402
 
-from sagatfw import clock as C  # noqa: E402
-from sagatfw.journal import Journal  # noqa: E402
+from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.log.journal import Journal  # noqa: E402
 
 
 def main():

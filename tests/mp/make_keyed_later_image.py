@@ -11,9 +11,9 @@ sys.path.insert(0, here + "/../../firmware")
 
 from flash import Flash, mount, unmount  # noqa: E402
 
-from sagatfw import clock as C  # noqa: E402
-from sagatfw import records as R  # noqa: E402
-from sagatfw.journal import Journal  # noqa: E402
+from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.log import records as R  # noqa: E402
+from sagatfw.log.journal import Journal  # noqa: E402
 
 
 def game(j, c, t, result):

@@ -5,8 +5,8 @@
 from flash import unmount
 from test_protocol import KEY, Rig
 
-from sagatfw import actions as A
-from sagatfw import clock as C
+from sagatfw.engine import clock as C
+from sagatfw.ui import actions as A
 
 # one request per row of the table (a new row without one fails the test)
 SAMPLES = {

@@ -7,11 +7,11 @@ import micropython
 from boardkit import say
 from flash import Flash, mount, unmount
 
-from sagatfw import buttons as B
-from sagatfw import clock as C
-from sagatfw.app import App
-from sagatfw.faces import status_text  # noqa: E402
-from sagatfw.ticks import TICKS_MAX, ticks_add
+from sagatfw.app.main import App
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine import clock as C
+from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.ui import buttons as B
 
 
 class FakeBoard:
@@ -168,7 +168,7 @@ def test_beep_at_flag_and_stage_and_sound_off():
 def test_faces_show_after_a_boot_at_ticks_past_2_29():
     # next_face = 0 is in the future for ticks in 2^29 .. 2^30 (a board
     # soft-reset after 6.2 days of uptime, or the sim started at that base): no faces
-    from sagatfw.ticks import TICKS_HALF
+    from sagatfw.core.ticks import TICKS_HALF
 
     for boot in (TICKS_HALF, TICKS_HALF + 777, TICKS_MAX - 50):
         mount(Flash(), fresh=True)
@@ -294,7 +294,7 @@ def test_reboot_restores_the_game_paused():
 def test_a_restore_that_fails_starts_clean_and_says_so_even_out_of_memory():
     import sys
 
-    from sagatfw import journal as J
+    from sagatfw.log import journal as J
 
     app, board = _app("600+5")
     app.start(T(0))
@@ -307,14 +307,14 @@ def test_a_restore_that_fails_starts_clean_and_says_so_even_out_of_memory():
     for failure in (MemoryError("memory allocation failed"), ValueError("replay mismatch")):
 
         def restore(self, clock, now, failure=failure):
-            from sagatfw import replay  # noqa: F401 - loaded, as the real replay loads it
+            from sagatfw.log import replay  # noqa: F401 - loaded, as the real replay loads it
             clock.new_game("5+0", None, C.RIGHT)  # half replayed
             raise failure
 
         made = []  # for each Clock made: was the replay's code still in RAM?
 
         def clock(made=made):
-            made.append("sagatfw.replay" in sys.modules)
+            made.append("sagatfw.log.replay" in sys.modules)
             return real_clock()
 
         J.Journal.restore = restore
@@ -342,7 +342,7 @@ def test_a_restore_that_fails_starts_clean_and_says_so_even_out_of_memory():
 def test_a_log_that_cannot_be_opened_leaves_the_clock_playing_and_the_log_untouched():
     import os
 
-    from sagatfw import journal as J
+    from sagatfw.log import journal as J
 
     app, board = _app("600+5")
     app.start(T(0))
@@ -377,14 +377,14 @@ def test_menu_button_opens_the_menu_and_leaving_it_frees_its_code():
     _edge(app, B.MENU, 1000)
     _edge(app, B.MENU, 1100, False)
     app.step(T(1200))
-    assert app.menu is not None and app.menu.active and "sagatfw.menu" in sys.modules
+    assert app.menu is not None and app.menu.active and "sagatfw.ui.menu" in sys.modules
     left, right = app.menu.view(T(1200))
     assert left and right
     _edge(app, B.MENU, 2000)  # held: MENU long leaves the menu
     app.step(T(3100))
     _edge(app, B.MENU, 3200, False)
     app.step(T(3300))
-    assert app.menu is None and "sagatfw.menu" not in sys.modules
+    assert app.menu is None and "sagatfw.ui.menu" not in sys.modules
     app.start_pause(T(4000))  # the game starts as set up: the menu changed nothing
     assert app.clock.state == C.RUNNING and app.clock.ms(C.LEFT) == 300000
     unmount()
@@ -434,8 +434,7 @@ def test_real_time_script_stamps_presses_at_their_instants_when_the_loop_stalls(
     # `sagat sim --serial --script` plays a script in real time. If the machine stalls the loop
     # (here: 300 ms between two reads of the clock), the presses due meanwhile must still be
     # stamped at their scripted instants, as pin IRQs would be, not bunched into one lockout.
-    from sagatfw import simulator
-    from sagatfw.boards import sim
+    from sagatfw.boards import sim, simulator
 
     mount(Flash(), fresh=True)
     board = sim.Board(None, True)
@@ -451,8 +450,9 @@ def test_real_time_script_stamps_presses_at_their_instants_when_the_loop_stalls(
         def sleep(s):
             clock_ms[0] += 300  # every wait of the loop loses 300 ms
 
-    real_ms, real_time = sim._ms, sim.time
-    sim._ms, sim.time = fake_ms, Stalling
+    real = sim.ms_now, simulator.ms_now, sim.time, simulator.time  # the board's clock and the runner's
+    sim.ms_now = simulator.ms_now = fake_ms
+    sim.time = simulator.time = Stalling
     try:
         app.boot(board.ticks())
         actions = [(1, {"at": 0, "do": "start"})]
@@ -460,7 +460,7 @@ def test_real_time_script_stamps_presses_at_their_instants_when_the_loop_stalls(
             actions.append((i + 2, {"at": 100 * (i + 1), "do": "press", "side": "left" if i % 2 == 0 else "right"}))
         simulator.run_real(app, board, iter(actions), 0)
     finally:
-        sim._ms, sim.time = real_ms, real_time
+        sim.ms_now, simulator.ms_now, sim.time, simulator.time = real
     c = app.clock
     assert c.moves[C.LEFT] + c.moves[C.RIGHT] == 20, c.moves  # every press counted
     unmount()
@@ -472,7 +472,7 @@ def test_the_loop_says_error_then_clears_it_after_clean_refreshes():
     # refreshes (after the last failure), then the faces say again what they said before.
     import asyncio
 
-    from sagatfw import app as A
+    from sagatfw.app import main as A
 
     app, board = _app()
     say(app, "CODE 123456")  # what the faces said before the glitch

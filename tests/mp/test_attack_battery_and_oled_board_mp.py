@@ -8,10 +8,10 @@ FM.install()
 from boardkit import T, cell, say  # noqa: E402
 from flash import Flash, mount, unmount  # noqa: E402
 
-from sagatfw import clock as C  # noqa: E402
-from sagatfw.app import App  # noqa: E402
+from sagatfw.app.main import App  # noqa: E402
 from sagatfw.boards import esp32, pico  # noqa: E402
-from sagatfw.faces import status_text  # noqa: E402
+from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.faces.game import status_text  # noqa: E402
 
 
 def _board_cls(display="tm1637", base=pico.Board, pins=pico.PINS):
@@ -254,7 +254,7 @@ def test_one_dead_oled_does_not_freeze_the_other_face():
     assert caught + more and app.clock.running == C.RIGHT
     o = board.oled[1]
     chip = FM.I2C.devices[0x3D]
-    from sagatfw import faces as F
+    from sagatfw.faces import game as F
 
     want = (F.face_text(app.clock, C.RIGHT), "9:55")  # at 9.000 s, or at the last refresh before
     assert o.items is not None and any(it[3] in want for it in o.items if it[0] == "text"), (want, o.items)

@@ -7,8 +7,8 @@ import gc
 from flash import Flash, mount, unmount
 from test_protocol import Rig
 
-from sagatfw import clock as C
-from sagatfw.faces import status_text  # noqa: E402
+from sagatfw.engine import clock as C
+from sagatfw.faces.game import status_text  # noqa: E402
 
 
 def _fresh(blocks=64):

@@ -15,11 +15,11 @@ from test_protocol import T as PT
 from test_repl import KEY, Rig
 from test_repl import Stream as CountingStream
 
-from sagatfw import buttons as B
-from sagatfw import clock as C
-from sagatfw import link as L
-from sagatfw import wire as W
-from sagatfw.ticks import ticks_diff
+from sagatfw.core.ticks import ticks_diff
+from sagatfw.engine import clock as C
+from sagatfw.link import stream as L
+from sagatfw.link import wire as W
+from sagatfw.ui import buttons as B
 
 
 class Faces:

@@ -9,10 +9,10 @@ FM.install()
 from boardkit import T, cell  # noqa: E402
 from flash import Flash, mount, unmount  # noqa: E402
 
-from sagatfw import clock as C  # noqa: E402
-from sagatfw import faces as F  # noqa: E402
-from sagatfw.app import App  # noqa: E402
+from sagatfw.app.main import App  # noqa: E402
 from sagatfw.boards import pico  # noqa: E402
+from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.faces import game as F  # noqa: E402
 
 
 class Board(pico.Board):

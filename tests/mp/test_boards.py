@@ -8,10 +8,10 @@ FM.install()
 from boardkit import FakeApp as _App  # noqa: E402
 from boardkit import cell, say, show_all  # noqa: E402
 
-from sagatfw import buttons as B  # noqa: E402
-from sagatfw import faces as F  # noqa: E402
 from sagatfw.boards import hw  # noqa: E402
-from sagatfw.clock import LEFT, RIGHT, Clock, Settings  # noqa: E402
+from sagatfw.engine.clock import LEFT, RIGHT, Clock, Settings  # noqa: E402
+from sagatfw.faces import game as F  # noqa: E402
+from sagatfw.ui import buttons as B  # noqa: E402
 
 PORTS = {"pico": "rp2", "esp32": "esp32"}
 
@@ -204,7 +204,7 @@ def test_esp32_third_led_shows_low_time_or_a_mark():
 def test_battery_is_read_at_the_first_show_after_a_boot_at_ticks_past_2_29():
     # next_battery = 0 is in the future for ticks in 2^29 .. 2^30 (a board
     # soft-reset after 6.2 days of uptime): the gauge was never read until the ticks wrapped
-    from sagatfw.ticks import TICKS_HALF, TICKS_MAX, ticks_add
+    from sagatfw.core.ticks import TICKS_HALF, TICKS_MAX, ticks_add
 
     for boot in (TICKS_HALF, TICKS_HALF + 12345, TICKS_MAX - 2000):
         board, _ = _board("pico")
@@ -360,9 +360,9 @@ def test_a_match_is_on_the_faces_and_leds_of_both_display_kinds():
     # while a match is the active mode the boards draw matchfaces.py's faces: TM1637 the
     # match time left and the score right, OLED each side's score; the LEDs the running period,
     # the cards and the winner
-    from sagatfw import matchfaces as MF
-    from sagatfw.modes.base import CARD_WARNING
-    from sagatfw.modes.kokboru import KokBoru
+    from sagatfw.engine.kokboru import KokBoru
+    from sagatfw.engine.match import CARD_WARNING
+    from sagatfw.faces import match as MF
 
     class _Match:  # matchapp.MatchApp's face of it: the engine, no open entry
         def __init__(self, m):

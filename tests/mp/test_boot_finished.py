@@ -6,9 +6,9 @@ import time
 from flash import Flash, mount, unmount
 from test_app import FakeBoard, T
 
-from sagatfw import journalboot
-from sagatfw.app import App
-from sagatfw.faces import status_text  # noqa: E402
+from sagatfw.app.main import App
+from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.log import boot as journalboot
 
 
 def _boot(fresh):

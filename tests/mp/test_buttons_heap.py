@@ -7,8 +7,8 @@ import gc
 
 import micropython
 
-from sagatfw.buttons import LEVER_LEFT, LEVER_RIGHT, LONG, MENU, N_BUTTONS, NONE, PRESS, SHORT, START, Buttons
-from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
+from sagatfw.core.ticks import TICKS_MAX, ticks_add, ticks_diff
+from sagatfw.ui.buttons import LEVER_LEFT, LEVER_RIGHT, LONG, MENU, N_BUTTONS, NONE, PRESS, SHORT, START, Buttons
 
 BASES = (TICKS_MAX - 3, TICKS_MAX - 700, 1000)
 

@@ -11,8 +11,8 @@ import os
 from flash import Flash, mount, read_log, unmount
 from test_logfull import _boot, _play, _replays
 
-from sagatfw import clock as C
-from sagatfw.faces import status_text  # noqa: E402
+from sagatfw.engine import clock as C
+from sagatfw.faces.game import status_text  # noqa: E402
 
 MB = 1048576
 

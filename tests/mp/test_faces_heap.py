@@ -6,8 +6,8 @@ import gc
 
 import micropython
 
-from sagatfw import faces
-from sagatfw.clock import LEFT, Clock, Settings
+from sagatfw.engine.clock import LEFT, Clock, Settings
+from sagatfw.faces import game as faces
 
 
 def _locked(c, buf, out, n=50):

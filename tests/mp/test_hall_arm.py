@@ -5,7 +5,7 @@
 from flash import unmount
 from test_protocol import KEY, Rig, T
 
-from sagatfw import clock as C
+from sagatfw.engine import clock as C
 
 
 def test_an_armed_start_starts_at_its_instant_across_the_wrap():

@@ -6,8 +6,8 @@ import gc
 
 import micropython
 
-from sagatfw.clock import LEFT, RIGHT, Clock, Settings
-from sagatfw.ticks import TICKS_MAX, ticks_add
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine.clock import LEFT, RIGHT, Clock, Settings
 
 
 def _run_locked(tc, freeze=None, stage_advance="moves", base=TICKS_MAX - 50000, n=400):
@@ -96,19 +96,19 @@ def test_forget_gives_a_module_back_to_the_heap():
     import sagatfw
 
     def load():
-        from sagatfw import presets
+        from sagatfw.core import presets
 
         return len(presets.PRESETS)
 
     load()
-    sagatfw.forget("sagatfw.presets")
+    sagatfw.forget("sagatfw.core.presets")
     gc.collect()
     before = gc.mem_alloc()
     assert load() > 20
     gc.collect()
     loaded = gc.mem_alloc() - before
-    sagatfw.forget("sagatfw.presets")
+    sagatfw.forget("sagatfw.core.presets")
     gc.collect()
     kept = gc.mem_alloc() - before
-    assert "sagatfw.presets" not in sys.modules and "presets" not in sagatfw.__dict__
+    assert "sagatfw.core.presets" not in sys.modules and "presets" not in sagatfw.__dict__
     assert loaded > 4000 and kept < 256, (loaded, kept)

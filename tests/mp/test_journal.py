@@ -7,10 +7,10 @@ import os
 
 from flash import Flash, mount, read_log, unmount
 
-from sagatfw import clock as C
-from sagatfw import records as REC
-from sagatfw.journal import Journal
-from sagatfw.settings import Store
+from sagatfw.engine import clock as C
+from sagatfw.log import records as REC
+from sagatfw.log.journal import Journal
+from sagatfw.log.settings import Store
 
 ROOT = "/flash/log"
 
@@ -90,7 +90,7 @@ def test_keyed_long_game_restores_in_bounded_memory():
     j2 = Journal(ROOT, key=KEY)
     j2.open()
     c2 = C.Clock()
-    from sagatfw import logread
+    from sagatfw.log import read as logread
 
     problems = []
     orig = logread.Reader._problem

@@ -12,7 +12,7 @@ from flash import Flash, mount, unmount
 from test_protocol import KEY, Rig, _events
 
 from sagatfw import load_key
-from sagatfw.commands import save_key
+from sagatfw.link.commands import save_key
 
 K2 = b"the second key"
 

@@ -11,8 +11,8 @@ from test_log_read_stream import reference
 from test_protocol import Rig, T
 from test_repl import Stream  # one direction of the link, counting what was read
 
-from sagatfw import clock as C
-from sagatfw import link as L
+from sagatfw.engine import clock as C
+from sagatfw.link import stream as L
 
 
 def _answers(out):

@@ -13,9 +13,9 @@ import random
 from flash import unmount
 from test_protocol import Rig, _b64
 
-from sagatfw import clock as C
-from sagatfw import records as R
-from sagatfw import wire as W
+from sagatfw.engine import clock as C
+from sagatfw.link import wire as W
+from sagatfw.log import records as R
 
 
 def reference(folder, start, want):

@@ -8,13 +8,12 @@ import gc
 
 from flash import Flash, mount, read_log, unmount
 
-from sagatfw import clock as C
-from sagatfw import faces as F
-from sagatfw.app import App
-from sagatfw import simulator
-from sagatfw.boards import sim
-from sagatfw.faces import status_text  # noqa: E402
-from sagatfw.replay import Replay
+from sagatfw.app.main import App
+from sagatfw.boards import sim, simulator
+from sagatfw.engine import clock as C
+from sagatfw.faces import game as F
+from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.log.replay import Replay
 
 LOG = "/flash/log"
 BASE = 1000  # virtual ticks at the first boot
@@ -53,7 +52,7 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     f = Flash(blocks=16)  # 64 KB: the game in progress fills it
     mount(f, fresh=True)
     app, board, _ = _boot(0)
-    from sagatfw.protocol import Server
+    from sagatfw.link.server import Server
 
     srv = Server(app, {"uid": "e6614103e7"}, board.ticks())
     script = [{"at": 0, "do": "new", "tc": "-"}, {"at": 0, "do": "start"}]
@@ -83,7 +82,7 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     assert j.gap == 7 and j.dropped == 7 and status_text(app) == "LOG FULL"
     assert len(j.backlog) == j.backlog_max - 6  # the last places wait for a record that must be kept
     dropped = j.gap
-    from sagatfw import logcmds
+    from sagatfw.link import log as logcmds
 
     info = logcmds.l_info(srv, {}, board.ticks())
     assert info["log_full"] is True and info["dropped"] == dropped

@@ -11,8 +11,8 @@ import time
 from flash import Flash, mount, unmount
 from test_logfull import _boot, _play
 
-from sagatfw import clock as C
-from sagatfw.faces import status_text
+from sagatfw.engine import clock as C
+from sagatfw.faces.game import status_text
 
 SIM = (256, 256)  # blocks, progsize: boards/sim.py (BLOCKS, PROGSIZE)
 PICO = (352, 256)  # MicroPython v1.26.1 RPI_PICO: 1408 KB at the end of the 2 MB flash (rp2/_boot.py: progsize 256)
@@ -22,8 +22,8 @@ ESP32 = (512, 32)  # ESP32_GENERIC: the 2 MB "vfs" partition, VfsLfs2's default 
 def _tally(j):
     """(reader, counts by type, the gap events, the last event) of the journal's segments, read one
     record at a time (a full flash's events would not fit the test's heap as a list)."""
-    from sagatfw import logread
-    from sagatfw.records import RECORD_SIZE
+    from sagatfw.log import read as logread
+    from sagatfw.log.records import RECORD_SIZE
 
     reader = logread.Reader(b"", False)
     counts = {}
@@ -139,7 +139,7 @@ def test_the_log_folder_takes_segments_until_no_block_is_left_on_every_boards_fl
     """The layout: a whole flash of full segments (four blocks each) in the one log folder, on each
     board's geometry. littlefs refuses only when no block is left (28), never first for the
     folder's metadata (36), and the folder holds at most 128 files (the boot lists them all)."""
-    from sagatfw.journal import SEGMENT_RECORDS
+    from sagatfw.log.journal import SEGMENT_RECORDS
 
     data = bytes(SEGMENT_RECORDS * 64)
     for blocks, progsize in (SIM, PICO, ESP32):

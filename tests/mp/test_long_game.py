@@ -6,9 +6,9 @@
 from flash import Flash, mount, unmount
 from test_app import FakeBoard, T
 
-from sagatfw import clock as C
-from sagatfw.app import App
-from sagatfw.faces import status_text  # noqa: E402
+from sagatfw.app.main import App
+from sagatfw.engine import clock as C
+from sagatfw.faces.game import status_text  # noqa: E402
 
 DAY = 86400000
 I32 = 2147483647
@@ -25,8 +25,8 @@ def _boot(fresh):
 def _in_range(app):
     """Read back every record (chain and CRC checked), each event's times within the bounds;
     returns the last few events (the whole list would not fit the test's heap)."""
-    from sagatfw import logread
-    from sagatfw.records import RECORD_SIZE
+    from sagatfw.log import read as logread
+    from sagatfw.log.records import RECORD_SIZE
 
     j = app.journal
     reader = logread.Reader(b"", True)

@@ -14,9 +14,9 @@ import time  # noqa: E402
 from boardkit import T, cell  # noqa: E402
 from flash import Flash, mount, unmount  # noqa: E402
 
-from sagatfw import app as A  # noqa: E402
-from sagatfw import protocol as P  # noqa: E402
+from sagatfw.app import main as A  # noqa: E402
 from sagatfw.boards import pico  # noqa: E402
+from sagatfw.link import server as P  # noqa: E402
 
 
 class Board(pico.Board):

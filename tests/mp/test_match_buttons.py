@@ -5,11 +5,11 @@
 # undoes, a kilithattu lever scores 1 at once; every press charged at its IRQ stamp.
 from flash import Flash, mount, unmount
 
-from sagatfw import buttons as B
-from sagatfw.app import App
-from sagatfw.faces import status_text  # noqa: E402
-from sagatfw.modes import base as M
-from sagatfw.ticks import TICKS_MAX, ticks_add
+from sagatfw.app.main import App
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine import match as M
+from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.ui import buttons as B
 
 BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every test
 

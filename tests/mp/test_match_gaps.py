@@ -9,9 +9,9 @@ import gc
 from flash import unmount
 from test_protocol import Rig
 
-from sagatfw import matchfaces as MF
-from sagatfw.faces import status_text
-from sagatfw.journal import Journal
+from sagatfw.faces import match as MF
+from sagatfw.faces.game import status_text
+from sagatfw.log.journal import Journal
 
 
 def _events(rig, kind=None):
@@ -92,7 +92,7 @@ def test_a_finished_bout_comes_back_after_a_reboot_with_its_score_winner_why_and
     assert len(list(app.journal.game_events())) == n + 1
     rig2.ok("new", tc="300", first="left")  # the next game: the match leaves the clock
     assert app.match is None and rig2.ok("state")["state"] == "setup"
-    for mod in ("sagatfw.matchapp", "sagatfw.modes.base", "sagatfw.modes.kokboru"):
+    for mod in ("sagatfw.app.match", "sagatfw.engine.match", "sagatfw.engine.kokboru"):
         assert mod not in __import__("sys").modules, mod
     unmount()
 
@@ -100,7 +100,7 @@ def test_a_finished_bout_comes_back_after_a_reboot_with_its_score_winner_why_and
 def test_a_finished_kilithattu_match_by_lot_comes_back_with_its_entering_team_kt_4_6():
     rig = Rig()
     rig.ok("new", mode="kilithattu", first="right", changeover_ms=1000, method="lot")
-    from sagatfw import matchapp
+    from sagatfw.app import match as matchapp
 
     rig.app.match.seed = 11  # the lots from a seed, as a script's
     rig.ok("start")
@@ -162,7 +162,7 @@ def test_a_refused_match_of_the_other_mode_gives_the_game_clock_its_queue_back()
     # a refused option then must not leave the game clock without its event queue
     from test_protocol import T
 
-    from sagatfw import clock as C
+    from sagatfw.engine import clock as C
 
     rig = Rig()
     rig.ok("new", mode="kokboru")
@@ -191,7 +191,7 @@ def test_a_match_write_that_finds_no_ram_for_its_file_waits_and_is_written_later
     # closed after a new match's setup and after a restore; a write whose file buffer cannot be
     # found (MemoryError) keeps its records in RAM (LOG ERROR) and is tried again, never a failed
     # step, and it appends to the same segment then
-    import sagatfw.journal as J
+    import sagatfw.log.journal as J
 
     rig = Rig()
     rig.ok("new", mode="kokboru")

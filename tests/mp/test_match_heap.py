@@ -1,4 +1,4 @@
-# MicroPython only: the match engines (sagatfw/modes) allocate nothing on the tick path. With
+# MicroPython only: the match engines (sagatfw/engine) allocate nothing on the tick path. With
 # micropython.heap_lock() any allocation raises MemoryError; here whole matches run under the lock:
 # advance (rarely and often), every operation that succeeds (start, score, card, undo, a withdrawn
 # result, stoppage, resume, draw_lot, result, power_restore), the view the faces read and the event
@@ -8,10 +8,10 @@ import gc
 
 import micropython
 
-from sagatfw.modes import base as B
-from sagatfw.modes import kilithattu as K
-from sagatfw.modes.kokboru import KokBoru
-from sagatfw.ticks import TICKS_MAX, ticks_add
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine import kilithattu as K
+from sagatfw.engine import match as B
+from sagatfw.engine.kokboru import KokBoru
 
 MIN = 60000
 BASES = (TICKS_MAX - 3000, TICKS_MAX - 4 * MIN, 1000)
@@ -137,11 +137,11 @@ def test_heap_cost_of_an_engine():
     # less) and one engine take from the heap; printed for docs/match.md
     import sys
 
-    for name in ("sagatfw.modes.kokboru", "sagatfw.modes.kilithattu", "sagatfw.modes.base", "sagatfw.modes"):
+    for name in ("sagatfw.engine.kokboru", "sagatfw.engine.kilithattu", "sagatfw.engine.match"):
         sys.modules.pop(name, None)
     gc.collect()
     a = gc.mem_alloc()
-    mod = __import__("sagatfw.modes.kokboru", None, None, ("KokBoru",))
+    mod = __import__("sagatfw.engine.kokboru", None, None, ("KokBoru",))
     gc.collect()
     b = gc.mem_alloc()
     m = mod.KokBoru()

@@ -5,9 +5,9 @@
 from flash import unmount
 from test_match_buttons import FakeBoard, T, _lever, _tap
 
-from sagatfw import buttons as B
-from sagatfw.app import App
-from sagatfw.modes import base as M
+from sagatfw.app.main import App
+from sagatfw.engine import match as M
+from sagatfw.ui import buttons as B
 
 
 def _boot():

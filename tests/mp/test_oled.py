@@ -9,10 +9,10 @@ FM.install()
 from boardkit import FakeApp as _App  # noqa: E402
 from boardkit import say  # noqa: E402
 
-from sagatfw import faces as F  # noqa: E402
 from sagatfw.boards import pico  # noqa: E402
-from sagatfw.clock import LEFT, RIGHT, Clock  # noqa: E402
-from sagatfw.oled import OLED  # noqa: E402
+from sagatfw.engine.clock import LEFT, RIGHT, Clock  # noqa: E402
+from sagatfw.faces import game as F  # noqa: E402
+from sagatfw.faces.oled import OLED  # noqa: E402
 
 BUS_HZ = 400000
 

@@ -22,9 +22,9 @@ for _p in list(sys.path):  # tests/pure's snapshot kit
         sys.path.append(_p.rstrip("/")[:-2] + "pure")
 from snapkit import state  # noqa: E402
 
-from sagatfw import clock as C  # noqa: E402
-from sagatfw import journalboot  # noqa: E402
-from sagatfw.journal import Journal  # noqa: E402
+from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.log import boot as journalboot  # noqa: E402
+from sagatfw.log.journal import Journal  # noqa: E402
 
 ROOT = "/flash/log"
 

@@ -10,19 +10,19 @@ import random
 
 from flash import Flash, mount, unmount
 
-import sagatfw.app as A
-from sagatfw import auth as AU
-from sagatfw import clock as C
-from sagatfw import protocol as P
-from sagatfw import pull as PL
-from sagatfw import records as R
-from sagatfw import wire as W
-from sagatfw.app import App
-from sagatfw.commands import save_key
-from sagatfw.faces import status_text  # noqa: E402
-from sagatfw.journal import Journal
-from sagatfw.logread import Reader, iso_utc
-from sagatfw.ticks import TICKS_MAX, ticks_add
+import sagatfw.app.main as A
+from sagatfw.app.main import App
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine import clock as C
+from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.link import auth as AU
+from sagatfw.link import pull as PL
+from sagatfw.link import server as P
+from sagatfw.link import wire as W
+from sagatfw.link.commands import save_key
+from sagatfw.log import records as R
+from sagatfw.log.journal import Journal
+from sagatfw.log.read import Reader, iso_utc
 
 BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every test
 KEY = b"arbiter's secret"
@@ -888,7 +888,7 @@ def test_idle_feed_allocates_nothing():
 
 
 def test_changing_commands_leave_ram_after_their_feed():
-    # the loop keeps only the reading half of the protocol: sagatfw.commands is loaded for a
+    # the loop keeps only the reading half of the protocol: sagatfw.link.commands is loaded for a
     # request that changes the clock and dropped at the end of that feed, so a pull or a state
     # request never has it in RAM, and loading it again costs nothing that stays
     import sys
@@ -897,7 +897,7 @@ def test_changing_commands_leave_ram_after_their_feed():
 
     rig = Rig()
     rig.ok("new", tc="300", first="left")
-    assert "sagatfw.commands" not in sys.modules and "commands" not in sagatfw.__dict__
+    assert "sagatfw.link.commands" not in sys.modules and "commands" not in sagatfw.__dict__
     assert rig.srv.cmds is None
     rig.ok("start")
     rig.ok("pause", by="arbiter")
@@ -908,19 +908,19 @@ def test_changing_commands_leave_ram_after_their_feed():
         rig.ok("pause", by="arbiter")
         rig.ok("state")
     gc.collect()
-    assert "sagatfw.commands" not in sys.modules
+    assert "sagatfw.link.commands" not in sys.modules
     assert gc.mem_alloc() - before < 512, gc.mem_alloc() - before
     # a pull's log.info and log.head: logcmds.py, loaded without commands.py and dropped the same way
     rig.ok("log.info")
     rig.ok("log.head", nonce="ab" * 16)
-    assert "sagatfw.logcmds" not in sys.modules and "sagatfw.commands" not in sys.modules
+    assert "sagatfw.link.log" not in sys.modules and "sagatfw.link.commands" not in sys.modules
     gc.collect()
     before = gc.mem_alloc()
     for _ in range(3):
         rig.ok("log.info")
         rig.ok("log.head", nonce="ab" * 16)
     gc.collect()
-    assert "sagatfw.logcmds" not in sys.modules and "logcmds" not in sagatfw.__dict__
+    assert "sagatfw.link.log" not in sys.modules and "logcmds" not in sagatfw.__dict__
     assert gc.mem_alloc() - before < 512, gc.mem_alloc() - before
     unmount()
 

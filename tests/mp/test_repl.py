@@ -1,6 +1,6 @@
 # Ctrl-C and the REPL (docs/protocol.md "Ctrl-C and the REPL"). At the REPL the
 # arbiter key's file can be read, so with a key set no byte on the serial link may reach it. Here the
-# link (sagatfw/link.py) serves a real App on littlefs in RAM through the sim board's SerialDriver,
+# link (sagatfw/link/stream.py) serves a real App on littlefs in RAM through the sim board's SerialDriver,
 # which does what a board's USB CDC / UART driver does with the interrupt character the firmware sets
 # (a byte equal to it raises KeyboardInterrupt instead of arriving) and calls the unix port's real
 # micropython.kbd_intr. The host sends exactly the bytes mpremote sends to reach the REPL.
@@ -13,15 +13,15 @@ import sys
 
 from flash import Flash, mount, unmount
 
-from sagatfw import auth as AU
-from sagatfw import clock as C
-from sagatfw import link as L
-from sagatfw import protocol as P
-from sagatfw import wire as W
-from sagatfw.app import App
+from sagatfw.app.main import App
 from sagatfw.boards.simserial import SerialDriver
-from sagatfw.commands import save_key
-from sagatfw.ticks import TICKS_MAX, ticks_add
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine import clock as C
+from sagatfw.link import auth as AU
+from sagatfw.link import server as P
+from sagatfw.link import stream as L
+from sagatfw.link import wire as W
+from sagatfw.link.commands import save_key
 
 BASE = TICKS_MAX - 5000
 KEY = b"arbiter's secret"
@@ -280,7 +280,7 @@ def test_the_maintenance_command_is_listed_and_loaded_on_demand():
     assert "maintenance" in rig.request("identify")["commands"]
     assert W.COMMANDS["maintenance"][1] == W.GUARD
     rig.request("maintenance", KEY)
-    assert "sagatfw.commands" not in sys.modules  # it leaves RAM after its feed, like the others
+    assert "sagatfw.link.commands" not in sys.modules  # it leaves RAM after its feed, like the others
     unmount()
 
 
@@ -308,7 +308,7 @@ def _run_board(key, script, frames=14):
     """app.run() as on a board: the sim board, a fake `machine`, the link on fake streams behind
     the serial driver. script: {frame: bytes or a function of the answers so far}. Returns
     ("returned" | "KeyboardInterrupt" | "stopped", answers)."""
-    import sagatfw.app as A
+    import sagatfw.app.main as A
     import sagatfw.boards.sim as S
 
     gc.collect()
@@ -402,7 +402,7 @@ class _Mod:
 
 def _main(key, run=None, importable=True):
     """Run firmware/main.py's board branch with a fake sys.platform "rp2", micropython, machine and
-    sagatfw.app (whose run() does `run`); returns (what happened, kbd_intr calls, resets)."""
+    sagatfw.app.main (whose run() does `run`); returns (what happened, kbd_intr calls, resets)."""
     fw = [p for p in sys.path if p.endswith("firmware")][0]
     with open(fw + "/main.py") as f:
         src = f.read()
@@ -416,7 +416,7 @@ def _main(key, run=None, importable=True):
     if importable:
         fapp.run = run
     _Machine.resets = 0
-    saved = {n: sys.modules.get(n) for n in ("sys", "micropython", "machine", "sagatfw.app")}
+    saved = {n: sys.modules.get(n) for n in ("sys", "micropython", "machine", "sagatfw.app.main")}
 
     def fake_open(path, mode="r"):  # the board's flash: "/key" holds `key`
         if path != "/key" or not key:
@@ -426,7 +426,7 @@ def _main(key, run=None, importable=True):
     sys.modules["sys"] = fsys
     sys.modules["micropython"] = fmp
     sys.modules["machine"] = _Machine
-    sys.modules["sagatfw.app"] = fapp
+    sys.modules["sagatfw.app.main"] = fapp
     try:
         exec(src, {"__name__": "__main__", "open": fake_open})
         how = "ended"  # into the REPL

@@ -4,8 +4,8 @@
 from flash import unmount
 from test_protocol import Rig
 
-from sagatfw import clock as C
-from sagatfw.logread import iso_utc
+from sagatfw.engine import clock as C
+from sagatfw.log.read import iso_utc
 
 WALL = 1718000000000  # Unix ms at the time sync
 UPTIME = 7200000  # the board has been on for 2 h when the result is entered

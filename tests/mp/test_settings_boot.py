@@ -8,8 +8,8 @@ import json
 from flash import unmount
 from test_protocol import Rig
 
-from sagatfw import clock as C
-from sagatfw.faces import status_text  # noqa: E402
+from sagatfw.engine import clock as C
+from sagatfw.faces.game import status_text  # noqa: E402
 
 UNPLAYABLE = ("*60|300", "300|", "|300", "300|*60")
 

@@ -16,9 +16,9 @@ for _p in list(sys.path):  # the kit is tests/pure's (CPython's property test us
         sys.path.append(_p.rstrip("/")[:-2] + "pure")
 from snapkit import Play, journal, state  # noqa: E402
 
-from sagatfw import clock as C  # noqa: E402
-from sagatfw import journalboot  # noqa: E402
-from sagatfw import records as R  # noqa: E402
+from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.log import boot as journalboot  # noqa: E402
+from sagatfw.log import records as R  # noqa: E402
 
 ROOT = "/flash/log"
 NOW = 123456  # ticks at the reboot
@@ -192,13 +192,13 @@ def test_a_cut_with_a_flag_fallen():
 
 def test_restoring_from_the_snapshot_does_not_load_the_replay():
     image, p = _cut_when(range(1, 200), lambda p: p.wrote and p.c.state == C.RUNNING and p.j.seq > 30)
-    for name in ("sagatfw.replay", "sagatfw.logread", "sagatfw.snapshot"):
+    for name in ("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.log.checkpoint"):
         sys.modules.pop(name, None)
     unmount()
     mount(Flash(image=bytearray(image)))
     j = journal(ROOT)
     c = C.Clock()
     assert j.restore(c, NOW) is True and c.state == C.PAUSED
-    assert "sagatfw.replay" not in sys.modules and "sagatfw.logread" not in sys.modules
-    assert "sagatfw.snapshot" not in sys.modules  # forgotten once loaded
+    assert "sagatfw.log.replay" not in sys.modules and "sagatfw.log.read" not in sys.modules
+    assert "sagatfw.log.checkpoint" not in sys.modules  # forgotten once loaded
     unmount()

@@ -15,9 +15,9 @@ for _p in list(sys.path):  # the kit is tests/pure's
         sys.path.append(_p.rstrip("/")[:-2] + "pure")
 from snapkit import journal, state  # noqa: E402
 
-from sagatfw import clock as C  # noqa: E402
-from sagatfw import journalboot  # noqa: E402
-from sagatfw import records as R  # noqa: E402
+from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.log import boot as journalboot  # noqa: E402
+from sagatfw.log import records as R  # noqa: E402
 
 ROOT = "/flash/log"
 CKPT = ROOT + "/ckpt"
@@ -98,7 +98,7 @@ def _with_ckpt(image, data):
 
 def _why(image, key=KEY):
     """snapshot.load's answer on `image`: "ok" or its reason."""
-    from sagatfw import snapshot
+    from sagatfw.log import checkpoint as snapshot
 
     _files(image)
     j = journal(ROOT, key, SR)
@@ -290,7 +290,7 @@ def test_records_after_the_snapshot_that_do_not_replay():
     with open(ROOT + "/" + name, "wb") as fh:
         fh.write(seg)
     unmount()
-    from sagatfw.replay import Mismatch
+    from sagatfw.log.replay import Mismatch
 
     for whole in (False, True):
         _files(f.data)

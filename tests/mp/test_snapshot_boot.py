@@ -9,9 +9,9 @@ import time
 from flash import Flash, mount, unmount
 from test_app import FakeBoard, T
 
-from sagatfw import clock as C
-from sagatfw.app import App
-from sagatfw.journal import SEGMENT_RECORDS, Journal
+from sagatfw.app.main import App
+from sagatfw.engine import clock as C
+from sagatfw.log.journal import SEGMENT_RECORDS, Journal
 
 PRESSES = 2000
 

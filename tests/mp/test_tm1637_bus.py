@@ -8,9 +8,9 @@ FM.install()
 
 from boardkit import FakeApp  # noqa: E402
 
-from sagatfw import faces as F  # noqa: E402
-from sagatfw.clock import LEFT, RIGHT, Clock  # noqa: E402
-from sagatfw.tm1637 import TM1637  # noqa: E402
+from sagatfw.engine.clock import LEFT, RIGHT, Clock  # noqa: E402
+from sagatfw.faces import game as F  # noqa: E402
+from sagatfw.faces.tm1637 import TM1637  # noqa: E402
 
 CLK = 2
 DIO = 3

@@ -1,9 +1,9 @@
 # Test kit for the clock: drives a Clock in test time (ms since the start), with the ticks
 # offset by `base` so any test can be run across the 2^30 ticks wrap. Runs under CPython and
 # MicroPython alike (no pytest here).
-from sagatfw.clock import LEFT, RIGHT, Clock, Settings
-from sagatfw.logread import take_events
-from sagatfw.ticks import TICKS_MAX, ticks_add
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine.clock import LEFT, RIGHT, Clock, Settings
+from sagatfw.log.read import take_events
 
 L = LEFT
 R = RIGHT

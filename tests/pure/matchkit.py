@@ -1,7 +1,8 @@
-# Test kit for the match engines (sagatfw/modes): drives an engine in test time (ms since the
+# Test kit for the match engines (sagatfw/engine): drives an engine in test time (ms since the
 # start), with the ticks offset by `base` so any test can run across the 2^30 ticks wrap, and
 # keeps every event as a dict. Runs under CPython and MicroPython alike (no pytest here).
-from sagatfw.modes.base import (
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine.match import (
     BY_CLOCK,
     EV_SIZE,
     EVENT_NAMES,
@@ -18,7 +19,6 @@ from sagatfw.modes.base import (
     WHY_REFEREE,
     Refused,
 )
-from sagatfw.ticks import TICKS_MAX, ticks_add
 
 NEAR_WRAP = TICKS_MAX - 10000  # ticks 10 s before the wrap
 MIN = 60000

@@ -3,9 +3,9 @@
 # and the clock's whole state for comparing a restore from the snapshot with a whole replay.
 # Runs under CPython (the journal on a temporary directory) and MicroPython (on littlefs) alike:
 # a deterministic generator, no pytest, no file copies here (the tests copy the flash).
-from sagatfw import clock as C
-from sagatfw.journal import Journal
-from sagatfw.ticks import TICKS_MAX, ticks_add
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine import clock as C
+from sagatfw.log.journal import Journal
 
 BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every game
 CONTROLS = ("60", "60+2", "30d3", "30b3", "2/20:10", "2/20+1:2/10", "*30", "-", "20j5x2", "20c2/10", "60|30+5",

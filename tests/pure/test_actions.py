@@ -1,11 +1,14 @@
-# One table of actions (sagatfw/actions.py) for the protocol, the scripts, the
+# One table of actions (sagatfw/ui/actions.py) for the protocol, the scripts, the
 # on-clock menu and the host's script checker. Its rows, the one check of arguments, and that
 # nothing else keeps a copy (CPython and the MicroPython unix port).
-from sagatfw import Refused, commands, matchlog, tcparse, wire
-from sagatfw import actions as A
-from sagatfw import clock as C
-from sagatfw.app import App
-from sagatfw.modes import base as M
+from sagatfw import Refused
+from sagatfw.app.main import App
+from sagatfw.core import tcparse
+from sagatfw.engine import clock as C
+from sagatfw.engine import match as M
+from sagatfw.link import commands, wire
+from sagatfw.log import match as matchlog
+from sagatfw.ui import actions as A
 
 
 def _raises(fn, *args):
@@ -35,7 +38,7 @@ def test_every_row_calls_a_method_that_exists():
 
 
 def test_the_tables_names_are_the_engines_names():
-    from sagatfw.modes.kilithattu import METHOD_NAMES
+    from sagatfw.engine.kilithattu import METHOD_NAMES
 
     assert A.MODES == matchlog.MODES
     assert A.CARDS == M.CARD_NAMES
@@ -47,8 +50,8 @@ def test_the_tables_match_options_are_what_the_engines_accept():
     # the table checks a match's options before anything changes (the other mode's match set up
     # now is dropped before this mode's engine is loaded: the engine's check comes too late then),
     # so its ranges must be exactly the engines' own (KB-14, KT-4.4, KT-4.6)
-    from sagatfw.modes.kilithattu import Kilithattu
-    from sagatfw.modes.kokboru import KokBoru
+    from sagatfw.engine.kilithattu import Kilithattu
+    from sagatfw.engine.kokboru import KokBoru
 
     spec = dict((s[0], s) for s in A.ACTIONS["new"][3])
 
@@ -129,8 +132,8 @@ def test_the_engines_no_becomes_refused_with_why():
 def test_the_menus_match_choices_are_the_tables_and_the_engines():
     # the on-clock menu shows its own labels for the modes and methods: their names must be the
     # ones the table and the engines take (a renamed method would make MATCH set up nothing)
-    from sagatfw import menu
-    from sagatfw.modes.kilithattu import METHOD_NAMES
+    from sagatfw.engine.kilithattu import METHOD_NAMES
+    from sagatfw.ui import menu
 
     assert tuple(m[2] for m in menu.MODES) == A.MODES
     assert tuple(m[2] for m in menu.METHODS) == A.METHODS == METHOD_NAMES

@@ -1,7 +1,9 @@
-# Debounced, IRQ-timestamped buttons (firmware/sagatfw/buttons.py). Runs under CPython and
+# Debounced, IRQ-timestamped buttons (firmware/sagatfw/ui/buttons.py). Runs under CPython and
 # MicroPython. Every scenario runs at several starting ticks, including just before the boards'
 # 2^30 ticks wrap, so each one also crosses the wrap.
-from sagatfw.buttons import (
+from sagatfw.core.ticks import TICKS_MAX, ticks_add, ticks_diff
+from sagatfw.engine.clock import LEFT, RIGHT
+from sagatfw.ui.buttons import (
     LEVER_LEFT,
     LEVER_RIGHT,
     LONG,
@@ -16,8 +18,6 @@ from sagatfw.buttons import (
     START,
     Buttons,
 )
-from sagatfw.clock import LEFT, RIGHT
-from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
 
 SEEDS = 8  # of the random IRQ interleaving test
 BASES = (1000, TICKS_MAX - 2, TICKS_MAX - 30, TICKS_MAX - 1500, TICKS_MAX)

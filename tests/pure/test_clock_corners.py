@@ -3,9 +3,9 @@
 # events between two calls than the event queue holds. Run by pytest under CPython and by
 # tests/mprun.py under MicroPython.
 from kit import NEAR_WRAP, Game, L, R
-from sagatfw import clock as C
-from sagatfw.logread import take_events
-from sagatfw.ticks import ticks_add
+from sagatfw.core.ticks import ticks_add
+from sagatfw.engine import clock as C
+from sagatfw.log.read import take_events
 
 # --------------------------------------------------- byo-yomi and the tie extension (TK-C14)
 

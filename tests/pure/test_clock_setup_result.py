@@ -2,7 +2,7 @@
 # game never started - and the clock's time base starts at that instant, not at the board's boot.
 # (The protest window of TK-P1 runs from the result's wall time, which the journal derives from it.)
 from kit import NEAR_WRAP, Game
-from sagatfw import clock as C
+from sagatfw.engine import clock as C
 
 
 def test_result_in_setup_is_at_t0_and_time_counts_from_it():
@@ -24,9 +24,9 @@ def test_menu_result_in_setup_is_logged_at_t0_with_the_wall_time_of_its_instant(
     # the on-clock menu's RESULT (a forfeit, TK-R4) on a real App and journal, 2 h after the boot
     from test_menu import Rig, go_to, open_arbiter
 
-    from sagatfw import buttons as B
-    from sagatfw import menu as M
-    from sagatfw.logread import iso_utc
+    from sagatfw.log.read import iso_utc
+    from sagatfw.ui import buttons as B
+    from sagatfw.ui import menu as M
 
     rig = Rig("420")
     try:

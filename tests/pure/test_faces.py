@@ -2,7 +2,7 @@
 # OLED draw items and time texts, for clock states reached with real clock operations. Run by
 # pytest under CPython and by tests/mprun.py under MicroPython.
 from kit import Game, L, R
-from sagatfw import faces as F
+from sagatfw.faces import game as F
 
 # The TM1637 segment bytes, written out here independently of faces.DIGITS.
 D0, D1, D2, D3, D4, D5, D6, D7, D8, D9 = 0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F

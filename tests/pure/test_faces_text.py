@@ -1,7 +1,7 @@
 # The menu's texts on the faces (faces.text4, cells4, seg_char, menu_oled, menu_items): exact TM1637
 # bytes and OLED draw items. Runs under CPython (pytest) and MicroPython (tests/mprun.py); under
 # MicroPython text4 is also checked to allocate nothing.
-from sagatfw import faces as F
+from sagatfw.faces import game as F
 
 # Segment bytes written out independently of faces.py (bit0 = a, top ... bit6 = g, middle).
 D0, D1, D2, D3, D4, D5, D6, D7, D8, D9 = 0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F

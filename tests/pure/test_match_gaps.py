@@ -1,4 +1,4 @@
-# Gaps once left in the match engines (sagatfw/modes), closed and held here, run by pytest under CPython and by
+# Gaps once left in the match engines (sagatfw/engine), closed and held here, run by pytest under CPython and by
 # tests/mprun.py under MicroPython:
 #   - an undo that withdraws a result accounts for the time since the result as stopped time
 #     (KB-16, KT-4.5);
@@ -10,10 +10,10 @@ from matchkit import MIN, NEAR_WRAP, replay
 from test_match_kilithattu import END2, INN, XEND, extra, match, tied
 from test_match_kokboru import HALF, HOUR, bout, golden, to_second_half
 
-from sagatfw import matchfaces as MF
-from sagatfw import matchlog
-from sagatfw.modes import base as B
-from sagatfw.modes import kilithattu as K
+from sagatfw.engine import kilithattu as K
+from sagatfw.engine import match as B
+from sagatfw.faces import match as MF
+from sagatfw.log import match as matchlog
 
 L = B.LEFT
 R = B.RIGHT

@@ -1,10 +1,10 @@
-# Exact-millisecond tests of the kilithattu engine (sagatfw/modes/kilithattu.py), one group per
+# Exact-millisecond tests of the kilithattu engine (sagatfw/engine/kilithattu.py), one group per
 # rule of docs/rules.md (KT-*) and per decision of docs/match.md. Run by pytest under CPython and
 # by tests/mprun.py under MicroPython.
 from matchkit import MIN, NEAR_WRAP, Run, bad_value, replay
 
-from sagatfw.modes import base as B
-from sagatfw.modes import kilithattu as K
+from sagatfw.engine import kilithattu as K
+from sagatfw.engine import match as B
 
 L = B.LEFT
 R = B.RIGHT

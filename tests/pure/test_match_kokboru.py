@@ -1,10 +1,10 @@
-# Exact-millisecond tests of the one-on-one kok-boru engine (sagatfw/modes/kokboru.py), one group
+# Exact-millisecond tests of the one-on-one kok-boru engine (sagatfw/engine/kokboru.py), one group
 # per rule of docs/rules.md (KB-*) and per decision of docs/match.md. Run by pytest under CPython
 # and by tests/mprun.py under MicroPython.
 from matchkit import MIN, NEAR_WRAP, Run, bad_value, refuses, replay
 
-from sagatfw.modes import base as B
-from sagatfw.modes.kokboru import KokBoru
+from sagatfw.engine import match as B
+from sagatfw.engine.kokboru import KokBoru
 
 L = B.LEFT
 R = B.RIGHT

@@ -1,12 +1,12 @@
-# The faces of a match (sagatfw/matchfaces.py): TM1637 bytes, LEDs and OLED items from
+# The faces of a match (sagatfw/faces/match.py): TM1637 bytes, LEDs and OLED items from
 # the engines' view, under CPython and MicroPython. Rule IDs where a face shows a rule's state.
 from matchkit import MIN, NEAR_WRAP, Run
 
-from sagatfw import faces as F
-from sagatfw import matchfaces as MF
-from sagatfw.modes.base import CARD_RED, CARD_WARNING, LEFT, RIGHT
-from sagatfw.modes.kilithattu import Kilithattu
-from sagatfw.modes.kokboru import KokBoru
+from sagatfw.engine.kilithattu import Kilithattu
+from sagatfw.engine.kokboru import KokBoru
+from sagatfw.engine.match import CARD_RED, CARD_WARNING, LEFT, RIGHT
+from sagatfw.faces import game as F
+from sagatfw.faces import match as MF
 
 
 def _tm(m, side, blink=1):

@@ -1,4 +1,4 @@
-# The on-clock menu (firmware/sagatfw/menu.py) driving a REAL App on a tiny fake board: every button
+# The on-clock menu (firmware/sagatfw/ui/menu.py) driving a REAL App on a tiny fake board: every button
 # goes through the real Buttons path (IRQ edges, debounce, SHORT and LONG) and App.step, every action
 # through the App, so it is logged in a real journal (a temporary directory). Runs under CPython
 # (pytest) and MicroPython (tests/mprun.py). Press costs: a short press takes 0.4 s, a long one
@@ -7,11 +7,11 @@ import os
 import random
 import time
 
-from sagatfw import buttons as B
-from sagatfw import clock as C
-from sagatfw import faces as F
-from sagatfw import menu as M
-from sagatfw.app import App
+from sagatfw.app.main import App
+from sagatfw.engine import clock as C
+from sagatfw.faces import game as F
+from sagatfw.ui import buttons as B
+from sagatfw.ui import menu as M
 
 SHORT_MS = 400
 LONG_MS = 1200
@@ -286,7 +286,7 @@ def test_user_presets_follow_the_built_in_ones():
 
 
 def test_every_preset_label_is_short_and_parses():
-    from sagatfw.presets import PRESETS
+    from sagatfw.core.presets import PRESETS
 
     for name, tc, _ in PRESETS:
         label = M.tc_label(tc)

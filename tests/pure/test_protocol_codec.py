@@ -1,10 +1,10 @@
-# The protocol's pure helpers (sagatfw.auth): the canonical request form, HMAC-SHA256, the auth
+# The protocol's pure helpers (sagatfw.link.auth): the canonical request form, HMAC-SHA256, the auth
 # value. Runs under CPython and MicroPython: the expected texts are what CPython's
 # json.dumps(obj, sort_keys=True, separators=(",", ":")) writes; under CPython that is checked too.
 import json
 import random
 
-from sagatfw import auth as A
+from sagatfw.link import auth as A
 
 CASES = [
     ({"id": 1, "cmd": "pause", "by": "arbiter"}, '{"by":"arbiter","cmd":"pause","id":1}'),

@@ -1,7 +1,7 @@
 # The protocol's strict JSON check (W.strict_json): a request line is acted on only if it
 # is JSON by RFC 8259, whatever MicroPython's lenient json.loads would make of it. Runs under CPython
 # and MicroPython (there the lenient parser is the one behind the check).
-from sagatfw import wire as W
+from sagatfw.link import wire as W
 
 # what MicroPython's json.loads takes (each gives a value there) and JSON does not
 NOT_JSON = [

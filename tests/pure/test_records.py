@@ -1,10 +1,10 @@
 # Binary log records: encode/decode to contract 3, CRC, keyed chain, and detection of missing,
 # reordered, edited and torn records. Runs under CPython and MicroPython.
 from kit import Game, R
-from sagatfw import clock as C
-from sagatfw import logread as LR
-from sagatfw import records as REC
-from sagatfw import timecontrol as tcm
+from sagatfw.core import timecontrol as tcm
+from sagatfw.engine import clock as C
+from sagatfw.log import read as LR
+from sagatfw.log import records as REC
 
 
 class Log:
@@ -215,7 +215,7 @@ def test_stage_past_255_is_logged_as_255_and_replays():
     # A repeating final stage (10/600:1/30 adds a stage a move) passes stage 255; the log keeps a
     # stage in one byte (255 then), in the header and in an adjust's before/after alike, and a
     # replay of the log gives the same clock: the correction that left the stage alone keeps it.
-    from sagatfw.replay import replay
+    from sagatfw.log.replay import replay
 
     g = Game("10/600:1/30", None, freeze=False)
     log = Log()

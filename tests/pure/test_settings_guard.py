@@ -11,11 +11,11 @@ import test_menu
 from test_menu import _rmtree
 
 from kit import raises
-from sagatfw import clock as C
-from sagatfw import settings as S
-from sagatfw import tcparse
-from sagatfw.app import App
-from sagatfw.faces import status_text  # noqa: E402
+from sagatfw.app.main import App
+from sagatfw.core import tcparse
+from sagatfw.engine import clock as C
+from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.log import settings as S
 
 
 class Board(test_menu.Board):

@@ -1,5 +1,5 @@
 # The boards' ticks arithmetic (wrap at 2^30) on every runtime. Runs under CPython and MicroPython.
-from sagatfw.ticks import TICKS_HALF, TICKS_MAX, ticks_add, ticks_diff
+from sagatfw.core.ticks import TICKS_HALF, TICKS_MAX, ticks_add, ticks_diff
 
 PERIOD = TICKS_MAX + 1
 

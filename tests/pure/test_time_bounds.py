@@ -8,10 +8,10 @@
 #     there, and it cannot be resumed (enter the result, or set the game up again).
 # Runs under CPython (where the int array raises OverflowError) and MicroPython (where it wraps).
 from kit import Game, L, R, raises
-from sagatfw import clock as C
-from sagatfw import tcparse
-from sagatfw import timecontrol as tcm
-from sagatfw.replay import replay
+from sagatfw.core import tcparse
+from sagatfw.core import timecontrol as tcm
+from sagatfw.engine import clock as C
+from sagatfw.log.replay import replay
 
 I32 = 2147483647
 DAY = 86400000

@@ -1,9 +1,9 @@
-# Tests of sagatfw.timecontrol: contract 1 of docs/design.md (TimeControl strings) and the built-in presets.
+# Tests of sagatfw.core.timecontrol: contract 1 of docs/design.md (TimeControl strings) and the built-in presets.
 #
 # Plain functions and bare asserts: pytest runs this file under CPython and tests/mprun.py runs the same
 # file under the MicroPython unix port, so it uses nothing MicroPython lacks.
-from sagatfw import presets, tcparse
-from sagatfw import timecontrol as tcm
+from sagatfw.core import presets, tcparse
+from sagatfw.core import timecontrol as tcm
 
 S = 1000  # ms per second
 

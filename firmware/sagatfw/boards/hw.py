@@ -5,9 +5,9 @@ import time
 
 from machine import ADC, PWM, Pin
 
-from sagatfw import clock as C
-from sagatfw import faces as F
-from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
+from sagatfw.core.ticks import TICKS_MAX, ticks_add, ticks_diff
+from sagatfw.engine import clock as C
+from sagatfw.faces import game as F
 
 try:
     from micropython import const
@@ -57,13 +57,13 @@ class HwBoard:
         # per face: running, flag, and where the pin map has them, low time and mark (stage/default)
         self.led_pins = [[Pin(n, Pin.OUT, value=0) for n in face] for face in p["leds"]]
         if self.display == "tm1637":
-            from sagatfw.tm1637 import TM1637
+            from sagatfw.faces.tm1637 import TM1637
 
             self.tm = [TM1637(Pin(clk), Pin(dio)) for clk, dio in p["tm1637"]]
         else:
             from machine import I2C
 
-            from sagatfw.oled import OLED  # sagat's driver: only the changed columns go on the bus
+            from sagatfw.faces.oled import OLED  # sagat's driver: only the changed columns go on the bus
 
             sda, scl = p["i2c"]
             i2c = I2C(p.get("i2c_id", 0), sda=Pin(sda), scl=Pin(scl), freq=400000)
@@ -162,7 +162,7 @@ class HwBoard:
             self._send(app, items, now)
 
     def _send(self, app, items, now):
-        from sagatfw.oled import show_faces
+        from sagatfw.faces.oled import show_faces
 
         s = now // 1000
         if s != self._kept:  # once a second: a face that lost power comes back (oled.keep)
@@ -178,7 +178,7 @@ class HwBoard:
     def _show_match(self, app, m, now, blink):
         """A match mode's faces (matchfaces.py): TM1637 the match time left, the score right; OLED
         each side's score, cards and the match time; the LEDs: running, cards, the winner."""
-        from sagatfw import matchfaces as MF
+        from sagatfw.faces import match as MF
 
         items = self._items
         for side in (0, 1):

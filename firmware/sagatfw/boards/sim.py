@@ -4,13 +4,13 @@
 # so settings and the log persist across runs exactly as on a board; its faces are drawn in the
 # terminal; keys press its buttons through the same Buttons.edge path as a pin IRQ; and its ticks
 # can come from a virtual time source. What runs the app on it (a script, the keyboard, the serial
-# link) is sagatfw/simulator.py's.
+# link) is sagatfw/boards/simulator.py's.
 import sys
 import time
 
-from sagatfw import buttons as B
-from sagatfw import clock as C
-from sagatfw.ticks import TICKS_MAX, ticks_add
+from sagatfw.core.ticks import TICKS_MAX, ticks_add
+from sagatfw.engine import clock as C
+from sagatfw.ui import buttons as B
 
 BLOCK = 4096
 BLOCKS = 256  # a 1 MB image
@@ -104,7 +104,7 @@ class Board:
 
             simoled.attach(self, oled)
         if not quiet or oled:  # as a board's faces: loaded with the board, before the boot (a quiet,
-            from sagatfw import faces  # noqa: F401  - scripted run never loads them)
+            from sagatfw.faces import game as faces  # noqa: F401  - scripted run never loads them)
         self.out = out if out is not None else sys.stdout
         self.buttons = None
         self.beeps = 0
@@ -145,7 +145,7 @@ class Board:
         the last."""
         if self.quiet and self.oled is None:
             return
-        from sagatfw import faces as F  # loaded in __init__ unless the run was quiet then
+        from sagatfw.faces import game as F  # loaded in __init__ unless the run was quiet then
 
         self.frames += 1
         c = app.clock
@@ -157,7 +157,7 @@ class Board:
             left, right = menu.view(now)
             drawn = F.menu_items(left, right, menu.field, blink, menu.detail)
         elif app.match is not None:  # a match mode's faces (matchfaces.py: loaded only then)
-            from sagatfw import matchfaces as MF
+            from sagatfw.faces import match as MF
 
             ma = app.match
             m = ma.m

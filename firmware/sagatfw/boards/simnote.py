@@ -2,8 +2,8 @@
 # scripted action was refused, and an error of the sim board serving a serial link.
 import sys
 
-from sagatfw import clock as C
-from sagatfw.ticks import ticks_diff
+from sagatfw.core.ticks import ticks_diff
+from sagatfw.engine import clock as C
 
 
 def refused(n, what, why):

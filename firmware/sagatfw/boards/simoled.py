@@ -1,4 +1,4 @@
-# sagat sim: OLED faces as a board drives them (`sagat sim --oled`), loaded only then. sagatfw.oled
+# sagat sim: OLED faces as a board drives them (`sagat sim --oled`), loaded only then. sagatfw.faces.oled
 # draws the faces and sends them over a bus model that takes as long as a 400 kHz I2C bus: on rp2
 # and esp32, machine.I2C.writeto holds the CPU until the last byte is out, so here the loop waits
 # the same (9 bit times a byte, the address byte included) and the sim's measured loop
@@ -6,7 +6,7 @@
 # every refresh, as micropython-lib's ssd1306 driver did, for the benchmark's comparison.
 import time
 
-from sagatfw import oled
+from sagatfw.faces import oled
 
 HZ = 400000
 

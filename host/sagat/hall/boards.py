@@ -18,8 +18,8 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from sagatfw.faces import time_text
-from sagatfw.ticks import TICKS_MAX, ticks_add, ticks_diff
+from sagatfw.core.ticks import TICKS_MAX, ticks_add, ticks_diff
+from sagatfw.faces.game import time_text
 
 from .. import client, logs, pull
 

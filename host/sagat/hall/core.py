@@ -12,8 +12,8 @@ import time
 from concurrent.futures import Future, wait
 from concurrent.futures import TimeoutError as FutureTimeout
 
-from sagatfw import presets, tcparse
-from sagatfw.ticks import ticks_diff
+from sagatfw.core import presets, tcparse
+from sagatfw.core.ticks import ticks_diff
 
 from .. import client
 from . import NAME_RE
@@ -409,7 +409,7 @@ class Hall:
     def result(self, number: int | str, result: str) -> dict:
         """The arbiter's result for one board's game (1-0, 0-1, 1/2-1/2, +/-, -/+), signed; its log
         is then pulled and verified. `number`: the board's, or the page's text of it (ASCII digits)."""
-        from sagatfw.clock import RESULT_NAMES
+        from sagatfw.engine.clock import RESULT_NAMES
 
         if isinstance(number, str):
             other = re.fullmatch(f"({NAME_RE}):[0-9]{{1,3}}", number)

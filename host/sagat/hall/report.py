@@ -16,7 +16,7 @@ import os
 import re
 from urllib.parse import quote
 
-from sagatfw import records as R
+from sagatfw.log import records as R
 
 from .. import client, logs
 

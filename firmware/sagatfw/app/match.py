@@ -1,0 +1,438 @@
+# sagat: the app running a match mode (issue 14): kok-boru or kilithattu on the clock.
+#
+# Loaded only while a match is set up (new) or restored after a power cut (restore), and dropped
+# with it: the frozen firmware's 64 KB heap has no room for it otherwise. Setting a match up (a
+# new one, or the log's at boot) is matchsetup.py's, loaded for that only: this module is what a
+# match keeps in RAM while it runs (docs/match.md, "Memory"). The app holds a MatchApp in
+# `app.match`; while it is there, App.step and App.next_instant hand over to it (the hooks in
+# app.py), so the game clock stands still. A MatchApp advances the mode's engine (modes/), logs
+# each of its events as a record in the journal (the codes and layout: matchlog.py,
+# docs/log-format.md), draws a lot when one is due, serves the link and refreshes the faces.
+#
+#   from sagatfw import matchapp
+#   app.new_match("kokboru", {"lead": 8}, now)              # ValueError (Refused) on a bad option
+#   app.match.do("score", now, LEFT, 4)                        # any engine operation; Refused
+#   matchsetup.restore(app, now)                               # at boot (App.boot): the log's match
+#
+# The faces of a match are matchfaces.py's (the boards' show); the referee's buttons are below
+# (MatchApp._button); the protocol's match commands are matchcmds.py's.
+
+import gc
+import struct
+
+from sagatfw import forget
+from sagatfw.core.ticks import ticks_add, ticks_diff
+from sagatfw.engine import match as M
+from sagatfw.log import records as R
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+_REFRESH_MS = const(100)  # as app.py's
+_PENDING_MS = const(3000)  # a score entry opened by a lever waits this long for its second press
+_REFUSED_MS = const(2000)  # a refusal's reason stays on the faces this long
+_RETRY_MS = const(1000)
+_BEEP_MS = const(400)
+_EV_BASE = const(0x20)  # matchlog.EV_BASE (matchlog.py is not kept loaded: its names cost RAM)
+MODES = ("kokboru", "kilithattu")  # matchlog.MODES: a match's mode by its number in the log
+
+_ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
+
+_MODULES = ("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.match", "sagatfw.faces.match",
+            "sagatfw.engine.kokboru", "sagatfw.engine.kilithattu", "sagatfw.engine.match")
+
+
+def make_engine(mode):
+    if mode == "kokboru":
+        from sagatfw.engine.kokboru import KokBoru
+
+        return KokBoru()
+    if mode == "kilithattu":
+        from sagatfw.engine.kilithattu import Kilithattu
+
+        return Kilithattu()
+    raise ValueError("mode must be kokboru or kilithattu")
+
+
+def lot_bit(seed, which):
+    """The lot's side (0 or 1): from a script's seed, the same for the same seed and lot after a
+    power cut too; without one (0), from the board's true random source."""
+    if not seed:
+        import os
+
+        return os.urandom(1)[0] & 1
+    x = (seed ^ (which * 0x9E3779B9)) & 0xFFFFFFFF or 1
+    for _ in range(4):  # xorshift32
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+    return (x >> 11) & 1
+
+
+class MatchApp:
+    def __init__(self, app, engine, seed=0):
+        from array import array
+
+        self.app = app
+        self.m = engine
+        # The game clock stands still while a match runs: its 1.9 KB event queue goes until the
+        # match closes (the 64 KB heap budget, with the match's code and the faces loaded)
+        app.clock.events = array("i")
+        self.mode = MODES.index(engine.MODE)
+        self.seed = seed
+        self.pending = M.NONE  # the side whose lever opened a score entry (the buttons, below)
+        self.pending_until = 0
+        self.refused = None  # why the last button's operation was refused (the faces say it)
+        self.refused_until = 0
+
+    # ------------------------------------------------------------------ the buttons
+    #
+    # The referee runs a match from the clock's buttons (docs/match.md, "The buttons"):
+    #   START            starts a waiting period; stops the match time (a stoppage, KB-16,
+    #                    KT-4.5) while it runs, restarts it after one; ends a changeover early
+    #   a side's lever   kilithattu: +1 for that team at once (KT-5.5). kok-boru: opens a score
+    #                    entry for that rider for 3 s, completed by a second press: PLUS +4,
+    #                    MINUS +2, the same lever again +1 (KB-7..KB-10); MENU a warning (KB-11),
+    #                    MENU held a red card (KB-12); the other lever switches the entry's side
+    #   MINUS held       undo the last entry (logged as an undo, never erased)
+    #   time over        (kilithattu's "referee" method, KT-4.6) a side's lever: that side wins;
+    #                    MENU held: a draw
+    # A refused operation (a score in a break...) changes nothing; its reason is on the faces.
+
+    def _button(self, button, kind, ticks):
+        from sagatfw.ui import buttons as B
+
+        m = self.m
+        app = self.app
+        side = self.pending
+        app.next_face = ticks
+        st = m.state
+        if app.menu is None and button == B.MENU and kind == B.SHORT and side == M.NONE and (
+                st == M.SETUP or st == M.READY or st == M.STOPPED or st == M.FINISHED):
+            from sagatfw.ui.menu import Menu  # the on-clock menu, while the match time stands still
+
+            Menu(app, transient=True)
+        if app.menu is not None:
+            used = app.menu.button(button, kind, ticks)
+            if app.menu is None:  # closed: its code leaves RAM (a game or match it set up runs now)
+                forget("sagatfw.ui.menu", "sagatfw.core.presets", "sagatfw.core.tcparse")
+            elif app.menu.active:
+                return  # the levers too: nothing scores behind the menu
+            if used:
+                return
+        if m.state == M.OVER:  # time is over, the referee decides (kilithattu's method "referee")
+            if (button == B.LEVER_LEFT or button == B.LEVER_RIGHT) and kind == B.PRESS:
+                return self._op("result", ticks, button)  # that side's lever: that side wins
+            if button == B.MENU and kind == B.LONG:
+                return self._op("result", ticks, M.NONE)  # MENU held: a draw
+            return
+        if button == B.LEVER_LEFT or button == B.LEVER_RIGHT:
+            if kind != B.PRESS:
+                return  # both levers together: the first one counts
+            if m.MODE == "kilithattu":
+                return self._op("score", ticks, button, 1)  # KT-5.5: one point a pazham
+            if side == button:
+                self.pending = M.NONE
+                return self._op("score", ticks, side, 1)  # KB-10
+            self.pending = button
+            self.pending_until = ticks_add(ticks, _PENDING_MS)
+            return
+        if side != M.NONE and kind == B.SHORT and button in (B.PLUS, B.MINUS, B.MENU):
+            self.pending = M.NONE
+            if button == B.MENU:
+                return self._op("card", ticks, side, M.CARD_WARNING)  # KB-11
+            return self._op("score", ticks, side, 4 if button == B.PLUS else 2)  # KB-7, KB-8
+        if side != M.NONE and kind == B.LONG and button == B.MENU:
+            self.pending = M.NONE
+            return self._op("card", ticks, side, M.CARD_RED)  # KB-12
+        if kind == B.LONG and button == B.MINUS:
+            self.pending = M.NONE
+            return self._op("undo", ticks)
+        if kind == B.SHORT and button == B.START:
+            self.pending = M.NONE  # an open score entry ends with the start or the stoppage
+            st = m.state
+            if st == M.RUNNING:
+                return self._op("stoppage", ticks)
+            if st == M.STOPPED:
+                return self._op("resume", ticks)
+            return self._op("start", ticks)
+
+    def _op(self, name, ticks, *args):
+        try:
+            self.do(name, ticks, *args)
+            self.refused = None
+        except ValueError as e:  # Refused (a ValueError, whichever import of modes.base made it)
+            self.refused = str(e)
+            self.refused_until = ticks_add(ticks, _REFUSED_MS)
+
+    def _checkpoint(self, j, now):
+        """While a period, a stoppage or a break runs, where the match is every checkpoint_ms, in the journal's
+        checkpoint file (as journal.checkpoint does for a game: the next seq, linked to the last
+        record, not in the chain), so a reboot loses at most that much: restore() takes it."""
+        m = self.m
+        st = m.state
+        if (st != M.RUNNING and st != M.BREAK and st != M.STOPPED) or m.t - j.last_t < j.checkpoint_ms:
+            return  # (a stoppage too: its length goes on from the checkpoint after a power cut)
+        j.last_t = m.t
+        if j.backlog or j.gap or not j.opened:
+            return  # the records are not durable: a checkpoint could not follow them
+        ws, wms, ok = _wall(j, m, m.t, now)
+        R.pack_header(j.buf, R.T_CHECKPOINT, j.game, j.seq, m.t, m.elapsed_ms(), m.break_ms(), m.scores[0],
+                      m.scores[1], m.period, M.NONE, st, self.mode, 0, ws, wms, ok)
+        struct.pack_into("<I", j.buf, R.PAYLOAD, m.stopped_ms())
+        R.seal(j.buf, j.prev, j.chain)
+        # one file at a time (_commit): the segment is closed for it, so the checkpoint's buffer
+        # (1.2 KB in one piece) is the segment's, and the segment then takes the checkpoint's
+        reopen = j.file is not None
+        _close_segment(j)
+        gc.collect()  # the step's garbage goes first
+        try:
+            f = open(j._path("ckpt"), "wb")
+            try:
+                f.write(j.buf)
+            finally:
+                f.close()  # littlefs replaces the old content here, atomically
+                f = None  # (its buffer is garbage now: the segment takes it below)
+        except (OSError, MemoryError):  # best effort: a restore then goes back to the last record
+            pass
+        if reopen:
+            _reopen_segment(j)
+
+    def in_game(self, over=False):
+        """Whether Ctrl-C is a byte (link.Link.guard): the match time runs, stopped or in a break;
+        with `over`, whether the match is finished (its result code stands). One method for both:
+        on the 64 KB frozen heap one more method object was one too many."""
+        st = self.m.state
+        if over:
+            return st == M.FINISHED
+        return st == M.RUNNING or st == M.STOPPED or st == M.BREAK
+
+    def note(self, side, now):
+        """What face `side`'s bottom line says for the buttons (an OLED): the entry waiting for
+        its second press, or why the last operation was refused (for 2 s); else None."""
+        if self.refused is not None and ticks_diff(now, self.refused_until) < 0:
+            return self.refused  # why (the engine's reasons are short; a line holds 16 characters)
+        if self.pending == side:
+            return "+:4 -:2 L:1 M:W"  # PLUS 4, MINUS 2, the lever again 1, MENU a warning
+        return None
+
+    def note4(self, now):
+        """The same on the TM1637 score face (4 cells): "L ?" / "r ?" for an open entry, "no"."""
+        if self.refused is not None and ticks_diff(now, self.refused_until) < 0:
+            return "no"
+        if self.pending != M.NONE:
+            return "L ?" if self.pending == M.LEFT else "r ?"
+        return None
+
+    def close(self):
+        """The match leaves the clock (a new game or match): its code leaves RAM. Returns None."""
+        self.m = None
+        forget(*_MODULES)
+        _game_queue(self.app)
+        return None
+
+    # ------------------------------------------------------------------ the loop
+
+    def step(self, now):
+        """App.step while a match is set up: the engine to `now`, its events durable, a due lot
+        drawn, the link served, the faces refreshed."""
+        app = self.app
+        menu = app.menu
+        if menu is not None and menu.active:
+            st = self.m.state
+            if st == M.RUNNING or st == M.BREAK or st == M.LOT or st == M.OVER:
+                # the match time runs (the host started or resumed it): the menu gives way, so the
+                # faces show the match and the levers score (menu.py: never open while it runs)
+                menu.close()
+                if app.menu is None:
+                    forget("sagatfw.ui.menu", "sagatfw.core.presets", "sagatfw.core.tcparse")
+                app.next_face = now
+        b = app.buttons
+        while b.take(now) >= 0:  # in timestamp order, before the engine moves on (as App.step)
+            self._button(b.button, b.kind, b.ticks)
+            if app.match is not self:  # the menu set up a game or another match: it takes over
+                return app.step(now)
+        if self.pending != M.NONE and ticks_diff(now, self.pending_until) >= 0:
+            self.pending = M.NONE  # an entry not completed in time: nothing was scored
+            app.next_face = now
+        m = self.m
+        while not m.advance(now):  # the queue was full: log and go on
+            self._log(now, False)
+        self._log(now, False)
+        if m.state == M.LOT:
+            self.do("draw_lot", now, lot_bit(self.seed, m.lot_due))
+        j = app.journal
+        self._checkpoint(j, now)
+        if j.backlog and (app.next_retry is None or ticks_diff(now, app.next_retry) >= 0):
+            app.next_retry = ticks_add(now, _RETRY_MS)
+            app.log_status(_commit(j, False))  # (LOG ERROR goes once they are durable)
+        nxt = app.next_face
+        due = nxt is None or ticks_diff(now, nxt) >= 0
+        if app.link is not None:
+            if due and nxt is not None:  # the faces' pass: the link the next one (app.App.step)
+                app.link.guard(self.in_game())
+            else:
+                app.link.service(now, self.in_game())
+        if due:
+            app.next_face = ticks_add(now, _REFRESH_MS)
+            app.board.show(app, now)
+
+    def next_instant(self, now):
+        """Ticks of the engine's next instant (a period's or a break's end), or None."""
+        m = self.m
+        at = m.next_instant()
+        if at < 0:
+            return None
+        return ticks_add(now, at - m.t)
+
+    def do(self, name, now, *args):
+        """The engine's operation `name` (start, stoppage, resume, score, card, undo, draw_lot,
+        result) at ticks `now`; its events are logged, refused or not. Raises Refused."""
+        try:
+            getattr(self.m, name)(*(args + (now,)))
+        finally:
+            self._log(now, False)
+            self.app.next_face = now
+        return True
+
+    # ------------------------------------------------------------------ the log
+
+    def _log(self, now, close=False):
+        m = self.m
+        n = m.n_events
+        if not n:
+            return
+        app = self.app
+        j = app.journal
+        ev = m.events
+        for i in range(n):
+            e = i * M.EV_SIZE
+            kind = ev[e + M.F_TYPE]
+            if kind == M.EV_PERIOD_END or kind == M.EV_BREAK_END:
+                app.board.beep(_BEEP_MS, now, app.store.values["sound"])
+            t = ev[e + M.F_T]
+            ws, wms, ok = _wall(j, m, t, now)
+            R.pack_header(j.buf, _EV_BASE + kind, j.game, j.seq, t, ev[e + M.F_PMS], ev[e + M.F_VAL],
+                          ev[e + M.F_LEFT], ev[e + M.F_RIGHT], ev[e + M.F_PERIOD], ev[e + M.F_SIDE],
+                          ev[e + M.F_ARG], self.mode, 0, ws, wms, ok)
+            struct.pack_into("<I", j.buf, R.PAYLOAD, ev[e + M.F_STOPPED])
+            if kind == M.EV_RESULT:  # the match's final view: a reboot shows it from this record
+                from sagatfw.log.match import pack_final  # (a result is rare: loaded for it)
+
+                pack_final(j.buf, m)
+                forget("sagatfw.log.match")
+            else:  # matchlog.FINAL at matchlog.FINAL_AT: none
+                struct.pack_into("<BBBBb", j.buf, R.PAYLOAD + 4, 0, 0, 0, 0, 0)
+            if j._admit(1, kind == M.EV_RESULT):
+                j._push()
+                if kind == M.EV_RESULT:  # the code for the scoresheet, as a game's (journal.log_events)
+                    j.result_code = R.result_code(j.prev)
+                    j.result_seq = j.seq - 1
+            j.last_t = t
+        m.clear_events()
+        if m.state != M.FINISHED and j.result_code is not None:
+            j.result_code = None  # an undo withdrew the result: its code is no longer the match's
+            app._forget_code()
+        ok = _commit(j, close)
+        app.log_status(ok)
+        if ok and app.status == _ST_NONE and m.state == M.FINISHED:
+            app.status = app._code_status()  # shown once the result record is durable
+
+
+def _commit(j, close):
+    """journal.commit for a match. The segment file then stays open, as a game's (its littlefs
+    buffer, 1.2 KB in one piece, is not looked for at every write: a write that cannot find it
+    waits), unless `close`: closed after the write, as after a boot, when the match is set up
+    (before its settings and its ballast are written) and after the restore's power_restore (the
+    protocol's first requests after a reboot, log.info, open their own file: issue 14, the heap
+    after a restore had no room for a second buffer). No room for the buffer (a MemoryError
+    opening the file) is a write that waits: the records stay in the RAM backlog (LOG ERROR) and
+    are tried again, as after a write error. A checkpoint closes the segment for its own file and
+    opens it again after (_checkpoint): the two take turns with one buffer."""
+    if j.file is None and j.backlog:
+        gc.collect()  # the buffer in one piece: the step's garbage goes first
+    resume = j.resume
+    try:
+        ok = j.commit()
+    except MemoryError:
+        if j.file is not None:  # not the open: records may be on the flash already, as before
+            raise
+        if j.resume is None:
+            j.resume = resume  # (taken by the failed open: the next try appends to it again)
+        j.error = "log write failed: no RAM"
+        return False
+    if close:
+        _close_segment(j)
+    return ok
+
+
+def _close_segment(j):
+    """Close the journal's segment file (durable records only); the next write appends to it (the
+    journal's resume, as after a boot), or starts the next segment if it is full."""
+    if j.file is None or j.backlog:
+        return
+    names = j.segments()  # the newest segment is the one being written
+    name = names[-1] if names else None
+    names = None
+    j._close()
+    if name is not None and j.seg_records < j.segment_records:
+        j.resume = (name, j.seg_records)
+
+
+def _reopen_segment(j):
+    """The segment _close_segment closed, open again for the next write (if it cannot be now, that
+    write opens it)."""
+    r = j.resume
+    if r is None or j.file is not None:
+        return
+    gc.collect()
+    try:
+        j.file = open(j._path(r[0]), "ab")
+    except (OSError, MemoryError):
+        return
+    j.seg_records = r[1]
+    j.resume = None
+
+
+def _game_queue(app):
+    """The game clock's event queue again (a MatchApp took it: see __init__)."""
+    from array import array
+
+    from sagatfw.engine import clock as C
+
+    app.clock.events = array("i", bytes(4 * C.EV_SIZE * C.EV_CAPACITY))
+
+
+def _wall(j, m, t, now):
+    if j.sync_wall_ms is None:
+        return 0, 0, False
+    ticks = now if m.state == M.SETUP else ticks_add(m.last, t - m.t)
+    ms = j.sync_wall_ms + ticks_diff(ticks, j.sync_ticks)
+    return ms // 1000, ms % 1000, True
+
+
+# Which of `new`'s match options (actions.py's table) each mode takes, by name (as scripts, the
+# protocol and the log give them); the host's script checker (host/sagat/sim.py) reads it too.
+OPTIONS = (("lead",), ("first", "changeover_ms", "method"))
+
+
+def option_args(mode, opts):
+    """A match's options by name (as scripts and the log give them) as new_match's arguments."""
+    kw = {}
+    for k in opts:
+        if k not in OPTIONS[mode]:
+            raise ValueError("%s has no option %s" % (MODES[mode], k))
+        v = opts[k]
+        if k == "first":
+            v = M.SIDE_NAMES.index(v) if v in M.SIDE_NAMES else -2
+        elif k == "method":
+            from sagatfw.engine.kilithattu import METHOD_NAMES
+
+            v = METHOD_NAMES.index(v) if v in METHOD_NAMES else -1
+        kw[k] = v
+    return kw

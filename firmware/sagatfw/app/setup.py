@@ -1,0 +1,279 @@
+# sagat: setting up a match (issue 14): a new one (`new`), or the log's match at boot (`restore`).
+#
+# Loaded for that only, through App.new_match and App.boot, and forgotten after: a match's
+# loop never holds this code, and the frozen firmware's 64 KB heap has no room for it beside a
+# match and a protocol request (issue 14, the heap after a restore). The records are read raw (no
+# logread, no matchlog: the boot's heap is tight). What a match keeps (the engine, its MatchApp) is made here in a
+# heap free of the setup's garbage, and with no file open: a littlefs file holds a 1.2 KB buffer,
+# and what is made while one is open stays above its hole.
+
+import gc
+import struct
+
+from sagatfw.app.match import (
+    MODES,
+    OPTIONS,
+    MatchApp,
+    _close_segment,
+    _commit,
+    _game_queue,
+    _wall,
+    make_engine,
+    option_args,
+)
+from sagatfw.engine import match as M
+from sagatfw.log import records as R
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):  # type: ignore[misc]
+        return x
+
+
+# matchlog.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT), not
+# imported: its names would be RAM beside a match set up (tests/test_match_gaps_host.py checks
+# they agree)
+_EV_BASE = const(0x20)
+_EV_RESULT = const(0x2A)
+_T_MATCH = const(0x30)
+_FINAL = "<BBBBb"
+_FINAL_AT = const(42)
+
+
+def new(app, mode, opts, now, seed=0):
+    """App.new_match."""
+    from sagatfw import Refused
+    from sagatfw.engine import clock as C
+
+    if app.clock.state == C.RUNNING:  # the state, not a value: refused, as App.new_game says it
+        raise Refused("pause the game in progress first")
+    if mode not in MODES:
+        raise ValueError("mode must be kokboru or kilithattu")
+    if not isinstance(seed, int) or seed < 0 or seed > 0xFFFFFFFF:
+        raise ValueError("seed must be 0..2^32-1")
+    # the settings file first (as a game's setup saves it: no boot logs defaults in the match), while
+    # the heap holds no new engine yet; the values are not changed, so a refused option below
+    # leaves nothing wrong. One file at a time (matchapp._commit): the segment is closed first.
+    _close_segment(app.journal)
+    gc.collect()  # the file's 1.2 KB buffer in one piece
+    app._save()
+    names = OPTIONS[MODES.index(mode)]
+    for k in opts:  # before the other mode's match is dropped (option_args checks it again)
+        if k not in names:
+            raise ValueError("%s has no option %s" % (mode, k))
+    old = app.match
+    dropped = old is not None and old.m.MODE != mode
+    if dropped:
+        app.match = old = None  # the other mode's code (and engine) leave RAM first
+        from sagatfw import forget
+
+        forget("sagatfw.engine.kokboru", "sagatfw.engine.kilithattu")
+        gc.collect()
+    try:
+        engine = old.m if old is not None else make_engine(mode)
+        engine.new_match(**option_args(MODES.index(mode), opts))  # Refused (a ValueError) on a bad option
+    except ValueError:
+        if dropped:  # the other mode's match is gone: the game clock's queue comes back
+            _game_queue(app)
+        raise
+    mapp = MatchApp(app, engine, seed)  # (it frees the game clock's queue: room for the files)
+    app._forget_code()
+    gc.collect()  # the segment's and the ballast's buffers in one piece
+    app.setup_logged = False  # the clock's next game is logged when it is set up
+    _begin(app.journal, engine, MODES.index(mode), seed, now)
+    app.match = mapp
+    app.next_face = now
+    return True
+
+
+def _begin(j, engine, mode, seed, now):
+    """The match's setup record: a new game of the log."""
+    j.game += 1
+    ws, wms, ok = _wall(j, engine, 0, now)
+    first = engine.first if mode == 1 else -1
+    R.pack_header(j.buf, _T_MATCH, j.game, j.seq, 0, 0, 0, 0, 0, -1, first, mode, mode, 0, ws, wms, ok)
+    if mode == 1:
+        struct.pack_into("<BBII", j.buf, R.PAYLOAD, 0, engine.method, engine.changeover_ms, seed)
+    else:
+        struct.pack_into("<BBII", j.buf, R.PAYLOAD, engine.lead, 0, 0, seed)
+    if j._admit(1, True):
+        j._push()
+    j.last_t = 0
+    ok = _commit(j, True)
+    if j.opened and not j.backlog:
+        j._make_room()  # the match gets its ballast, as a game does
+    return ok
+
+
+def _records(j):
+    """The current game's match records and gap records, oldest first (one buffer, reused)."""
+    buf = bytearray(R.RECORD_SIZE)
+    names = j.segments()
+    start = 0
+    for i in range(len(names) - 1, -1, -1):  # the newest segment that begins before the game
+        first = None
+        for rec in j._read_segment(names[i], buf):
+            if not R.check(rec):
+                first = R.game_of(rec)
+            break
+        if first is not None and first < j.game:
+            start = i
+            break
+    for name in names[start:]:
+        for rec in j._read_segment(name, buf):
+            if not R.check(rec) and R.game_of(rec) == j.game and (_EV_BASE <= rec[1] <= _T_MATCH or rec[1] == R.T_GAP):
+                yield rec
+
+
+def _setup(j):
+    """A copy of the current game's first match record (its setup, if it is a match), or None.
+    The segment file is closed when this returns."""
+    g = _records(j)
+    try:
+        for rec in g:
+            return bytes(rec)
+    finally:
+        g.close()  # (a generator left open would keep its file, and the file its 1.2 KB buffer)
+    return None
+
+
+def _last_event(j):
+    """A copy of the current game's last match event record, read from the newest segment back
+    (only as far as the game's last match event: not the whole game), or None."""
+    buf = bytearray(R.RECORD_SIZE)
+    last = bytearray(R.RECORD_SIZE)
+    names = j.segments()
+    for i in range(len(names) - 1, -1, -1):
+        found = older = False
+        for rec in j._read_segment(names[i], buf):
+            if R.check(rec):
+                continue
+            game = R.game_of(rec)
+            if game < j.game:
+                older = True
+            elif game == j.game and _EV_BASE <= rec[1] < _T_MATCH:
+                last[:] = rec
+                found = True
+        if found:
+            return last
+        if older:
+            return None
+    return None
+
+
+def restore(app, now):
+    """App.boot: at boot, the log's current game is a match (journal.restore said None). Finished (its last
+    match event is a result): the match comes back as that result record says it ended
+    (Match.restore_result), nothing replayed, nothing logged: the faces show the final score,
+    who won and why, and the result code, until the next game or match is set up. Else: replay
+    its records through the engine (the referee's operations at their t, the rest derived: what
+    tests/pure/matchkit.py's replay does), then power_restore, logged. The records are read raw
+    (no logread, no dicts: the boot's heap is tight), and what the match keeps (the engine, the
+    MatchApp) is made before the replay, in a heap without its garbage and with no file open (a
+    littlefs file holds a 1.2 KB buffer: what is made while one is open stays above its hole).
+    app.match is set; returns False (the game clock is set up from the settings meanwhile).
+    Raises ValueError (Refused) if the log cannot be replayed."""
+    j = app.journal
+    setup = _setup(j)
+    if setup is None or setup[1] != _T_MATCH:
+        return False
+    last = _last_event(j)
+    (_, _, _, _, _, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, setup, 0)
+    lead, method, changeover, seed = struct.unpack_from("<BBII", setup, R.PAYLOAD)
+    setup = None
+    gc.collect()
+    engine = make_engine(MODES[arg])
+    if arg == 1:
+        engine.new_match(first=side, changeover_ms=changeover, method=method)
+    else:
+        engine.new_match(lead=lead)
+    app.match = mapp = MatchApp(app, engine, seed)
+    if last is not None and last[1] == _EV_RESULT:  # finished: its result record says how
+        (_, _, _, _, t, pms, _, left, right, period, side, arg, _, _, _, _, _, _) = struct.unpack_from(
+            R.HEADER, last, 0)
+        (stopped,) = struct.unpack_from("<I", last, R.PAYLOAD)
+        wl, wr, rl, rr, entering = struct.unpack_from(_FINAL, last, _FINAL_AT)
+        engine.restore_result(t, period, pms, stopped, (left, right), (wl, wr, rl, rr), entering, side, arg, now)
+        return False
+    last = None
+    gc.collect()
+    made = 0  # events the engine emitted so far
+    seen = 0  # match events read
+    first = True
+    for rec in _records(j):
+        (_, kind, _, seq, t, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
+        if first:  # the setup, read above
+            first = False
+            continue
+        if kind == _T_MATCH:
+            raise ValueError("seq %d: a second match setup in the game" % seq)
+        if kind == R.T_GAP:  # as a game's restore (journalboot): what was dropped cannot be replayed
+            raise ValueError("seq %d: the clock dropped records of this match (its log was full): it cannot be "
+                             "replayed past them" % seq)
+        while not engine.advance(t):
+            made += engine.n_events
+            engine.clear_events()
+        made += engine.n_events
+        engine.clear_events()
+        seen += 1
+        if made >= seen:
+            continue  # derived: advancing to t made it
+        ev = kind - _EV_BASE
+        if ev == M.EV_PERIOD_START:
+            engine.start(t)
+        elif ev == M.EV_SCORE:
+            engine.score(side, arg, t)
+        elif ev == M.EV_CARD:
+            engine.card(side, arg, t)
+        elif ev == M.EV_UNDO:
+            engine.undo(t)
+        elif ev == M.EV_STOPPAGE_START:
+            engine.stoppage(t)
+        elif ev == M.EV_STOPPAGE_END:
+            engine.resume(t)
+        elif ev == M.EV_LOT:
+            engine.draw_lot(side, t)
+        elif ev == M.EV_RESULT and arg == M.WHY_REFEREE:
+            engine.result(side, t)
+        elif ev == M.EV_POWER_RESTORE:
+            engine.power_restore(t)
+        else:
+            raise ValueError("seq %d: the match engine did not derive event %d" % (seq, ev))
+        made += engine.n_events
+        engine.clear_events()
+        if made < seen:
+            raise ValueError("seq %d: event %d replayed to nothing" % (seq, ev))
+    if made != seen:
+        raise ValueError("the match's log and its replay differ (%d events, %d replayed)" % (seen, made))
+    if engine.state == M.FINISHED:  # (a result the last records' reading missed: shown as replayed)
+        engine.last = now  # (replayed engines count ticks as t)
+        return False
+    _resume_checkpoint(j, engine)
+    engine.power_restore(now)
+    gc.collect()  # the replay's garbage goes before the journal opens its segment (1.2 KB)
+    mapp._log(now, True)  # and closes it after, as after a boot: room for the protocol's first requests
+    return False
+
+
+def _resume_checkpoint(j, m):
+    """Bring the replayed match on to the checkpoint file's t, if that checkpoint continues this
+    log exactly (journalboot.ckpt_record), at or after the engine's t with no instant of the
+    engine's own between, and says what the engine computes there (state, period, scores, the
+    period's match time or the break's)."""
+    st = m.state
+    if st != M.RUNNING and st != M.BREAK and st != M.STOPPED:
+        return
+    from sagatfw.log.boot import ckpt_record  # the boot's: loaded while the clock boots
+
+    rec = ckpt_record(j)
+    if rec is None:
+        return
+    (_, _, _, _, t, pms, brk, left, right, period, _, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
+    nxt = m.next_instant()
+    if t < m.t or 0 <= nxt <= t or arg != st or period != m.period or left != m.scores[0] or right != m.scores[1]:
+        return
+    if (m.brk_t + m.brk_len - t if st == M.BREAK else m._elapsed_at(t)) != (brk if st == M.BREAK else pms):
+        return
+    m.advance(t)  # replayed engines count ticks as t

@@ -1,0 +1,89 @@
+# sagat: the protocol's part of a match mode (issue 14; contract 6, docs/protocol.md "Matches"):
+# `state` while a match is set up (everything a scoreboard shows), and the match's guards of the
+# clock's own commands: no key change and no maintenance while the match is in progress, no erasing
+# it. The referee's actions (new with a mode, start, score, card, stoppage, resume, undo, result)
+# are actions.py's, done by commands.act. protocol.Server loads this module for a request only
+# while a match is set up, and forgets it after that feed, as commands.py.
+
+from sagatfw.engine import match as M
+from sagatfw.faces import game as F
+from sagatfw.link import wire as W
+
+
+def _busy(mapp):
+    """The match is in progress: started and without a result (SETUP 0 .. FINISHED 7)."""
+    return mapp is not None and M.SETUP < mapp.m.state < M.FINISHED
+
+
+def serve(srv, req, now, command):
+    """key.set, maintenance, log.erase and log.info (`command`: its function, of commands.py or
+    logcmds.py) while a match is set up, with the match's guards. Returns the answer's body or
+    raises wire.Error."""
+    cmd = req["cmd"]
+    mapp = srv.app.match
+    busy = _busy(mapp)
+    if busy and (cmd == "key.set" or cmd == "maintenance"):
+        raise W.Error(W.REFUSED, "%s: the match is in progress: enter its result first" % cmd)
+    # a match set up is logged (its setup record) as much as a game set up: its game stays too
+    if mapp.m.state < M.FINISHED and cmd == "log.erase" and (
+            W.int_arg(req, "game", 0, 0xFFFF) >= srv.app.journal.game):
+        raise W.Error(W.REFUSED, "game %d is a match in progress: only finished games are erased"
+                      % srv.app.journal.game)
+    body = command(srv, req, now)
+    if busy and cmd == "log.info":
+        body["in_progress"] = srv.app.journal.game
+    return body
+
+
+def _name(names, i):
+    return names[i] if 0 <= i < len(names) else None
+
+
+def state(srv, now):
+    """`state` while a match is set up: everything a scoreboard shows (docs/protocol.md)."""
+    app = srv.app
+    m = app.match.m
+    j = app.journal
+    level, low = srv.battery()
+    sides = {}
+    for s in (M.LEFT, M.RIGHT):
+        sides[M.SIDE_NAMES[s]] = {"score": m.scores[s], "warnings": m.warnings[s], "reds": m.reds[s]}
+    if m.MODE == "kokboru":
+        opts = {"lead": m.lead}
+    else:
+        from sagatfw.engine.kilithattu import METHOD_NAMES
+
+        opts = {"first": M.SIDE_NAMES[m.first], "changeover_ms": m.changeover_ms,
+                "method": METHOD_NAMES[m.method]}
+    winner = None
+    if m.state == M.FINISHED:
+        winner = _name(M.SIDE_NAMES, m.winner) or "none"
+    return {
+        "mode": m.MODE,
+        "state": M.STATE_NAMES[m.state],
+        "t": m.t,
+        "game": j.game,
+        "seq": j.seq - 1 if j.seq else None,
+        "options": opts,
+        "period": m.period,
+        "period_name": m.period_name(),
+        "match_ms": m.match_ms(),
+        "counts_up": m.counts_up(),
+        "break_ms": m.break_ms(),
+        "stoppage_ms": m.stoppage_ms(),
+        "stopped_ms": m.stopped_ms(),
+        "left": sides["left"],
+        "right": sides["right"],
+        "entering": _name(M.SIDE_NAMES, m.entering),
+        "lot_due": m.lot_due,
+        "undoable": m.undoable,
+        "winner": winner,
+        "why": _name(M.WHY_NAMES, m.why),
+        "message": F.status_text(app),
+        "log_error": j.error,
+        "log_full": j.full,
+        "time_synced": j.sync_wall_ms is not None,
+        "battery": level,
+        "battery_mv": getattr(app.board, "mv", None),
+        "low_battery": low,
+    }

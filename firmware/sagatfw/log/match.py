@@ -1,0 +1,120 @@
+# sagat: a match's records (issue 14): their type codes, and decoding them to named fields.
+#
+# Pure module, shared by the host (`sagat logs show`, through logread.decode) and the board (the
+# restore at boot finds a match by its setup record). Writing them is matchapp.py's (board only).
+# A match is a game of the log like any other: it takes the next game number, and its records go
+# into the same journal, chain and key (docs/log-format.md, "Match records"):
+#
+#   type T_MATCH (0x30): the match's setup. side: the team entering first (kilithattu) or -1;
+#       arg: the mode (MODES index); payload (38..): lead u8, method u8, changeover_ms u32,
+#       seed u32 (a script's seed for the lot, 0: the board's true random source).
+#   type EV_BASE + the engine's event type (0x20..0x2B, modes/base.py EVENT_NAMES order):
+#       t, left_ms = pms (the period's match time), right_ms = val, left_moves / right_moves = the
+#       scores, running = the period (i8), side, arg (i16), left_stage = the mode, payload (38..):
+#       stopped u32 (the period's stopped time); a result's also the match's final view (FINAL at
+#       42..46: left's and right's warnings, left's and right's reds, u8 each, the entering team
+#       i8), so that a reboot shows a finished match from its result record, without a replay.
+# The codes cannot collide with the clock's events (0..15) nor the T_* records (0x40..0x43).
+
+import struct
+
+from sagatfw.log.records import FLAG_WALL, HEADER, PAYLOAD, iso_utc
+
+EV_BASE = 0x20  # a match event: EV_BASE + modes.base event type (room for 16 types)
+EV_RESULT = 0x2A  # EV_BASE + modes.base.EV_RESULT
+FINAL = "<BBBBb"  # a result record's final view, at FINAL_AT: warnings L, R, reds L, R, entering
+FINAL_AT = PAYLOAD + 4
+T_MATCH = 0x30  # a match's setup record
+MODES = ("kokboru", "kilithattu")
+SIDES = ("left", "right")
+
+
+def pack_final(buf, m):
+    """A result record's final view of engine `m` (its cards and entering team, after the call
+    that made the result: a result is its call's last event), as the board and verify pack it."""
+    struct.pack_into(FINAL, buf, FINAL_AT, m.warnings[0], m.warnings[1], m.reds[0], m.reds[1], m.entering)
+
+
+def _periods(i):
+    """The period names of mode i (its engine imported on demand: only the decoded mode's)."""
+    if i == 1:
+        from sagatfw.engine.kilithattu import Kilithattu
+
+        return Kilithattu.PERIOD_NAMES
+    from sagatfw.engine.kokboru import KokBoru
+
+    return KokBoru.PERIOD_NAMES
+
+
+def decode(rec):
+    """The named fields of a match record (type EV_BASE .. T_MATCH), for `sagat logs show` and the restore."""
+    from sagatfw.engine import match as M
+
+    (_, kind, game, seq, t, pms, val, ls, rs, period, side, arg, mode, _, flags, _, ws, wms) = (
+        struct.unpack_from(HEADER, rec, 0)
+    )
+    d = {"game": game, "seq": seq, "t": t, "wall": iso_utc(ws, wms) if flags & FLAG_WALL else None}
+    if kind == T_MATCH:
+        lead, method, changeover, seed = struct.unpack_from("<BBII", rec, PAYLOAD)
+        d["type"] = "match"
+        d["mode"] = MODES[arg] if 0 <= arg < len(MODES) else None
+        if arg == 1:
+            d["first"] = SIDES[side] if side in (0, 1) else None
+            d["changeover_ms"] = changeover
+            from sagatfw.engine.kilithattu import METHOD_NAMES
+
+            d["method"] = METHOD_NAMES[method] if method < len(METHOD_NAMES) else None
+        else:
+            d["lead"] = lead
+        if seed:
+            d["seed"] = seed
+        return d
+    ev = kind - EV_BASE
+    d["type"] = M.EVENT_NAMES[ev] if ev < len(M.EVENT_NAMES) else "match_unknown_%d" % kind
+    d["mode"] = MODES[mode] if mode < len(MODES) else None
+    d["period"] = period
+    periods = _periods(mode) if mode < len(MODES) else ()
+    d["period_name"] = periods[period] if 0 <= period < len(periods) else None
+    d["match_ms"] = pms  # the period's match time so far (stoppages not counted)
+    d["stopped_ms"] = struct.unpack_from("<I", rec, PAYLOAD)[0]
+    d["left"] = ls
+    d["right"] = rs
+    d["side"] = SIDES[side] if side in (0, 1) else None
+    if ev == M.EV_PERIOD_START:
+        d["how"] = M.HOW_NAMES[arg] if 0 <= arg < len(M.HOW_NAMES) else None
+        d["length_ms"] = val
+    elif ev == M.EV_BREAK_START:
+        d["length_ms"] = val
+    elif ev == M.EV_BREAK_END:
+        d["early"] = arg == 1
+        d["length_ms"] = val
+    elif ev == M.EV_SCORE:
+        d["points"] = arg
+        d["entry"] = val
+    elif ev == M.EV_CARD:
+        d["card"] = M.CARD_NAMES[arg] if 0 < arg < len(M.CARD_NAMES) else None
+        d["entry"] = val
+    elif ev == M.EV_UNDO:
+        if arg > 0:
+            d["points"] = arg
+        else:
+            d["card"] = M.CARD_NAMES[-arg] if 0 < -arg < len(M.CARD_NAMES) else None
+        d["entry"] = val
+    elif ev == M.EV_POWER_RESTORE:
+        d["stoppage"] = arg
+    elif ev == M.EV_STOPPAGE_START:  # length_ms: 0, or since the result an undo withdrew
+        d["stoppage"] = arg
+        d["length_ms"] = val
+    elif ev == M.EV_STOPPAGE_END:
+        d["stoppage"] = arg
+        d["length_ms"] = val
+    elif ev == M.EV_LOT:
+        d["lot"] = arg
+    elif ev == M.EV_RESULT:
+        d["winner"] = d.pop("side")
+        d["why"] = M.WHY_NAMES[arg] if 0 <= arg < len(M.WHY_NAMES) else None
+        wl, wr, rl, rr, ent = struct.unpack_from(FINAL, rec, FINAL_AT)
+        d["warnings"] = [wl, wr]
+        d["reds"] = [rl, rr]
+        d["entering"] = SIDES[ent] if ent in (0, 1) else None
+    return d

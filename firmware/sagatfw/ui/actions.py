@@ -1,0 +1,234 @@
+# sagat: the actions that change the clock, in one table (issue 14, "Shape"): each action's name,
+# its arguments, the method it calls and who may call it; one check of the arguments (`args`) and
+# one way to refuse (`sagatfw.Refused(reason)`). The protocol (commands.py), the simulator's scripts
+# (simulator.py), the on-clock menu (menu.py) and the host's script checker (host/sagat/sim.py)
+# all go through this table: nobody else checks an action's arguments or turns an engine's "no"
+# into a reason. Loaded for a request, a script line or a menu choice, and forgotten after it.
+#
+#   vals = args("adjust", {"side": "left", "ms": 60000})  # ValueError: a bad or unknown argument
+#   do(app, "adjust", vals, now)                            # Refused: not now (why); ValueError: a
+#                                                           # value the engine refuses
+#
+# An argument is (name, kind, required, a, b); `args` gives each by name, converted (None when an
+# optional one is absent). A game's action calls App.<method>(*arguments in the table's order, now);
+# a match's calls MatchApp.do(<method>, now, *arguments) (matchapp.py, its engine in modes/); `new`
+# sets up either, by its `tc` or its `mode`.
+
+from sagatfw import Refused
+from sagatfw.engine import clock as C
+
+# The table's columns (a row: name: (method, serves, authority, arguments)):
+#   serves      "game", "match" or "both": what the action acts on (the last `new` decides which
+#               is set up; an action for the other is Refused)
+#   authority   1, protocol.GAME: over the link, the key's holder whenever an arbiter key is set
+#               (every action changes the clock: issue 11). At the clock, the buttons and the
+#               menu are the arbiter's and the referee's hands (docs/protocol.md "Arbiter authority")
+#   arguments   (name, kind, required, a, b), a kind of:
+#       "side"    "left" / "right" -> 0 / 1
+#       "int"     a whole number a..b
+#       "index"   one of the names a, from index b on -> its index
+#       "name"    one of the names a -> the name
+#       "tc"      a TimeControl string, or {"left": TC, "right": TC} (a handicap) -> "LEFT|RIGHT"
+#       "values"  an object of settings (settings.check_all checks each: App.set_settings)
+#     a and b may name a constant of the clock's (BY_NAMES, MAX_MS) or of this module (MODES):
+#     the table then holds only constants, which stay in flash when frozen into a board's image
+#     (only the dict is made in the heap when the module loads), and kinds as strings need no
+#     names in this module's globals either.
+
+MODES = ("kokboru", "kilithattu")  # matchlog.MODES
+WINNERS = ("left", "right", "none")  # a match's result: modes.base.SIDE_NAMES, and NONE (a draw)
+CARDS = ("", "warning", "red")  # modes.base.CARD_NAMES
+METHODS = ("sudden", "lot", "draw", "referee")  # modes.kilithattu.METHOD_NAMES
+# A match's options are checked here too, with the ranges the engines accept (KB-14's lead 0..99,
+# KT-4.4's changeover 1..60 s, KT-4.6's methods; tests/pure/test_actions.py holds the two to each
+# other): a bad one is refused before anything changes, even the other mode's match set up now,
+# which App.new_match must drop before it loads this mode's engine.
+
+ACTIONS = {
+    "new": ("new_game", "both", 1, (
+        ("tc", "tc", 0, None, None), ("first", "name", 0, "SIDE_NAMES", None), ("mode", "name", 0, "MODES", None),
+        ("lead", "int", 0, 0, 99), ("changeover_ms", "int", 0, 1000, 60000),
+        ("method", "name", 0, "METHODS", None))),
+    "start": ("start", "both", 1, ()),
+    # the hall's round (issue 16): start at the board's own ticks `ticks` (0..2^30-1, ticks.py)
+    "arm": ("arm", "game", 1, (("ticks", "int", 1, 0, 0x3FFFFFFF),)),
+    "pause": ("pause", "game", 1, (("by", "index", 0, "BY_NAMES", 0),)),
+    "resume": ("resume", "both", 1, ()),
+    "adjust": ("adjust", "game", 1, (("side", "side", 1, None, None), ("ms", "int", 0, 0, "MAX_MS"),
+                                     ("moves", "int", 0, 0, "MAX_MOVES"), ("stage", "int", 0, 1, 255))),
+    "extend": ("extend", "game", 1, ()),
+    "late_install": ("late_install", "game", 1, (("elapsed_ms", "int", 1, 0, "MAX_MS"),)),
+    "adjourn": ("adjourn", "game", 1, ()),
+    "resume_adjourned": ("resume_adjourned", "game", 1, ()),
+    "result": ("result", "both", 1, (("result", "name", 0, "RESULT_NAMES", None),
+                                     ("winner", "index", 0, "WINNERS", 0))),
+    "settings.set": ("set_settings", "game", 1, (("values", "values", 1, None, None),)),
+    "score": ("score", "match", 1, (("side", "side", 1, None, None), ("points", "int", 1, 0, 999))),
+    "card": ("card", "match", 1, (("side", "side", 1, None, None), ("kind", "index", 1, "CARDS", 1))),
+    "stoppage": ("stoppage", "match", 1, ()),
+    "undo": ("undo", "match", 1, ()),
+}
+
+_KEYS = ("id", "cmd", "auth")  # a request's own keys (protocol.py), not an action's arguments
+
+
+def const_of(x):
+    """A name in the table: the clock's (BY_NAMES, MAX_MS, ...) or this module's (MODES, ...)."""
+    if isinstance(x, str):
+        v = globals().get(x)
+        return v if v is not None else getattr(C, x)
+    return x
+
+
+def arg(spec, v):
+    """One argument's value checked against its spec and converted; ValueError names it."""
+    name, kind, _req, a, b = spec
+    a = const_of(a)
+    b = const_of(b)
+    if kind == "side":
+        if v == "left" or v == "right":
+            return 0 if v == "left" else 1
+        want = "left or right"
+    elif kind == "int":
+        if isinstance(v, int) and not isinstance(v, bool) and a <= v <= b:
+            return v
+        want = "a whole number %d..%d" % (a, b)
+    elif kind == "index" or kind == "name":
+        i = b or 0
+        if isinstance(v, str):
+            while i < len(a):
+                if a[i] == v:
+                    return i if kind == "index" else v
+                i += 1
+        want = "one of " + ", ".join(a[b or 0:])
+    elif kind == "tc":
+        if isinstance(v, dict):
+            left = v.get("left")
+            right = v.get("right")
+            if len(v) == 2 and isinstance(left, str) and isinstance(right, str):
+                return left + "|" + right
+        elif isinstance(v, str):
+            return v
+        want = 'a TimeControl string or {"left": ..., "right": ...}'
+    else:
+        if isinstance(v, dict):
+            return v
+        want = "an object of settings"
+    raise ValueError("%s must be %s" % (name, want))
+
+
+def args(name, req):
+    """The arguments of action `name` in `req` (a dict: a request, a script line without "at"
+    and "do", a menu's choice), checked and converted, by name; absent optional ones are None.
+    ValueError (with the reason, without the action's name: the caller says it) on an unknown
+    action or argument, a missing or bad one."""
+    entry = ACTIONS.get(name)
+    if entry is None:
+        raise ValueError("unknown action %s" % name)
+    spec = entry[3]
+    for k in req:
+        if k in _KEYS:
+            continue
+        for s in spec:
+            if s[0] == k:
+                break
+        else:
+            raise ValueError("takes no argument %s" % k)
+    vals = {}
+    for s in spec:
+        v = req.get(s[0])
+        if v is None:
+            if s[2]:
+                raise ValueError("needs %s" % s[0])
+            vals[s[0]] = None
+        else:
+            vals[s[0]] = arg(s, v)
+    # what one argument alone does not say
+    if name == "new":
+        if vals["mode"] is None:
+            if vals["tc"] is None:
+                raise ValueError("needs tc (a game) or mode (a match)")
+            for k in ("lead", "changeover_ms", "method"):
+                if vals[k] is not None:
+                    raise ValueError("%s is a match's option: give mode too" % k)
+        elif vals["tc"] is not None:
+            raise ValueError("takes tc (a game) or mode (a match), not both")
+    elif name == "adjust" and vals["ms"] is None and vals["moves"] is None and vals["stage"] is None:
+        raise ValueError("needs ms, moves or stage")
+    return vals
+
+
+def do(app, name, vals, now, seed=0):
+    """Action `name` with `vals` (from args, or a caller's own values of the same kinds) at ticks
+    `now`, through the app or the match. Returns True. Refused(reason) when the clock or the match
+    does not allow it now (nothing changed; the reason without the action's name: the caller says
+    which it was); ValueError for a value the engine refuses. `seed`: a match's lot, scripts only."""
+    method, what, _auth, spec = ACTIONS[name]
+    if name == "new":
+        app.armed = None  # an armed start was the game set up before
+        if vals["mode"] is not None:
+            if app.match is not None:
+                _idle(app.match.m)
+            opts = {}
+            for k in ("first", "lead", "changeover_ms", "method"):
+                if vals[k] is not None:
+                    opts[k] = vals[k]
+            return app.new_match(vals["mode"], opts, now, seed)
+        if app.match is not None:
+            _idle(app.match.m)
+        return app.new_game(vals["tc"], vals["first"] or "left", now)
+    mapp = app.match
+    if mapp is not None:
+        if what == "game":
+            raise Refused("a %s match is set up: a game's action (new with tc sets up a game)" % mapp.m.MODE)
+        if name == "result":
+            if vals["result"] is not None:
+                raise ValueError("a match's result is winner: left, right or none (not result)")
+            w = vals["winner"]
+            if w is None:
+                raise ValueError("result needs winner: left, right or none")
+            return mapp.do("result", now, -1 if w == 2 else w)
+        a = [vals[s[0]] for s in spec]
+        return mapp.do(method, now, *a)
+    if what == "match":
+        raise Refused("no match is set up (new with a mode first)")
+    if name == "result":
+        if vals["winner"] is not None:
+            raise ValueError("a game's result is result: " + ", ".join(C.RESULT_NAMES))
+        if vals["result"] is None:
+            raise ValueError("result needs result: " + ", ".join(C.RESULT_NAMES))
+        a = [vals["result"]]
+    elif name == "pause":
+        a = [C.BY_HOST if vals["by"] is None else vals["by"]]
+    else:
+        a = [vals[s[0]] for s in spec]
+    if not getattr(app, method)(*a, now):
+        raise Refused(why(app.clock, name))  # the engine's False: nothing happened, and why
+    return True
+
+
+def _idle(m):
+    """A new game or match replaces a match only while its time stands still."""
+    from sagatfw.engine import match as M
+
+    st = m.state
+    if st == M.RUNNING or st == M.BREAK or st == M.LOT:
+        raise Refused("the match's %s runs: a stoppage first" % ("break" if st == M.BREAK else "period"))
+
+
+def why(c, name):
+    """Why the clock `c` did nothing for action `name`: its state, and the one it needs."""
+    st = C.STATE_NAMES[c.state]
+    if name == "extend" and not (c.flag[C.LEFT] or c.flag[C.RIGHT]):
+        return "no flag is down (TK-C14; the clock is %s)" % st
+    want = {
+        "start": "setup (a paused clock goes on with resume)",
+        "arm": "setup (TK-C5: an armed start starts a game set up)",
+        "pause": "running",
+        "resume": "paused" + (" (an adjourned game: resume_adjourned)" if c.state == C.ADJOURNED else ""),
+        "adjourn": "running or paused (TK-A1)",
+        "resume_adjourned": "adjourned (TK-A4)",
+    }.get(name)
+    if want is not None:
+        return "the clock is %s, not %s" % (st, want)
+    return "the clock is %s" % st
