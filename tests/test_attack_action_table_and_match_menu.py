@@ -1,4 +1,4 @@
-"""Attacks on the one table of actions (actions.py) over the protocol on a real App under CPython
+"""Attacks on the one table of actions (ui/actions.py) over the protocol on a real App under CPython
 (its flash a temporary directory), on the host's script checker against the firmware, and on the
 referee's menu and buttons in a match."""
 
@@ -193,7 +193,7 @@ def test_fuzz_no_action_answers_internal_for_any_argument(state, name, args, key
 def test_a_match_set_up_while_a_game_runs_is_refused_not_bad_arg(tmp_path):
     # before: matchsetup.new said no with a plain ValueError ("pause the game in progress first"),
     # so the protocol answered bad_arg where a game's `new` in the same state is `refused`
-    # (actions.py: a state that does not allow it is Refused)
+    # (ui/actions.py: a state that does not allow it is Refused)
     rig = Rig(tmp_path)
     rig.ok("new", tc="300")
     rig.ok("start")
@@ -307,7 +307,7 @@ def test_a_result_line_the_checker_accepts_is_one_the_firmware_takes(tmp_path, s
 
 
 class Buttons:
-    """The referee's hands on a Rig's app (buttons.py's edges, each step taken)."""
+    """The referee's hands on a Rig's app (ui/buttons.py's edges, each step taken)."""
 
     def __init__(self, rig):
         self.rig = rig

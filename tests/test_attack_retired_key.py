@@ -25,7 +25,7 @@ def _run(capsys, *argv):
 
 
 class _Log:
-    """Records as journal.py makes them, in memory."""
+    """Records as log/journal.py makes them, in memory."""
 
     def __init__(self, key):
         self.chain = R.Chain(key)

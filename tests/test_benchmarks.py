@@ -38,9 +38,9 @@ FROZEN_HEAP = "64k"
 # With the .mpy files imported from the flash (as after `sagat deploy`) the code itself sits in the
 # heap: memory_bench.py prints that figure; this holds the line so that it does not grow.
 # 156k until the match modes: their table entries and hooks in the always-loaded modules, and the
-# journal's boot module (loaded during a restore beside replay.py and logread.py), took the game's
+# journal's boot module (loaded during a restore beside log/replay.py and log/read.py), took the game's
 # restore boot over it (it runs at 160k); the line moved to 164k, with that 4 KB of headroom.
-# Then 172k: the restore from a checkpoint snapshot (snapshot.py, loaded beside the
+# Then 172k: the restore from a checkpoint snapshot (log/checkpoint.py, loaded beside the
 # journal's boot module) and log.read's planned, streamed chunks took that boot to 168k (160k before
 # the snapshot); the line keeps 4 KB of headroom. (The budget that matters on a board is the frozen
 # image's: 64k here, 48 KB on the Pico, where the code is in flash.)

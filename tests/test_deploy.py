@@ -276,7 +276,7 @@ def test_upgrade_keeps_settings_key_and_log_and_removes_stale_files(mpy_cross: s
         "/board": b"pico",
         "/sagatfw/__init__.py": b'VERSION = "0.0.9"\n',
         "/sagatfw/engine/clock.mpy": b"M\x06old",
-        "/sagatfw/engine/clock.py": b"# a source left by mip: it would shadow clock.mpy\n",
+        "/sagatfw/engine/clock.py": b"# a source left by mip: it would shadow engine/clock.mpy\n",
         "/sagatfw/oldmodule.mpy": b"M\x06gone",
         "/sagatfw/boards/__init__.py": Path(FIRMWARE, "sagatfw", "boards", "__init__.py").read_bytes(),
         "/sagatfw/boards/oldboard.mpy": b"M\x06gone",

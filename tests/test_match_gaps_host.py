@@ -113,7 +113,7 @@ def test_a_result_record_holds_the_final_view_and_a_forged_one_fails_verificatio
 
 
 def test_the_firmware_s_copies_of_the_match_record_codes_agree_with_matchlog():
-    # matchapp.py and matchsetup.py keep matchlog's codes as their own constants (matchlog's names
+    # app/match.py and app/setup.py keep matchlog's codes as their own constants (matchlog's names
     # would be RAM beside a match: the heap after a match's restore): they must stay the same
     from sagatfw.app import match as matchapp
     from sagatfw.app import setup as matchsetup

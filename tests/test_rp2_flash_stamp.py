@@ -3,7 +3,7 @@
 The rp2 port runs every flash erase and program with interrupts off, polling the chip until it is
 done. rp2040py's chip has no busy time, so tests/rp2/flashbusy.py gives it the W25Q16JV's (a 4 KB
 sector erase 45 ms, a page program 0.4 ms, typically). Then, on MicroPython's RPI_PICO image with
-a small main.py that uses the firmware's own modules (buttons.py, boards/rp2levers.py):
+a small main.py that uses the firmware's own modules (ui/buttons.py, boards/rp2levers.py):
 
 - the model: an erase keeps the chip busy 45 ms of emulated time, a page program 0.4 ms, and the
   core has interrupts masked (PRIMASK) at every status poll in between;
@@ -13,7 +13,7 @@ a small main.py that uses the firmware's own modules (buttons.py, boards/rp2leve
 - after: with rp2levers.py's PIO + DMA stamps, both are stamped at the very ms they were pressed
   (0 ms error), inside a sector erase and inside a page program, and Buttons.take gives them at
   those ticks;
-- and a game clock (clock.py) charges that press exactly: the mover's time left is what it was
+- and a game clock (engine/clock.py) charges that press exactly: the mover's time left is what it was
   when the lever went down.
 
 The press is an alarm on the emulated clock, set from the flash command itself (the chip-select

@@ -136,13 +136,13 @@ def test_every_modules_status_const_is_the_faces_code():
                     text = None if const == "NONE" else const.replace("_", " ")
                     assert F.STATUS_TEXT.index(text) == int(value), (name, const, value)
                     seen.add(const)
-    assert len(seen) == len(F.STATUS_TEXT), seen  # app.py names every one
+    assert len(seen) == len(F.STATUS_TEXT), seen  # app/main.py names every one
 
 
 def test_every_reason_the_menu_can_show_fits_its_face():
     # the app's and the clock's refusals (ValueError texts without a formatted value) are wrapped
     # onto at most five lines of the menu's left face
-    for name in ("app.py", "clock.py", "menu.py"):
+    for name in ("app/main.py", "engine/clock.py", "ui/menu.py"):
         src = open(os.path.join(ROOT, "firmware", "sagatfw", name)).read()
         for reason in re.findall(r'ValueError\("([^"%]*)"\)', src):
             lines = [it[3] for it in F.menu_oled("NO", None, 1, "MENU", reason)[3:]]
@@ -150,7 +150,7 @@ def test_every_reason_the_menu_can_show_fits_its_face():
 
 
 def test_the_sim_draws_a_match_as_the_boards_do():
-    # with a match the sim's faces are matchfaces.py's OLED faces: each side's score, the
+    # with a match the sim's faces are faces/match.py's OLED faces: each side's score, the
     # period, the cards, the match time framed while it runs
     from sagatfw.engine.kokboru import KokBoru
     from sagatfw.engine.match import CARD_WARNING, LEFT, RIGHT

@@ -1,6 +1,6 @@
 """Match modes on the clock: a kok-boru bout and a kilithattu match
 scripted end to end through `sagat sim --script --virtual --log-json` (the engine in App.step via
-firmware/sagatfw/app/match.py, its events in the journal as match records, matchlog.py), restored
+firmware/sagatfw/app/match.py, its events in the journal as match records, log/match.py), restored
 after power cuts, and read back by `sagat logs show`."""
 
 import json

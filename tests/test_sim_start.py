@@ -28,7 +28,7 @@ def test_a_warm_start_reuses_the_compiled_firmware_without_mpy_cross(tmp_path, m
     calls = _count_runs(monkeypatch)
     first = sim.cached_firmware()
     assert calls, "the cold start compiles"
-    assert Path(first, "sagatfw", "engine", "clock.mpy").is_file() and Path(first, "main.py").is_file()
+    assert Path(first, "sagatfw", "engine", "engine/clock.mpy").is_file() and Path(first, "main.py").is_file()
     assert Path(first).is_relative_to(tmp_path / "cache" / "sagat")
     calls.clear()
     second = sim.cached_firmware()
@@ -43,7 +43,7 @@ def test_a_changed_source_gives_a_new_cache_entry(tmp_path, monkeypatch):
     src = tmp_path / "fw" / "sagatfw"
     shutil.copytree(Path(sagatfw.__file__).parent, src)
     first = sim.cached_firmware(src=src)
-    with open(src / "ticks.py", "a", encoding="utf-8") as fh:
+    with open(src / "core/ticks.py", "a", encoding="utf-8") as fh:
         fh.write("\nCHANGED = 1\n")
     second = sim.cached_firmware(src=src)
     assert second != first

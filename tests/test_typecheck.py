@@ -3,7 +3,7 @@
     pico   micropython-rp2-rpi-pico-stubs   main.py, sagatfw/**, less boards/esp32.py and boards/sim.py
     esp32  micropython-esp32-stubs          main.py, sagatfw/**, less boards/pico.py and boards/sim.py
     sim    micropython-unix-stubs           main.py, sagatfw/**, less the hardware modules (boards/pico.py,
-                                            boards/esp32.py, boards/hw.py, tm1637.py): the sim board
+                                            boards/esp32.py, boards/hw.py, faces/tm1637.py): the sim board
                                             and the serial link on the unix port
 
 Every stub package puts the port's modules (machine, time, select, vfs, ...) as top-level .pyi

@@ -7,7 +7,7 @@ MAX_KEY = 64  # bytes
 class Refused(ValueError):
     """An action the clock or a match does not allow now (its state), with the reason: str() is
     short enough for a face. A bad value is a plain ValueError (the protocol: `refused` against
-    `bad_arg`). The one refusal of every action (actions.py)."""
+    `bad_arg`). The one refusal of every action (ui/actions.py)."""
 
 
 def load_key(root):

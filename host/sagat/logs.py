@@ -18,7 +18,7 @@ from sagatfw.log.replay import Mismatch, Replay
 LOG_DIR = "/log"
 SEG_SUFFIX = ".seg"
 BLOCK_SIZES = (4096, 512, 1024, 2048, 8192, 16384)
-MATCH_RESULT = matchlog.EV_BASE + 10  # a match's result record (modes/base.py EV_RESULT)
+MATCH_RESULT = matchlog.EV_BASE + 10  # a match's result record (engine/match.py EV_RESULT)
 
 
 class LogError(Exception):
@@ -249,7 +249,7 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
     return out.getvalue()
 
 
-_WHY = {  # why a match ended (modes/base.py WHY_NAMES), for the score sheet
+_WHY = {  # why a match ended (engine/match.py WHY_NAMES), for the score sheet
     "points": "more points at the end of time",
     "lead": "a lead of more than {lead} points (KB-14)",
     "golden_score": "the first score in golden score (KB-17)",

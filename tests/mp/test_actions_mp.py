@@ -90,7 +90,7 @@ def test_a_state_that_does_not_allow_it_is_refused_a_bad_value_is_bad_arg():
     assert "bad TimeControl" in _message(rig, "new", "bad_arg", tc="300+")
     rig.ok("start")
     rig.at(1000)
-    # the clock raised these before the table (ValueError, answered bad_arg unless commands.py
+    # the clock raised these before the table (ValueError, answered bad_arg unless link/commands.py
     # checked the state again): now Refused, from the engine, once
     assert _message(rig, "adjust", "refused", side="left", ms=5000) == \
         "adjust: corrections need the clock stopped (pause first)"

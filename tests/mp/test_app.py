@@ -186,7 +186,7 @@ def test_faces_show_after_a_boot_at_ticks_past_2_29():
 def test_two_presses_in_one_step_each_durable_before_the_next_is_applied():
     # a step longer than the lockout (two OLED frames and a flush) takes both
     # levers' presses; the first switching press's record is on the flash before the second press
-    # is applied (journal.py, DESIGN's flash budget)
+    # is applied (log/journal.py, DESIGN's flash budget)
     app, board = _app()
     app.start(T(0))
     app.step(T(10))

@@ -1,6 +1,6 @@
 # Attacks (firmware side, under the MicroPython unix port) on the clock over the
 # USB serial link WITHOUT the arbiter key. The first failed when it was written (a finding,
-# fixed by the maintenance rule in link.py); the second held.
+# fixed by the maintenance rule in link/stream.py); the second held.
 import json
 
 from flash import unmount

@@ -1,5 +1,5 @@
 # The Pico and ESP32 board modules on the unix port, with a stand-in `machine` (fake_machine.py):
-# IRQ edges reach Buttons with their timestamp, the TM1637 receives exactly the bytes faces.py
+# IRQ edges reach Buttons with their timestamp, the TM1637 receives exactly the bytes faces/game.py
 # computed (decoded from the pin trace), LEDs, the buzzer, the battery gauge and the OLED path.
 import fake_machine as FM
 
@@ -357,7 +357,7 @@ def test_tm1637_faces_say_the_messages_an_oled_shows():
 
 
 def test_a_match_is_on_the_faces_and_leds_of_both_display_kinds():
-    # while a match is the active mode the boards draw matchfaces.py's faces: TM1637 the
+    # while a match is the active mode the boards draw faces/match.py's faces: TM1637 the
     # match time left and the score right, OLED each side's score; the LEDs the running period,
     # the cards and the winner
     from sagatfw.engine.kokboru import KokBoru

@@ -1,4 +1,4 @@
-# MicroPython only: the TM1637 and LED paths of faces.py allocate nothing (they run on every display
+# MicroPython only: the TM1637 and LED paths of faces/game.py allocate nothing (they run on every display
 # refresh of the main loop). Each scenario reaches a clock state with real operations, then calls
 # tm1637() and leds() for both faces with the heap locked, in every format (H.MM, MM:SS, SS.t, 0:00,
 # count-up), with flags, stage marks and low time. Run by tests/test_micropython.py.

@@ -1,4 +1,4 @@
-# A referee runs a whole match from the clock's buttons alone (matchapp.py "the buttons"),
+# A referee runs a whole match from the clock's buttons alone (app/match.py "the buttons"),
 # on the unix port with the real app, journal and littlefs on a RAM flash: START starts a period
 # and stops / restarts the match time, a lever opens a kok-boru score entry that a second press
 # completes (PLUS 4, MINUS 2, the lever again 1, MENU a warning, MENU held a red card), MINUS held

@@ -1,5 +1,5 @@
 # A referee sets a match up from the clock's buttons alone (the on-clock menu's MATCH level,
-# menu.py), plays it, and goes on to the next match or a game, on the unix port with the real app,
+# ui/menu.py), plays it, and goes on to the next match or a game, on the unix port with the real app,
 # journal and littlefs on a RAM flash. The menu never opens while the match time runs, nothing scores
 # behind it, and a match in progress needs ABORT? YES before another replaces it.
 from flash import unmount
@@ -120,7 +120,7 @@ def test_a_kokboru_bout_and_a_kilithattu_match_set_up_from_the_menu_kb_14_kt_4_4
 
 def test_a_match_over_a_paused_game_needs_abort_and_a_refusal_says_why():
     # a new match while the game in progress is paused needs ABORT? YES; once confirmed the match
-    # replaces the game (actions.py's new, as from the host). A game's setting in a match is refused
+    # replaces the game (ui/actions.py's new, as from the host). A game's setting in a match is refused
     # with the table's reason, on the faces, and changes nothing
     app = _boot()
     _tap(app, B.START, 1000)  # the game starts

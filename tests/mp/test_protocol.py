@@ -910,7 +910,7 @@ def test_changing_commands_leave_ram_after_their_feed():
     gc.collect()
     assert "sagatfw.link.commands" not in sys.modules
     assert gc.mem_alloc() - before < 512, gc.mem_alloc() - before
-    # a pull's log.info and log.head: logcmds.py, loaded without commands.py and dropped the same way
+    # a pull's log.info and log.head: link/log.py, loaded without link/commands.py and dropped the same way
     rig.ok("log.info")
     rig.ok("log.head", nonce="ab" * 16)
     assert "sagatfw.link.log" not in sys.modules and "sagatfw.link.commands" not in sys.modules

@@ -80,7 +80,7 @@ def test_the_tables_match_options_are_what_the_engines_accept():
 
 def test_the_protocol_has_no_copy_of_the_actions():
     # the protocol's COMMANDS are its reads and its own (the key, the log, the wall time); each
-    # action is only in the table, and commands.py has no function of its own for one
+    # action is only in the table, and link/commands.py has no function of its own for one
     for name in A.ACTIONS:
         assert name not in wire.COMMANDS, name
         assert not hasattr(commands, name.replace(".", "_")), name

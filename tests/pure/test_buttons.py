@@ -413,7 +413,7 @@ class _Irqs:
         return self.line
 
     def tracer(self, frame, event, arg):
-        return self.line if frame.f_code.co_filename.endswith("buttons.py") else None
+        return self.line if frame.f_code.co_filename.endswith("ui/buttons.py") else None
 
     def step(self, now, every):
         while self.queue and self.queue[0][0] < now:  # IRQs before the loop read `now`
@@ -515,7 +515,7 @@ class _OneIrq:
         return self.line
 
     def tracer(self, frame, event, arg):
-        return self.line if frame.f_code.co_filename.endswith("buttons.py") else None
+        return self.line if frame.f_code.co_filename.endswith("ui/buttons.py") else None
 
 
 # (settings, edges before, the loop's `now`, the IRQ's edge during take(now), expected events)

@@ -1,4 +1,4 @@
-# What each face shows (faces.py, contract 2's "Display" bullet): exact TM1637 bytes, LED masks,
+# What each face shows (faces/game.py, contract 2's "Display" bullet): exact TM1637 bytes, LED masks,
 # OLED draw items and time texts, for clock states reached with real clock operations. Run by
 # pytest under CPython and by tests/mprun.py under MicroPython.
 from kit import Game, L, R

@@ -3,7 +3,7 @@
 # MicroPython text4 is also checked to allocate nothing.
 from sagatfw.faces import game as F
 
-# Segment bytes written out independently of faces.py (bit0 = a, top ... bit6 = g, middle).
+# Segment bytes written out independently of faces/game.py (bit0 = a, top ... bit6 = g, middle).
 D0, D1, D2, D3, D4, D5, D6, D7, D8, D9 = 0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F
 DP = 0x80
 G_A, G_E, G_L, G_N, G_O, G_R, G_T, G_I, G_S, G_Y = 0x77, 0x79, 0x38, 0x54, 0x3F, 0x50, 0x78, 0x30, 0x6D, 0x6E

@@ -8,7 +8,7 @@ from sagatfw.log import records as REC
 
 
 class Log:
-    """A minimal in-memory journal: the same record building as journal.py, no files."""
+    """A minimal in-memory journal: the same record building as log/journal.py, no files."""
 
     def __init__(self, key=b""):
         self.chain = REC.Chain(key)

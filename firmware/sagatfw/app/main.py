@@ -53,9 +53,9 @@ class App:
         self.store = Store(root + "settings.json")
         self.journal = None
         self.buttons = None
-        self.menu = None  # the on-clock menu (menu.py) attaches itself here
-        self.match = None  # a match mode's app (matchapp.py), while a match is set up: it runs then
-        self.link = None  # the serial link (link.py), when the board has one
+        self.menu = None  # the on-clock menu (ui/menu.py) attaches itself here
+        self.match = None  # a match mode's app (app/match.py), while a match is set up: it runs then
+        self.link = None  # the serial link (link/stream.py), when the board has one
         self.status = _ST_NONE  # the status line, a code (faces.STATUS_TEXT): defaults, log errors, the result code
         self.code_text = None  # "CODE 042917" while status is _ST_CODE
         self.setup_logged = False  # the current game's setup record is in the journal
@@ -178,7 +178,7 @@ class App:
             self._button(b.button, b.kind, b.ticks)
             if self.match is not None:  # the menu set up a match: it takes the rest
                 return self.match.step(now)
-            self._log(now)  # each press durable before the next is applied (journal.py), however long the step
+            self._log(now)  # each press durable before the next is applied (log/journal.py), however long the step
         if self.armed is not None:
             self._armed_due(now)
         self.clock.advance(now)
@@ -323,7 +323,7 @@ class App:
         changeover_ms, method "sudden"/"lot"/"draw"/"referee") and log its setup; it waits for the
         referee's start. ValueError (Refused) on a bad option, and nothing changes then (but for the
         settings file, written again with the same values). A game running refuses it. `seed`: the
-        lot's, for scripts (0: the board's true random source). matchsetup.py, loaded for it and
+        lot's, for scripts (0: the board's true random source). app/setup.py, loaded for it and
         forgotten after: a match's loop never holds the setup's code."""
         from sagatfw.app import setup as matchsetup
 
@@ -537,4 +537,4 @@ def run():
         asyncio.run(_loop(app))
     except KeyboardInterrupt:
         if not app.link.server.repl_open:
-            raise  # without a key: into the REPL as ever; with one, link.py never lets Ctrl-C through
+            raise  # without a key: into the REPL as ever; with one, link/stream.py never lets Ctrl-C through

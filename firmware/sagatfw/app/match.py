@@ -2,11 +2,11 @@
 #
 # Loaded only while a match is set up (new) or restored after a power cut (restore), and dropped
 # with it: the frozen firmware's 64 KB heap has no room for it otherwise. Setting a match up (a
-# new one, or the log's at boot) is matchsetup.py's, loaded for that only: this module is what a
+# new one, or the log's at boot) is app/setup.py's, loaded for that only: this module is what a
 # match keeps in RAM while it runs (docs/match.md, "Memory"). The app holds a MatchApp in
 # `app.match`; while it is there, App.step and App.next_instant hand over to it (the hooks in
-# app.py), so the game clock stands still. A MatchApp advances the mode's engine (modes/), logs
-# each of its events as a record in the journal (the codes and layout: matchlog.py,
+# app/main.py), so the game clock stands still. A MatchApp advances the mode's engine (engine/), logs
+# each of its events as a record in the journal (the codes and layout: log/match.py,
 # docs/log-format.md), draws a lot when one is due, serves the link and refreshes the faces.
 #
 #   from sagatfw import matchapp
@@ -14,8 +14,8 @@
 #   app.match.do("score", now, LEFT, 4)                        # any engine operation; Refused
 #   matchsetup.restore(app, now)                               # at boot (App.boot): the log's match
 #
-# The faces of a match are matchfaces.py's (the boards' show); the referee's buttons are below
-# (MatchApp._button); the protocol's match commands are matchcmds.py's.
+# The faces of a match are faces/match.py's (the boards' show); the referee's buttons are below
+# (MatchApp._button); the protocol's match commands are link/match.py's.
 
 import gc
 import struct
@@ -33,12 +33,12 @@ except ImportError:  # CPython
         return x
 
 
-_REFRESH_MS = const(100)  # as app.py's
+_REFRESH_MS = const(100)  # as app/main.py's
 _PENDING_MS = const(3000)  # a score entry opened by a lever waits this long for its second press
 _REFUSED_MS = const(2000)  # a refusal's reason stays on the faces this long
 _RETRY_MS = const(1000)
 _BEEP_MS = const(400)
-_EV_BASE = const(0x20)  # matchlog.EV_BASE (matchlog.py is not kept loaded: its names cost RAM)
+_EV_BASE = const(0x20)  # matchlog.EV_BASE (log/match.py is not kept loaded: its names cost RAM)
 MODES = ("kokboru", "kilithattu")  # matchlog.MODES: a match's mode by its number in the log
 
 _ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
@@ -247,7 +247,7 @@ class MatchApp:
             st = self.m.state
             if st == M.RUNNING or st == M.BREAK or st == M.LOT or st == M.OVER:
                 # the match time runs (the host started or resumed it): the menu gives way, so the
-                # faces show the match and the levers score (menu.py: never open while it runs)
+                # faces show the match and the levers score (ui/menu.py: never open while it runs)
                 menu.close()
                 if app.menu is None:
                     forget("sagatfw.ui.menu", "sagatfw.core.presets", "sagatfw.core.tcparse")
@@ -416,7 +416,7 @@ def _wall(j, m, t, now):
     return ms // 1000, ms % 1000, True
 
 
-# Which of `new`'s match options (actions.py's table) each mode takes, by name (as scripts, the
+# Which of `new`'s match options (ui/actions.py's table) each mode takes, by name (as scripts, the
 # protocol and the log give them); the host's script checker (host/sagat/sim.py) reads it too.
 OPTIONS = (("lead",), ("first", "changeover_ms", "method"))
 

@@ -32,7 +32,7 @@ except ImportError:  # CPython
         return x
 
 
-# matchlog.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT), not
+# log/match.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT), not
 # imported: its names would be RAM beside a match set up (tests/test_match_gaps_host.py checks
 # they agree)
 _EV_BASE = const(0x20)

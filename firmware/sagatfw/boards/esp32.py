@@ -6,7 +6,7 @@ from machine import ADC, Pin
 from sagatfw.boards.hw import HwBoard
 
 PINS = {
-    # LEVER_LEFT, LEVER_RIGHT, START, MENU, PLUS, MINUS (the order of buttons.py)
+    # LEVER_LEFT, LEVER_RIGHT, START, MENU, PLUS, MINUS (the order of ui/buttons.py)
     "buttons": (32, 33, 25, 26, 27, 14),
     "display": "tm1637",  # or "ssd1306": two 128x64 OLEDs on I2C at 0x3C (left) and 0x3D (right)
     "tm1637": ((18, 19), (16, 17)),  # (CLK, DIO) of the left face, of the right face

@@ -40,7 +40,7 @@ class HwBoard:
     # Pin.irq takes only handler, trigger, wake and always schedules the handler (soft): a TypeError
     # there. hardware/esp32.md bounds how late a soft IRQ stamps a press.
     HARD_IRQ = True
-    # the serial link's writes (link.py): LINK_WRITE bytes at most per write, LINK_STEP per pass of
+    # the serial link's writes (link/stream.py): LINK_WRITE bytes at most per write, LINK_STEP per pass of
     # the loop. A UART at 115200 baud takes 11 bytes a ms and its write waits for room: 256 (about
     # 22 ms). USB CDC moves 4 KB in about 2.5 ms (the Pico's, emulated: 1.6 MB/s).
     LINK_WRITE = 256
@@ -176,7 +176,7 @@ class HwBoard:
             app.next_face = now  # pages left: sent at the loop's next pass (5 ms), each pass in budget
 
     def _show_match(self, app, m, now, blink):
-        """A match mode's faces (matchfaces.py): TM1637 the match time left, the score right; OLED
+        """A match mode's faces (faces/match.py): TM1637 the match time left, the score right; OLED
         each side's score, cards and the match time; the LEDs: running, cards, the winner."""
         from sagatfw.faces import match as MF
 

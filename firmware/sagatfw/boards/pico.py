@@ -3,7 +3,7 @@
 from sagatfw.boards.hw import HwBoard
 
 PINS = {
-    # LEVER_LEFT, LEVER_RIGHT, START, MENU, PLUS, MINUS (the order of buttons.py)
+    # LEVER_LEFT, LEVER_RIGHT, START, MENU, PLUS, MINUS (the order of ui/buttons.py)
     "buttons": (14, 15, 16, 17, 18, 19),
     "display": "tm1637",  # or "ssd1306": two 128x64 OLEDs on I2C0 at 0x3C (left) and 0x3D (right)
     "tm1637": ((2, 3), (4, 5)),  # (CLK, DIO) of the left face, of the right face

@@ -91,7 +91,7 @@ class Board:
 
     name = "sim"
     root = "/flash/"
-    LINK_WRITE = LINK_STEP = 4096  # a pty takes 4 KB at once (link.py)
+    LINK_WRITE = LINK_STEP = 4096  # a pty takes 4 KB at once (link/stream.py)
 
     def __init__(self, virtual_base=None, quiet=False, out=None, oled=None):
         self.virtual = virtual_base is not None
@@ -156,7 +156,7 @@ class Board:
         if menu is not None and menu.active:  # the on-clock menu replaces the faces
             left, right = menu.view(now)
             drawn = F.menu_items(left, right, menu.field, blink, menu.detail)
-        elif app.match is not None:  # a match mode's faces (matchfaces.py: loaded only then)
+        elif app.match is not None:  # a match mode's faces (faces/match.py: loaded only then)
             from sagatfw.faces import match as MF
 
             ma = app.match

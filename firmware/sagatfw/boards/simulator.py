@@ -22,7 +22,7 @@ SIDES = {"left": C.LEFT, "right": C.RIGHT}
 
 def do_action(app, board, a, now, n=0, last=None):
     """One script action (contract 4, line n) through the same code the buttons, menu and host use
-    (a lever's press on the board; every other action through actions.py's table), then the step
+    (a lever's press on the board; every other action through ui/actions.py's table), then the step
     that applies it. A refused action, or a press that did nothing, is a warning on stderr with its
     line and why (sagatfw.boards.simnote, loaded only then: the probe's heap is tight). `last`: each
     lever's last scripted press (ticks), to tell a press dropped as pressed together."""

@@ -1,4 +1,4 @@
-# sagat: the TimeControl parser (contract 1 of docs/design.md; the grammar is in timecontrol.py).
+# sagat: the TimeControl parser (contract 1 of docs/design.md; the grammar is in core/timecontrol.py).
 #
 # Pure module. It is needed only while a control is being set (a new game, a setting, a preset, the
 # menu, a log replayed): each caller imports it there, and the firmware forgets it again afterwards

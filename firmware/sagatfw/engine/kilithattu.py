@@ -1,6 +1,6 @@
 # sagat: the kilithattu match engine, KT-* of docs/rules.md.
 #
-# Pure module on modes/base.py (the API, the events and their fields are at its top; the semantics
+# Pure module on engine/match.py (the API, the events and their fields are at its top; the semantics
 # in docs/match.md). Periods: 0 "innings 1" and 1 "innings 2", 7:00 each (KT-4.4): the team set at
 # setup (`first`) enters in innings 1, the other in innings 2. The referee starts innings 1; the
 # changeover after it runs by itself for `changeover_ms` (at most 1:00) and innings 2 starts by

@@ -1,6 +1,6 @@
 # sagat: the one-on-one kok-boru (ulak tartysh) match engine, KB-* of docs/rules.md.
 #
-# Pure module on modes/base.py (the API, the events and their fields are at its top; the semantics
+# Pure module on engine/match.py (the API, the events and their fields are at its top; the semantics
 # in docs/match.md). Periods: 0 "1st half" and 1 "2nd half", 4:00 each (KB-5), the referee starts
 # each; between them a 1:00 rest that runs by itself (KB-6) and cannot be cut short; then, if the
 # riders are level, 2 "golden score", counting up from 0:00 on the referee's start (KB-17).

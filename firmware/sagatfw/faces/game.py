@@ -1,7 +1,7 @@
 # sagat: what each face shows for a clock state (contract 2 of docs/design.md).
 #
 # Pure module: no `machine`, never reads the time, never touches files; runs unchanged under
-# CPython and MicroPython. Everything is computed from a Clock (clock.py) at its last call, plus
+# CPython and MicroPython. Everything is computed from a Clock (engine/clock.py) at its last call, plus
 # the few things the clock does not know (the blink phase, the battery, a message, the result).
 #
 # Four outputs:
@@ -354,7 +354,7 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
 
 # ------------------------------------------------------------------------------ menu texts
 #
-# The on-clock menu (menu.py) shows short texts: on each TM1637 face at most four characters, on
+# The on-clock menu (ui/menu.py) shows short texts: on each TM1637 face at most four characters, on
 # each OLED a line of up to 8 characters at scale 2 (16 at scale 1). A menu names the field being
 # edited, `field` = (start, stop), character indexes into the text; in blink phase 0 that field is
 # hidden (TM1637) or drawn blank above a steady underline (OLED), so the arbiter sees what PLUS and

@@ -1,6 +1,6 @@
 # sagat: what the faces show for a match, from a match engine's view (engine/match.py).
 #
-# Pure module, loaded only while a match is the active mode (faces.py serves the game clock). It
+# Pure module, loaded only while a match is the active mode (faces/game.py serves the game clock). It
 # reads the engine at its last call and never reads the time. The layouts (docs/match.md, "On the
 # faces"):
 #
@@ -15,7 +15,7 @@
 #               both), blinking in a stoppage; flag (red) = a red card or a removal (KB-11, KB-12);
 #               low (yellow) = a warning (KB-11); mark = the winner, after the result
 #
-# OLED, a 128x64 face per side (faces.py's draw items and rows):
+# OLED, a 128x64 face per side (faces/game.py's draw items and rows):
 #   top line    the period ("1ST HALF", "REST", "INNINGS 1") left; the side's cards right ("W",
 #               "WW", "RED"), in kilithattu "IN" on the entering team's face
 #   big         the side's score, scale 3, centred
@@ -139,7 +139,7 @@ def run_text(m, side):
 
 
 def oled(m, side, message=None):
-    """Draw items (faces.py's) of face `side`'s 128x64 OLED for match `m` (layout above)."""
+    """Draw items (faces/game.py's) of face `side`'s 128x64 OLED for match `m` (layout above)."""
     items = [("fill", 0, 0, F.OLED_W, F.OLED_H, 0)]  # type: list
     st = m.state
     right = cards_text(m, side)

@@ -1,6 +1,6 @@
 # sagat: the protocol's rarer commands (contract 6; docs/protocol.md): those that change the clock,
 # its settings, its key or its log, and identify, asked once per connection (a pull's log.info and
-# log.head are logcmds.py's).
+# log.head are link/log.py's).
 # protocol.Server loads this module for such a request and drops it again after that feed: a
 # board's loop keeps only the frequent half of the protocol in RAM (state, the challenge and the
 # log pull). Each command is a function (server, request, now) returning the response body, or
@@ -64,7 +64,7 @@ def _brief(srv):
     }
 
 def action_level(cmd):
-    """Who may call the action `cmd` (actions.py's table); unknown_cmd if it is none."""
+    """Who may call the action `cmd` (ui/actions.py's table); unknown_cmd if it is none."""
     from sagatfw.ui import actions
 
     entry = actions.ACTIONS.get(cmd)
@@ -73,7 +73,7 @@ def action_level(cmd):
     return entry[2]
 
 def act(srv, req, now):
-    """An action of actions.py's table (new, start, pause, adjust, result, score, settings.set,
+    """An action of ui/actions.py's table (new, start, pause, adjust, result, score, settings.set,
     ...): its arguments checked by the table, done through the app or the match. A bad argument
     is `bad_arg`, an action the state does not allow `refused` (sagatfw.Refused, with why)."""
     from sagatfw.ui import actions
@@ -184,7 +184,7 @@ def key_set(srv, req, now):
 
 def maintenance(srv, req, now):
     """Let Ctrl-C reach the REPL until the next reboot (sagat deploy, mpremote): with an arbiter key
-    set, nothing else does (link.py), because the key file can be read at the REPL. Between games
+    set, nothing else does (link/stream.py), because the key file can be read at the REPL. Between games
     only: Ctrl-C stops the clock, and during a game it stays an ordinary byte anyway."""
     if srv.in_progress():
         raise W.Error(W.REFUSED, "maintenance: the clock is %s: finish the game (a result) first" % srv.state_name())

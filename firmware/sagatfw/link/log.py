@@ -1,7 +1,7 @@
 # sagat: the log's commands of a pull, log.info and log.head (contract 6; docs/protocol.md), and
-# the log's reading helpers commands.py shares. protocol.Server loads this module for such a request
-# and drops it after that feed, as commands.py, but it is small: a pull on a board with .mpy files
-# loads it in a few ms where commands.py took 40 (and its gc.collect 16) for each of the two.
+# the log's reading helpers link/commands.py shares. protocol.Server loads this module for such a request
+# and drops it after that feed, as link/commands.py, but it is small: a pull on a board with .mpy files
+# loads it in a few ms where link/commands.py took 40 (and its gc.collect 16) for each of the two.
 
 import binascii
 import os

@@ -2,8 +2,8 @@
 # `state` while a match is set up (everything a scoreboard shows), and the match's guards of the
 # clock's own commands: no key change and no maintenance while the match is in progress, no erasing
 # it. The referee's actions (new with a mode, start, score, card, stoppage, resume, undo, result)
-# are actions.py's, done by commands.act. protocol.Server loads this module for a request only
-# while a match is set up, and forgets it after that feed, as commands.py.
+# are ui/actions.py's, done by commands.act. protocol.Server loads this module for a request only
+# while a match is set up, and forgets it after that feed, as link/commands.py.
 
 from sagatfw.engine import match as M
 from sagatfw.faces import game as F
@@ -16,8 +16,8 @@ def _busy(mapp):
 
 
 def serve(srv, req, now, command):
-    """key.set, maintenance, log.erase and log.info (`command`: its function, of commands.py or
-    logcmds.py) while a match is set up, with the match's guards. Returns the answer's body or
+    """key.set, maintenance, log.erase and log.info (`command`: its function, of link/commands.py or
+    link/log.py) while a match is set up, with the match's guards. Returns the answer's body or
     raises wire.Error."""
     cmd = req["cmd"]
     mapp = srv.app.match

@@ -25,8 +25,8 @@
 # Journal(key=...) at boot; key.set changes both).
 #
 # The reading half stays in RAM: the framing and the dispatch here (with state and the challenge),
-# the protocol's words in wire.py, the answer stream and the log pull in pull.py (Server is a
-# Pull). What changes the clock is in commands.py and the proof of authority in auth.py (which the
+# the protocol's words in link/wire.py, the answer stream and the log pull in link/pull.py (Server is a
+# Pull). What changes the clock is in link/commands.py and the proof of authority in link/auth.py (which the
 # host imports to sign): both are loaded for a request that needs them and forgotten after that feed.
 
 import binascii
@@ -248,7 +248,7 @@ class Server(Pull):
                 raise Error(BAD_ARG, "cmd must be a command name")
             entry = COMMANDS.get(cmd)
             if entry is None:
-                handler = "act"  # an action (actions.py): its table checks its arguments
+                handler = "act"  # an action (ui/actions.py): its table checks its arguments
                 try:
                     level = self.commands().action_level(cmd)
                 except Error:  # unknown: an `auth` it carries is still checked and used up first
@@ -358,7 +358,7 @@ class Server(Pull):
 
     def c_state(self, req, now):
         app = self.app
-        if app.match is not None:  # a match's scoreboard (matchcmds.py, loaded for the request)
+        if app.match is not None:  # a match's scoreboard (link/match.py, loaded for the request)
             from sagatfw.link import match as matchcmds
 
             self.loaded = True

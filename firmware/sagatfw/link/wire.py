@@ -1,7 +1,7 @@
 # sagat: the protocol's words (contract 6 of docs/design.md; docs/protocol.md): its version and
 # limits, the error codes, the table of commands with who may call each, the one error a handler
-# raises, and the checks of a request's line and arguments. The server (protocol.py), its answer
-# stream and log pull (pull.py) and the commands' handlers (commands.py, logcmds.py, matchcmds.py)
+# raises, and the checks of a request's line and arguments. The server (link/server.py), its answer
+# stream and log pull (link/pull.py) and the commands' handlers (link/commands.py, link/log.py, link/match.py)
 # all speak these words; this module imports none of them.
 
 import json
@@ -49,7 +49,7 @@ _REQUIRED = object()
 # kept in RAM); "l_..." a function of sagatfw.link.log (a pull's log.info and log.head: a small
 # module, quick to load); any other a function of sagatfw.link.commands. Both are loaded for the request
 # and dropped after the feed (commands that change the clock, its settings, key or log are rare). The actions
-# (new, start, pause, adjust, result, score, settings.set, ...) are not here: actions.py's table
+# (new, start, pause, adjust, result, score, settings.set, ...) are not here: ui/actions.py's table
 # has them, with their arguments and authority, and commands.act does them.
 COMMANDS = {
     "identify": ("identify", READ, ()),

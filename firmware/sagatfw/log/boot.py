@@ -1,6 +1,6 @@
-# sagat: the journal's boot (journal.py): finding where the log ends, and restoring the game in
+# sagat: the journal's boot (log/journal.py): finding where the log ends, and restoring the game in
 # progress into the clock: from the checkpoint file's snapshot and the records after it
-# (snapshot.py), or, when that does not check out, by replaying the whole game. Loaded through
+# (log/checkpoint.py), or, when that does not check out, by replaying the whole game. Loaded through
 # Journal.__getattr__ (j.open(), j.restore(), j.game_events()) while the clock boots, and forgotten
 # after (app.boot): the loop's heap has no room for it. Each function takes the Journal as `j`.
 
@@ -198,7 +198,7 @@ def restore(j, clock, now):
     (never worse); both give the same clock (tests/mp/test_snapshot.py: j.snap[2] = False before
     it, the whole replay). If it was set up or in progress, the clock comes back paused at its last
     durable state and a power_restore event is logged. Returns True then; False if there was no
-    game or it was finished; None if the game is a match (the app restores it: matchapp.py);
+    game or it was finished; None if the game is a match (the app restores it: app/match.py);
     raises Mismatch if the log cannot be replayed (the caller shows the error and starts clean)."""
     if j.game == 0:
         return False
@@ -260,7 +260,7 @@ def restore(j, clock, now):
 def ckpt_record(j):
     """The checkpoint file's record (in j.buf) if it continues this log exactly: a checkpoint of
     this game with the next seq (no record was made after it), linked to the last record under
-    the key; else None. A game's restore and a match's (matchapp.py) check what it says."""
+    the key; else None. A game's restore and a match's (app/match.py) check what it says."""
     rec = j.buf
     try:
         with open(j._path(R.CKPT), "rb") as f:

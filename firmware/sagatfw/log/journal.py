@@ -1,6 +1,6 @@
 # sagat: the append-only event log and state checkpoints on the board's filesystem (littlefs).
 #
-# Records (records.py, 64 bytes each) go into segment files ROOT/NNNNNNNNNN.seg, named by the seq of
+# Records (log/records.py, 64 bytes each) go into segment files ROOT/NNNNNNNNNN.seg, named by the seq of
 # their first record; each file begins with an anchor record that states the chain value of the
 # record before it, so the log can be checked from any segment on. A segment holds at most
 # `segment_records` records (its anchor included); the total size is bounded by `max_bytes`: past
@@ -157,7 +157,7 @@ class Journal:
     # ------------------------------------------------------------------- boot
 
     def __getattr__(self, name):
-        """open, restore and game_events: the boot's reading of the log, in journalboot.py,
+        """open, restore and game_events: the boot's reading of the log, in log/boot.py,
         loaded while it is used (app.boot forgets it after: the loop's heap has no room for it)."""
         if name not in ("open", "restore", "game_events"):
             raise AttributeError(name)

@@ -1,14 +1,14 @@
 # sagat: a match's records: their type codes, and decoding them to named fields.
 #
 # Pure module, shared by the host (`sagat logs show`, through logread.decode) and the board (the
-# restore at boot finds a match by its setup record). Writing them is matchapp.py's (board only).
+# restore at boot finds a match by its setup record). Writing them is app/match.py's (board only).
 # A match is a game of the log like any other: it takes the next game number, and its records go
 # into the same journal, chain and key (docs/log-format.md, "Match records"):
 #
 #   type T_MATCH (0x30): the match's setup. side: the team entering first (kilithattu) or -1;
 #       arg: the mode (MODES index); payload (38..): lead u8, method u8, changeover_ms u32,
 #       seed u32 (a script's seed for the lot, 0: the board's true random source).
-#   type EV_BASE + the engine's event type (0x20..0x2B, modes/base.py EVENT_NAMES order):
+#   type EV_BASE + the engine's event type (0x20..0x2B, engine/match.py EVENT_NAMES order):
 #       t, left_ms = pms (the period's match time), right_ms = val, left_moves / right_moves = the
 #       scores, running = the period (i8), side, arg (i16), left_stage = the mode, payload (38..):
 #       stopped u32 (the period's stopped time); a result's also the match's final view (FINAL at

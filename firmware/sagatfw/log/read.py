@@ -1,7 +1,7 @@
 # sagat: reading log records back: decoding to contract 3's fields, and a Reader that checks
 # each record, the seq and the chain, reporting every problem.
 #
-# Pure module, the reading half of records.py: the host imports it, the board only at boot (to
+# Pure module, the reading half of log/records.py: the host imports it, the board only at boot (to
 # restore an interrupted game), after which it leaves RAM.
 
 import struct
@@ -73,7 +73,7 @@ def decode(rec):
     (_, kind, game, seq, t, lms, rms, lmv, rmv, running, side, arg, lst, rst, flags, _, ws, wms) = (
         struct.unpack_from(HEADER, rec, 0)
     )
-    if 0x20 <= kind <= 0x30:  # a match's record (matchlog.py: EV_BASE .. T_MATCH)
+    if 0x20 <= kind <= 0x30:  # a match's record (log/match.py: EV_BASE .. T_MATCH)
         from sagatfw.log import match as matchlog
 
         return matchlog.decode(rec)

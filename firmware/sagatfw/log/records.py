@@ -1,5 +1,5 @@
 # sagat: binary log records: the layout, encoding, CRC-32, keyed hash chain, checks.
-# (Decoding to contract 3's fields and the checking Reader are in logread.py.)
+# (Decoding to contract 3's fields and the checking Reader are in log/read.py.)
 #
 # Pure module (the host imports it: one codec, two runtimes). Contract 3 of docs/design.md; the byte
 # layout is documented in docs/log-format.md. Every record is RECORD_SIZE (64) bytes, little-endian:
@@ -118,7 +118,7 @@ def crc32(data):
 
 class Chain:
     """HMAC-SHA256 keyed chain; key b"" (no arbiter key) still detects accidents, not forgers.
-    The one HMAC of the firmware: the protocol's proof of authority (auth.py) uses it too."""
+    The one HMAC of the firmware: the protocol's proof of authority (link/auth.py) uses it too."""
 
     def __init__(self, key=b""):
         if len(key) > 64:
@@ -325,7 +325,7 @@ def chain_of(rec):
     return bytes(rec[CHAIN : CHAIN + CHAIN_SIZE])
 
 
-# The log folder's files (journal.py writes them; its boot half, the snapshot reader and log.list read them)
+# The log folder's files (log/journal.py writes them; its boot half, the snapshot reader and log.list read them)
 SUFFIX = ".seg"  # a segment of the chain, named by its first record's seq (10 digits) and this
 CKPT = "ckpt"  # the latest checkpoint: one record, overwritten (not a segment)
 

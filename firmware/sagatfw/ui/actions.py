@@ -1,7 +1,7 @@
 # sagat: the actions that change the clock, in one table: each action's name,
 # its arguments, the method it calls and who may call it; one check of the arguments (`args`) and
-# one way to refuse (`sagatfw.Refused(reason)`). The protocol (commands.py), the simulator's scripts
-# (simulator.py), the on-clock menu (menu.py) and the host's script checker (host/sagat/sim.py)
+# one way to refuse (`sagatfw.Refused(reason)`). The protocol (link/commands.py), the simulator's scripts
+# (boards/simulator.py), the on-clock menu (ui/menu.py) and the host's script checker (host/sagat/sim.py)
 # all go through this table: nobody else checks an action's arguments or turns an engine's "no"
 # into a reason. Loaded for a request, a script line or a menu choice, and forgotten after it.
 #
@@ -11,7 +11,7 @@
 #
 # An argument is (name, kind, required, a, b); `args` gives each by name, converted (None when an
 # optional one is absent). A game's action calls App.<method>(*arguments in the table's order, now);
-# a match's calls MatchApp.do(<method>, now, *arguments) (matchapp.py, its engine in modes/); `new`
+# a match's calls MatchApp.do(<method>, now, *arguments) (app/match.py, its engine in engine/); `new`
 # sets up either, by its `tc` or its `mode`.
 
 from sagatfw import Refused
@@ -50,7 +50,7 @@ ACTIONS = {
         ("lead", "int", 0, 0, 99), ("changeover_ms", "int", 0, 1000, 60000),
         ("method", "name", 0, "METHODS", None))),
     "start": ("start", "both", 1, ()),
-    # the hall's round: start at the board's own ticks `ticks` (0..2^30-1, ticks.py)
+    # the hall's round: start at the board's own ticks `ticks` (0..2^30-1, core/ticks.py)
     "arm": ("arm", "game", 1, (("ticks", "int", 1, 0, 0x3FFFFFFF),)),
     "pause": ("pause", "game", 1, (("by", "index", 0, "BY_NAMES", 0),)),
     "resume": ("resume", "both", 1, ()),
@@ -69,7 +69,7 @@ ACTIONS = {
     "undo": ("undo", "match", 1, ()),
 }
 
-_KEYS = ("id", "cmd", "auth")  # a request's own keys (protocol.py), not an action's arguments
+_KEYS = ("id", "cmd", "auth")  # a request's own keys (link/server.py), not an action's arguments
 
 
 def const_of(x):
