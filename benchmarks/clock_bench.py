@@ -12,7 +12,8 @@
 # with `base` chosen so that the ticks wrap in the middle of each game.
 #
 # An exact reference model, written here from contract 2 (docs/design.md, docs/clock.md) and
-# independent of engine/clock.py, works in absolute integer ms (no ticks, no wrap) from totals: a face is the time credited to the
+# independent of engine/clock.py, works in absolute integer ms (no ticks, no wrap) from totals:
+# a face is the time credited to the
 # side (stage times, increments, Bronstein refunds, hourglass gains, extensions) minus the time
 # charged for its turns (a turn charges its running time, less the simple delay). It predicts every
 # event (type, t, both faces, both move counts, running side, side, argument) and every face at
