@@ -222,7 +222,7 @@ def test_a_finished_match_shows_its_result_code_after_a_reboot_too_and_an_undo_w
     assert code is not None and len(code) == 6 and status_text(app) == "CODE " + code
     app2 = _reboot(app)
     assert status_text(app2) == "CODE " + code and app2.result_code() == code
-    assert app2.match.m.state == M.FINISHED and app2.match.m.scores == [12, 0]  # (test_match_gaps.py)
+    assert app2.match.m.state == M.FINISHED and app2.match.m.scores == [12, 0]  # (test_match_result_undo_and_reboot.py)
     unmount()
     app = _app("kokboru", {"lead": 8})
     m = app.match.m

@@ -33,7 +33,7 @@ except ImportError:  # CPython
 
 
 # log/match.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT), not
-# imported: its names would be RAM beside a match set up (tests/test_match_gaps_host.py checks
+# imported: its names would be RAM beside a match set up (tests/test_match_result_undo_and_reboot_host.py checks
 # they agree)
 _EV_BASE = const(0x20)
 _EV_RESULT = const(0x2A)

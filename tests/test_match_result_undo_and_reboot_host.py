@@ -1,6 +1,6 @@
-"""Gaps once left in matches, closed and held here, through the simulator and `sagat logs` (the
-engine's side runs on both runtimes in tests/pure/test_match_gaps.py, the app's in
-tests/mp/test_match_gaps.py):
+"""A match's result withdrawn and a finished match rebooted, through the simulator and `sagat logs` (the
+engine's side runs on both runtimes in tests/pure/test_match_result_undo_and_reboot.py, the app's in
+tests/mp/test_match_result_undo_and_reboot.py):
 
 - an undo that withdraws a result 40 s after it: those 40 s are the stoppage's (KB-16, KT-4.5) in
   the log, the score sheet and `sagat logs verify`, which replays the engine; a log that hides them

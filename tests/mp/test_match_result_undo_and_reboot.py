@@ -1,5 +1,5 @@
-# Gaps once left in matches, closed and held here, on the real App over littlefs in RAM, with the
-# protocol (MicroPython only):
+# A match's result withdrawn and a finished match rebooted, on the real App over littlefs in RAM,
+# with the protocol (MicroPython only):
 #   - an undo that withdraws a result: the time since the result is the stoppage's (KB-16,
 #     KT-4.5), in `state` and in the log;
 #   - a finished match comes back after a reboot as it ended (its result record, no replay): the
