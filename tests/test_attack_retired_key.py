@@ -13,6 +13,7 @@ from sagat.cli import main
 from sagatfw.core import timecontrol as tcm
 from sagatfw.engine import clock as C
 from sagatfw.log import records as R
+from sagatfw.log.read import take_events
 
 
 def _run(capsys, *argv):
@@ -66,7 +67,7 @@ class _Log:
             while rest:
                 rest = R.pack_text(self.buf, game, self.seq, rest)
                 self.push()
-        clock.take_events()
+        take_events(clock)  # the queue, taken
 
     def game(self, game, result):
         """A whole game: set up, a few moves, the result `result` (a C.RESULT_NAMES name)."""

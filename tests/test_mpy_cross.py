@@ -16,7 +16,7 @@ FILES = sorted(
 
 
 def test_firmware_has_files() -> None:
-    assert "main.py" in FILES and os.path.join("sagatfw", "engine", "engine/clock.py") in FILES
+    assert "main.py" in FILES and os.path.join("sagatfw", "engine", "clock.py") in FILES
 
 
 @pytest.mark.parametrize("path", FILES)

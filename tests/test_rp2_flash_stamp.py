@@ -110,7 +110,7 @@ while True:
 
 
 # what MAIN imports, compiled as `sagat deploy` compiles them (the rest of the firmware is not needed)
-MODULES = ("buttons", "ticks", "clock", "timecontrol", "tcparse", "boards/rp2levers")
+MODULES = ("ui/buttons", "core/ticks", "engine/clock", "core/timecontrol", "core/tcparse", "boards/rp2levers")
 
 
 def device_files() -> dict[str, bytes]:
@@ -120,8 +120,9 @@ def device_files() -> dict[str, bytes]:
     from sagat.deploy import find_mpy_cross
 
     fw = rp2emu.FIRMWARE
-    out = {"/main.py": MAIN, "/sagatfw/__init__.py": (fw / "sagatfw/__init__.py").read_bytes(),
-           "/sagatfw/boards/__init__.py": (fw / "sagatfw/boards/__init__.py").read_bytes()}
+    out = {"/main.py": MAIN}
+    for package in ("", "/ui", "/core", "/engine", "/boards"):  # the packages of MODULES
+        out[f"/sagatfw{package}/__init__.py"] = (fw / f"sagatfw{package}/__init__.py").read_bytes()
     with tempfile.TemporaryDirectory() as tmp:
         for m in MODULES:
             dst = Path(tmp) / "out.mpy"

@@ -379,7 +379,7 @@ def test_serial_sim_errors_go_to_stderr_never_the_link(tmp_path):
     wrapper.write_text(
         "import sys\n"
         f"sys.path.insert(0, {os.path.join(ROOT, 'firmware')!r})\n"
-        "from sagatfw import simulator as sim\n"
+        "from sagatfw.boards import simulator as sim\n"
         "def boom(app, board, keys=None):\n"
         "    raise ValueError('boom in the loop')\n"
         "sim.run_interactive = boom\n"

@@ -28,7 +28,7 @@ def test_a_warm_start_reuses_the_compiled_firmware_without_mpy_cross(tmp_path, m
     calls = _count_runs(monkeypatch)
     first = sim.cached_firmware()
     assert calls, "the cold start compiles"
-    assert Path(first, "sagatfw", "engine", "engine/clock.mpy").is_file() and Path(first, "main.py").is_file()
+    assert Path(first, "sagatfw", "engine", "clock.mpy").is_file() and Path(first, "main.py").is_file()
     assert Path(first).is_relative_to(tmp_path / "cache" / "sagat")
     calls.clear()
     second = sim.cached_firmware()

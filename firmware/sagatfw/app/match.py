@@ -9,7 +9,7 @@
 # each of its events as a record in the journal (the codes and layout: log/match.py,
 # docs/log-format.md), draws a lot when one is due, serves the link and refreshes the faces.
 #
-#   from sagatfw import matchapp
+#   from sagatfw.app import match as matchapp
 #   app.new_match("kokboru", {"lead": 8}, now)              # ValueError (Refused) on a bad option
 #   app.match.do("score", now, LEFT, 4)                        # any engine operation; Refused
 #   matchsetup.restore(app, now)                               # at boot (App.boot): the log's match

@@ -21,7 +21,7 @@ except ImportError:  # CPython (the host, the tests)
 
 
 from sagatfw.core.ticks import ticks_diff
-from sagatfw.link.wire import BAD_ARG, MAX_RECORDS, Error, dumps, int_arg, seg_first
+from sagatfw.link import wire as W  # by attribute: its names are not copied into this module's globals
 from sagatfw.log import records as R
 
 SLOTS = 34  # 64-byte slots of the buffer a log.read's records are read into, a part at a time
@@ -106,12 +106,12 @@ class Pull:
 
     def _reply(self, rid, body):
         self.lines += 1
-        head = '{"id":' + dumps(rid) + ',"ok":true'
+        head = '{"id":' + W.dumps(rid) + ',"ok":true'
         # Each answer joins the queue in one step (a MemoryError before it leaves the queue as it
         # was, and the request is answered with an error instead of half a line)
         if isinstance(body, _Read):  # log.read: the records are read and sent as the stream takes them
             size = body.size
-            s = dumps(body.head)
+            s = W.dumps(body.head)
             if body.binary:  # the line, then the records' raw bytes
                 first = (head + "," + s[1:-1] + ',"bin":%d}\n' % size).encode()
                 more = size
@@ -125,7 +125,7 @@ class Pull:
                 self._push(first if body.binary else first + b'"}\n')
         elif body:  # the body's text after the head: made once, its "{" skipped in place
             first = (head + ",").encode()
-            rest = memoryview(dumps(body).encode())[1:]
+            rest = memoryview(W.dumps(body).encode())[1:]
             self.out.extend((first, rest, b"\n"))
             self.out_len += len(first) + len(rest) + 1
         else:
@@ -136,8 +136,8 @@ class Pull:
         self.errors += 1
         if len(message) > MAX_MESSAGE:
             message = message[: MAX_MESSAGE - 3] + "..."
-        err = dumps({"code": code, "message": message})
-        self._push(('{"id":' + dumps(rid) + ',"ok":false,"error":' + err + "}\n").encode())
+        err = W.dumps({"code": code, "message": message})
+        self._push(('{"id":' + W.dumps(rid) + ',"ok":false,"error":' + err + "}\n").encode())
 
     def _push(self, b):
         if b:
@@ -267,11 +267,11 @@ class Pull:
         return last if last >= 0 else None
 
     def c_log_read(self, req, now):
-        start = int_arg(req, "from_seq", 0, 0xFFFFFFFF)
-        want = int_arg(req, "max_records", 1, MAX_RECORDS, MAX_RECORDS)
+        start = W.int_arg(req, "from_seq", 0, 0xFFFFFFFF)
+        want = W.int_arg(req, "max_records", 1, W.MAX_RECORDS, W.MAX_RECORDS)
         binary = req.get("bin", False)
         if binary is not True and binary is not False:
-            raise Error(BAD_ARG, "bin is true (the records' raw bytes after the line) or false (base64)")
+            raise W.Error(W.BAD_ARG, "bin is true (the records' raw bytes after the line) or false (base64)")
         # the segments' names: listed again only once the journal wrote (a new segment comes with
         # new records) or after a pause in the pull (a listing takes 8 ms on the Pico, a chunk 10)
         j = self.app.journal
@@ -287,7 +287,7 @@ class Pull:
             if low:
                 gc.collect()
             names = self.names()
-            segs = self.segs = [j.seq, len(j.backlog), now, names, [seg_first(n) for n in names]]
+            segs = self.segs = [j.seq, len(j.backlog), now, names, [W.seg_first(n) for n in names]]
         segs[2] = now
         names = segs[3]
         firsts = segs[4]  # each name's seq, parsed once a pull (17 names: 4 ms on the Pico)
@@ -348,7 +348,7 @@ class Pull:
         if f is None:
             return None
         rec = self.rec
-        base = seg_first(name)
+        base = W.seg_first(name)
         prev = base - 1
         index = 0
         lo = -1

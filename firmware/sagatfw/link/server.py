@@ -38,26 +38,8 @@ from sagatfw import forget, load_key
 from sagatfw.core.ticks import ticks_diff
 from sagatfw.engine import clock as C
 from sagatfw.faces import game as F
+from sagatfw.link import wire as W  # by attribute: its names are not copied into this module's globals
 from sagatfw.link.pull import SLOTS, Pull
-from sagatfw.link.wire import (
-    AUTH_FAILED,
-    AUTH_REQUIRED,
-    BAD_ARG,
-    BAD_JSON,
-    BAD_UTF8,
-    COMMANDS,
-    INTERNAL,
-    LINE_TOO_LONG,
-    MAX_ID,
-    MAX_LINE,
-    NOT_OBJECT,
-    READ,
-    Error,
-    short,
-    side_name,
-    strict_json,
-    valid_id,
-)
 from sagatfw.log import records as R
 
 IN_SIZE = 1024  # received bytes held (at most two lines' worth)
@@ -182,7 +164,7 @@ class Server(Pull):
             j = buf.find(b"\n", self.scan, self.n)
             if j < 0:
                 self.scan = self.n
-                if self.n >= MAX_LINE:  # no newline in MAX_LINE bytes: too long, drop what is held
+                if self.n >= W.MAX_LINE:  # no newline in MAX_LINE bytes: too long, drop what is held
                     self.skipping = True
                     self.n = 0
                     self.scan = 0
@@ -190,7 +172,7 @@ class Server(Pull):
             if (lines >= LINES_PER_FEED or heavy >= HEAVY_PER_FEED or self.out_len > OUT_LIMIT
                     or self.rd is not None):
                 return  # the rest later (a log.read's records wait on the flash to be sent)
-            if self.skipping or j >= MAX_LINE:
+            if self.skipping or j >= W.MAX_LINE:
                 self.skipping = False
                 line = None
             else:
@@ -200,7 +182,7 @@ class Server(Pull):
             self.n = rest
             self.scan = 0
             if line is None:
-                self._error(None, LINE_TOO_LONG, "a request line is at most %d bytes" % MAX_LINE)
+                self._error(None, W.LINE_TOO_LONG, "a request line is at most %d bytes" % W.MAX_LINE)
                 lines += 1
                 continue
             self._line(line, now)
@@ -222,37 +204,37 @@ class Server(Pull):
             if line and min(line) < 0x20:  # min() in C: the loop below only to name the byte
                 for b in line:
                     if b < 0x20 and b != 0x09:
-                        raise Error(BAD_JSON, "control byte 0x%02x in the line" % b)
+                        raise W.Error(W.BAD_JSON, "control byte 0x%02x in the line" % b)
             try:
                 text = str(line, "utf-8")
             except UnicodeError:
-                raise Error(BAD_UTF8, "the line is not valid UTF-8") from None
-            why = strict_json(line)
+                raise W.Error(W.BAD_UTF8, "the line is not valid UTF-8") from None
+            why = W.strict_json(line)
             if why is not None:
-                raise Error(BAD_JSON, "the line is not JSON: " + why)
+                raise W.Error(W.BAD_JSON, "the line is not JSON: " + why)
             try:
                 req = json.loads(text)
             except ValueError:
-                raise Error(BAD_JSON, "the line is not JSON") from None
+                raise W.Error(W.BAD_JSON, "the line is not JSON") from None
             if not isinstance(req, dict):
-                raise Error(NOT_OBJECT, "a request is a JSON object")
+                raise W.Error(W.NOT_OBJECT, "a request is a JSON object")
             for k in req:
                 if not isinstance(k, str):
-                    raise Error(BAD_JSON, "object keys must be strings")
+                    raise W.Error(W.BAD_JSON, "object keys must be strings")
             rid = req.get("id")
-            if rid is None or not valid_id(rid):
+            if rid is None or not W.valid_id(rid):
                 rid = None
-                raise Error(BAD_ARG, "id must be an integer or a string of at most %d characters" % MAX_ID)
+                raise W.Error(W.BAD_ARG, "id must be an integer or a string of at most %d characters" % W.MAX_ID)
             cmd = req.get("cmd")
             if not isinstance(cmd, str):
-                raise Error(BAD_ARG, "cmd must be a command name")
-            entry = COMMANDS.get(cmd)
+                raise W.Error(W.BAD_ARG, "cmd must be a command name")
+            entry = W.COMMANDS.get(cmd)
             if entry is None:
                 handler = "act"  # an action (ui/actions.py): its table checks its arguments
                 try:
                     level = self.commands().action_level(cmd)
-                except Error:  # unknown: an `auth` it carries is still checked and used up first
-                    self._authorize(req, READ)
+                except W.Error:  # unknown: an `auth` it carries is still checked and used up first
+                    self._authorize(req, W.READ)
                     raise
                 self._authorize(req, level)
             else:
@@ -260,7 +242,7 @@ class Server(Pull):
                 self._authorize(req, level)  # the MAC before the arguments (docs/protocol.md)
                 for k in req:
                     if k not in allowed and k not in ("id", "cmd", "auth"):
-                        raise Error(BAD_ARG, "%s takes no argument %s" % (cmd, short(k)))
+                        raise W.Error(W.BAD_ARG, "%s takes no argument %s" % (cmd, W.short(k)))
             self.last_heavy = cmd.startswith("log.")
             if handler[:2] == "c_":
                 body = getattr(self, handler)(req, now)
@@ -283,12 +265,12 @@ class Server(Pull):
                 else:
                     body = fn(self, req, now)
             self._reply(rid, body)
-        except Error as e:
+        except W.Error as e:
             self._error(rid, e.code, e.message)
         except Exception as e:  # noqa: BLE001 - a bug must not stop the clock: say so, go on
             self.internal_errors += 1
             self._note("protocol: %r" % (e,))
-            self._error(rid, INTERNAL, "internal error: %r" % (e,))
+            self._error(rid, W.INTERNAL, "internal error: %r" % (e,))
         return True
 
     def commands(self):
@@ -309,9 +291,9 @@ class Server(Pull):
             nonce = self.nonce
             self.nonce = None  # single use, right or wrong
             if nonce is None:
-                raise Error(AUTH_FAILED, "no challenge: ask auth.challenge first")
+                raise W.Error(W.AUTH_FAILED, "no challenge: ask auth.challenge first")
             if not isinstance(auth, str) or len(auth) != 64:
-                raise Error(AUTH_FAILED, "auth must be 64 hex digits")
+                raise W.Error(W.AUTH_FAILED, "auth must be 64 hex digits")
             gc.collect()
             from sagatfw.link import auth as A  # forgotten after this feed
 
@@ -320,15 +302,15 @@ class Server(Pull):
                 mac = binascii.unhexlify(auth)
                 want = A.hmac_sha256(key, A.auth_message(nonce, req, self.info.get("uid")))
             except ValueError:
-                raise Error(AUTH_FAILED, "auth does not match") from None
+                raise W.Error(W.AUTH_FAILED, "auth does not match") from None
             if not A.same(mac, want):
-                raise Error(AUTH_FAILED, "auth does not match")
+                raise W.Error(W.AUTH_FAILED, "auth does not match")
             proved = True
-        if proved or not key or level == READ:
+        if proved or not key or level == W.READ:
             return
         # every change, in every state (a finished game's result, the next game's
         # control, a correction before the start, the wall time are as much the arbiter's as a move)
-        raise Error(AUTH_REQUIRED, "the clock has an arbiter key: this needs it (sign with the key)")
+        raise W.Error(W.AUTH_REQUIRED, "the clock has an arbiter key: this needs it (sign with the key)")
 
     def _note(self, text):
         try:
@@ -371,10 +353,10 @@ class Server(Pull):
             "t": c.t,
             "game": j.game,
             "seq": j.seq - 1 if j.seq else None,
-            "running": side_name(c.running),
-            "to_move": side_name(c.side_to_move()),
-            "first": side_name(c.first),
-            "first_flag": side_name(c.first_flag()),
+            "running": W.side_name(c.running),
+            "to_move": W.side_name(c.side_to_move()),
+            "first": W.side_name(c.first),
+            "first_flag": W.side_name(c.first_flag()),
             "tc": c.tc_field(),
             "left": _face(c, C.LEFT),
             "right": _face(c, C.RIGHT),

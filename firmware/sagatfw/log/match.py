@@ -18,7 +18,8 @@
 
 import struct
 
-from sagatfw.log.records import FLAG_WALL, HEADER, PAYLOAD, iso_utc
+from sagatfw.log.records import FLAG_WALL, HEADER, PAYLOAD
+from sagatfw.log.wall import iso_utc
 
 EV_BASE = 0x20  # a match event: EV_BASE + modes.base event type (room for 16 types)
 EV_RESULT = 0x2A  # EV_BASE + modes.base.EV_RESULT

@@ -30,11 +30,11 @@ from sagatfw.log.records import (
     arg_of,
     chain_of,
     check,
-    iso_utc,
     seq_of,
     stage_byte,
     type_of,
 )
+from sagatfw.log.wall import iso_utc
 
 ORIGIN_NAMES = ("changed", "defaults_missing", "defaults_corrupt", "key_set", "key_cleared", "maintenance")
 
