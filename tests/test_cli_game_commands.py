@@ -103,11 +103,11 @@ def test_result_prints_the_code_for_the_scoresheet(port, capsys):
 
 def test_settings_are_listed_in_the_menus_order_with_freeze_as_the_menu_shows_it(port, capsys):
     from sagatfw.log import settings
-    from sagatfw.ui import menu
+    from sagatfw.ui import editors
 
     lines = _ok(capsys, port, "settings").splitlines()
     keys = [line.split(" = ")[0] for line in lines]
-    first = [row[2] for row in menu.SETTINGS]
+    first = [row[2] for row in editors.SETTINGS]
     assert keys[:len(first)] == first, keys
     assert keys[len(first):] == [k for k in settings.SCHEMA if k not in first], keys
     assert lines[0] == "freeze = AUTO", lines

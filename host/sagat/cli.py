@@ -594,12 +594,12 @@ def _setting(key: str, text: str):
 
 
 def _settings_text(values: dict) -> str:
-    """The settings in the menu's order (SETTINGS), then the rest in settings.SCHEMA's; freeze as
+    """The settings in the menu's order (editors.SETTINGS), then the rest in settings.SCHEMA's; freeze as
     the menu shows it (AUTO, ON, OFF)."""
     from sagatfw.log import settings
-    from sagatfw.ui import menu
+    from sagatfw.ui import editors
 
-    order = [row[2] for row in menu.SETTINGS] + [k for k in settings.SCHEMA]
+    order = [row[2] for row in editors.SETTINGS] + [k for k in settings.SCHEMA]
     keys = [k for k in dict.fromkeys(order) if k in values] + [k for k in values if k not in order]
     lines = []
     for k in keys:

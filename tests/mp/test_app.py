@@ -378,6 +378,7 @@ def test_menu_button_opens_the_menu_and_leaving_it_frees_its_code():
     _edge(app, B.MENU, 1100, False)
     app.step(T(1200))
     assert app.menu is not None and app.menu.active and "sagatfw.ui.menu" in sys.modules
+    assert "sagatfw.ui.editors" in sys.modules  # its value editors, loaded with it
     left, right = app.menu.view(T(1200))
     assert left and right
     _edge(app, B.MENU, 2000)  # held: MENU long leaves the menu
@@ -385,6 +386,7 @@ def test_menu_button_opens_the_menu_and_leaving_it_frees_its_code():
     _edge(app, B.MENU, 3200, False)
     app.step(T(3300))
     assert app.menu is None and "sagatfw.ui.menu" not in sys.modules
+    assert "sagatfw.ui.editors" not in sys.modules  # leaving the menu frees its editors too
     app.start_pause(T(4000))  # the game starts as set up: the menu changed nothing
     assert app.clock.state == C.RUNNING and app.clock.ms(C.LEFT) == 300000
     unmount()

@@ -133,8 +133,8 @@ def test_the_menus_match_choices_are_the_tables_and_the_engines():
     # the on-clock menu shows its own labels for the modes and methods: their names must be the
     # ones the table and the engines take (a renamed method would make MATCH set up nothing)
     from sagatfw.engine.kilithattu import METHOD_NAMES
-    from sagatfw.ui import menu
+    from sagatfw.ui import editors
 
-    assert tuple(m[2] for m in menu.MODES) == A.MODES
-    assert tuple(m[2] for m in menu.METHODS) == A.METHODS == METHOD_NAMES
-    assert menu.MAX_LEAD == 99 and menu.MAX_CHANGE_S * 1000 == 60000  # the table's ranges (KB-14, KT-4.4)
+    assert tuple(m[2] for m in editors.MODES) == A.MODES
+    assert tuple(m[2] for m in editors.METHODS) == A.METHODS == METHOD_NAMES
+    assert editors.MAX_LEAD == 99 and editors.MAX_CHANGE_S * 1000 == 60000  # the table's ranges (KB-14, KT-4.4)

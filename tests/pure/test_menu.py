@@ -1,8 +1,9 @@
-# The on-clock menu (firmware/sagatfw/ui/menu.py) driving a REAL App on a tiny fake board: every button
-# goes through the real Buttons path (IRQ edges, debounce, SHORT and LONG) and App.step, every action
-# through the App, so it is logged in a real journal (a temporary directory). Runs under CPython
-# (pytest) and MicroPython (tests/mprun.py). Press costs: a short press takes 0.4 s, a long one
-# 1.2 s (held past buttons' long_ms of 1 s): the rig's time advances by exactly that per press.
+# The on-clock menu (firmware/sagatfw/ui/menu.py, its value editors in editors.py) driving a REAL
+# App on a tiny fake board: every button goes through the real Buttons path (IRQ edges, debounce,
+# SHORT and LONG) and App.step, every action through the App, so it is logged in a real journal (a
+# temporary directory). Runs under CPython (pytest) and MicroPython (tests/mprun.py). Press costs: a
+# short press takes 0.4 s, a long one 1.2 s (held past buttons' long_ms of 1 s): the rig's time
+# advances by exactly that per press.
 import os
 import random
 import time
@@ -11,6 +12,7 @@ from sagatfw.app.main import App
 from sagatfw.engine import clock as C
 from sagatfw.faces import game as F
 from sagatfw.ui import buttons as B
+from sagatfw.ui import editors as E
 from sagatfw.ui import menu as M
 
 SHORT_MS = 400
@@ -167,6 +169,14 @@ def hms(s):
 
 
 # ----------------------------------------------------------------------- opening, closing
+
+
+def test_the_menus_levels_and_its_editors_levels_are_numbered_apart():
+    # menu.py and editors.py number their levels (modes) in one sequence: a number in both would
+    # hand a button meant for one level to the other
+    mine = [getattr(M, n) for n in dir(M) if n.startswith("M_")]
+    theirs = [getattr(E, n) for n in dir(E) if n.startswith("M_")]
+    assert sorted(mine + theirs) == list(range(len(mine) + len(theirs))), (mine, theirs)
 
 
 def test_menu_opens_only_while_stopped_and_closes():
@@ -429,7 +439,7 @@ def test_bad_custom_control_is_refused():
         rig.press(B.START)
         rig.press(B.START)  # SAME R? YES: "420+0" is built and refused
         assert rig.view() == ("NO", "BAD TC") and "out of range" in rig.menu.detail
-        assert rig.menu.active and rig.menu.mode == M.M_CSAME
+        assert rig.menu.active and rig.menu.mode == E.M_CSAME
         assert rig.app.store.values["tc"] == "420" and rig.app.clock.tc_field() == "420"
         rig.press(B.MENU)  # back to the seconds, fix them
         rig.press(B.PLUS)
@@ -614,7 +624,7 @@ def _correct(rig, side, start_s, target_s):
     fields = (start_s // 3600, (start_s // 60) % 60, start_s % 60)
     want = (target_s // 3600, (target_s // 60) % 60, target_s % 60)
     for f in range(3):
-        rig.presses_of(shortest(fields[f], want[f], 0, M.MAX_H if f == 0 else 59))
+        rig.presses_of(shortest(fields[f], want[f], 0, E.MAX_H if f == 0 else 59))
         rig.press(B.START)
     rig.press(B.MENU, long=True)
     took = rig.t - t0
@@ -691,7 +701,7 @@ def test_worst_case_time_correction_bound():
     independent and wrap), well under FIDE's 60 s."""
     fixed = 6 * SHORT_MS + LONG_MS  # MENU, START (ARBITER), PLUS (TIME R), START, 3 x START, MENU long
     fixed = fixed + SHORT_MS
-    worst_h = max(cost(shortest(0, d, 0, M.MAX_H)) for d in range(M.MAX_H + 1))
+    worst_h = max(cost(shortest(0, d, 0, E.MAX_H)) for d in range(E.MAX_H + 1))
     worst_60 = max(cost(shortest(0, d, 0, 59)) for d in range(60))
     assert worst_60 == 4800  # 26 (or 34): two LONG +10 and six +1
     assert worst_h == 7200  # 46 (or 54): four LONG +10 and six +1
@@ -786,7 +796,7 @@ def test_adjourn_and_resume_tk_a1_a4():
 
 
 def test_results_tk_r():
-    for k in range(len(M.RESULTS)):
+    for k in range(len(E.RESULTS)):
         rig = Rig("420")
         try:
             if k < 3:
@@ -798,7 +808,7 @@ def test_results_tk_r():
             rig.press(B.START)
             assert rig.view() == ("RESULT", "1-0")
             go_to(rig, k)
-            assert rig.view() == ("RESULT", M.RESULTS[k])
+            assert rig.view() == ("RESULT", E.RESULTS[k])
             rig.press(B.START)
             assert not rig.menu.active and rig.state() == C.FINISHED
             res = rig.log("result")
@@ -861,7 +871,7 @@ def test_random_buttons_never_raise_and_never_run_in_the_menu():
                 left, right = m.view(rig.t)
                 left4, right4 = m.view4(rig.t)
                 assert len(left) <= 8 and F.cells4(left4) <= 4, (left, left4)
-                if m.mode != M.M_PRESET and m.mode != M.M_FIRST:  # TimeControl labels may be longer
+                if m.mode != M.M_PRESET and m.mode != E.M_FIRST:  # TimeControl labels may be longer
                     assert len(right) <= 8 and F.cells4(right4) <= 4, (m.mode, right, right4)
                 if m.field is not None:
                     assert 0 <= m.field[0] < m.field[1] <= len(right)

@@ -169,7 +169,7 @@ class App:
         if menu is not None and menu.active and self.clock.state == C.RUNNING:
             menu.close()  # the host started the clock: the menu gives way (the faces show the times)
             if self.menu is None:
-                _forget("sagatfw.ui.menu", "sagatfw.core.presets", "sagatfw.core.tcparse")
+                _forget("sagatfw.ui.menu", "sagatfw.ui.editors", "sagatfw.core.presets", "sagatfw.core.tcparse")
             self.next_face = now
         b = self.buttons
         while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
@@ -296,7 +296,7 @@ class App:
         if self.menu is not None:
             used = self.menu.button(button, kind, ticks)
             if self.menu is None:  # the menu closed itself: its code leaves RAM
-                _forget("sagatfw.ui.menu", "sagatfw.core.presets", "sagatfw.core.tcparse")
+                _forget("sagatfw.ui.menu", "sagatfw.ui.editors", "sagatfw.core.presets", "sagatfw.core.tcparse")
             if used:
                 self.next_face = ticks  # show the change at once
                 return

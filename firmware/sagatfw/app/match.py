@@ -120,7 +120,7 @@ class MatchApp:
         if app.menu is not None:
             used = app.menu.button(button, kind, ticks)
             if app.menu is None:  # closed: its code leaves RAM (a game or match it set up runs now)
-                forget("sagatfw.ui.menu", "sagatfw.core.presets", "sagatfw.core.tcparse")
+                forget("sagatfw.ui.menu", "sagatfw.ui.editors", "sagatfw.core.presets", "sagatfw.core.tcparse")
             elif app.menu.active:
                 return  # the levers too: nothing scores behind the menu
             if used:
@@ -250,7 +250,7 @@ class MatchApp:
                 # faces show the match and the levers score (ui/menu.py: never open while it runs)
                 menu.close()
                 if app.menu is None:
-                    forget("sagatfw.ui.menu", "sagatfw.core.presets", "sagatfw.core.tcparse")
+                    forget("sagatfw.ui.menu", "sagatfw.ui.editors", "sagatfw.core.presets", "sagatfw.core.tcparse")
                 app.next_face = now
         b = app.buttons
         while b.take(now) >= 0:  # in timestamp order, before the engine moves on (as App.step)
