@@ -1,4 +1,4 @@
-"""Hypothesis properties of the clock engine (CPython)."""
+"""Hypothesis properties of the clock engine (CPython), and the consts rules.py copies from clock.py."""
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -252,3 +252,18 @@ def test_advance_over_any_gap_never_raises_and_equals_small_steps(tc, freeze, lo
         t = end
     assert one == small
     assert end_one == (c.t, c.ms(L), c.ms(R), c.stage, c.moves, c.flag, c.state)
+
+
+def test_the_rules_private_consts_are_the_clocks_words():
+    """rules.py copies the words of clock.py it uses as private consts (`_EV_STAGE` for
+    `EV_STAGE`), which take no RAM on MicroPython: each must be its clock.py twin. Under CPython
+    const() is the identity, so they are the module's attributes here."""
+    from sagatfw.engine import rules
+
+    twins = {n: v for n, v in vars(rules).items() if n[:1] == "_" and n[1:2].isupper() and isinstance(v, int)}
+    assert len(twins) >= 20, twins
+    assert {n: getattr(C, n[1:], None) for n in twins} == twins
+    # the rules' own words are read through clock.py, and its operations are the Clock's methods
+    assert (C.MAX_MS, C.RESULT_NAMES, C.REASON_NAMES, C.Settings) == (
+        rules.MAX_MS, rules.RESULT_NAMES, rules.REASON_NAMES, rules.Settings)
+    assert C.Clock.adjust is rules.adjust and C.Clock.extend is rules.extend

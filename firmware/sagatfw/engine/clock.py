@@ -12,12 +12,29 @@
 #
 # Nothing on the tick path (advance, press, ms, remaining, and the event queue) allocates on
 # MicroPython: per-side state lives in two-item lists of small ints, events in an array.
+#
+# This is the engine: the state, its time base, the instants of `advance`, the players' operations
+# (start, press, pause, resume), the queries and the event queue. The rules it applies are
+# rules.py's (imported here, never importing this): a game's set-up, what a stage does at a move
+# and at zero (increments, delays, byo-yomi, stage advance: TK-C13, TK-C16), and the arbiter's
+# operations (extension TK-C14, corrections, late installation TK-C11, adjournment, the result,
+# the power restore), bound below as the Clock's methods.
 
 from array import array
 
-from sagatfw import Refused
 from sagatfw.core import timecontrol as tcm
 from sagatfw.core.ticks import ticks_diff
+from sagatfw.engine import rules
+from sagatfw.engine.rules import (  # noqa: F401 - the rules' words, which importers read here
+    LATE_INSTALL_FLOOR_MS,
+    MAX_MOVES,
+    MAX_MS,
+    REASON_CORRECTION,
+    REASON_LATE_INSTALL,
+    REASON_NAMES,
+    RESULT_NAMES,
+    Settings,
+)
 
 try:
     from micropython import const
@@ -108,13 +125,8 @@ BY_ARBITER = const(2)
 BY_HOST = const(3)
 BY_NAMES = ("left", "right", "arbiter", "host")
 
-# Results (F_ARG of result).
-RESULT_NAMES = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
-
-# Why an adjustment was made (F_ARG of adjust).
-REASON_CORRECTION = const(0)
-REASON_LATE_INSTALL = const(1)
-REASON_NAMES = ("correction", "late_install")
+# Results (F_ARG of result): RESULT_NAMES; why an adjustment was made (F_ARG of adjust):
+# REASON_CORRECTION, REASON_LATE_INSTALL, REASON_NAMES. All rules.py's, imported above.
 
 # What the next instant in `advance` is.
 _NEXT_NONE = const(0)
@@ -123,9 +135,8 @@ _NEXT_LOW = const(2)
 _NEXT_OUT = const(3)
 _NEXT_END = const(4)  # the game's time reaches MAX_GAME_MS
 
-LATE_INSTALL_FLOOR_MS = const(900000)  # TK-C11: at least 15 min each
-MAX_MS = const(360000000)  # 100 h: the most a correction may put on a face
-MAX_MOVES = const(9999)
+# LATE_INSTALL_FLOOR_MS (TK-C11), MAX_MS (the most a correction may put on a face) and MAX_MOVES
+# are rules.py's, imported above.
 
 # The range of every time the clock keeps and logs (issue 11). The events are an int array (signed
 # 32-bit: at most 2^31 - 1 ms, 24.8 days) and a record holds u32 ms (records.py); past them a value
@@ -145,35 +156,6 @@ MAX_MOVES = const(9999)
 MAX_FACE_MS = const(864000000)  # 240 h
 MAX_LOG_MOVES = const(65535)  # a record's move counts are u16: a side's count stops there
 MAX_GAME_MS = const(864000000)  # 10 days
-
-
-class Settings:
-    """The settings the clock obeys (contract 4 names). freeze None: the control's default."""
-
-    def __init__(
-        self,
-        freeze=None,
-        stage_advance="moves",
-        extension_ms=300000,
-        default_ms=1800000,
-        low_time_ms=300000,
-    ):
-        if stage_advance not in ("moves", "flag"):
-            raise ValueError("stage_advance must be 'moves' or 'flag', not %r" % (stage_advance,))
-        for name, value in (
-            ("extension_ms", extension_ms),
-            ("default_ms", default_ms),
-            ("low_time_ms", low_time_ms),
-        ):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0 or value > MAX_MS:
-                raise ValueError("%s must be a whole number of ms in 0..%d, not %r" % (name, MAX_MS, value))
-        if freeze is not None and not isinstance(freeze, bool):
-            raise ValueError("freeze must be true, false or null, not %r" % (freeze,))
-        self.freeze = freeze
-        self.stage_advance = stage_advance
-        self.extension_ms = extension_ms  # TK-C14
-        self.default_ms = default_ms  # TK-C6, TK-R4; 0: no default mark
-        self.low_time_ms = low_time_ms  # TK-C17; 0: no low-time mark
 
 
 class Clock:
@@ -211,57 +193,16 @@ class Clock:
         self.default_done = True
         self._next_kind = _NEXT_NONE
 
-    # ------------------------------------------------------------------ setup
-
-    def new_game(self, left, right=None, first=LEFT, settings=None):
-        """Set up a game: `left`/`right` are TimeControl objects or strings (right defaults to
-        left). The clock waits for `start` (TK-C5). Raises ValueError on bad input."""
-        if isinstance(left, str) or isinstance(right, str):
-            from sagatfw.core import tcparse  # a string is parsed (tests, the host); the board hands objects
-
-            if isinstance(left, str):
-                left = tcparse.parse(left)
-            if isinstance(right, str):
-                right = tcparse.parse(right)
-        if right is None:
-            right = left
-        if not isinstance(left, tcm.TimeControl) or not isinstance(right, tcm.TimeControl):
-            raise ValueError("a game needs a TimeControl for each side")
-        if (left.kind == tcm.HOURGLASS) != (right.kind == tcm.HOURGLASS):
-            raise ValueError("hourglass needs hourglass on both sides")
-        if first not in (LEFT, RIGHT):
-            raise ValueError("first must be left or right")
-        if settings is None:
-            settings = Settings()
-        self.settings = settings
-        self.freeze = settings.freeze
-        if self.freeze is None:  # contract 2: on with an increment or delay, as DGT and FIDE
-            self.freeze = left.freeze_default() or right.freeze_default()
-        self.by_flag = settings.stage_advance == "flag"
-        self.tc[LEFT] = left
-        self.tc[RIGHT] = right
-        for s in (LEFT, RIGHT):
-            self.rem[s] = self.tc[s].first_ms()
-            self.moves[s] = 0
-            self.stage[s] = 1
-            self.stage_moves[s] = 0
-            self.delay_left[s] = 0
-            self.turn_used[s] = 0
-            self.flag[s] = 0
-            self.has_run[s] = 0
-            self.default_mark[s] = 0
-            self.stage_mark[s] = 0
-            self._set_low(s)
-        self.state = SETUP
-        self.running = NONE
-        self.to_move = first
-        self.first = first
-        self.t = 0
-        self.last = 0
-        self.seg_start = 0
-        self.flags_down = 0
-        self.default_done = settings.default_ms == 0
-        self.n_events = 0
+    # The rules' operations (rules.py), bound as methods: `clock.adjust(side, now, ...)`.
+    new_game = rules.new_game  # TK-C5: set up a game, reusing every buffer
+    extend = rules.extend  # TK-C14
+    adjust = rules.adjust  # TK-C13: an arbiter's correction
+    late_install = rules.late_install  # TK-C11
+    adjourn = rules.adjourn  # TK-A1..A3
+    resume_adjourned = rules.resume_adjourned  # TK-A4
+    result = rules.result  # TK-R4 before the start
+    power_restore = rules.power_restore  # TK-C18
+    max_stage = rules.max_stage
 
     # ------------------------------------------------------------- time base
 
@@ -340,10 +281,6 @@ class Clock:
         low = self.settings.low_time_ms
         self.above_low[s] = 1 if (low and not self._countup(s) and self.rem[s] > low) else 0
 
-    def _in_byo(self, s):
-        tc = self.tc[s]
-        return tc.byo != tcm.BYO_NONE and self.stage[s] > len(tc.stages)
-
     # --------------------------------------------------------------- advance
 
     def _next_instant(self):
@@ -400,7 +337,7 @@ class Clock:
             elif kind == _NEXT_END:
                 self._game_bound(at)
             else:
-                self._out_of_time(at)
+                rules.out_of_time(self, at)  # a flag, a stage added at a flag, a byo-yomi period
 
     def _game_bound(self, at):
         """The game's time reached MAX_GAME_MS: the clock adjourns itself (TK-A1's adjournment, made
@@ -419,50 +356,6 @@ class Clock:
             if self.has_run[s] and self.moves[s] == 0:
                 self.default_mark[s] = 1
                 self._emit(EV_DEFAULT, at, s, 0)
-
-    def _out_of_time(self, at):
-        """The running side's face reached zero at game time `at`."""
-        r = self.running
-        self._commit(at)
-        tc = self.tc[r]
-        stage = self.stage[r]
-        n = len(tc.stages)
-        if self.by_flag and stage < n:
-            self._stage_at_flag(r, at)
-            return
-        if tc.byo == tcm.BYO_JAPANESE and stage - n < tc.byo_count:
-            self._byo_period(r, at, stage + 1)  # into the first / the next period
-            return
-        if tc.byo == tcm.BYO_CANADIAN and stage == n:
-            self.stage_moves[r] = 0
-            self._byo_period(r, at, stage + 1)  # into the first block
-            return
-        self.flags_down += 1
-        self.flag[r] = self.flags_down
-        self.above_low[r] = 0
-        if self.freeze:  # contract 2: both faces stop, presses do nothing
-            self.to_move = r
-            self.running = NONE
-            self.state = FLAGGED
-        self._emit(EV_FLAG, at, r, self.flags_down)
-
-    def _stage_at_flag(self, r, at):
-        """stage_advance "flag": side r's stage time is out at `at`; the next stage's time is added
-        now and the face is marked for the arbiter to check the move count, as DGT clocks do
-        (TK-C13, TK-C16)."""
-        stage = self.stage[r] + 1
-        self.stage[r] = stage
-        self.stage_moves[r] = 0
-        self._credit(r, self.tc[r].stage(stage).time_ms)
-        self.stage_mark[r] = 1
-        self._set_low(r)
-        self._emit(EV_STAGE, at, r, stage)
-
-    def _byo_period(self, r, at, stage):
-        self.stage[r] = stage
-        self.rem[r] = self.tc[r].byo_ms
-        self._set_low(r)
-        self._emit(EV_STAGE, at, r, stage)
 
     # ------------------------------------------------------------ operations
 
@@ -483,12 +376,7 @@ class Clock:
         self.seg_start = at
         self.turn_used[s] = 0
         self.has_run[s] = 1
-        self.delay_left[s] = 0
-        if self._countup(s) or self._in_byo(s):
-            return
-        stage = self.tc[s].stage(self.stage[s])
-        if stage.mode == tcm.DELAY:
-            self.delay_left[s] = stage.bonus_ms
+        self.delay_left[s] = 0 if self._countup(s) else rules.turn_delay(self, s)  # its stage's
 
     def press(self, side, now):
         """A press of `side`'s lever at ticks `now` (its IRQ timestamp). Only the running side's
@@ -498,45 +386,10 @@ class Clock:
             return False  # TK-C9, or stopped: the press does nothing
         at = self.t
         self._commit(at)
-        tc = self.tc[side]
-        stage = self.stage[side]
         if self.moves[side] < MAX_LOG_MOVES:  # a record holds moves as u16: the count stops there
             self.moves[side] += 1
         self.stage_moves[side] += 1
-        added = 0
-        # Never credit time after this side's flag (FIDE; the Chronos flaw); the stage count
-        # follows the moves all the same (contract 2), so no stage's time is credited late.
-        flagged = self.flag[side]
-        if tc.kind == tcm.STAGES:
-            if self._in_byo(side):
-                if not flagged:
-                    if tc.byo == tcm.BYO_JAPANESE:
-                        self.rem[side] = tc.byo_ms  # a move inside the period resets it
-                    elif self.stage_moves[side] >= tc.byo_count:
-                        self.rem[side] = tc.byo_ms  # Canadian: block done, a new one starts
-                        self.stage_moves[side] = 0
-            else:
-                st = tc.stage(stage)
-                if flagged:
-                    pass  # no increment, no refund
-                elif st.mode == tcm.FISCHER:
-                    self._credit(side, st.bonus_ms)
-                elif st.mode == tcm.BRONSTEIN:
-                    used = self.turn_used[side]
-                    self._credit(side, used if used < st.bonus_ms else st.bonus_ms)
-                if (
-                    not self.by_flag
-                    and st.moves
-                    and self.stage_moves[side] >= st.moves
-                    and tc.has_next(stage)
-                ):
-                    # TK-C16: the stage's moves are done; its time left carries over. Logged
-                    # with a flag down too; its time only while this side's flag is not.
-                    added = stage + 1
-                    self.stage[side] = added
-                    self.stage_moves[side] = 0
-                    if not flagged:
-                        self._credit(side, tc.stage(added).time_ms)
+        added = rules.after_move(self, side)  # increment, refund, byo-yomi, the next stage (TK-C16)
         self._set_low(side)  # an increment may lift the face back over the mark (TK-C17)
         other = 1 - side
         self.running = other
@@ -573,171 +426,6 @@ class Clock:
         self.has_run[self.running] = 1
         self._emit(ev, self.t, NONE, 0)
 
-    def extend(self, now):
-        """TK-C14 tie extension: once a flag is down, add extension_ms to both sides, clear the
-        flags; a clock stopped by the flag runs the side to move again."""
-        if not self.advance(now) or not (self.flag[LEFT] or self.flag[RIGHT]):
-            return False
-        if self.state not in (RUNNING, PAUSED, FLAGGED) or self.t >= MAX_GAME_MS:
-            return False  # at the game's bound nothing runs again
-        at = self.t
-        self._commit(at)
-        for s in (LEFT, RIGHT):
-            if self._in_byo(s):
-                # the extension is main time (contract 2): a side in byo-yomi goes back to its
-                # final stage with what its face holds; the periods start again after it
-                self.stage[s] = len(self.tc[s].stages)
-                self.stage_moves[s] = 0
-            self._credit(s, self.settings.extension_ms)
-            self.flag[s] = 0
-            self._set_low(s)
-        if self.state == FLAGGED:
-            self.state = RUNNING
-            self.running = self.to_move
-            self.to_move = NONE
-            self.seg_start = at
-        self._emit(EV_EXTENSION, at, NONE, 0)
-        return True
-
-    def adjust(self, side, now, ms=None, moves=None, stage=None, reason=REASON_CORRECTION):
-        """Arbiter correction of one side's time, move count and stage, only while the clock is
-        stopped. Logged with before and after. Returns True; ValueError on bad values."""
-        if not self.advance(now):
-            raise Refused("the clock's events wait to be logged: drain them first")
-        if self.state == RUNNING or self.state == FINISHED:
-            raise Refused("corrections need the clock stopped (pause first)")
-        if side not in (LEFT, RIGHT):
-            raise ValueError("side must be left or right")
-        tc = self.tc[side]
-        if ms is not None and (not isinstance(ms, int) or ms < 0 or ms > MAX_MS):
-            raise ValueError("ms must be 0..%d" % MAX_MS)
-        if moves is not None and (not isinstance(moves, int) or moves < 0 or moves > MAX_MOVES):
-            raise ValueError("moves must be 0..%d" % MAX_MOVES)
-        if stage is not None and (not isinstance(stage, int) or stage < 1 or stage > self._max_stage(tc)):
-            raise ValueError("stage must be 1..%d" % self._max_stage(tc))
-        b_ms = self.rem[side]
-        b_moves = self.moves[side]
-        b_stage = self.stage[side]
-        # A move count or a stage given unchanged is as not given: the log keeps only the values
-        # before and after, and a replay (restore, verify) must do what the clock did.
-        if moves == b_moves:
-            moves = None
-        if stage == b_stage:
-            stage = None
-        self.stage_mark[side] = 0  # the arbiter has corrected this side (TK-C13)
-        if ms is not None:
-            self.rem[side] = ms
-        if moves is not None:
-            self.moves[side] = moves
-        if stage is not None:
-            self.stage[side] = stage
-        if moves is not None or stage is not None:
-            n = len(tc.stages)
-            if self.stage[side] > n and tc.byo != tcm.BYO_NONE:
-                self.stage_moves[side] = 0
-            else:
-                done = self.moves[side] - tc.moves_before(self.stage[side])
-                self.stage_moves[side] = done if done > 0 else 0
-        self._set_low(side)
-        if self.flag[side] and self.rem[side] > 0:
-            self.flag[side] = 0  # time given back: the flag is lifted
-            if self.state == FLAGGED and not self.flag[1 - side]:
-                self.state = PAUSED  # resume runs the side to move
-        e = self._emit(EV_ADJUST, self.t, side, reason)
-        ev = self.events
-        ev[e + F_BEFORE_MS] = b_ms
-        ev[e + F_BEFORE_MOVES] = b_moves
-        ev[e + F_BEFORE_STAGE] = b_stage
-        ev[e + F_AFTER_MS] = self.rem[side]
-        ev[e + F_AFTER_MOVES] = self.moves[side]
-        ev[e + F_AFTER_STAGE] = self.stage[side]
-        if self.by_flag and self.rem[side] == 0 and tc.kind == tcm.STAGES and self.stage[side] < len(tc.stages):
-            # a correction to 0:00 in a non-final stage ends that stage now, as its time running
-            # out would: the next stage's time and the mark at the correction, logged after it, so
-            # the paused faces show what will run and a resume changes no time (TK-C13)
-            self._stage_at_flag(side, self.t)
-        return True
-
-    def _max_stage(self, tc):
-        n = len(tc.stages)
-        if tc.byo == tcm.BYO_JAPANESE:
-            return n + tc.byo_count
-        if tc.byo == tcm.BYO_CANADIAN:
-            return n + 1
-        if tc.repeats():
-            return 99
-        return n if n else 1
-
-    def late_install(self, elapsed_ms, now):
-        """TK-C11: the game began without a clock and `elapsed_ms` have been played. Before the
-        start, each side gets max(first-stage time - elapsed/2, min(first-stage time, 15 min))."""
-        if self.state != SETUP:
-            raise Refused("late installation is set before the clock is started")
-        if not isinstance(elapsed_ms, int) or elapsed_ms < 0 or elapsed_ms > MAX_MS:
-            raise ValueError("elapsed_ms must be 0..%d" % MAX_MS)
-        for s in (LEFT, RIGHT):
-            if self._countup(s):
-                raise Refused("late installation needs a time limit, not a count-up")
-        for s in (LEFT, RIGHT):
-            first = self.tc[s].first_ms()
-            floor = first if first < LATE_INSTALL_FLOOR_MS else LATE_INSTALL_FLOOR_MS
-            ms = first - elapsed_ms // 2
-            self.adjust(s, now, ms=ms if ms > floor else floor, reason=REASON_LATE_INSTALL)
-        return True
-
-    def adjourn(self, now):
-        """TK-A1..A3: stop the clock keeping both times, move counts and the side to move."""
-        if not self.advance(now) or (self.state != RUNNING and self.state != PAUSED):
-            return False
-        if self.state == RUNNING:
-            self._commit(self.t)
-            self.to_move = self.running
-            self.running = NONE
-        self.state = ADJOURNED
-        self._emit(EV_ADJOURN, self.t, NONE, 0)
-        return True
-
-    def resume_adjourned(self, now):
-        """TK-A4: put the adjourned times back and start the side to move."""
-        if not self.advance(now) or self.state != ADJOURNED or self.t >= MAX_GAME_MS:
-            return False  # adjourned by the game's bound: its time is used up (MAX_GAME_MS)
-        self._restart(EV_RESUME_ADJOURNED)
-        return True
-
-    def result(self, code, now):
-        """Enter the result (index into RESULT_NAMES); the game is over and the clock stops."""
-        if not isinstance(code, int) or code < 0 or code >= len(RESULT_NAMES):
-            raise ValueError("result must be one of %s" % ", ".join(RESULT_NAMES))
-        if not self.advance(now):
-            return False
-        if self.state == SETUP:
-            # A result before the start (a forfeit, TK-R4): the game never started, so it is at
-            # t = 0, and the time base starts at this instant - not at ticks 0 of the boot, which
-            # would make t the board's uptime and misdate the wall time the journal derives from
-            # it (the protest window of TK-P1 runs from the result).
-            self.t = 0
-            self.last = now
-        elif self.state == RUNNING:
-            self._commit(self.t)
-            self.to_move = self.running
-            self.running = NONE
-        self.state = FINISHED
-        self.default_done = True
-        self._emit(EV_RESULT, self.t, NONE, code)
-        return True
-
-    def power_restore(self, now):
-        """After a reboot restored this game's state: the clock is paused (a running side stops
-        at its last durable time) and `t` goes on from there; ticks restart at `now`. The
-        arbiter decides about the gap (TK-C18)."""
-        if self.state == RUNNING:
-            self._commit(self.t)
-            self.to_move = self.running
-            self.running = NONE
-            self.state = PAUSED
-        self.last = now
-        self._emit(EV_POWER_RESTORE, self.t, NONE, 0)
-
     # --------------------------------------------------------------- queries
 
     def ms(self, side):
@@ -771,10 +459,6 @@ class Clock:
         a flag, a byo-yomi period, a low-time crossing, the default time), or -1 if none."""
         at = self._next_instant()
         return at if self._next_kind != _NEXT_NONE else -1
-
-    def max_stage(self, side):
-        """The highest stage a correction may set for `side` (clock.adjust accepts 1..this)."""
-        return self._max_stage(self.tc[side])
 
     def side_to_move(self):
         return self.running if self.running != NONE else self.to_move
