@@ -1,4 +1,4 @@
-"""The hall's figures (issue 16), on this machine, with simulated clocks (`sagat sim --serial`):
+"""The hall's figures, on this machine, with simulated clocks (`sagat sim --serial`):
 
 1. Polling: the hall's CPU per clock when it reads every clock's `state` twice a second (one
    thread per port), and the simulated clocks' own CPU (the firmware's 5 ms loop on the

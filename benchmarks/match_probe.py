@@ -1,4 +1,4 @@
-# A match mode (issue 14) on the sim board, as memory_probe.py runs a game:
+# A match mode on the sim board, as memory_probe.py runs a game:
 #
 #     micropython -X heapsize=N match_probe.py FLASH ACTIONS START [--frozen] [--info]
 #

@@ -1,4 +1,4 @@
-"""Baselines on the Pico's real MicroPython (rp2 port, RPI_PICO) in the RP2040 emulator (issue 15):
+"""Baselines on the Pico's real MicroPython (rp2 port, RPI_PICO) in the RP2040 emulator:
 
     python benchmarks/rp2_baseline.py [--records N] [--short M] [--frozen] [--interrupted] [--pty]
                                       [--pulls P] [--copies C]
@@ -18,7 +18,7 @@
 
 --frozen: the same on the image with sagat frozen in (an empty filesystem but for the log).
 --interrupted: the long game is not finished (no result: the power went while a side ran), so the
-boot restores it: from the checkpoint file's snapshot and the records after it (issue 15, point 4);
+boot restores it: from the checkpoint file's snapshot and the records after it;
 only the boots are measured then (no pull).
 The logs are played on the sim board in virtual time (`sagat sim --script --virtual`) and copied
 onto a Pico-geometry littlefs image with the deploy's files. Needs the stock image
@@ -208,7 +208,7 @@ def pull(pico, work, segments, pulls, copies, pty):
               f"wall (rc {run.returncode}); pull/cp {pty_pull_s / pty_cp_s:.2f}", flush=True)
     print(f"pull ratio (a host that keeps up): sagat logs pull {med:.3f} s, mpremote fs cp {cmed:.3f} s (medians): "
           f"the pull is {cmed / med:.2f}x as fast; the slowest pull against the fastest copy {clo / hi:.2f}x "
-          f"(issue 15's budget: at least 3x)", flush=True)
+          f"(the budget: at least 3x)", flush=True)
 
 def main() -> int:
     frozen = "--frozen" in sys.argv

@@ -1,4 +1,4 @@
-"""A lever pressed while the journal writes the Pico's flash (issue 15, item 6), in the RP2040 emulator:
+"""A lever pressed while the journal writes the Pico's flash, in the RP2040 emulator:
 
     SAGAT_RP2_IMAGES=... python benchmarks/rp2_flash_irq.py [--max] [--stamps irq|pio|both]
 

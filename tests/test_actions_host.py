@@ -1,4 +1,4 @@
-"""issue 14 "Shape": the host's script checker (`sagat sim --script`) and the clock check an
+"""The host's script checker (`sagat sim --script`) and the clock check an
 action's arguments with the same code, the firmware's table (sagatfw/actions.py): whatever the
 table refuses, the checker refuses before anything runs, with the table's own words."""
 

@@ -1,4 +1,4 @@
-"""Issue 11's attacks on the log as an arbiter meets them: a keyed clock (the simulator, over a real
+"""Attacks on the log as an arbiter meets them: a keyed clock (the simulator, over a real
 pseudo-terminal) is pulled with `sagat logs pull`, then the copy is cut, rolled back and forged the
 ways a player's friend with the file could, and `sagat logs verify` must say so. What a log alone
 cannot show (records cut off its end, an older copy put back) is caught by the head the clock

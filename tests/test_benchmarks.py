@@ -37,10 +37,10 @@ def test_storage_benchmark_small_run():
 FROZEN_HEAP = "64k"
 # With the .mpy files imported from the flash (as after `sagat deploy`) the code itself sits in the
 # heap: memory_bench.py prints that figure; this holds the line so that it does not grow.
-# 156k until issue 14: the match modes' table entries and hooks in the always-loaded modules, and the
+# 156k until the match modes: their table entries and hooks in the always-loaded modules, and the
 # journal's boot module (loaded during a restore beside replay.py and logread.py), took the game's
 # restore boot over it (it runs at 160k); the line moved to 164k, with that 4 KB of headroom.
-# Issue 15 moved it to 172k: the restore from a checkpoint snapshot (snapshot.py, loaded beside the
+# Moved it to 172k: the restore from a checkpoint snapshot (snapshot.py, loaded beside the
 # journal's boot module) and log.read's planned, streamed chunks took that boot to 168k (160k before
 # the snapshot); the line keeps 4 KB of headroom. (The budget that matters on a board is the frozen
 # image's: 64k here, 48 KB on the Pico, where the code is in flash.)
@@ -134,7 +134,7 @@ def test_whole_firmware_with_faces_and_log_pull_in_a_bounded_heap(tmp_path):
 
 
 def test_oled_benchmark_measures_the_sim_loop_with_oled_faces():
-    # issue 13 point 3: the sim board drives two OLED faces over its bus model (--oled) and measures
+    # The sim board drives two OLED faces over its bus model (--oled) and measures
     # its loop while a game plays; the benchmark prints the three runs' loop_max_ms (the figures
     # themselves are for its output: the bus bytes a pass are tested in tests/mp/test_oled.py)
     import re

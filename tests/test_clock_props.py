@@ -183,7 +183,7 @@ def test_flag_instant_does_not_depend_on_polling(moves, step):
     assert flags(step) == flags(10**9)
 
 
-# Issue 12 point 6: however far apart two calls are, `advance` never raises and the events equal
+# However far apart two calls are, `advance` never raises and the events equal
 # those of advancing in small steps; a clock without a sink stops whole at a full queue.
 gap_controls = st.sampled_from(
     ["1j1x99", "2j1x99", "1c1/1", "5/1:1/1:1/1:1/1:1/1:1/1:1/1:60", "1", "*1", "1/1:1j1x50", "3/2:60c5/3"]

@@ -1,4 +1,4 @@
-"""`sagat deploy` against a fake transport (contract 5; issue 6): the exact files and REPL commands,
+"""`sagat deploy` against a fake transport (contract 5): the exact files and REPL commands,
 the refusals (a game in progress, another .mpy version, another port), an upgrade that keeps the
 settings, the key and the log byte for byte, the display driver through mpremote's own mip from a
 local index, and the mip metadata (package.json, manifest.py) that cannot go stale."""
@@ -381,7 +381,7 @@ def oled_fw(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_oled_board_needs_no_driver_from_the_internet(mpy_cross: str, oled_fw: str) -> None:
-    # issue 13 point 3: the OLED driver is sagat's own (sagatfw/oled.py, sending only what changed),
+    # The OLED driver is sagat's own (sagatfw/oled.py, sending only what changed),
     # so an OLED build deploys offline like any other: no mip, nothing in /lib
     t = FakeTransport()
     report, lines = _run(t, mpy_cross, fw=oled_fw)
@@ -436,7 +436,7 @@ def test_cli_deploy_errors_are_one_line(capsys):
     assert len(err) == 1 and err[0].startswith("sagat: cannot open /dev/no-such-port")
 
 
-# ------------------------------------------------------------------ a clock with an arbiter key (issue 11.6)
+# ------------------------------------------------------------------ a clock with an arbiter key
 # Such a clock lets no Ctrl-C reach its REPL (docs/protocol.md): deploy first sends the signed
 # `maintenance`, which opens it until the board restarts, or stops with one line without the key.
 
@@ -551,7 +551,7 @@ def test_cli_deploy_with_the_key_sends_maintenance_first(tmp_path, capsys, monke
 
 
 def test_deploy_waits_for_the_rebooted_board_by_asking_it(monkeypatch, capsys) -> None:
-    # issue 15 point 5: the restarted board is asked every 0.5 s until it answers identify (a fast
+    # The restarted board is asked every 0.5 s until it answers identify (a fast
     # one at once), for up to --boot-timeout (default 60 s: a slow board, an emulated one), not a
     # fixed wall time
     import time

@@ -1,4 +1,4 @@
-"""The docs cite only what a clone has (issue 12, point 15): every file a tracked doc, help text,
+"""The docs cite only what a clone has: every file a tracked doc, help text,
 comment or test refers to exists in the repository, nothing points outside it (the design and the
 rules are docs/design.md and docs/rules.md, with the rules' originals in docs/rules/original/), and
 every rule ID cited (TK-C14, KB-7, KT-4.4) is one of docs/rules.md's."""

@@ -1,4 +1,4 @@
-"""issue 16, `sagat hall` without a browser: the pairings file and its errors, the command's errors
+"""`sagat hall` without a browser: the pairings file and its errors, the command's errors
 (one line, exit code 2, never a traceback), and the hall's links: a clock plugged in later appears
 (USB discovery, again and again), a port that cannot be opened is a board whose link says why,
 and a board with a game in progress is left alone by "set up all" and by "start round"."""

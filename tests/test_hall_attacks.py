@@ -1,4 +1,4 @@
-"""issue 16's attack review (/work/hall-attack-review.md), findings 5 to 9, each as it was done:
+"""An attack review of the hall, each finding as it was done:
 a clock answering garbage (the other boards go on; the bad one says so), a clock's uid used as a
 path and a `$` in a report's title, "verified" without a key, Unicode digits in the pairings and in
 a board's number, and actions the page hides (a result on a game never started, two starts at once)."""

@@ -1,4 +1,4 @@
-"""issue 16: the arbiter's hall in a real browser. Debian's Chromium, headless, driven by Selenium
+"""The arbiter's hall in a real browser. Debian's Chromium, headless, driven by Selenium
 through Debian's chromedriver, against `sagat hall --sim 8` as a user starts it: the page lists the
 8 boards with their players, the arbiter's key signs everything, "Set up all" and "Start round"
 start every clock at one instant (armed on each clock's ticks; the spread is shown), each flag is

@@ -1,9 +1,9 @@
-"""issue 16, beyond one PC: a hall publishes its clocks to a real Mosquitto broker (Debian's
+"""Beyond one PC: a hall publishes its clocks to a real Mosquitto broker (Debian's
 package, started here on a free port), and a second hall, subscribed, shows them live beside its
 own; when the first hall goes away the broker says so (its last will) and the board is marked lost.
 Without mosquitto or paho-mqtt the test skips, saying what to install; under CI it fails.
 
-And what any broker client may send (the attack review of issue 16, findings 1, 4 and 10): a board
+And what any broker client may send (an attack review of the hall): a board
 under a bad topic, a payload of any shape or size, a "verified" from another hall, a cleared
 retained board, a hall that says nothing more."""
 
@@ -119,7 +119,7 @@ def test_a_hall_shows_the_clocks_of_a_hall_on_another_pc(broker, tmp_path):
 
 # ------------------------------------------------------------ what a broker client may send (attacks)
 # Anyone who can publish to the broker can publish under any hall's name: what the subscriber
-# shows is rebuilt from known fields of known types, and no message can stop it (review of issue 16,
+# shows is rebuilt from known fields of known types, and no message can stop it (an attack review of the hall,
 # findings 1, 4 and 10).
 
 EVIL = '<img src=x onerror="document.title=\'X\'">'

@@ -1,4 +1,4 @@
-"""issue 16, the hall's remaining items: boards numbered from the clock's own number (`identify`'s
+"""The hall's remaining items: boards numbered from the clock's own number (`identify`'s
 `number`: the pairings' board 5 is the clock labelled 5, whatever port it is on; clocks without one
 take the free numbers; two clocks claiming one number are both shown, the clash an alert, never a
 silent overwrite), and a background pull that failed on the link is tried again (with fake clocks

@@ -1,5 +1,5 @@
 """The hall's web server under attack (docs/hall.md, "Who can press the buttons"; the attack review
-of issue 16, findings 2, 3 and 11):
+of the hall):
 
 - DNS rebinding: a page of another site whose name is made to point at 127.0.0.1 is the same origin
   as the hall for the browser, so it could read the hall and post JSON to it. The hall answers only

@@ -1,4 +1,4 @@
-"""The maker's hardware docs against the board modules' `PINS` (issue 13 point 8): both wiring
+"""The maker's hardware docs against the board modules' `PINS`: both wiring
 diagrams draw every LED the firmware drives with its resistor, the cell's divider with its
 capacitor and the polyfuse; the parts list counts what the pin maps need; no doc gives an
 instruction the firmware dropped; every link into hardware/ lands on a heading.
@@ -135,7 +135,7 @@ def _anchors(path):
 
 
 def test_every_link_into_hardware_lands_on_a_heading():
-    """hardware/'s sections were renumbered and renamed for issue 13: every link with an anchor that
+    """hardware/'s sections were renumbered and renamed once: every link with an anchor that
     points into hardware/ (from any doc) names a heading that is there."""
     bad = []
     seen = 0

@@ -1,4 +1,4 @@
-"""The host against what a newcomer's port may have behind it (issue 12, points 9-11): MicroPython
+"""The host against what a newcomer's port may have behind it: MicroPython
 without sagat, a device that echoes, one that never answers, a clock with a stale answer or a
 partial line on its link. Each is one clear line, within the timeout."""
 

@@ -194,7 +194,7 @@ def test_logs_need_a_source(capsys):
     assert code == 2 and "--image" in err
 
 
-# ------------------------------------------------------------- a full flash (issue 11, point 8)
+# ------------------------------------------------------------- a full flash
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""`sagat logs verify|show|export` on matches (issue 14): a match's records are replayed through its
+"""`sagat logs verify|show|export` on matches: a match's records are replayed through its
 mode's engine, so a forged match record fails: with the arbiter key by the chain (an edit, or a log
 re-chained without the key), without a key by the replay wherever the engine disagrees (a score
 changed, an event removed, a period's end moved, a lot flipped against the match's seed).

@@ -1,4 +1,4 @@
-"""Issue 11, point 9 on the host: games whose times once passed the log's range (an hour a move for
+"""The host: games whose times once passed the log's range (an hour a move for
 700 moves each; a count-up game running 26 days; a game paused for 9 days) are made by the real App
 and journal (CPython, a temporary directory), and `sagat logs verify` checks them: OK, no crash (it
 crashed with OverflowError when the engine replayed such a log)."""

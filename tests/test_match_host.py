@@ -1,4 +1,4 @@
-"""Matches from the PC (issue 14): a whole kok-boru bout and a kilithattu match driven only through
+"""Matches from the PC: a whole kok-boru bout and a kilithattu match driven only through
 `sagat` commands against `sagat sim --serial --headless` (the firmware under MicroPython answering
 on a real pseudo-terminal), the arbiter key's attacks on them, and the CLI's one-line errors."""
 

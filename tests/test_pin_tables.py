@@ -1,5 +1,5 @@
 """The wiring tables a maker solders from (hardware/pico.md, hardware/esp32.md) against the pins the
-board modules drive (`PINS` in firmware/sagatfw/boards/pico.py and esp32.py), issue 13 point 8:
+board modules drive (`PINS` in firmware/sagatfw/boards/pico.py and esp32.py):
 every row names the board's pins, every pin the firmware drives or reads (the cell's divider, the
 Pico's VBUS sense) has its row, and no pin it uses is called free."""
 
@@ -109,7 +109,7 @@ def test_no_pin_the_firmware_drives_is_called_free():
 
 
 def test_the_battery_rows_say_how_to_wire_the_divider():
-    """The battery row of each table is the divider the firmware reads (issue 13 point 5): 100k/100k
+    """The battery row of each table is the divider the firmware reads: 100k/100k
     from the cell, 100 nF on the ADC pin; the Pico's VBUS row says it is sensed on the board."""
     for doc, pins in (("pico.md", PICO), ("esp32.md", ESP32)):
         with open(os.path.join(ROOT, "hardware", doc), encoding="utf-8") as fh:

@@ -1,4 +1,4 @@
-"""`sagat logs pull` against clocks of both kinds (issue 15): one whose log.info says `bin` and its
+"""`sagat logs pull` against clocks of both kinds: one whose log.info says `bin` and its
 uid gets raw chunks of 256 records and no identify; one of before (base64 only, 32 records a chunk,
 its uid in identify only) is never sent `bin` nor asked more than it takes, and both pulls save the
 same records."""

@@ -1,4 +1,4 @@
-"""Issue 11, point 6, end to end: mpremote itself (its SerialTransport, the code `mpremote` and
+"""End to end: mpremote itself (its SerialTransport, the code `mpremote` and
 `sagat deploy` run) tries to reach the REPL of the sim board over a real pseudo-terminal. The sim
 board's serial driver does with the interrupt character what a board's USB CDC / UART driver does
 (sagatfw.boards.simserial.SerialDriver): a Ctrl-C let through stops the firmware, as it would drop a board

@@ -252,7 +252,7 @@ def test_sagat_deploy_upgrades_the_pico_over_its_usb_serial(deployed, deploy_upg
 @pytest.mark.skipif(FROZEN is None, reason=NO_IMAGE.replace(rp2emu.STOCK_NAME, rp2emu.FROZEN_NAME))
 def test_frozen_image_boots_and_reports_its_heap():
     """sagat frozen into the image (firmware/manifest.py): no file on the filesystem, the frozen
-    main.py boots the frozen sagatfw. Issue 15's budget: heap_used at most 48 KB after boot and
+    main.py boots the frozen sagatfw. The Pico's budget: heap_used at most 48 KB after boot and
     while it serves a pull."""
     with Pico(FROZEN, rp2emu.littlefs_image({})) as pico:
         ident = ask(pico.port, "identify")

@@ -1,4 +1,4 @@
-"""A lever pressed while the Pico's flash is busy (issue 15, item 6), on the real rp2 port in rp2040py.
+"""A lever pressed while the Pico's flash is busy, on the real rp2 port in rp2040py.
 
 The rp2 port runs every flash erase and program with interrupts off, polling the chip until it is
 done. rp2040py's chip has no busy time, so tests/rp2/flashbusy.py gives it the W25Q16JV's (a 4 KB

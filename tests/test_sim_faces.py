@@ -108,7 +108,7 @@ def test_sim_menu_reason_is_not_cut():
 
 
 def test_every_status_of_the_app_fits_an_oled_line_and_a_four_digit_face():
-    # status codes (issue 14): one text per code, for both kinds of face
+    # status codes: one text per code, for both kinds of face
     assert len(F.STATUS4) == len(F.STATUS_TEXT) and F.STATUS_TEXT[:2] == (None, "CODE")
     g = Game("420")
     for code in range(2, len(F.STATUS_TEXT)):  # none, the result code (its own text), then the fixed lines
@@ -150,7 +150,7 @@ def test_every_reason_the_menu_can_show_fits_its_face():
 
 
 def test_the_sim_draws_a_match_as_the_boards_do():
-    # issue 14: with a match the sim's faces are matchfaces.py's OLED faces: each side's score, the
+    # With a match the sim's faces are matchfaces.py's OLED faces: each side's score, the
     # period, the cards, the match time framed while it runs
     from sagatfw.modes.base import CARD_WARNING, LEFT, RIGHT
     from sagatfw.modes.kokboru import KokBoru

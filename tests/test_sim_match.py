@@ -1,4 +1,4 @@
-"""Match modes on the clock (issue 14, the first slice): a kok-boru bout and a kilithattu match
+"""Match modes on the clock : a kok-boru bout and a kilithattu match
 scripted end to end through `sagat sim --script --virtual --log-json` (the engine in App.step via
 firmware/sagatfw/matchapp.py, its events in the journal as match records, matchlog.py), restored
 after power cuts, and read back by `sagat logs show`."""

@@ -1,4 +1,4 @@
-"""Issue 15, point 4, on CPython with hypothesis: a game cut anywhere restores from the checkpoint
+"""On CPython with hypothesis: a game cut anywhere restores from the checkpoint
 file's snapshot (and the records after it) to the very clock a whole replay of the log gives, and
 logs the same power_restore record. The journal writes on a temporary folder; the same property runs
 on MicroPython's littlefs in tests/mp/test_snapshot.py (the kit is tests/pure/snapkit.py)."""

@@ -1,4 +1,4 @@
-"""Issue 11, point 7: `sagat tc` rejects exactly what the clock rejects. The host and the firmware
+"""`sagat tc` rejects exactly what the clock rejects. The host and the firmware
 share one parser (timecontrol.parse_sides); here each string is also tried the long way - every side
 parsed alone and handed to the clock engine's new_game - and the two must agree."""
 

@@ -68,7 +68,7 @@ def stage_lists(draw: st.DrawFn) -> tuple[list[tcm.Stage], bool]:
         final = i == n - 1
         moves = draw(st.integers(0 if final else 1, tcm.MAX_MOVES))
         most = tcm.MAX_SECONDS
-        if final and moves:  # a repeating stage adds at most MAX_BONUS a move (issue 11)
+        if final and moves:  # a repeating stage adds at most MAX_BONUS a move
             most = min(most, moves * tcm.MAX_BONUS)
         seconds = draw(st.integers(1 if i == 0 else 0, most))
         mode = draw(st.sampled_from(MODES))
@@ -164,7 +164,7 @@ def canonical_strings(draw: st.DrawFn) -> str:
         if not final or draw(st.booleans()):
             moves = draw(st.integers(1, tcm.MAX_MOVES))
             text = str(moves) + "/"
-            if final:  # a repeating stage adds at most MAX_BONUS a move (issue 11)
+            if final:  # a repeating stage adds at most MAX_BONUS a move
                 most = min(most, moves * tcm.MAX_BONUS)
         text += draw(number(1 if i == 0 else 0, most))
         mark = draw(st.sampled_from(("", "+", "d", "b")))

@@ -1,4 +1,4 @@
-# sagat: the actions that change the clock, in one table (issue 14, "Shape"): each action's name,
+# sagat: the actions that change the clock, in one table: each action's name,
 # its arguments, the method it calls and who may call it; one check of the arguments (`args`) and
 # one way to refuse (`sagatfw.Refused(reason)`). The protocol (commands.py), the simulator's scripts
 # (boards/sim.py), the on-clock menu (menu.py) and the host's script checker (host/sagat/sim.py)
@@ -21,7 +21,7 @@ from sagatfw import clock as C
 #   serves      "game", "match" or "both": what the action acts on (the last `new` decides which
 #               is set up; an action for the other is Refused)
 #   authority   1, protocol.GAME: over the link, the key's holder whenever an arbiter key is set
-#               (every action changes the clock: issue 11). At the clock, the buttons and the
+#               (every action changes the clock). At the clock, the buttons and the
 #               menu are the arbiter's and the referee's hands (docs/protocol.md "Arbiter authority")
 #   arguments   (name, kind, required, a, b), a kind of:
 #       "side"    "left" / "right" -> 0 / 1
@@ -50,7 +50,7 @@ ACTIONS = {
         ("lead", "int", 0, 0, 99), ("changeover_ms", "int", 0, 1000, 60000),
         ("method", "name", 0, "METHODS", None))),
     "start": ("start", "both", 1, ()),
-    # the hall's round (issue 16): start at the board's own ticks `ticks` (0..2^30-1, ticks.py)
+    # the hall's round: start at the board's own ticks `ticks` (0..2^30-1, ticks.py)
     "arm": ("arm", "game", 1, (("ticks", "int", 1, 0, 0x3FFFFFFF),)),
     "pause": ("pause", "game", 1, (("by", "index", 0, "BY_NAMES", 0),)),
     "resume": ("resume", "both", 1, ()),

@@ -62,7 +62,7 @@ class App:
         self.setup_logged = False  # the current game's setup record is in the journal
         self.last_press_switched = False
         # ticks of the next frame; None: at the first step (never ticks 0: ticks_diff(now, 0) is
-        # negative for a boot at ticks >= 2^29, and no faces showed for 6.2 days, issue 12)
+        # negative for a boot at ticks >= 2^29, and no faces showed for 6.2 days)
         self.next_face = None
         self.next_retry = None  # when to try the flash again while records wait in RAM
         self.armed = None  # ticks at which the game set up starts by itself (arm: the hall's round, TK-C5)
@@ -114,11 +114,11 @@ class App:
             except Exception as e:  # noqa: BLE001 - no settings file may stop the clock from booting
                 # Store.load checks the control with the same parser (parse_sides), so this is a
                 # file its check let through (an older firmware's, a MemoryError): the defaults
-                # for the next game, said on the faces and logged like any bad file (issue 11).
+                # for the next game, said on the faces and logged like any bad file.
                 board.note("settings refused: %s" % (e,))
                 origin = self.store.reset_game_defaults("bad settings, defaults for: tc (%s)" % (e,))
                 self._set_up(v["tc"], v["first"])
-        # the journal takes the clock's events as its queue fills inside one call (issue 12)
+        # the journal takes the clock's events as its queue fills inside one call (none is lost)
         self.clock.sink = self  # its `_log`: no bound method kept in RAM
         if origin != R.ORIGIN_CHANGED:
             self.status = _ST_SETTINGS_DEFAULT
@@ -392,7 +392,7 @@ class App:
         if self.clock.state not in (C.SETUP, C.FINISHED):
             raise S.Refused("settings change between games (pause is not enough)")
         # every value, then the whole as the boot will use it (the same parser, the clock's own
-        # rules): ValueError before anything is saved or changed (issue 11: a value saved and then
+        # rules): ValueError before anything is saved or changed (a value saved and then
         # refused stopped the next boot)
         from sagatfw.settings import GAME_KEYS, check_all
 

@@ -275,7 +275,7 @@ def identify(srv, req, now):
         "repl_open": srv.repl_open,
         "max_line": P.MAX_LINE,
         "max_records": P.MAX_RECORDS,
-        "bin": True,  # log.read sends raw records after its line on request (issue 15)
+        "bin": True,  # log.read sends raw records after its line on request (a pull at the link's speed)
         "commands": _command_names(),
     }
 

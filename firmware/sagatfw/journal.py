@@ -19,7 +19,7 @@
 # grows with the game's events only, however often the clock checkpoints. The same file carries a
 # snapshot after the record (`checkpoint`): the clock's whole state after the last record, MACed
 # under the key; it is written with every checkpoint and after every `min(segment_records // 4, 32)` records
-# in a game, so a reboot loads it and replays only the records after it (snapshot.py, issue 15).
+# in a game, so a reboot loads it and replays only the records after it (snapshot.py).
 #
 # Write errors (full or read-only filesystem, I/O errors) never stop the clock: the records stay in
 # a small RAM backlog, `error` says what went wrong, and the next call tries again (after removing

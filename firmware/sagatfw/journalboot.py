@@ -224,7 +224,7 @@ def restore(j, clock, now):
         if j.result_seq >= 0:
             # open() found this game's result: it is finished, and nothing a finished game's replay
             # gives is kept (the app sets up the next game; the code is shown from the record). Not
-            # replaying it keeps the boot short whatever the game's length (issue 15 point 4).
+            # replaying it keeps the boot short whatever the game's length.
             return False
         seen = False
         finished = False

@@ -126,6 +126,6 @@ def l_info(srv, req, now):
         "log_full": j.full,
         "log_error": j.error,
         "max_records": P.MAX_RECORDS,
-        "bin": True,  # log.read sends raw records after its line on request (issue 15)
+        "bin": True,  # log.read sends raw records after its line on request (a pull at the link's speed)
         "uid": srv.info.get("uid"),  # so that a pull needs no identify first
     }

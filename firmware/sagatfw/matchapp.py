@@ -1,4 +1,4 @@
-# sagat: the app running a match mode (issue 14): kok-boru or kilithattu on the clock.
+# sagat: the app running a match mode: kok-boru or kilithattu on the clock.
 #
 # Loaded only while a match is set up (new) or restored after a power cut (restore), and dropped
 # with it: the frozen firmware's 64 KB heap has no room for it otherwise. Setting a match up (a
@@ -349,7 +349,7 @@ def _commit(j, close):
     buffer, 1.2 KB in one piece, is not looked for at every write: a write that cannot find it
     waits), unless `close`: closed after the write, as after a boot, when the match is set up
     (before its settings and its ballast are written) and after the restore's power_restore (the
-    protocol's first requests after a reboot, log.info, open their own file: issue 14, the heap
+    protocol's first requests after a reboot, log.info, open their own file: the heap
     after a restore had no room for a second buffer). No room for the buffer (a MemoryError
     opening the file) is a write that waits: the records stay in the RAM backlog (LOG ERROR) and
     are tried again, as after a write error. A checkpoint closes the segment for its own file and

@@ -1,4 +1,4 @@
-# sagat: the protocol's part of a match mode (issue 14; contract 6, docs/protocol.md "Matches"):
+# sagat: the protocol's part of a match mode (contract 6, docs/protocol.md "Matches"):
 # `state` while a match is set up (everything a scoreboard shows), and the match's guards of the
 # clock's own commands: no key change and no maintenance while the match is in progress, no erasing
 # it. The referee's actions (new with a mode, start, score, card, stoppage, resume, undo, result)

@@ -1,4 +1,4 @@
-# sagat: what the faces show for a match (issue 14), from a match engine's view (modes/base.py).
+# sagat: what the faces show for a match, from a match engine's view (modes/base.py).
 #
 # Pure module, loaded only while a match is the active mode (faces.py serves the game clock). It
 # reads the engine at its last call and never reads the time. The layouts (docs/match.md, "On the

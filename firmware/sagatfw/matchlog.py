@@ -1,4 +1,4 @@
-# sagat: a match's records (issue 14): their type codes, and decoding them to named fields.
+# sagat: a match's records: their type codes, and decoding them to named fields.
 #
 # Pure module, shared by the host (`sagat logs show`, through logread.decode) and the board (the
 # restore at boot finds a match by its setup record). Writing them is matchapp.py's (board only).

@@ -1,8 +1,8 @@
-# sagat: setting up a match (issue 14): a new one (`new`), or the log's match at boot (`restore`).
+# sagat: setting up a match: a new one (`new`), or the log's match at boot (`restore`).
 #
 # Loaded for that only, through matchapp.new and matchapp.restore, and forgotten after: a match's
 # loop never holds this code, and the frozen firmware's 64 KB heap has no room for it beside a
-# match and a protocol request (issue 14, the heap after a restore). The records are read raw (no
+# match and a protocol request (the heap after a restore). The records are read raw (no
 # logread, no matchlog: the boot's heap is tight). What a match keeps (the engine, its MatchApp) is made here in a
 # heap free of the setup's garbage, and with no file open: a littlefs file holds a 1.2 KB buffer,
 # and what is made while one is open stays above its hole.
@@ -33,7 +33,7 @@ except ImportError:  # CPython
 
 
 # matchlog.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT), not
-# imported: its names would be RAM beside a match set up (tests/test_match_gaps_host.py checks
+# imported: its names would be RAM beside a match set up (tests/test_match_result_undo_and_reboot_host.py checks
 # they agree)
 _EV_BASE = const(0x20)
 _EV_RESULT = const(0x2A)

@@ -110,7 +110,7 @@ T_ARBITER = const(3)
 T_MATCH = const(4)
 TOP = (("PRESET", "PRES"), ("CUSTOM", "CUST"), ("SETTINGS", "SET"), ("ARBITER", "ARB"), ("MATCH", "MTCH"))
 
-# A match (issue 14, docs/match.md): the mode, then its options (actions.py's `new` with a mode).
+# A match (docs/match.md): the mode, then its options (actions.py's `new` with a mode).
 MODES = (("KOK-BORU", "KOKB", "kokboru"), ("KILITHAT", "KILI", "kilithattu"))
 METHODS = (("SUDDEN", "SUDN", "sudden"), ("LOT", "LOT", "lot"), ("DRAW", "DRAW", "draw"),
            ("REFEREE", "REF", "referee"))  # kilithattu's further tie (KT-4.6): modes.kilithattu.METHOD_NAMES

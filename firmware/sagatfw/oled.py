@@ -1,4 +1,4 @@
-# sagat: a 128x64 SSD1306 OLED face on I2C that sends only what changed (issue 13 point 3).
+# sagat: a 128x64 SSD1306 OLED face on I2C that sends only what changed.
 #
 # A full frame is 1024 bytes: at 400 kHz (9 bit times a byte) that is 23 ms per face, 46 ms for two,
 # past the loop's 20 ms budget (docs/design.md, Budgets). A running face changes a few digits a

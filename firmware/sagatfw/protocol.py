@@ -547,7 +547,7 @@ class Server:
             proved = True
         if proved or not key or level == READ:
             return
-        # every change, in every state (issue 11: a finished game's result, the next game's
+        # every change, in every state (a finished game's result, the next game's
         # control, a correction before the start, the wall time are as much the arbiter's as a move)
         raise Error(AUTH_REQUIRED, "the clock has an arbiter key: this needs it (sign with the key)")
 
@@ -647,7 +647,7 @@ class Server:
             "battery": level,
             "battery_mv": getattr(app.board, "mv", None),  # the cell (bring-up: the threshold sweep)
             "low_battery": low,
-            "ticks": now,  # the board's ticks at this answer: the hall's sync of the link (issue 16)
+            "ticks": now,  # the board's ticks at this answer: the hall's sync of the link
             "armed": app.armed,  # the ticks an armed start waits for, or None
         }
         return body

@@ -1,4 +1,4 @@
-# sagat: the boot's reading of the checkpoint file's snapshot (issue 15, point 4).
+# sagat: the boot's reading of the checkpoint file's snapshot, so a reboot replays only the records after it.
 #
 # journal.Journal.checkpoint writes it after the checkpoint record, in the same file (ROOT/ckpt,
 # replaced atomically by littlefs at close), with every checkpoint and every segment_records // 4

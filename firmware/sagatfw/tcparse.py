@@ -148,7 +148,7 @@ def parse(text):
     if last.moves and last.time_ms // 1000 > last.moves * MAX_BONUS:
         # A repeating stage adds its time every MOVES moves for the rest of the game: at most an
         # hour a move, as an increment (MAX_BONUS). `1/86400` (a day a move) reached 2^31 ms in
-        # 110 moves; the clock also holds every face under clock.MAX_FACE_MS (issue 11).
+        # 110 moves; the clock also holds every face under clock.MAX_FACE_MS.
         _fail(full, "stage %d %r repeats: it adds %d s every %d moves, at most %d s a move (%d s)" % (
             len(stages), parts[len(parts) - 1], last.time_ms // 1000, last.moves, MAX_BONUS, last.moves * MAX_BONUS))
     return TimeControl(STAGES, stages, byo, byo_ms, byo_count)

@@ -5,7 +5,7 @@ import sys
 
 TRACE = []  # (pin number, value) for every write to an output pin, in order
 
-# Port-accurate signatures (issue 13 point 1): each port's fake accepts exactly the arguments the
+# Port-accurate signatures: each port's fake accepts exactly the arguments the
 # port's C source parses with mp_arg_parse_all / mp_arg_check_num in MicroPython v1.28.0, and raises
 # TypeError / ValueError / AttributeError where the port does. A spec is a tuple of
 # (name, kw_only, required), in the C table's order (positional args fill the non-kw-only ones).

@@ -1,4 +1,4 @@
-# issue 14 "Shape": the one table of actions over the protocol, on a real App over littlefs in RAM.
+# The one table of actions over the protocol, on a real App over littlefs in RAM.
 # Every row of the table needs the arbiter key in every state of a game and of a match (the test
 # walks the table, so a new action cannot be forgotten); a state that does not allow an action is
 # `refused` with the table's reason, a bad value `bad_arg`, whichever engine said no and however.

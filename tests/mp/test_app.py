@@ -166,7 +166,7 @@ def test_beep_at_flag_and_stage_and_sound_off():
 
 
 def test_faces_show_after_a_boot_at_ticks_past_2_29():
-    # issue 12 point 4: next_face = 0 is in the future for ticks in 2^29 .. 2^30 (a board
+    # next_face = 0 is in the future for ticks in 2^29 .. 2^30 (a board
     # soft-reset after 6.2 days of uptime, or the sim started at that base): no faces
     from sagatfw.ticks import TICKS_HALF
 
@@ -184,7 +184,7 @@ def test_faces_show_after_a_boot_at_ticks_past_2_29():
 
 
 def test_two_presses_in_one_step_each_durable_before_the_next_is_applied():
-    # issue 12 point 5: a step longer than the lockout (two OLED frames and a flush) takes both
+    # A step longer than the lockout (two OLED frames and a flush) takes both
     # levers' presses; the first switching press's record is on the flash before the second press
     # is applied (journal.py, DESIGN's flash budget)
     app, board = _app()
@@ -215,7 +215,7 @@ def test_two_presses_in_one_step_each_durable_before_the_next_is_applied():
 
 
 def test_more_instants_in_one_step_than_the_event_queue_holds_are_all_logged_and_restored():
-    # issue 12 point 6: 60 byo-yomi periods in one step pass through the clock's sink to the
+    # 60 byo-yomi periods in one step pass through the clock's sink to the
     # journal; the log replays (a power cut brings the game back where it was)
     app, board = _app("1j1x99", settings={"freeze": False})
     app.start(T(0))
@@ -466,7 +466,7 @@ def test_real_time_script_stamps_presses_at_their_instants_when_the_loop_stalls(
 
 
 def test_the_loop_says_error_then_clears_it_after_clean_refreshes():
-    # review of issue 13: a step that raised (an I2C glitch) set "ERROR" for good, and on an OLED
+    # a review found: a step that raised (an I2C glitch) set "ERROR" for good, and on an OLED
     # face it takes the bottom line where FLAG, LOW and DEF go. Now it stands 3 s of clean
     # refreshes (after the last failure), then the faces say again what they said before.
     import asyncio

@@ -37,7 +37,7 @@ class _Link(LK.Link):
 
 
 def test_review_with_a_key_ctrl_c_never_reaches_the_repl_between_games():
-    # Issue 11.6 and docs/arbiter-guide.md ("It closes the REPL. With a key set, no byte sequence on
+    # docs/arbiter-guide.md ("It closes the REPL. With a key set, no byte sequence on
     # the USB serial link drops the board to MicroPython's prompt"). mpremote sends b"\r\x03\x03"
     # then b"\r\x01" (raw REPL): between games the firmware turns the keyboard interrupt back on
     # (kbd_intr(3)) whatever the key, so a laptop gets the REPL and reads /arbiter.key.

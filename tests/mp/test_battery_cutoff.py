@@ -1,4 +1,4 @@
-# issue 13 points 5 and 6 on the Pico board module with the real app and journal (littlefs on a RAM
+# The low battery and the cut-off on the Pico board module with the real app and journal (littlefs on a RAM
 # flash, the port-accurate fake `machine`): the low-battery warning during play on TM1637 faces,
 # and the cut-off: below it on battery power the clock saves the running game at that instant, says
 # so, goes dark and sleeps; the next boot restores the game paused at exactly that instant.

@@ -121,7 +121,7 @@ def test_battery_percent_and_low_warning():
     level, low = board.battery()
     assert level <= 25 and low
     assert hw.percent(4300) == 100 and hw.percent(3000) == 0 and hw.percent(3850) == 55
-    # 3.75 V is about 25 % (issue 13 point 5: not 40 %)
+    # 3.75 V is about 25 % (not 40 %)
     assert hw.percent(3750) == 25 and hw.percent(3750, "aa3") == 30
 
 
@@ -202,7 +202,7 @@ def test_esp32_third_led_shows_low_time_or_a_mark():
 
 
 def test_battery_is_read_at_the_first_show_after_a_boot_at_ticks_past_2_29():
-    # issue 12 point 4: next_battery = 0 is in the future for ticks in 2^29 .. 2^30 (a board
+    # next_battery = 0 is in the future for ticks in 2^29 .. 2^30 (a board
     # soft-reset after 6.2 days of uptime): the gauge was never read until the ticks wrapped
     from sagatfw.ticks import TICKS_HALF, TICKS_MAX, ticks_add
 
@@ -219,7 +219,7 @@ def test_battery_is_read_at_the_first_show_after_a_boot_at_ticks_past_2_29():
         assert 77 <= board.battery()[0] <= 80, boot
 
 
-# issue 13 point 1: the fakes accept what each port's C source accepts (MicroPython v1.28.0) and
+# The fakes accept what each port's C source accepts (MicroPython v1.28.0) and
 # reject the rest. (port, call, the exception the port raises or None). Sources: see the specs in
 # fake_machine.py (ports/<port>/machine_pin.c machine_pin_irq / machine_pin_obj_init_helper,
 # machine_adc.c mp_machine_adc_make_new, machine_i2c.c, machine_pwm.c, machine_timer.c,
@@ -234,7 +234,7 @@ def _irq(hard):
 
 PORT_CALLS = (
     ("rp2", lambda: _irq(True), None),
-    ("esp32", lambda: _irq(True), TypeError),  # the boot failure of issue 13
+    ("esp32", lambda: _irq(True), TypeError),  # the boot failure once seen
     ("esp32", lambda: _irq(None), None),
     ("esp32", lambda: FM.Pin(14).irq(handler=None, wake=None), None),
     ("rp2", lambda: FM.Pin(14).irq(handler=None, wake=None), TypeError),
@@ -313,7 +313,7 @@ def test_both_board_modules_boot_under_their_port():
 
 
 def test_pico_onboard_led_is_dark_all_game():
-    # issue 13 point 4: GP25 is the Pico's on-board LED. The battery is read on GP26 (the cell's
+    # GP25 is the Pico's on-board LED. The battery is read on GP26 (the cell's
     # divider), so nothing drives GP25: it stays an input after reset, the LED dark
     FM.Pin.pins.pop(25, None)
     board, _ = _board("pico")
@@ -325,7 +325,7 @@ def test_pico_onboard_led_is_dark_all_game():
 
 
 def test_tm1637_faces_say_the_messages_an_oled_shows():
-    # review of issue 13: a TM1637 clock never showed LOG ERROR, LOG FULL, ERROR...: its arbiter
+    # a review found: a TM1637 clock never showed LOG ERROR, LOG FULL, ERROR...: its arbiter
     # could not see that the log fails. Stopped: every other 2 s on both faces; during play: 1 s in
     # every 10 s on the waiting side's face (its time stands still), never the running side's
     board, pins = _board("pico")
@@ -357,7 +357,7 @@ def test_tm1637_faces_say_the_messages_an_oled_shows():
 
 
 def test_a_match_is_on_the_faces_and_leds_of_both_display_kinds():
-    # issue 14: while a match is the active mode the boards draw matchfaces.py's faces: TM1637 the
+    # While a match is the active mode the boards draw matchfaces.py's faces: TM1637 the
     # match time left and the score right, OLED each side's score; the LEDs the running period,
     # the cards and the winner
     from sagatfw import matchfaces as MF

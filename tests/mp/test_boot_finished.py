@@ -1,4 +1,4 @@
-# issue 15 point 4: a finished game is not replayed at boot, however long it was: the boot finds its
+# A finished game is not replayed at boot, however long it was: the boot finds its
 # result record at the log's end (journal.open) and sets up the next game at once, showing the
 # result code as before. An interrupted game is still replayed (tests/mp/test_powercut.py).
 import time

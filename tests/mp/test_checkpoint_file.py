@@ -1,4 +1,4 @@
-# The issue's attack (issue 11, point 8), on the real littlefs: checkpoint_ms=1000 and the 1 MB log
+# The attack, on the real littlefs: checkpoint_ms=1000 and the 1 MB log
 # bound on the sim's 1 MB flash, a 3-hour game. Checkpoints used to go into the chain, 64 bytes a
 # second: the flash filled with the game in progress near its end, the last presses, the power
 # restore and the result stayed in RAM and vanished, the log still verified, and a power cut

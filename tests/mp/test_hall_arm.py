@@ -1,4 +1,4 @@
-# issue 16, the hall's round: `arm` starts the game set up at an instant of the board's own ticks,
+# The hall's round: `arm` starts the game set up at an instant of the board's own ticks,
 # exactly there (charged from that instant however late the loop noticed it), across the ticks'
 # wrap; a press stamped before the instant does nothing, one after it counts; `state` reports the
 # board's ticks (the hall's link sync) and what is armed. TK-C5: the start starts the first player.

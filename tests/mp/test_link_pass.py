@@ -1,4 +1,4 @@
-# issue 15 point 3: the clock keeps running with loop gaps under 20 ms while a pull's chunks go
+# The clock keeps running with loop gaps under 20 ms while a pull's chunks go
 # out. A pass of the loop does one of the slow things at most (on the Pico: reading a line 5 ms,
 # answering a log.read 10-15, writing 4 KB 5): it answers one line that waits whole, or it reads
 # one line at most; and the pass that answered writes nothing. Here a host pipelines a pull as

@@ -1,4 +1,4 @@
-# log.read streams its records from the flash as the link takes them (issue 15): a run of
+# log.read streams its records from the flash as the link takes them: a run of
 # records is read at once and not decoded when its first and last seqs follow on. Against damage
 # of every kind (a flipped byte anywhere in a record, a record cut out of a segment, a torn tail,
 # a segment removed, a lone anchor) and any from_seq and max_records, every answer must be what

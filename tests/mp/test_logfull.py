@@ -1,4 +1,4 @@
-# A full flash must never lose events in silence (issue 11, point 8), on the real littlefs: a
+# A full flash must never lose events in silence, on the real littlefs: a
 # flash the game in progress really fills (a 64 KB image) says LOG FULL on the faces and in the
 # protocol's state, the records that cannot be kept are counted, the result is still logged (the
 # ballast goes for it) after a gap record with the count, and the clock never stops. (The issue's

@@ -1,4 +1,4 @@
-# Issue 11, point 9 on the unix port with littlefs: games whose times once passed the log's range
+# On the unix port with littlefs: games whose times once passed the log's range
 # (2^31 ms) - an hour a move for 700 moves each, a count-up game left running for 26 days - keep
 # every logged time in range (faces held at clock.MAX_FACE_MS, the game's time stopped at
 # clock.MAX_GAME_MS), and a reboot restores them. (On MicroPython the int array wrapped silently:

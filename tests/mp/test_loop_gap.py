@@ -1,4 +1,4 @@
-# issue 15 point 5: `loop_max_ms` is measured on every board, not only in the simulator: the
+# `loop_max_ms` is measured on every board, not only in the simulator: the
 # board's loop (app._loop) keeps the longest gap between two passes, and `identify` reports it and
 # starts again. On the Pico board module with the real app, journal and protocol (littlefs on a
 # RAM flash, the port-accurate fake `machine`), one step held up 45 ms (a flash erase, a stalled

@@ -1,4 +1,4 @@
-# issue 14: a referee runs a whole match from the clock's buttons alone (matchapp.py "the buttons"),
+# A referee runs a whole match from the clock's buttons alone (matchapp.py "the buttons"),
 # on the unix port with the real app, journal and littlefs on a RAM flash: START starts a period
 # and stops / restarts the match time, a lever opens a kok-boru score entry that a second press
 # completes (PLUS 4, MINUS 2, the lever again 1, MENU a warning, MENU held a red card), MINUS held
@@ -223,7 +223,7 @@ def test_a_finished_match_shows_its_result_code_after_a_reboot_too_and_an_undo_w
     assert code is not None and len(code) == 6 and status_text(app) == "CODE " + code
     app2 = _reboot(app)
     assert status_text(app2) == "CODE " + code and app2.result_code() == code
-    assert app2.match.m.state == M.FINISHED and app2.match.m.scores == [12, 0]  # (test_match_gaps.py)
+    assert app2.match.m.state == M.FINISHED and app2.match.m.scores == [12, 0]  # (test_match_result_undo_and_reboot.py)
     unmount()
     app = _app("kokboru", {"lead": 8})
     m = app.match.m

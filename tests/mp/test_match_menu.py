@@ -1,4 +1,4 @@
-# issue 14: a referee sets a match up from the clock's buttons alone (the on-clock menu's MATCH level,
+# A referee sets a match up from the clock's buttons alone (the on-clock menu's MATCH level,
 # menu.py), plays it, and goes on to the next match or a game, on the unix port with the real app,
 # journal and littlefs on a RAM flash. The menu never opens while the match time runs, nothing scores
 # behind it, and a match in progress needs ABORT? YES before another replaces it.

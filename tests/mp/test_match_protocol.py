@@ -1,4 +1,4 @@
-# issue 14: a match over the serial protocol (contract 6, docs/protocol.md "Matches") on a real App
+# A match over the serial protocol (contract 6, docs/protocol.md "Matches") on a real App
 # over littlefs in RAM: `new` with a mode, the referee's commands, `state` as a scoreboard, every
 # game command that would act on the clock refused while a match is set up, the arbiter's
 # authority on every changing match command, and the match's code out of RAM after each feed.

@@ -1,4 +1,4 @@
-# issue 13 point 3: the OLED faces send only what changed. With the port-accurate fake I2C and an
+# The OLED faces send only what changed. With the port-accurate fake I2C and an
 # SSD1306 model that fills its display RAM as the datasheet's commands say, the panel always holds
 # exactly the frame the firmware drew, while a refresh of a running game costs a fraction of the
 # 2 x 1 KB full frames (46 ms at 400 kHz, past the loop's 20 ms budget).

@@ -10,7 +10,7 @@
 #   - the interrupted game restores (from the checkpoint file's snapshot and the records after it,
 #     or by the whole replay), paused at its last durable record or the checkpoint written after
 #     it (power_restore), never at an older state than the last acknowledged one; the snapshot's
-#     restore and the whole replay give the same clock (issue 15, point 4);
+#     restore and the whole replay give the same clock;
 #   - the journal goes on writing after the reboot and the chain still verifies.
 import gc
 import sys

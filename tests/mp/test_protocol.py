@@ -1123,7 +1123,7 @@ def test_fuzz_unauthorized_changes_mid_game_change_nothing():
     assert set(codes) == {"auth_required", "auth_failed"} and min(codes.values()) > 100
 
 
-# ------------------------------------------------------------ attacks (issue 11)
+# ------------------------------------------------------------ attacks
 
 
 def _store_state(rig):

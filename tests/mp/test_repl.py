@@ -1,4 +1,4 @@
-# Ctrl-C and the REPL (issue 11, point 6; docs/protocol.md "Ctrl-C and the REPL"). At the REPL the
+# Ctrl-C and the REPL (docs/protocol.md "Ctrl-C and the REPL"). At the REPL the
 # arbiter key's file can be read, so with a key set no byte on the serial link may reach it. Here the
 # link (sagatfw/link.py) serves a real App on littlefs in RAM through the sim board's SerialDriver,
 # which does what a board's USB CDC / UART driver does with the interrupt character the firmware sets

@@ -1,4 +1,4 @@
-# Issue 11, point 10 on the app and the protocol over littlefs: a result entered while the clock is
+# On the app and the protocol over littlefs: a result entered while the clock is
 # in SETUP (protocol `result`, or the on-clock menu) is logged at t = 0 with the wall time of the
 # instant it was entered, so the 30-minute protest window (TK-P1) starts at the right time.
 from flash import unmount

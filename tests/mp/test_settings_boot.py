@@ -1,4 +1,4 @@
-# Issue 11, point 7 on littlefs through the protocol: `settings.set` (what `sagat settings` sends),
+# On littlefs through the protocol: `settings.set` (what `sagat settings` sends),
 # `presets.set` and `new` refuse a control the clock cannot play with bad_arg and save nothing, so
 # the next boot comes up normally; and a boot on any settings file plays on the defaults, says
 # SETTINGS DEFAULT and logs a settings record with origin defaults_corrupt.

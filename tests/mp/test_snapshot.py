@@ -1,4 +1,4 @@
-# Issue 15, point 4: an interrupted game restores from the checkpoint file's snapshot plus the records
+# An interrupted game restores from the checkpoint file's snapshot plus the records
 # after it, on the real littlefs, and gives the clock a whole replay gives: over many random games
 # (tests/pure/snapkit.py; the same property on CPython with hypothesis in tests/test_snapshot_props.py)
 # and at the cuts the issue names (right after the snapshot, between it and a later record, in a

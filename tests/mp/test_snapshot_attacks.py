@@ -1,4 +1,4 @@
-# Issue 15, point 4: the checkpoint snapshot attacked, on the real littlefs. Each snapshot that does
+# The checkpoint snapshot attacked, on the real littlefs. Each snapshot that does
 # not check out - another game's, another log's, one with its times edited (with the key; without
 # it, its MAC recomputed or not), one that follows a record since rewritten, a torn file, one that
 # follows a seq the log does not hold (a log put back from an older copy), one MACed under a key

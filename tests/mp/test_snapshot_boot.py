@@ -1,4 +1,4 @@
-# Issue 15, point 4: the boot of an interrupted 2,000-record game, counted in records read from the
+# The boot of an interrupted 2,000-record game, counted in records read from the
 # flash (a figure no emulator's speed changes): with the checkpoint snapshot the boot reads about a
 # segment's worth, whatever the game's length; by the whole replay (the snapshot removed: the boot
 # before snapshots) every record of the game. Both restore the same clock. The boot's time on the

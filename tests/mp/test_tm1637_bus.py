@@ -1,4 +1,4 @@
-# The TM1637 bus on the unix port (issue 13 point 2): fake_machine.TM1637Chip plays the chip's side
+# The TM1637 bus on the unix port: fake_machine.TM1637Chip plays the chip's side
 # of the two wires and pulls DIO low for its ACK from the 8th clock's falling edge to the 9th clock's
 # falling edge. The driver keeps DIO open-drain, releases it for every ACK whatever the byte, and never
 # drives it high against the chip; the chip receives exactly the bytes the driver meant.
@@ -36,7 +36,7 @@ def test_dio_is_open_drain_and_released_in_every_ack_for_every_byte_value():
 
 
 def test_the_chip_model_flags_a_push_pull_dio():
-    # the driver before issue 13: DIO push-pull, holding bit 7 through the ACK clock
+    # the earlier driver: DIO push-pull, holding bit 7 through the ACK clock
     class Old(TM1637):
         def _byte(self, b):
             clk = self.clk

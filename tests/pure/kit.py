@@ -15,7 +15,7 @@ class Game:
         self.clock.new_game(left, right, first, Settings(**settings))
         self.base = base
         self.log = []  # every event so far, as contract 3 dicts
-        self.clock.sink = self  # the clock drains its queue here when it fills (`_log`, issue 12)
+        self.clock.sink = self  # the clock drains its queue here when it fills (`_log`)
 
     def now(self, t):
         return ticks_add(self.base, t)

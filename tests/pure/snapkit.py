@@ -1,4 +1,4 @@
-# Test kit for the checkpoint snapshot (issue 15, point 4): random games played on a Clock and a
+# Test kit for the checkpoint snapshot: random games played on a Clock and a
 # Journal as the app plays them (each call's events logged, a checkpoint tried after every call),
 # and the clock's whole state for comparing a restore from the snapshot with a whole replay.
 # Runs under CPython (the journal on a temporary directory) and MicroPython (on littlefs) alike:

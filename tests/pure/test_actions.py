@@ -1,4 +1,4 @@
-# issue 14 "Shape": one table of actions (sagatfw/actions.py) for the protocol, the scripts, the
+# One table of actions (sagatfw/actions.py) for the protocol, the scripts, the
 # on-clock menu and the host's script checker. Its rows, the one check of arguments, and that
 # nothing else keeps a copy (CPython and the MicroPython unix port).
 from sagatfw import Refused, commands, matchlog, protocol

@@ -1,4 +1,4 @@
-# The clock's corners found by issue 12 (points 1, 2, 3, 6): byo-yomi after a tie extension
+# The clock's corners: byo-yomi after a tie extension
 # (TK-C14), stages counted while a flag is down (TK-C16), an hourglass and a flagged side, and more
 # events between two calls than the event queue holds. Run by pytest under CPython and by
 # tests/mprun.py under MicroPython.

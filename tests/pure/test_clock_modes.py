@@ -182,7 +182,7 @@ def test_flag_in_first_stage_is_a_flag_not_a_stage():
     g.press(R, 11500)
     g.press(L, 12000)  # second move of a flagged side: no stage time added (Chronos flaw)
     assert g.ms(L, 12000) == 0
-    # the stage count follows the moves all the same: stage 2 is logged, with no time (issue 12)
+    # the stage count follows the moves all the same: stage 2 is logged, with no time
     assert [(e["side"], e["stage"], e["left_ms"]) for e in g.of("stage")] == [("left", 2, 0)]
 
 

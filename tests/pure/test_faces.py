@@ -423,7 +423,7 @@ def test_oled_strings_are_ascii():
                 assert len(it[3]) * 8 * it[4] <= 128
 
 
-# ------------------------------------------------------------ the side to move (issue 12, point 14)
+# ------------------------------------------------------------ the side to move
 
 
 def _run_row(items):

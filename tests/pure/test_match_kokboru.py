@@ -351,7 +351,7 @@ def test_undo_of_the_winning_lead_withdraws_the_result_kb_14():
     assert r.brief(n) == [("undo", 10000), ("stoppage_start", 10000)]
     assert r.m.state == B.STOPPED and r.m.winner == B.NONE and r.m.why == -1 and r.m.scores == [8, 0]
     assert r.m.match_ms() == HALF - 3000  # the half's time stopped at the result
-    assert r.log[-1]["val"] == 7000  # KB-16: stopped since the result (tests/pure/test_match_gaps.py)
+    assert r.log[-1]["val"] == 7000  # KB-16: stopped since the result (tests/pure/test_match_result_undo_and_reboot.py)
     r.do("resume", 12000)
     assert r.log[-1]["val"] == 9000  # the stoppage from the result on
     r.poll(HOUR)

@@ -1,4 +1,4 @@
-# The faces of a match (sagatfw/matchfaces.py, issue 14): TM1637 bytes, LEDs and OLED items from
+# The faces of a match (sagatfw/matchfaces.py): TM1637 bytes, LEDs and OLED items from
 # the engines' view, under CPython and MicroPython. Rule IDs where a face shows a rule's state.
 from matchkit import MIN, NEAR_WRAP, Run
 

@@ -262,7 +262,7 @@ def test_stage_past_255_is_logged_as_255_and_replays():
     assert (r.clock.ms(0), r.clock.ms(1)) == (g.clock.ms(0), g.clock.ms(1))
 
 
-# ------------------------------------------------------------ attacks on the chain (issue 11)
+# ------------------------------------------------------------ attacks on the chain
 
 
 def _key_change(log, new_key, origin=REC.ORIGIN_KEY_SET, game=1):

@@ -1,4 +1,4 @@
-# Issue 11, point 7: no setting can make the clock unbootable. Every value is checked with the
+# No setting can make the clock unbootable. Every value is checked with the
 # parser and the rules the boot uses before anything is saved (nothing is saved on an error), the
 # game's control string has ONE parser (timecontrol.parse_sides: the app, settings, presets, the menu
 # and `sagat tc` all use it), and the boot survives any settings file: defaults for what is bad, the

@@ -1,4 +1,4 @@
-# Issue 11, point 9: no time the clock keeps or logs can pass the log's range. The clock's events
+# No time the clock keeps or logs can pass the log's range. The clock's events
 # are an int array (signed 32-bit: 2^31 - 1 ms is 24.8 days) and records hold u32 ms; before these
 # bounds `1/86400` with 110 moves wrapped the array, the restore failed and the game was lost.
 #   - the parser refuses a repeating stage that adds more than MAX_BONUS (1 h) a move (`1/86400`);

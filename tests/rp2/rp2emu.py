@@ -192,7 +192,7 @@ class Lockstep:
     Why: on the pseudo-terminal, the chip's emulated time runs on while the host process works, and
     while its firmware idles it runs fast (about 10x real time), so every wall millisecond the host
     takes costs the chip several emulated ones: a pull's emulated time then depends on the host's
-    load (issue 15). Here it does not: the same image, log and tool give the same emulated time.
+    load. Here it does not: the same image, log and tool give the same emulated time.
 
     How: the engine room's batch loop parks on a condition while engaged; the host's thread runs the
     emulator's own batches itself (the chip is touched by one thread at a time), and a batch ends

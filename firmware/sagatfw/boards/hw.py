@@ -38,7 +38,7 @@ class HwBoard:
     PINS = None  # type: dict  # the board module's pin map
     # Pin.irq(hard=True) exists on rp2 (ports/rp2/machine_pin.c, machine_pin_irq); the ESP32 port's
     # Pin.irq takes only handler, trigger, wake and always schedules the handler (soft): a TypeError
-    # there (issue 13). hardware/esp32.md bounds how late a soft IRQ stamps a press.
+    # there. hardware/esp32.md bounds how late a soft IRQ stamps a press.
     HARD_IRQ = True
     # the serial link's writes (link.py): LINK_WRITE bytes at most per write, LINK_STEP per pass of
     # the loop. A UART at 115200 baud takes 11 bytes a ms and its write waits for room: 256 (about
@@ -46,7 +46,7 @@ class HwBoard:
     LINK_WRITE = 256
     LINK_STEP = 256
     CUTOFF_SHOW_MS = 10000  # the empty-battery message stays this long before the board sleeps
-    loop_max_ms = 0  # the longest gap between two passes of app._loop since identify asked (issue 15)
+    loop_max_ms = 0  # the longest gap between two passes of app._loop since identify asked
 
     def __init__(self):
         p = self.PINS
@@ -149,7 +149,7 @@ class HwBoard:
                     # other 2 s while stopped; during play 1 s in every 10 s on the waiting face
                     F.text4(self.seg, m4)
                 elif self.low and c.running != -1 and c.running != side and c.t // 1000 % WARN_EVERY_S == 0:
-                    # the low-battery warning during play (FIDE: 10 h after it; issue 13 point 5):
+                    # the low-battery warning during play (FIDE: 10 h after it):
                     # 1 s in every 30 s of play on the face of the side not running, whose time
                     # stands still
                     F.text4(self.seg, "bAtt")
@@ -290,7 +290,7 @@ class HwBoard:
             self.under = 0
 
     def cutoff(self, app, now):
-        """The cell is empty (issue 13 point 6): below the cut-off in CUTOFF_READS readings in a row
+        """The cell is empty: below the cut-off in CUTOFF_READS readings in a row
         on battery power. Saves the running game at this instant (a checkpoint: the next boot
         restores it paused with a power_restore record, TK-C18), says so on both faces for
         CUTOFF_SHOW_MS, switches every output off and sleeps until the clock is switched off and

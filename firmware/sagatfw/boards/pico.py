@@ -25,7 +25,7 @@ PINS = {
 class Board(HwBoard):
     name = "pico"
     PINS = PINS
-    LINK_WRITE = LINK_STEP = 4096  # USB CDC (the Pico's serial): a log pull at the link's speed (issue 15)
+    LINK_WRITE = LINK_STEP = 4096  # USB CDC (the Pico's serial): a log pull at the link's speed
     lever_stamps = "irq"  # "pio": the levers' edges are stamped by PIO + DMA (rp2levers.py)
 
     def attach(self, buttons):

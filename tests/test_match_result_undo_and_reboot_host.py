@@ -1,5 +1,6 @@
-"""Issue 14's gaps through the simulator and `sagat logs` (the engine's side runs on both runtimes in
-tests/pure/test_match_gaps.py, the app's in tests/mp/test_match_gaps.py):
+"""A match's result withdrawn and a finished match rebooted, through the simulator and `sagat logs`
+(the engine's side runs on both runtimes in tests/pure/test_match_result_undo_and_reboot.py, the app's in
+tests/mp/test_match_result_undo_and_reboot.py):
 
 - an undo that withdraws a result 40 s after it: those 40 s are the stoppage's (KB-16, KT-4.5) in
   the log, the score sheet and `sagat logs verify`, which replays the engine; a log that hides them
@@ -113,7 +114,7 @@ def test_a_result_record_holds_the_final_view_and_a_forged_one_fails_verificatio
 
 def test_the_firmware_s_copies_of_the_match_record_codes_agree_with_matchlog():
     # matchapp.py and matchsetup.py keep matchlog's codes as their own constants (matchlog's names
-    # would be RAM beside a match, issue 14's heap after a restore): they must stay the same
+    # would be RAM beside a match, the heap after a restore): they must stay the same
     from sagatfw import matchapp, matchlog, matchsetup
 
     assert matchapp.MODES == matchlog.MODES and matchapp._EV_BASE == matchlog.EV_BASE

@@ -1,5 +1,5 @@
-# Issue 14's gaps in the match engines (sagatfw/modes), run by pytest under CPython and by
-# tests/mprun.py under MicroPython:
+# A match's result withdrawn and a finished match rebooted, in the match engines (sagatfw/modes),
+# run by pytest under CPython and by tests/mprun.py under MicroPython:
 #   - an undo that withdraws a result accounts for the time since the result as stopped time
 #     (KB-16, KT-4.5);
 #   - a finished match comes back after a reboot from its result record alone

@@ -1,4 +1,5 @@
-# Issue 14's gaps on the real App over littlefs in RAM, with the protocol (MicroPython only):
+# A match's result withdrawn and a finished match rebooted, on the real App over littlefs in RAM,
+# with the protocol (MicroPython only):
 #   - an undo that withdraws a result: the time since the result is the stoppage's (KB-16,
 #     KT-4.5), in `state` and in the log;
 #   - a finished match comes back after a reboot as it ended (its result record, no replay): the
@@ -122,7 +123,7 @@ def test_a_finished_kilithattu_match_by_lot_comes_back_with_its_entering_team_kt
 
 
 def test_a_long_finished_match_is_not_replayed_at_boot():
-    # issue 15 asks that a finished game is not replayed at boot: a finished match is read from
+    # A finished game is not replayed at boot: a finished match is read from
     # its setup and its last records, however long it was
     rig = Rig(blocks=256)
     rig.ok("new", mode="kokboru", lead=0)

@@ -1,6 +1,7 @@
-"""Second review of issue 11's fixes, host side (`sagat logs verify`, `sagat tc`), as an attacker
-with a copy of a log or a pull. Each test performs one attack and asserts what a sound verifier
-must say; each failed when written (a finding) and passes with its fix. Nothing here is skipped."""
+"""Attacks on the host side, as an attacker with a copy of a log or a pull: `sagat logs verify` on a
+crafted head.json and on a forged gap record, and `sagat tc` against the clock's own parser on
+Unicode whitespace. Each test performs one attack and asserts what a sound verifier must say; each
+failed when written (a finding) and passes with its fix. Nothing here is skipped."""
 
 import io
 import json

@@ -1,6 +1,6 @@
-"""Issue 14 "Shape" attacks (adversarial review): the one table of actions (actions.py) over the
-protocol on a real App under CPython (its flash a temporary directory), the host's script checker
-against the firmware, the status codes."""
+"""Attacks on the one table of actions (actions.py) over the protocol on a real App under CPython
+(its flash a temporary directory), on the host's script checker against the firmware, and on the
+referee's menu and buttons in a match."""
 
 import json
 import os
