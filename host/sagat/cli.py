@@ -14,19 +14,19 @@ from sagatfw import presets
 from sagatfw import timecontrol as tcm
 
 from . import __version__, client
+from .cliutil import (
+    Parser,
+    UserError,
+    arbiter_keys,
+    call,
+    current_key,
+    duration,
+    link_args,
+    out,
+    value,
+)
 
 _MODES = {tcm.SUDDEN: "sudden death", tcm.FISCHER: "Fischer", tcm.DELAY: "delay", tcm.BRONSTEIN: "Bronstein"}
-
-
-class UserError(Exception):
-    """A failure to report as one line."""
-
-
-def _clock(ms: int) -> str:
-    s = ms // 1000
-    h, rest = divmod(s, 3600)
-    m, sec = divmod(rest, 60)
-    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
 def describe(tc: tcm.TimeControl) -> list[str]:
@@ -34,12 +34,12 @@ def describe(tc: tcm.TimeControl) -> list[str]:
     if tc.kind == tcm.COUNTUP:
         return ["no limit: the faces count up"]
     if tc.kind == tcm.HOURGLASS:
-        return [f"hourglass {_clock(tc.stages[0].time_ms)}: time one side uses goes to the other"]
+        return [f"hourglass {duration(tc.stages[0].time_ms)}: time one side uses goes to the other"]
     lines = []
     for i, st in enumerate(tc.stages, 1):
         moves = f"{st.moves} moves" if st.moves else "rest of the game"
-        text = f"stage {i}: {_clock(st.time_ms)} for the {moves}" if not st.moves else (
-            f"stage {i}: {moves} in {_clock(st.time_ms)}"
+        text = f"stage {i}: {duration(st.time_ms)} for the {moves}" if not st.moves else (
+            f"stage {i}: {moves} in {duration(st.time_ms)}"
         )
         if st.mode != tcm.SUDDEN:
             text += f", {_MODES[st.mode]} {st.bonus_ms // 1000} s"
@@ -49,7 +49,7 @@ def describe(tc: tcm.TimeControl) -> list[str]:
     if tc.byo == tcm.BYO_JAPANESE:
         lines.append(f"then Japanese byo-yomi: {tc.byo_count} periods of {tc.byo_ms // 1000} s")
     elif tc.byo == tcm.BYO_CANADIAN:
-        lines.append(f"then Canadian byo-yomi: {tc.byo_count} moves per {_clock(tc.byo_ms)}")
+        lines.append(f"then Canadian byo-yomi: {tc.byo_count} moves per {duration(tc.byo_ms)}")
     return lines
 
 
@@ -61,13 +61,13 @@ def cmd_presets(args: argparse.Namespace) -> int:
         if not slot.isdigit():
             raise UserError(f"presets push: slot {slot!r} is not a number")
         text = _control(text)
-        _call(args, lambda c: c.request("presets.set", auth=True, slot=int(slot), name=name, tc=text))
-        return _out(args, {"slot": int(slot), "name": name, "tc": text}, f"slot {slot}: {name} = {text}")
+        call(args, lambda c: c.request("presets.set", auth=True, slot=int(slot), name=name, tc=text))
+        return out(args, {"slot": int(slot), "name": name, "tc": text}, f"slot {slot}: {name} = {text}")
     if args.rest:
         raise UserError("presets [list|push SLOT NAME TC]")
     rows = [(name, text, desc) for name, text, desc in presets.PRESETS]
     if args.port:  # the clock's own user slots too
-        ans = _call(args, lambda c: c.request("presets.list"))
+        ans = call(args, lambda c: c.request("presets.list"))
         rows += [(f"slot {p['slot']}: {p['name']}", p["tc"], "user preset on the clock") for p in ans.get("user", [])]
     if args.json:
         for name, text, desc in rows:
@@ -113,31 +113,6 @@ def cmd_tc(args: argparse.Namespace) -> int:
     return 0
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line and exit code 2."""
-
-    def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
-def _keys(args: argparse.Namespace) -> list[bytes]:
-    """The arbiter keys given (--key may repeat: the current key first, then older ones)."""
-    keys = [k.encode() for k in (getattr(args, "key", None) or [])]
-    if getattr(args, "key_file", None):
-        try:
-            with open(args.key_file, "rb") as fh:
-                keys.insert(0, fh.read().strip())
-        except OSError as e:
-            raise UserError(f"cannot read key file {args.key_file}: {e.strerror or e}") from None
-    return keys
-
-
-def _key(args: argparse.Namespace) -> bytes:
-    """The current arbiter key, for the serial link."""
-    keys = _keys(args)
-    return keys[0] if keys else b""
-
-
 def _read_log(args: argparse.Namespace, replay: bool = True):
     from . import logs
 
@@ -150,10 +125,10 @@ def _read_log(args: argparse.Namespace, replay: bool = True):
                 raise UserError(f"cannot read {args.records}: {e.strerror or e}") from None
             if not data:
                 raise UserError(f"{args.records} is empty")
-            return logs.read_segments([(os.path.basename(args.records), data)], _keys(args), replay)
+            return logs.read_segments([(os.path.basename(args.records), data)], arbiter_keys(args), replay)
         if not args.image:
             raise UserError("give --image FILE (a flash image) or --records FILE (from `sagat logs pull`)")
-        return logs.read_segments(logs.read_image(args.image, args.block_size), _keys(args), replay)
+        return logs.read_segments(logs.read_image(args.image, args.block_size), arbiter_keys(args), replay)
     except logs.LogError as e:
         raise UserError(str(e)) from None
 
@@ -247,7 +222,7 @@ def cmd_logs_verify(args: argparse.Namespace) -> int:
     extra: list[str] = []
     notes: list[str] = []
     head_path = None if args.no_head else _head_file(args)
-    keys = [k for k in _keys(args) if k]
+    keys = [k for k in arbiter_keys(args) if k]
     if not keys:
         _needs_key(log)
     if head_path:
@@ -308,43 +283,6 @@ def cmd_logs_export(args: argparse.Namespace) -> int:
     return _damage(log)
 
 
-# ------------------------------------------------------------- the serial link
-
-
-def _open_clock(args: argparse.Namespace):
-    from . import client
-
-    try:
-        return client.Clock(client.pick_port(args.port), args.timeout, _key(args))
-    except client.LinkError as e:
-        raise UserError(str(e)) from None
-
-
-# what to do about the clock's refusals that a key settles: the options that give the key
-AUTH_HINTS = {
-    "auth_required": " (the clock has an arbiter key: give it with --key KEY or --key-file FILE)",
-    "auth_failed": " (the key given is not this clock's arbiter key: check --key / --key-file)",
-}
-
-
-def _call(args: argparse.Namespace, fn):
-    """Run fn(clock) on an open link; link errors become one line."""
-    from . import client
-
-    clock = _open_clock(args)
-    try:
-        return fn(clock)
-    except client.LinkError as e:
-        raise UserError(f"{e}{AUTH_HINTS.get(e.code or '', '')}") from None
-    finally:
-        clock.close()
-
-
-def _out(args: argparse.Namespace, obj: dict, text: str) -> int:
-    print(json.dumps(obj) if args.json else text)
-    return 0
-
-
 def cmd_ports(args: argparse.Namespace) -> int:
     from . import client
 
@@ -372,7 +310,7 @@ def cmd_info(args: argparse.Namespace) -> int:
             game = None
         return ident, game
 
-    ans, game = _call(args, run)
+    ans, game = call(args, run)
     for d in (ans, game or {}):
         d.pop("id", None)
         d.pop("ok", None)
@@ -427,7 +365,7 @@ def info_text(ans: dict, game: dict | None) -> str:
             rows[-1] = ("match", match_text(game))
     uptime = ans.get("uptime_ms")
     if isinstance(uptime, int):
-        rows.append(("uptime", _clock(uptime) + (f", longest loop gap {ans['loop_max_ms']} ms"
+        rows.append(("uptime", duration(uptime) + (f", longest loop gap {ans['loop_max_ms']} ms"
                                                         if isinstance(ans.get("loop_max_ms"), int) else "")))
     key = "set: changes need --key or --key-file" if ans.get("key_set") else "not set (`sagat key`)"
     if ans.get("repl_open"):
@@ -501,8 +439,8 @@ def _faces(st: dict) -> str:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    ans = _call(args, lambda c: c.request("state"))
-    return _out(args, ans, _faces(ans))
+    ans = call(args, lambda c: c.request("state"))
+    return out(args, ans, _faces(ans))
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -530,7 +468,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return 0
 
     try:
-        return _call(args, loop)
+        return call(args, loop)
     except KeyboardInterrupt:
         return 0
     finally:
@@ -545,15 +483,8 @@ def _assignments(items: list[str], what: str) -> dict:
         key, eq, val = item.partition("=")
         if not eq or not key:
             raise UserError(f"{what}: {item!r} is not KEY=VALUE")
-        values[key] = _value(val)
+        values[key] = value(val)
     return values
-
-
-def _value(text: str):
-    try:
-        return client.loads(text)
-    except ValueError:
-        return text
 
 
 FREEZE_WORDS = {"auto": None, "null": None, "on": True, "true": True, "off": False, "false": False}
@@ -567,7 +498,7 @@ def _setting(key: str, text: str):
 
     spec = settings.SCHEMA.get(key)
     if spec is None:  # a clock with other firmware may know it: the clock says whether it does
-        return _value(text)
+        return value(text)
     kind, low, high = spec[1], spec[2], spec[3]
     word = text.strip().lower()
     if kind == "t":
@@ -622,9 +553,9 @@ def cmd_settings(args: argparse.Namespace) -> int:
             clock.request("settings.set", auth=True, values=changes)
         return clock.request("settings.get")
 
-    ans = _call(args, run)
+    ans = call(args, run)
     values = ans.get("values", {})
-    return _out(args, values, _settings_text(values))
+    return out(args, values, _settings_text(values))
 
 
 METHODS = ("sudden", "lot", "draw", "referee")
@@ -661,8 +592,8 @@ def _match_options(args: argparse.Namespace) -> dict:
 def cmd_new(args: argparse.Namespace) -> int:
     if args.mode:
         opts = _match_options(args)
-        ans = _call(args, lambda c: c.request("new", auth=True, **opts))
-        return _out(args, ans, "next match: " + match_text(ans))
+        ans = call(args, lambda c: c.request("new", auth=True, **opts))
+        return out(args, ans, "next match: " + match_text(ans))
     for name in ("lead", "changeover", "method"):
         if getattr(args, name) is not None:
             raise UserError(f"--{name} is a match's option: give --mode kokboru or --mode kilithattu")
@@ -670,17 +601,17 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise UserError("new needs a time control (e.g. sagat new 420) or --mode kokboru|kilithattu")
     args.first = args.first or "left"
     text = _control(args.control)
-    ans = _call(args, lambda c: c.request("new", auth=True, tc=text, first=args.first))
-    return _out(args, ans, f"next game: {text}, first player on the {args.first}")
+    ans = call(args, lambda c: c.request("new", auth=True, tc=text, first=args.first))
+    return out(args, ans, f"next game: {text}, first player on the {args.first}")
 
 
 def _referee(args: argparse.Namespace, cmd: str, **values) -> int:
     """A referee's command (a match's, or start, resume and result for a game too): the answer
     is the state after it."""
-    ans = _call(args, lambda c: c.request(cmd, auth=True, **values))
+    ans = call(args, lambda c: c.request(cmd, auth=True, **values))
     ans.pop("id", None)
     ans.pop("ok", None)
-    return _out(args, ans, _faces(ans) if ans.get("mode") else _brief(ans))
+    return out(args, ans, _faces(ans) if ans.get("mode") else _brief(ans))
 
 
 def _code_text(st: dict) -> str:
@@ -732,7 +663,7 @@ def cmd_result(args: argparse.Namespace) -> int:
             ans = clock.request("result", auth=True, result=args.outcome)
             return ans, clock.request("state")
 
-        ans, state = _call(args, run)
+        ans, state = call(args, run)
         for k in ("id", "ok"):
             ans.pop(k, None)
         code = state.get("result_code")
@@ -742,7 +673,7 @@ def cmd_result(args: argparse.Namespace) -> int:
         # record is on its flash
         line = f"result code {code} (game {state.get('game')})" if code else \
             "no result code yet: the clock shows it once the result is on its flash (`sagat state`)"
-        return _out(args, ans, _brief(ans) + "\n" + line)
+        return out(args, ans, _brief(ans) + "\n" + line)
     raise UserError(f"result {args.outcome!r}: a match's winner is left, right or none; a game's result is "
                     + ", ".join(RESULTS))
 
@@ -753,8 +684,8 @@ def cmd_sync_time(args: argparse.Namespace) -> int:
     def run(clock):
         return clock.request("time.sync", auth=True, wall_ms=int(time.time() * 1000))
 
-    ans = _call(args, run)
-    return _out(args, ans, "clock time synced: events now carry wall time")
+    ans = call(args, run)
+    return out(args, ans, "clock time synced: events now carry wall time")
 
 
 def _out_dir(path: str) -> None:
@@ -795,8 +726,8 @@ def cmd_logs_pull(args: argparse.Namespace) -> int:
     from . import pull
 
     _out_dir(args.out)
-    figures = _call(args, lambda c: pull.pull(c, args.out))
-    return _out(
+    figures = call(args, lambda c: pull.pull(c, args.out))
+    return out(
         args,
         figures,
         _pulled_text(figures) + f", {figures['events']} events in {os.path.join(args.out, 'events.jsonl')}",
@@ -813,7 +744,7 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
             data = fh.read()
     except OSError as e:
         raise UserError(f"erase needs a pull to keep: cannot read {raw}: {e.strerror or e}") from None
-    log = logs.read_segments([("records.bin", data)], _keys(args), replay=True)
+    log = logs.read_segments([("records.bin", data)], arbiter_keys(args), replay=True)
     ok, lines = logs.verify_report(log)
     if not ok:
         raise UserError(f"the pulled copy in {args.pulled} does not verify ({lines[0]}): nothing erased")
@@ -841,12 +772,12 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
             if not ans.get("more"):
                 return ans
 
-    ans = _call(args, run)
+    ans = call(args, run)
     if not total:
-        return _out(args, {"erased_segments": 0, "first": ans.get("first"), "stopped": ans.get("stopped")},
+        return out(args, {"erased_segments": 0, "first": ans.get("first"), "stopped": ans.get("stopped")},
                     f"nothing erased: no segment holds only games up to {game} (pulled and verified up to seq "
                     f"{upto}); the clock's log starts at seq {ans.get('first')}")
-    return _out(args, {"erased_segments": total, "first": ans.get("first"), "stopped": ans.get("stopped")},
+    return out(args, {"erased_segments": total, "first": ans.get("first"), "stopped": ans.get("stopped")},
                 f"{total} segment(s) of games up to {game} erased (pulled and verified up to seq {upto}); "
                 f"the clock's log now starts at seq {ans.get('first')}")
 
@@ -856,19 +787,19 @@ def cmd_key(args: argparse.Namespace) -> int:
     new = args.new_key.encode()
     if len(new) > 64:
         raise UserError("the arbiter key is at most 64 bytes")
-    ans = _call(args, lambda c: c.request("key.set", auth=True, key=new.hex()))
+    ans = call(args, lambda c: c.request("key.set", auth=True, key=new.hex()))
     text = "arbiter key set: keep it secret; `sagat logs verify --key ...` needs it" if new else "arbiter key cleared"
     if ans.get("durable") is False:
         text += "\nwarning: the clock could not write the change to its log yet (its faces say LOG ERROR)"
-    return _out(args, ans, text)
+    return out(args, ans, text)
 
 
 def cmd_call(args: argparse.Namespace) -> int:
     """Any protocol command (docs/protocol.md), e.g. `sagat call pause by=arbiter`."""
     values = _assignments(args.args, "call")
-    ans = _call(args, lambda c: c.request(args.cmd, auth=True, **values))
+    ans = call(args, lambda c: c.request(args.cmd, auth=True, **values))
     ans.pop("id", None)
-    return _out(args, ans, json.dumps(ans, indent=2))
+    return out(args, ans, json.dumps(ans, indent=2))
 
 
 def cmd_deploy(args: argparse.Namespace) -> int:
@@ -879,7 +810,7 @@ def cmd_deploy(args: argparse.Namespace) -> int:
 
     try:
         port = client.pick_port(args.port)
-        ask_state, identify, open_repl = D.serial_protocol(port, args.timeout, args.boot_timeout, key=_key(args))
+        ask_state, identify, open_repl = D.serial_protocol(port, args.timeout, args.boot_timeout, key=current_key(args))
         report = D.deploy(
             D.MpremoteTransport(port, repl_s=max(10.0, args.boot_timeout / 2)),
             args.board,
@@ -896,20 +827,6 @@ def cmd_deploy(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.__dict__ if hasattr(report, "__dict__") else str(report), default=str))
     return 0
-
-
-def _link_args(sp: argparse.ArgumentParser, key: bool = True) -> None:
-    """--port, --timeout, --json, and for a command that signs (changes something) --key and --key-file."""
-    sp.add_argument("--port", metavar="PORT",
-                    help="the clock's serial port, e.g. /dev/ttyACM0, COM3 or the simulator's /dev/pts/N "
-                         "(default: the one clock found by its USB id)")
-    sp.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
-                    help="seconds to wait for each answer (default: 3)")
-    if key:
-        sp.add_argument("--key", action="append", metavar="KEY",
-                        help="the arbiter key, once one is set on the clock (it signs the change)")
-        sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
-    sp.add_argument("--json", action="store_true", help="machine-readable output (JSON)")
 
 
 def _log_source(sp: argparse.ArgumentParser) -> None:
@@ -929,8 +846,8 @@ def cmd_hall(args: argparse.Namespace) -> int:
     from . import hall
 
     try:
-        return hall.run(args.port or [], args.sim, _key(args), [k for k in _keys(args) if k], args.pairings,
-                        args.host, args.http_port, args.out, not args.no_usb,
+        return hall.run(args.port or [], args.sim, current_key(args), [k for k in arbiter_keys(args) if k],
+                        args.pairings, args.host, args.http_port, args.out, not args.no_usb,
                         hall.wants_browser() and not args.no_browser, args.timeout, args.publish, args.subscribe,
                         args.name)
     except hall.StartError as e:
@@ -947,7 +864,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from .hall import report
 
     pairs = {}
-    keys = [k for k in _keys(args) if k]
+    keys = [k for k in arbiter_keys(args) if k]
     try:
         if args.pairings:
             pairs = P.read(args.pairings)
@@ -962,7 +879,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         text += f", {figures['sealed']} sealed with an arbiter key, not checked (give --key-file or --key)"
     if figures["failed"]:
         text += f", {figures['failed']} NOT verified"
-    _out(args, figures, f"{text}: {figures['index']}")
+    out(args, figures, f"{text}: {figures['index']}")
     return 1 if figures["failed"] else 0  # as `sagat logs verify` (the pages are written all the same)
 
 
@@ -1019,10 +936,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="sagat", description="The toguz kumalak tournament clock's host command: configure a clock "
+    p = Parser(prog="sagat", description="The toguz kumalak tournament clock's host command: configure a clock "
                 "over USB serial, pull and verify its log, run the simulator, put the firmware on a board.")
     p.add_argument("--version", action="version", version=f"sagat {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     def cmd(name: str, text: str, description: str | None = None, parent=sub):
         return parent.add_parser(name, help=text, description=description or (text[0].upper() + text[1:] + "."))
@@ -1053,7 +970,7 @@ def build_parser() -> argparse.ArgumentParser:
     lp = cmd("logs", "read, verify and export a clock's log",
              "A clock's log: pull it over serial, show, verify and export it (from a pull's records.bin or a "
              "flash image), erase what a pull saved. See docs/arbiter-guide.md.")
-    lsub = lp.add_subparsers(dest="logs_command", metavar="ACTION", parser_class=_Parser, required=True)
+    lsub = lp.add_subparsers(dest="logs_command", metavar="ACTION", parser_class=Parser, required=True)
     sp = cmd("show", "every event, as a table per game or JSON lines", parent=lsub)
     _log_source(sp)
     sp.add_argument("--json", action="store_true",
@@ -1065,12 +982,12 @@ def build_parser() -> argparse.ArgumentParser:
              "Copy the clock's log over serial into DIR: records.bin, events.jsonl and head.json (the clock's "
              "signed last record: with a key set, --key is needed for it). A second pull adds only what is new.",
              parent=lsub)
-    _link_args(sp)
+    link_args(sp)
     sp.add_argument("--out", default="sagat-log", metavar="DIR",
                     help="the folder for records.bin, events.jsonl and head.json (default: sagat-log)")
     sp.set_defaults(func=cmd_logs_pull)
     sp = cmd("erase", "erase finished games on the clock that a pull saved and verifies", parent=lsub)
-    _link_args(sp)
+    link_args(sp)
     sp.add_argument("--pulled", default="sagat-log", metavar="DIR",
                     help="the folder `sagat logs pull` wrote (default: sagat-log)")
     sp.set_defaults(func=cmd_logs_erase)
@@ -1101,13 +1018,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp = cmd("info", "identify the clock: firmware, board, id, battery, heap, game",
              "What the clock says about itself: firmware and protocol, board, id, battery, heap, the game's "
              "state, uptime, whether an arbiter key is set. Reading needs no key.")
-    _link_args(sp, key=False)
+    link_args(sp, key=False)
     sp.set_defaults(func=cmd_info)
     sp = cmd("state", "both faces, once", "Both faces once: times, moves, flags, the clock's state.")
-    _link_args(sp, key=False)
+    link_args(sp, key=False)
     sp.set_defaults(func=cmd_state)
     sp = cmd("watch", "both faces, live", "Both faces, read again and again until Ctrl-C (or --count).")
-    _link_args(sp, key=False)
+    link_args(sp, key=False)
     sp.add_argument("--interval", type=float, default=0.2, metavar="SECONDS",
                     help="seconds between readings (default: 0.2)")
     sp.add_argument("--count", type=int, metavar="N", help="stop after N readings")
@@ -1116,14 +1033,14 @@ def build_parser() -> argparse.ArgumentParser:
              "Show the clock's settings; with KEY=VALUE arguments, change them (between games; with a key set, "
              "--key signs the change), shown in the menu's order. docs/user-guide.md lists the keys and their units "
              "(ms, a count, on/off; freeze auto, on or off; tc a TimeControl string).")
-    _link_args(sp)
+    link_args(sp)
     sp.add_argument("assign", nargs="*", metavar="KEY=VALUE",
                     help="a setting to change, e.g. low_time_ms=60000 (ms), sound=off, freeze=auto or tc=420")
     sp.set_defaults(func=cmd_settings)
     sp = cmd("new", "configure the next game (a TimeControl string or preset name) or match (--mode)",
              "Set up the next game (a TimeControl string or preset name) or, with --mode, a match of kok-boru or "
              "kilithattu (docs/match.md), which waits for the referee's start.")
-    _link_args(sp)
+    link_args(sp)
     sp.add_argument("control", nargs="?", help='a TimeControl string in seconds ("420", "40/5400+30:1800+30", '
                     '"300+2|180+2") or a preset name (tk-blitz, tk-rapid); none with --mode')
     sp.add_argument("--first", choices=("left", "right"),
@@ -1144,25 +1061,25 @@ def build_parser() -> argparse.ArgumentParser:
                        ("stoppage", "a match's stoppage: the match time stops until `sagat resume` (KB-16, KT-4.5)"),
                        ("undo", "a match: take back the last score or card of the period (logged as an undo)")):
         sp = cmd(name, text)
-        _link_args(sp)
+        link_args(sp)
         sp.set_defaults(func=cmd_pause if name == "pause" else cmd_referee)
     sp = cmd("score", "a match: points for a side (kokboru 4, 2 or 1; kilithattu 1)")
-    _link_args(sp)
+    link_args(sp)
     sp.add_argument("side", choices=("left", "right"), help="the side (face) that scored")
     sp.add_argument("points", type=int, help="the points: kokboru 4, 2 or 1 (KB-7..10), kilithattu 1 (KT-5.5)")
     sp.set_defaults(func=cmd_score)
     sp = cmd("card", "a match (kokboru): a warning or a red card for a side (KB-11, KB-12)")
-    _link_args(sp)
+    link_args(sp)
     sp.add_argument("side", choices=("left", "right"), help="the side (face) carded")
     sp.add_argument("kind", choices=("warning", "red"), help="warning (a second removes the rider) or red")
     sp.set_defaults(func=cmd_card)
     sp = cmd("result", "enter the result: a match's winner (left, right, none) or a game's (1-0, 0-1, ...)")
-    _link_args(sp)
+    link_args(sp)
     sp.add_argument("outcome", metavar="RESULT",
                     help="a match: left, right or none (a draw); a game: 1-0, 0-1, 1/2-1/2, +/- or -/+")
     sp.set_defaults(func=cmd_result)
     sp = cmd("sync-time", "set the clock's wall time from this PC, so events carry `wall`")
-    _link_args(sp)
+    link_args(sp)
     sp.set_defaults(func=cmd_sync_time)
 
     sp = cmd("deploy", "flash the firmware to a Pico or ESP32 (keeps its settings and log)",
@@ -1186,12 +1103,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp = cmd("key", "set the arbiter key between games ('' clears it); --key: the current one",
              "Set the arbiter key (between games). Once one is set, every change needs it, and the log's chain is "
              "keyed with it. A change or '' (clear) needs the current key as --key or --key-file.")
-    _link_args(sp)
+    link_args(sp)
     sp.add_argument("new_key", metavar="NEW_KEY", help="the new key, 1 to 64 bytes ('' clears it)")
     sp.set_defaults(func=cmd_key)
     sp = cmd("call", "send any protocol command, e.g. `sagat call pause by=arbiter`",
              "Send any protocol command (docs/protocol.md) and print its answer; signed with --key when one is set.")
-    _link_args(sp)
+    link_args(sp)
     sp.add_argument("cmd", metavar="COMMAND", help="start, pause, resume, adjust, extend, result, ... (protocol.md)")
     sp.add_argument("args", nargs="*", metavar="KEY=VALUE",
                     help="the command's arguments, e.g. side=left ms=60000 (times in ms); values are JSON where "
