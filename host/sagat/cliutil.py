@@ -1,7 +1,8 @@
-"""What the `sagat` command's code shares: UserError, the failure reported as one line; the parser
-whose usage errors are one line; and the clock connection: its options (--port, --timeout, --key,
---key-file, --json), the arbiter keys given, the link opened with the current key, and a call on it
-whose failures are one line (with what to do when the clock asks for the key)."""
+"""What the `sagat` command's modules (sagat/cli.py, sagat/commands/) share: UserError, the failure
+reported as one line; the parser whose usage errors are one line, and the helper that adds a command
+to it; and the clock connection: its options (--port, --timeout, --key, --key-file, --json), the
+arbiter keys given, the link opened with the current key, and a call on it whose failures are one
+line (with what to do when the clock asks for the key)."""
 
 from __future__ import annotations
 
@@ -99,3 +100,13 @@ def link_args(sp: argparse.ArgumentParser, key: bool = True) -> None:
                         help="the arbiter key, once one is set on the clock (it signs the change)")
         sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
     sp.add_argument("--json", action="store_true", help="machine-readable output (JSON)")
+
+
+def adder(subparsers):
+    """The parser builder's `cmd(name, help, description)`: adds a command to subparsers (or to parent),
+    its description the one-line help as a sentence unless one is given."""
+
+    def cmd(name: str, text: str, description: str | None = None, parent=subparsers):
+        return parent.add_parser(name, help=text, description=description or (text[0].upper() + text[1:] + "."))
+
+    return cmd
