@@ -6,6 +6,7 @@ changed, an event removed, a period's end moved, a lot flipped against the match
 The logs are whole matches played by the sim from scripts (tests/test_sim_match.py's); a keyed log
 is the same records sealed under KEY from seq 0, as a clock with the key set from the start."""
 
+import contextlib
 import csv
 import io
 import json
@@ -96,12 +97,20 @@ def innings(tmp_path_factory):
 
 
 class _Quiet:
+    """A capsys stand-in for the module's fixtures: the sim's output (its final faces) goes into
+    a buffer of its own, so it never reaches the capture of the test that first asks for them."""
+
+    def __init__(self):
+        self.buf = io.StringIO()
+
     def readouterr(self):
-        return "", ""
+        return self.buf.getvalue(), ""
 
 
 def _play_quiet(tmp, lines, name):
-    return _play(tmp, _Quiet(), lines, name)
+    quiet = _Quiet()
+    with contextlib.redirect_stdout(quiet.buf):
+        return _play(tmp, quiet, lines, name)
 
 
 def _copy(recs):

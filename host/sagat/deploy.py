@@ -551,7 +551,7 @@ def _hash(transport: Transport, path: str) -> bytes | None:
         return None
 
 
-# ------------------------------------------------------------------- the protocol, for cli.py
+# ----------------------------------- the protocol, for `sagat deploy` (commands/deploy.py)
 
 
 def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 60.0, key: bytes = b""):

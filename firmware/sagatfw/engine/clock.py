@@ -115,7 +115,7 @@ EV_SIZE = const(15)
 EV_CAPACITY = const(32)
 # One instant of `advance` emits at most 2 events (the default time, for both sides), an operation
 # at most 2 more (a press and its stage): `advance` takes the next instant only while this much room
-# is left, else it hands the queue to the sink (or stops there, whole, without one: issue 12).
+# is left, else it hands the queue to the sink (or stops there, whole, without one: no event is lost).
 _EV_ROOM = const(4)
 
 # Who paused (F_ARG of pause).
@@ -138,7 +138,7 @@ _NEXT_END = const(4)  # the game's time reaches MAX_GAME_MS
 # LATE_INSTALL_FLOOR_MS (TK-C11), MAX_MS (the most a correction may put on a face) and MAX_MOVES
 # are rules.py's, imported above.
 
-# The range of every time the clock keeps and logs (issue 11). The events are an int array (signed
+# The range of every time the clock keeps and logs. The events are an int array (signed
 # 32-bit: at most 2^31 - 1 ms, 24.8 days) and a record holds u32 ms (records.py); past them a value
 # wraps (MicroPython) or raises (CPython), the restore fails and the game is lost. Both bounds are
 # below 2^30 too, so every stored time stays a small int on every port (no allocation on the tick

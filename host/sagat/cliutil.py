@@ -1,0 +1,112 @@
+"""What the `sagat` command's modules (sagat/cli.py, sagat/commands/) share: UserError, the failure
+reported as one line; the parser whose usage errors are one line, and the helper that adds a command
+to it; and the clock connection: its options (--port, --timeout, --key, --key-file, --json), the
+arbiter keys given, the link opened with the current key, and a call on it whose failures are one
+line (with what to do when the clock asks for the key)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from . import client
+
+
+class UserError(Exception):
+    """A failure to report as one line."""
+
+
+def duration(ms: int) -> str:
+    """A time in ms as H:MM:SS, or M:SS under an hour (whole seconds, rounded down)."""
+    s = ms // 1000
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def arbiter_keys(args: argparse.Namespace) -> list[bytes]:
+    """The arbiter keys given (--key may repeat: the current key first, then older ones)."""
+    keys = [k.encode() for k in (getattr(args, "key", None) or [])]
+    if getattr(args, "key_file", None):
+        try:
+            with open(args.key_file, "rb") as fh:
+                keys.insert(0, fh.read().strip())
+        except OSError as e:
+            raise UserError(f"cannot read key file {args.key_file}: {e.strerror or e}") from None
+    return keys
+
+
+def current_key(args: argparse.Namespace) -> bytes:
+    """The current arbiter key, for the serial link."""
+    keys = arbiter_keys(args)
+    return keys[0] if keys else b""
+
+
+def open_clock(args: argparse.Namespace):
+    """The link to the clock at --port (or the one found by its USB id), signing with the current key."""
+    try:
+        return client.Clock(client.pick_port(args.port), args.timeout, current_key(args))
+    except client.LinkError as e:
+        raise UserError(str(e)) from None
+
+
+# what to do about the clock's refusals that a key settles: the options that give the key
+AUTH_HINTS = {
+    "auth_required": " (the clock has an arbiter key: give it with --key KEY or --key-file FILE)",
+    "auth_failed": " (the key given is not this clock's arbiter key: check --key / --key-file)",
+}
+
+
+def call(args: argparse.Namespace, fn):
+    """Run fn(clock) on an open link; link errors become one line."""
+    clock = open_clock(args)
+    try:
+        return fn(clock)
+    except client.LinkError as e:
+        raise UserError(f"{e}{AUTH_HINTS.get(e.code or '', '')}") from None
+    finally:
+        clock.close()
+
+
+def out(args: argparse.Namespace, obj: dict, text: str) -> int:
+    print(json.dumps(obj) if args.json else text)
+    return 0
+
+
+def value(text: str):
+    """A KEY=VALUE argument's value: JSON where it parses (numbers, true, null), else the text."""
+    try:
+        return client.loads(text)
+    except ValueError:
+        return text
+
+
+def link_args(sp: argparse.ArgumentParser, key: bool = True) -> None:
+    """--port, --timeout, --json, and for a command that signs (changes something) --key and --key-file."""
+    sp.add_argument("--port", metavar="PORT",
+                    help="the clock's serial port, e.g. /dev/ttyACM0, COM3 or the simulator's /dev/pts/N "
+                         "(default: the one clock found by its USB id)")
+    sp.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
+                    help="seconds to wait for each answer (default: 3)")
+    if key:
+        sp.add_argument("--key", action="append", metavar="KEY",
+                        help="the arbiter key, once one is set on the clock (it signs the change)")
+        sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
+    sp.add_argument("--json", action="store_true", help="machine-readable output (JSON)")
+
+
+def adder(subparsers):
+    """The parser builder's `cmd(name, help, description)`: adds a command to subparsers (or to parent),
+    its description the one-line help as a sentence unless one is given."""
+
+    def cmd(name: str, text: str, description: str | None = None, parent=subparsers):
+        return parent.add_parser(name, help=text, description=description or (text[0].upper() + text[1:] + "."))
+
+    return cmd

@@ -1,0 +1,58 @@
+"""`sagat key` (set or clear the arbiter key) and `sagat call` (any protocol command), both signed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..cliutil import UserError, adder, call, link_args, out, value
+
+
+def _assignments(items: list[str], what: str) -> dict:
+    """KEY=VALUE arguments as a dict; values are JSON where they parse (numbers, true, null), else text."""
+    values = {}
+    for item in items:
+        key, eq, val = item.partition("=")
+        if not eq or not key:
+            raise UserError(f"{what}: {item!r} is not KEY=VALUE")
+        values[key] = value(val)
+    return values
+
+
+def cmd_key(args: argparse.Namespace) -> int:
+    """Set (or clear) the arbiter key, between games. --key gives the current key if one is set."""
+    new = args.new_key.encode()
+    if len(new) > 64:
+        raise UserError("the arbiter key is at most 64 bytes")
+    ans = call(args, lambda c: c.request("key.set", auth=True, key=new.hex()))
+    text = "arbiter key set: keep it secret; `sagat logs verify --key ...` needs it" if new else "arbiter key cleared"
+    if ans.get("durable") is False:
+        text += "\nwarning: the clock could not write the change to its log yet (its faces say LOG ERROR)"
+    return out(args, ans, text)
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    """Any protocol command (docs/protocol.md), e.g. `sagat call pause by=arbiter`."""
+    values = _assignments(args.args, "call")
+    ans = call(args, lambda c: c.request(args.cmd, auth=True, **values))
+    ans.pop("id", None)
+    return out(args, ans, json.dumps(ans, indent=2))
+
+
+def add(subparsers) -> None:
+    """Adds `sagat key` and `sagat call`."""
+    cmd = adder(subparsers)
+    sp = cmd("key", "set the arbiter key between games ('' clears it); --key: the current one",
+             "Set the arbiter key (between games). Once one is set, every change needs it, and the log's chain is "
+             "keyed with it. A change or '' (clear) needs the current key as --key or --key-file.")
+    link_args(sp)
+    sp.add_argument("new_key", metavar="NEW_KEY", help="the new key, 1 to 64 bytes ('' clears it)")
+    sp.set_defaults(func=cmd_key)
+    sp = cmd("call", "send any protocol command, e.g. `sagat call pause by=arbiter`",
+             "Send any protocol command (docs/protocol.md) and print its answer; signed with --key when one is set.")
+    link_args(sp)
+    sp.add_argument("cmd", metavar="COMMAND", help="start, pause, resume, adjust, extend, result, ... (protocol.md)")
+    sp.add_argument("args", nargs="*", metavar="KEY=VALUE",
+                    help="the command's arguments, e.g. side=left ms=60000 (times in ms); values are JSON where "
+                         "they parse, else text")
+    sp.set_defaults(func=cmd_call)

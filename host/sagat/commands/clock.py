@@ -1,0 +1,314 @@
+"""The clock's own commands: `sagat ports`, `info`, `state`, `watch` and `settings`; and the faces'
+text (a game's or a match's) that the referee's commands (game.py) print too."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..cliutil import UserError, adder, call, duration, link_args, out, value
+
+
+def cmd_ports(args: argparse.Namespace) -> int:
+    from .. import client
+
+    ports = client.find_ports()
+    if args.json:
+        for p in ports:
+            print(json.dumps({"port": p.device, "board": p.description, "serial": p.serial_number}))
+        return 0
+    if not ports:
+        print("no clock found on USB", file=sys.stderr)
+        return 1
+    for p in ports:
+        print(f"{p.device}  {p.description}  {p.serial_number or ''}".rstrip())
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from .. import client
+
+    def run(clock):
+        ident = clock.request("identify")
+        try:
+            game = clock.request("state")
+        except client.LinkError:
+            game = None
+        return ident, game
+
+    ans, game = call(args, run)
+    for d in (ans, game or {}):
+        d.pop("id", None)
+        d.pop("ok", None)
+    if args.json:  # identify's fields as the clock gives them (protocol.md), the game's state in "game"
+        print(json.dumps(dict(ans, game=game)))
+        return 0
+    print(info_text(ans, game))
+    return 0
+
+
+def _bytes(n) -> str:
+    return f"{n / 1024:.1f} KB" if isinstance(n, int) else "not measured"
+
+
+def info_text(ans: dict, game: dict | None) -> str:
+    """identify (and state) as an ordered summary: firmware, board, id, battery, heap, game."""
+    rows = []
+    fw = f"sagat {ans.get('firmware', '?')}, protocol {ans.get('protocol', '?')}"
+    rows.append(("firmware", fw))
+    rows.append(("board", str(ans.get("board", "?"))))
+    ident = str(ans.get("uid", "?"))
+    if ans.get("number") is not None:
+        ident += f", number {ans['number']} in the hall"
+    rows.append(("id", ident))
+    bat = ans.get("battery")
+    battery = f"{bat} %" if isinstance(bat, int) else "not measured"
+    mv = ans.get("battery_mv")
+    if isinstance(bat, int) and isinstance(mv, int):
+        battery += f" ({mv / 1000:.2f} V)"
+    if ans.get("low_battery"):
+        battery += " LOW: charge it or change the cells"
+    rows.append(("battery", battery))
+    used, free = ans.get("heap_used"), ans.get("heap_free")
+    heap = f"{_bytes(used)} used, {_bytes(free)} free" if used is not None or free is not None else "not measured"
+    rows.append(("heap", heap))
+    if game:
+        from .. import logs
+
+        sides = []
+        for side in ("left", "right"):
+            f = game.get(side) or {}
+            text = f"{side} {logs.clock_text(f.get('ms', 0))}"
+            if f.get("flag"):
+                text += " FLAG"
+            if game.get("running") == side:
+                text += " (running)"
+            sides.append(text)
+        moves = f"moves {(game.get('left') or {}).get('moves')}-{(game.get('right') or {}).get('moves')}"
+        code = f", {_code_text(game)}" if game.get("result_code") else ""
+        rows.append(("game", f"{game.get('state')}: {', '.join(sides)}, {moves}{code}"))
+        if game.get("mode"):
+            rows[-1] = ("match", match_text(game))
+    uptime = ans.get("uptime_ms")
+    if isinstance(uptime, int):
+        rows.append(("uptime", duration(uptime) + (f", longest loop gap {ans['loop_max_ms']} ms"
+                                                        if isinstance(ans.get("loop_max_ms"), int) else "")))
+    key = "set: changes need --key or --key-file" if ans.get("key_set") else "not set (`sagat key`)"
+    if ans.get("repl_open"):
+        key += "; REPL open (maintenance) until the board restarts"
+    rows.append(("arbiter key", key))
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+_WHY = {"points": "more points", "lead": "a winning lead", "golden_score": "golden score", "removal": "removal",
+        "lot": "lot", "draw": "a draw by the method set", "referee": "the referee's result", "sudden": "sudden score"}
+
+
+def _sec(ms, up: bool = False) -> str:
+    """A match's time as M:SS, rounded as the faces round it (matchfaces.clock_text: a time counting
+    up rounded down, one counting down rounded up), so the PC never reads 0:09 where the faces say 0:08."""
+    from sagatfw.faces import match as matchfaces
+
+    return matchfaces.clock_text(ms if isinstance(ms, int) and not isinstance(ms, bool) else 0, up)
+
+
+def match_text(st: dict) -> str:
+    """A match's `state` as one line for a referee's table: mode, period, time, score, cards,
+    stoppage, and the result once there is one."""
+
+    def side(name: str) -> str:
+        f = st.get(name) or {}
+        cards = " W" * (f.get("warnings") or 0) + " RED" * (f.get("reds") or 0)
+        return f"{name} {f.get('score', 0)}{cards}"
+
+    state = st.get("state")
+    clock = _sec(st.get("match_ms"), bool(st.get("counts_up"))) + (" (counting up)" if st.get("counts_up") else "")
+    parts = [f"{st.get('mode')} {st.get('period_name')} {clock}", f"{side('left')} - {side('right')}", str(state)]
+    if state == "stopped":
+        parts[-1] += f" {_sec(st.get('stoppage_ms'), True)}"
+    if st.get("stopped_ms"):
+        parts.append(f"stopped {_sec(st.get('stopped_ms'), True)} this period")
+    if state == "break":
+        parts.append(f"break {_sec(st.get('break_ms'))} left")
+    if st.get("entering"):
+        parts.append(f"{st['entering']} enters")
+    if st.get("lot_due"):
+        parts.append("lot due")
+    if st.get("winner"):
+        who = "draw" if st["winner"] == "none" else f"winner {st['winner']}"
+        parts.append(f"{who} ({_WHY.get(st.get('why'), st.get('why'))})")
+    if st.get("message"):
+        parts.append(str(st["message"]))
+    return "  |  ".join(parts)
+
+
+def _code_text(st: dict) -> str:
+    """The result code as the state gives it: a finished game's own, or, at setup (after a reboot
+    the faces show the last result's code again), the game's whose code it is, never the next one's."""
+    if st.get("state") == "finished":
+        return f"result code {st['result_code']}"
+    return f"game {st.get('game')}'s result code {st['result_code']}"
+
+
+def faces_text(st: dict) -> str:
+    from .. import logs
+
+    if st.get("mode"):
+        return match_text(st)
+
+    def face(side: str) -> str:
+        f = st.get(side) or {}
+        text = logs.clock_text(f.get("ms", 0))
+        if f.get("flag"):
+            text += " FLAG" + (" 1ST" if st.get("first_flag") == side else "")
+        return text
+
+    run = st.get("running")
+    a = face("left") + (" <" if run == "left" else "")
+    b = ("> " if run == "right" else "") + face("right")
+    moves = f"{(st.get('left') or {}).get('moves')}-{(st.get('right') or {}).get('moves')}"
+    code = f"  {_code_text(st)}" if st.get("result_code") else ""
+    return f"{a:>22} | {b:<22}  moves {moves}  {st.get('state')}{code}"
+
+
+def cmd_state(args: argparse.Namespace) -> int:
+    ans = call(args, lambda c: c.request("state"))
+    return out(args, ans, faces_text(ans))
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    import time
+
+    # on a terminal the faces' line is drawn again in place: \r, then an erase to the line's end so
+    # a shorter line leaves nothing of the one before ("paused" after "running" read "pausedg");
+    # piped, one line per state
+    tty = sys.stdout.isatty()
+    drawn = [False]  # a line in place is on screen: it ends before anything else is said
+
+    def loop(clock):
+        n = 0
+        while args.count is None or n < args.count:
+            st = clock.request("state")
+            if args.json:
+                print(json.dumps(st), flush=True)
+            elif tty:
+                print("\r" + faces_text(st) + "\x1b[K", end="", flush=True)
+                drawn[0] = True
+            else:
+                print(faces_text(st), flush=True)
+            n += 1
+            time.sleep(args.interval)
+        return 0
+
+    try:
+        return call(args, loop)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if drawn[0]:
+            print(flush=True)  # (a link error then goes on a line of its own)
+
+
+FREEZE_WORDS = {"auto": None, "null": None, "on": True, "true": True, "off": False, "false": False}
+BOOL_WORDS = {"on": True, "true": True, "off": False, "false": False}
+
+
+def _setting(key: str, text: str):
+    """A `sagat settings KEY=VALUE`'s value as the setting's kind wants it (settings.SCHEMA): a time
+    control stays text (`tc=420`), freeze takes the menu's AUTO/ON/OFF, a switch on/off or true/false."""
+    from sagatfw.log import settings
+
+    spec = settings.SCHEMA.get(key)
+    if spec is None:  # a clock with other firmware may know it: the clock says whether it does
+        return value(text)
+    kind, low, high = spec[1], spec[2], spec[3]
+    word = text.strip().lower()
+    if kind == "t":
+        return text.strip()
+    if kind == "c":
+        if word not in low:
+            raise UserError(f"settings: {key} is one of " + ", ".join(low) + f", not {text!r}")
+        return word
+    if kind == "n":
+        if word not in FREEZE_WORDS:
+            raise UserError(f"settings: freeze is auto, on or off, not {text!r}")
+        return FREEZE_WORDS[word]
+    if kind == "b":
+        if word not in BOOL_WORDS:
+            raise UserError(f"settings: {key} is on or off, not {text!r}")
+        return BOOL_WORDS[word]
+    try:
+        number = int(word)
+    except ValueError:
+        raise UserError(f"settings: {key} is a whole number {low}..{high}, not {text!r}") from None
+    if not low <= number <= high:
+        raise UserError(f"settings: {key} is {low}..{high}, not {number}")
+    return number
+
+
+def _settings_text(values: dict) -> str:
+    """The settings in the menu's order (SETTINGS), then the rest in settings.SCHEMA's; freeze as
+    the menu shows it (AUTO, ON, OFF)."""
+    from sagatfw.log import settings
+    from sagatfw.ui import menu
+
+    order = [row[2] for row in menu.SETTINGS] + [k for k in settings.SCHEMA]
+    keys = [k for k in dict.fromkeys(order) if k in values] + [k for k in values if k not in order]
+    lines = []
+    for k in keys:
+        v = values[k]
+        shown = {None: "AUTO", True: "ON", False: "OFF"}[v] if k == "freeze" and v in (None, True, False) else \
+            json.dumps(v)
+        lines.append(f"{k} = {shown}")
+    return "\n".join(lines)
+
+
+def cmd_settings(args: argparse.Namespace) -> int:
+    changes = {}
+    for item in args.assign:
+        key, eq, val = item.partition("=")
+        if not eq or not key:
+            raise UserError(f"settings: {item!r} is not KEY=VALUE")
+        changes[key] = _setting(key, val)
+
+    def run(clock):
+        if changes:
+            clock.request("settings.set", auth=True, values=changes)
+        return clock.request("settings.get")
+
+    ans = call(args, run)
+    values = ans.get("values", {})
+    return out(args, values, _settings_text(values))
+
+
+def add(subparsers) -> None:
+    """Adds `sagat ports`, `info`, `state`, `watch`, `settings`."""
+    cmd = adder(subparsers)
+    sp = cmd("ports", "find clocks on USB by vendor and product id",
+             "List the serial ports whose USB id is a sagat board's (Raspberry Pi, Espressif, CP210x, CH340).")
+    sp.add_argument("--json", action="store_true", help="one JSON object per port")
+    sp.set_defaults(func=cmd_ports)
+    sp = cmd("info", "identify the clock: firmware, board, id, battery, heap, game",
+             "What the clock says about itself: firmware and protocol, board, id, battery, heap, the game's "
+             "state, uptime, whether an arbiter key is set. Reading needs no key.")
+    link_args(sp, key=False)
+    sp.set_defaults(func=cmd_info)
+    sp = cmd("state", "both faces, once", "Both faces once: times, moves, flags, the clock's state.")
+    link_args(sp, key=False)
+    sp.set_defaults(func=cmd_state)
+    sp = cmd("watch", "both faces, live", "Both faces, read again and again until Ctrl-C (or --count).")
+    link_args(sp, key=False)
+    sp.add_argument("--interval", type=float, default=0.2, metavar="SECONDS",
+                    help="seconds between readings (default: 0.2)")
+    sp.add_argument("--count", type=int, metavar="N", help="stop after N readings")
+    sp.set_defaults(func=cmd_watch)
+    sp = cmd("settings", "show the clock's settings, or set some: KEY=VALUE ...",
+             "Show the clock's settings; with KEY=VALUE arguments, change them (between games; with a key set, "
+             "--key signs the change), shown in the menu's order. docs/user-guide.md lists the keys and their units "
+             "(ms, a count, on/off; freeze auto, on or off; tc a TimeControl string).")
+    link_args(sp)
+    sp.add_argument("assign", nargs="*", metavar="KEY=VALUE",
+                    help="a setting to change, e.g. low_time_ms=60000 (ms), sound=off, freeze=auto or tc=420")
+    sp.set_defaults(func=cmd_settings)

@@ -1,0 +1,57 @@
+"""`sagat deploy`: the firmware onto a board running MicroPython (the work is sagat/deploy.py's)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..cliutil import UserError, adder, current_key
+
+
+def cmd_deploy(args: argparse.Namespace) -> int:
+    import sagatfw
+
+    from .. import client
+    from .. import deploy as D
+
+    try:
+        port = client.pick_port(args.port)
+        ask_state, identify, open_repl = D.serial_protocol(port, args.timeout, args.boot_timeout, key=current_key(args))
+        report = D.deploy(
+            D.MpremoteTransport(port, repl_s=max(10.0, args.boot_timeout / 2)),
+            args.board,
+            D.default_firmware_dir(),
+            D.find_mpy_cross(),
+            sagatfw.VERSION,
+            ask_state=ask_state,
+            identify=identify,
+            log=(lambda *a, **k: None) if args.json else print,
+            open_repl=open_repl,
+        )
+    except (D.DeployError, client.LinkError) as e:
+        raise UserError(str(e)) from None
+    if args.json:
+        print(json.dumps(report.__dict__ if hasattr(report, "__dict__") else str(report), default=str))
+    return 0
+
+
+def add(subparsers) -> None:
+    """Adds `sagat deploy`."""
+    cmd = adder(subparsers)
+    sp = cmd("deploy", "flash the firmware to a Pico or ESP32 (keeps its settings and log)",
+             "Put sagat on a board running MicroPython, or upgrade it, over its USB serial (mpremote's raw REPL): "
+             "compiles the firmware with mpy-cross and writes only what changed. Settings, key and log stay. "
+             "Refused while a game is in progress.")
+    sp.add_argument("--port", metavar="PORT", help="the board's serial port (default: the one found by its USB id)")
+    sp.add_argument("--board", choices=("pico", "esp32"), help="the board (default: what its MicroPython reports)")
+    sp.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
+                    help="seconds to wait for each of sagat's answers (default: 3)")
+    sp.add_argument("--boot-timeout", type=float, default=60.0, metavar="SECONDS",
+                    help="seconds the restarted board may take to answer identify; it is asked every 0.5 s and "
+                         "deploy goes on at its first answer (default: 60; entering its REPL may take half of it, "
+                         "at least 10)")
+    sp.add_argument("--key", action="append", metavar="KEY",
+                    help="the arbiter key, if the clock has one (it opens the clock's REPL: `maintenance`)")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
+    sp.add_argument("--json", action="store_true", help="print what was done as JSON")
+    sp.set_defaults(func=cmd_deploy)

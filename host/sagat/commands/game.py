@@ -1,0 +1,180 @@
+"""A game's or a match's commands: `sagat new`, start, pause, resume, stoppage, undo, score, card,
+result, and sync-time; each signed with the arbiter key once one is set."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..cliutil import UserError, adder, call, link_args, out
+from .clock import faces_text, match_text
+from .tc import time_control
+
+METHODS = ("sudden", "lot", "draw", "referee")
+
+
+def _match_options(args: argparse.Namespace) -> dict:
+    """`sagat new --mode ...`: the protocol's arguments for the match (docs/protocol.md, Matches)."""
+    if args.control is not None:
+        raise UserError(f"new --mode {args.mode} takes no time control ({args.control!r}): a match's periods are "
+                        f"the game's rules")
+    opts: dict = {"mode": args.mode}
+    if args.mode == "kokboru":
+        for name in ("first", "changeover", "method"):
+            if getattr(args, name) is not None:
+                raise UserError(f"--{name} is for kilithattu, not kokboru (kokboru takes --lead)")
+        if args.lead is not None:
+            if not 0 <= args.lead <= 99:
+                raise UserError("--lead must be 0..99 (the lead that wins at once; 0: none)")
+            opts["lead"] = args.lead
+        return opts
+    if args.lead is not None:
+        raise UserError("--lead is for kokboru, not kilithattu")
+    if args.first is not None:
+        opts["first"] = args.first
+    if args.changeover is not None:
+        if not 1 <= args.changeover <= 60:
+            raise UserError("--changeover must be 1..60 seconds (KT-4.4: at most 1:00)")
+        opts["changeover_ms"] = args.changeover * 1000
+    if args.method is not None:
+        opts["method"] = args.method
+    return opts
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    if args.mode:
+        opts = _match_options(args)
+        ans = call(args, lambda c: c.request("new", auth=True, **opts))
+        return out(args, ans, "next match: " + match_text(ans))
+    for name in ("lead", "changeover", "method"):
+        if getattr(args, name) is not None:
+            raise UserError(f"--{name} is a match's option: give --mode kokboru or --mode kilithattu")
+    if args.control is None:
+        raise UserError("new needs a time control (e.g. sagat new 420) or --mode kokboru|kilithattu")
+    args.first = args.first or "left"
+    text = time_control(args.control)
+    ans = call(args, lambda c: c.request("new", auth=True, tc=text, first=args.first))
+    return out(args, ans, f"next game: {text}, first player on the {args.first}")
+
+
+def _referee(args: argparse.Namespace, cmd: str, **values) -> int:
+    """A referee's command (a match's, or start, resume and result for a game too): the answer
+    is the state after it."""
+    ans = call(args, lambda c: c.request(cmd, auth=True, **values))
+    ans.pop("id", None)
+    ans.pop("ok", None)
+    return out(args, ans, faces_text(ans) if ans.get("mode") else _brief(ans))
+
+
+def _brief(ans: dict) -> str:
+    from .. import logs
+
+    run = f", {ans['running']} running" if ans.get("running") else ""
+    return (f"{ans.get('state')}: left {logs.clock_text(ans.get('left_ms') or 0)}, "
+            f"right {logs.clock_text(ans.get('right_ms') or 0)}{run}")
+
+
+def cmd_referee(args: argparse.Namespace) -> int:
+    return _referee(args, args.command)
+
+
+def cmd_pause(args: argparse.Namespace) -> int:
+    """The arbiter pauses a running game (TK-C15, logged `by arbiter`); a match's time stops with a stoppage."""
+    try:
+        return _referee(args, "pause", by="arbiter")
+    except UserError as e:
+        if "match is set up" in str(e):
+            raise UserError(f"{e}; a match's time stops with `sagat stoppage`") from None
+        raise
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    return _referee(args, "score", side=args.side, points=args.points)
+
+
+def cmd_card(args: argparse.Namespace) -> int:
+    return _referee(args, "card", side=args.side, kind=args.kind)
+
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
+
+
+def cmd_result(args: argparse.Namespace) -> int:
+    if args.outcome in ("left", "right", "none"):
+        return _referee(args, "result", winner=args.outcome)
+    if args.outcome in RESULTS:
+        def run(clock):
+            ans = clock.request("result", auth=True, result=args.outcome)
+            return ans, clock.request("state")
+
+        ans, state = call(args, run)
+        for k in ("id", "ok"):
+            ans.pop(k, None)
+        code = state.get("result_code")
+        if code:
+            ans["result_code"], ans["game"] = code, state.get("game")
+        # the code to copy onto the scoresheet (TK-P1's proof): the clock shows it once the result
+        # record is on its flash
+        line = f"result code {code} (game {state.get('game')})" if code else \
+            "no result code yet: the clock shows it once the result is on its flash (`sagat state`)"
+        return out(args, ans, _brief(ans) + "\n" + line)
+    raise UserError(f"result {args.outcome!r}: a match's winner is left, right or none; a game's result is "
+                    + ", ".join(RESULTS))
+
+
+def cmd_sync_time(args: argparse.Namespace) -> int:
+    import time
+
+    def run(clock):
+        return clock.request("time.sync", auth=True, wall_ms=int(time.time() * 1000))
+
+    ans = call(args, run)
+    return out(args, ans, "clock time synced: events now carry wall time")
+
+
+def add(subparsers) -> None:
+    """Adds `sagat new`, start, pause, resume, stoppage, undo, score, card, result, sync-time."""
+    cmd = adder(subparsers)
+    sp = cmd("new", "configure the next game (a TimeControl string or preset name) or match (--mode)",
+             "Set up the next game (a TimeControl string or preset name) or, with --mode, a match of kok-boru or "
+             "kilithattu (docs/match.md), which waits for the referee's start.")
+    link_args(sp)
+    sp.add_argument("control", nargs="?", help='a TimeControl string in seconds ("420", "40/5400+30:1800+30", '
+                    '"300+2|180+2") or a preset name (tk-blitz, tk-rapid); none with --mode')
+    sp.add_argument("--first", choices=("left", "right"),
+                    help="a game: the first player's face (TK-C5; default: left); kilithattu: the team that "
+                         "enters first (KT-4.4; default: left)")
+    sp.add_argument("--mode", choices=("kokboru", "kilithattu"), help="set up a match of this game instead")
+    sp.add_argument("--lead", type=int, metavar="N",
+                    help="kokboru: a lead of more than N points wins at once (KB-14; default 8, 0: never)")
+    sp.add_argument("--changeover", type=int, metavar="SECONDS",
+                    help="kilithattu: the changeover between innings, 1..60 seconds (KT-4.4; default 60)")
+    sp.add_argument("--method", choices=METHODS,
+                    help="kilithattu: how a tie after the extra time is broken (KT-4.6; default lot): sudden "
+                         "(first score wins), lot, draw, referee")
+    sp.set_defaults(func=cmd_new)
+    for name, text in (("start", "start: a game set up, a match's waiting period (or end a changeover early)"),
+                       ("pause", "pause: a running game, logged as paused by the arbiter (a match: `sagat stoppage`)"),
+                       ("resume", "resume: a paused game, or a match after a stoppage"),
+                       ("stoppage", "a match's stoppage: the match time stops until `sagat resume` (KB-16, KT-4.5)"),
+                       ("undo", "a match: take back the last score or card of the period (logged as an undo)")):
+        sp = cmd(name, text)
+        link_args(sp)
+        sp.set_defaults(func=cmd_pause if name == "pause" else cmd_referee)
+    sp = cmd("score", "a match: points for a side (kokboru 4, 2 or 1; kilithattu 1)")
+    link_args(sp)
+    sp.add_argument("side", choices=("left", "right"), help="the side (face) that scored")
+    sp.add_argument("points", type=int, help="the points: kokboru 4, 2 or 1 (KB-7..10), kilithattu 1 (KT-5.5)")
+    sp.set_defaults(func=cmd_score)
+    sp = cmd("card", "a match (kokboru): a warning or a red card for a side (KB-11, KB-12)")
+    link_args(sp)
+    sp.add_argument("side", choices=("left", "right"), help="the side (face) carded")
+    sp.add_argument("kind", choices=("warning", "red"), help="warning (a second removes the rider) or red")
+    sp.set_defaults(func=cmd_card)
+    sp = cmd("result", "enter the result: a match's winner (left, right, none) or a game's (1-0, 0-1, ...)")
+    link_args(sp)
+    sp.add_argument("outcome", metavar="RESULT",
+                    help="a match: left, right or none (a draw); a game: 1-0, 0-1, 1/2-1/2, +/- or -/+")
+    sp.set_defaults(func=cmd_result)
+    sp = cmd("sync-time", "set the clock's wall time from this PC, so events carry `wall`")
+    link_args(sp)
+    sp.set_defaults(func=cmd_sync_time)

@@ -1,0 +1,104 @@
+"""`sagat sim`: the clock's firmware in the simulator, interactive or a script (the work is sagat/sim.py's)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..cliutil import UserError
+
+
+def _out_file(option: str, path: str) -> None:
+    """A file the command will write at its end: its folder must exist and be writable before it starts."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UserError(f"{option} {path}: is a folder, not a file")
+    if not os.path.isdir(folder):
+        raise UserError(f"{option} {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UserError(f"{option} {path}: the folder {folder} is not writable")
+
+
+def _has_terminal() -> bool:
+    """A controlling terminal the sim board can read its keys from (it opens /dev/tty)."""
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR))
+    except OSError:
+        return False
+    return True
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from .. import sim
+
+    if args.log_json:  # checked before the script runs, not after it
+        _out_file("--log-json", args.log_json)
+    fresh = None
+    if args.script and not args.flash:  # never the interactive simulator's saved game
+        import tempfile
+
+        fresh = tempfile.mkdtemp(prefix="sagat-script-")
+        flash = os.path.join(fresh, "flash.img")
+    else:
+        flash = args.flash or sim.default_flash()
+    try:
+        if args.oled and args.script and not args.serial:
+            raise UserError("--oled draws the faces in real time: use it without --script, or with --serial")
+        if args.serial and args.script:
+            return sim.run_serial(flash, args.headless, script=args.script, oled=args.oled)
+        if args.script:
+            figures = sim.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
+            where = "a fresh flash (--flash IMAGE keeps it)" if fresh else f"flash {flash}"
+            msg = f"script done: {figures['boots']} boot(s) on {where}"
+            if args.log_json:
+                msg += f", {figures['events']} events in {args.log_json}"
+            print(msg, file=sys.stderr)
+            return 0
+        if args.virtual or args.log_json:
+            raise UserError("--virtual and --log-json need --script")
+        if args.serial or args.headless:
+            return sim.run_serial(flash, args.headless, oled=args.oled)
+        if not _has_terminal():
+            raise UserError("the interactive simulator needs a terminal (its faces and keys): without one, use "
+                            "--serial --headless (the serial link only) or --script FILE")
+        return sim.run_interactive(flash, args.oled)
+    except sim.SimError as e:
+        raise UserError(str(e)) from None
+    finally:
+        if fresh is not None:
+            import shutil
+
+            shutil.rmtree(fresh, ignore_errors=True)
+
+
+def add(subparsers) -> None:
+    """Adds `sagat sim`."""
+    from ..sim import actions_help
+
+    sp = subparsers.add_parser(
+        "sim", help="run the clock in the simulator (interactive, or a script)",
+        description="The clock's firmware on the MicroPython unix port: its faces in this terminal and "
+                    "its keys (space start/pause, a or z left lever, l or / right lever, m menu, +/-, q off), "
+                    "or a script of timed actions. Its flash (settings, log) persists in "
+                    "~/.local/share/sagat/sim-flash.img; a script without --flash plays on a fresh flash.",
+        epilog=actions_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp.add_argument(
+        "--flash", metavar="IMAGE",
+        help="the sim board's flash, a littlefs image (default: ~/.local/share/sagat/sim-flash.img; with --script: "
+             "a fresh one)"
+    )
+    sp.add_argument("--script", metavar="FILE", help="play a JSON-lines script of timed actions, then exit")
+    sp.add_argument("--virtual", action="store_true", help="in virtual time: a 5-hour game takes seconds")
+    sp.add_argument("--log-json", metavar="FILE",
+                    help="with --script: write the games played to FILE, one JSON event a line (docs/design.md, "
+                         "contract 3)")
+    sp.add_argument("--heap", metavar="SIZE", help=argparse.SUPPRESS)  # e.g. 64k: the memory budget test
+    sp.add_argument("--serial", action="store_true",
+                    help="answer the protocol on a pseudo-terminal (its path is printed), like a board's USB serial")
+    sp.add_argument("--headless", action="store_true", help="with --serial: no faces, no keys")
+    sp.add_argument("--oled", choices=("diff", "full"),
+                    help="also drive two OLED faces as a board does, on a modelled 400 kHz I2C bus, so the loop's "
+                         "measured gap (sagat info) includes their bus time: diff sends only what changed (the "
+                         "firmware's way), full both whole frames at every refresh")
+    sp.set_defaults(func=cmd_sim)

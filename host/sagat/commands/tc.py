@@ -1,0 +1,124 @@
+"""`sagat presets` and `sagat tc`: the time controls, built-in and on a clock, checked and explained."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from sagatfw.core import presets, tcparse
+from sagatfw.core import timecontrol as tcm
+
+from ..cliutil import UserError, adder, call, duration, out
+
+_MODES = {tcm.SUDDEN: "sudden death", tcm.FISCHER: "Fischer", tcm.DELAY: "delay", tcm.BRONSTEIN: "Bronstein"}
+
+
+def describe(tc: tcm.TimeControl) -> list[str]:
+    """Plain-language lines for one side's control."""
+    if tc.kind == tcm.COUNTUP:
+        return ["no limit: the faces count up"]
+    if tc.kind == tcm.HOURGLASS:
+        return [f"hourglass {duration(tc.stages[0].time_ms)}: time one side uses goes to the other"]
+    lines = []
+    for i, st in enumerate(tc.stages, 1):
+        moves = f"{st.moves} moves" if st.moves else "rest of the game"
+        text = f"stage {i}: {duration(st.time_ms)} for the {moves}" if not st.moves else (
+            f"stage {i}: {moves} in {duration(st.time_ms)}"
+        )
+        if st.mode != tcm.SUDDEN:
+            text += f", {_MODES[st.mode]} {st.bonus_ms // 1000} s"
+        if st.moves and i == len(tc.stages):
+            text += " (repeats)"
+        lines.append(text)
+    if tc.byo == tcm.BYO_JAPANESE:
+        lines.append(f"then Japanese byo-yomi: {tc.byo_count} periods of {tc.byo_ms // 1000} s")
+    elif tc.byo == tcm.BYO_CANADIAN:
+        lines.append(f"then Canadian byo-yomi: {tc.byo_count} moves per {duration(tc.byo_ms)}")
+    return lines
+
+
+def cmd_presets(args: argparse.Namespace) -> int:
+    if args.action == "push":
+        if len(args.rest) != 3:
+            raise UserError("presets push SLOT NAME TC (e.g. presets push 0 club 600+5)")
+        slot, name, text = args.rest
+        if not slot.isdigit():
+            raise UserError(f"presets push: slot {slot!r} is not a number")
+        text = time_control(text)
+        call(args, lambda c: c.request("presets.set", auth=True, slot=int(slot), name=name, tc=text))
+        return out(args, {"slot": int(slot), "name": name, "tc": text}, f"slot {slot}: {name} = {text}")
+    if args.rest:
+        raise UserError("presets [list|push SLOT NAME TC]")
+    rows = [(name, text, desc) for name, text, desc in presets.PRESETS]
+    if args.port:  # the clock's own user slots too
+        ans = call(args, lambda c: c.request("presets.list"))
+        rows += [(f"slot {p['slot']}: {p['name']}", p["tc"], "user preset on the clock") for p in ans.get("user", [])]
+    if args.json:
+        for name, text, desc in rows:
+            print(json.dumps({"name": name, "tc": text, "description": desc}))
+        return 0
+    width = max(len(r[0]) for r in rows)
+    tcw = max(len(r[1]) for r in rows)
+    for name, text, desc in rows:
+        print(f"{name:<{width}}  {text:<{tcw}}  {desc}")
+    return 0
+
+
+def time_control(given: str) -> str:
+    """A time control given on the command line: a built-in preset's name or a TimeControl string,
+    checked (UserError). A word that is neither is an unknown preset, with the nearest names."""
+    text = presets.preset(given) or given
+    try:
+        tcparse.parse_sides(text)
+    except ValueError as e:
+        # preset-shaped: a word of letters, digits and - + . (a TimeControl never starts with a letter)
+        if given[:1].isalpha() and all(ch.isalnum() or ch in "-+." for ch in given):
+            import difflib
+
+            near = difflib.get_close_matches(given.lower(), [p[0] for p in presets.PRESETS], n=3, cutoff=0.6)
+            hint = f"did you mean {' or '.join(near)}? " if near else ""
+            raise UserError(f"unknown preset {given!r}: {hint}sagat presets lists them") from None
+        raise UserError(str(e)) from None
+    return text
+
+
+def cmd_tc(args: argparse.Namespace) -> int:
+    text = time_control(args.control)
+    left, right = tcparse.parse_sides(text)
+    canonical = tcm.format_sides(left, right)
+    if args.json:
+        print(json.dumps({"tc": canonical, "left": tcm.format(left), "right": tcm.format(right)}))
+        return 0
+    print(canonical)
+    for label, tc in (("both sides", left),) if left == right else (("left", left), ("right", right)):
+        print(f"{label}:")
+        for line in describe(tc):
+            print(f"  {line}")
+    return 0
+
+
+def add(subparsers) -> None:
+    """Adds `sagat presets` and `sagat tc`."""
+    cmd = adder(subparsers)
+    sp = cmd("presets", "list the presets (built-in, and the clock's with --port); push one to a slot",
+             "The built-in time controls (toguz kumalak's first), and with --port the clock's user presets. "
+             "`sagat presets push SLOT NAME TC` writes a user preset to the clock.")
+    sp.add_argument("action", nargs="?", choices=("list", "push"), default="list",
+                    help="list (default) or push")
+    sp.add_argument("rest", nargs="*", metavar="SLOT NAME TC",
+                    help="for push: the slot (a number), the preset's name and its TimeControl string")
+    sp.add_argument("--port", metavar="PORT",
+                    help="also the user presets on the clock at this serial port (push: the clock to write to)")
+    sp.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
+                    help="seconds to wait for each answer (default: 3)")
+    sp.add_argument("--key", action="append", metavar="KEY",
+                    help="push: the arbiter key, once one is set on the clock (it signs the change)")
+    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
+    sp.add_argument("--json", action="store_true", help="one JSON object per line")
+    sp.set_defaults(func=cmd_presets)
+    sp = cmd("tc", "check and explain a TimeControl string or preset name",
+             "Check a TimeControl string (docs/timecontrol.md) or a preset name and explain it; no clock needed.")
+    sp.add_argument("control", help='a TimeControl string in seconds, e.g. 420, "40/5400+30:1800+30", '
+                                    '"300+2|180+2", or a preset name, e.g. tk-blitz')
+    sp.add_argument("--json", action="store_true", help="the canonical string and each side's, as JSON")
+    sp.set_defaults(func=cmd_tc)
