@@ -1,7 +1,8 @@
 # sagat: the kilithattu match engine, KT-* of docs/rules.md.
 #
-# Pure module on modes/base.py (the API, the events and their fields are at its top; the semantics
-# in docs/match.md). Periods: 0 "innings 1" and 1 "innings 2", 7:00 each (KT-4.4): the team set at
+# Pure module on matchbase.py (Match: the API at its top) and match.py (the codes: sides, states, the
+# events and their fields); the semantics in docs/match.md.
+# Periods: 0 "innings 1" and 1 "innings 2", 7:00 each (KT-4.4): the team set at
 # setup (`first`) enters in innings 1, the other in innings 2. The referee starts innings 1; the
 # changeover after it runs by itself for `changeover_ms` (at most 1:00) and innings 2 starts by
 # itself at its end (the referee may start it sooner). Level after innings 2 (KT-4.6): a lot is due
@@ -22,6 +23,7 @@
 #   innings' total, each stoppage_end carries its length.
 
 from sagatfw.engine import match as B  # (one name: each imported name is a global, and costs RAM)
+from sagatfw.engine.matchbase import Match
 
 try:
     from micropython import const
@@ -44,7 +46,7 @@ M_REFEREE = const(3)
 METHOD_NAMES = ("sudden", "lot", "draw", "referee")
 
 
-class Kilithattu(B.Match):
+class Kilithattu(Match):
     MODE = "kilithattu"
     PERIOD_NAMES = ("innings 1", "innings 2", "extra 1", "extra 2", "sudden")
     LENGTHS = (INNINGS_MS, INNINGS_MS, EXTRA_MS, EXTRA_MS, 0)  # KT-4.4, KT-4.6

@@ -1,7 +1,8 @@
 # sagat: the one-on-one kok-boru (ulak tartysh) match engine, KB-* of docs/rules.md.
 #
-# Pure module on modes/base.py (the API, the events and their fields are at its top; the semantics
-# in docs/match.md). Periods: 0 "1st half" and 1 "2nd half", 4:00 each (KB-5), the referee starts
+# Pure module on matchbase.py (Match: the API at its top) and match.py (the codes: sides, states, the
+# events and their fields); the semantics in docs/match.md.
+# Periods: 0 "1st half" and 1 "2nd half", 4:00 each (KB-5), the referee starts
 # each; between them a 1:00 rest that runs by itself (KB-6) and cannot be cut short; then, if the
 # riders are level, 2 "golden score", counting up from 0:00 on the referee's start (KB-17).
 #
@@ -12,6 +13,7 @@
 #   match: result, the other rider wins (WHY_REMOVAL).
 
 from sagatfw.engine import match as B  # (one name: each imported name is a global, and costs RAM)
+from sagatfw.engine.matchbase import Match
 
 try:
     from micropython import const
@@ -26,7 +28,7 @@ REST_MS = const(60000)  # KB-6
 GOLDEN = const(2)  # the golden score period (KB-17)
 
 
-class KokBoru(B.Match):
+class KokBoru(Match):
     MODE = "kokboru"
     PERIOD_NAMES = ("1st half", "2nd half", "golden score")
     LENGTHS = (HALF_MS, HALF_MS, 0)  # KB-5; golden score counts up (KB-17)
