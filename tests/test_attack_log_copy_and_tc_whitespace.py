@@ -79,7 +79,7 @@ def test_sagat_tc_rejects_what_the_micropython_clock_rejects(capsys):
     text = "\xa0420"
     exe = tool("micropython")
     assert exe, "no micropython: install the dev extra"
-    probe = ("import sys\nsys.path.insert(0, %r)\nfrom sagatfw.core import timecontrol as t\n"
+    probe = ("import sys\nsys.path.insert(0, %r)\nfrom sagatfw.core import tcparse as t\n"
              "try:\n    t.parse_sides(%r)\n    print('ACCEPTS')\nexcept ValueError:\n    print('REFUSES')\n"
              % (FIRMWARE, text))
     run = subprocess.run([exe, "-c", probe], capture_output=True, text=True, timeout=60)

@@ -4,7 +4,7 @@ a break) rounded up. Before, the PC rounded every time up: `stopped 0:09` beside
 
 import pytest
 
-from sagat.cli import match_text
+from sagat.commands.clock import match_text
 from sagatfw.faces import match as matchfaces
 
 

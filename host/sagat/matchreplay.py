@@ -24,6 +24,7 @@ import struct
 
 from sagatfw.core.ticks import TICKS_HALF, TICKS_MAX, ticks_add
 from sagatfw.engine import match as M
+from sagatfw.engine.matchbase import Match
 from sagatfw.log import match as matchlog
 from sagatfw.log import records as R
 
@@ -36,7 +37,7 @@ class Mismatch(Exception):
     """The log and the engine disagree; the message names the record."""
 
 
-def engine(mode: str | None) -> M.Match:
+def engine(mode: str | None) -> Match:
     """A new engine of the mode ("kokboru", "kilithattu"); ValueError for any other."""
     if mode == "kokboru":
         from sagatfw.engine.kokboru import KokBoru

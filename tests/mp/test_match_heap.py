@@ -137,7 +137,8 @@ def test_heap_cost_of_an_engine():
     # less) and one engine take from the heap; printed for docs/match.md
     import sys
 
-    for name in ("sagatfw.engine.kokboru", "sagatfw.engine.kilithattu", "sagatfw.engine.match"):
+    for name in ("sagatfw.engine.kokboru", "sagatfw.engine.kilithattu", "sagatfw.engine.matchbase",
+                 "sagatfw.engine.match"):
         sys.modules.pop(name, None)
     gc.collect()
     a = gc.mem_alloc()

@@ -92,7 +92,7 @@ def test_a_finished_bout_comes_back_after_a_reboot_with_its_score_winner_why_and
     assert len(list(app.journal.game_events())) == n + 1
     rig2.ok("new", tc="300", first="left")  # the next game: the match leaves the clock
     assert app.match is None and rig2.ok("state")["state"] == "setup"
-    for mod in ("sagatfw.app.match", "sagatfw.engine.match", "sagatfw.engine.kokboru"):
+    for mod in ("sagatfw.app.match", "sagatfw.engine.match", "sagatfw.engine.matchbase", "sagatfw.engine.kokboru"):
         assert mod not in __import__("sys").modules, mod
     unmount()
 

@@ -137,7 +137,7 @@ class App:
         _forget("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.core.tcparse", "sagatfw.log.boot")  # boot-only code
         if self.match is None:  # a match's log read (or refused) at boot: its code goes too
             _forget("sagatfw.app.match", "sagatfw.log.match", "sagatfw.engine.kokboru", "sagatfw.engine.kilithattu",
-                    "sagatfw.engine.match")
+                    "sagatfw.engine.matchbase", "sagatfw.engine.match")
             return restored
         return True
 

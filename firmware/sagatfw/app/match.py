@@ -44,7 +44,7 @@ MODES = ("kokboru", "kilithattu")  # matchlog.MODES: a match's mode by its numbe
 _ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
 
 _MODULES = ("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.match", "sagatfw.faces.match",
-            "sagatfw.engine.kokboru", "sagatfw.engine.kilithattu", "sagatfw.engine.match")
+            "sagatfw.engine.kokboru", "sagatfw.engine.kilithattu", "sagatfw.engine.matchbase", "sagatfw.engine.match")
 
 
 def make_engine(mode):

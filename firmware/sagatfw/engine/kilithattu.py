@@ -1,7 +1,8 @@
 # sagat: the kilithattu match engine, KT-* of docs/rules.md.
 #
-# Pure module on engine/match.py (the API, the events and their fields are at its top; the semantics
-# in docs/match.md). Periods: 0 "innings 1" and 1 "innings 2", 7:00 each (KT-4.4): the team set at
+# Pure module on matchbase.py (Match: the API at its top) and match.py (the codes: sides, states, the
+# events and their fields); the semantics in docs/match.md.
+# Periods: 0 "innings 1" and 1 "innings 2", 7:00 each (KT-4.4): the team set at
 # setup (`first`) enters in innings 1, the other in innings 2. The referee starts innings 1; the
 # changeover after it runs by itself for `changeover_ms` (at most 1:00) and innings 2 starts by
 # itself at its end (the referee may start it sooner). Level after innings 2 (KT-4.6): a lot is due
@@ -22,6 +23,7 @@
 #   innings' total, each stoppage_end carries its length.
 
 from sagatfw.engine import match as B  # (one name: each imported name is a global, and costs RAM)
+from sagatfw.engine.matchbase import Match
 
 try:
     from micropython import const
@@ -31,9 +33,9 @@ except ImportError:  # CPython
         return x
 
 
-INNINGS_MS = const(420000)  # KT-4.4
-EXTRA_MS = const(300000)  # KT-4.6
-MAX_CHANGEOVER_MS = const(60000)  # KT-4.4: at most 1 minute
+_INNINGS_MS = const(420000)  # KT-4.4
+_EXTRA_MS = const(300000)  # KT-4.6
+_MAX_CHANGEOVER_MS = const(60000)  # KT-4.4: at most 1 minute
 SUDDEN = const(4)  # the sudden period (method M_SUDDEN)
 
 # How a tie after the extra time is broken (KT-4.6): new_match's `method`.
@@ -44,20 +46,20 @@ M_REFEREE = const(3)
 METHOD_NAMES = ("sudden", "lot", "draw", "referee")
 
 
-class Kilithattu(B.Match):
+class Kilithattu(Match):
     MODE = "kilithattu"
     PERIOD_NAMES = ("innings 1", "innings 2", "extra 1", "extra 2", "sudden")
-    LENGTHS = (INNINGS_MS, INNINGS_MS, EXTRA_MS, EXTRA_MS, 0)  # KT-4.4, KT-4.6
+    LENGTHS = (_INNINGS_MS, _INNINGS_MS, _EXTRA_MS, _EXTRA_MS, 0)  # KT-4.4, KT-4.6
     BREAK_NAME = "changeover"
     AUTO_START = True  # KT-4.4: the changeover takes at most changeover_ms
-    changeover_ms = MAX_CHANGEOVER_MS
+    changeover_ms = _MAX_CHANGEOVER_MS
     method = M_LOT
 
-    def new_match(self, first=B.LEFT, changeover_ms=MAX_CHANGEOVER_MS, method=M_LOT):
+    def new_match(self, first=B.LEFT, changeover_ms=_MAX_CHANGEOVER_MS, method=M_LOT):
         """Set up a match: the team entering first (KT-4.4), the changeover (1..60 s, in ms) and
         the further tie's method (KT-4.6). Refused on a bad setting."""
         B.check_side(first)
-        if not isinstance(changeover_ms, int) or changeover_ms < 1000 or changeover_ms > MAX_CHANGEOVER_MS:
+        if not isinstance(changeover_ms, int) or changeover_ms < 1000 or changeover_ms > _MAX_CHANGEOVER_MS:
             raise ValueError("changeover must be 1000..60000 ms")
         if method != M_SUDDEN and method != M_LOT and method != M_DRAW and method != M_REFEREE:
             raise ValueError("method must be sudden, lot, draw or referee")

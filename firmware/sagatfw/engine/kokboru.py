@@ -1,7 +1,8 @@
 # sagat: the one-on-one kok-boru (ulak tartysh) match engine, KB-* of docs/rules.md.
 #
-# Pure module on engine/match.py (the API, the events and their fields are at its top; the semantics
-# in docs/match.md). Periods: 0 "1st half" and 1 "2nd half", 4:00 each (KB-5), the referee starts
+# Pure module on matchbase.py (Match: the API at its top) and match.py (the codes: sides, states, the
+# events and their fields); the semantics in docs/match.md.
+# Periods: 0 "1st half" and 1 "2nd half", 4:00 each (KB-5), the referee starts
 # each; between them a 1:00 rest that runs by itself (KB-6) and cannot be cut short; then, if the
 # riders are level, 2 "golden score", counting up from 0:00 on the referee's start (KB-17).
 #
@@ -12,6 +13,7 @@
 #   match: result, the other rider wins (WHY_REMOVAL).
 
 from sagatfw.engine import match as B  # (one name: each imported name is a global, and costs RAM)
+from sagatfw.engine.matchbase import Match
 
 try:
     from micropython import const
@@ -21,15 +23,15 @@ except ImportError:  # CPython
         return x
 
 
-HALF_MS = const(240000)  # KB-5
-REST_MS = const(60000)  # KB-6
-GOLDEN = const(2)  # the golden score period (KB-17)
+_HALF_MS = const(240000)  # KB-5
+_REST_MS = const(60000)  # KB-6
+_GOLDEN = const(2)  # the golden score period (KB-17)
 
 
-class KokBoru(B.Match):
+class KokBoru(Match):
     MODE = "kokboru"
     PERIOD_NAMES = ("1st half", "2nd half", "golden score")
-    LENGTHS = (HALF_MS, HALF_MS, 0)  # KB-5; golden score counts up (KB-17)
+    LENGTHS = (_HALF_MS, _HALF_MS, 0)  # KB-5; golden score counts up (KB-17)
     BREAK_NAME = "rest"  # KB-6
     AUTO_START = False  # the referee starts each half
     lead = 8  # KB-14 (new_match sets the bout's)
@@ -43,11 +45,11 @@ class KokBoru(B.Match):
 
     def _ended(self, at):
         if self.period == 0:
-            self._break(at, REST_MS)  # KB-6
+            self._break(at, _REST_MS)  # KB-6
             return
         w = self._lead_side()
         if w == B.NONE:
-            self._ready(GOLDEN)  # KB-17: level at the end of time
+            self._ready(_GOLDEN)  # KB-17: level at the end of time
         else:
             self._finish(at, w, B.WHY_POINTS, 0)
 
@@ -56,7 +58,7 @@ class KokBoru(B.Match):
             raise ValueError("points must be 4, 2 or 1")
 
     def _scored(self, side, entry):
-        if self.period == GOLDEN:
+        if self.period == _GOLDEN:
             self._finish(self.t, side, B.WHY_GOLDEN, entry)  # KB-17: the first score wins at once
             return
         d = self.scores[B.LEFT] - self.scores[B.RIGHT]
