@@ -103,7 +103,7 @@ def main():
     from sagatfw.link.server import Server
 
     phase("imported")
-    import sagatfw.app.main as A
+    from sagatfw.app import main as A
 
     print("FROM %s" % A.__file__)
     sim.mount_flash(flash)

@@ -93,6 +93,18 @@ def test_no_import_circle():
     assert not circles, [" -> ".join(c) for c in circles]
 
 
+def test_no_dotted_import_of_a_layer_module():
+    """`import sagatfw.log.journal as J` reads the module as an attribute of its package, which
+    sagatfw.forget drops on a board; `from sagatfw.log import journal as J` finds it in sys.modules."""
+    dotted = []
+    for mod, path in MODULES.items():
+        tree = ast.parse(open(path, encoding="utf-8").read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                dotted += [f"{mod}: line {node.lineno}: import {a.name}" for a in node.names if a.name.count(".") >= 2]
+    assert not dotted, dotted
+
+
 def test_the_walk_sees_lazy_imports():
     """The check itself: an import inside a function is found (app/main.py loads the link lazily)."""
     deps = {d for d, _ in _imports("sagatfw.app.main", MODULES["sagatfw.app.main"])}

@@ -286,7 +286,7 @@ def _lever_module(monkeypatch):
     machine.mem16 = {}  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "machine", machine)
     sys.modules.pop("sagatfw.boards.rp2levers", None)
-    import sagatfw.boards.rp2levers as R
+    from sagatfw.boards import rp2levers as R
 
     return R, machine.mem16
 

@@ -6,9 +6,9 @@ import json
 from flash import unmount
 from test_protocol import KEY, UID, Rig
 
-import sagatfw.link.stream as LK
 from sagatfw.engine import clock as C
 from sagatfw.link import auth as AU
+from sagatfw.link import stream as LK
 
 
 class _Kbd:

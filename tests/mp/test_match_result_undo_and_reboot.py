@@ -191,7 +191,7 @@ def test_a_match_write_that_finds_no_ram_for_its_file_waits_and_is_written_later
     # closed after a new match's setup and after a restore; a write whose file buffer cannot be
     # found (MemoryError) keeps its records in RAM (LOG ERROR) and is tried again, never a failed
     # step, and it appends to the same segment then
-    import sagatfw.log.journal as J
+    from sagatfw.log import journal as J
 
     rig = Rig()
     rig.ok("new", mode="kokboru")

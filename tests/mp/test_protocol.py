@@ -10,7 +10,7 @@ import random
 
 from flash import Flash, mount, unmount
 
-import sagatfw.app.main as A
+from sagatfw.app import main as A
 from sagatfw.app.main import App
 from sagatfw.core.ticks import TICKS_MAX, ticks_add
 from sagatfw.engine import clock as C

@@ -308,8 +308,8 @@ def _run_board(key, script, frames=14):
     """app.run() as on a board: the sim board, a fake `machine`, the link on fake streams behind
     the serial driver. script: {frame: bytes or a function of the answers so far}. Returns
     ("returned" | "KeyboardInterrupt" | "stopped", answers)."""
-    import sagatfw.app.main as A
-    import sagatfw.boards.sim as S
+    from sagatfw.app import main as A
+    from sagatfw.boards import sim as S
 
     gc.collect()
     mount(Flash(blocks=64), fresh=True)
