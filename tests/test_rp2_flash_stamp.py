@@ -110,7 +110,8 @@ while True:
 
 
 # what MAIN imports, compiled as `sagat deploy` compiles them (the rest of the firmware is not needed)
-MODULES = ("ui/buttons", "core/ticks", "engine/clock", "core/timecontrol", "core/tcparse", "boards/rp2levers")
+MODULES = ("ui/buttons", "core/ticks", "engine/clock", "engine/rules", "core/timecontrol", "core/tcparse",
+           "boards/rp2levers")
 
 
 def device_files() -> dict[str, bytes]:
@@ -286,7 +287,7 @@ def _lever_module(monkeypatch):
     machine.mem16 = {}  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "machine", machine)
     sys.modules.pop("sagatfw.boards.rp2levers", None)
-    from sagatfw.boards import rp2levers as R
+    import sagatfw.boards.rp2levers as R  # a fresh import (the package may hold the old one as an attribute)
 
     return R, machine.mem16
 
