@@ -267,3 +267,12 @@ def test_the_rules_private_consts_are_the_clocks_words():
     assert (C.MAX_MS, C.RESULT_NAMES, C.REASON_NAMES, C.Settings) == (
         rules.MAX_MS, rules.RESULT_NAMES, rules.REASON_NAMES, rules.Settings)
     assert C.Clock.adjust is rules.adjust and C.Clock.extend is rules.extend
+
+
+def test_the_faces_private_states_are_the_clocks_words():
+    """faces/game.py keeps the clock's states it reads as private consts too (`_PAUSED`): no
+    entries in its module's dict. Each must be its clock.py twin."""
+    from sagatfw.faces import game
+
+    twins = {n: getattr(game, n) for n in ("_SETUP", "_RUNNING", "_PAUSED", "_ADJOURNED", "_FINISHED")}
+    assert {n: getattr(C, n[1:], None) for n in twins} == twins

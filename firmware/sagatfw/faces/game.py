@@ -25,7 +25,7 @@
 # the elapsed time rounded DOWN (a stopwatch), in M:SS or H:MM:SS, never with tenths.
 
 from sagatfw.core import timecontrol as tcm
-from sagatfw.engine.clock import ADJOURNED, FINISHED, PAUSED, RESULT_NAMES, RUNNING, SETUP
+from sagatfw.engine.clock import RESULT_NAMES
 
 try:
     from micropython import const
@@ -34,6 +34,14 @@ except ImportError:  # CPython
     def const(x):  # type: ignore[misc]
         return x
 
+
+# clock.py's states, as private consts (no entries in this module's dict, which lives in RAM: it
+# stays under a step of its table); tests/test_clock_props.py checks each against its clock.py twin
+_SETUP = const(0)
+_RUNNING = const(1)
+_PAUSED = const(2)
+_ADJOURNED = const(4)
+_FINISHED = const(5)
 
 # The status line (App.status): what the faces say besides the game or match, as a code, the later
 # outweighing the earlier. The codes are indexes into these texts: the OLED's bottom line (16
@@ -82,7 +90,7 @@ _TENTHS_CAP = const(60000)  # S.t shows at most 59.9
 
 DIGITS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"  # 0..9
 SEG_DP = const(0x80)  # bit 7: the digit's decimal point; on byte 1 also the colon
-SEG_BLANK = const(0)
+_SEG_BLANK = const(0)
 
 
 def _div(ms, unit, down):
@@ -124,15 +132,15 @@ def tm1637(buf, clock, side, tenths_below_ms=20000, blink=0):
     if kind == K_TENTHS:
         t = _div(ms, 100, up)
         s = t // 10
-        buf[0] = SEG_BLANK
-        buf[1] = d[s // 10] if s >= 10 else SEG_BLANK
+        buf[0] = _SEG_BLANK
+        buf[1] = d[s // 10] if s >= 10 else _SEG_BLANK
         buf[2] = d[s % 10] | SEG_DP
         buf[3] = d[t % 10]
     elif kind == K_MINSEC:
         s = _div(ms, 1000, up)
         m = s // 60
         s = s % 60
-        buf[0] = d[m // 10] if m >= 10 else SEG_BLANK
+        buf[0] = d[m // 10] if m >= 10 else _SEG_BLANK
         buf[1] = d[m % 10] | SEG_DP  # the colon
         buf[2] = d[s // 10]
         buf[3] = d[s % 10]
@@ -140,7 +148,7 @@ def tm1637(buf, clock, side, tenths_below_ms=20000, blink=0):
         m = _div(ms, _MINUTE, up)
         if m > 599:
             m = 599  # 9.59: four digits hold no more
-        buf[0] = SEG_BLANK
+        buf[0] = _SEG_BLANK
         buf[1] = d[m // 60] | (SEG_DP if (blink or clock.running != side) else 0)
         buf[2] = d[(m % 60) // 10]
         buf[3] = d[m % 10]
@@ -192,7 +200,7 @@ def leds(clock, side, blink=0):
     st = clock.state
     if clock.running == side:
         m |= LED_RUNNING
-    elif blink and clock.to_move == side and (st == SETUP or st == PAUSED or st == ADJOURNED):
+    elif blink and clock.to_move == side and (st == _SETUP or st == _PAUSED or st == _ADJOURNED):
         m |= LED_RUNNING  # the side to move, while stopped: blinking
     if clock.flag[side] and (blink or not first_of_two(clock, side)):
         m |= LED_FLAG
@@ -300,7 +308,7 @@ def marks_text(clock, side):
         out.append("ST>")
     if clock.default_mark[side]:
         out.append("DEF")
-    if clock.side_to_move() == side and clock.state in (RUNNING, PAUSED, ADJOURNED):
+    if clock.side_to_move() == side and clock.state in (_RUNNING, _PAUSED, _ADJOURNED):
         d = clock.delay_remaining(side)
         if d > 0:
             out.append("d%d" % ((d + 999) // 1000))
@@ -310,13 +318,13 @@ def marks_text(clock, side):
 def state_text(clock, result=None):
     """The run row's text while the clock is stopped ("" while it runs or is stopped by a flag)."""
     st = clock.state
-    if st == SETUP:
+    if st == _SETUP:
         return "READY"
-    if st == PAUSED:
+    if st == _PAUSED:
         return "PAUSE"
-    if st == ADJOURNED:
+    if st == _ADJOURNED:
         return "ADJ"
-    if st == FINISHED:
+    if st == _FINISHED:
         if result is None:
             return "END"
         if isinstance(result, int):
@@ -341,7 +349,7 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
     else:
         st = state_text(clock, result)
         if st:
-            if clock.state != FINISHED and clock.side_to_move() == side:
+            if clock.state != _FINISHED and clock.side_to_move() == side:
                 items.append(("fill", 0, _Y_RUN, OLED_W, _H_RUN, 1))
                 items.append(("fill", 1, _Y_RUN + 1, OLED_W - 2, _H_RUN - 2, 0))
                 st = "> " + st + " <"  # the side to move: framed, and pointed at
@@ -366,20 +374,20 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
 # separator with no character before it takes a blank cell of its own. Texts shorter than four
 # cells are right-aligned (as numbers are on a clock), longer ones show their first four cells.
 
-_LETTERS = b"\x77\x7c\x39\x5e\x79\x71\x3d\x76\x30\x1e\x75\x38\x37\x54\x3f\x73\x67\x50\x6d\x78\x3e\x1c\x2a\x76\x6e\x5b"
-_SIGNS = " -_=?/+'\"([)]"
-_SIGN_SEGS = b"\x00\x40\x08\x48\x53\x52\x46\x02\x22\x39\x39\x0f\x0f"
-
-
 def _seg_table():
+    # the letters' and the signs' segments: constants of the code, not globals (the module's dict)
+    letters = (b"\x77\x7c\x39\x5e\x79\x71\x3d\x76\x30\x1e\x75\x38\x37\x54\x3f\x73\x67\x50\x6d\x78\x3e\x1c\x2a"
+               b"\x76\x6e\x5b")
+    signs = " -_=?/+'\"([)]"
+    sign_segs = b"\x00\x40\x08\x48\x53\x52\x46\x02\x22\x39\x39\x0f\x0f"
     t = bytearray(128)
     for i in range(10):
         t[48 + i] = DIGITS[i]
     for i in range(26):
-        t[65 + i] = _LETTERS[i]
-        t[97 + i] = _LETTERS[i]
-    for i in range(len(_SIGNS)):
-        t[ord(_SIGNS[i])] = _SIGN_SEGS[i]
+        t[65 + i] = letters[i]
+        t[97 + i] = letters[i]
+    for i in range(len(signs)):
+        t[ord(signs[i])] = sign_segs[i]
     return bytes(t)
 
 
@@ -419,7 +427,7 @@ def text4(buf, text, field=None, blink=1):
         a = field[0]
         b = field[1]
     for k in range(4):
-        buf[k] = SEG_BLANK
+        buf[k] = _SEG_BLANK
     glyph = False
     for i in range(len(text)):
         c = ord(text[i])
@@ -434,7 +442,7 @@ def text4(buf, text, field=None, blink=1):
             buf[j] = SEG_DP
             glyph = False
         else:
-            buf[j] = SEG_BLANK if a <= i < b else seg_char(c)
+            buf[j] = _SEG_BLANK if a <= i < b else seg_char(c)
             glyph = True
     return buf
 

@@ -23,7 +23,7 @@
 #
 # Write errors (full or read-only filesystem, I/O errors) never stop the clock: the records stay in
 # a small RAM backlog, `error` says what went wrong, and the next call tries again (after removing
-# old finished games if the filesystem is full). ROOT/room is ballast (ROOM_BYTES) held back on the
+# old finished games if the filesystem is full). ROOT/room is ballast (_ROOM_BYTES) held back on the
 # flash: when the game in progress alone fills it, the ballast goes for a record that must be kept
 # (a result, settings) and `full` says LOG FULL. When the backlog is full, new records are not
 # sealed (no seq is used) but counted; the next record written is a T_GAP record with that count,
@@ -51,15 +51,15 @@ from sagatfw.log import records as R
 # the module is frozen (one more global there cost the 64 KB frozen match probe its margin)
 _ENOSPC = const(28)
 _ENAMETOOLONG = const(36)
-ROOM = "room"  # ballast: flash held back for the records that must be kept on a full flash
-ROOM_BYTES = 8192
+_ROOM = const("room")  # ballast: flash held back for the records that must be kept on a full flash
+_ROOM_BYTES = const(8192)
 # 255 records (16,320 bytes) fill four 4 KB blocks of littlefs's skip-list files (each block after
 # the first gives up 4 to 8 bytes to its pointers): 256 records would take five, and the 128 of
 # before took three blocks for 8,192 bytes. Four blocks a segment keep the log folder at 128 files
 # or fewer on every board's flash (the ESP32's 2 MB, 512 blocks), full of one game or not.
 SEGMENT_RECORDS = 255
-SNAP_EVERY = 32  # a snapshot after at most this many records of a game (fewer with small segments)
-KEEP_SLOTS = 6  # backlog places only records that must be kept may take (a result, settings, the gap)
+_SNAP_EVERY = const(32)  # a snapshot after at most this many records of a game (fewer with small segments)
+_KEEP_SLOTS = const(6)  # backlog places only records that must be kept may take (a result, settings, the gap)
 
 
 def _exists(path):
@@ -82,7 +82,7 @@ def _whole(backlog, room):
 
 class Journal:
     def __init__(self, root="/log", key=b"", segment_records=SEGMENT_RECORDS, max_bytes=262144, checkpoint_ms=15000,
-                 backlog=32, room_bytes=ROOM_BYTES):
+                 backlog=32, room_bytes=_ROOM_BYTES):
         self.root = root
         self.chain = R.Chain(key)
         self.segment_records = segment_records
@@ -198,9 +198,9 @@ class Journal:
         text)? Then the gap record owed, if any, is queued first (self.buf's seq is set to follow
         it) and True. Else the group is dropped: counted, never sealed (no seq used, the chain
         goes on), self.buf's header kept for the gap record. Records that must be kept (a
-        result, settings) may use the last KEEP_SLOTS places and the flash's ballast."""
+        result, settings) may use the last _KEEP_SLOTS places and the flash's ballast."""
         owed = 1 if self.gap else 0
-        limit = self.backlog_max if keep else self.backlog_max - KEEP_SLOTS
+        limit = self.backlog_max if keep else self.backlog_max - _KEEP_SLOTS
         if len(self.backlog) + owed + n > limit:
             if not self.gap:
                 self.gbuf[:] = self.buf
@@ -290,7 +290,7 @@ class Journal:
         st = clock.state
         if st == C.RUNNING and clock.t - self.last_t >= self.checkpoint_ms:
             self.last_t = clock.t
-        elif st == C.SETUP or st == C.FINISHED or self.seq - self.snap[0] < min(self.segment_records >> 2, SNAP_EVERY):
+        elif st == C.SETUP or st == C.FINISHED or self.seq - self.snap[0] < min(self.segment_records >> 2, _SNAP_EVERY):
             return False
         if self.backlog or self.gap or not self.opened:
             return False  # records are not durable: after a reboot this checkpoint could not follow them
@@ -489,7 +489,7 @@ class Journal:
 
     def _has_room(self):
         if self.room is None:
-            self.room = self.room_bytes == 0 or _exists(self._path(ROOM))
+            self.room = self.room_bytes == 0 or _exists(self._path(_ROOM))
         return self.room
 
     def _free_room(self):
@@ -497,7 +497,7 @@ class Journal:
         if self.room_bytes == 0 or not self._has_room():
             return False
         try:
-            os.remove(self._path(ROOM))
+            os.remove(self._path(_ROOM))
         except OSError:
             pass
         self.room = False
@@ -509,7 +509,7 @@ class Journal:
         if self._has_room():
             self.full = False
             return
-        path = self._path(ROOM)
+        path = self._path(_ROOM)
         zeros = bytes(512)
         while True:
             try:

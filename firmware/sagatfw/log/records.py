@@ -90,17 +90,7 @@ P_TORN = "torn"  # a partial record at the end of a segment
 P_KEY = "key"  # a record under a key outside that key's range, or no record under the key given
 
 
-def _crc_table():
-    table = []
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (0xEDB88320 ^ (c >> 1)) if c & 1 else (c >> 1)
-        table.append(c)
-    return table
-
-
-_TABLE = None
+_TABLE = None  # the table of the CRC in Python, made at the first use (a port without binascii.crc32)
 
 
 def crc32(data):
@@ -108,8 +98,14 @@ def crc32(data):
     global _TABLE
     if _crc32 is not None:
         return _crc32(data) & 0xFFFFFFFF
-    if _TABLE is None:
-        _TABLE = _crc_table()
+    if _TABLE is None:  # (its making is inline: a function of its own would cost the module's dict a step)
+        table = []
+        for i in range(256):
+            c = i
+            for _ in range(8):
+                c = (0xEDB88320 ^ (c >> 1)) if c & 1 else (c >> 1)
+            table.append(c)
+        _TABLE = table
     c = 0xFFFFFFFF
     for b in data:
         c = _TABLE[(c ^ b) & 0xFF] ^ (c >> 8)

@@ -15,7 +15,6 @@ from sagatfw.engine import clock as C
 from sagatfw.log import records as R
 
 MAX_PRESETS = 5  # user slots, as DGT's manual ones
-MAX_NAME = 16
 
 
 # name: (default, kind, low, high). Kinds: "b" true/false, "n" true/false/null, "i" a whole number
@@ -121,7 +120,7 @@ def _valid_presets(v):
     for p in v:
         if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not _valid_tc(p.get("tc")):
             return False
-        if not 0 < len(p["name"]) <= MAX_NAME:
+        if not 0 < len(p["name"]) <= 16:  # a preset name's most characters (no global: the dict stays at 17)
             return False
     return True
 
@@ -210,7 +209,7 @@ class Store:
             raise ValueError("preset slot must be 0..%d" % (MAX_PRESETS - 1))
         p = {"name": name, "tc": tc}
         if not _valid_presets([p]):
-            raise ValueError("a preset needs a name of 1..%d characters and a valid TimeControl" % MAX_NAME)
+            raise ValueError("a preset needs a name of 1..16 characters and a valid TimeControl")
         while len(self.presets) <= slot:
             self.presets.append({"name": "slot %d" % (len(self.presets) + 1), "tc": "420"})
         self.presets[slot] = p
