@@ -276,3 +276,11 @@ def test_the_faces_private_states_are_the_clocks_words():
 
     twins = {n: getattr(game, n) for n in ("_SETUP", "_RUNNING", "_PAUSED", "_ADJOURNED", "_FINISHED")}
     assert {n: getattr(C, n[1:], None) for n in twins} == twins
+
+
+def test_the_parsers_bonus_marks_are_timecontrols():
+    """core/timecontrol.py's bonus marks are a private const (no global on MicroPython); the parser
+    (core/tcparse.py) keeps their twin."""
+    from sagatfw.core import tcparse, timecontrol
+
+    assert tcparse._BONUS_CHARS == timecontrol._BONUS_CHARS == "+db"

@@ -14,7 +14,7 @@ from test_logfull import _boot, _play
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text
 
-SIM = (256, 256)  # blocks, progsize: boards/sim.py (BLOCKS, PROGSIZE)
+SIM = (256, 256)  # blocks, progsize: boards/sim.py (BLOCKS, the progsize in mount_flash)
 PICO = (352, 256)  # MicroPython v1.26.1 RPI_PICO: 1408 KB at the end of the 2 MB flash (rp2/_boot.py: progsize 256)
 ESP32 = (512, 32)  # ESP32_GENERIC: the 2 MB "vfs" partition, VfsLfs2's default progsize
 

@@ -13,8 +13,7 @@ from sagatfw.engine import clock as C
 from sagatfw.ui import buttons as B
 
 BLOCK = 4096
-BLOCKS = 256  # a 1 MB image
-PROGSIZE = 256  # as the Pico's littlefs
+BLOCKS = 256  # a 1 MB image (its littlefs is mounted with progsize 256, as the Pico's: mount_flash)
 KEYS = {
     "a": B.LEVER_LEFT,
     "z": B.LEVER_LEFT,
@@ -26,7 +25,6 @@ KEYS = {
     "=": B.PLUS,
     "-": B.MINUS,
 }
-HELP = "keys: a/z left lever, l// right lever, space start/pause, m menu, +/- plus/minus, M/_ menu/minus held, q off"
 
 
 class FileFlash:
@@ -77,9 +75,9 @@ def mount_flash(path):
                 f.write(chunk)
     dev = FileFlash(path)
     if fresh:
-        vfs.VfsLfs2.mkfs(dev, progsize=PROGSIZE)  # type: ignore[arg-type]  # stubs: block devices are duck-typed
+        vfs.VfsLfs2.mkfs(dev, progsize=256)  # type: ignore[arg-type]  # stubs: block devices are duck-typed
     try:
-        fs = vfs.VfsLfs2(dev, progsize=PROGSIZE)  # type: ignore[abstract, arg-type]  # stubs: as above
+        fs = vfs.VfsLfs2(dev, progsize=256)  # type: ignore[abstract, arg-type]  # stubs: as above
     except OSError:
         raise OSError("%s is not a littlefs image" % path) from None
     vfs.mount(fs, "/flash")
@@ -190,7 +188,10 @@ class Board:
             return
         if self.status:  # the host's line (`sagat sim --serial`: the port), kept on the screen
             rows.append(self.status)
-        rows.append(HELP)
+        rows.append(  # the keys' help (a constant of the code: no global in the module's dict)
+            "keys: a/z left lever, l// right lever, space start/pause, m menu, +/- plus/minus, "
+            "M/_ menu/minus held, q off"
+        )
         frame = "\r\n".join(rows)
         if frame == getattr(self, "last_frame", None):
             return  # nothing changed: nothing is written

@@ -5,7 +5,6 @@
 # (sagatfw.forget), so a board's loop does not keep it in RAM.
 
 from sagatfw.core.timecontrol import (
-    _BONUS_CHARS,
     BRONSTEIN,
     BYO_CANADIAN,
     BYO_JAPANESE,
@@ -24,6 +23,8 @@ from sagatfw.core.timecontrol import (
     Stage,
     TimeControl,
 )
+
+_BONUS_CHARS = "+db"  # core/timecontrol.py's marks of a bonus (its const takes no global there)
 
 _BONUS_MODES = (FISCHER, DELAY, BRONSTEIN)
 _STAGE_CHARS = "0123456789/:+dbjcx"  # every character a list of stages may contain

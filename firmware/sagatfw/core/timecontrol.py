@@ -49,7 +49,7 @@ MAX_MOVES = const(999)
 MAX_STAGES = const(8)
 MAX_PERIODS = const(99)
 
-_BONUS_CHARS = "+db"
+_BONUS_CHARS = const("+db")  # the bonus marks; core/tcparse.py keeps its twin (a const: no global here)
 
 
 class Stage:
