@@ -80,7 +80,7 @@ class MatchApp:
 
         self.app = app
         self.m = engine
-        # The game clock stands still while a match runs: its 1.9 KB event queue goes until the
+        # The game clock stands still while a match runs: its 960-byte event queue goes until the
         # match closes (the 64 KB heap budget, with the match's code and the faces loaded)
         app.clock.events = array("i")
         self.mode = MODES.index(engine.MODE)

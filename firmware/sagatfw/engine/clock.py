@@ -112,7 +112,7 @@ F_AFTER_MS = const(12)
 F_AFTER_MOVES = const(13)
 F_AFTER_STAGE = const(14)
 EV_SIZE = const(15)
-EV_CAPACITY = const(32)
+EV_CAPACITY = const(16)  # 960 B: four operations' worth (the sink drains it as it fills)
 # One instant of `advance` emits at most 2 events (the default time, for both sides), an operation
 # at most 2 more (a press and its stage): `advance` takes the next instant only while this much room
 # is left, else it hands the queue to the sink (or stops there, whole, without one: no event is lost).

@@ -294,6 +294,18 @@ class Journal:
             return False
         if self.backlog or self.gap or not self.opened:
             return False  # records are not durable: after a reboot this checkpoint could not follow them
+        if self.file is not None:
+            # one open file at a time: the segment's is closed (its records are flushed: no
+            # backlog) and opened again at the next write, so the checkpoint's file can take the
+            # room it had (an open littlefs file holds a 1.2 KB buffer in one piece, which a heap
+            # split by small objects may not have twice); and it is opened before the snapshot is
+            # made, so that nothing small splits that room first
+            self.resume = (self.seg, self.seg_records)
+            self._close()
+        try:
+            f = open(self._path(R.CKPT), "wb")
+        except OSError:
+            return False
         self.snap[0] = self.seq
         self._header(clock, R.T_CHECKPOINT, clock.t, C.NONE, 0, now)
         R.seal(self.buf, self.prev, self.chain)  # the link it would have: self.prev stays
@@ -328,7 +340,6 @@ class Journal:
             snap[97 : 97 + len(tc)] = tc
             snap[n - 16 :] = self.chain.mac(self.buf, memoryview(snap)[: n - 16])[:16]
         try:
-            f = open(self._path(R.CKPT), "wb")
             try:
                 f.write(self.buf)
                 if snap is not None:
