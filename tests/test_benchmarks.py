@@ -44,7 +44,10 @@ FROZEN_HEAP = "64k"
 # journal's boot module) and log.read's planned, streamed chunks took that boot to 168k (160k before
 # the snapshot); the line keeps 4 KB of headroom. (The budget that matters on a board is the frozen
 # image's: 64k here, 48 KB on the Pico, where the code is in flash.)
-WHOLE_FIRMWARE_HEAP = "172k"
+# Then 180k: the firmware in layers (a package's __init__ and a module's object and globals for
+# each layer and each module split out) took the .mpy boot from 133,088 to 135,904 B (2.1 %) and
+# the restore boot past 172k (it runs at 176k); the line keeps its 4 KB of headroom.
+WHOLE_FIRMWARE_HEAP = "180k"
 
 
 def _memory_bench():
@@ -111,6 +114,25 @@ def test_whole_firmware_frozen_runs_in_the_64k_budget(tmp_path):
     assert not memory_bench.run(exe, str(probe), str(tmp_path), "32k", "--frozen")[0]
 
 
+def test_frozen_64k_budget_holds_in_other_heap_layouts(tmp_path):
+    # The heap's edge is its layout, not its total: what fails first is an open littlefs file (1.2 KB
+    # in one piece) once the small objects of play have split the free runs. The paths the probe is
+    # given (its script, the flash image) are allocated before the firmware, so their lengths shift
+    # everything after them: a budget met only in the test's own layout would fail in some of these.
+    memory_bench, frozen_unix = _memory_bench()
+    exe = frozen_port(frozen_unix)
+    failed = []
+    for extra in (1, 9, 20, 29):
+        work = tmp_path / ("w" * extra)
+        probe = work / "probe"
+        probe.mkdir(parents=True)
+        (probe / "memory_probe.py").write_bytes(open(os.path.join(ROOT, "benchmarks", "memory_probe.py"), "rb").read())
+        ok, boots = memory_bench.run(exe, str(probe), str(work), FROZEN_HEAP, "--frozen")
+        if not ok:
+            failed.append((extra, boots))
+    assert not failed, failed
+
+
 def test_whole_firmware_with_faces_and_log_pull_in_a_bounded_heap(tmp_path):
     memory_bench, _ = _memory_bench()
     import shutil
@@ -168,7 +190,10 @@ def _match_boot(exe, probe, flash, lines, start, heap="64k"):
 # passed at 4 of 8 path lengths tried, and the landed CI failed on it. At 66 KB it passes at all 8.
 # So this asserts what holds, and the 2 KB still to find is an open point of the budget, not a
 # test that passes or fails by chance.
-MATCH_HEAP = "66k"
+# Then 68k: the firmware in layers (a module's object and globals for each module split out, the
+# match engine's codes and engine in two) passes that fourth boot at 68 KB at all 8 path lengths
+# and at 66 KB at 1 of 8: its settings file finds no 1.2 KB piece for its buffer. 4 KB to find.
+MATCH_HEAP = "68k"
 
 
 def test_a_match_runs_and_is_restored_in_the_frozen_match_heap(tmp_path):

@@ -94,20 +94,21 @@ class App:
         try:
             restored = self.journal.opened and self.journal.restore(self.clock, now)
             if restored is None:  # the log's current game is a match: it comes back in app.match
-                _forget("sagatfw.log.replay", "sagatfw.log.read")  # room for the match's replay
+                _forget("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.log.wall")  # room for the match's replay
                 from sagatfw.app import setup as matchsetup
 
                 try:
                     restored = matchsetup.restore(self, now)  # False; ValueError if it cannot replay
                 finally:
                     matchsetup = None
-                    _forget("sagatfw.app.setup", "sagatfw.log.match")
+                    _forget("sagatfw.app.setup", "sagatfw.log.match", "sagatfw.log.wall")
         except Exception as e:  # noqa: BLE001 - a log the engine cannot replay: start clean, say so
             self.match = None
             self.status = _ST_RESTORE_FAILED
             board.note("log restore failed: %s" % e)
             self.clock = None  # a MemoryError too: free the half-replayed clock and the replay first
-            _forget("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.core.tcparse", "sagatfw.log.boot")
+            _forget("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.log.wall", "sagatfw.core.tcparse",
+                    "sagatfw.log.boot")
             self.clock = C.Clock()
         if restored:
             self.setup_logged = True
@@ -134,9 +135,11 @@ class App:
             self.status = _ST_LOG_DAMAGED
         if not self.journal.opened:  # said last: it outweighs the other boot messages
             self.status = _ST_LOG_ERROR
-        _forget("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.core.tcparse", "sagatfw.log.boot")  # boot-only code
+        _forget("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.log.wall", "sagatfw.core.tcparse",
+                "sagatfw.log.boot")  # boot-only code
         if self.match is None:  # a match's log read (or refused) at boot: its code goes too
-            _forget("sagatfw.app.match", "sagatfw.log.match", "sagatfw.engine.kokboru", "sagatfw.engine.kilithattu",
+            _forget("sagatfw.app.match", "sagatfw.log.match", "sagatfw.log.wall", "sagatfw.engine.kokboru",
+                    "sagatfw.engine.kilithattu",
                     "sagatfw.engine.matchbase", "sagatfw.engine.match")
             return restored
         return True
@@ -331,7 +334,7 @@ class App:
             return matchsetup.new(self, mode, opts, now, seed)
         finally:
             matchsetup = None
-            _forget("sagatfw.app.setup", "sagatfw.log.match")
+            _forget("sagatfw.app.setup", "sagatfw.log.match", "sagatfw.log.wall")
 
     def new_game(self, tc, first, now):
         """Set up the next game (TimeControl string, "LEFT|RIGHT" for a handicap). Refused while a

@@ -43,7 +43,7 @@ MODES = ("kokboru", "kilithattu")  # matchlog.MODES: a match's mode by its numbe
 
 _ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
 
-_MODULES = ("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.match", "sagatfw.faces.match",
+_MODULES = ("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.match", "sagatfw.log.wall", "sagatfw.faces.match",
             "sagatfw.engine.kokboru", "sagatfw.engine.kilithattu", "sagatfw.engine.matchbase", "sagatfw.engine.match")
 
 
@@ -325,7 +325,7 @@ class MatchApp:
                 from sagatfw.log.match import pack_final  # (a result is rare: loaded for it)
 
                 pack_final(j.buf, m)
-                forget("sagatfw.log.match")
+                forget("sagatfw.log.match", "sagatfw.log.wall")
             else:  # matchlog.FINAL at matchlog.FINAL_AT: none
                 struct.pack_into("<BBBBb", j.buf, R.PAYLOAD + 4, 0, 0, 0, 0, 0)
             if j._admit(1, kind == M.EV_RESULT):

@@ -53,12 +53,6 @@ def new(app, mode, opts, now, seed=0):
         raise ValueError("mode must be kokboru or kilithattu")
     if not isinstance(seed, int) or seed < 0 or seed > 0xFFFFFFFF:
         raise ValueError("seed must be 0..2^32-1")
-    # the settings file first (as a game's setup saves it: no boot logs defaults in the match), while
-    # the heap holds no new engine yet; the values are not changed, so a refused option below
-    # leaves nothing wrong. One file at a time (matchapp._commit): the segment is closed first.
-    _close_segment(app.journal)
-    gc.collect()  # the file's 1.2 KB buffer in one piece
-    app._save()
     names = OPTIONS[MODES.index(mode)]
     for k in opts:  # before the other mode's match is dropped (option_args checks it again)
         if k not in names:
@@ -70,7 +64,13 @@ def new(app, mode, opts, now, seed=0):
         from sagatfw import forget
 
         forget("sagatfw.engine.kokboru", "sagatfw.engine.kilithattu")
-        gc.collect()
+    # the settings file (as a game's setup saves it: no boot logs defaults in the match), while the
+    # heap holds no engine of the other mode and no new one yet; the values are not changed, so a
+    # refused option below leaves nothing wrong. One file at a time (app/match.py's _commit): the
+    # segment is closed first.
+    _close_segment(app.journal)
+    gc.collect()  # the file's 1.2 KB buffer in one piece
+    app._save()
     try:
         engine = old.m if old is not None else make_engine(mode)
         engine.new_match(**option_args(MODES.index(mode), opts))  # Refused (a ValueError) on a bad option

@@ -195,7 +195,7 @@ class Pull:
             got = 0
             try:
                 if f is None:
-                    f = open(self.app.journal._path(plan[i]), "rb")
+                    f = self._open(plan[i])
                     f.seek(plan[i + 1] * R.RECORD_SIZE)
                     if plan[i + 3]:  # a finished segment (the journal writes the newest): kept open
                         rd[_FILE] = f
@@ -245,11 +245,23 @@ class Pull:
     def names(self):
         return self.app.journal.segments()
 
+    def _open(self, name):
+        """A segment opened for reading beside the one the journal writes, or in its room if the
+        heap has no second 1.2 KB piece for a littlefs file (log/journal.py: park)."""
+        j = self.app.journal
+        try:
+            return open(j._path(name), "rb")
+        except MemoryError:
+            if j.file is None or j.backlog:
+                raise
+        j.park()
+        return open(j._path(name), "rb")
+
     def open_segment(self, name):
         """(file, whole records, 1 if a torn partial record ends it) of a segment, or (None, 0, 0);
         the caller closes the file."""
         try:
-            f = open(self.app.journal._path(name), "rb")
+            f = self._open(name)
         except OSError:
             return None, 0, 0
         try:

@@ -191,6 +191,27 @@ def game_events(j, game=None, at=None):
     if got is not None:
         yield got
 
+def _after_snapshot(j, clock, at):
+    """The records after the snapshot (from `at`) through the replay: True; False if the game is
+    finished; None if they do not replay (the whole replay decides then, as without a snapshot)."""
+    finished = False
+    try:
+        from sagatfw.log.replay import Replay
+
+        rp = Replay(clock)
+        rp.set_up = True  # the game's setup is the snapshot's
+        for ev in game_events(j, None, at):
+            rp.feed(ev)
+            finished = finished or ev["type"] == "result"
+    except Exception:  # noqa: BLE001 - a Mismatch (or worse): the whole replay says what it says
+        return None
+    clock.sink = None  # the replay's; the app sets its own
+    clock.clear_events()
+    if rp.gap is not None:
+        return None  # the whole replay refuses the game, with its reason
+    return not (clock.state == C.FINISHED or finished)
+
+
 def restore(j, clock, now):
     """Restore the current game into `clock`: from the checkpoint file's snapshot and the records
     after it (only those: at most about segment_records // 4), or, when the snapshot does not check
@@ -212,9 +233,19 @@ def restore(j, clock, now):
         from sagatfw import forget
         from sagatfw.log import checkpoint as snapshot
 
-        rp = snapshot.restore(j, clock)
-        forget("sagatfw.log.checkpoint")
+        try:
+            rp = snapshot.load(j, clock)  # where the records after it begin, or None: it follows the last
+        except Exception:  # noqa: BLE001 - none, damaged, another game's, forged...: the whole replay
+            rp = False
+        snapshot = None
+        forget("sagatfw.log.checkpoint")  # its code goes before the records after it are replayed
         gc.collect()  # (what the boot makes next, the segment's buffer, goes low in a heap free of it)
+        if rp is False:
+            rp = None
+        elif j.result_seq >= 0:
+            return False  # (a snapshot from before the result, which open() found)
+        else:
+            rp = True if rp is None else _after_snapshot(j, clock, rp)
     if rp is not None:
         if not rp:
             return False

@@ -7,8 +7,8 @@
 # docs/log-format.md, "Snapshots".
 #
 # `load` checks it and loads it into the clock: then the boot replays only the records after S
-# (journalboot.restore), not the whole game. Whatever does not check out raises ValueError (the
-# reason), and the boot replays the whole game as without a snapshot. Loaded by journalboot only
+# (log/boot.py's restore), not the whole game. Whatever does not check out raises ValueError (the
+# reason), and the boot replays the whole game as without a snapshot. Loaded by log/boot.py only
 # while the clock boots, and forgotten before anything else is loaded (the replay's modules).
 
 import struct
@@ -146,33 +146,3 @@ def load(j, clock):
     if seq == j.seq - 1:
         return None
     return i, k + 1
-
-
-def restore(j, clock):
-    """journalboot.restore's first try: the clock from the snapshot (`load`), then the records after
-    it through the replay. True; False if the game is finished; None if the snapshot does not check
-    out or the records after it do not replay: the whole replay decides then, as without a snapshot."""
-    try:
-        at = load(j, clock)
-    except Exception:  # noqa: BLE001 - none, damaged, another game's, forged...: the whole replay
-        return None
-    if j.result_seq >= 0:
-        return False  # (a snapshot from before the result, which open() found)
-    if at is None:
-        return True  # the snapshot follows the last record: nothing to replay
-    finished = False
-    try:
-        from sagatfw.log.replay import Replay
-
-        rp = Replay(clock)
-        rp.set_up = True  # the game's setup is the snapshot's
-        for ev in j.game_events(None, at):
-            rp.feed(ev)
-            finished = finished or ev["type"] == "result"
-    except Exception:  # noqa: BLE001 - a Mismatch (or worse): the whole replay says what it says
-        return None
-    clock.sink = None  # the replay's; the app sets its own
-    clock.clear_events()
-    if rp.gap is not None:
-        return None  # the whole replay refuses the game, with its reason
-    return not (clock.state == C.FINISHED or finished)

@@ -1,33 +1,29 @@
 # sagat: the append-only event log and state checkpoints on the board's filesystem (littlefs).
 #
-# Records (log/records.py, 64 bytes each) go into segment files ROOT/NNNNNNNNNN.seg, named by the seq of
-# their first record; each file begins with an anchor record that states the chain value of the
-# record before it, so the log can be checked from any segment on. A segment holds at most
-# `segment_records` records (its anchor included); the total size is bounded by `max_bytes`: past
-# it the oldest segments go, but only those holding finished, older games - never the game in
-# progress. Each batch of records is written and flushed (littlefs commits atomically on flush)
-# before `log_events` returns, so a completed move is durable before the app handles the next
-# press. After a reboot the journal goes on at the end of the newest segment if it is whole (else
-# in a new one: it never appends after a damaged tail) and `restore` brings the interrupted game
-# back into the clock (from the checkpoint's snapshot and the records after it, else by a replay of
-# the whole game), which comes back paused with a `power_restore` event (TK-C18).
+# Records (log/records.py, 64 bytes each) go into segment files ROOT/NNNNNNNNNN.seg, named by the seq of their first
+# record; each file begins with an anchor record that states the chain value of the record before it, so the log can
+# be checked from any segment on. A segment holds at most `segment_records` records (its anchor included); the total
+# size is bounded by `max_bytes`: past it the oldest segments go, but only those holding finished, older games - never
+# the game in progress. Each batch of records is written and flushed (littlefs commits atomically on flush) before
+# `log_events` returns, so a completed move is durable before the app handles the next press. After a reboot the
+# journal goes on at the end of the newest segment if it is whole (else in a new one: it never appends after a damaged
+# tail) and `restore` brings the interrupted game back into the clock (from the checkpoint's snapshot and the records
+# after it, else by a replay of the whole game), which comes back paused with a `power_restore` event (TK-C18).
 #
-# Checkpoints do not go into the chain: the latest one is ONE record in ROOT/ckpt, overwritten every
-# `checkpoint_ms` while a side runs (littlefs commits a file's rewrite atomically at close). It holds
-# the journal's next seq and links to the last record under the key, so `restore` uses it only if
-# no record was made after it: a reboot comes back within checkpoint_ms of the cut, and the log
-# grows with the game's events only, however often the clock checkpoints. The same file carries a
-# snapshot after the record (`checkpoint`): the clock's whole state after the last record, MACed
-# under the key; it is written with every checkpoint and after every `min(segment_records // 4, 32)` records
-# in a game, so a reboot loads it and replays only the records after it (checkpoint.py).
+# Checkpoints do not go into the chain: the latest one is ONE record in ROOT/ckpt, overwritten every `checkpoint_ms`
+# while a side runs (littlefs commits a file's rewrite atomically at close). It holds the journal's next seq and links
+# to the last record under the key, so `restore` uses it only if no record was made after it: a reboot comes back
+# within checkpoint_ms of the cut, and the log grows with the game's events only, however often the clock checkpoints.
+# The same file carries a snapshot after the record (`checkpoint`): the clock's whole state after the last record,
+# MACed under the key; it is written with every checkpoint and after every `min(segment_records // 4, 32)` records in
+# a game, so a reboot loads it and replays only the records after it (checkpoint.py).
 #
-# Write errors (full or read-only filesystem, I/O errors) never stop the clock: the records stay in
-# a small RAM backlog, `error` says what went wrong, and the next call tries again (after removing
-# old finished games if the filesystem is full). ROOT/room is ballast (_ROOM_BYTES) held back on the
-# flash: when the game in progress alone fills it, the ballast goes for a record that must be kept
-# (a result, settings) and `full` says LOG FULL. When the backlog is full, new records are not
-# sealed (no seq is used) but counted; the next record written is a T_GAP record with that count,
-# chained like any other, so the log says where and how much it lost.
+# Write errors (full or read-only filesystem, I/O errors) never stop the clock: the records stay in a small RAM
+# backlog, `error` says what went wrong, and the next call tries again (after removing old finished games if the
+# filesystem is full). ROOT/room is ballast (_ROOM_BYTES) held back on the flash: when the game in progress alone
+# fills it, the ballast goes for a record that must be kept (a result, settings) and `full` says LOG FULL. When the
+# backlog is full, new records are not sealed (no seq is used) but counted; the next record written is a T_GAP record
+# with that count, chained like any other, so the log says where and how much it lost.
 
 import os
 import struct
@@ -45,18 +41,17 @@ from sagatfw.core.ticks import ticks_add, ticks_diff
 from sagatfw.engine import clock as C
 from sagatfw.log import records as R
 
-# littlefs's answers of a full flash: no block left (ENOSPC, 28), or a folder whose metadata cannot
-# take a new entry (its NOSPC there comes back as ENAMETOOLONG, 36: our names are 14 characters).
-# const() with a leading underscore: no entry in the module's dict, which lives in RAM even when
-# the module is frozen (one more global there cost the 64 KB frozen match probe its margin)
+# littlefs's answers of a full flash: no block left (ENOSPC, 28), or a folder whose metadata cannot take a new
+# entry (its NOSPC there comes back as ENAMETOOLONG, 36: our names are 14 characters). const() with a leading
+# underscore: no entry in the module's dict, which lives in RAM even when the module is frozen.
 _ENOSPC = const(28)
 _ENAMETOOLONG = const(36)
 _ROOM = const("room")  # ballast: flash held back for the records that must be kept on a full flash
 _ROOM_BYTES = const(8192)
-# 255 records (16,320 bytes) fill four 4 KB blocks of littlefs's skip-list files (each block after
-# the first gives up 4 to 8 bytes to its pointers): 256 records would take five, and the 128 of
-# before took three blocks for 8,192 bytes. Four blocks a segment keep the log folder at 128 files
-# or fewer on every board's flash (the ESP32's 2 MB, 512 blocks), full of one game or not.
+# 255 records (16,320 bytes) fill four 4 KB blocks of littlefs's skip-list files (each block after the first gives
+# up 4 to 8 bytes to its pointers): 256 records would take five, and the 128 of before took three blocks for 8,192
+# bytes. Four blocks a segment keep the log folder at 128 files or fewer on every board's flash (the ESP32's 2 MB,
+# 512 blocks), full of one game or not.
 SEGMENT_RECORDS = 255
 _SNAP_EVERY = const(32)  # a snapshot after at most this many records of a game (fewer with small segments)
 _KEEP_SLOTS = const(6)  # backlog places only records that must be kept may take (a result, settings, the gap)
@@ -294,15 +289,8 @@ class Journal:
             return False
         if self.backlog or self.gap or not self.opened:
             return False  # records are not durable: after a reboot this checkpoint could not follow them
-        if self.file is not None:
-            # one open file at a time: the segment's is closed (its records are flushed: no
-            # backlog) and opened again at the next write, so the checkpoint's file can take the
-            # room it had (an open littlefs file holds a 1.2 KB buffer in one piece, which a heap
-            # split by small objects may not have twice); and it is opened before the snapshot is
-            # made, so that nothing small splits that room first
-            self.resume = (self.seg, self.seg_records)
-            self._close()
-        try:
+        self.park()  # one open file at a time, and this one opened before the snapshot is made,
+        try:  # so that nothing small splits its room first
             f = open(self._path(R.CKPT), "wb")
         except OSError:
             return False
@@ -434,6 +422,15 @@ class Journal:
                 self.resume = (self.seg, self.seg_records)
         except OSError:
             pass
+
+    def park(self):
+        """Close the segment's file (records durable) till the next write, for another file to take its
+        room: an open littlefs file holds 1.2 KB in one piece, which a heap split by play may lack."""
+        if self.file is None or self.backlog:
+            return
+        self._close()
+        if self.seg is not None and self.seg_records < self.segment_records:
+            self.resume = (self.seg, self.seg_records)
 
     def _close(self):
         if self.file is not None:
