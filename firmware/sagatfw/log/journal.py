@@ -48,10 +48,9 @@ _ENOSPC = const(28)
 _ENAMETOOLONG = const(36)
 _ROOM = const("room")  # ballast: flash held back for the records that must be kept on a full flash
 _ROOM_BYTES = const(8192)
-# 255 records (16,320 bytes) fill four 4 KB blocks of littlefs's skip-list files (each block after the first gives
-# up 4 to 8 bytes to its pointers): 256 records would take five, and the 128 of before took three blocks for 8,192
-# bytes. Four blocks a segment keep the log folder at 128 files or fewer on every board's flash (the ESP32's 2 MB,
-# 512 blocks), full of one game or not.
+# 255 records (16,320 bytes) fill four 4 KB blocks of littlefs's skip-list files (each block after the first gives up
+# 4 to 8 bytes to its pointers): 256 records would take five, and 128 took three for 8,192 bytes. Four blocks a segment
+# keep the log folder at 128 files or fewer on every board's flash (the ESP32's 2 MB, 512 blocks), full or not.
 SEGMENT_RECORDS = 255
 _SNAP_EVERY = const(32)  # a snapshot after at most this many records of a game (fewer with small segments)
 _KEEP_SLOTS = const(6)  # backlog places only records that must be kept may take (a result, settings, the gap)
@@ -289,8 +288,10 @@ class Journal:
             return False
         if self.backlog or self.gap or not self.opened:
             return False  # records are not durable: after a reboot this checkpoint could not follow them
-        self.park()  # one open file at a time, and this one opened before the snapshot is made,
-        try:  # so that nothing small splits its room first
+        # one open littlefs file at a time (1.2 KB in one piece each, which a heap split by the small objects of play
+        # may not have twice), opened before the snapshot is made: nothing small splits its room first
+        self.park()
+        try:
             f = open(self._path(R.CKPT), "wb")
         except OSError:
             return False
@@ -299,11 +300,10 @@ class Journal:
         R.seal(self.buf, self.prev, self.chain)  # the link it would have: self.prev stays
         snap = None
         if not self.dropped:  # (after a gap the restore replays the log, and refuses the game, as before)
-            # The snapshot (docs/log-format.md, "Snapshots"; snapshot.load reads it): the clock's
-            # state after the last record (seq self.seq - 1, chain self.prev), its t there (snap[1]:
-            # the record above has the clock's t now), the settings and the control, then
-            # HMAC-SHA256 under the key of the record and all that (16 bytes). Written here, not in
-            # a method of its own: each function of an always-loaded module costs RAM.
+            # The snapshot (docs/log-format.md, "Snapshots"; log/checkpoint.py's load reads it): the clock's state
+            # after the last record (seq self.seq - 1, chain self.prev), its t there (snap[1]: the record above has the
+            # clock's t now), the settings and the control, then HMAC-SHA256 under the key of the record and all that
+            # (16 bytes). Written here, not in a method of its own: each function of an always-loaded module costs RAM.
             c = clock
             s = c.settings
             tc = tcm.format_sides(c.tc[C.LEFT], c.tc[C.RIGHT]).encode()
@@ -424,8 +424,7 @@ class Journal:
             pass
 
     def park(self):
-        """Close the segment's file (records durable) till the next write, for another file to take its
-        room: an open littlefs file holds 1.2 KB in one piece, which a heap split by play may lack."""
+        """Close the segment's file (records durable) till the next write: another file takes its room."""
         if self.file is None or self.backlog:
             return
         self._close()
