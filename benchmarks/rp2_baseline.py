@@ -22,7 +22,7 @@ boot restores it: from the checkpoint file's snapshot and the records after it (
 only the boots are measured then (no pull).
 The logs are played on the sim board in virtual time (`sagat sim --script --virtual`) and copied
 onto a Pico-geometry littlefs image with the deploy's files. Needs the stock image
-(tests/rp2/rp2emu.py finds it; rp2/README.md); the emulator runs at 1/15 to 1/60 of real time, so
+(tests/kits/rp2emu.py finds it; rp2/README.md); the emulator runs at 1/15 to 1/60 of real time, so
 the long log takes several minutes of wall time. Prints one line per figure.
 """
 
@@ -37,7 +37,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "rp2")]
+sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "kits")]
 
 import rp2emu  # noqa: E402
 

@@ -6,7 +6,7 @@ MicroPython's rp2 port runs every flash erase and program with interrupts off
 (ports/rp2/rp2_flash.c: begin_critical_flash_section, save_and_disable_interrupts), and the SDK
 polls the chip's status register until the operation is done. rp2040py's flash chip has no busy
 time (an erase or a program is done at chip-select release), so this gives it the W25Q16JV's
-(tests/rp2/flashbusy.py): a 4 KB sector erase 45 ms and a page program 0.4 ms typically, 400 ms and
+(tests/kits/flashbusy.py): a 4 KB sector erase 45 ms and a page program 0.4 ms typically, 400 ms and
 3 ms with --max.
 
 It boots the stock image with the deployed firmware (checkpoints every second), starts a game, and
@@ -33,7 +33,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "rp2")]
+sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tests", "kits")]
 
 import rp2emu  # noqa: E402
 from flashbusy import MAXIMUM, TYPICAL, FlashBusy, summary  # noqa: E402

@@ -16,7 +16,7 @@ import time
 
 here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 sys.path.insert(0, here + "/../firmware")
-sys.path.insert(0, here + "/../tests/mp")
+sys.path.insert(0, here + "/../tests/kits")
 
 from flash import Flash, mount, unmount  # noqa: E402
 

@@ -9,7 +9,7 @@
 #
 # A frozen main.py runs at boot instead of one on the filesystem; the settings and the log stay on
 # the filesystem. package.json (next to this file) is the same firmware for `mpremote mip install`;
-# tests/test_deploy.py checks that both list the firmware's files and carry sagatfw.VERSION.
+# tests/host/deploy/test_deploy.py checks that both list the firmware's files and carry sagatfw.VERSION.
 
 # ruff: noqa: F821 - metadata, require, package and module are the manifest's commands
 metadata(description="sagat: a tournament clock for toguz kumalak", version="0.1.0", license="MIT")

@@ -26,7 +26,7 @@ libstdc++-arm-none-eabi-newlib` (GCC 12.2.1), with cmake, make, gcc and g++.
 
 Writes rp2/micropython-v1.26.1-RPI_PICO.uf2, rp2/micropython-v1.26.1-RPI_PICO-sagat.uf2 (FROZEN_MANIFEST
 rp2/manifest_sagat.py: the board's manifest and firmware/manifest.py) and the latter's sidecar .json
-(the sagat commit and tests/rp2/rp2emu.py's frozen_sources_digest of what it froze), and prints
+(the sagat commit and tests/kits/rp2emu.py's frozen_sources_digest of what it froze), and prints
 each image's SHA-256. The build is reproducible: the banner's date is SOURCE_DATE_EPOCH (the day of
 the newest file in v1.26.1's tarball), GCC's __DATE__ too, and the build folder's path is mapped
 away (-ffile-prefix-map), so the same sources and toolchain give the same bytes in any cache folder.
@@ -246,7 +246,7 @@ def firmware(mp: Path, work: Path, manifest: Path, picotool_dir: Path, jobs: int
 
 
 def write_sidecar(image: Path) -> dict:
-    """image's .json: what it froze (the sagat commit, and tests/rp2/rp2emu.py's digest of firmware/
+    """image's .json: what it froze (the sagat commit, and tests/kits/rp2emu.py's digest of firmware/
     as it is now, which test_frozen_image_is_of_the_current_firmware compares)."""
     for p in (ROOT / "host", ROOT / "firmware", ROOT / "tests" / "rp2"):
         if str(p) not in sys.path:

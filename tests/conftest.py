@@ -1,8 +1,15 @@
-"""Shared pytest setup.
+"""Shared pytest setup. The tests stand as the code does:
 
-tests/pure/  plain-assert tests of the pure firmware modules: pytest runs them under CPython, and
-             tests/test_micropython.py runs the same files under the MicroPython unix port.
-tests/mp/    MicroPython-only tests (heap_lock): run by tests/test_micropython.py, never by CPython.
+tests/firmware/        the firmware's tests, a folder per layer (core, engine, log, faces, ui, link,
+                       app, boards). test_*.py: plain-assert tests that pytest runs under CPython and
+                       tests/test_micropython.py under the MicroPython unix port too; test_*_mp.py:
+                       MicroPython only (heap_lock, littlefs); test_*_props.py and the rp2 emulator's:
+                       CPython only (Hypothesis, the emulated Pico).
+tests/host/            the sagat command and the host package, a folder per command group (tc, logs,
+                       clock, link, game, deploy, hall, sim, cli).
+tests/kits/            what tests share: the clock kits, the fake `machine`, flash images, the fake
+                       device, the hall's kit, the rp2 emulator's wrapper.
+tests/                 the project's own checks: docs, budgets, types, the layers, the builds.
 """
 
 import os
@@ -11,14 +18,22 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-PURE = os.path.join(ROOT, "tests", "pure")
+TESTS = os.path.join(ROOT, "tests")
+KITS = os.path.join(TESTS, "kits")
 
-# The pure tests import their helpers as top-level modules, as they do under MicroPython.
-for path in (PURE, FIRMWARE):
+# Tests import the kits as top-level modules, as they do under MicroPython (tests/mprun.py), and
+# this module's helpers (from conftest import ROOT, tool) from any folder.
+for path in (TESTS, KITS, FIRMWARE):
     if path not in sys.path:
         sys.path.insert(0, path)
+# Some tests still take a rig from another test module (test_protocol_mp's Rig, test_serial_e2e's
+# Sim...): every test folder is on the path, after the kits, as tests/mprun.py puts the layers'.
+for _top in ("firmware", "host"):
+    for _d in sorted(os.listdir(os.path.join(TESTS, _top))):
+        if os.path.join(TESTS, _top, _d) not in sys.path:
+            sys.path.append(os.path.join(TESTS, _top, _d))
 
-collect_ignore_glob = ["mp/*", "mprun.py"]
+collect_ignore_glob = ["firmware/*/test_*_mp.py", "mprun.py"]
 
 # The firmware calls gc.collect() before it needs a buffer in one piece of the MicroPython heap.
 # Under CPython that means nothing for memory, and a full collection of a test process (pytest's

@@ -158,7 +158,7 @@ def test_whole_firmware_with_faces_and_log_pull_in_a_bounded_heap(tmp_path):
 def test_oled_benchmark_measures_the_sim_loop_with_oled_faces():
     # the sim board drives two OLED faces over its bus model (--oled) and measures
     # its loop while a game plays; the benchmark prints the three runs' loop_max_ms (the figures
-    # themselves are for its output: the bus bytes a pass are tested in tests/mp/test_oled.py)
+    # themselves are for its output: the bus bytes a pass are tested in tests/firmware/faces/test_oled_mp.py)
     import re
     import sys
 

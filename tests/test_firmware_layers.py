@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-FIRMWARE = os.path.join(os.path.dirname(__file__), "..", "firmware", "sagatfw")
+FIRMWARE = os.path.join(os.path.dirname(__file__), "..", "firmware", "sagatfw")  # (this file is in tests/)
 
 # bottom to top; a package not listed here is a new layer the plan must name first
 LAYERS = ("", "core", "engine", "log", "faces", "ui", "link", "app", "boards")

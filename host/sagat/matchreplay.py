@@ -2,7 +2,7 @@
 
 A match is a game of the log whose first record is a `match` setup (sagatfw/log/match.py). Its
 events are replayed as the board's restore replays them (sagatfw/app/match.py `restore`,
-tests/pure/matchkit.py `replay`): the engine is advanced to each event's `t`, and whatever it
+tests/kits/matchkit.py `replay`): the engine is advanced to each event's `t`, and whatever it
 derives by itself there (a period's or a break's end, the period that follows, a result decided by
 time) must be the log's next events; an event the engine did not derive is the referee's operation
 (start, score, card, undo, stoppage, resume, result), the lot or a power restore, and it is applied

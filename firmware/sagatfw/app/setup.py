@@ -33,8 +33,8 @@ except ImportError:  # CPython
 
 
 # log/match.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT), not
-# imported: its names would be RAM beside a match set up (tests/test_match_result_undo_and_reboot_host.py checks
-# they agree)
+# imported: its names would be RAM beside a match set up
+# (tests/host/game/test_match_result_undo_and_reboot_host.py checks they agree)
 _EV_BASE = const(0x20)
 _EV_RESULT = const(0x2A)
 _T_MATCH = const(0x30)
@@ -169,7 +169,7 @@ def restore(app, now):
     (Match.restore_result), nothing replayed, nothing logged: the faces show the final score,
     who won and why, and the result code, until the next game or match is set up. Else: replay
     its records through the engine (the referee's operations at their t, the rest derived: what
-    tests/pure/matchkit.py's replay does), then power_restore, logged. The records are read raw
+    tests/kits/matchkit.py's replay does), then power_restore, logged. The records are read raw
     (no logread, no dicts: the boot's heap is tight), and what the match keeps (the engine, the
     MatchApp) is made before the replay, in a heap without its garbage and with no file open (a
     littlefs file holds a 1.2 KB buffer: what is made while one is open stays above its hole).

@@ -31,7 +31,7 @@
 # interrupts off), the DMA has gone round its ring and the handler gets only the last k mod 32 of
 # them (the parity still gives their levels); a pulse shorter than the input synchronizer's two
 # system clocks (16 ns) is not seen. Resources: PIO0's SM0 and SM1 (5 instructions), four DMA
-# channels, 784 bytes of heap (tests/test_rp2_flash_stamp.py). The RP2350's TIMER0 has the same
+# channels, 784 bytes of heap (tests/firmware/boards/test_rp2_flash_stamp.py). The RP2350's TIMER0 has the same
 # layout at 0x400B0000 (not run: rp2040py is an RP2040). Other ports, and an rp2 firmware without
 # rp2.DMA, keep the pin IRQs (hw.py); the board falls back to them if any of this cannot be set up.
 import time

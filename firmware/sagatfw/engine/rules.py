@@ -9,7 +9,7 @@
 # `_emit`, `advance`); clock.py binds the public ones as Clock's methods (`Clock.adjust is
 # rules.adjust`), so they cost no method of their own. The words both modules use (sides, states,
 # events, fields) are clock.py's public consts, copied here as private consts (`_LEFT` for
-# `LEFT`): those take no RAM on MicroPython, and tests/test_clock_props.py checks that each is its
+# `LEFT`): those take no RAM on MicroPython, and tests/firmware/engine/test_clock_props.py checks that each is its
 # clock.py twin. The rules' own words (MAX_MS, REASON_NAMES, RESULT_NAMES, Settings, ...) live
 # here, and clock.py imports them, so `clock.MAX_MS` and the rest still work.
 #

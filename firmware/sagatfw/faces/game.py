@@ -36,7 +36,7 @@ except ImportError:  # CPython
 
 
 # clock.py's states, as private consts (no entries in this module's dict, which lives in RAM: it
-# stays under a step of its table); tests/test_clock_props.py checks each against its clock.py twin
+# stays under a step of its table); tests/firmware/engine/test_clock_props.py checks each against its clock.py twin
 _SETUP = const(0)
 _RUNNING = const(1)
 _PAUSED = const(2)
@@ -48,7 +48,7 @@ _FINISHED = const(5)
 # characters) and state's "message"; the four-digit face's (docs/user-guide.md lists them). Code 0
 # is none; code 1 the finished game's or match's result code, whose text is its own (App.code_text,
 # "CODE 042917"; on four digits "C042" and " 917"). A module that sets or reads a code names it as
-# a private const (_ST_LOG_ERROR = const(2)): no heap for the names (tests/test_sim_faces.py checks
+# a private const (_ST_LOG_ERROR = const(2)): no heap for the names (tests/host/sim/test_sim_faces.py checks
 # every such const against these tables).
 STATUS_TEXT = (None, "CODE", "LOG ERROR", "LOG FULL", "LOG DAMAGED", "RESTORE FAILED", "SETTINGS DEFAULT",
                "SETTINGS UNSAVED", "ERROR")
@@ -256,7 +256,7 @@ def face_text(clock, side, tenths_below_ms=20000):
 #
 # The battery is on the top line so that a message never hides it (FIDE: battery level shown).
 # Strings are ASCII; a line holds 16 characters (128 px at scale 1). Every label and message the
-# firmware draws fits one (tests/test_sim_faces.py checks the app's messages); the menu's reasons are
+# firmware draws fits one (tests/host/sim/test_sim_faces.py checks the app's messages); the menu's reasons are
 # word-wrapped (menu_oled); only text from outside (a message longer than that) is cut.
 
 OLED_W = const(128)

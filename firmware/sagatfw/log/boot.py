@@ -216,7 +216,7 @@ def restore(j, clock, now):
     """Restore the current game into `clock`: from the checkpoint file's snapshot and the records
     after it (only those: at most about segment_records // 4), or, when the snapshot does not check
     out or the records after it do not replay, by replaying the whole game, as without a snapshot
-    (never worse); both give the same clock (tests/mp/test_snapshot.py: j.snap[2] = False before
+    (never worse); both give the same clock (tests/firmware/log/test_snapshot_mp.py: j.snap[2] = False before
     it, the whole replay). If it was set up or in progress, the clock comes back paused at its last
     durable state and a power_restore event is logged. Returns True then; False if there was no
     game or it was finished; None if the game is a match (the app restores it: app/match.py);

@@ -40,7 +40,7 @@ WINNERS = ("left", "right", "none")  # a match's result: modes.base.SIDE_NAMES, 
 CARDS = ("", "warning", "red")  # modes.base.CARD_NAMES
 METHODS = ("sudden", "lot", "draw", "referee")  # modes.kilithattu.METHOD_NAMES
 # A match's options are checked here too, with the ranges the engines accept (KB-14's lead 0..99,
-# KT-4.4's changeover 1..60 s, KT-4.6's methods; tests/pure/test_actions.py holds the two to each
+# KT-4.4's changeover 1..60 s, KT-4.6's methods; tests/firmware/ui/test_actions.py holds the two to each
 # other): a bad one is refused before anything changes, even the other mode's match set up now,
 # which App.new_match must drop before it loads this mode's engine.
 

@@ -44,7 +44,7 @@
 # ring, and it looks again if an IRQ recorded, during its step, a change earlier than the one it
 # chose (an edge may settle a lockout that ended before `now`); each such change causes at most
 # one retry. No allocation in edge() (no exception, list, float or bound method); take(), due()
-# and pending() allocate nothing either (tests/mp/test_buttons_heap.py).
+# and pending() allocate nothing either (tests/firmware/ui/test_buttons_heap_mp.py).
 #
 # When the ring is full a new change is dropped and `dropped` counts it; edge() never raises and
 # nothing grows. Edges make at most about two accepted changes per lockout_ms per button, whatever
