@@ -248,7 +248,7 @@ def firmware(mp: Path, work: Path, manifest: Path, picotool_dir: Path, jobs: int
 def write_sidecar(image: Path) -> dict:
     """image's .json: what it froze (the sagat commit, and tests/kits/rp2emu.py's digest of firmware/
     as it is now, which test_frozen_image_is_of_the_current_firmware compares)."""
-    for p in (ROOT / "host", ROOT / "firmware", ROOT / "tests" / "rp2"):
+    for p in (ROOT / "host", ROOT / "firmware", ROOT / "tests" / "kits"):
         if str(p) not in sys.path:
             sys.path.insert(0, str(p))
     try:
