@@ -26,6 +26,12 @@ KITS = os.path.join(TESTS, "kits")
 for path in (TESTS, KITS, FIRMWARE):
     if path not in sys.path:
         sys.path.insert(0, path)
+# This tree's host package, whatever checkout the venv's editable install points at; before any test
+# module is collected, so that every one imports the same sagat modules (a purge later, from one
+# test module, left those collected before it holding modules the command no longer used).
+sys.path.insert(0, os.path.join(ROOT, "host"))
+for _m in [m for m in sys.modules if m == "sagat" or m.startswith("sagat.")]:
+    del sys.modules[_m]
 # Some tests still take a rig from another test module (test_protocol_mp's Rig, test_serial_e2e's
 # Sim...): every test folder is on the path, after the kits, as tests/mprun.py puts the layers'.
 for _top in ("firmware", "host"):

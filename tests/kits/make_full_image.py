@@ -9,6 +9,7 @@ import sys
 here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 sys.path.insert(0, here)
 sys.path.insert(0, here + "/../../firmware")
+sys.path.append(here + "/../firmware/log")  # the log's test module, whose game fills the flash
 
 from flash import Flash, mount, unmount  # noqa: E402
 from test_logfull_mp import _boot, _play  # noqa: E402

@@ -3,19 +3,12 @@
 referee's menu and buttons in a match."""
 
 import json
-import os
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "firmware"))
-# this tree's host package (the venv's editable install may point at another checkout)
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "host"))
-for _m in [m for m in sys.modules if m == "sagat" or m.startswith("sagat.")]:
-    del sys.modules[_m]
-
+# (this tree's firmware and host package come first on the path: tests/conftest.py)
 from sagatfw.app.main import App  # noqa: E402
 from sagatfw.link import auth as AU  # noqa: E402
 from sagatfw.link import server as P  # noqa: E402
