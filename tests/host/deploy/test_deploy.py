@@ -476,7 +476,7 @@ def test_no_maintenance_during_a_game_and_a_refusal_stops_deploy(mpy_cross: str)
 
 
 def _keyed_sim(tmp_path):
-    from test_serial_e2e import Sim
+    from simkit import Sim
 
     from sagat.client import Clock
 

@@ -6,7 +6,7 @@ taking each value as its setting wants it (`tc=420` is a control, `freeze=auto` 
 import json
 
 import pytest
-from test_serial_e2e import Sim
+from simkit import Sim
 
 from sagat.cli import main
 

@@ -6,7 +6,7 @@ import json
 import time
 
 import pytest
-from test_serial_e2e import Sim
+from simkit import Sim
 
 from sagat.cli import main
 from sagatfw.link import wire as W

@@ -7,7 +7,7 @@ import sys
 import types
 
 import pytest
-from test_serial_e2e import Sim
+from simkit import Sim
 
 from sagat import client, pull
 from sagat.cli import main
@@ -179,17 +179,17 @@ def test_erase_only_what_a_pull_saved_and_verifies(tmp_path, capsys):
 def test_pull_keeps_a_gap_in_the_clocks_log_a_gap(tmp_path, capsys):
     """A record missing on the clock (e.g. lost from a full RAM backlog) is never papered over:
     the pull writes every record once, and verify names the gap."""
-    from test_logs_host import _edit, _make_image
+    from imagekit import edit_image, make_image
 
     from sagatfw.log import records as R
 
-    image = _make_image(tmp_path / "a.img")
+    image = make_image(tmp_path / "a.img")
 
     def drop(segs):
         name = sorted(segs)[0]
         del segs[name][6 * R.RECORD_SIZE : 7 * R.RECORD_SIZE]  # seq 5 is gone (after the segment's anchor)
 
-    flash = _edit(image, tmp_path / "gap.img", drop)
+    flash = edit_image(image, tmp_path / "gap.img", drop)
     proc = subprocess.Popen(
         [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", flash],
         stderr=subprocess.PIPE, text=True,

@@ -7,7 +7,7 @@ import time
 
 import pytest
 from fakedev import FakeDevice
-from test_serial_e2e import Sim
+from simkit import Sim
 
 from sagat import client
 from sagat.cli import main

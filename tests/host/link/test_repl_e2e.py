@@ -11,7 +11,7 @@ import pytest
 import serial
 from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
-from test_serial_e2e import KEY, Sim
+from simkit import KEY, Sim
 
 from sagat.client import Clock
 

@@ -5,75 +5,18 @@ import base64
 import json
 import os
 import random
-import subprocess
-import sys
 import time
 
-import littlefs
 import pytest
 import serial
+from simkit import KEY, Sim
 
 from sagat.cli import main
 from sagat.client import Clock, LinkError
 from sagatfw.link import wire as W
 from sagatfw.log import records as R
 
-KEY = b"arbiter-secret"
 START_AT = 1500  # ms after the boot that plays the script (the host syncs its time meanwhile)
-
-
-def _script(path, lines):
-    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    return str(path)
-
-
-class Sim:
-    """`sagat sim --serial --headless` on a flash image in tmp_path, its script (if any) played in
-    real time from the board's boot. `prepare(port)`, if given, runs against a first boot of the
-    same flash without the script, which then stops: what the host must have done before a
-    real-time script begins (a key, a game set up) is done before its clock starts, however slow the
-    machine, instead of racing the script's first instants."""
-
-    def __init__(self, tmp_path, lines, prepare=None):
-        self.flash = str(tmp_path / "flash.img")
-        if prepare is not None:
-            first = Sim(tmp_path, [])
-            try:
-                prepare(first.port)
-            finally:
-                first.stop()
-        cmd = [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", self.flash]
-        if lines:
-            cmd += ["--script", _script(tmp_path / "game.jsonl", lines)]
-        self.proc = subprocess.Popen(
-            cmd,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        line = self.proc.stderr.readline()
-        assert "serial port" in line, line
-        self.port = line.split()[-1]
-        self.t0 = time.monotonic()
-
-    def wait_until(self, ms):
-        delay = self.t0 + ms / 1000 - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
-
-    def image_records(self):
-        data = open(self.flash, "rb").read()
-        ctx = littlefs.UserContext(len(data))
-        ctx.buffer[:] = data
-        fs = littlefs.LittleFS(context=ctx, block_size=4096, block_count=len(data) // 4096)
-        out = b""
-        for name in sorted(n for n in fs.listdir("/log") if n.endswith(".seg")):  # the log's segments
-            with fs.open("/log/" + name, "rb") as fh:
-                out += fh.read()
-        return out
 
 
 GAME = [

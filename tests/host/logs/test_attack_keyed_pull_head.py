@@ -12,8 +12,8 @@ import shutil
 import struct
 
 import pytest
-from test_logs_host import _make_image
-from test_serial_e2e import Sim
+from imagekit import make_image
+from simkit import Sim
 
 from sagat import client
 from sagat.cli import main
@@ -50,7 +50,7 @@ def keyed(tmp_path_factory):
     enters game 2's result and pulls the log properly. Returns (final pull dir, the clock's answer
     to the attacker, the result code the faces showed)."""
     tmp = tmp_path_factory.mktemp("keyed_pull")
-    _make_image(tmp / "flash.img", KEY)
+    make_image(tmp / "flash.img", KEY)
     sim = Sim(tmp, [])
     try:
         with client.Clock(sim.port) as clock:  # no key

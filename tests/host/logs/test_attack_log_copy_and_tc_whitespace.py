@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from test_logs_host import _make_image
+from imagekit import make_image
 
 from conftest import FIRMWARE, tool
 from sagat import logs
@@ -21,7 +21,7 @@ from sagatfw.log import records as R
 
 @pytest.fixture(scope="module")
 def plain_image(tmp_path_factory):
-    return _make_image(tmp_path_factory.mktemp("img2") / "plain.img")
+    return make_image(tmp_path_factory.mktemp("img2") / "plain.img")
 
 
 def _records(image):

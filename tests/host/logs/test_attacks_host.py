@@ -13,8 +13,8 @@ import shutil
 import struct
 
 import pytest
-from test_logs_host import _make_image
-from test_serial_e2e import Sim
+from imagekit import make_image
+from simkit import Sim
 
 from sagat import client
 from sagat.cli import main
@@ -36,7 +36,7 @@ def pulled(tmp_path_factory):
     """A keyed clock's log pulled twice: `early` while game 2 is in progress, `final` after its
     result; and the result code the faces showed."""
     tmp = tmp_path_factory.mktemp("keyed")
-    _make_image(tmp / "flash.img", KEY)  # game 1 finished, game 2 in progress (restored paused)
+    make_image(tmp / "flash.img", KEY)  # game 1 finished, game 2 in progress (restored paused)
     sim = Sim(tmp, [])
     try:
         early = str(tmp / "early")

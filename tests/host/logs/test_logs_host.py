@@ -10,6 +10,7 @@ import subprocess
 
 import littlefs
 import pytest
+from imagekit import edit_image, make_image
 
 from conftest import ROOT, tool
 from sagat.cli import main
@@ -18,52 +19,20 @@ from sagatfw.log import records as R
 KEY = "secret"
 
 
-def _make_image(path, key=None):
-    exe = tool("micropython")
-    assert exe, "no micropython: install the dev extra"
-    args = [exe, os.path.join(ROOT, "tests", "kits", "make_image.py"), str(path)] + ([key] if key else [])
-    run = subprocess.run(args, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
-    return str(path)
-
-
 @pytest.fixture(scope="module")
 def image(tmp_path_factory):
-    return _make_image(tmp_path_factory.mktemp("img") / "flash.img", KEY)
+    return make_image(tmp_path_factory.mktemp("img") / "flash.img", KEY)
 
 
 @pytest.fixture(scope="module")
 def plain_image(tmp_path_factory):
-    return _make_image(tmp_path_factory.mktemp("img") / "plain.img")
+    return make_image(tmp_path_factory.mktemp("img") / "plain.img")
 
 
 def _run(capsys, *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def _edit(src, dst, fn):
-    """Copy a littlefs image, changing its log segments with fn(dict name -> bytearray)."""
-    data = open(src, "rb").read()
-    ctx = littlefs.UserContext(len(data))
-    ctx.buffer[:] = data
-    fs = littlefs.LittleFS(context=ctx, block_size=4096, block_count=len(data) // 4096)
-    segs = {}
-    names = sorted(n for n in fs.listdir("/log") if n.endswith(".seg"))  # not the checkpoint file, the ballast
-    for name in names:
-        with fs.open("/log/" + name, "rb") as fh:
-            segs[name] = bytearray(fh.read())
-    fn(segs)
-    for name in names:
-        fs.remove("/log/" + name)
-    for name, content in segs.items():
-        with fs.open("/log/" + name, "wb") as fh:
-            fh.write(bytes(content))
-    fs.unmount()
-    with open(dst, "wb") as fh:
-        fh.write(bytes(ctx.buffer))
-    return str(dst)
 
 
 def _records(segs, anchors=False):
@@ -126,7 +95,7 @@ def test_edited_record_is_named_by_seq(image, tmp_path, capsys):
         struct.pack_into("<I", rec, at + 8, struct.unpack_from("<I", rec, at + 8)[0] + 1000)  # flag 1 s later
         struct.pack_into("<I", rec, at + R.CRC, R.crc32(bytes(rec[at : at + R.CRC])))  # a careful forger
 
-    bad = _edit(image, tmp_path / "edited.img", flip)
+    bad = edit_image(image, tmp_path / "edited.img", flip)
     code, out, _ = _run(capsys, "logs", "verify", "--image", bad, "--key", KEY)
     assert code == 1 and out.splitlines()[0] == "BROKEN at seq 9 (chain)"
 
@@ -136,7 +105,7 @@ def test_missing_record_is_reported(image, tmp_path, capsys):
         name, at = _records(segs)[5]
         del segs[name][at : at + R.RECORD_SIZE]
 
-    bad = _edit(image, tmp_path / "missing.img", drop)
+    bad = edit_image(image, tmp_path / "missing.img", drop)
     code, out, _ = _run(capsys, "logs", "verify", "--image", bad, "--key", KEY)
     assert code == 1 and "BROKEN at seq 6" in out and "missing: seq 5..5 missing" in out
 
@@ -161,7 +130,7 @@ def test_unkeyed_forgery_is_caught_by_the_engine(plain_image, tmp_path, capsys):
 
     code, out, _ = _run(capsys, "logs", "verify", "--image", plain_image)
     assert code == 0
-    bad = _edit(plain_image, tmp_path / "forged.img", forge)
+    bad = edit_image(plain_image, tmp_path / "forged.img", forge)
     code, out, _ = _run(capsys, "logs", "verify", "--image", bad)
     assert code == 1 and "game 1: seq 9: flag" in out
 

@@ -3,7 +3,7 @@ that is no log, two logs at once. One clear line (exit 2) each, never nothing, a
 or one of the two files read in silence."""
 
 import pytest
-from test_logs_host import _make_image
+from imagekit import make_image
 
 from sagat.cli import main
 
@@ -17,7 +17,7 @@ def _run(capsys, *argv):
 
 @pytest.fixture(scope="module")
 def image(tmp_path_factory):
-    return _make_image(tmp_path_factory.mktemp("img") / "plain.img")
+    return make_image(tmp_path_factory.mktemp("img") / "plain.img")
 
 
 @pytest.mark.parametrize("what", ["show", "export"])

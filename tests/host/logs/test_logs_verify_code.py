@@ -10,7 +10,7 @@ import struct
 import subprocess
 
 import pytest
-from test_logs_host import _make_image
+from imagekit import make_image
 
 from conftest import ROOT, tool
 from sagat import logs
@@ -31,7 +31,7 @@ def _run(capsys, *argv):
 @pytest.fixture(scope="module")
 def plain(tmp_path_factory):
     """An unkeyed log (tests/kits/make_image.py: game 1 ends 1-0), as records without anchors."""
-    image = _make_image(tmp_path_factory.mktemp("plain") / "plain.img")
+    image = make_image(tmp_path_factory.mktemp("plain") / "plain.img")
     recs = [bytearray(data[i : i + R.RECORD_SIZE]) for _n, data in logs.read_image(image)
             for i in range(0, len(data), R.RECORD_SIZE)]
     return [r for r in recs if R.type_of(r) != R.T_ANCHOR]
@@ -124,7 +124,7 @@ def test_a_keyed_log_verified_without_a_key_names_the_options(keyed_later, capsy
 
 
 def test_a_log_keyed_from_its_first_record_without_a_key_names_the_options(tmp_path, capsys):
-    image = _make_image(tmp_path / "keyed.img", KEY)
+    image = make_image(tmp_path / "keyed.img", KEY)
     rc, out, err = _run(capsys, "logs", "verify", "--image", image)
     assert rc == 2 and out == "" and "BROKEN" not in err, (out, err)
     assert "give the key with --key KEY or --key-file FILE" in err and err.count("\n") == 1, err
