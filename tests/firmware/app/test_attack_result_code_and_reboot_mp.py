@@ -5,7 +5,7 @@
 import gc
 
 from flash import Flash, mount, unmount
-from test_protocol_mp import Rig
+from protocolrig import Rig
 
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text  # noqa: E402

@@ -3,7 +3,7 @@
 # wrap; a press stamped before the instant does nothing, one after it counts; `state` reports the
 # board's ticks (the hall's link sync) and what is armed. TK-C5: the start starts the first player.
 from flash import unmount
-from test_protocol_mp import KEY, Rig, T
+from protocolrig import KEY, Rig, T
 
 from sagatfw.engine import clock as C
 

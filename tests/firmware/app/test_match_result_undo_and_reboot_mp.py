@@ -7,7 +7,7 @@
 import gc
 
 from flash import unmount
-from test_protocol_mp import Rig
+from protocolrig import Rig
 
 from sagatfw.faces import match as MF
 from sagatfw.faces.game import status_text
@@ -160,7 +160,7 @@ def test_a_long_finished_match_is_not_replayed_at_boot():
 def test_a_refused_match_of_the_other_mode_gives_the_game_clock_its_queue_back():
     # App.new_match drops the other mode's match (and its engine) before loading the new mode's:
     # a refused option then must not leave the game clock without its event queue
-    from test_protocol_mp import T
+    from protocolrig import T
 
     from sagatfw.engine import clock as C
 

@@ -2,7 +2,7 @@
 # in SETUP (protocol `result`, or the on-clock menu) is logged at t = 0 with the wall time of the
 # instant it was entered, so the 30-minute protest window (TK-P1) starts at the right time.
 from flash import unmount
-from test_protocol_mp import Rig
+from protocolrig import Rig
 
 from sagatfw.engine import clock as C
 from sagatfw.log.read import iso_utc

@@ -8,10 +8,10 @@ import json
 
 import micropython
 from flash import unmount
+from protocolrig import Rig as PRig
+from protocolrig import T as PT
 from test_link_pass_mp import _answers, finished_game
 from test_log_read_stream_mp import reference
-from test_protocol_mp import Rig as PRig
-from test_protocol_mp import T as PT
 from test_repl_mp import KEY, Rig
 from test_repl_mp import Stream as CountingStream
 

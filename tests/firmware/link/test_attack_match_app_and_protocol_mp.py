@@ -1,7 +1,7 @@
 # Attacks on the match app and the protocol (adversarial review), on the unix port with the
 # real App, Server and journal over littlefs in RAM.
 from flash import unmount
-from test_protocol_mp import Rig
+from protocolrig import Rig
 
 
 def test_attack_log_erase_of_a_match_set_up_loses_the_match():

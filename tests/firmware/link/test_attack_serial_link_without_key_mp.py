@@ -4,7 +4,7 @@
 import json
 
 from flash import unmount
-from test_protocol_mp import KEY, UID, Rig
+from protocolrig import KEY, UID, Rig
 
 from sagatfw.engine import clock as C
 from sagatfw.link import auth as AU

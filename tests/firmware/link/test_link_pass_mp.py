@@ -7,8 +7,8 @@
 import json
 
 from flash import unmount
+from protocolrig import Rig, T
 from test_log_read_stream_mp import reference
-from test_protocol_mp import Rig, T
 from test_repl_mp import Stream  # one direction of the link, counting what was read
 
 from sagatfw.engine import clock as C

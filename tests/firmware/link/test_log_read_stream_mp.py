@@ -11,7 +11,7 @@ import os
 import random
 
 from flash import unmount
-from test_protocol_mp import Rig, _b64
+from protocolrig import Rig, _b64
 
 from sagatfw.engine import clock as C
 from sagatfw.link import wire as W
@@ -205,7 +205,7 @@ def test_records_written_while_a_chunk_is_sent_are_in_it_or_the_next():
 
 
 def rig_now(rig):
-    from test_protocol_mp import T
+    from protocolrig import T
 
     return T(rig.ms)
 

@@ -6,7 +6,7 @@ import gc
 import sys
 
 from flash import unmount
-from test_protocol_mp import KEY, Rig
+from protocolrig import KEY, Rig
 
 import sagatfw
 
@@ -18,7 +18,7 @@ def _types(rig):
 def test_attack_a_game_start_during_a_match_never_starts_the_clock():
     # before: `start` went to the game clock (commands.start) while a match was set up: the log's
     # match got a game_start record and the clock ran behind the match's faces
-    from test_protocol_mp import T
+    from protocolrig import T
 
 
     rig = Rig()

@@ -9,7 +9,7 @@
 import gc
 
 from flash import Flash, mount, unmount
-from test_protocol_mp import KEY, Rig, _events
+from protocolrig import KEY, Rig, _events
 
 from sagatfw import load_key
 from sagatfw.link.commands import save_key

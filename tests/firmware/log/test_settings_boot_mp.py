@@ -6,7 +6,7 @@
 import json
 
 from flash import unmount
-from test_protocol_mp import Rig
+from protocolrig import Rig
 
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text  # noqa: E402

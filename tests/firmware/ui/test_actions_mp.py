@@ -3,7 +3,7 @@
 # walks the table, so a new action cannot be forgotten); a state that does not allow an action is
 # `refused` with the table's reason, a bad value `bad_arg`, whichever engine said no and however.
 from flash import unmount
-from test_protocol_mp import KEY, Rig
+from protocolrig import KEY, Rig
 
 from sagatfw.engine import clock as C
 from sagatfw.ui import actions as A
