@@ -32,8 +32,8 @@ for path in (TESTS, KITS, FIRMWARE):
 sys.path.insert(0, os.path.join(ROOT, "host"))
 for _m in [m for m in sys.modules if m == "sagat" or m.startswith("sagat.")]:
     del sys.modules[_m]
-# Some tests still take a rig from another test module (test_protocol_mp's Rig, test_serial_e2e's
-# Sim...): every test folder is on the path, after the kits, as tests/mprun.py puts the layers'.
+# Some tests still take a helper from another test module (test_app_mp's FakeBoard, test_menu's
+# Rig...): every test folder is on the path, after the kits, as tests/mprun.py puts the layers'.
 for _top in ("firmware", "host"):
     for _d in sorted(os.listdir(os.path.join(TESTS, _top))):
         if os.path.join(TESTS, _top, _d) not in sys.path:
