@@ -1,4 +1,4 @@
-# sagat: the shared base of the match modes, the pure engines of the field games (issue 14):
+# sagat: the shared base of the match modes, the pure engines of the field games:
 # kokboru.py (one-on-one kok-boru, KB-*) and kilithattu.py (KT-*). docs/match.md is the reference.
 #
 # Pure module, built like clock.py (docs/clock.md): it never reads the time, every operation takes
