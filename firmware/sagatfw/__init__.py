@@ -3,6 +3,16 @@ VERSION = "0.1.0"
 KEY_FILE = "key"  # the arbiter key, in the board's root (set with the protocol's key.set)
 MAX_KEY = 64  # bytes
 
+# The match modes, by their number in the log (a mode's place here: append, never reorder): each
+# one's engine module (its class `Engine`, a Match of engine/matchbase.py with the mode's rules,
+# period names and options) and the names of its options (arguments of the protocol's `new`,
+# ui/actions.py, checked before anything changes). The app, the log, the link, the faces and the
+# host take a mode from here; a new mode is its engine module and one line (docs/design.md).
+MODES = [
+    ("sagatfw.engine.kokboru", ("lead",)),
+    ("sagatfw.engine.kilithattu", ("first", "changeover_ms", "method")),
+]
+
 
 class Refused(ValueError):
     """An action the clock or a match does not allow now (its state), with the reason: str() is

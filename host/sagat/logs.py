@@ -9,7 +9,9 @@ import io
 import json
 from dataclasses import dataclass, field
 
+from sagatfw import MODES
 from sagatfw.engine import clock as C
+from sagatfw.engine import match as FM
 from sagatfw.log import match as matchlog
 from sagatfw.log import read as logread
 from sagatfw.log import records as R
@@ -274,21 +276,25 @@ def _minutes(ms) -> str:
     return f"{s // 60}:{s % 60:02d}" + (f".{ms % 1000:03d}" if ms % 1000 else "")
 
 
+_OPTION_WORDS = {  # a match's option in words, by its name (a mode's options: sagatfw.MODES)
+    "lead": lambda v: (f"lead {v} (a lead of more than {v} points wins at once, KB-14)" if v
+                       else "lead 0 (no lead rule)"),
+    "first": lambda v: f"{v} enters first",
+    "changeover_ms": lambda v: f"changeover {_minutes(v)}",
+    "method": lambda v: f"a tie after the extra time: {v} (KT-4.6)",
+}
+
+
 def _match_options(e: dict) -> str:
     """The setup record's options, in words."""
     mode = e.get("mode")
-    if mode == "kokboru":
-        lead = e.get("lead")
-        opts = [f"lead {lead} (a lead of more than {lead} points wins at once, KB-14)" if lead else
-                "lead 0 (no lead rule)"]
-    elif mode == "kilithattu":
-        opts = [f"{e.get('first')} enters first", f"changeover {_minutes(e.get('changeover_ms'))}",
-                f"a tie after the extra time: {e.get('method')} (KT-4.6)"]
-    else:
+    i = FM.mode_index(mode) if isinstance(mode, str) else -1
+    if i < 0:
         return "an unknown mode"
+    opts = [_OPTION_WORDS[k](e.get(k)) if k in _OPTION_WORDS else f"{k} {e.get(k)}" for k in MODES[i][1]]
     if "seed" in e:
         opts.append(f"lots drawn from seed {e['seed']} (a script's)")
-    return ", ".join(opts)
+    return ", ".join(opts) or "no options"
 
 
 class _Sheet:

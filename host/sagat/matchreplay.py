@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import struct
 
+from sagatfw import MODES
 from sagatfw.core.ticks import TICKS_HALF, TICKS_MAX, ticks_add
 from sagatfw.engine import match as M
 from sagatfw.engine.matchbase import Match
@@ -33,27 +34,27 @@ _SKIP = ("settings", "time_sync")  # clock records a match's game may hold (a ke
 _IGNORED = ("game", "seq", "wall")  # not the engine's: where and when the record was written
 
 
+def _modes() -> str:
+    """The modes this sagat knows: "kokboru or kilithattu"."""
+    return " or ".join(M.mode_name(i) for i in range(len(MODES)))
+
+
 class Mismatch(Exception):
     """The log and the engine disagree; the message names the record."""
 
 
 def engine(mode: str | None) -> Match:
-    """A new engine of the mode ("kokboru", "kilithattu"); ValueError for any other."""
-    if mode == "kokboru":
-        from sagatfw.engine.kokboru import KokBoru
-
-        return KokBoru()
-    if mode == "kilithattu":
-        from sagatfw.engine.kilithattu import Kilithattu
-
-        return Kilithattu()
-    raise ValueError(f"mode {mode!r}")
+    """A new engine of the mode (its name in sagatfw.MODES: "kokboru", ...); ValueError for any other."""
+    i = M.mode_index(mode) if isinstance(mode, str) else -1
+    if i < 0:
+        raise ValueError(f"mode {mode!r}")
+    return M.engine_class(i)()
 
 
 def label(setup: dict) -> str:
     """How a match is named in verify's lines: "kokboru match" (or "match" if its mode is unknown)."""
     mode = setup.get("mode")
-    return f"{mode} match" if mode in matchlog.MODES else "match"
+    return f"{mode} match" if isinstance(mode, str) and M.mode_index(mode) >= 0 else "match"
 
 
 class MatchReplay:
@@ -63,20 +64,20 @@ class MatchReplay:
     def __init__(self, setup: dict):
         seq = setup.get("seq")
         mode = setup.get("mode")
-        if mode not in matchlog.MODES:
-            raise Mismatch(f"seq {seq}: the match's setup names no mode (kokboru or kilithattu)")
+        if not isinstance(mode, str) or M.mode_index(mode) < 0:
+            raise Mismatch(f"seq {seq}: the match's setup names no mode this sagat knows ({_modes()})")
         self.mode = mode
         self.m = m = engine(mode)
         try:
-            if mode == "kilithattu":
-                from sagatfw.engine.kilithattu import METHOD_NAMES
-
-                if setup.get("first") not in SIDES or setup.get("method") not in METHOD_NAMES:
-                    raise ValueError("first team or method unknown")
-                m.new_match(first=SIDES.index(setup["first"]), changeover_ms=setup.get("changeover_ms"),
-                            method=METHOD_NAMES.index(setup["method"]))  # type: ignore[attr-defined]
-            else:
-                m.new_match(lead=setup.get("lead"))  # type: ignore[attr-defined]
+            kw = {}
+            for name, _, names in m.OPTIONS:  # the mode's options, as its setup record holds them
+                v = setup.get(name)
+                if names is not None:
+                    if v not in names:
+                        raise ValueError(f"{name} unknown")
+                    v = names.index(v)
+                kw[name] = v
+            m.new_match(**kw)  # type: ignore[attr-defined]
         except ValueError as e:  # Refused (the state) or a bad value
             raise Mismatch(f"seq {seq}: the match's setup is one the engine refuses: {e}") from None
         self.seed = setup.get("seed") or 0
@@ -200,7 +201,7 @@ class MatchReplay:
     def _drain(self) -> None:
         m = self.m
         buf = bytearray(R.RECORD_SIZE)
-        mode = matchlog.MODES.index(self.mode)
+        mode = M.mode_index(self.mode)
         for i in range(m.n_events):
             f = m.field
             R.pack_header(buf, matchlog.EV_BASE + f(i, M.F_TYPE), 0, 0, f(i, M.F_T), f(i, M.F_PMS), f(i, M.F_VAL),

@@ -16,10 +16,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from sagatfw.app import match as _MA  # which mode takes which option (the firmware's)
+from sagatfw import MODES  # the match modes: each one's engine and options
+from sagatfw.app import match as _MA  # a match's options as its engine takes them (the firmware's)
 from sagatfw.core import tcparse
 from sagatfw.core.ticks import TICKS_MAX
 from sagatfw.engine import clock as C
+from sagatfw.engine import match as M
 from sagatfw.log import settings as fw_settings
 from sagatfw.ui import actions as FA  # the one table of actions (the firmware's)
 
@@ -58,8 +60,6 @@ for _name, (_m, _serves, _auth, _spec) in FA.ACTIONS.items():
 ACTIONS["new"]["seed"] = (False, None, "a match's lot drawn from this seed, 1..2^32-1 (scripts only; else a true "
                                        "random bit)")
 ACTIONS["power_cut"] = {"off_ms": (True, None, "ms the board stays off, >= 0")}
-# the firmware's own list of each mode's options (sagatfw/app/match.py), and the scripts' lot seed
-MATCH_OPTIONS = {mode: _MA.OPTIONS[i] + (("seed",) if mode == "kilithattu" else ()) for i, mode in enumerate(_MA.MODES)}
 # what each kind of play takes: a game's actions, a match's (after a `new` with a mode)
 GAME_ONLY = ("press",) + tuple(SCRIPT_NAMES.get(k, k) for k, v in FA.ACTIONS.items() if v[1] == "game")
 MATCH_ONLY = tuple(k for k, v in FA.ACTIONS.items() if v[1] == "match")
@@ -160,18 +160,23 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
                 vals = FA.args(what, {k: v for k, v in a.items() if k not in ("at", "do", "seed")})
             except ValueError as e:
                 raise bad(f"{what}: {e}") from None
-            if "seed" in a and not (what == "new" and vals["mode"] == "kilithattu"):
-                raise bad('"seed" is a kilithattu match\'s (its lot): new with "mode": "kilithattu"')
+            engine = None
+            if what == "new" and vals["mode"] is not None:  # its mode's engine (sagatfw.MODES)
+                engine = M.engine_class(M.mode_index(vals["mode"]))()
+            if "seed" in a and not (engine is not None and engine.LOTS):
+                lots = " or ".join(M.mode_name(i) for i in range(len(MODES)) if M.engine_class(i).LOTS)
+                raise bad(f'"seed" is the lots\' of a match that draws them: new with "mode": {lots}')
             if "seed" in a and not (_int(a["seed"]) and 1 <= a["seed"] <= 0xFFFFFFFF):
                 raise bad(f"new: seed must be 1..2^32-1, not {a['seed']!r}")
-            if what == "new" and vals["mode"] is not None:
+            if engine is not None:
                 mode = vals["mode"]
-                for key in MATCH_OPTIONS["kokboru"] + MATCH_OPTIONS["kilithattu"]:
-                    if key in a and key not in MATCH_OPTIONS[mode]:
+                mine = MODES[M.mode_index(mode)][1]
+                for key in (k for e in MODES for k in e[1]):
+                    if key in a and key not in mine:
                         raise bad(f'a {mode} match has no "{key}"')
                 try:  # the options' values: the mode's own engine checks them, as on the clock
-                    opts = {k: vals[k] for k in _MA.OPTIONS[_MA.MODES.index(mode)] if vals[k] is not None}
-                    _MA.make_engine(mode).new_match(**_MA.option_args(_MA.MODES.index(mode), opts))
+                    opts = {k: vals[k] for k in mine if vals[k] is not None}
+                    engine.new_match(**_MA.option_args(engine, opts))
                 except ValueError as e:
                     raise bad(f"new: {e}") from None
                 match = True

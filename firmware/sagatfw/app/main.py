@@ -138,9 +138,8 @@ class App:
         _forget("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.log.wall", "sagatfw.core.tcparse",
                 "sagatfw.log.boot")  # boot-only code
         if self.match is None:  # a match's log read (or refused) at boot: its code goes too
-            _forget("sagatfw.app.match", "sagatfw.log.match", "sagatfw.log.wall", "sagatfw.engine.kokboru",
-                    "sagatfw.engine.kilithattu",
-                    "sagatfw.engine.matchbase", "sagatfw.engine.match")
+            _forget("sagatfw.app.match", "sagatfw.log.match", "sagatfw.log.wall", "sagatfw.engine.matchbase",
+                    "sagatfw.engine.match", *[e[0] for e in S.MODES])  # (each mode's engine)
             return restored
         return True
 

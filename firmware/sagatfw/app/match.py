@@ -39,24 +39,20 @@ _REFUSED_MS = const(2000)  # a refusal's reason stays on the faces this long
 _RETRY_MS = const(1000)
 _BEEP_MS = const(400)
 _EV_BASE = const(0x20)  # matchlog.EV_BASE (log/match.py is not kept loaded: its names cost RAM)
-MODES = ("kokboru", "kilithattu")  # matchlog.MODES: a match's mode by its number in the log
 
 _ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
 
+# What a match loads, forgotten when it closes (with the engine modules of sagatfw.MODES)
 _MODULES = ("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.match", "sagatfw.log.wall", "sagatfw.faces.match",
-            "sagatfw.engine.kokboru", "sagatfw.engine.kilithattu", "sagatfw.engine.matchbase", "sagatfw.engine.match")
+            "sagatfw.engine.matchbase", "sagatfw.engine.match")
 
 
-def make_engine(mode):
-    if mode == "kokboru":
-        from sagatfw.engine.kokboru import KokBoru
+def forget_engines():
+    """Every mode's engine module leaves RAM (sagatfw.MODES)."""
+    from sagatfw import MODES
 
-        return KokBoru()
-    if mode == "kilithattu":
-        from sagatfw.engine.kilithattu import Kilithattu
-
-        return Kilithattu()
-    raise ValueError("mode must be kokboru or kilithattu")
+    for e in MODES:
+        forget(e[0])
 
 
 def lot_bit(seed, which):
@@ -83,7 +79,7 @@ class MatchApp:
         # The game clock stands still while a match runs: its 960-byte event queue goes until the
         # match closes (the 64 KB heap budget, with the match's code and the faces loaded)
         app.clock.events = array("i")
-        self.mode = MODES.index(engine.MODE)
+        self.mode = M.mode_index(engine.MODE)  # its number in the log
         self.seed = seed
         self.pending = M.NONE  # the side whose lever opened a score entry (the buttons, below)
         self.pending_until = 0
@@ -134,11 +130,12 @@ class MatchApp:
         if button == B.LEVER_LEFT or button == B.LEVER_RIGHT:
             if kind != B.PRESS:
                 return  # both levers together: the first one counts
-            if m.MODE == "kilithattu":
-                return self._op("score", ticks, button, 1)  # KT-5.5: one point a pazham
+            pts = m.POINTS
+            if len(pts) == 1:
+                return self._op("score", ticks, button, pts[0])  # one value (KT-5.5's pazham): at once
             if side == button:
                 self.pending = M.NONE
-                return self._op("score", ticks, side, 1)  # KB-10
+                return self._op("score", ticks, side, pts[-1])  # KB-10
             self.pending = button
             self.pending_until = ticks_add(ticks, _PENDING_MS)
             return
@@ -146,7 +143,7 @@ class MatchApp:
             self.pending = M.NONE
             if button == B.MENU:
                 return self._op("card", ticks, side, M.CARD_WARNING)  # KB-11
-            return self._op("score", ticks, side, 4 if button == B.PLUS else 2)  # KB-7, KB-8
+            return self._op("score", ticks, side, m.POINTS[0 if button == B.PLUS else 1])  # KB-7, KB-8
         if side != M.NONE and kind == B.LONG and button == B.MENU:
             self.pending = M.NONE
             return self._op("card", ticks, side, M.CARD_RED)  # KB-12
@@ -233,6 +230,7 @@ class MatchApp:
         """The match leaves the clock (a new game or match): its code leaves RAM. Returns None."""
         self.m = None
         forget(*_MODULES)
+        forget_engines()
         _game_queue(self.app)
         return None
 
@@ -416,23 +414,20 @@ def _wall(j, m, t, now):
     return ms // 1000, ms % 1000, True
 
 
-# Which of `new`'s match options (ui/actions.py's table) each mode takes, by name (as scripts, the
-# protocol and the log give them); the host's script checker (host/sagat/sim.py) reads it too.
-OPTIONS = (("lead",), ("first", "changeover_ms", "method"))
-
-
-def option_args(mode, opts):
-    """A match's options by name (as scripts and the log give them) as new_match's arguments."""
+def option_args(engine, opts):
+    """A match's options by name (as scripts, the protocol and the log give them) as engine's
+    new_match arguments (its OPTIONS: a value name becomes its number)."""
     kw = {}
     for k in opts:
-        if k not in OPTIONS[mode]:
-            raise ValueError("%s has no option %s" % (MODES[mode], k))
+        names = 0
+        for o in engine.OPTIONS:
+            if o[0] == k:
+                names = o[2]  # (None: a number)
+                break
+        if names == 0:
+            raise ValueError("%s has no option %s" % (engine.MODE, k))
         v = opts[k]
-        if k == "first":
-            v = M.SIDE_NAMES.index(v) if v in M.SIDE_NAMES else -2
-        elif k == "method":
-            from sagatfw.engine.kilithattu import METHOD_NAMES
-
-            v = METHOD_NAMES.index(v) if v in METHOD_NAMES else -1
+        if names is not None:
+            v = names.index(v) if v in names else -2  # no side, no method: new_match refuses it
         kw[k] = v
     return kw

@@ -11,14 +11,12 @@ import gc
 import struct
 
 from sagatfw.app.match import (
-    MODES,
-    OPTIONS,
     MatchApp,
     _close_segment,
     _commit,
     _game_queue,
     _wall,
-    make_engine,
+    forget_engines,
     option_args,
 )
 from sagatfw.engine import match as M
@@ -32,7 +30,7 @@ except ImportError:  # CPython
         return x
 
 
-# log/match.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT), not
+# log/match.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT, SETUP), not
 # imported: its names would be RAM beside a match set up
 # (tests/host/game/test_match_result_undo_and_reboot_host.py checks they agree)
 _EV_BASE = const(0x20)
@@ -40,6 +38,7 @@ _EV_RESULT = const(0x2A)
 _T_MATCH = const(0x30)
 _FINAL = "<BBBBb"
 _FINAL_AT = const(42)
+_SETUP = "<BBII"  # O_SMALL, O_SMALL2, O_LARGE, seed
 
 
 def new(app, mode, opts, now, seed=0):
@@ -49,11 +48,14 @@ def new(app, mode, opts, now, seed=0):
 
     if app.clock.state == C.RUNNING:  # the state, not a value: refused, as App.new_game says it
         raise Refused("pause the game in progress first")
-    if mode not in MODES:
-        raise ValueError("mode must be kokboru or kilithattu")
+    from sagatfw import MODES
+
+    i = M.mode_index(mode)
+    if i < 0:
+        raise ValueError("mode must be " + " or ".join([M.mode_name(k) for k in range(len(MODES))]))
     if not isinstance(seed, int) or seed < 0 or seed > 0xFFFFFFFF:
         raise ValueError("seed must be 0..2^32-1")
-    names = OPTIONS[MODES.index(mode)]
+    names = MODES[i][1]
     for k in opts:  # before the other mode's match is dropped (option_args checks it again)
         if k not in names:
             raise ValueError("%s has no option %s" % (mode, k))
@@ -61,9 +63,7 @@ def new(app, mode, opts, now, seed=0):
     dropped = old is not None and old.m.MODE != mode
     if dropped:
         app.match = old = None  # the other mode's code (and engine) leave RAM first
-        from sagatfw import forget
-
-        forget("sagatfw.engine.kokboru", "sagatfw.engine.kilithattu")
+        forget_engines()
     # the settings file (as a game's setup saves it: no boot logs defaults in the match), while the
     # heap holds no engine of the other mode and no new one yet; the values are not changed, so a
     # refused option below leaves nothing wrong. One file at a time (app/match.py's _commit): the
@@ -72,8 +72,8 @@ def new(app, mode, opts, now, seed=0):
     gc.collect()  # the file's 1.2 KB buffer in one piece
     app._save()
     try:
-        engine = old.m if old is not None else make_engine(mode)
-        engine.new_match(**option_args(MODES.index(mode), opts))  # Refused (a ValueError) on a bad option
+        engine = old.m if old is not None else M.engine_class(i)()
+        engine.new_match(**option_args(engine, opts))  # Refused (a ValueError) on a bad option
     except ValueError:
         if dropped:  # the other mode's match is gone: the game clock's queue comes back
             _game_queue(app)
@@ -82,7 +82,7 @@ def new(app, mode, opts, now, seed=0):
     app._forget_code()
     gc.collect()  # the segment's and the ballast's buffers in one piece
     app.setup_logged = False  # the clock's next game is logged when it is set up
-    _begin(app.journal, engine, MODES.index(mode), seed, now)
+    _begin(app.journal, engine, i, seed, now)
     app.match = mapp
     app.next_face = now
     return True
@@ -92,12 +92,11 @@ def _begin(j, engine, mode, seed, now):
     """The match's setup record: a new game of the log."""
     j.game += 1
     ws, wms, ok = _wall(j, engine, 0, now)
-    first = engine.first if mode == 1 else -1
-    R.pack_header(j.buf, _T_MATCH, j.game, j.seq, 0, 0, 0, 0, 0, -1, first, mode, mode, 0, ws, wms, ok)
-    if mode == 1:
-        struct.pack_into("<BBII", j.buf, R.PAYLOAD, 0, engine.method, engine.changeover_ms, seed)
-    else:
-        struct.pack_into("<BBII", j.buf, R.PAYLOAD, engine.lead, 0, 0, seed)
+    v = [-1, 0, 0, 0]  # its options where the engine's OPTIONS say: M.O_SIDE, O_SMALL, O_SMALL2, O_LARGE
+    for o in engine.OPTIONS:
+        v[o[1]] = getattr(engine, o[0])
+    R.pack_header(j.buf, _T_MATCH, j.game, j.seq, 0, 0, 0, 0, 0, -1, v[0], mode, mode, 0, ws, wms, ok)
+    struct.pack_into(_SETUP, j.buf, R.PAYLOAD, v[1], v[2], v[3], seed)
     if j._admit(1, True):
         j._push()
     j.last_t = 0
@@ -181,14 +180,18 @@ def restore(app, now):
         return False
     last = _last_event(j)
     (_, _, _, _, _, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, setup, 0)
-    lead, method, changeover, seed = struct.unpack_from("<BBII", setup, R.PAYLOAD)
+    small, small2, large, seed = struct.unpack_from(_SETUP, setup, R.PAYLOAD)
     setup = None
     gc.collect()
-    engine = make_engine(MODES[arg])
-    if arg == 1:
-        engine.new_match(first=side, changeover_ms=changeover, method=method)
-    else:
-        engine.new_match(lead=lead)
+    if M.mode_name(arg) is None:
+        raise ValueError("the log's match is of mode %d, which this firmware does not have" % arg)
+    engine = M.engine_class(arg)()
+    v = (side, small, small2, large)  # M.O_SIDE, O_SMALL, O_SMALL2, O_LARGE
+    kw = {}
+    for o in engine.OPTIONS:
+        kw[o[0]] = v[o[1]]
+    engine.new_match(**kw)
+    v = kw = None
     app.match = mapp = MatchApp(app, engine, seed)
     if last is not None and last[1] == _EV_RESULT:  # finished: its result record says how
         (_, _, _, _, t, pms, _, left, right, period, side, arg, _, _, _, _, _, _) = struct.unpack_from(

@@ -52,6 +52,10 @@ class Kilithattu(Match):
     LENGTHS = (_INNINGS_MS, _INNINGS_MS, _EXTRA_MS, _EXTRA_MS, 0)  # KT-4.4, KT-4.6
     BREAK_NAME = "changeover"
     AUTO_START = True  # KT-4.4: the changeover takes at most changeover_ms
+    OPTIONS = (("first", B.O_SIDE, B.SIDE_NAMES), ("changeover_ms", B.O_LARGE, None),
+               ("method", B.O_SMALL2, METHOD_NAMES))  # new_match's, as sagatfw.MODES names them
+    POINTS = (1,)  # KT-5.5: a pazham, one point: a lever scores it at once
+    LOTS = True  # KT-4.6: lots are drawn (a script's seed draws them the same every time)
     changeover_ms = _MAX_CHANGEOVER_MS
     method = M_LOT
 
@@ -129,3 +133,5 @@ class Kilithattu(Match):
         else:
             self._finish(self.t, side, B.WHY_LOT, 0)
 
+
+Engine = Kilithattu  # the mode's engine, by the name sagatfw.MODES finds it

@@ -48,13 +48,10 @@ def state(srv, now):
     sides = {}
     for s in (M.LEFT, M.RIGHT):
         sides[M.SIDE_NAMES[s]] = {"score": m.scores[s], "warnings": m.warnings[s], "reds": m.reds[s]}
-    if m.MODE == "kokboru":
-        opts = {"lead": m.lead}
-    else:
-        from sagatfw.engine.kilithattu import METHOD_NAMES
-
-        opts = {"first": M.SIDE_NAMES[m.first], "changeover_ms": m.changeover_ms,
-                "method": METHOD_NAMES[m.method]}
+    opts = {}
+    for name, _, names in m.OPTIONS:  # the mode's options, as `new` took them
+        v = getattr(m, name)
+        opts[name] = _name(names, v) if names is not None else v
     winner = None
     if m.state == M.FINISHED:
         winner = _name(M.SIDE_NAMES, m.winner) or "none"

@@ -5,9 +5,11 @@
 # A match is a game of the log like any other: it takes the next game number, and its records go
 # into the same journal, chain and key (docs/log-format.md, "Match records"):
 #
-#   type T_MATCH (0x30): the match's setup. side: the team entering first (kilithattu) or -1;
-#       arg: the mode (MODES index); payload (38..): lead u8, method u8, changeover_ms u32,
-#       seed u32 (a script's seed for the lot, 0: the board's true random source).
+#   type T_MATCH (0x30): the match's setup. arg: the mode (its number, sagatfw.MODES);
+#       its options where its engine's OPTIONS say (M.O_*): side = an O_SIDE option (or -1),
+#       payload (38..): O_SMALL u8, O_SMALL2 u8, O_LARGE u32 (kok-boru: lead; kilithattu: first,
+#       method, changeover_ms), then seed u32 (a script's seed for the lots, 0: the board's true
+#       random source).
 #   type EV_BASE + the engine's event type (0x20..0x2B, engine/match.py EVENT_NAMES order):
 #       t, left_ms = pms (the period's match time), right_ms = val, left_moves / right_moves = the
 #       scores, running = the period (i8), side, arg (i16), left_stage = the mode, payload (38..):
@@ -26,7 +28,8 @@ EV_RESULT = 0x2A  # EV_BASE + modes.base.EV_RESULT
 FINAL = "<BBBBb"  # a result record's final view, at FINAL_AT: warnings L, R, reds L, R, entering
 FINAL_AT = PAYLOAD + 4
 T_MATCH = 0x30  # a match's setup record
-MODES = ("kokboru", "kilithattu")
+SETUP = "<BBII"  # a setup record's payload: O_SMALL, O_SMALL2, O_LARGE, seed
+SIDE_AT = 25  # the header's side (log/records.py): a setup's O_SIDE option
 SIDES = ("left", "right")
 
 
@@ -36,15 +39,11 @@ def pack_final(buf, m):
     struct.pack_into(FINAL, buf, FINAL_AT, m.warnings[0], m.warnings[1], m.reds[0], m.reds[1], m.entering)
 
 
-def _periods(i):
-    """The period names of mode i (its engine imported on demand: only the decoded mode's)."""
-    if i == 1:
-        from sagatfw.engine.kilithattu import Kilithattu
-
-        return Kilithattu.PERIOD_NAMES
-    from sagatfw.engine.kokboru import KokBoru
-
-    return KokBoru.PERIOD_NAMES
+def setup_values(rec):
+    """A setup record's options by their place (M.O_SIDE .. O_LARGE) and its seed."""
+    (side,) = struct.unpack_from("<b", rec, SIDE_AT)
+    small, small2, large, seed = struct.unpack_from(SETUP, rec, PAYLOAD)
+    return (side, small, small2, large), seed
 
 
 def decode(rec):
@@ -55,26 +54,23 @@ def decode(rec):
         struct.unpack_from(HEADER, rec, 0)
     )
     d = {"game": game, "seq": seq, "t": t, "wall": iso_utc(ws, wms) if flags & FLAG_WALL else None}
+    name = M.mode_name(arg if kind == T_MATCH else mode)
+    engine = M.engine_class(arg if kind == T_MATCH else mode) if name is not None else None
     if kind == T_MATCH:
-        lead, method, changeover, seed = struct.unpack_from("<BBII", rec, PAYLOAD)
         d["type"] = "match"
-        d["mode"] = MODES[arg] if 0 <= arg < len(MODES) else None
-        if arg == 1:
-            d["first"] = SIDES[side] if side in (0, 1) else None
-            d["changeover_ms"] = changeover
-            from sagatfw.engine.kilithattu import METHOD_NAMES
-
-            d["method"] = METHOD_NAMES[method] if method < len(METHOD_NAMES) else None
-        else:
-            d["lead"] = lead
+        d["mode"] = name
+        vals, seed = setup_values(rec)
+        for oname, where, names in engine.OPTIONS if engine is not None else ():
+            v = vals[where]
+            d[oname] = (names[v] if 0 <= v < len(names) else None) if names is not None else v
         if seed:
             d["seed"] = seed
         return d
     ev = kind - EV_BASE
     d["type"] = M.EVENT_NAMES[ev] if ev < len(M.EVENT_NAMES) else "match_unknown_%d" % kind
-    d["mode"] = MODES[mode] if mode < len(MODES) else None
+    d["mode"] = name
     d["period"] = period
-    periods = _periods(mode) if mode < len(MODES) else ()
+    periods = engine.PERIOD_NAMES if engine is not None else ()
     d["period_name"] = periods[period] if 0 <= period < len(periods) else None
     d["match_ms"] = pms  # the period's match time so far (stoppages not counted)
     d["stopped_ms"] = struct.unpack_from("<I", rec, PAYLOAD)[0]

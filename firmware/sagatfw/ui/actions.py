@@ -30,19 +30,20 @@ from sagatfw.engine import clock as C
 #       "name"    one of the names a -> the name
 #       "tc"      a TimeControl string, or {"left": TC, "right": TC} (a handicap) -> "LEFT|RIGHT"
 #       "values"  an object of settings (settings.check_all checks each: App.set_settings)
-#     a and b may name a constant of the clock's (BY_NAMES, MAX_MS) or of this module (MODES):
+#     a and b may name a constant of the clock's (BY_NAMES, MAX_MS), of this module (CARDS) or
+#     "MODES" (the match modes' names, from sagatfw.MODES when asked):
 #     the table then holds only constants, which stay in flash when frozen into a board's image
 #     (only the dict is made in the heap when the module loads), and kinds as strings need no
 #     names in this module's globals either.
 
-MODES = ("kokboru", "kilithattu")  # matchlog.MODES
 WINNERS = ("left", "right", "none")  # a match's result: modes.base.SIDE_NAMES, and NONE (a draw)
 CARDS = ("", "warning", "red")  # modes.base.CARD_NAMES
 METHODS = ("sudden", "lot", "draw", "referee")  # modes.kilithattu.METHOD_NAMES
-# A match's options are checked here too, with the ranges the engines accept (KB-14's lead 0..99,
-# KT-4.4's changeover 1..60 s, KT-4.6's methods; tests/firmware/ui/test_actions.py holds the two to each
-# other): a bad one is refused before anything changes, even the other mode's match set up now,
-# which App.new_match must drop before it loads this mode's engine.
+# A match's options (new's arguments after mode; which mode takes which: sagatfw.MODES) are checked
+# here too, with the ranges the engines accept (KB-14's lead 0..99, KT-4.4's changeover 1..60 s,
+# KT-4.6's methods; tests/firmware/ui/test_actions.py holds the two to each other): a bad one is
+# refused before anything changes, even the other mode's match set up now, which App.new_match
+# must drop before it loads this mode's engine. A new mode's new option is one more entry here.
 
 ACTIONS = {
     "new": ("new_game", "both", 1, (
@@ -73,8 +74,12 @@ _KEYS = ("id", "cmd", "auth")  # a request's own keys (link/server.py), not an a
 
 
 def const_of(x):
-    """A name in the table: the clock's (BY_NAMES, MAX_MS, ...) or this module's (MODES, ...)."""
+    """A name in the table: the clock's (BY_NAMES, MAX_MS, ...), this module's (CARDS, ...) or MODES."""
     if isinstance(x, str):
+        if x == "MODES":  # the match modes' names, as registered now (a test may add one)
+            from sagatfw import MODES
+
+            return tuple([e[0][e[0].rfind(".") + 1 :] for e in MODES])
         v = globals().get(x)
         return v if v is not None else getattr(C, x)
     return x
@@ -148,9 +153,9 @@ def args(name, req):
         if vals["mode"] is None:
             if vals["tc"] is None:
                 raise ValueError("needs tc (a game) or mode (a match)")
-            for k in ("lead", "changeover_ms", "method"):
-                if vals[k] is not None:
-                    raise ValueError("%s is a match's option: give mode too" % k)
+            for s in spec[3:]:  # (after tc, first and mode: a match's options)
+                if vals[s[0]] is not None:
+                    raise ValueError("%s is a match's option: give mode too" % s[0])
         elif vals["tc"] is not None:
             raise ValueError("takes tc (a game) or mode (a match), not both")
     elif name == "adjust" and vals["ms"] is None and vals["moves"] is None and vals["stage"] is None:
@@ -170,9 +175,9 @@ def do(app, name, vals, now, seed=0):
             if app.match is not None:
                 _idle(app.match.m)
             opts = {}
-            for k in ("first", "lead", "changeover_ms", "method"):
-                if vals[k] is not None:
-                    opts[k] = vals[k]
+            for s in spec[1:]:  # first and the match options given (App.new_match refuses another mode's)
+                if s[0] != "mode" and vals[s[0]] is not None:
+                    opts[s[0]] = vals[s[0]]
             return app.new_match(vals["mode"], opts, now, seed)
         if app.match is not None:
             _idle(app.match.m)

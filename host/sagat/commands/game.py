@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import argparse
 
+from sagatfw import MODES
+from sagatfw.engine import match as FM
+
 from ..cliutil import UserError, adder, call, link_args, out
 from .clock import faces_text, match_text
 from .tc import time_control
@@ -12,32 +15,43 @@ from .tc import time_control
 METHODS = ("sudden", "lot", "draw", "referee")
 
 
+# `sagat new`'s flags for a match's options (which mode takes which: sagatfw.MODES), and how a
+# flag's value becomes the protocol's (a value out of range: the message)
+_FLAGS = {"lead": "lead", "first": "first", "changeover": "changeover_ms", "method": "method"}
+
+
+def _option(flag: str, v):
+    if flag == "lead" and not 0 <= v <= 99:
+        raise UserError("--lead must be 0..99 (the lead that wins at once; 0: none)")
+    if flag == "changeover":
+        if not 1 <= v <= 60:
+            raise UserError("--changeover must be 1..60 seconds (KT-4.4: at most 1:00)")
+        return v * 1000
+    return v
+
+
 def _match_options(args: argparse.Namespace) -> dict:
     """`sagat new --mode ...`: the protocol's arguments for the match (docs/protocol.md, Matches)."""
     if args.control is not None:
         raise UserError(f"new --mode {args.mode} takes no time control ({args.control!r}): a match's periods are "
                         f"the game's rules")
+    mine = MODES[FM.mode_index(args.mode)][1]
     opts: dict = {"mode": args.mode}
-    if args.mode == "kokboru":
-        for name in ("first", "changeover", "method"):
-            if getattr(args, name) is not None:
-                raise UserError(f"--{name} is for kilithattu, not kokboru (kokboru takes --lead)")
-        if args.lead is not None:
-            if not 0 <= args.lead <= 99:
-                raise UserError("--lead must be 0..99 (the lead that wins at once; 0: none)")
-            opts["lead"] = args.lead
-        return opts
-    if args.lead is not None:
-        raise UserError("--lead is for kokboru, not kilithattu")
-    if args.first is not None:
-        opts["first"] = args.first
-    if args.changeover is not None:
-        if not 1 <= args.changeover <= 60:
-            raise UserError("--changeover must be 1..60 seconds (KT-4.4: at most 1:00)")
-        opts["changeover_ms"] = args.changeover * 1000
-    if args.method is not None:
-        opts["method"] = args.method
+    for flag, name in _FLAGS.items():
+        v = getattr(args, flag)
+        if v is None:
+            continue
+        if name not in mine:
+            others = " or ".join(FM.mode_name(i) for i, e in enumerate(MODES) if name in e[1])
+            takes = ", ".join("--" + f for f, n in _FLAGS.items() if n in mine) or "no options"
+            raise UserError(f"--{flag} is for {others}, not {args.mode} ({args.mode} takes {takes})")
+        opts[name] = _option(flag, v)
     return opts
+
+
+def _modes() -> tuple:
+    """The match modes' names (sagatfw.MODES)."""
+    return tuple(FM.mode_name(i) for i in range(len(MODES)))
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -47,9 +61,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         return out(args, ans, "next match: " + match_text(ans))
     for name in ("lead", "changeover", "method"):
         if getattr(args, name) is not None:
-            raise UserError(f"--{name} is a match's option: give --mode kokboru or --mode kilithattu")
+            raise UserError(f"--{name} is a match's option: give --mode " + " or --mode ".join(_modes()))
     if args.control is None:
-        raise UserError("new needs a time control (e.g. sagat new 420) or --mode kokboru|kilithattu")
+        raise UserError("new needs a time control (e.g. sagat new 420) or --mode " + "|".join(_modes()))
     args.first = args.first or "left"
     text = time_control(args.control)
     ans = call(args, lambda c: c.request("new", auth=True, tc=text, first=args.first))
@@ -143,7 +157,7 @@ def add(subparsers) -> None:
     sp.add_argument("--first", choices=("left", "right"),
                     help="a game: the first player's face (TK-C5; default: left); kilithattu: the team that "
                          "enters first (KT-4.4; default: left)")
-    sp.add_argument("--mode", choices=("kokboru", "kilithattu"), help="set up a match of this game instead")
+    sp.add_argument("--mode", choices=_modes(), help="set up a match of this game instead")
     sp.add_argument("--lead", type=int, metavar="N",
                     help="kokboru: a lead of more than N points wins at once (KB-14; default 8, 0: never)")
     sp.add_argument("--changeover", type=int, metavar="SECONDS",

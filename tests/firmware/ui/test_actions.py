@@ -1,14 +1,13 @@
 # One table of actions (sagatfw/ui/actions.py) for the protocol, the scripts, the
 # on-clock menu and the host's script checker. Its rows, the one check of arguments, and that
 # nothing else keeps a copy (CPython and the MicroPython unix port).
-from sagatfw import Refused
+from sagatfw import MODES, Refused
 from sagatfw.app.main import App
 from sagatfw.core import tcparse
 from sagatfw.engine import clock as C
 from sagatfw.engine import match as M
 from sagatfw.engine.matchbase import Match
 from sagatfw.link import commands, wire
-from sagatfw.log import match as matchlog
 from sagatfw.ui import actions as A
 
 
@@ -41,7 +40,7 @@ def test_every_row_calls_a_method_that_exists():
 def test_the_tables_names_are_the_engines_names():
     from sagatfw.engine.kilithattu import METHOD_NAMES
 
-    assert A.MODES == matchlog.MODES
+    assert A.const_of("MODES") == tuple(M.mode_name(i) for i in range(len(MODES))) == ("kokboru", "kilithattu")
     assert A.CARDS == M.CARD_NAMES
     assert A.WINNERS[:2] == M.SIDE_NAMES and M.NONE == -1
     assert A.METHODS == METHOD_NAMES
@@ -136,6 +135,6 @@ def test_the_menus_match_choices_are_the_tables_and_the_engines():
     from sagatfw.engine.kilithattu import METHOD_NAMES
     from sagatfw.ui import editors
 
-    assert tuple(m[2] for m in editors.MODES) == A.MODES
+    assert tuple(m[2] for m in editors.MODES) == A.const_of("MODES")
     assert tuple(m[2] for m in editors.METHODS) == A.METHODS == METHOD_NAMES
     assert editors.MAX_LEAD == 99 and editors.MAX_CHANGE_S * 1000 == 60000  # the table's ranges (KB-14, KT-4.4)

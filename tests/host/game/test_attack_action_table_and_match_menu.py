@@ -5,93 +5,13 @@ referee's menu and buttons in a match."""
 import json
 
 import pytest
+from apprig import KEY, Rig
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-# (this tree's firmware and host package come first on the path: tests/conftest.py)
-from sagatfw.app.main import App  # noqa: E402
-from sagatfw.link import auth as AU  # noqa: E402
-from sagatfw.link import server as P  # noqa: E402
-from sagatfw.link import wire as W  # noqa: E402
-from sagatfw.ui import actions as ACT  # noqa: E402
-
-KEY = b"arbiter's secret"
-
-
-class FakeBoard:
-    name = "test"
-
-    def __init__(self, root):
-        self.root = root
-        self.buttons = None
-        self.notes = []
-
-    def attach(self, buttons):
-        self.buttons = buttons
-
-    def show(self, app, now):
-        pass
-
-    def beep(self, ms, now, enabled):
-        pass
-
-    def battery(self):
-        return 87, False
-
-    def note(self, text):
-        self.notes.append(text)
-
-
-class Rig:
-    """An App and its protocol Server on a directory (CPython's files stand in for littlefs)."""
-
-    def __init__(self, root, key=b""):
-        root = str(root) + "/"
-        if key:
-            with open(root + "key", "wb") as f:
-                f.write(key)
-        self.board = FakeBoard(root)
-        self.app = App(self.board)
-        self.app.boot(0)
-        self.srv = P.Server(self.app, {"uid": "x"}, 0)
-        self.ms = 0
-        self.ids = 0
-
-    def at(self, ms):
-        self.ms = ms
-        self.app.step(ms)
-        self.srv.feed(b"", ms)
-
-    def raw(self, line):
-        self.srv.feed(line + b"\n", self.ms)
-        out = b""
-        for _ in range(100):
-            out += self.srv.take_out(100000)
-            if not self.srv.has_work():
-                break
-            self.srv.feed(b"", self.ms)
-        return [json.loads(x) for x in out.split(b"\n")[:-1]]
-
-    def call(self, cmd, proof=None, **args):
-        self.ids += 1
-        req = {"id": self.ids, "cmd": cmd}
-        req.update(args)
-        if proof is not None:
-            nonce = self.call("auth.challenge")["nonce"]
-            req["auth"] = AU.sign(proof, nonce, req, "x")
-        got = self.raw(json.dumps(req).encode())
-        assert len(got) == 1, got
-        return got[0]
-
-    def ok(self, cmd, proof=None, **args):
-        r = self.call(cmd, proof, **args)
-        assert r["ok"] is True, (cmd, r)
-        return r
-
-    def err(self, cmd, code, proof=None, **args):
-        r = self.call(cmd, proof, **args)
-        assert r["ok"] is False and r["error"]["code"] == code, (cmd, code, r)
-        return r
+from sagatfw.link import auth as AU
+from sagatfw.link import wire as W
+from sagatfw.ui import actions as ACT
 
 
 def test_rig_runs_the_firmware_under_cpython(tmp_path):

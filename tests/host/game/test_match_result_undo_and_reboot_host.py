@@ -119,7 +119,8 @@ def test_the_firmware_s_copies_of_the_match_record_codes_agree_with_matchlog():
     from sagatfw.app import setup as matchsetup
     from sagatfw.log import match as matchlog
 
-    assert matchapp.MODES == matchlog.MODES and matchapp._EV_BASE == matchlog.EV_BASE
+    assert matchapp._EV_BASE == matchlog.EV_BASE
     assert (matchsetup._EV_BASE, matchsetup._EV_RESULT, matchsetup._T_MATCH) == (
         matchlog.EV_BASE, matchlog.EV_RESULT, matchlog.T_MATCH)
     assert (matchsetup._FINAL, matchsetup._FINAL_AT) == (matchlog.FINAL, matchlog.FINAL_AT)
+    assert matchsetup._SETUP == matchlog.SETUP

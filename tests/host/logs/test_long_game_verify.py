@@ -6,40 +6,13 @@ crashed with OverflowError when the engine replayed such a log)."""
 import os
 
 import pytest
+from apprig import FakeBoard, records
 
 from sagat.cli import main
 from sagatfw.app.main import App
 from sagatfw.engine import clock as C
 
 DAY = 86400000
-
-
-class Board:
-    name = "test"
-
-    def __init__(self, root: str) -> None:
-        self.root = root
-
-    def attach(self, buttons) -> None:
-        pass
-
-    def show(self, app, now) -> None:
-        pass
-
-    def beep(self, ms, now, enabled) -> None:
-        pass
-
-    def note(self, text) -> None:
-        pass
-
-
-def _records(root: str, path: str) -> None:
-    """The log's segments in order, as `sagat logs pull` saves them (records.bin)."""
-    log = os.path.join(root, "log")
-    with open(path, "wb") as out:
-        for name in sorted(n for n in os.listdir(log) if n.endswith(".seg")):  # (not ckpt, not the ballast)
-            with open(os.path.join(log, name), "rb") as f:
-                out.write(f.read())
 
 
 def _verify(path: str, capsys: pytest.CaptureFixture[str]) -> str:
@@ -52,7 +25,7 @@ def _verify(path: str, capsys: pytest.CaptureFixture[str]) -> str:
 
 def test_long_games_verify(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     root = str(tmp_path) + "/"
-    app = App(Board(root))
+    app = App(FakeBoard(root))
     app.boot(0)
     app.set_settings({"log_max_bytes": 1048576}, 0)
     # game 1: an hour a move (Fischer 3600 s), 700 moves each
@@ -86,7 +59,7 @@ def test_long_games_verify(tmp_path, capsys: pytest.CaptureFixture[str]) -> None
     assert app.clock.press(C.LEFT, base + 1000 + 9 * DAY + 2000)
     app.result("1/2-1/2", base + 1000 + 9 * DAY + 3000)
     path = os.path.join(str(tmp_path), "records.bin")
-    _records(root, path)
+    records(root, path)
     out = _verify(path, capsys)
     assert "games 0, 1, 2, 3" in out, out
 
@@ -115,7 +88,7 @@ def test_verify_of_times_past_the_range_reports_and_never_crashes(tmp_path, caps
     from sagatfw.log import records as R
 
     root = str(tmp_path) + "/"
-    app = App(Board(root))
+    app = App(FakeBoard(root))
     app.boot(0)
     app.new_game("600+5", "left", 0)
     app.start(0)
@@ -124,7 +97,7 @@ def test_verify_of_times_past_the_range_reports_and_never_crashes(tmp_path, caps
         app.step(1000 * (i + 1))
     app.result("1-0", 9000)
     path = os.path.join(str(tmp_path), "records.bin")
-    _records(root, path)
+    records(root, path)
     with open(path, "rb") as f:
         data = f.read()
     presses = [i for i in range(len(data) // R.RECORD_SIZE)
