@@ -4,14 +4,17 @@ KEY_FILE = "key"  # the arbiter key, in the board's root (set with the protocol'
 MAX_KEY = 64  # bytes
 
 # The match modes, by their number in the log (a mode's place here: append, never reorder): each
-# one's engine module (its class `Engine`, a Match of engine/matchbase.py with the mode's rules,
-# period names and options) and the names of its options (arguments of the protocol's `new`,
-# ui/actions.py, checked before anything changes). The app, the log, the link, the faces and the
-# host take a mode from here; a new mode is its engine module and one line (docs/design.md).
-MODES = [
-    ("sagatfw.engine.kokboru", ("lead",)),
-    ("sagatfw.engine.kilithattu", ("first", "changeover_ms", "method")),
-]
+# one's engine module (its name is the mode's), its engine class there (a Match of
+# engine/matchbase.py with the mode's rules, period names and options) and the names of its
+# options (arguments of the protocol's `new`, ui/actions.py, checked before anything changes).
+# The app, the log, the link, the faces and the host take a mode from here; a new mode is its
+# engine module and one line (docs/design.md, "A new match mode").
+# A tuple of constants (in flash when frozen): read it as sagatfw.MODES when it is needed, not
+# bound at an import, so that a test can add a mode (tests/kits/countup.py).
+MODES = (
+    ("sagatfw.engine.kokboru", "KokBoru", ("lead",)),
+    ("sagatfw.engine.kilithattu", "Kilithattu", ("first", "changeover_ms", "method")),
+)
 
 
 class Refused(ValueError):

@@ -9,9 +9,8 @@ import io
 import json
 from dataclasses import dataclass, field
 
-from sagatfw import MODES
+import sagatfw
 from sagatfw.engine import clock as C
-from sagatfw.engine import match as FM
 from sagatfw.log import match as matchlog
 from sagatfw.log import read as logread
 from sagatfw.log import records as R
@@ -288,10 +287,13 @@ _OPTION_WORDS = {  # a match's option in words, by its name (a mode's options: s
 def _match_options(e: dict) -> str:
     """The setup record's options, in words."""
     mode = e.get("mode")
-    i = FM.mode_index(mode) if isinstance(mode, str) else -1
+    i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
     if i < 0:
         return "an unknown mode"
-    opts = [_OPTION_WORDS[k](e.get(k)) if k in _OPTION_WORDS else f"{k} {e.get(k)}" for k in MODES[i][1]]
+    opts = []
+    for name in sagatfw.MODES[i][2]:
+        value = e.get(name)
+        opts.append(_OPTION_WORDS[name](value) if name in _OPTION_WORDS else f"{name} {value}")
     if "seed" in e:
         opts.append(f"lots drawn from seed {e['seed']} (a script's)")
     return ", ".join(opts) or "no options"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import struct
 
-from sagatfw import MODES
+import sagatfw
 from sagatfw.core.ticks import TICKS_HALF, TICKS_MAX, ticks_add
 from sagatfw.engine import match as M
 from sagatfw.engine.matchbase import Match
@@ -36,7 +36,7 @@ _IGNORED = ("game", "seq", "wall")  # not the engine's: where and when the recor
 
 def _modes() -> str:
     """The modes this sagat knows: "kokboru or kilithattu"."""
-    return " or ".join(M.mode_name(i) for i in range(len(MODES)))
+    return " or ".join(matchlog.mode_name(i) for i in range(len(sagatfw.MODES)))
 
 
 class Mismatch(Exception):
@@ -45,16 +45,16 @@ class Mismatch(Exception):
 
 def engine(mode: str | None) -> Match:
     """A new engine of the mode (its name in sagatfw.MODES: "kokboru", ...); ValueError for any other."""
-    i = M.mode_index(mode) if isinstance(mode, str) else -1
+    i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
     if i < 0:
         raise ValueError(f"mode {mode!r}")
-    return M.engine_class(i)()
+    return matchlog.engine_class(i)()
 
 
 def label(setup: dict) -> str:
     """How a match is named in verify's lines: "kokboru match" (or "match" if its mode is unknown)."""
     mode = setup.get("mode")
-    return f"{mode} match" if isinstance(mode, str) and M.mode_index(mode) >= 0 else "match"
+    return f"{mode} match" if isinstance(mode, str) and matchlog.mode_index(mode) >= 0 else "match"
 
 
 class MatchReplay:
@@ -64,7 +64,7 @@ class MatchReplay:
     def __init__(self, setup: dict):
         seq = setup.get("seq")
         mode = setup.get("mode")
-        if not isinstance(mode, str) or M.mode_index(mode) < 0:
+        if not isinstance(mode, str) or matchlog.mode_index(mode) < 0:
             raise Mismatch(f"seq {seq}: the match's setup names no mode this sagat knows ({_modes()})")
         self.mode = mode
         self.m = m = engine(mode)
@@ -201,7 +201,7 @@ class MatchReplay:
     def _drain(self) -> None:
         m = self.m
         buf = bytearray(R.RECORD_SIZE)
-        mode = M.mode_index(self.mode)
+        mode = matchlog.mode_index(self.mode)
         for i in range(m.n_events):
             f = m.field
             R.pack_header(buf, matchlog.EV_BASE + f(i, M.F_TYPE), 0, 0, f(i, M.F_T), f(i, M.F_PMS), f(i, M.F_VAL),

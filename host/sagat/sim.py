@@ -16,12 +16,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from sagatfw import MODES  # the match modes: each one's engine and options
+import sagatfw  # sagatfw.MODES: the match modes, each one's engine and options
 from sagatfw.app import match as _MA  # a match's options as its engine takes them (the firmware's)
 from sagatfw.core import tcparse
 from sagatfw.core.ticks import TICKS_MAX
 from sagatfw.engine import clock as C
-from sagatfw.engine import match as M
+from sagatfw.engine.matchbase import Match
+from sagatfw.log import match as matchlog
 from sagatfw.log import settings as fw_settings
 from sagatfw.ui import actions as FA  # the one table of actions (the firmware's)
 
@@ -35,6 +36,13 @@ OPTION_HELP = {  # what a match's option means (its values are the table's)
     "changeover_ms": "kilithattu: the changeover in ms (KT-4.4; default 60000)",
     "method": "kilithattu: how a further tie is broken (KT-4.6; default lot)",
 }
+
+
+def _draws_lots(engine: type) -> bool:
+    """Whether a match mode's engine draws lots (a draw_lot of its own, not Match's refusal): a
+    script's seed draws them. (By the defining class's name: the firmware may load matchbase again.)"""
+    owner = next(c for c in engine.__mro__ if "draw_lot" in vars(c))
+    return owner.__name__ != Match.__name__
 
 
 def _kind_help(spec) -> str:
@@ -162,16 +170,17 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
                 raise bad(f"{what}: {e}") from None
             engine = None
             if what == "new" and vals["mode"] is not None:  # its mode's engine (sagatfw.MODES)
-                engine = M.engine_class(M.mode_index(vals["mode"]))()
-            if "seed" in a and not (engine is not None and engine.LOTS):
-                lots = " or ".join(M.mode_name(i) for i in range(len(MODES)) if M.engine_class(i).LOTS)
+                engine = matchlog.engine_class(matchlog.mode_index(vals["mode"]))()
+            if "seed" in a and not (engine is not None and _draws_lots(type(engine))):
+                lots = " or ".join(matchlog.mode_name(i) for i in range(len(sagatfw.MODES))
+                                   if _draws_lots(matchlog.engine_class(i)))
                 raise bad(f'"seed" is the lots\' of a match that draws them: new with "mode": {lots}')
             if "seed" in a and not (_int(a["seed"]) and 1 <= a["seed"] <= 0xFFFFFFFF):
                 raise bad(f"new: seed must be 1..2^32-1, not {a['seed']!r}")
             if engine is not None:
                 mode = vals["mode"]
-                mine = MODES[M.mode_index(mode)][1]
-                for key in (k for e in MODES for k in e[1]):
+                mine = sagatfw.MODES[matchlog.mode_index(mode)][2]
+                for key in (k for e in sagatfw.MODES for k in e[2]):
                     if key in a and key not in mine:
                         raise bad(f'a {mode} match has no "{key}"')
                 try:  # the options' values: the mode's own engine checks them, as on the clock

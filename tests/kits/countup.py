@@ -13,14 +13,14 @@ from sagatfw.engine import match as B
 from sagatfw.engine.matchbase import Match
 
 NAME = "countup"
-LINE = ("countup", ("lead",))  # its line in sagatfw.MODES: its engine module (this one) and options
+LINE = ("countup", "CountUp", ("lead",))  # its line in sagatfw.MODES: its engine module (this one), class, options
 
 
 class CountUp(Match):
     MODE = NAME
     PERIOD_NAMES = ("time",)
     LENGTHS = (0,)  # counts up: no end of its own
-    OPTIONS = (("lead", B.O_LARGE, None),)  # (kept where kok-boru keeps none: the layout is the mode's)
+    OPTIONS = (("lead", 3, None),)  # (a large number's place, where kok-boru keeps none: each mode its own)
     POINTS = (1,)  # a lever scores a point at once
     lead = 0
 
@@ -40,16 +40,13 @@ class CountUp(Match):
             self._finish(self.t, side, B.WHY_LEAD, entry)
 
 
-Engine = CountUp
-
 
 def register():
     """Add the mode to sagatfw.MODES (once); returns its number in the log."""
     if LINE not in sagatfw.MODES:
-        sagatfw.MODES.append(LINE)
+        sagatfw.MODES = sagatfw.MODES + (LINE,)
     return sagatfw.MODES.index(LINE)
 
 
 def unregister():
-    while LINE in sagatfw.MODES:
-        sagatfw.MODES.remove(LINE)
+    sagatfw.MODES = tuple([e for e in sagatfw.MODES if e != LINE])

@@ -71,7 +71,7 @@ def lot_bit(seed, which):
 
 
 class MatchApp:
-    def __init__(self, app, engine, seed=0):
+    def __init__(self, app, engine, mode, seed=0):
         from array import array
 
         self.app = app
@@ -79,7 +79,7 @@ class MatchApp:
         # The game clock stands still while a match runs: its 960-byte event queue goes until the
         # match closes (the 64 KB heap budget, with the match's code and the faces loaded)
         app.clock.events = array("i")
-        self.mode = M.mode_index(engine.MODE)  # its number in the log
+        self.mode = mode  # its number in the log (sagatfw.MODES)
         self.seed = seed
         self.pending = M.NONE  # the side whose lever opened a score entry (the buttons, below)
         self.pending_until = 0
@@ -319,12 +319,12 @@ class MatchApp:
                           ev[e + M.F_LEFT], ev[e + M.F_RIGHT], ev[e + M.F_PERIOD], ev[e + M.F_SIDE],
                           ev[e + M.F_ARG], self.mode, 0, ws, wms, ok)
             struct.pack_into("<I", j.buf, R.PAYLOAD, ev[e + M.F_STOPPED])
-            if kind == M.EV_RESULT:  # the match's final view: a reboot shows it from this record
-                from sagatfw.log.match import pack_final  # (a result is rare: loaded for it)
-
-                pack_final(j.buf, m)
-                forget("sagatfw.log.match", "sagatfw.log.wall")
-            else:  # matchlog.FINAL at matchlog.FINAL_AT: none
+            # matchlog.FINAL at matchlog.FINAL_AT (log/match.py's pack_final, not loaded: RAM): a
+            # result's final view, so that a reboot shows it from this record; none for the rest
+            if kind == M.EV_RESULT:
+                struct.pack_into("<BBBBb", j.buf, R.PAYLOAD + 4, m.warnings[0], m.warnings[1], m.reds[0], m.reds[1],
+                                 m.entering)
+            else:
                 struct.pack_into("<BBBBb", j.buf, R.PAYLOAD + 4, 0, 0, 0, 0, 0)
             if j._admit(1, kind == M.EV_RESULT):
                 j._push()

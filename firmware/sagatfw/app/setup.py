@@ -10,6 +10,7 @@
 import gc
 import struct
 
+import sagatfw as S
 from sagatfw.app.match import (
     MatchApp,
     _close_segment,
@@ -30,7 +31,7 @@ except ImportError:  # CPython
         return x
 
 
-# log/match.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT, SETUP), not
+# log/match.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT; SETUP below), not
 # imported: its names would be RAM beside a match set up
 # (tests/host/game/test_match_result_undo_and_reboot_host.py checks they agree)
 _EV_BASE = const(0x20)
@@ -38,7 +39,6 @@ _EV_RESULT = const(0x2A)
 _T_MATCH = const(0x30)
 _FINAL = "<BBBBb"
 _FINAL_AT = const(42)
-_SETUP = "<BBII"  # O_SMALL, O_SMALL2, O_LARGE, seed
 
 
 def new(app, mode, opts, now, seed=0):
@@ -48,14 +48,14 @@ def new(app, mode, opts, now, seed=0):
 
     if app.clock.state == C.RUNNING:  # the state, not a value: refused, as App.new_game says it
         raise Refused("pause the game in progress first")
-    from sagatfw import MODES
-
-    i = M.mode_index(mode)
-    if i < 0:
-        raise ValueError("mode must be " + " or ".join([M.mode_name(k) for k in range(len(MODES))]))
+    modes = S.MODES  # (a mode's name: its engine module's last name, as log/match.py's mode_name)
+    names = [e[0][e[0].rfind(".") + 1 :] for e in modes]
+    if mode not in names:
+        raise ValueError("mode must be " + " or ".join(names))
+    i = names.index(mode)
     if not isinstance(seed, int) or seed < 0 or seed > 0xFFFFFFFF:
         raise ValueError("seed must be 0..2^32-1")
-    names = MODES[i][1]
+    names = S.MODES[i][2]
     for k in opts:  # before the other mode's match is dropped (option_args checks it again)
         if k not in names:
             raise ValueError("%s has no option %s" % (mode, k))
@@ -64,21 +64,25 @@ def new(app, mode, opts, now, seed=0):
     if dropped:
         app.match = old = None  # the other mode's code (and engine) leave RAM first
         forget_engines()
-    # the settings file (as a game's setup saves it: no boot logs defaults in the match), while the
-    # heap holds no engine of the other mode and no new one yet; the values are not changed, so a
-    # refused option below leaves nothing wrong. One file at a time (app/match.py's _commit): the
-    # segment is closed first.
+    # the settings file, unless it holds the values already (as a game's setup saves it: no boot
+    # logs defaults in the match), while the heap holds no engine of the other mode and no new one
+    # yet; the values are not changed, so a refused option below leaves nothing wrong. One file at
+    # a time (app/match.py's _commit): the segment is closed first.
     _close_segment(app.journal)
-    gc.collect()  # the file's 1.2 KB buffer in one piece
-    app._save()
+    if not app.store.saved:
+        gc.collect()  # the file's 1.2 KB buffer in one piece
+        app._save()
     try:
-        engine = old.m if old is not None else M.engine_class(i)()
+        if old is not None:
+            engine = old.m
+        else:  # its module imported now (log/match.py's engine_class)
+            engine = getattr(__import__(modes[i][0], None, None, (modes[i][1],), 0), modes[i][1])()
         engine.new_match(**option_args(engine, opts))  # Refused (a ValueError) on a bad option
     except ValueError:
         if dropped:  # the other mode's match is gone: the game clock's queue comes back
             _game_queue(app)
         raise
-    mapp = MatchApp(app, engine, seed)  # (it frees the game clock's queue: room for the files)
+    mapp = MatchApp(app, engine, i, seed)  # (it frees the game clock's queue: room for the files)
     app._forget_code()
     gc.collect()  # the segment's and the ballast's buffers in one piece
     app.setup_logged = False  # the clock's next game is logged when it is set up
@@ -92,11 +96,11 @@ def _begin(j, engine, mode, seed, now):
     """The match's setup record: a new game of the log."""
     j.game += 1
     ws, wms, ok = _wall(j, engine, 0, now)
-    v = [-1, 0, 0, 0]  # its options where the engine's OPTIONS say: M.O_SIDE, O_SMALL, O_SMALL2, O_LARGE
+    v = [-1, 0, 0, 0]  # its options at the places the engine's OPTIONS say (log/match.py's setup layout)
     for o in engine.OPTIONS:
         v[o[1]] = getattr(engine, o[0])
     R.pack_header(j.buf, _T_MATCH, j.game, j.seq, 0, 0, 0, 0, 0, -1, v[0], mode, mode, 0, ws, wms, ok)
-    struct.pack_into(_SETUP, j.buf, R.PAYLOAD, v[1], v[2], v[3], seed)
+    struct.pack_into("<BBII", j.buf, R.PAYLOAD, v[1], v[2], v[3], seed)  # log/match.py's SETUP
     if j._admit(1, True):
         j._push()
     j.last_t = 0
@@ -180,19 +184,21 @@ def restore(app, now):
         return False
     last = _last_event(j)
     (_, _, _, _, _, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, setup, 0)
-    small, small2, large, seed = struct.unpack_from(_SETUP, setup, R.PAYLOAD)
+    small, small2, large, seed = struct.unpack_from("<BBII", setup, R.PAYLOAD)  # log/match.py's SETUP
     setup = None
     gc.collect()
-    if M.mode_name(arg) is None:
+    if not 0 <= arg < len(S.MODES):
         raise ValueError("the log's match is of mode %d, which this firmware does not have" % arg)
-    engine = M.engine_class(arg)()
-    v = (side, small, small2, large)  # M.O_SIDE, O_SMALL, O_SMALL2, O_LARGE
+    e = S.MODES[arg]
+    engine = getattr(__import__(e[0], None, None, (e[1],), 0), e[1])()  # (log/match.py's engine_class)
+    e = None
+    v = (side, small, small2, large)  # the options by their places (log/match.py's setup layout)
     kw = {}
     for o in engine.OPTIONS:
         kw[o[0]] = v[o[1]]
     engine.new_match(**kw)
     v = kw = None
-    app.match = mapp = MatchApp(app, engine, seed)
+    app.match = mapp = MatchApp(app, engine, arg, seed)
     if last is not None and last[1] == _EV_RESULT:  # finished: its result record says how
         (_, _, _, _, t, pms, _, left, right, period, side, arg, _, _, _, _, _, _) = struct.unpack_from(
             R.HEADER, last, 0)

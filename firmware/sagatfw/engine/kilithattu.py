@@ -52,10 +52,12 @@ class Kilithattu(Match):
     LENGTHS = (_INNINGS_MS, _INNINGS_MS, _EXTRA_MS, _EXTRA_MS, 0)  # KT-4.4, KT-4.6
     BREAK_NAME = "changeover"
     AUTO_START = True  # KT-4.4: the changeover takes at most changeover_ms
-    OPTIONS = (("first", B.O_SIDE, B.SIDE_NAMES), ("changeover_ms", B.O_LARGE, None),
-               ("method", B.O_SMALL2, METHOD_NAMES))  # new_match's, as sagatfw.MODES names them
-    POINTS = (1,)  # KT-5.5: a pazham, one point: a lever scores it at once
-    LOTS = True  # KT-4.6: lots are drawn (a script's seed draws them the same every time)
+    # new_match's (matchbase.Match.OPTIONS): the side entering first, the changeover a large number,
+    # the method a small one (the second); the names are match.SIDE_NAMES and METHOD_NAMES, written
+    # out so that the table is one constant (in flash when frozen)
+    OPTIONS = (("first", 0, ("left", "right")), ("changeover_ms", 3, None),
+               ("method", 2, ("sudden", "lot", "draw", "referee")))
+    # POINTS: Match's (1,), KT-5.5's pazham: a lever scores it at once (one entry less in the class)
     changeover_ms = _MAX_CHANGEOVER_MS
     method = M_LOT
 
@@ -132,6 +134,3 @@ class Kilithattu(Match):
             self._ready(2)
         else:
             self._finish(self.t, side, B.WHY_LOT, 0)
-
-
-Engine = Kilithattu  # the mode's engine, by the name sagatfw.MODES finds it

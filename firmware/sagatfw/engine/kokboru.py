@@ -34,7 +34,7 @@ class KokBoru(Match):
     LENGTHS = (_HALF_MS, _HALF_MS, 0)  # KB-5; golden score counts up (KB-17)
     BREAK_NAME = "rest"  # KB-6
     AUTO_START = False  # the referee starts each half
-    OPTIONS = (("lead", B.O_SMALL, None),)  # new_match's, as sagatfw.MODES names them
+    OPTIONS = (("lead", 1, None),)  # new_match's (matchbase.Match.OPTIONS): the lead, a small number
     POINTS = (4, 2, 1)  # KB-7..KB-10: a lever opens an entry, PLUS 4, MINUS 2, the lever again 1
     lead = 8  # KB-14 (new_match sets the bout's)
 
@@ -86,6 +86,3 @@ class KokBoru(Match):
         self._emit(B.EV_CARD, self.t, side, kind, n)
         if out:
             self._finish(self.t, 1 - side, B.WHY_REMOVAL, n)
-
-
-Engine = KokBoru  # the mode's engine, by the name sagatfw.MODES finds it

@@ -4,8 +4,7 @@
 # the log's codec and the host all speak them: `from sagatfw.engine import match as M` (one name:
 # each imported name is a global, and costs RAM). docs/match.md is the reference.
 #
-# Constants, one check and the modes' lookup (sagatfw.MODES: a mode's number, name and engine):
-# no state, nothing allocated after the import. Loaded with a match
+# Constants and one check only: no state, nothing allocated after the import. Loaded with a match
 # and forgotten after it, as the engine is (app/main.py, app/match.py).
 #
 # Events: EV_SIZE ints each, EVENT_NAMES order is part of the log format (append, never reorder).
@@ -126,38 +125,3 @@ def check_side(side):
     if side != LEFT and side != RIGHT:
         raise ValueError("side must be left or right")
 
-
-# A mode's options (its engine's OPTIONS: name, where its setup keeps it, its value names or
-# None for a number): the team's side, a small number (0..255, the first or second), a large one
-# (0..2^32-1). log/match.py lays them out in the setup record.
-O_SIDE = const(0)
-O_SMALL = const(1)
-O_SMALL2 = const(2)
-O_LARGE = const(3)
-
-
-def mode_index(name):
-    """Mode `name`'s number in the log (its place in sagatfw.MODES), or -1 for no such mode."""
-    from sagatfw import MODES
-
-    for i in range(len(MODES)):
-        if mode_name(i) == name:
-            return i
-    return -1
-
-
-def mode_name(i):
-    """Mode i's name (its engine module's last name: "kokboru"), or None for no such mode."""
-    from sagatfw import MODES
-
-    if not 0 <= i < len(MODES):
-        return None
-    p = MODES[i][0]
-    return p[p.rfind(".") + 1 :]
-
-
-def engine_class(i):
-    """Mode i's engine class, its module imported now (only that mode's code comes into RAM)."""
-    from sagatfw import MODES
-
-    return __import__(MODES[i][0], None, None, ("Engine",), 0).Engine

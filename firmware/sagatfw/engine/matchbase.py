@@ -86,17 +86,18 @@ _NOT_IN = ("not started", "period not started", "period running", "stoppage on",
 
 class Match:
     """The shared engine; a game's class gives MODE, PERIOD_NAMES, LENGTHS, AUTO_START, OPTIONS,
-    POINTS, LOTS and the hooks (_ended, _scored, _points, _may_score, _entering) and its own
-    new_match."""
+    POINTS and the hooks (_ended, _scored, _points, _may_score, _entering) and its own new_match;
+    a game that draws lots, draw_lot."""
 
     MODE = ""
     PERIOD_NAMES = ("",)  # type: tuple
     LENGTHS = (0,)  # type: tuple  # each period's match time in ms; 0: counts up (golden score)
     BREAK_NAME = ""
     AUTO_START = False  # a break that ends by itself starts the next period (kilithattu)
-    OPTIONS = ()  # type: tuple  # new_match's keywords: (name, M.O_* where the setup keeps it, value names or None)
+    # new_match's keywords, as sagatfw.MODES names them: (name, where a setup record keeps it: 0 the
+    # side, 1 and 2 a small number (0..255), 3 a large one (0..2^32-1), its value names or None)
+    OPTIONS = ()  # type: tuple
     POINTS = (1,)  # type: tuple  # what a score may be; one value: a lever scores it at once
-    LOTS = False  # whether the mode draws lots (draw_lot): a script's seed draws them
 
     def __init__(self):
         self.events = array("i", bytes(4 * M.EV_SIZE * M.EV_CAPACITY))

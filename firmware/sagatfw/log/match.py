@@ -6,10 +6,10 @@
 # into the same journal, chain and key (docs/log-format.md, "Match records"):
 #
 #   type T_MATCH (0x30): the match's setup. arg: the mode (its number, sagatfw.MODES);
-#       its options where its engine's OPTIONS say (M.O_*): side = an O_SIDE option (or -1),
-#       payload (38..): O_SMALL u8, O_SMALL2 u8, O_LARGE u32 (kok-boru: lead; kilithattu: first,
-#       method, changeover_ms), then seed u32 (a script's seed for the lots, 0: the board's true
-#       random source).
+#       its options where its engine's OPTIONS say (matchbase.Match.OPTIONS): side = the place 0
+#       option (or -1), payload (38..): place 1 u8, place 2 u8, place 3 u32 (kok-boru: lead;
+#       kilithattu: first, method, changeover_ms), then seed u32 (a script's seed for the lots,
+#       0: the board's true random source).
 #   type EV_BASE + the engine's event type (0x20..0x2B, engine/match.py EVENT_NAMES order):
 #       t, left_ms = pms (the period's match time), right_ms = val, left_moves / right_moves = the
 #       scores, running = the period (i8), side, arg (i16), left_stage = the mode, payload (38..):
@@ -20,6 +20,7 @@
 
 import struct
 
+import sagatfw
 from sagatfw.log.records import FLAG_WALL, HEADER, PAYLOAD
 from sagatfw.log.wall import iso_utc
 
@@ -28,8 +29,8 @@ EV_RESULT = 0x2A  # EV_BASE + modes.base.EV_RESULT
 FINAL = "<BBBBb"  # a result record's final view, at FINAL_AT: warnings L, R, reds L, R, entering
 FINAL_AT = PAYLOAD + 4
 T_MATCH = 0x30  # a match's setup record
-SETUP = "<BBII"  # a setup record's payload: O_SMALL, O_SMALL2, O_LARGE, seed
-SIDE_AT = 25  # the header's side (log/records.py): a setup's O_SIDE option
+SETUP = "<BBII"  # a setup record's payload: the options of places 1, 2 and 3, the seed
+SIDE_AT = 25  # the header's side (log/records.py): a setup's option of place 0
 SIDES = ("left", "right")
 
 
@@ -39,8 +40,31 @@ def pack_final(buf, m):
     struct.pack_into(FINAL, buf, FINAL_AT, m.warnings[0], m.warnings[1], m.reds[0], m.reds[1], m.entering)
 
 
+def mode_name(i):
+    """Mode i's name (its engine module's last name: "kokboru"), or None for no such mode."""
+    modes = sagatfw.MODES
+    if not isinstance(i, int) or not 0 <= i < len(modes):
+        return None
+    p = modes[i][0]
+    return p[p.rfind(".") + 1 :]
+
+
+def mode_index(name):
+    """Mode `name`'s number in the log (its place in sagatfw.MODES), or -1 for no such mode."""
+    for i in range(len(sagatfw.MODES)):
+        if mode_name(i) == name:
+            return i
+    return -1
+
+
+def engine_class(i):
+    """Mode i's engine class, its module imported now (only that mode's code comes into RAM)."""
+    e = sagatfw.MODES[i]
+    return getattr(__import__(e[0], None, None, (e[1],), 0), e[1])
+
+
 def setup_values(rec):
-    """A setup record's options by their place (M.O_SIDE .. O_LARGE) and its seed."""
+    """A setup record's options by their place (0..3, matchbase.Match.OPTIONS) and its seed."""
     (side,) = struct.unpack_from("<b", rec, SIDE_AT)
     small, small2, large, seed = struct.unpack_from(SETUP, rec, PAYLOAD)
     return (side, small, small2, large), seed
@@ -54,8 +78,8 @@ def decode(rec):
         struct.unpack_from(HEADER, rec, 0)
     )
     d = {"game": game, "seq": seq, "t": t, "wall": iso_utc(ws, wms) if flags & FLAG_WALL else None}
-    name = M.mode_name(arg if kind == T_MATCH else mode)
-    engine = M.engine_class(arg if kind == T_MATCH else mode) if name is not None else None
+    name = mode_name(arg if kind == T_MATCH else mode)
+    engine = engine_class(arg if kind == T_MATCH else mode) if name is not None else None
     if kind == T_MATCH:
         d["type"] = "match"
         d["mode"] = name

@@ -134,12 +134,14 @@ class Store:
         self.presets = []
         self.origin = R.ORIGIN_DEFAULTS_MISSING
         self.problem = None
+        self.saved = False  # the file holds `values` and `presets` as they are (loaded whole, or saved)
 
     def load(self):
         """Read the file; never raises. Returns the origin (records.ORIGIN_*)."""
         self.values = defaults()
         self.presets = []
         self.problem = None
+        self.saved = False
         try:
             f = open(self.path)
         except OSError:
@@ -155,6 +157,7 @@ class Store:
             self.problem = "settings file unreadable: defaults"
         finally:
             f.close()
+        self.saved = self.origin == R.ORIGIN_CHANGED  # every value the file's (or a default it lacks)
         return self.origin
 
     def _load(self, f):
@@ -197,12 +200,14 @@ class Store:
             self.values[key] = SCHEMA[key][0]
         self.origin = R.ORIGIN_DEFAULTS_CORRUPT
         self.problem = problem
+        self.saved = False
         return self.origin
 
     def set(self, key, value):
         """Change one setting in memory (ValueError if bad); `save` makes it durable."""
         validate(key, value)
         self.values[key] = value
+        self.saved = False
 
     def set_preset(self, slot, name, tc):
         if not isinstance(slot, int) or not 0 <= slot < MAX_PRESETS:
@@ -213,10 +218,12 @@ class Store:
         while len(self.presets) <= slot:
             self.presets.append({"name": "slot %d" % (len(self.presets) + 1), "tc": "420"})
         self.presets[slot] = p
+        self.saved = False
 
     def save(self):
         """Write atomically: temporary file, flush, close, rename. Raises OSError on failure
         (the old file is then untouched)."""
+        self.saved = False  # (until the rename: the values may have changed since the last save)
         data = dict(self.values)
         data["presets"] = self.presets
         tmp = self.path + ".tmp"
@@ -226,6 +233,7 @@ class Store:
         os.rename(tmp, self.path)
         self.origin = R.ORIGIN_CHANGED
         self.problem = None
+        self.saved = True
 
     def clock_settings(self, values=None):
         """The clock.Settings for the next game (of `values`, default the store's)."""

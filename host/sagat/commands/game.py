@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from sagatfw import MODES
-from sagatfw.engine import match as FM
+import sagatfw
+from sagatfw.log import match as FM
 
 from ..cliutil import UserError, adder, call, link_args, out
 from .clock import faces_text, match_text
@@ -35,14 +35,14 @@ def _match_options(args: argparse.Namespace) -> dict:
     if args.control is not None:
         raise UserError(f"new --mode {args.mode} takes no time control ({args.control!r}): a match's periods are "
                         f"the game's rules")
-    mine = MODES[FM.mode_index(args.mode)][1]
+    mine = sagatfw.MODES[FM.mode_index(args.mode)][2]
     opts: dict = {"mode": args.mode}
     for flag, name in _FLAGS.items():
         v = getattr(args, flag)
         if v is None:
             continue
         if name not in mine:
-            others = " or ".join(FM.mode_name(i) for i, e in enumerate(MODES) if name in e[1])
+            others = " or ".join(FM.mode_name(i) for i, e in enumerate(sagatfw.MODES) if name in e[2])
             takes = ", ".join("--" + f for f, n in _FLAGS.items() if n in mine) or "no options"
             raise UserError(f"--{flag} is for {others}, not {args.mode} ({args.mode} takes {takes})")
         opts[name] = _option(flag, v)
@@ -51,7 +51,7 @@ def _match_options(args: argparse.Namespace) -> dict:
 
 def _modes() -> tuple:
     """The match modes' names (sagatfw.MODES)."""
-    return tuple(FM.mode_name(i) for i in range(len(MODES)))
+    return tuple(FM.mode_name(i) for i in range(len(sagatfw.MODES)))
 
 
 def cmd_new(args: argparse.Namespace) -> int:

@@ -1,13 +1,15 @@
 # One table of actions (sagatfw/ui/actions.py) for the protocol, the scripts, the
 # on-clock menu and the host's script checker. Its rows, the one check of arguments, and that
 # nothing else keeps a copy (CPython and the MicroPython unix port).
-from sagatfw import MODES, Refused
+import sagatfw
+from sagatfw import Refused
 from sagatfw.app.main import App
 from sagatfw.core import tcparse
 from sagatfw.engine import clock as C
 from sagatfw.engine import match as M
 from sagatfw.engine.matchbase import Match
 from sagatfw.link import commands, wire
+from sagatfw.log import match as matchlog
 from sagatfw.ui import actions as A
 
 
@@ -40,7 +42,8 @@ def test_every_row_calls_a_method_that_exists():
 def test_the_tables_names_are_the_engines_names():
     from sagatfw.engine.kilithattu import METHOD_NAMES
 
-    assert A.const_of("MODES") == tuple(M.mode_name(i) for i in range(len(MODES))) == ("kokboru", "kilithattu")
+    names = tuple(matchlog.mode_name(i) for i in range(len(sagatfw.MODES)))
+    assert A.const_of("MODES") == names == ("kokboru", "kilithattu")
     assert A.CARDS == M.CARD_NAMES
     assert A.WINNERS[:2] == M.SIDE_NAMES and M.NONE == -1
     assert A.METHODS == METHOD_NAMES

@@ -1,0 +1,29 @@
+# The match modes' registry (sagatfw.MODES) against each mode's engine: what the app, the log, the
+# link and the host read from the one and the other must agree (CPython and MicroPython).
+import sagatfw
+from sagatfw.engine import match as M
+from sagatfw.engine.kilithattu import METHOD_NAMES
+from sagatfw.log import match as matchlog
+from sagatfw.ui import actions as A
+
+
+def test_each_mode_s_line_names_its_engine_and_its_options_in_its_engine_s_order():
+    assert [matchlog.mode_name(i) for i in range(len(sagatfw.MODES))] == ["kokboru", "kilithattu"]
+    new_args = [s[0] for s in A.ACTIONS["new"][3]]
+    for i, (path, cls, options) in enumerate(sagatfw.MODES):
+        engine = matchlog.engine_class(i)
+        assert engine.__name__ == cls and engine.MODE == matchlog.mode_name(i) == path[path.rfind(".") + 1 :]
+        assert matchlog.mode_index(engine.MODE) == i
+        assert tuple([o[0] for o in engine.OPTIONS]) == options  # the setup record's order is the engine's
+        places = [o[1] for o in engine.OPTIONS]
+        assert len(set(places)) == len(places) and all(0 <= p <= 3 for p in places), places
+        for name in options:
+            assert name in new_args, name  # each option is an argument of the protocol's `new`
+        assert engine.POINTS and all(isinstance(p, int) and p > 0 for p in engine.POINTS)
+    assert matchlog.mode_name(len(sagatfw.MODES)) is None and matchlog.mode_index("chess") == -1
+
+
+def test_kilithattu_s_option_names_are_the_engine_s_own():
+    engine = matchlog.engine_class(matchlog.mode_index("kilithattu"))
+    names = {o[0]: o[2] for o in engine.OPTIONS}
+    assert names["first"] == M.SIDE_NAMES and names["method"] == METHOD_NAMES and names["changeover_ms"] is None
