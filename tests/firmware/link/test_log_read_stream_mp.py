@@ -2,10 +2,10 @@
 # records is read at once and not decoded when its first and last seqs follow on. Against damage
 # of every kind (a flipped byte anywhere in a record, a record cut out of a segment, a torn tail,
 # a segment removed, a lone anchor) and any from_seq and max_records, every answer must be what
-# docs/protocol.md says, worked out here from the segment files by the plain reading of its rules:
-# a record's position is its seq, or the one before + 1 if it is damaged; an anchor (or what is
-# left of it in its place, a segment's first entry) goes with the record after it; a torn tail is
-# counted; a chunk holds max_records records.
+# docs/protocol.md says, worked out from the segment files by the plain reading of its rules
+# (tests/kits/linkkit.py's reference): a record's position is its seq, or the one before + 1 if it
+# is damaged; an anchor (or what is left of it in its place, a segment's first entry) goes with the
+# record after it; a torn tail is counted; a chunk holds max_records records.
 import json
 import os
 import random
