@@ -7,8 +7,10 @@ tests/firmware/        the firmware's tests, a folder per layer (core, engine, l
                        CPython only (Hypothesis, the emulated Pico).
 tests/host/            the sagat command and the host package, a folder per command group (tc, logs,
                        clock, link, game, deploy, hall, sim, cli).
-tests/kits/            what tests share: the clock kits, the fake `machine`, flash images, the fake
-                       device, the hall's kit, the rp2 emulator's wrapper.
+tests/kits/            what tests share (no test module imports another): the clock and match kits,
+                       the rigs (the App's board, the menu's, the protocol's, the serial link's), the
+                       fake `machine`, flash images, the fake device, the hall's and MQTT kits, the
+                       rp2 emulator's wrapper.
 tests/                 the project's own checks: docs, budgets, types, the layers, the builds.
 """
 
@@ -32,12 +34,6 @@ for path in (TESTS, KITS, FIRMWARE):
 sys.path.insert(0, os.path.join(ROOT, "host"))
 for _m in [m for m in sys.modules if m == "sagat" or m.startswith("sagat.")]:
     del sys.modules[_m]
-# Some tests still take a helper from another test module (test_app_mp's FakeBoard, test_menu's
-# Rig...): every test folder is on the path, after the kits, as tests/mprun.py puts the layers'.
-for _top in ("firmware", "host"):
-    for _d in sorted(os.listdir(os.path.join(TESTS, _top))):
-        if os.path.join(TESTS, _top, _d) not in sys.path:
-            sys.path.append(os.path.join(TESTS, _top, _d))
 
 collect_ignore_glob = ["firmware/*/test_*_mp.py", "mprun.py"]
 

@@ -8,8 +8,6 @@ firmware, test_dir, module = sys.argv[1], sys.argv[2], sys.argv[3]
 here = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
 sys.path.insert(0, here + "/kits")
 sys.path.insert(0, test_dir)
-for layer in __import__("os").listdir(here + "/firmware"):  # a rig another layer's test module holds
-    sys.path.append(here + "/firmware/" + layer)
 sys.path.insert(0, firmware)
 mod = __import__(module)
 passed = 0

@@ -13,7 +13,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
-from test_pin_tables import ESP32, PICO
+from boardpins import ESP32, PICO
 
 from conftest import ROOT
 

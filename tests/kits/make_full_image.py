@@ -9,10 +9,9 @@ import sys
 here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 sys.path.insert(0, here)
 sys.path.insert(0, here + "/../../firmware")
-sys.path.append(here + "/../firmware/log")  # the log's test module, whose game fills the flash
 
 from flash import Flash, mount, unmount  # noqa: E402
-from test_logfull_mp import _boot, _play  # noqa: E402
+from virtualsim import boot, play  # noqa: E402
 
 
 def main():
@@ -22,17 +21,17 @@ def main():
     if len(sys.argv) > 2 and sys.argv[2]:
         with open("/flash/key", "wb") as fh:
             fh.write(sys.argv[2].encode())
-    app, board, _ = _boot(0)
-    _play(app, board, [{"at": 0, "do": "new", "tc": "-"}, {"at": 0, "do": "start"}])
+    app, board, _ = boot(0)
+    play(app, board, [{"at": 0, "do": "new", "tc": "-"}, {"at": 0, "do": "start"}])
     j = app.journal
     t = 0
     after = 0
     while after < 7:
         t += 2000
-        _play(app, board, [{"at": t, "do": "press", "side": "left" if t % 4000 else "right"}])
+        play(app, board, [{"at": t, "do": "press", "side": "left" if t % 4000 else "right"}])
         if j.gap:
             after += 1
-    _play(app, board, [{"at": t + 1000, "do": "result", "result": "0-1"}])
+    play(app, board, [{"at": t + 1000, "do": "result", "result": "0-1"}])
     assert j.gap == 0 and not j.backlog
     unmount()
     with open(out, "wb") as fh:

@@ -1,14 +1,15 @@
 # The protocol's rig for the MicroPython tests (tests/mprun.py puts tests/kits on the path): an App
-# and its Server on a fresh littlefs in RAM (flash.py), a host that talks to it line by line, signs
-# with the arbiter key and pulls the log; and what reads a pull back (records, events, faces).
+# and its Server on a fresh littlefs in RAM (flash.py), in appkit.py's ticks, a host that talks to
+# it line by line, signs with the arbiter key and pulls the log; and what reads a pull back
+# (records, events, faces).
 import gc
 import json
 
+from appkit import BASE, T  # noqa: F401   (the ticks wrap 5 s into every test)
 from flash import Flash, mount
 
 from sagatfw.app import main as A
 from sagatfw.app.main import App
-from sagatfw.core.ticks import TICKS_MAX, ticks_add
 from sagatfw.engine import clock as C
 from sagatfw.link import auth as AU
 from sagatfw.link import server as P
@@ -18,17 +19,15 @@ from sagatfw.log import records as R
 from sagatfw.log.journal import Journal
 from sagatfw.log.read import Reader
 
-BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every test
 KEY = b"arbiter's secret"
 UID = "e6614103e7"  # the clock id a signature names
 SEGMENT_RECORDS = 16  # small segments: pulls and erases cross many of them
 
 
-def T(ms):
-    return ticks_add(BASE, ms)
-
-
 class FakeBoard:
+    """The protocol's board: on a root of the rig's choosing, with a cell for the status answers;
+    it keeps nothing of what it shows (appkit.py's board keeps every refresh and beep)."""
+
     name = "test"
 
     def __init__(self, root):

@@ -4,6 +4,7 @@
 import gc
 
 import micropython
+from appkit import FakeBoard, T, tap
 from boardkit import say
 from flash import Flash, mount, unmount
 
@@ -12,40 +13,6 @@ from sagatfw.core.ticks import TICKS_MAX, ticks_add
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text  # noqa: E402
 from sagatfw.ui import buttons as B
-
-
-class FakeBoard:
-    name = "test"
-    root = "/flash/"
-
-    def __init__(self):
-        self.buttons = None
-        self.shows = []
-        self.beeps = []
-        self.notes = []
-
-    def ticks(self):
-        return 0
-
-    def attach(self, buttons):
-        self.buttons = buttons
-
-    def show(self, app, now):
-        self.shows.append(now)
-
-    def beep(self, ms, now, enabled):
-        if enabled:
-            self.beeps.append((now, ms))
-
-    def note(self, text):
-        self.notes.append(text)
-
-
-BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every test
-
-
-def T(ms):
-    return ticks_add(BASE, ms)
 
 
 def _app(tc="300+2", fresh=True, settings=None):
@@ -62,14 +29,6 @@ def _app(tc="300+2", fresh=True, settings=None):
 
 def _edge(app, button, ms, pressed=True):
     app.buttons.edge(button, T(ms), pressed)
-
-
-def _tap(app, button, ms):
-    """A press and its release 100 ms later, each step taken."""
-    _edge(app, button, ms)
-    app.step(T(ms))
-    _edge(app, button, ms + 100, False)
-    app.step(T(ms + 100))
 
 
 def _presses(app):
@@ -347,7 +306,7 @@ def test_a_log_that_cannot_be_opened_leaves_the_clock_playing_and_the_log_untouc
     app, board = _app("600+5")
     app.start(T(0))
     for ms in range(1000, 20000, 1000):
-        _tap(app, B.LEVER_LEFT if ms // 1000 % 2 else B.LEVER_RIGHT, ms)
+        tap(app, B.LEVER_LEFT if ms // 1000 % 2 else B.LEVER_RIGHT, ms)
     before = {n: open("/flash/log/" + n, "rb").read() for n in os.listdir("/flash/log")}
     def fails(self):
         raise MemoryError("memory allocation failed")  # e.g. listing a huge log in a small heap
@@ -362,7 +321,7 @@ def test_a_log_that_cannot_be_opened_leaves_the_clock_playing_and_the_log_untouc
     assert status_text(app2) == "LOG ERROR" and "log open failed" in board2.notes[0]
     app2.start(T(0))  # a game is played, unlogged, and the faces keep saying so
     for ms in range(1000, 5000, 1000):
-        _tap(app2, B.LEVER_LEFT if ms // 1000 % 2 else B.LEVER_RIGHT, ms)
+        tap(app2, B.LEVER_LEFT if ms // 1000 % 2 else B.LEVER_RIGHT, ms)
     assert app2.clock.moves[C.LEFT] + app2.clock.moves[C.RIGHT] == 4 and status_text(app2) == "LOG ERROR"
     assert app2.journal.error == "log not opened"
     after = {n: open("/flash/log/" + n, "rb").read() for n in os.listdir("/flash/log")}

@@ -3,27 +3,13 @@ board modules drive (`PINS` in firmware/sagatfw/boards/pico.py and esp32.py):
 every row names the board's pins, every pin the firmware drives or reads (the cell's divider, the
 Pico's VBUS sense) has its row, and no pin it uses is called free."""
 
-import ast
 import os
 import re
 
 import pytest
+from boardpins import ESP32, PICO
 
-from conftest import FIRMWARE, ROOT
-
-
-def _board_pins(name):
-    """PINS of sagatfw/boards/NAME.py, read from its source (the module imports `machine`)."""
-    with open(os.path.join(FIRMWARE, "sagatfw", "boards", name + ".py"), encoding="utf-8") as fh:
-        tree = ast.parse(fh.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "PINS" for t in node.targets):
-            return ast.literal_eval(node.value)
-    raise AssertionError("no PINS in " + name)
-
-
-PICO = _board_pins("pico")
-ESP32 = _board_pins("esp32")
+from conftest import ROOT
 
 
 def _rows(doc):

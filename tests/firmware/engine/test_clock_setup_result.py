@@ -22,7 +22,7 @@ def test_result_in_setup_is_at_t0_and_time_counts_from_it():
 
 def test_menu_result_in_setup_is_logged_at_t0_with_the_wall_time_of_its_instant():
     # the on-clock menu's RESULT (a forfeit, TK-R4) on a real App and journal, 2 h after the boot
-    from test_menu import Rig, go_to, open_arbiter
+    from menukit import Rig, go_to, open_arbiter
 
     from sagatfw.log.read import iso_utc
     from sagatfw.ui import buttons as B

@@ -1,55 +1,14 @@
 # Exact-millisecond tests of the kilithattu engine (sagatfw/engine/kilithattu.py), one group per
 # rule of docs/rules.md (KT-*) and per decision of docs/match.md. Run by pytest under CPython and
 # by tests/mprun.py under MicroPython.
-from matchkit import MIN, NEAR_WRAP, Run, bad_value, replay
+from matchkit import MIN, NEAR_WRAP, bad_value, replay
+from matchruns import END2, EXTRA, HOUR, INN, XEND, XS, extra, match, tied
 
 from sagatfw.engine import kilithattu as K
 from sagatfw.engine import match as B
 
 L = B.LEFT
 R = B.RIGHT
-INN = 7 * MIN
-EXTRA = 5 * MIN
-HOUR = 60 * MIN
-END2 = 2 * INN + MIN  # innings 2 ends here with the default changeover and no stoppage
-
-
-def match(base=0, **setup):
-    m = K.Kilithattu()
-    m.new_match(**setup)
-    return Run(m, base)
-
-
-def tied(base=0, lot=R, **setup):
-    """Innings 1 from t = 0, one pazham each, level at END2; the lot drawn at END2 (`lot` enters
-    first in the extra time)."""
-    r = match(base, **setup)
-    first = r.m.first
-    r.do("start", 0)
-    r.do("score", 1000, first, 1)
-    r.poll(INN + MIN + 1000)
-    r.do("score", INN + MIN + 1000, 1 - first, 1)
-    r.poll(END2)
-    assert r.m.state == B.LOT and r.m.lot_due == 1
-    if lot is not None:
-        r.do("draw_lot", END2, lot)
-    return r
-
-
-XS = END2 + MIN  # the extra time starts here in extra()
-
-
-def extra(base=0, lot=R, **setup):
-    """tied(), then the extra time: 1-1 again at its end (one pazham each)."""
-    r = tied(base, lot, **setup)
-    r.do("start", XS)
-    r.do("score", XS + 1000, lot, 1)
-    r.poll(XS + EXTRA + MIN + 1000)
-    r.do("score", XS + EXTRA + MIN + 1000, 1 - lot, 1)
-    return r
-
-
-XEND = XS + 2 * EXTRA + MIN  # the extra time ends here
 
 
 # ------------------------------------------------------------------------- KT-4.4

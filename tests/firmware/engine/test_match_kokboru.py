@@ -1,29 +1,14 @@
 # Exact-millisecond tests of the one-on-one kok-boru engine (sagatfw/engine/kokboru.py), one group
 # per rule of docs/rules.md (KB-*) and per decision of docs/match.md. Run by pytest under CPython
 # and by tests/mprun.py under MicroPython.
-from matchkit import MIN, NEAR_WRAP, Run, bad_value, refuses, replay
+from matchkit import MIN, NEAR_WRAP, bad_value, refuses, replay
+from matchruns import HALF, HOUR, G, bout, golden, to_second_half
 
 from sagatfw.engine import match as B
 from sagatfw.engine.kokboru import KokBoru
 
 L = B.LEFT
 R = B.RIGHT
-HALF = 4 * MIN
-HOUR = 60 * MIN
-G = 11 * MIN  # golden score starts here in golden()
-
-
-def bout(base=0, **setup):
-    m = KokBoru()
-    m.new_match(**setup)
-    return Run(m, base)
-
-
-def to_second_half(r, start2=HALF + MIN):
-    """Half 1 from t = 0, the rest, the referee starts half 2 at start2."""
-    r.do("start", 0)
-    r.poll(start2)
-    r.do("start", start2)
 
 
 # ------------------------------------------------------------------ KB-5, KB-6
@@ -189,16 +174,6 @@ def test_golden_score_has_cards_and_stoppages_kb_17_kb_16_kb_11():
     assert r.m.match_ms() == 3000
     r.do("score", G + 31000, L, 4)
     assert r.m.winner == L and r.m.why == B.WHY_GOLDEN
-
-
-def golden(base=0):
-    """Level at the end: golden score started at G."""
-    r = bout(base)
-    to_second_half(r, 6 * MIN)
-    r.poll(G)
-    assert r.m.state == B.READY and r.m.period == 2
-    r.do("start", G)
-    return r
 
 
 # ----------------------------------------------------------------- KB-11, KB-12

@@ -7,8 +7,7 @@
 import struct
 
 from matchkit import MIN, NEAR_WRAP, replay
-from test_match_kilithattu import END2, INN, XEND, extra, match, tied
-from test_match_kokboru import HALF, HOUR, bout, golden, to_second_half
+from matchruns import END2, HALF, HOUR, INN, XEND, bout, extra, golden, match, tied, to_second_half
 
 from sagatfw.engine import kilithattu as K
 from sagatfw.engine import match as B

@@ -8,12 +8,10 @@ import json
 
 import micropython
 from flash import unmount
+from linkkit import SerialRig, Stream, answers, finished_game, reference
+from protocolrig import KEY
 from protocolrig import Rig as PRig
 from protocolrig import T as PT
-from test_link_pass_mp import _answers, finished_game
-from test_log_read_stream_mp import reference
-from test_repl_mp import KEY, Rig
-from test_repl_mp import Stream as CountingStream
 
 from sagatfw.core.ticks import ticks_diff
 from sagatfw.engine import clock as C
@@ -56,7 +54,7 @@ def test_attack_ctrl_c_during_a_running_match_without_a_key():
     # guard asks server.in_progress(), the GAME clock's state, which stays SETUP under a match: after
     # every pass that serves the link (and during its read of the next line) Ctrl-C interrupts
 
-    rig = Rig()
+    rig = SerialRig()
     rig.app.new_match("kokboru", {"lead": 8}, PT(rig.ms))
     rig.step()
     r = rig.request("start")
@@ -70,7 +68,7 @@ def test_attack_ctrl_c_during_a_running_match_without_a_key():
 
 def test_attack_ctrl_c_during_a_match_stoppage_while_a_hall_polls():
 
-    rig = Rig()
+    rig = SerialRig()
     rig.app.new_match("kokboru", {"lead": 8}, PT(rig.ms))
     rig.step()
     assert rig.request("start")["ok"] is True
@@ -85,7 +83,7 @@ def test_ctrl_c_right_after_a_button_starts_the_game_and_in_the_faces_pass():
     # no key, set up: Ctrl-C interrupts. A press starts the clock (buttons), in a faces' pass and
     # in a link pass; a 0x03 that comes in the very next pass must be a byte
     for faces_pass in (True, False):
-        rig = Rig()
+        rig = SerialRig()
         rig.step()
         rig.app.new_game("300", "left", PT(rig.ms))
         rig.step()
@@ -109,7 +107,7 @@ def test_ctrl_c_right_after_a_button_starts_the_game_and_in_the_faces_pass():
 
 
 def test_ctrl_c_while_a_line_waits_unanswered_with_a_key():
-    rig = Rig(KEY)
+    rig = SerialRig(KEY)
     rig.step()
     # lines and 0x03 interleaved, a line left waiting each pass (and a log.read streaming)
     data = b"".join(b'{"id":%d,"cmd":"state"}\n\x03' % i for i in range(10))
@@ -138,7 +136,7 @@ def _serve(rig, pieces, passes=4000, dt=1):
 
 
 def test_attack_pipelined_odd_lines_all_answered_in_order():
-    rig = Rig()
+    rig = SerialRig()
     rig.step()
     pad = "x" * 300  # a line longer than MAX_IN (256): read over two passes
     lines = [
@@ -162,7 +160,7 @@ def test_attack_pipelined_odd_lines_all_answered_in_order():
 
 
 def test_attack_a_line_split_across_passes_and_tiny_requests():
-    rig = Rig()
+    rig = SerialRig()
     rig.step()
     one = b'{"id":1,"cmd":"state"}\n'
     # byte by byte, one byte a pass
@@ -188,7 +186,7 @@ def test_attack_a_line_split_across_passes_and_tiny_requests():
 def test_attack_a_request_during_a_streaming_log_read_and_a_host_that_pauses_reading():
     rig = PRig(blocks=128)
     finished_game(rig, 600)
-    inp, out = CountingStream(), CountingStream()
+    inp, out = Stream(), Stream()
     link = L.Link(rig.srv, inp, out, max_out=256, step_out=256)  # a UART board: the chunk streams long
     rig.app.link = link
     srv = rig.srv
@@ -222,7 +220,7 @@ def test_attack_a_request_during_a_streaming_log_read_and_a_host_that_pauses_rea
             break
         ms += 1
         rig.app.step(PT(ms))
-    got = _answers(out.data)
+    got = answers(out.data)
     assert [a["id"] for a, _ in got] == [1, 2, 3], [a for a, _ in got]
     ref = reference(rig.app.journal.root, 0, 256)
     assert got[0][1] == ref[0], (got[0][0], len(got[0][1]), ref[1:])
@@ -236,7 +234,7 @@ def test_attack_a_request_during_a_streaming_log_read_and_a_host_that_pauses_rea
 
 
 def test_attack_a_flooding_host_never_starves_the_faces():
-    rig = Rig()
+    rig = SerialRig()
     rig.step()
     rig.app.new_game("300", "left", PT(rig.ms))
     rig.app.start(PT(rig.ms))
@@ -322,7 +320,7 @@ def test_attack_log_info_listing_never_serves_a_stale_log_read():
 def test_attack_idle_link_passes_allocate_nothing():
     # an idle host: passes (faces' ones too) with the heap locked, during a game and in setup
     for running in (False, True):
-        rig = Rig()
+        rig = SerialRig()
         rig.step()
         if running:
             rig.app.new_game("300", "left", PT(rig.ms))

@@ -4,40 +4,11 @@
 # one line at most; and the pass that answered writes nothing. Here a host pipelines a pull as
 # `sagat logs pull` does (log.info, then 4 log.read of 256 in flight, bin) and each pass of the
 # real Link over the real app, journal and protocol is watched.
-import json
-
 from flash import unmount
+from linkkit import Stream, answers, finished_game, reference
 from protocolrig import Rig, T
-from test_log_read_stream_mp import reference
-from test_repl_mp import Stream  # one direction of the link, counting what was read
 
-from sagatfw.engine import clock as C
 from sagatfw.link import stream as L
-
-
-def _answers(out):
-    """The answers in the written bytes (each log.read's line, then its raw records)."""
-    got = []
-    i = 0
-    while i < len(out):
-        j = out.index(b"\n", i)
-        ans = json.loads(bytes(out[i:j]))
-        i = j + 1
-        n = ans.get("bin", 0)
-        if n is True or n is False:  # log.info's: "log.read can send bin", no bytes follow
-            n = 0
-        got.append((ans, bytes(out[i : i + n])))
-        i += n
-    return got
-
-
-def finished_game(rig, presses):
-    """A count-up game of `presses` alternating presses a second apart, and its result 1-0."""
-    rig.ok("new", tc="-", first="left")
-    rig.ok("start")
-    for i in range(presses):
-        rig.press(C.LEFT if i % 2 == 0 else C.RIGHT, 1000 * (i + 1))
-    rig.ok("result", result="1-0")
 
 
 def test_a_pass_answers_one_line_or_reads_one_and_the_answering_pass_writes_nothing():
@@ -66,7 +37,7 @@ def test_a_pass_answers_one_line_or_reads_one_and_the_answering_pass_writes_noth
         assert not read or read.endswith(b"\n") or not inp.data or len(read) == L.MAX_IN, read
         assert not (answered and read), (passes, read)  # a pass answers or reads, never both
         assert not (answered and len(out.data) > written), passes  # nor answers and writes
-    got = _answers(out.data)
+    got = answers(out.data)
     assert [a["id"] for a, _ in got] == [0, 1, 2, 3, 4], [a for a, _ in got]
     assert got[0][0]["ok"] and got[0][0]["last"] == last, got[0]
     pulled = b"".join(raw for _, raw in got[1:])

@@ -2,64 +2,21 @@
 # records is read at once and not decoded when its first and last seqs follow on. Against damage
 # of every kind (a flipped byte anywhere in a record, a record cut out of a segment, a torn tail,
 # a segment removed, a lone anchor) and any from_seq and max_records, every answer must be what
-# docs/protocol.md says, worked out here from the segment files by the plain reading of its rules:
-# a record's position is its seq, or the one before + 1 if it is damaged; an anchor (or what is
-# left of it in its place, a segment's first entry) goes with the record after it; a torn tail is
-# counted; a chunk holds max_records records.
+# docs/protocol.md says, worked out from the segment files by the plain reading of its rules
+# (tests/kits/linkkit.py's reference): a record's position is its seq, or the one before + 1 if it
+# is damaged; an anchor (or what is left of it in its place, a segment's first entry) goes with the
+# record after it; a torn tail is counted; a chunk holds max_records records.
 import json
 import os
 import random
 
 from flash import unmount
+from linkkit import reference
 from protocolrig import Rig, _b64
 
 from sagatfw.engine import clock as C
 from sagatfw.link import wire as W
 from sagatfw.log import records as R
-
-
-def reference(folder, start, want):
-    """(data, from, next, count, torn) of log.read(from_seq=start, max_records=want)."""
-    names = sorted(n for n in os.listdir(folder) if n.endswith(".seg"))
-    i = 0
-    for k in range(len(names)):
-        if int(names[k][:-4]) <= start:
-            i = k
-    out = []
-    first = None
-    top = start - 1
-    real = 0
-    torn = 0
-    for name in names[i:]:
-        if real >= want:
-            break
-        with open(folder + "/" + name, "rb") as f:
-            data = f.read()
-        whole = len(data) // R.RECORD_SIZE
-        prev = int(name[:-4]) - 1
-        idx = 0
-        while idx < whole and real < want:
-            rec = data[idx * R.RECORD_SIZE : (idx + 1) * R.RECORD_SIZE]
-            idx += 1
-            bad = R.check(rec)
-            pos = prev + 1 if bad else R.seq_of(rec)
-            anchor = rec[1] == R.T_ANCHOR if not bad else idx == 1  # a segment's first entry: its anchor's place
-            prev = pos - 1 if anchor else pos
-            if first is None and pos < start:
-                continue
-            if anchor and idx >= whole:
-                continue  # nothing after it: it goes with its record, later
-            if first is None:
-                first = pos
-            if prev > top:
-                top = prev
-            out.append(rec)
-            if not anchor:
-                real += 1
-        if idx >= whole and len(data) % R.RECORD_SIZE:
-            torn += 1
-    count = len(out)
-    return b"".join(out), first if first is not None else start, top + 1 if count else start, count, torn
 
 
 def _damage(folder, rnd):

@@ -8,24 +8,20 @@
 import gc
 import io
 import json
-import select
 import sys
 
+from appkit import T
 from flash import Flash, mount, unmount
+from linkkit import SerialRig, Stream
+from protocolrig import KEY
 
-from sagatfw.app.main import App
 from sagatfw.boards.simserial import SerialDriver
-from sagatfw.core.ticks import TICKS_MAX, ticks_add
 from sagatfw.engine import clock as C
 from sagatfw.link import auth as AU
-from sagatfw.link import server as P
 from sagatfw.link import stream as L
 from sagatfw.link import wire as W
 from sagatfw.link.commands import save_key
 
-BASE = TICKS_MAX - 5000
-KEY = b"arbiter's secret"
-UID = "e6614103e7"  # the clock id a signature names
 # What mpremote (1.2x, mpremote/transport_serial.py) and pyboard.py write to reach the REPL:
 MPREMOTE = (
     b"\r\x03",  # enter_raw_repl: Ctrl-C, "interrupt any running program"
@@ -40,135 +36,6 @@ ALL = b"".join(MPREMOTE)
 STATES = ("setup", "running", "paused", "flagged", "adjourned", "finished")
 
 
-def T(ms):
-    return ticks_add(BASE, ms)
-
-
-class Stream(io.IOBase):
-    """One direction of the serial link: bytes waiting to be read, or bytes written."""
-
-    def __init__(self):
-        self.data = bytearray()
-        self.taken = 0  # bytes read from it so far
-
-    def push(self, b):
-        self.data += b
-
-    def readinto(self, buf):
-        n = min(len(buf), len(self.data))
-        buf[:n] = self.data[:n]
-        self.data = self.data[n:]
-        self.taken += n
-        return n
-
-    def write(self, b):
-        self.data += b
-        return len(b)
-
-    def ioctl(self, req, arg):
-        if req == 3:  # MP_STREAM_POLL
-            r = 0
-            if arg & select.POLLIN and self.data:
-                r |= select.POLLIN
-            if arg & select.POLLOUT:
-                r |= select.POLLOUT
-            return r
-        return -22  # EINVAL: no file descriptor (MP_STREAM_GET_FILENO), else poll would watch fd 0
-
-
-class FakeBoard:
-    name = "test"
-
-    def __init__(self, root):
-        self.root = root
-        self.notes = []
-
-    def attach(self, buttons):
-        pass
-
-    def show(self, app, now):
-        pass
-
-    def beep(self, ms, now, enabled):
-        pass
-
-    def note(self, text):
-        self.notes.append(text)
-
-
-class Rig:
-    """A booted App with its link on fake streams behind a board's serial driver."""
-
-    def __init__(self, key=b"", fresh=True):
-        if fresh:
-            gc.collect()
-            mount(Flash(blocks=64), fresh=True)
-            if key:
-                save_key("/flash/", key)
-        self.app = App(FakeBoard("/flash/"))
-        self.app.boot(T(0))
-        self.inp = Stream()
-        self.out = Stream()
-        self.link = L.Link(P.Server(self.app, {"uid": UID}, T(0)), self.inp, self.out)
-        self.drv = SerialDriver.attach(self.link)
-        self.app.link = self.link
-        self.ms = 0
-        self.ids = 0
-        self.key = key
-
-    def step(self, dt=5):
-        """One pass of the board's loop, dt ms after the last; may raise KeyboardInterrupt."""
-        self.ms += dt
-        self.app.step(T(self.ms))
-
-    def host(self, data, passes=6):
-        """The host writes data; the loop passes; returns the interrupt character in force after
-        each service call."""
-        self.inp.push(data)
-        chars = []
-        for _ in range(passes):
-            self.step()
-            chars.append(self.drv.char)
-        return chars
-
-    def answers(self):
-        lines = [json.loads(x) for x in bytes(self.out.data).split(b"\n") if x]
-        self.out.data = bytearray()
-        return lines
-
-    def request(self, cmd, proof=None, **args):
-        self.ids += 1
-        req = {"id": self.ids, "cmd": cmd}
-        for k in args:
-            req[k] = args[k]
-        if proof is not None:
-            nonce = self.request("auth.challenge")["nonce"]
-            req["auth"] = AU.sign(proof, nonce, req, UID)
-        self.host(b"\n" + json.dumps(req).encode() + b"\n")  # "\n" first, as a host that connects
-        got = [a for a in self.answers() if a["id"] is not None]
-        assert len(got) == 1 and got[0]["id"] == req["id"], got
-        return got[0]
-
-    def to_state(self, name):
-        """Drive the clock into a state (as the buttons and the menu would)."""
-        app = self.app
-        now = T(self.ms)
-        if name == "flagged":
-            app.new_game("10+1", "left", now)  # an increment: freeze on, a flag stops the clock
-        if name != "setup":
-            app.start(now)
-        if name == "flagged":
-            self.step(10500)
-        elif name == "paused":
-            app.pause(C.BY_ARBITER, now)
-        elif name == "adjourned":
-            app.adjourn(now)
-        elif name == "finished":
-            app.result("1-0", now)
-        self.step()
-        assert C.STATE_NAMES[app.clock.state] == name, (name, app.clock.state)
-
-
 def _interrupted(rig, data):
     try:
         rig.host(data)
@@ -179,7 +46,7 @@ def _interrupted(rig, data):
 
 def test_mpremote_bytes_never_interrupt_a_keyed_clock_in_any_state():
     for state in STATES:
-        rig = Rig(KEY)
+        rig = SerialRig(KEY)
         rig.to_state(state)
         left = rig.app.clock.ms(C.LEFT)
         for data in MPREMOTE + (ALL,):
@@ -203,7 +70,7 @@ def test_mpremote_bytes_never_interrupt_a_keyed_clock_in_any_state():
 
 def test_without_a_key_ctrl_c_interrupts_between_games_only():
     for state in STATES:
-        rig = Rig()
+        rig = SerialRig()
         rig.to_state(state)
         between = state in ("setup", "finished")
         assert rig.drv.char == (3 if between else -1), (state, rig.drv.char)
@@ -214,7 +81,7 @@ def test_without_a_key_ctrl_c_interrupts_between_games_only():
 
 
 def test_maintenance_needs_the_key_and_opens_the_repl_until_the_reboot():
-    rig = Rig(KEY)
+    rig = SerialRig(KEY)
     r = rig.request("maintenance")
     assert r["ok"] is False and r["error"]["code"] == "auth_required", r
     r = rig.request("maintenance", b"not the key")
@@ -240,7 +107,7 @@ def test_maintenance_needs_the_key_and_opens_the_repl_until_the_reboot():
     rig.step()
     assert rig.drv.char == 3
     # the next boot (a reset, a power cycle, a soft reset): closed again
-    reboot = Rig(KEY, fresh=False)
+    reboot = SerialRig(KEY, fresh=False)
     reboot.step()
     assert reboot.drv.char == -1 and not _interrupted(reboot, ALL)
     assert reboot.request("identify")["repl_open"] is False
@@ -249,14 +116,14 @@ def test_maintenance_needs_the_key_and_opens_the_repl_until_the_reboot():
 
 def test_maintenance_is_refused_during_a_game():
     for state in ("running", "paused", "flagged", "adjourned"):
-        rig = Rig(KEY)
+        rig = SerialRig(KEY)
         rig.to_state(state)
         r = rig.request("maintenance", KEY)
         assert r["ok"] is False and r["error"]["code"] == "refused", r
         assert "finish the game" in r["error"]["message"], r
         assert rig.link.server.repl_open is False and rig.drv.char == -1
         unmount()
-    rig = Rig()  # without a key it needs no proof (Ctrl-C reaches the REPL between games anyway)
+    rig = SerialRig()  # without a key it needs no proof (Ctrl-C reaches the REPL between games anyway)
     assert rig.request("maintenance")["ok"] is True
     rig.to_state("running")
     assert rig.request("maintenance")["error"]["code"] == "refused"
@@ -264,7 +131,7 @@ def test_maintenance_is_refused_during_a_game():
 
 
 def test_setting_the_key_closes_the_repl_in_the_same_pass():
-    rig = Rig()
+    rig = SerialRig()
     assert rig.drv.char == 3
     r = rig.request("key.set", key=KEY.hex())
     assert r["ok"] is True
@@ -276,7 +143,7 @@ def test_setting_the_key_closes_the_repl_in_the_same_pass():
 
 
 def test_the_maintenance_command_is_listed_and_loaded_on_demand():
-    rig = Rig(KEY)
+    rig = SerialRig(KEY)
     assert "maintenance" in rig.request("identify")["commands"]
     assert W.COMMANDS["maintenance"][1] == W.GUARD
     rig.request("maintenance", KEY)

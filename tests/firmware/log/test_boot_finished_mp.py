@@ -3,8 +3,8 @@
 # result code as before. An interrupted game is still replayed (tests/firmware/log/test_powercut_mp.py).
 import time
 
+from appkit import FakeBoard, T
 from flash import Flash, mount, unmount
-from test_app_mp import FakeBoard, T
 
 from sagatfw.app.main import App
 from sagatfw.faces.game import status_text  # noqa: E402

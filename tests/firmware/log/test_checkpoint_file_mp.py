@@ -9,7 +9,7 @@ import gc
 import os
 
 from flash import Flash, mount, read_log, unmount
-from test_logfull_mp import _boot, _play, _replays
+from virtualsim import boot, play, replays
 
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text  # noqa: E402
@@ -34,9 +34,9 @@ def test_three_hour_game_with_1s_checkpoints_keeps_every_record():
     gc.collect()
     f = Flash(blocks=256, image=_image())  # 1 MB, as the sim's flash image
     mount(f, fresh=True)
-    app, board, _ = _boot(0)
+    app, board, _ = boot(0)
     app.set_settings({"checkpoint_ms": 1000, "log_max_bytes": 1048576}, board.ticks())  # from the next boot
-    app, board, _ = _boot(1000)
+    app, board, _ = boot(1000)
     assert app.journal.checkpoint_ms == 1000 and app.journal.max_bytes == 1048576
     script = [{"at": 1000, "do": "new", "tc": "5400+30"}, {"at": 1000, "do": "start"}]
     t = 1000
@@ -45,11 +45,11 @@ def test_three_hour_game_with_1s_checkpoints_keeps_every_record():
         script.append({"at": t, "do": "press", "side": "left" if i % 2 == 0 else "right"})
     cut = t + 20500  # left has thought 20.5 s when the power goes
     script.append({"at": cut, "do": "power_cut", "off_ms": 4000})
-    _play(app, board, script)
+    play(app, board, script)
     j = app.journal
     assert j.error is None and not j.full and j.backlog == [] and j.dropped == 0
     mid = _log_bytes(j)
-    app, board, restored = _boot(cut + 4000)
+    app, board, restored = boot(cut + 4000)
     c = app.clock
     assert restored and c.state == C.PAUSED and c.side_to_move() == C.LEFT
     # back within checkpoint_ms of the cut (TK-C18), not at the last press 20.5 s before it
@@ -60,7 +60,7 @@ def test_three_hour_game_with_1s_checkpoints_keeps_every_record():
     for i in range(7):
         script.append({"at": t + 1000 * (i + 1), "do": "press", "side": "left" if i % 2 == 0 else "right"})
     script.append({"at": t + 10000, "do": "result", "result": "1-0"})
-    _play(app, board, script)
+    play(app, board, script)
     j = app.journal
     assert j.error is None and not j.full and status_text(app) == "CODE " + j.result_code  # the result code
     reader, events = read_log(j)
@@ -70,7 +70,7 @@ def test_three_hour_game_with_1s_checkpoints_keeps_every_record():
     assert kinds.count("press") == 367 and kinds.count("power_restore") == 1
     assert kinds[-1] == "result" and mine[-1]["result"] == "1-0"
     assert "checkpoint" not in kinds and "gap" not in kinds
-    rp = _replays(events, 1)  # as `sagat logs verify` does: the engine reproduces the game
+    rp = replays(events, 1)  # as `sagat logs verify` does: the engine reproduces the game
     assert rp.clock.state == C.FINISHED and rp.gap is None
     size = _log_bytes(j)
     assert size < 64 * 400, size  # the game's events only: 3 hours at 1 s checkpoints once took ~700 KB

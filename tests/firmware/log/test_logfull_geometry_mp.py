@@ -9,7 +9,7 @@ import os
 import time
 
 from flash import Flash, mount, unmount
-from test_logfull_mp import _boot, _play
+from virtualsim import boot, play
 
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text
@@ -73,9 +73,9 @@ def _fill_and_finish(blocks, progsize, free_blocks=None, after=200, step=100, to
     mount(f, progsize=progsize, fresh=True)
     if free_blocks is not None:
         _ballast(free_blocks)
-    app, board, _ = _boot(0)
+    app, board, _ = boot(0)
     t0 = time.time()
-    _play(app, board, [{"at": 0, "do": "new", "tc": "7200"}, {"at": 0, "do": "start"}])
+    play(app, board, [{"at": 0, "do": "new", "tc": "7200"}, {"at": 0, "do": "start"}])
     j = app.journal
     t = 0
     presses = 0
@@ -83,7 +83,7 @@ def _fill_and_finish(blocks, progsize, free_blocks=None, after=200, step=100, to
     while full_at is None or presses < full_at + after or presses < total:
         t += step
         presses += 1
-        _play(app, board, [{"at": t, "do": "press", "side": "left" if presses % 2 else "right"}])
+        play(app, board, [{"at": t, "do": "press", "side": "left" if presses % 2 else "right"}])
         if full_at is None and j.full:
             full_at = presses
             # the folder took every segment until no block was left: littlefs's first answer is
@@ -93,7 +93,7 @@ def _fill_and_finish(blocks, progsize, free_blocks=None, after=200, step=100, to
     assert status_text(app) == "LOG FULL", status_text(app)
     assert app.clock.moves[0] + app.clock.moves[1] == presses  # the clock never stopped
     t += 1000
-    _play(app, board, [{"at": t, "do": "result", "result": "1-0"}])
+    play(app, board, [{"at": t, "do": "result", "result": "1-0"}])
     secs = time.time() - t0
     assert j.backlog == [] and j.gap == 0, (len(j.backlog), j.gap, j.error)
     code = j.durable_code()
@@ -107,12 +107,12 @@ def _fill_and_finish(blocks, progsize, free_blocks=None, after=200, step=100, to
     print("  %d blocks: %d presses, full at %d, %d events on flash, %d dropped, %d segments, %.1f s" % (
         blocks, presses, full_at, last[1], j.dropped, len(j.segments()), secs))
     # a reboot: the finished game's code is back; the next game trims it and is logged
-    app, board, restored = _boot(t + 5000)
+    app, board, restored = boot(t + 5000)
     assert not restored and app.journal.durable_code() == code
     t += 6000
-    _play(app, board, [{"at": t, "do": "new", "tc": "420"}, {"at": t, "do": "start"}])
+    play(app, board, [{"at": t, "do": "new", "tc": "420"}, {"at": t, "do": "start"}])
     for k in range(20):
-        _play(app, board, [{"at": t + 1000 * (k + 1), "do": "press", "side": "right" if k % 2 else "left"}])
+        play(app, board, [{"at": t + 1000 * (k + 1), "do": "press", "side": "right" if k % 2 else "left"}])
     j = app.journal
     assert not j.full and j.backlog == [] and j.error is None and j.room, (j.full, len(j.backlog), j.error)
     assert app.clock.state == C.RUNNING and status_text(app) != "LOG FULL"

@@ -2,45 +2,18 @@
 # flash the game in progress really fills (a 64 KB image) says LOG FULL on the faces and in the
 # protocol's state, the records that cannot be kept are counted, the result is still logged (the
 # ballast goes for it) after a gap record with the count, and the clock never stops. (The attack of
-# a 3-hour game checkpointing every second is test_checkpoint_file.py; the helpers here
-# drive the sim board in virtual time, as `sagat sim --virtual` does.)
+# a 3-hour game checkpointing every second is test_checkpoint_file_mp.py; tests/kits/virtualsim.py
+# drives the sim board in virtual time, as `sagat sim --virtual` does.)
 import gc
 
 from flash import Flash, mount, read_log, unmount
+from virtualsim import boot, play, replays
 
-from sagatfw.app.main import App
-from sagatfw.boards import sim, simulator
 from sagatfw.engine import clock as C
 from sagatfw.faces import game as F
 from sagatfw.faces.game import status_text  # noqa: E402
-from sagatfw.log.replay import Replay
 
 LOG = "/flash/log"
-BASE = 1000  # virtual ticks at the first boot
-
-
-def _boot(vt):
-    """A board (the sim's, in virtual time, no faces) and its app, booted at virtual ms vt."""
-    board = sim.Board(BASE, quiet=True)
-    board.vt = vt
-    app = App(board)
-    restored = app.boot(board.ticks())
-    return app, board, restored
-
-
-def _play(app, board, actions):
-    """Run (at, action) dicts the way `sagat sim --virtual` does; stops at a power cut."""
-    return simulator.run_virtual(app, board, [(i + 1, a) for i, a in enumerate(actions)], board.vt)
-
-
-def _replays(events, game):
-    rp = Replay()
-    for e in events:
-        if e["game"] == game:
-            rp.feed(e)  # raises Mismatch where the engine and the log disagree
-    return rp
-
-
 def _text_of(app, side):
     items = F.oled(app.clock, side, 0, 100, False, 0, status_text(app))
     return " ".join(i[3] for i in items if i[0] == "text")
@@ -51,12 +24,12 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     gc.collect()
     f = Flash(blocks=16)  # 64 KB: the game in progress fills it
     mount(f, fresh=True)
-    app, board, _ = _boot(0)
+    app, board, _ = boot(0)
     from sagatfw.link.server import Server
 
     srv = Server(app, {"uid": "e6614103e7"}, board.ticks())
     script = [{"at": 0, "do": "new", "tc": "-"}, {"at": 0, "do": "start"}]
-    _play(app, board, script)
+    play(app, board, script)
     j = app.journal
     assert j.room and not j.full  # the game's setup put the ballast on the flash
     t = 0
@@ -66,7 +39,7 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
         nonlocal t, moves
         t += 2000
         moves += 1
-        _play(app, board, [{"at": t, "do": "press", "side": "left" if moves % 2 else "right"}])
+        play(app, board, [{"at": t, "do": "press", "side": "left" if moves % 2 else "right"}])
         assert moves < 3000
 
     while not j.full:  # the game fills the flash: nothing older to remove
@@ -87,7 +60,7 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     info = logcmds.l_info(srv, {}, board.ticks())
     assert info["log_full"] is True and info["dropped"] == dropped
     t += 1000
-    _play(app, board, [{"at": t, "do": "result", "result": "0-1"}])
+    play(app, board, [{"at": t, "do": "result", "result": "0-1"}])
     assert j.backlog == [] and j.gap == 0 and j.error is None  # the ballast made room for the result
     # the result code takes the faces for the scoresheet; state and log.info still say log_full
     assert app.clock.state == C.FINISHED and status_text(app) == "CODE " + j.result_code and j.full
@@ -99,12 +72,12 @@ def test_a_flash_the_game_fills_says_log_full_counts_the_loss_and_keeps_the_resu
     presses = [e for e in events if e["type"] == "press"]
     assert len(presses) + dropped == moves
     assert gaps[0]["t"] == presses[-1]["t"] + 2000  # the loss began at the next press
-    rp = _replays(events, 1)
+    rp = replays(events, 1)
     assert rp.gap is not None and rp.gap["seq"] == gaps[0]["seq"]
     # a reboot: the finished game is not restored, nothing fails; the next game makes room again
-    app, board, restored = _boot(t + 5000)
+    app, board, restored = boot(t + 5000)
     code = app.journal.durable_code()  # the finished game's code is back on the faces for the scoresheet
     assert not restored and code is not None and status_text(app) == "CODE " + code
-    _play(app, board, [{"at": t + 6000, "do": "new", "tc": "420"}])
+    play(app, board, [{"at": t + 6000, "do": "new", "tc": "420"}])
     assert not app.journal.full and app.journal.room
     unmount()

@@ -3,8 +3,8 @@
 # every logged time in range (faces held at clock.MAX_FACE_MS, the game's time stopped at
 # clock.MAX_GAME_MS), and a reboot restores them. (On MicroPython the int array wrapped silently:
 # the restore then failed and the game was lost.)
+from appkit import FakeBoard, T
 from flash import Flash, mount, unmount
-from test_app_mp import FakeBoard, T
 
 from sagatfw.app.main import App
 from sagatfw.engine import clock as C

@@ -7,8 +7,8 @@
 import json
 import os
 
-import test_menu
-from test_menu import _rmtree
+from menukit import Board as MenuBoard
+from menukit import rmtree
 
 from kit import raises
 from sagatfw.app.main import App
@@ -18,16 +18,16 @@ from sagatfw.faces.game import status_text  # noqa: E402
 from sagatfw.log import settings as S
 
 
-class Board(test_menu.Board):
-    """test_menu's board in a directory of its own: the name also carries random bits, as other
-    test runs on the same machine may make test_menu's directories in the same second."""
+class Board(MenuBoard):
+    """The menu rig's board in a directory of its own: the name also carries random bits, as other
+    test runs on the same machine may make the menu rig's directories in the same second."""
 
     def __init__(self):
         import random
         import time
 
         path = "/tmp/sagat_settings_%d_%d" % (int(time.time()), random.getrandbits(30))
-        _rmtree(path)
+        rmtree(path)
         os.mkdir(path)
         self.root = path + "/"
         self.buttons = None
@@ -99,7 +99,7 @@ def test_settings_set_of_an_unplayable_control_saves_nothing_and_the_clock_still
             assert status_text(app2) is None and app2.store.values["tc"] == "420"
             _plays(app2)
         finally:
-            _rmtree(board.root[:-1])
+            rmtree(board.root[:-1])
 
 
 def test_new_game_and_presets_refuse_an_unplayable_control_before_saving():
@@ -113,7 +113,7 @@ def test_new_game_and_presets_refuse_an_unplayable_control_before_saving():
             assert _file(board) == before and app.store.presets == []
             assert app.clock.tc[C.LEFT] == tcparse.parse("600") and app.clock.first == C.RIGHT  # the game set up stays
         finally:
-            _rmtree(board.root[:-1])
+            rmtree(board.root[:-1])
 
 
 BAD_FILES = (
@@ -147,7 +147,7 @@ def test_boot_survives_any_settings_file_with_defaults_a_message_and_a_log_recor
                 tcparse.parse_sides(p["tc"])
             _plays(app)
         finally:
-            _rmtree(board.root[:-1])
+            rmtree(board.root[:-1])
 
 
 def test_boot_survives_a_control_that_passes_the_file_check_but_the_clock_refuses():
@@ -166,6 +166,6 @@ def test_boot_survives_a_control_that_passes_the_file_check_but_the_clock_refuse
                 assert "tc" in app.store.problem
                 _plays(app)
             finally:
-                _rmtree(board.root[:-1])
+                rmtree(board.root[:-1])
     finally:
         S._valid_tc = saved

@@ -6,8 +6,8 @@
 import os
 import time
 
+from appkit import FakeBoard, T
 from flash import Flash, mount, unmount
-from test_app_mp import FakeBoard, T
 
 from sagatfw.app.main import App
 from sagatfw.engine import clock as C

@@ -3,44 +3,13 @@
 # and stops / restarts the match time, a lever opens a kok-boru score entry that a second press
 # completes (PLUS 4, MINUS 2, the lever again 1, MENU a warning, MENU held a red card), MINUS held
 # undoes, a kilithattu lever scores 1 at once; every press charged at its IRQ stamp.
+from appkit import FakeBoard, T, lever, tap
 from flash import Flash, mount, unmount
 
 from sagatfw.app.main import App
-from sagatfw.core.ticks import TICKS_MAX, ticks_add
 from sagatfw.engine import match as M
 from sagatfw.faces.game import status_text  # noqa: E402
 from sagatfw.ui import buttons as B
-
-BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every test
-
-
-def T(ms):
-    return ticks_add(BASE, ms)
-
-
-class FakeBoard:
-    name = "test"
-    root = "/flash/"
-
-    def __init__(self):
-        self.buttons = None
-        self.notes = []
-        self.beeps = []
-
-    def ticks(self):
-        return 0
-
-    def attach(self, buttons):
-        self.buttons = buttons
-
-    def show(self, app, now):
-        pass
-
-    def beep(self, ms, now, enabled):
-        self.beeps.append(now)
-
-    def note(self, text):
-        self.notes.append(text)
 
 
 def _app(mode, opts):
@@ -52,21 +21,6 @@ def _app(mode, opts):
     return app
 
 
-def _tap(app, button, ms, hold=100):
-    """A press at `ms` and its release `hold` ms later (LONG from 1000 ms), each step taken."""
-    app.buttons.edge(button, T(ms), True)
-    app.step(T(ms))
-    app.buttons.edge(button, T(ms + hold), False)
-    app.step(T(ms + hold))
-
-
-def _lever(app, side, ms):
-    app.buttons.edge(side, T(ms), True)
-    app.step(T(ms + 1))
-    app.buttons.edge(side, T(ms + 80), False)
-    app.step(T(ms + 81))
-
-
 def _events(app):
     return [e for e in app.journal.game_events() if e["type"] not in ("match", "checkpoint")]
 
@@ -74,48 +28,48 @@ def _events(app):
 def test_a_kokboru_bout_from_the_buttons_alone_kb_5_kb_7_kb_10_kb_11_kb_16_kb_17():
     app = _app("kokboru", {"lead": 8})
     m = app.match.m
-    _tap(app, B.START, 1000)  # the 1st half starts at the release of a SHORT press, 1100 (t = 0)
+    tap(app, B.START, 1000)  # the 1st half starts at the release of a SHORT press, 1100 (t = 0)
     assert m.state == M.RUNNING
-    _lever(app, B.LEVER_LEFT, 5000)  # left's entry opens...
+    lever(app, B.LEVER_LEFT, 5000)  # left's entry opens...
     assert app.match.pending == M.LEFT and app.match.note(M.LEFT, T(5100)) == "+:4 -:2 L:1 M:W"
-    _tap(app, B.PLUS, 6000)  # ...PLUS: +4 (KB-7), at its release's IRQ stamp (6100: t = 5000)
-    _lever(app, B.LEVER_RIGHT, 8000)
-    _tap(app, B.MINUS, 8500)  # +2 for right (KB-8)
-    _lever(app, B.LEVER_LEFT, 10000)
-    _lever(app, B.LEVER_LEFT, 10500)  # the same lever again: +1 (KB-10)
+    tap(app, B.PLUS, 6000)  # ...PLUS: +4 (KB-7), at its release's IRQ stamp (6100: t = 5000)
+    lever(app, B.LEVER_RIGHT, 8000)
+    tap(app, B.MINUS, 8500)  # +2 for right (KB-8)
+    lever(app, B.LEVER_LEFT, 10000)
+    lever(app, B.LEVER_LEFT, 10500)  # the same lever again: +1 (KB-10)
     assert m.scores == [5, 2]
-    _lever(app, B.LEVER_RIGHT, 12000)
-    _tap(app, B.MENU, 12500)  # a warning for right (KB-11)
+    lever(app, B.LEVER_RIGHT, 12000)
+    tap(app, B.MENU, 12500)  # a warning for right (KB-11)
     assert m.warnings == [0, 1]
-    _tap(app, B.MINUS, 14000, hold=1200)  # MINUS held: undo the last entry (the warning)
+    tap(app, B.MINUS, 14000, hold=1200)  # MINUS held: undo the last entry (the warning)
     assert m.warnings == [0, 0]
-    _tap(app, B.START, 20000)  # a stoppage (KB-16)...
+    tap(app, B.START, 20000)  # a stoppage (KB-16)...
     assert m.state == M.STOPPED
-    _tap(app, B.START, 30000)  # ...and the restart; 10 s did not count
+    tap(app, B.START, 30000)  # ...and the restart; 10 s did not count
     assert m.state == M.RUNNING
-    _lever(app, B.LEVER_LEFT, 40000)  # an entry left open: nothing after 3 s
+    lever(app, B.LEVER_LEFT, 40000)  # an entry left open: nothing after 3 s
     app.step(T(43200))
     assert app.match.pending == M.NONE and m.scores == [5, 2]
     app.step(T(252000))  # 4:00 of match time from 1.1 s, 10 s stopped: the half ended at 251.1 s
     assert m.state == M.BREAK
-    _tap(app, B.START, 260000)  # the rest runs by itself (KB-6): refused, and the faces say why
+    tap(app, B.START, 260000)  # the rest runs by itself (KB-6): refused, and the faces say why
     assert m.state == M.BREAK and app.match.note(M.LEFT, T(260200)) == "break running"
     assert app.match.note4(T(260200)) == "no"
     app.step(T(312000))
-    _tap(app, B.START, 315000)  # the 2nd half
-    _lever(app, B.LEVER_RIGHT, 316000)
-    _tap(app, B.PLUS, 316500)
-    _lever(app, B.LEVER_RIGHT, 317000)
-    _tap(app, B.MINUS, 317500)  # 5 - 8
-    _lever(app, B.LEVER_LEFT, 318000)
-    _tap(app, B.MINUS, 318500)  # 7 - 8
-    _lever(app, B.LEVER_LEFT, 319000)
-    _lever(app, B.LEVER_LEFT, 319400)  # 8 - 8
+    tap(app, B.START, 315000)  # the 2nd half
+    lever(app, B.LEVER_RIGHT, 316000)
+    tap(app, B.PLUS, 316500)
+    lever(app, B.LEVER_RIGHT, 317000)
+    tap(app, B.MINUS, 317500)  # 5 - 8
+    lever(app, B.LEVER_LEFT, 318000)
+    tap(app, B.MINUS, 318500)  # 7 - 8
+    lever(app, B.LEVER_LEFT, 319000)
+    lever(app, B.LEVER_LEFT, 319400)  # 8 - 8
     app.step(T(556000))  # the 2nd half is over, level: golden score waits for the referee (KB-17)
     assert m.state == M.READY and m.period == 2
-    _tap(app, B.START, 560000)
-    _lever(app, B.LEVER_RIGHT, 565000)
-    _tap(app, B.PLUS, 565500)  # the first score wins at once
+    tap(app, B.START, 560000)
+    lever(app, B.LEVER_RIGHT, 565000)
+    tap(app, B.PLUS, 565500)  # the first score wins at once
     assert m.state == M.FINISHED and m.winner == M.RIGHT and m.why == M.WHY_GOLDEN
     names = [e["type"] for e in _events(app)]
     assert names.count("score") == 8 and names.count("undo") == 1 and names.count("card") == 1, names
@@ -129,9 +83,9 @@ def test_a_kokboru_bout_from_the_buttons_alone_kb_5_kb_7_kb_10_kb_11_kb_16_kb_17
 def test_a_red_card_from_the_buttons_removes_the_rider_kb_12():
     app = _app("kokboru", {"lead": 8})
     m = app.match.m
-    _tap(app, B.START, 0)
-    _lever(app, B.LEVER_LEFT, 2000)
-    _tap(app, B.MENU, 2500, hold=1200)  # MENU held: a red card
+    tap(app, B.START, 0)
+    lever(app, B.LEVER_LEFT, 2000)
+    tap(app, B.MENU, 2500, hold=1200)  # MENU held: a red card
     assert m.reds == [1, 0] and m.state == M.FINISHED and m.winner == M.RIGHT
     unmount()
 
@@ -139,12 +93,12 @@ def test_a_red_card_from_the_buttons_removes_the_rider_kb_12():
 def test_a_kilithattu_lever_scores_one_at_once_kt_5_5():
     app = _app("kilithattu", {"first": "left"})
     m = app.match.m
-    _tap(app, B.START, 0)
-    _lever(app, B.LEVER_LEFT, 3000)  # the entering team's pazham: +1
-    _lever(app, B.LEVER_RIGHT, 4000)  # the other team does not score (refused, and said)
+    tap(app, B.START, 0)
+    lever(app, B.LEVER_LEFT, 3000)  # the entering team's pazham: +1
+    lever(app, B.LEVER_RIGHT, 4000)  # the other team does not score (refused, and said)
     assert m.scores == [1, 0] and app.match.refused is not None
-    _tap(app, B.START, 5000)  # a stoppage (KT-4.5)
-    _tap(app, B.START, 9000)
+    tap(app, B.START, 5000)  # a stoppage (KT-4.5)
+    tap(app, B.START, 9000)
     assert m.state == M.RUNNING and m.stopped_ms() == 4000
     unmount()
 
@@ -161,9 +115,9 @@ def test_a_cut_long_after_the_last_event_restores_from_the_checkpoint_kb_16():
     # the match's checkpoints: a period that ran 40 s after its last event comes back stopped at
     # its last checkpoint (every 15 s), not at that event
     app = _app("kokboru", {"lead": 8})
-    _tap(app, B.START, 0)  # the 1st half from t = 0 (the release at 100)
-    _lever(app, B.LEVER_LEFT, 5000)
-    _tap(app, B.PLUS, 5500)
+    tap(app, B.START, 0)  # the 1st half from t = 0 (the release at 100)
+    lever(app, B.LEVER_LEFT, 5000)
+    tap(app, B.PLUS, 5500)
     for ms in range(6000, 46000, 100):
         app.step(T(ms))  # the power goes at 46 s: checkpoints at t 20.5 s and 35.5 s
     app2 = _reboot(app)
@@ -177,7 +131,7 @@ def test_a_cut_long_after_the_last_event_restores_from_the_checkpoint_kb_16():
 
 def test_a_cut_in_the_rest_restores_the_rest_from_the_checkpoint_kb_6():
     app = _app("kokboru", {"lead": 8})
-    _tap(app, B.START, 0)
+    tap(app, B.START, 0)
     for ms in range(200, 240100 + 40000, 100):
         app.step(T(ms))  # the half ended at 240.1 s; the power goes 40 s into the rest
     app2 = _reboot(app)
@@ -192,7 +146,7 @@ def test_a_forged_checkpoint_is_not_taken():
     import os
 
     app = _app("kokboru", {"lead": 8})
-    _tap(app, B.START, 0)
+    tap(app, B.START, 0)
     for ms in range(200, 40000, 100):
         app.step(T(ms))
     path = app.journal._path("ckpt")
@@ -213,10 +167,10 @@ def test_a_finished_match_shows_its_result_code_after_a_reboot_too_and_an_undo_w
     # takes its code away
     app = _app("kokboru", {"lead": 8})
     m = app.match.m
-    _tap(app, B.START, 0)
+    tap(app, B.START, 0)
     for i in range(3):  # 12 - 0: a lead of more than 8 (KB-14)
-        _lever(app, B.LEVER_LEFT, 2000 + 1000 * i)
-        _tap(app, B.PLUS, 2500 + 1000 * i)
+        lever(app, B.LEVER_LEFT, 2000 + 1000 * i)
+        tap(app, B.PLUS, 2500 + 1000 * i)
     assert m.state == M.FINISHED and m.why == M.WHY_LEAD
     code = app.result_code()
     assert code is not None and len(code) == 6 and status_text(app) == "CODE " + code
@@ -226,12 +180,12 @@ def test_a_finished_match_shows_its_result_code_after_a_reboot_too_and_an_undo_w
     unmount()
     app = _app("kokboru", {"lead": 8})
     m = app.match.m
-    _tap(app, B.START, 0)
+    tap(app, B.START, 0)
     for i in range(3):
-        _lever(app, B.LEVER_LEFT, 2000 + 1000 * i)
-        _tap(app, B.PLUS, 2500 + 1000 * i)
+        lever(app, B.LEVER_LEFT, 2000 + 1000 * i)
+        tap(app, B.PLUS, 2500 + 1000 * i)
     assert app.result_code() is not None
-    _tap(app, B.MINUS, 6000, hold=1200)  # undo the last +4: the lead win is withdrawn
+    tap(app, B.MINUS, 6000, hold=1200)  # undo the last +4: the lead win is withdrawn
     assert m.state != M.FINISHED and app.result_code() is None and status_text(app) is None
     unmount()
 
@@ -241,21 +195,21 @@ def test_kilithattu_time_over_is_decided_from_the_buttons_kt_4_6():
     # the match, MENU held a draw - no PC needed
     app = _app("kilithattu", {"first": "left", "changeover_ms": 30000, "method": "referee"})
     m = app.match.m
-    _tap(app, B.START, 0)  # innings 1 (KT-4.4)
+    tap(app, B.START, 0)  # innings 1 (KT-4.4)
     t = 100
     while m.state != M.READY or m.period < 2:  # innings 1, the changeover, innings 2 (by itself), the lot
         t += 5000
         app.step(T(t))
         assert t < 30 * 60000, (m.state, m.period)
     assert m.period == 2 and m.lot_due == 0  # the lot was drawn and logged (KT-4.6): extra 1 waits
-    _tap(app, B.START, t + 1000)
+    tap(app, B.START, t + 1000)
     t += 1100
     while m.state != M.OVER:
         t += 5000
         app.step(T(t))
         assert t < 60 * 60000, (m.state, m.period)
-    _tap(app, B.START, t + 1000)  # START does nothing here
+    tap(app, B.START, t + 1000)  # START does nothing here
     assert m.state == M.OVER
-    _lever(app, B.LEVER_RIGHT, t + 3000)
+    lever(app, B.LEVER_RIGHT, t + 3000)
     assert m.state == M.FINISHED and m.winner == M.RIGHT and m.why == M.WHY_REFEREE
     unmount()

@@ -12,7 +12,7 @@ tests/firmware/app/test_match_result_undo_and_reboot_mp.py):
 import json
 import struct
 
-from test_logs_match import MATCH_EV, VAL, _copy, _find, _fix_crc, _play, _run_image, _seal, _verify, _write
+from matchlogkit import MATCH_EV, VAL, copy, find, fix_crc, play, run_image, seal, verify, write
 
 from sagat.cli import main
 from sagatfw.log import records as R
@@ -35,7 +35,7 @@ def _events(flash):
 
 
 def test_the_time_between_a_result_and_its_undo_is_logged_as_stopped_time_and_verifies_kb_16(tmp_path, capsys):
-    recs, flash = _play(tmp_path, capsys, WITHDRAWN, "withdrawn")
+    recs, flash = play(tmp_path, capsys, WITHDRAWN, "withdrawn")
     evs = _events(flash)
     start = [e for e in evs if e["type"] == "stoppage_start"][-1]
     end = [e for e in evs if e["type"] == "stoppage_end"][-1]
@@ -43,7 +43,7 @@ def test_the_time_between_a_result_and_its_undo_is_logged_as_stopped_time_and_ve
     assert (end["t"], end["length_ms"], end["stopped_ms"]) == (55000, 45000, 45000)
     score = [e for e in evs if e["type"] == "score"][-1]
     assert score["match_ms"] == 15000 and score["stopped_ms"] == 45000  # t 60 s = 15 s played + 45 s stopped
-    code, out, _ = _run_image(capsys, flash)
+    code, out, _ = run_image(capsys, flash)
     assert code == 0, out
     assert main(["logs", "show", "--image", flash, "--game", "1"]) == 0
     sheet = capsys.readouterr().out
@@ -53,16 +53,16 @@ def test_the_time_between_a_result_and_its_undo_is_logged_as_stopped_time_and_ve
     assert "periods:" not in sheet  # the withdrawn result ended no period
     assert "result: none in the log" in sheet
     # keyed, the same records verify
-    keyed = _write(tmp_path, _seal(_copy(recs), "k"), "keyed")
-    assert _verify(capsys, keyed, "k")[0] == 0
+    keyed = write(tmp_path, seal(copy(recs), "k"), "keyed")
+    assert verify(capsys, keyed, "k")[0] == 0
 
 
 def test_a_log_that_hides_the_time_since_the_result_fails_verification(tmp_path, capsys):
-    recs, _ = _play(tmp_path, capsys, WITHDRAWN, "forged")
+    recs, _ = play(tmp_path, capsys, WITHDRAWN, "forged")
     # the forger makes the stoppage start at the undo (length 0) and shortens it to 5 s, and fits
     # the stopped totals after it: the engine still says the match was stopped at the result
-    forged = _copy(recs)
-    i = _find(forged, "stoppage_start")
+    forged = copy(recs)
+    i = find(forged, "stoppage_start")
     struct.pack_into("<I", forged[i], VAL, 0)
     struct.pack_into("<I", forged[i], R.PAYLOAD, 0)
     for rec in forged[i + 1:]:
@@ -71,21 +71,21 @@ def test_a_log_that_hides_the_time_since_the_result_fails_verification(tmp_path,
                 struct.pack_into("<I", rec, VAL, 5000)
             struct.pack_into("<I", rec, R.PAYLOAD, 5000)
     for rec in forged:
-        _fix_crc(rec)
-    path = _write(tmp_path, _seal(forged), "forged")  # re-chained unkeyed: only the replay can tell
-    code, out, _ = _verify(capsys, path)
+        fix_crc(rec)
+    path = write(tmp_path, seal(forged), "forged")  # re-chained unkeyed: only the replay can tell
+    code, out, _ = verify(capsys, path)
     assert code == 1, out
     assert "seq %d: stoppage_start at t=50000: stopped_ms is 0 in the log, 40000 by the engine" % i in out, out
     # the length alone zeroed (the totals kept): caught too
-    forged = _copy(recs)
+    forged = copy(recs)
     struct.pack_into("<I", forged[i], VAL, 0)
-    _fix_crc(forged[i])
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(forged), "forged2"))
+    fix_crc(forged[i])
+    code, out, _ = verify(capsys, write(tmp_path, seal(forged), "forged2"))
     assert code == 1 and "stoppage_start at t=50000: length_ms is 0 in the log, 40000 by the engine" in out, out
 
 
 def test_the_score_sheet_json_names_the_stoppage_s_length_so_far(tmp_path, capsys):
-    _, flash = _play(tmp_path, capsys, WITHDRAWN, "json")
+    _, flash = play(tmp_path, capsys, WITHDRAWN, "json")
     assert main(["logs", "show", "--image", flash, "--game", "1", "--json"]) == 0
     evs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     starts = [e for e in evs if e["type"] == "stoppage_start"]
@@ -93,22 +93,22 @@ def test_the_score_sheet_json_names_the_stoppage_s_length_so_far(tmp_path, capsy
 
 
 def test_a_result_record_holds_the_final_view_and_a_forged_one_fails_verification(tmp_path, capsys):
-    from test_sim_match import KOKBORU
+    from matchscripts import KOKBORU
 
     lines = KOKBORU + [{"at": 660000, "do": "power_cut", "off_ms": 5000},  # after the result: shown again
                        {"at": 700000, "do": "undo"}]  # refused after the reboot (match over)
-    recs, flash = _play(tmp_path, capsys, lines, "final")
+    recs, flash = play(tmp_path, capsys, lines, "final")
     res = [e for e in _events(flash) if e["type"] == "result"]
     assert len(res) == 1 and res[0]["winner"] == "right" and res[0]["why"] == "golden_score"
     assert res[0]["warnings"] == [1, 1] and res[0]["reds"] == [0, 0] and res[0]["entering"] is None
     assert [e["type"] for e in _events(flash)][-1] == "result"  # nothing logged at the reboot
-    code, out, _ = _run_image(capsys, flash)
+    code, out, _ = run_image(capsys, flash)
     assert code == 0, out
-    forged = _copy(recs)
-    i = _find(forged, "result")
+    forged = copy(recs)
+    i = find(forged, "result")
     forged[i][R.PAYLOAD + 4] = 0  # left's warning taken off the final view
-    _fix_crc(forged[i])
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(forged), "forged-final"))
+    fix_crc(forged[i])
+    code, out, _ = verify(capsys, write(tmp_path, seal(forged), "forged-final"))
     assert code == 1 and "result at t=650000: warnings is [0, 1] in the log, [1, 1] by the engine" in out, out
 
 

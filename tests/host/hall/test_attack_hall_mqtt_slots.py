@@ -11,7 +11,7 @@ import time
 
 import pytest
 from hallkit import until
-from test_hall_mqtt import GOOD, _mosquitto, _msg, _sub
+from mqttkit import GOOD, message, mosquitto, subscriber
 
 from sagat.hall import mqtt as M
 
@@ -26,11 +26,11 @@ def clock(monkeypatch):
 def _flood(sub, halls: int, boards: int, prefix: str = "evil"):
     for h in range(halls):
         for n in range(1, boards + 1):
-            sub._message(None, None, _msg(f"sagat/hall/{prefix}{h}/board/{n}", GOOD))
+            sub._message(None, None, message(f"sagat/hall/{prefix}{h}/board/{n}", GOOD))
 
 
 def test_a_flood_of_hall_names_holds_at_most_the_halls_bound(clock):
-    sub = _sub()
+    sub = subscriber()
     _flood(sub, 40, M.MAX_HALL_BOARDS + 5)
     views = sub.views()
     halls = {v["hall"] for v in views}
@@ -39,31 +39,31 @@ def test_a_flood_of_hall_names_holds_at_most_the_halls_bound(clock):
 
 
 def test_the_boards_of_a_hall_that_stopped_publishing_expire_and_free_its_place(clock):
-    sub = _sub()
+    sub = subscriber()
     _flood(sub, 40, M.MAX_HALL_BOARDS + 5)  # every hall's place taken ...
-    sub._message(None, None, _msg("sagat/hall/annex/board/1", GOOD))
+    sub._message(None, None, message("sagat/hall/annex/board/1", GOOD))
     assert "annex:1" not in [v["number"] for v in sub.views()]  # (while the flood goes on: no place)
     clock[0] += M.REMOTE_STALE_MS + 1
     assert {v["link"] for v in sub.views()} == {"lost"}  # first marked lost, still shown
     clock[0] += M.REMOTE_EXPIRE_MS  # ... and the flood stopped: its boards leave, its places are free
     assert sub.views() == [] and sub.held == {}
-    sub._message(None, None, _msg("sagat/hall/annex/board/1", GOOD))
+    sub._message(None, None, message("sagat/hall/annex/board/1", GOOD))
     assert [(v["number"], v["link"]) for v in sub.views()] == [("annex:1", "up")]
 
 
 def test_a_hall_that_keeps_publishing_keeps_its_boards(clock):
-    sub = _sub()
+    sub = subscriber()
     for _ in range(5):
-        sub._message(None, None, _msg("sagat/hall/annex/board/1", GOOD))
+        sub._message(None, None, message("sagat/hall/annex/board/1", GOOD))
         clock[0] += M.REMOTE_EXPIRE_MS // 3
-    sub._message(None, None, _msg("sagat/hall/annex/board/1", GOOD))
+    sub._message(None, None, message("sagat/hall/annex/board/1", GOOD))
     assert [v["number"] for v in sub.views()] == ["annex:1"]
 
 
 def test_an_offline_flood_is_bounded_and_forgotten(clock):
-    sub = _sub()
+    sub = subscriber()
     for i in range(10 * M.MAX_STATUS_HALLS):
-        sub._message(None, None, _msg(f"sagat/hall/gone{i}/status", "offline"))
+        sub._message(None, None, message(f"sagat/hall/gone{i}/status", "offline"))
     assert len(sub.offline) == M.MAX_STATUS_HALLS
     clock[0] += M.REMOTE_EXPIRE_MS + M.PRUNE_MS + 1
     sub.views()
@@ -75,7 +75,7 @@ def test_a_hostile_flood_on_a_real_broker_is_given_back_when_it_stops(tmp_path, 
 
     monkeypatch.setattr(M, "REMOTE_EXPIRE_MS", 3000)
     monkeypatch.setattr(M, "REMOTE_STALE_MS", 1500)
-    proc, port = _mosquitto(tmp_path)  # anonymous, no access rules: anyone writes under any name
+    proc, port = mosquitto(tmp_path)  # anonymous, no access rules: anyone writes under any name
     url = f"mqtt://127.0.0.1:{port}"
     sub = M.Subscriber(url, "main")
     evil = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil")

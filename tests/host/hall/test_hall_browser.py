@@ -397,7 +397,7 @@ def test_the_page_says_what_each_log_and_link_proves(hall, browser):
 def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
     # anyone who can publish to the broker: a board whose every field is a script, under a hall
     # name and a board number that are too
-    from test_hall_mqtt import MOSQUITTO
+    from mqttkit import MOSQUITTO
 
     if MOSQUITTO is None:
         pytest.skip("needs mosquitto")

@@ -1,6 +1,7 @@
 """The hall beyond one PC: a hall publishes its clocks to a real Mosquitto broker (Debian's
-package, started here on a free port), and a second hall, subscribed, shows them live beside its
-own; when the first hall goes away the broker says so (its last will) and the board is marked lost.
+package, started on a free port by tests/kits/mqttkit.py), and a second hall, subscribed, shows
+them live beside its own; when the first hall goes away the broker says so (its last will) and the
+board is marked lost.
 Without mosquitto or paho-mqtt the test skips, saying what to install; under CI it fails.
 
 And what any broker client may send: a board
@@ -18,57 +19,16 @@ import time
 
 import pytest
 from hallkit import until as _until
+from mqttkit import GOOD, message, mosquitto, need, subscriber
 
 from sagat.hall import mqtt as M
 from sagat.hall.core import Hall, HallError
 from sagat.hall.sims import Sims
 
-MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
-
-
-def _need():
-    missing = []
-    if MOSQUITTO is None:
-        missing.append("mosquitto (apt-get install mosquitto)")
-    try:
-        import paho.mqtt  # noqa: F401
-    except ImportError:
-        missing.append("paho-mqtt (pip install -e '.[dev]')")
-    if missing:
-        why = "the MQTT bridge's test needs " + ", ".join(missing)
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
-
-
-def _mosquitto(tmp_path, extra: str = "allow_anonymous true\n"):
-    _need()
-    for attempt in range(5):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        conf = tmp_path / "mosquitto.conf"
-        conf.write_text(f"listener {port} 127.0.0.1\npersistence false\n" + extra, encoding="utf-8")
-        proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        end = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                return proc, port
-            except OSError:
-                if proc.poll() is not None:
-                    break
-                assert time.monotonic() < end, "mosquitto did not listen within 30 s"
-                time.sleep(0.05)
-        why = proc.stderr.read()
-        # the free port was taken between our close and mosquitto's bind (another test run on this
-        # machine): another port; anything else is an error
-        assert "Address already in use" in why and attempt < 4, why
-
 
 @pytest.fixture
 def broker(tmp_path):
-    proc, port = _mosquitto(tmp_path)
+    proc, port = mosquitto(tmp_path)
     yield f"mqtt://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(timeout=10)
@@ -124,37 +84,15 @@ def test_a_hall_shows_the_clocks_of_a_hall_on_another_pc(broker, tmp_path):
 EVIL = '<img src=x onerror="document.title=\'X\'">'
 
 
-def _msg(topic: str, payload) -> object:
-    import types
-
-    if not isinstance(payload, bytes):
-        payload = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
-    return types.SimpleNamespace(topic=topic, payload=payload, retain=False, qos=0)
-
-
-def _sub():
-    pytest.importorskip("paho.mqtt")
-    sub = M.Subscriber("mqtt://127.0.0.1:1", "main")
-    sub.error = None  # as connected
-    return sub
-
-
-GOOD = {"number": 3, "link": "up", "state": "running", "mode": "game", "game": 2, "battery": 80, "rtt_ms": 1.5,
-        "players": ["Aibek", "Dana"], "running": "left", "pull": {"state": "idle", "message": ""},
-        "faces": {s: {"text": "4:59", "ms": 299000, "moves": 3, "stage": 1, "flag": 0, "first": False, "low": False,
-                      "default": False, "stage_mark": False, "delay_ms": 0} for s in ("left", "right")},
-        "alerts": [{"kind": "battery", "text": "low battery"}], "protest_ms": None, "start": None}
-
-
 def test_a_remote_board_is_rebuilt_from_known_fields():
-    sub = _sub()
+    sub = subscriber()
     evil = dict(GOOD, number=EVIL, game=EVIL, battery=EVIL, rtt_ms=EVIL, link=EVIL, state=EVIL, mode=EVIL,
                 players=[EVIL, 7], extra=EVIL, start={"dev_ms": EVIL, "err_ms": 1, "armed": True},
                 faces={"left": dict(GOOD["faces"]["left"], moves=EVIL, stage=EVIL, text=EVIL * 10), "right": EVIL},
                 alerts=[{"kind": EVIL, "text": "x"}, {"kind": "flag", "text": EVIL}, 1, "y"] + [
                     {"kind": "log", "text": "z"}] * 50,
                 pull={"state": EVIL, "message": EVIL})
-    sub._message(None, None, _msg("sagat/hall/annex/board/3", evil))
+    sub._message(None, None, message("sagat/hall/annex/board/3", evil))
     (v,) = sub.views()
     assert v["number"] == "annex:3" and v["hall"] == "annex" and v["source"] == "mqtt"  # the topic's, checked
     assert "extra" not in v
@@ -185,20 +123,20 @@ def test_a_remote_board_is_rebuilt_from_known_fields():
                                    "sagat/hall/annex/board/x", "sagat/hall/annex/board/1/more",
                                    "sagat/hall/annex/board/１", "sagat/hall/annex/board/00001"])
 def test_a_board_under_a_bad_topic_is_not_shown(topic):
-    sub = _sub()
-    sub._message(None, None, _msg(topic, GOOD))
+    sub = subscriber()
+    sub._message(None, None, message(topic, GOOD))
     assert sub.views() == []
 
 
 def test_a_remote_verification_is_reported_not_verified_here():
-    sub = _sub()
+    sub = subscriber()
     done = dict(GOOD, state="finished", pull={"state": "verified", "message": "verified (code 1)"})
-    sub._message(None, None, _msg("sagat/hall/annex/board/3", done))
+    sub._message(None, None, message("sagat/hall/annex/board/3", done))
     (v,) = sub.views()
     assert v["pull"]["state"] == "reported"
     assert v["pull"]["message"] == "verified (code 1), reported by hall annex: not verified here"
     for state in ("failed", "pulling", "unkeyed", "idle"):
-        sub._message(None, None, _msg("sagat/hall/annex/board/3", dict(GOOD, pull={"state": state, "message": "m"})))
+        sub._message(None, None, message("sagat/hall/annex/board/3", dict(GOOD, pull={"state": state, "message": "m"})))
         assert sub.views()[0]["pull"]["state"] == state
 
 
@@ -206,23 +144,23 @@ def test_a_remote_verification_is_reported_not_verified_here():
                                      b"[" * 200000, b"\xff\xfe", b"1e999999", b'{"number": NaN}',
                                      b'{"players":"' + b"x" * 20000 + b'"}'])
 def test_no_message_stops_the_subscriber(payload):
-    sub = _sub()
-    sub._message(None, None, _msg("sagat/hall/bad/board/1", payload))  # (paho's thread: nothing escapes)
-    sub._message(None, None, _msg("sagat/hall/bad/status", "offline"))
-    sub._message(None, None, _msg("sagat/hall/bad/status", payload))
-    sub._message(None, None, _msg("sagat/hall/bad/status", "offline"))
+    sub = subscriber()
+    sub._message(None, None, message("sagat/hall/bad/board/1", payload))  # (paho's thread: nothing escapes)
+    sub._message(None, None, message("sagat/hall/bad/status", "offline"))
+    sub._message(None, None, message("sagat/hall/bad/status", payload))
+    sub._message(None, None, message("sagat/hall/bad/status", "offline"))
     for v in sub.views():
         assert v["link"] == "lost" and v["number"] == "bad:1"
-    sub._message(None, None, _msg("sagat/hall/annex/board/7", GOOD))
+    sub._message(None, None, message("sagat/hall/annex/board/7", GOOD))
     assert "annex:7" in [v["number"] for v in sub.views()]
     json.dumps(sub.views(), allow_nan=False)
 
 
 def test_a_board_is_lost_when_nothing_comes_whatever_the_broker_says(monkeypatch):
-    sub = _sub()
+    sub = subscriber()
     now = [1_000_000.0]
     monkeypatch.setattr(M, "host_ms", lambda: now[0])
-    sub._message(None, None, _msg("sagat/hall/annex/board/3", GOOD))
+    sub._message(None, None, message("sagat/hall/annex/board/3", GOOD))
     assert sub.views()[0]["link"] == "up"
     now[0] += M.REMOTE_STALE_MS + 1  # the broker is up, the hall says online, its board said nothing
     (v,) = sub.views()
@@ -230,17 +168,17 @@ def test_a_board_is_lost_when_nothing_comes_whatever_the_broker_says(monkeypatch
 
 
 def test_an_empty_retained_message_removes_the_board():
-    sub = _sub()
-    sub._message(None, None, _msg("sagat/hall/annex/board/3", GOOD))
-    sub._message(None, None, _msg("sagat/hall/annex/board/4", GOOD))
-    sub._message(None, None, _msg("sagat/hall/annex/board/3", b""))
+    sub = subscriber()
+    sub._message(None, None, message("sagat/hall/annex/board/3", GOOD))
+    sub._message(None, None, message("sagat/hall/annex/board/4", GOOD))
+    sub._message(None, None, message("sagat/hall/annex/board/3", b""))
     assert [v["number"] for v in sub.views()] == ["annex:4"]
 
 
 def test_a_broker_client_cannot_flood_the_page():
-    sub = _sub()
+    sub = subscriber()
     for i in range(1, 4000):
-        sub._message(None, None, _msg(f"sagat/hall/h{i % 40}/board/{i}", GOOD))
+        sub._message(None, None, message(f"sagat/hall/h{i % 40}/board/{i}", GOOD))
     views = sub.views()
     halls = {v["hall"] for v in views}
     assert len(views) == M.MAX_REMOTE_BOARDS and len(halls) == M.MAX_REMOTE_HALLS  # (the halls bound)
@@ -314,7 +252,7 @@ def test_a_standing_clock_stays_up(broker, tmp_path, monkeypatch):
 
 def test_the_documented_broker_acl_keeps_each_hall_to_its_own_name(tmp_path):
     # docs/hall.md: one broker user per hall, writing only under its own name, reading all
-    _need()
+    need()
     import paho.mqtt.client as mqtt
 
     PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
@@ -328,7 +266,7 @@ def test_the_documented_broker_acl_keeps_each_hall_to_its_own_name(tmp_path):
     acl.write_text("pattern read sagat/hall/#\npattern write sagat/hall/%u/#\n", encoding="utf-8")
     # (as root mosquitto becomes the user mosquitto, who cannot read pytest's folders)
     root = "user root\n" if os.geteuid() == 0 else ""
-    proc, port = _mosquitto(tmp_path, f"allow_anonymous false\npassword_file {pw}\nacl_file {acl}\n{root}")
+    proc, port = mosquitto(tmp_path, f"allow_anonymous false\npassword_file {pw}\nacl_file {acl}\n{root}")
     near = Hall(discover=False)
     evil = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil")
     try:
@@ -363,10 +301,10 @@ def test_the_documented_broker_acl_keeps_each_hall_to_its_own_name(tmp_path):
 def test_a_remote_board_keeps_its_link_state():
     # each link state a hall's own board can be in reaches the other halls as it is (a clock
     # answering garbage there is `error`, not `lost`); anything else is lost
-    sub = _sub()
+    sub = subscriber()
     for link in ("opening", "up", "lost", "unreachable", "error", "<b>", 1):
         view = dict(GOOD, link=link, error="the clock answered garbage")
-        sub._message(None, None, _msg("sagat/hall/annex/board/3", view))
+        sub._message(None, None, message("sagat/hall/annex/board/3", view))
         v = sub.views()[0]
         assert v["link"] == (link if link in ("opening", "up", "lost", "unreachable", "error") else "lost"), link
         assert v["error"] == "the clock answered garbage"
@@ -375,10 +313,10 @@ def test_a_remote_board_keeps_its_link_state():
 def test_a_remote_hall_cannot_word_its_log_as_verified_here():
     # every state's text a remote hall sends is its report: 'unkeyed' says what it means whatever
     # the text says, and nothing reads as this hall's own verification
-    sub = _sub()
+    sub = subscriber()
     for state in ("unkeyed", "failed", "pulling", "retrying", "idle", "verified", "reported"):
         view = dict(GOOD, state="finished", pull={"state": state, "message": "verified by the chief arbiter"})
-        sub._message(None, None, _msg("sagat/hall/annex/board/3", view))
+        sub._message(None, None, message("sagat/hall/annex/board/3", view))
         pull = sub.views()[0]["pull"]
         msg = pull["message"]
         if state == "idle":
@@ -399,21 +337,21 @@ def test_one_hall_cannot_fill_the_page_for_the_others():
     # board numbers: one hall's boards are capped, so another hall's boards still appear
     from sagat.hall import mqtt as M
 
-    sub = _sub()
+    sub = subscriber()
     for n in range(1, M.MAX_REMOTE_BOARDS + 10):
-        sub._message(None, None, _msg(f"sagat/hall/evil/board/{n}", GOOD))
-    sub._message(None, None, _msg("sagat/hall/annex/board/1", GOOD))
+        sub._message(None, None, message(f"sagat/hall/evil/board/{n}", GOOD))
+    sub._message(None, None, message("sagat/hall/annex/board/1", GOOD))
     views = sub.views()
     assert "annex:1" in [v["number"] for v in views]
     assert sum(1 for v in views if v["hall"] == "evil") == M.MAX_HALL_BOARDS
-    sub._message(None, None, _msg("sagat/hall/evil/board/1", dict(GOOD, state="paused")))  # its own: updated
+    sub._message(None, None, message("sagat/hall/evil/board/1", dict(GOOD, state="paused")))  # its own: updated
     assert next(v for v in sub.views() if v["number"] == "evil:1")["state"] == "paused"
 
 
 def test_a_subscriber_says_when_its_broker_cannot_be_reached(tmp_path):
     # a broker that is not there, or that went away: the page's status line says "no broker at",
     # never "connecting to the broker" for ever (docs/hall.md: a broker that cannot be reached is said)
-    _need()
+    need()
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # (nobody listens there once closed)
@@ -423,7 +361,7 @@ def test_a_subscriber_says_when_its_broker_cannot_be_reached(tmp_path):
         _until(lambda: sub.error == f"no broker at 127.0.0.1:{port}", 30, sub.error)
     finally:
         sub.close()
-    proc, port = _mosquitto(tmp_path)
+    proc, port = mosquitto(tmp_path)
     sub = M.Subscriber(f"mqtt://127.0.0.1:{port}", "main")
     sub.start()
     try:
@@ -441,9 +379,9 @@ def test_a_subscriber_says_when_its_broker_cannot_be_reached(tmp_path):
 def test_another_halls_board_is_acted_on_in_its_own_hall():
     # a result for annex:2, or "set up all" with only other halls' boards: the hall says where
     hall = Hall(discover=False)
-    hall.subscriber = _sub()
+    hall.subscriber = subscriber()
     try:
-        hall.subscriber._message(None, None, _msg("sagat/hall/annex/board/2", GOOD))
+        hall.subscriber._message(None, None, message("sagat/hall/annex/board/2", GOOD))
         with pytest.raises(HallError) as e:
             hall.result("annex:2", "1-0")
         assert str(e.value) == "board annex:2 belongs to hall annex: enter its result there"

@@ -1,7 +1,7 @@
 """Attacks on a match's host side (adversarial review): `sagat logs verify` and `sagat score`."""
 
-from test_logs_match import _play, _run_image
-from test_sim_match import KOKBORU
+from matchlogkit import play, run_image
+from matchscripts import KOKBORU
 
 
 def test_a_genuine_match_restored_from_a_running_checkpoint_verifies(tmp_path, capsys):
@@ -10,6 +10,6 @@ def test_a_genuine_match_restored_from_a_running_checkpoint_verifies(tmp_path, c
     # log of a match restored that way was BROKEN
     lines = KOKBORU[:3] + [{"at": 55000, "do": "power_cut", "off_ms": 2000},
                          {"at": 58000, "do": "resume"}] + KOKBORU[3:]
-    _, flash = _play(tmp_path, capsys, lines, "ckpt")
-    code, out, _ = _run_image(capsys, flash)
+    _, flash = play(tmp_path, capsys, lines, "ckpt")
+    code, out, _ = run_image(capsys, flash)
     assert code == 0, out

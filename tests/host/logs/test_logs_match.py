@@ -3,7 +3,7 @@ mode's engine, so a forged match record fails: with the arbiter key by the chain
 re-chained without the key), without a key by the replay wherever the engine disagrees (a score
 changed, an event removed, a period's end moved, a lot flipped against the match's seed).
 
-The logs are whole matches played by the sim from scripts (tests/host/sim/test_sim_match.py's); a keyed log
+The logs are whole matches played by the sim from scripts (tests/kits/matchscripts.py's); a keyed log
 is the same records sealed under KEY from seq 0, as a clock with the key set from the start."""
 
 import contextlib
@@ -13,7 +13,24 @@ import json
 import struct
 
 import pytest
-from test_sim_match import KILITHATTU, KOKBORU
+from matchlogkit import (
+    ARG,
+    LEFT,
+    MATCH_EV,
+    SIDE,
+    STOPPED,
+    VAL,
+    T,
+    copy,
+    find,
+    fix_crc,
+    play,
+    run_image,
+    seal,
+    verify,
+    write,
+)
+from matchscripts import KILITHATTU, KOKBORU
 
 from sagat import logs
 from sagat.cli import main
@@ -21,77 +38,20 @@ from sagatfw.app.match import lot_bit
 from sagatfw.log import records as R
 
 KEY = "secret"
-# header offsets of a match record (docs/log-format.md, "Match records")
-T, PMS, VAL, LEFT, RIGHT, PERIOD, SIDE, ARG, STOPPED = 8, 12, 16, 20, 22, 24, 25, 26, R.PAYLOAD
-MATCH_EV = {name: 0x20 + i for i, name in enumerate((
-    "period_start", "period_end", "break_start", "break_end", "score", "undo", "card", "stoppage_start",
-    "stoppage_end", "lot", "result", "power_restore"))}
-
-
-def _play(tmp_path, capsys, lines, name="m"):
-    """The sim plays `lines`; the flash image's records, anchors dropped (they start at seq 0)."""
-    script = tmp_path / f"{name}.jsonl"
-    script.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    flash = tmp_path / f"{name}.img"
-    code = main(["sim", "--script", str(script), "--flash", str(flash), "--virtual"])
-    _, err = capsys.readouterr()
-    assert code == 0, err
-    out = []
-    for _name, data in logs.read_image(str(flash)):
-        for at in range(0, len(data), R.RECORD_SIZE):
-            if data[at + 1] != R.T_ANCHOR:
-                out.append(bytearray(data[at : at + R.RECORD_SIZE]))
-    assert R.seq_of(out[0]) == 0
-    return out, str(flash)
-
-
-def _seal(recs, key=""):
-    """Seal every record again, in order, from seq 0: under `key` (a keyed clock) or unkeyed (a
-    forger without the key). Seqs are renumbered, so a removed record leaves no hole."""
-    chain = R.Chain(key.encode())
-    prev = R.ZERO_CHAIN
-    for i, rec in enumerate(recs):
-        struct.pack_into("<I", rec, 4, i)
-        prev = R.seal(rec, prev, chain)
-    return recs
-
-
-def _fix_crc(rec):
-    struct.pack_into("<I", rec, R.CRC, R.crc32(bytes(rec[: R.CRC])))
-
-
-def _write(tmp_path, recs, name):
-    path = tmp_path / f"{name}.bin"
-    path.write_bytes(b"".join(bytes(r) for r in recs))
-    return str(path)
-
-
-def _verify(capsys, path, key=None, *more):
-    argv = ["logs", "verify", "--records", path, "--no-head"] + (["--key", key] if key else []) + list(more)
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def _find(recs, kind, nth=0):
-    hits = [i for i, r in enumerate(recs) if r[1] == MATCH_EV[kind]]
-    return hits[nth]
-
-
 def _u16(rec, at, v):
     struct.pack_into("<H", rec, at, v)
 
 
 @pytest.fixture(scope="module")
 def bout(tmp_path_factory):
-    """The kok-boru bout of test_sim_match (a score, card, stoppage, undo, rest, golden score)."""
+    """The kok-boru bout of matchscripts.py (a score, card, stoppage, undo, rest, golden score)."""
     tmp = tmp_path_factory.mktemp("bout")
     return _play_quiet(tmp, KOKBORU, "kb")
 
 
 @pytest.fixture(scope="module")
 def innings(tmp_path_factory):
-    """The kilithattu match of test_sim_match (changeovers, a tie, both lots, seed 7)."""
+    """The kilithattu match of matchscripts.py (changeovers, a tie, both lots, seed 7)."""
     tmp = tmp_path_factory.mktemp("kt")
     return _play_quiet(tmp, KILITHATTU, "kt")
 
@@ -110,11 +70,7 @@ class _Quiet:
 def _play_quiet(tmp, lines, name):
     quiet = _Quiet()
     with contextlib.redirect_stdout(quiet.buf):
-        return _play(tmp, quiet, lines, name)
-
-
-def _copy(recs):
-    return [bytearray(r) for r in recs]
+        return play(tmp, quiet, lines, name)
 
 
 # ------------------------------------------------------------------ authentic matches verify
@@ -123,20 +79,14 @@ def _copy(recs):
 @pytest.mark.parametrize("which", ["bout", "innings"])
 def test_a_whole_match_verifies_through_its_engine_keyed_and_unkeyed(which, request, tmp_path, capsys):
     recs, flash = request.getfixturevalue(which)
-    code, out, _ = _run_image(capsys, flash)
+    code, out, _ = run_image(capsys, flash)
     assert code == 0, out
     assert out.startswith("OK: ") and "match" in out.splitlines()[0]
-    keyed = _write(tmp_path, _seal(_copy(recs), KEY), "keyed")
-    code, out, _ = _verify(capsys, keyed, KEY)
+    keyed = write(tmp_path, seal(copy(recs), KEY), "keyed")
+    code, out, _ = verify(capsys, keyed, KEY)
     assert code == 0, out
-    code, out, err = _verify(capsys, keyed)  # keyed, no key given: one line says which option gives it
+    code, out, err = verify(capsys, keyed)  # keyed, no key given: one line says which option gives it
     assert code == 2 and out == "" and "--key KEY or --key-file FILE" in err, (out, err)
-
-
-def _run_image(capsys, flash, *more):
-    code = main(["logs", "verify", "--image", flash] + list(more))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_matches_restored_after_power_cuts_verify(tmp_path, capsys):
@@ -149,13 +99,13 @@ def test_matches_restored_after_power_cuts_verify(tmp_path, capsys):
         {"at": 640000, "do": "resume"},
         {"at": 650000, "do": "score", "side": "right", "points": 1},
     ]
-    _, flash = _play(tmp_path, capsys, lines, "cut")
-    code, out, _ = _run_image(capsys, flash)
+    _, flash = play(tmp_path, capsys, lines, "cut")
+    code, out, _ = run_image(capsys, flash)
     assert code == 0, out
     kt = list(KILITHATTU)
     kt.insert(6, {"at": 480000, "do": "power_cut", "off_ms": 2000})  # in the changeover
-    _, flash = _play(tmp_path, capsys, kt, "ktcut")
-    code, out, _ = _run_image(capsys, flash)
+    _, flash = play(tmp_path, capsys, kt, "ktcut")
+    code, out, _ = run_image(capsys, flash)
     assert code == 0, out
 
 
@@ -170,8 +120,8 @@ def test_a_power_cut_in_a_stoppage_keeps_its_length_and_verifies(tmp_path, capsy
         {"at": 60000, "do": "power_cut", "off_ms": 5000},
         {"at": 70000, "do": "resume"},
     ]
-    _, flash = _play(tmp_path, capsys, lines, "stopcut")
-    code, out, _ = _run_image(capsys, flash)
+    _, flash = play(tmp_path, capsys, lines, "stopcut")
+    code, out, _ = run_image(capsys, flash)
     assert code == 0, out
     assert main(["logs", "show", "--image", flash, "--json"]) == 0
     ev = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -192,8 +142,8 @@ def test_a_game_after_a_match_and_a_match_after_a_game_both_replay(tmp_path, cap
         {"at": 200000, "do": "new", "tc": "60", "first": "right"},
         {"at": 201000, "do": "start"},
     ]
-    _, flash = _play(tmp_path, capsys, lines, "mixed")
-    code, out, _ = _run_image(capsys, flash)
+    _, flash = play(tmp_path, capsys, lines, "mixed")
+    code, out, _ = run_image(capsys, flash)
     assert code == 0, out
     assert "games 0, 1, 2, 3" in out
 
@@ -203,7 +153,7 @@ def test_a_game_after_a_match_and_a_match_after_a_game_both_replay(tmp_path, cap
 
 def _forge_score(recs):
     """The first score (left 4) becomes the right rider's, every later score shifted to fit."""
-    i = _find(recs, "score")
+    i = find(recs, "score")
     recs[i][SIDE] = 1
     for r in recs[i:]:
         if 0x20 <= r[1] <= 0x2B:
@@ -213,14 +163,14 @@ def _forge_score(recs):
 
 
 def _remove_undo(recs):
-    i = _find(recs, "undo")
+    i = find(recs, "undo")
     del recs[i]
     return i
 
 
 def _move_period_end(recs):
     """The 1st half ended 5 s sooner (and the rest with it): as if the stoppage had been shorter."""
-    i = _find(recs, "period_end")
+    i = find(recs, "period_end")
     for j in (i, i + 1):  # period_end, break_start
         struct.pack_into("<I", recs[j], T, R.t_of(recs[j]) - 5000)
     return i
@@ -229,7 +179,7 @@ def _move_period_end(recs):
 def _flip_lot(recs):
     """The first lot (the order of the extra time) drawn for the other team, the extra periods'
     entering teams with it."""
-    i = _find(recs, "lot")
+    i = find(recs, "lot")
     recs[i][SIDE] ^= 1
     for kind in ("period_start",):
         for j, r in enumerate(recs):
@@ -250,21 +200,21 @@ FORGERIES = {
 def test_keyed_match_forgery_fails_the_chain(name, request, tmp_path, capsys):
     which, forge = FORGERIES[name]
     recs, _ = request.getfixturevalue(which)
-    good = _seal(_copy(recs), KEY)
+    good = seal(copy(recs), KEY)
     # edited in place, CRC fixed: the MAC needs the key
-    bad = _copy(good)
+    bad = copy(good)
     i = forge(bad)
     for r in bad:
-        _fix_crc(r)
-    code, out, _ = _verify(capsys, _write(tmp_path, bad, "edited"), KEY)
+        fix_crc(r)
+    code, out, _ = verify(capsys, write(tmp_path, bad, "edited"), KEY)
     assert code == 1 and out.startswith("BROKEN at seq ")
     assert ("(missing)" if name == "event removed" else "(chain)") in out.splitlines()[0]
     seq = int(out.split()[3])
     assert seq <= R.seq_of(good[i]) + (name == "event removed")  # the record after the one removed
     # re-chained without the key: nothing links under it
-    bad = _copy(good)
+    bad = copy(good)
     forge(bad)
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(bad), "rechained"), KEY)
+    code, out, _ = verify(capsys, write(tmp_path, seal(bad), "rechained"), KEY)
     assert code == 1 and "no record links under the key given" in out
 
 
@@ -285,11 +235,11 @@ def test_keyed_match_forgery_fails_the_chain(name, request, tmp_path, capsys):
 def test_unkeyed_match_forgery_is_caught_by_the_replay(name, expect, request, tmp_path, capsys):
     which, forge = FORGERIES[name]
     recs, _ = request.getfixturevalue(which)
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(_copy(recs)), "good"))
+    code, out, _ = verify(capsys, write(tmp_path, seal(copy(recs)), "good"))
     assert code == 0, out
-    bad = _copy(recs)
+    bad = copy(recs)
     forge(bad)
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(bad), "forged"))
+    code, out, _ = verify(capsys, write(tmp_path, seal(bad), "forged"))
     assert code == 1, out
     assert out.splitlines()[0] == "BROKEN"
     line = out.splitlines()[1]
@@ -302,24 +252,24 @@ def test_a_flipped_lot_without_a_seed_is_caught_where_the_engine_disagrees(tmp_p
     flipped order of the extra time is caught at the first score of the wrong team."""
     lines = [dict(x) for x in KILITHATTU]
     del lines[0]["seed"]
-    recs, _ = _play(tmp_path, capsys, lines[:11] + [{"at": 1100000, "do": "score", "side": "left", "points": 1},
+    recs, _ = play(tmp_path, capsys, lines[:11] + [{"at": 1100000, "do": "score", "side": "left", "points": 1},
                                                     {"at": 1110000, "do": "score", "side": "right", "points": 1}],
                     "noseed")
     # one of the two scores is refused (not the entering team): the other is logged
-    bad = _copy(recs)
+    bad = copy(recs)
     i = _flip_lot(bad)
     assert i
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(bad), "forged"))
+    code, out, _ = verify(capsys, write(tmp_path, seal(bad), "forged"))
     assert code == 1 and "not the entering team" in out, out
 
 
 def test_a_flipped_second_lot_with_its_result_is_caught_by_the_seed(innings, tmp_path, capsys):
     recs, _ = innings
-    bad = _copy(recs)
-    i = _find(bad, "lot", 1)
+    bad = copy(recs)
+    i = find(bad, "lot", 1)
     bad[i][SIDE] ^= 1
     bad[i + 1][SIDE] ^= 1  # the result it decided
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(bad), "forged"))
+    code, out, _ = verify(capsys, write(tmp_path, seal(bad), "forged"))
     assert code == 1
     want = ("left", "right")[lot_bit(7, 2)]
     assert f"lot 2 drew {('left', 'right')[1 - lot_bit(7, 2)]}, but the match's seed 7 draws {want}" in out
@@ -327,43 +277,43 @@ def test_a_flipped_second_lot_with_its_result_is_caught_by_the_seed(innings, tmp
 
 def test_a_removed_result_and_a_changed_why_are_caught(bout, tmp_path, capsys):
     recs, _ = bout
-    bad = _copy(recs)
-    del bad[_find(bad, "result")]  # the golden score's result (the match's last record)
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(bad), "noresult"))
+    bad = copy(recs)
+    del bad[find(bad, "result")]  # the golden score's result (the match's last record)
+    code, out, _ = verify(capsys, write(tmp_path, seal(bad), "noresult"))
     assert code == 1 and "the engine has result at t=650000 (winner right, golden_score), the log does not" in out, out
-    bad = _copy(recs)
-    _u16(bad[_find(bad, "result")], ARG, 0)  # "points" instead of golden score
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(bad), "why"))
+    bad = copy(recs)
+    _u16(bad[find(bad, "result")], ARG, 0)  # "points" instead of golden score
+    code, out, _ = verify(capsys, write(tmp_path, seal(bad), "why"))
     assert code == 1 and "why is 'points' in the log, 'golden_score' by the engine" in out, out
 
 
 def test_a_stoppage_made_longer_is_caught(bout, tmp_path, capsys):
     recs, _ = bout
-    bad = _copy(recs)
-    i = _find(bad, "stoppage_end")
+    bad = copy(recs)
+    i = find(bad, "stoppage_end")
     struct.pack_into("<I", bad[i], T, R.t_of(bad[i]) + 2000)
     struct.pack_into("<I", bad[i], VAL, 12000)
     struct.pack_into("<I", bad[i], STOPPED, 12000)
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(bad), "stop"))
+    code, out, _ = verify(capsys, write(tmp_path, seal(bad), "stop"))
     assert code == 1 and "seq" in out and "score at t=120000: match_ms is" in out, out
 
 
 def test_a_clock_event_in_a_match_and_a_bad_setup_are_problems_not_crashes(bout, tmp_path, capsys):
     recs, _ = bout
-    bad = _copy(recs)
-    bad[_find(bad, "card")][1] = 1  # a clock's press inside the match
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(bad), "press"))
+    bad = copy(recs)
+    bad[find(bad, "card")][1] = 1  # a clock's press inside the match
+    code, out, _ = verify(capsys, write(tmp_path, seal(bad), "press"))
     assert code == 1 and "press in a match" in out, out
-    bad = _copy(recs)
+    bad = copy(recs)
     setup = next(i for i, r in enumerate(bad) if r[1] == 0x30)
     _u16(bad[setup], ARG, 7)  # no such mode
-    code, out, _ = _verify(capsys, _write(tmp_path, _seal(bad), "mode"))
+    code, out, _ = verify(capsys, write(tmp_path, seal(bad), "mode"))
     assert code == 1 and "game 1" in out and "mode" in out, out
     for garbage in range(0x20, 0x31):  # every match type with random-ish fields: never a traceback
-        bad = _copy(recs)
+        bad = copy(recs)
         bad[5][1] = garbage
         struct.pack_into("<hI", bad[5], ARG, -3, 0)
-        code, out, err = _verify(capsys, _write(tmp_path, _seal(bad), "g"))
+        code, out, err = verify(capsys, write(tmp_path, seal(bad), "g"))
         assert code == 1 and "Traceback" not in err + out
 
 
@@ -372,14 +322,14 @@ def test_a_clock_event_in_a_match_and_a_bad_setup_are_problems_not_crashes(bout,
 
 def test_the_result_code_of_a_match(bout, tmp_path, capsys):
     recs, _ = bout
-    good = _seal(_copy(recs), KEY)
-    res = good[_find(good, "result")]
+    good = seal(copy(recs), KEY)
+    res = good[find(good, "result")]
     code = R.result_code(R.chain_of(res))
-    path = _write(tmp_path, good, "keyed")
-    rc, out, _ = _verify(capsys, path, KEY, "--game", "1", "--code", code)
+    path = write(tmp_path, good, "keyed")
+    rc, out, _ = verify(capsys, path, KEY, "--game", "1", "--code", code)
     assert rc == 0 and f"code {code}: game 1's result right (golden_score) at seq {R.seq_of(res)}" in out, out
     wrong = f"{(int(code) + 1) % 10**6:06d}"
-    rc, out, _ = _verify(capsys, path, KEY, "--game", "1", "--code", wrong)
+    rc, out, _ = verify(capsys, path, KEY, "--game", "1", "--code", wrong)
     assert rc == 1 and "is not the code of game 1's result" in out
 
 
@@ -392,7 +342,7 @@ def _sheet_line(out, seq):
 
 def test_show_prints_a_match_as_a_score_sheet(bout, capsys):
     recs, flash = bout
-    seq = {(kind, n): R.seq_of(recs[_find(recs, kind, n)]) for kind, n in (
+    seq = {(kind, n): R.seq_of(recs[find(recs, kind, n)]) for kind, n in (
         ("period_start", 0), ("score", 0), ("card", 0), ("stoppage_end", 0), ("undo", 0), ("period_end", 0),
         ("break_start", 0), ("break_end", 0), ("period_start", 2), ("result", 0))}
     assert main(["logs", "show", "--image", flash, "--game", "1"]) == 0
@@ -434,7 +384,7 @@ def test_show_names_the_lots_and_what_they_decided(innings, capsys):
 
 
 def test_show_names_the_result_an_undo_withdraws(tmp_path, capsys):
-    _, flash = _play(tmp_path, capsys, [
+    _, flash = play(tmp_path, capsys, [
         {"at": 0, "do": "new", "mode": "kokboru", "lead": 3},
         {"at": 0, "do": "start"},
         {"at": 10000, "do": "score", "side": "left", "points": 4},  # a lead of 4 > 3: left wins at once
@@ -445,7 +395,7 @@ def test_show_names_the_result_an_undo_withdraws(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "UNDO entry 1: left +4 taken back; the result (left, lead) is withdrawn" in out
     assert "result: none in the log" in out
-    code, out, _ = _run_image(capsys, flash)
+    code, out, _ = run_image(capsys, flash)
     assert code == 0, out
 
 
@@ -471,7 +421,7 @@ def test_export_csv_of_a_match_has_a_match_s_columns(bout, tmp_path, capsys):
 
 
 def test_the_game_csv_is_unchanged_by_matches(tmp_path, capsys):
-    _, flash = _play(tmp_path, capsys, [
+    _, flash = play(tmp_path, capsys, [
         {"at": 0, "do": "new", "tc": "300", "first": "left"},
         {"at": 1000, "do": "start"},
         {"at": 5000, "do": "press", "side": "left"},

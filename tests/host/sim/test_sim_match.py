@@ -6,6 +6,7 @@ after power cuts, and read back by `sagat logs show`."""
 import json
 
 import pytest
+from matchscripts import KILITHATTU, KOKBORU
 
 from sagat.cli import main
 from sagat.sim import SimError, actions_help, parse_script
@@ -30,27 +31,6 @@ def _run(tmp_path, capsys, lines, name="m"):
 
 def _brief(events):
     return [(e["type"], e["t"]) for e in events]
-
-
-KOKBORU = [
-    {"at": 0, "do": "new", "mode": "kokboru", "lead": 8},
-    {"at": 0, "do": "start"},
-    {"at": 30000, "do": "score", "side": "left", "points": 4},
-    {"at": 60000, "do": "card", "side": "right", "kind": "warning"},
-    {"at": 90000, "do": "stoppage"},
-    {"at": 100000, "do": "resume"},
-    {"at": 120000, "do": "score", "side": "right", "points": 2},
-    {"at": 125000, "do": "undo"},
-    {"at": 130000, "do": "score", "side": "right", "points": 4},
-    # the 1st half ends at 250 s (4:00 of match time, 10 s stopped), the rest runs to 310 s
-    {"at": 320000, "do": "start"},
-    {"at": 400000, "do": "score", "side": "left", "points": 2},
-    {"at": 410000, "do": "score", "side": "right", "points": 2},
-    # the 2nd half ends level at 560 s: golden score waits for the referee
-    {"at": 600000, "do": "start"},
-    {"at": 620000, "do": "card", "side": "left", "kind": "warning"},
-    {"at": 650000, "do": "score", "side": "right", "points": 1},
-]
 
 
 def test_a_kokboru_bout_end_to_end_is_logged_with_named_events(tmp_path, capsys):
@@ -122,25 +102,6 @@ def test_a_kokboru_bout_comes_back_after_power_cuts_in_the_rest_and_in_golden_sc
     assert pr["t"] == 590000 - 5000 and resume["t"] == pr["t"] + 7000
     assert score["type"] == "score" and result["type"] == "result" and result["why"] == "golden_score"
     assert result["winner"] == "right"
-
-
-KILITHATTU = [
-    {"at": 0, "do": "new", "mode": "kilithattu", "first": "left", "changeover_ms": 60000, "method": "lot",
-     "seed": 7},
-    {"at": 0, "do": "start"},
-    {"at": 60000, "do": "score", "side": "left", "points": 1},
-    {"at": 120000, "do": "stoppage"},
-    {"at": 150000, "do": "resume"},
-    {"at": 200000, "do": "score", "side": "left", "points": 1},
-    # innings 1 ends at 450 s (7:00 + 30 s stopped); the changeover starts innings 2 at 510 s
-    {"at": 600000, "do": "score", "side": "right", "points": 1},
-    {"at": 650000, "do": "score", "side": "right", "points": 1},
-    {"at": 660000, "do": "score", "side": "right", "points": 1},
-    {"at": 670000, "do": "undo"},
-    # level 2-2 at 930 s: the lot for the order of the extra time, drawn at once
-    {"at": 1000000, "do": "start"},  # extra 1 (5:00), then the changeover, then extra 2
-    {"at": 1700000, "do": "result", "winner": "none"},  # after the second lot: the referee's entry counts
-]
 
 
 def test_a_kilithattu_match_end_to_end_innings_changeover_tie_extra_time_and_lots(tmp_path, capsys):
