@@ -419,13 +419,14 @@ def option_args(engine, opts):
     new_match arguments (its OPTIONS: a value name becomes its number)."""
     kw = {}
     for k in opts:
-        names = 0
+        spec = None
         for o in engine.OPTIONS:
             if o[0] == k:
-                names = o[2]  # (None: a number)
+                spec = o
                 break
-        if names == 0:
+        if spec is None:
             raise ValueError("%s has no option %s" % (engine.MODE, k))
+        names = spec[2]  # (None: a number)
         v = opts[k]
         if names is not None:
             v = names.index(v) if v in names else -2  # no side, no method: new_match refuses it

@@ -55,9 +55,9 @@ def new(app, mode, opts, now, seed=0):
     i = names.index(mode)
     if not isinstance(seed, int) or seed < 0 or seed > 0xFFFFFFFF:
         raise ValueError("seed must be 0..2^32-1")
-    names = S.MODES[i][2]
+    takes = S.MODES[i][2]
     for k in opts:  # before the other mode's match is dropped (option_args checks it again)
-        if k not in names:
+        if k not in takes:
             raise ValueError("%s has no option %s" % (mode, k))
     old = app.match
     dropped = old is not None and old.m.MODE != mode
