@@ -64,22 +64,22 @@ def new(app, mode, opts, now, seed=0):
     if dropped:
         app.match = old = None  # the other mode's code (and engine) leave RAM first
         forget_engines()
-    # the settings file, unless it holds the values already (as a game's setup saves it: no boot
-    # logs defaults in the match), while the heap holds no engine of the other mode and no new one
-    # yet; the values are not changed, so a refused option below leaves nothing wrong. One file at
-    # a time (app/match.py's _commit): the segment is closed first.
-    _close_segment(app.journal)
-    if not app.store.saved:
-        gc.collect()  # the file's 1.2 KB buffer in one piece
-        app._save()
     try:
+        # the settings file, unless it holds the values already (as a game's setup saves it: no
+        # boot logs defaults in the match), while the heap holds no engine of the other mode and
+        # no new one yet; the values are not changed, so a refused option below leaves nothing
+        # wrong. One file at a time (app/match.py's _commit): the segment is closed first.
+        _close_segment(app.journal)
+        if not app.store.saved:
+            gc.collect()  # the file's 1.2 KB buffer in one piece
+            app._save()
         if old is not None:
             engine = old.m
         else:  # its module imported now (log/match.py's engine_class)
             engine = getattr(__import__(modes[i][0], None, None, (modes[i][1],), 0), modes[i][1])()
         engine.new_match(**option_args(engine, opts))  # Refused (a ValueError) on a bad option
-    except ValueError:
-        if dropped:  # the other mode's match is gone: the game clock's queue comes back
+    except BaseException:  # a bad option, a MemoryError at the file's buffer or the engine's import
+        if dropped:  # the other mode's match is gone: the game clock's queue comes back, it runs
             _game_queue(app)
         raise
     mapp = MatchApp(app, engine, i, seed)  # (it frees the game clock's queue: room for the files)
