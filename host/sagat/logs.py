@@ -284,12 +284,17 @@ _OPTION_WORDS = {  # a match's option in words, by its name (a mode's options: s
 }
 
 
+def _mode_label(e: dict) -> str:
+    """A setup's mode by name ("kokboru"), or by its number when this sagat does not know it."""
+    return e.get("mode") or f"mode-{e.get('mode_number', '?')}"
+
+
 def _match_options(e: dict) -> str:
     """The setup record's options, in words."""
     mode = e.get("mode")
     i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
     if i < 0:
-        return "an unknown mode"
+        return f"mode {e.get('mode_number', '?')}, which this sagat does not know (a newer firmware's?)"
     opts = []
     for name in sagatfw.MODES[i][2]:
         value = e.get(name)
@@ -398,13 +403,13 @@ def _match_table(out, g: int, evs: list[dict]) -> None:
     setup = setups[-1] if setups else {}
     sheet = _Sheet(setup)
     walls = any(e.get("wall") for e in evs)
-    out.write(f"game {g}: {setup.get('mode') or '?'} match (score sheet), {_match_options(setup)}\n")
+    out.write(f"game {g}: {_mode_label(setup)} match (score sheet), {_match_options(setup)}\n")
     out.write(f"{'seq':>6}  {'t':>10}  {'period':<13} {'time':>9}  {'score':>7}  "
               + (f"{'wall':<24}  " if walls else "") + "what\n")
     for e in evs:
         wall = f"{e.get('wall') or '-':<24}  " if walls else ""
         if "period" not in e:  # the setup, or a clock record in the match's game
-            what = f"{e.get('mode')} match set up" if e["type"] == "match" else f"{e['type']} {_details(e)}"
+            what = f"{_mode_label(e)} match set up" if e["type"] == "match" else f"{e['type']} {_details(e)}"
             out.write(f"{e['seq']:>6}  {clock_text(e['t']):>10}  {'':<13} {'':>9}  {'':>7}  {wall}{what}\n")
             continue
         in_break = e["type"] in ("break_start", "break_end")
@@ -434,22 +439,30 @@ CSV_FIELDS = ["game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "
               "side", "by", "order", "stage", "result", "reason", "tc", "first", "before", "after", "dropped"]
 
 
-# A match's columns (sagatfw/log/match.py decode): the setup's options, then each event's fields.
-MATCH_CSV_FIELDS = ["game", "seq", "type", "t", "wall", "mode", "period", "period_name", "match_ms", "stopped_ms",
-                    "left", "right", "side", "points", "card", "entry", "how", "length_ms", "early", "stoppage", "lot",
-                    "winner", "why", "lead", "first", "changeover_ms", "method", "seed"]
+# A match's columns (sagatfw/log/match.py decode): each event's fields, then the setup's: every
+# mode's options (sagatfw.MODES, in their order, each name once) and the lots' seed.
+MATCH_EVENT_CSV_FIELDS = ["game", "seq", "type", "t", "wall", "mode", "period", "period_name", "match_ms",
+                          "stopped_ms", "left", "right", "side", "points", "card", "entry", "how", "length_ms",
+                          "early", "stoppage", "lot", "winner", "why"]
+
+
+def match_csv_fields() -> list[str]:
+    """A match's CSV columns: the events' fields, every registered mode's options, the seed."""
+    options = [k for e in sagatfw.MODES for k in e[2]]
+    return MATCH_EVENT_CSV_FIELDS + [k for i, k in enumerate(options) if k not in options[:i]] + ["seed"]
 
 
 def csv_fields(events: list[dict]) -> list[str]:
     """The CSV's columns: a game's (CSV_FIELDS, as before matches) when no event is a match's; a
-    match's (MATCH_CSV_FIELDS) when every game shown is a match; both when a log holds both (the
+    match's (match_csv_fields) when every game shown is a match; both when a log holds both (the
     game's columns first, then the match's that a game has not: a row fills those that apply)."""
     matches = {e["game"] for e in events if e["type"] == "match" or "period" in e}
     if not matches:
         return CSV_FIELDS
+    match_fields = match_csv_fields()
     if all(e["game"] in matches for e in events):
-        return MATCH_CSV_FIELDS
-    return CSV_FIELDS + [k for k in MATCH_CSV_FIELDS if k not in CSV_FIELDS]
+        return match_fields
+    return CSV_FIELDS + [k for k in match_fields if k not in CSV_FIELDS]
 
 
 def to_csv(events: list[dict]) -> str:

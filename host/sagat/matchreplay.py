@@ -65,7 +65,8 @@ class MatchReplay:
         seq = setup.get("seq")
         mode = setup.get("mode")
         if not isinstance(mode, str) or matchlog.mode_index(mode) < 0:
-            raise Mismatch(f"seq {seq}: the match's setup names no mode this sagat knows ({_modes()})")
+            raise Mismatch(f"seq {seq}: the match's setup names mode {setup.get('mode_number', mode)!s}, which this "
+                           f"sagat does not know ({_modes()}): a newer firmware's?")
         self.mode = mode
         self.m = m = engine(mode)
         try:

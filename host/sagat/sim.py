@@ -181,7 +181,7 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
                 mode = vals["mode"]
                 mine = sagatfw.MODES[matchlog.mode_index(mode)][2]
                 for key in (k for e in sagatfw.MODES for k in e[2]):
-                    if key in a and key not in mine:
+                    if a.get(key) is not None and key not in mine:  # (null: absent, as on the clock)
                         raise bad(f'a {mode} match has no "{key}"')
                 try:  # the options' values: the mode's own engine checks them, as on the clock
                     opts = {k: vals[k] for k in mine if vals[k] is not None}

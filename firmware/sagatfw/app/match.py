@@ -214,8 +214,9 @@ class MatchApp:
         its second press, or why the last operation was refused (for 2 s); else None."""
         if self.refused is not None and ticks_diff(now, self.refused_until) < 0:
             return self.refused  # why (the engine's reasons are short; a line holds 16 characters)
-        if self.pending == side:
-            return "+:4 -:2 L:1 M:W"  # PLUS 4, MINUS 2, the lever again 1, MENU a warning
+        if self.pending == side:  # PLUS, MINUS, the lever again (kok-boru 4, 2, 1), MENU a warning
+            p = self.m.POINTS
+            return "+:%d -:%d L:%d M:W" % (p[0], p[1], p[-1])
         return None
 
     def note4(self, now):

@@ -83,6 +83,8 @@ def decode(rec):
     if kind == T_MATCH:
         d["type"] = "match"
         d["mode"] = name
+        if name is None:
+            d["mode_number"] = arg  # (a mode this reader does not have: a newer firmware's)
         vals, seed = setup_values(rec)
         for oname, where, names in engine.OPTIONS if engine is not None else ():
             v = vals[where]

@@ -59,9 +59,10 @@ def cmd_new(args: argparse.Namespace) -> int:
         opts = _match_options(args)
         ans = call(args, lambda c: c.request("new", auth=True, **opts))
         return out(args, ans, "next match: " + match_text(ans))
-    for name in ("lead", "changeover", "method"):
-        if getattr(args, name) is not None:
-            raise UserError(f"--{name} is a match's option: give --mode " + " or --mode ".join(_modes()))
+    for flag in ("lead", "changeover", "method"):
+        if getattr(args, flag) is not None:
+            takes = [FM.mode_name(i) for i, e in enumerate(sagatfw.MODES) if _FLAGS[flag] in e[2]]
+            raise UserError(f"--{flag} is a match's option: give --mode " + " or --mode ".join(takes))
     if args.control is None:
         raise UserError("new needs a time control (e.g. sagat new 420) or --mode " + "|".join(_modes()))
     args.first = args.first or "left"

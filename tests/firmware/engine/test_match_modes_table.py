@@ -27,3 +27,22 @@ def test_kilithattu_s_option_names_are_the_engine_s_own():
     engine = matchlog.engine_class(matchlog.mode_index("kilithattu"))
     names = {o[0]: o[2] for o in engine.OPTIONS}
     assert names["first"] == M.SIDE_NAMES and names["method"] == METHOD_NAMES and names["changeover_ms"] is None
+
+
+# What each place of a setup record holds (log/match.py): the side byte (i8) and two bytes (u8),
+# a u32: an option's range in the protocol's table must fit its place, or the board would log a
+# value it cannot keep (struct packs 300 into a byte as 44) and a reboot replay another match.
+_PLACE_RANGE = {0: (-1, 127), 1: (0, 255), 2: (0, 255), 3: (0, 0xFFFFFFFF)}
+
+
+def test_each_option_s_range_in_the_protocol_s_table_fits_its_place_in_the_setup_record():
+    spec = {s[0]: s for s in A.ACTIONS["new"][3]}
+    for i in range(len(sagatfw.MODES)):
+        for name, place, names in matchlog.engine_class(i).OPTIONS:
+            lo, hi = _PLACE_RANGE[place]
+            _n, kind, _req, a, b = spec[name]
+            if kind == "int":
+                assert lo <= A.const_of(a) and A.const_of(b) <= hi, (name, place, a, b)
+            else:  # a name: its index is what the record keeps
+                assert names is not None and len(names) - 1 <= hi, (name, place)
+                assert tuple(A.const_of(a)) == tuple(names), (name, a, names)  # the same names, the same order

@@ -126,7 +126,8 @@ def test_a_kilithattu_match_from_the_pc_and_its_errors(sim, capsys):
     (["new", "--mode", "kokboru", "--method", "lot"], "--method is for kilithattu"),
     (["new", "--mode", "kilithattu", "--lead", "3"], "--lead is for kokboru"),
     (["new", "--mode", "kilithattu", "--changeover", "90"], "1..60 seconds"),
-    (["new", "--lead", "3", "420"], "--lead is a match's option"),
+    (["new", "--lead", "3", "420"], "--lead is a match's option: give --mode kokboru"),
+    (["new", "--method", "lot", "420"], "--method is a match's option: give --mode kilithattu"),
     (["new"], "needs a time control"),
     (["result", "maybe"], "left, right or none"),
 ])

@@ -10,6 +10,8 @@ import countup
 import pytest
 from apprig import Rig, records
 
+import sagatfw
+from sagat import logs
 from sagat.cli import main
 from sagat.sim import SimError, parse_script
 from sagatfw.log import records as R
@@ -101,4 +103,18 @@ def test_without_its_line_the_mode_is_unknown_to_the_host(tmp_path, capsys):
     records(tmp_path, path)
     code = main(["logs", "verify", "--records", path, "--no-head"])
     out, _ = capsys.readouterr()
-    assert code == 1 and "names no mode this sagat knows (kokboru or kilithattu)" in out, out
+    assert code == 1 and "names mode 2, which this sagat does not know (kokboru or kilithattu)" in out, out
+    assert main(["logs", "show", "--records", path]) == 0
+    out, _ = capsys.readouterr()
+    assert "mode-2 match set up" in out and "mode 2, which this sagat does not know" in out, out
+
+
+def test_the_csv_has_a_column_for_every_registered_mode_s_options(monkeypatch):
+    monkeypatch.setattr(sagatfw, "MODES", sagatfw.MODES + (("countup", "CountUp", ("lead", "target")),))
+    fields = logs.match_csv_fields()
+    assert fields[-4:] == ["changeover_ms", "method", "target", "seed"] and fields.count("lead") == 1, fields
+
+
+def test_the_script_checker_takes_a_null_option_of_another_mode_as_absent(mode):
+    acts, _ = parse_script('{"at": 0, "do": "new", "mode": "countup", "method": null, "lead": 1}\n')
+    assert len(acts) == 1
