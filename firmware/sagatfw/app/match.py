@@ -163,7 +163,7 @@ class MatchApp:
         try:
             self.do(name, ticks, *args)
             self.refused = None
-        except ValueError as e:  # Refused (a ValueError, whichever import of modes.base made it)
+        except ValueError as e:  # Refused (a ValueError, whichever import of engine/match.py made it)
             self.refused = str(e)
             self.refused_until = ticks_add(ticks, _REFUSED_MS)
 

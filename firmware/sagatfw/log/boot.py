@@ -47,7 +47,7 @@ def open_log(j, keyfile=None):  # Journal.open (not `open`: that name is the bui
                     before = R.chain_of(last) if last is not None else None
                     last = bytes(rec)
                     kind = R.type_of(rec)
-                    if kind == C.EV_RESULT or kind == 0x2A:  # 0x2A: matchlog.EV_BASE + modes.base.EV_RESULT
+                    if kind == C.EV_RESULT or kind == 0x2A:  # 0x2A: log/match.py EV_BASE + engine/match.py EV_RESULT
                         result = last
                     elif kind <= C.EV_POWER_RESTORE:
                         played = R.game_of(rec)
@@ -133,7 +133,7 @@ def _find_result(j, names, i):
                     continue
                 found = True
                 if R.type_of(rec) == C.EV_RESULT or R.type_of(rec) == 0x2A:  # a game's or a match's
-                    # result (0x2A: matchlog.EV_BASE + modes.base.EV_RESULT)
+                    # result (0x2A: log/match.py EV_BASE + engine/match.py EV_RESULT)
                     j.result_code = R.result_code(R.chain_of(rec))
                     j.result_seq = R.seq_of(rec)
         except OSError:

@@ -24,8 +24,8 @@ import sagatfw
 from sagatfw.log.records import FLAG_WALL, HEADER, PAYLOAD
 from sagatfw.log.wall import iso_utc
 
-EV_BASE = 0x20  # a match event: EV_BASE + modes.base event type (room for 16 types)
-EV_RESULT = 0x2A  # EV_BASE + modes.base.EV_RESULT
+EV_BASE = 0x20  # a match event: EV_BASE + engine/match.py event type (room for 16 types)
+EV_RESULT = 0x2A  # EV_BASE + engine/match.py EV_RESULT
 FINAL = "<BBBBb"  # a result record's final view, at FINAL_AT: warnings L, R, reds L, R, entering
 FINAL_AT = PAYLOAD + 4
 T_MATCH = 0x30  # a match's setup record

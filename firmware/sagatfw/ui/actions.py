@@ -36,9 +36,9 @@ from sagatfw.engine import clock as C
 #     (only the dict is made in the heap when the module loads), and kinds as strings need no
 #     names in this module's globals either.
 
-WINNERS = ("left", "right", "none")  # a match's result: modes.base.SIDE_NAMES, and NONE (a draw)
-CARDS = ("", "warning", "red")  # modes.base.CARD_NAMES
-METHODS = ("sudden", "lot", "draw", "referee")  # modes.kilithattu.METHOD_NAMES
+WINNERS = ("left", "right", "none")  # a match's result: engine/match.py SIDE_NAMES, and NONE (a draw)
+CARDS = ("", "warning", "red")  # engine/match.py CARD_NAMES
+METHODS = ("sudden", "lot", "draw", "referee")  # engine/kilithattu.py METHOD_NAMES
 # A match's options (new's arguments after mode; which mode takes which: sagatfw.MODES) are checked
 # here too, with the ranges the engines accept (KB-14's lead 0..99, KT-4.4's changeover 1..60 s,
 # KT-4.6's methods; tests/firmware/ui/test_actions.py holds the two to each other): a bad one is

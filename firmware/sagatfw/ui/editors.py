@@ -60,7 +60,7 @@ M_METHOD = const(21)
 # A match (docs/match.md): the mode, then its options (actions.py's `new` with a mode).
 MODES = (("KOK-BORU", "KOKB", "kokboru"), ("KILITHAT", "KILI", "kilithattu"))
 METHODS = (("SUDDEN", "SUDN", "sudden"), ("LOT", "LOT", "lot"), ("DRAW", "DRAW", "draw"),
-           ("REFEREE", "REF", "referee"))  # kilithattu's further tie (KT-4.6): modes.kilithattu.METHOD_NAMES
+           ("REFEREE", "REF", "referee"))  # kilithattu's further tie (KT-4.6): engine/kilithattu.py METHOD_NAMES
 METHOD_NAMES = ("the next pazham wins", "drawn by lot on the clock", "a draw", "the referee decides")
 MAX_LEAD = const(99)
 MAX_CHANGE_S = const(60)  # KT-4.4: the changeover is at most 1:00
