@@ -34,12 +34,17 @@ class Parser(argparse.ArgumentParser):
 def arbiter_keys(args: argparse.Namespace) -> list[bytes]:
     """The arbiter keys given (--key may repeat: the current key first, then older ones)."""
     keys = [k.encode() for k in (getattr(args, "key", None) or [])]
+    if any(not k for k in keys):  # an empty key is no key: never taken for one without a word
+        raise UserError("--key is empty: give the arbiter key (or leave --key out for none)")
     if getattr(args, "key_file", None):
         try:
             with open(args.key_file, "rb") as fh:
-                keys.insert(0, fh.read().strip())
+                key = fh.read().strip()
         except OSError as e:
             raise UserError(f"cannot read key file {args.key_file}: {e.strerror or e}") from None
+        if not key:
+            raise UserError(f"key file {args.key_file} is empty: it holds no arbiter key")
+        keys.insert(0, key)
     return keys
 
 

@@ -15,6 +15,7 @@ from ..cliutil import Parser, UserError, adder, arbiter_keys, call, link_args, o
 def _read_log(args: argparse.Namespace, replay: bool = True):
     from .. import logs
 
+    keys = arbiter_keys(args)  # (a bad key is said before the log is read)
     try:
         if args.records:  # what `sagat logs pull` saved
             try:
@@ -24,10 +25,10 @@ def _read_log(args: argparse.Namespace, replay: bool = True):
                 raise UserError(f"cannot read {args.records}: {e.strerror or e}") from None
             if not data:
                 raise UserError(f"{args.records} is empty")
-            return logs.read_segments([(os.path.basename(args.records), data)], arbiter_keys(args), replay)
+            return logs.read_segments([(os.path.basename(args.records), data)], keys, replay)
         if not args.image:
             raise UserError("give --image FILE (a flash image) or --records FILE (from `sagat logs pull`)")
-        return logs.read_segments(logs.read_image(args.image, args.block_size), arbiter_keys(args), replay)
+        return logs.read_segments(logs.read_image(args.image, args.block_size), keys, replay)
     except logs.LogError as e:
         raise UserError(str(e)) from None
 
