@@ -32,6 +32,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         text += f", {figures['sealed']} sealed with an arbiter key, not checked (give --key-file or --key)"
     if figures["failed"]:
         text += f", {figures['failed']} NOT verified"
+    if figures.get("no_log"):  # paired boards whose clocks left no played game
+        n = len(figures["no_log"])
+        text += f"; {n} paired board{'s' if n > 1 else ''} with no log ({', '.join(map(str, figures['no_log']))})"
     out(args, figures, f"{text}: {figures['index']}")
     return 1 if figures["failed"] else 0  # as `sagat logs verify` (the pages are written all the same)
 

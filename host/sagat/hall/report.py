@@ -32,8 +32,9 @@ class ReportError(Exception):
     """One line for the user."""
 
 
-def _sources(paths: list[str]) -> list[tuple[str, str]]:
-    """(label, folder) of every pulled clock under the paths given."""
+def _sources(paths: list[str], paired: bool = False) -> list[tuple[str, str]]:
+    """(label, folder) of every pulled clock under the paths given (none is no error when the round
+    has pairings: each paired board is then a "no log" row)."""
     out = []
     for p in paths:
         if os.path.isfile(os.path.join(p, "records.bin")):
@@ -42,7 +43,7 @@ def _sources(paths: list[str]) -> list[tuple[str, str]]:
         if not os.path.isdir(p):
             raise ReportError(f"{p}: no such folder (give a folder `sagat logs pull` or `sagat hall` wrote)")
         subs = sorted(d for d in os.listdir(p) if os.path.isfile(os.path.join(p, d, "records.bin")))
-        if not subs:
+        if not subs and not paired:
             raise ReportError(f"{p} holds no pulled log (records.bin): give a folder `sagat logs pull` or "
                               f"`sagat hall` wrote")
         out += [(d, os.path.join(p, d)) for d in subs]
@@ -231,7 +232,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     pairings = pairings or {}
     os.makedirs(out_dir, exist_ok=True)
     rows = []
-    for label, folder in _sources(paths):
+    for label, folder in _sources(paths, bool(pairings)):
         try:
             with open(os.path.join(folder, "records.bin"), "rb") as fh:
                 data = fh.read()
@@ -269,14 +270,23 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
                 fh.write(page)
             summary["page"] = name + ".html"
             rows.append(summary)
+    # every paired board is in the table: one whose clock left no played game says so
+    played = {_board(r["label"]) for r in rows}
+    missing = [b for b in sorted(pairings) if b not in played]
+    for b in missing:
+        rows.append({"label": f"board-{b}", "game": None, "players": pairings[b], "result": None,
+                     "first_flag": None, "code": None, "status": "nolog", "page": None})
+    rows.sort(key=lambda r: (_board(r["label"]) is None, _board(r["label"]) or 0, r["label"], r["game"] or 0))
     if not rows:
         raise ReportError("no game was played in these logs")
     body = "".join(
         f"<tr><td>{_board_cell(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}</td>"
-        f"<td class=num>{r['game']}</td><td>{_e(r['result'] or 'none')}</td><td>{_e(r['first_flag'] or '')}</td>"
-        f"<td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'])}"
-        f"{': ' + _e(SEALED) if r['status'] == 'sealed' else ''}</td>"
-        f"<td><a href=\"{_e(quote(r['page']))}\">report</a></td></tr>"
+        + ("<td class=num></td><td colspan=4><span class=bad>no log</span>: no game of this board's clock was "
+           "pulled</td><td></td></tr>" if r["status"] == "nolog" else
+           f"<td class=num>{r['game']}</td><td>{_e(r['result'] or 'none')}</td><td>{_e(r['first_flag'] or '')}</td>"
+           f"<td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'])}"
+           f"{': ' + _e(SEALED) if r['status'] == 'sealed' else ''}</td>"
+           f"<td><a href=\"{_e(quote(r['page']))}\">report</a></td></tr>")
         for r in rows)
     index = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sagat: the round</title>
 <style>{CSS}</style></head><body><h1>The round</h1>
@@ -284,6 +294,6 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
 <th>log</th><th></th></tr>{body}</table></body></html>"""
     with open(os.path.join(out_dir, "index.html"), "w", encoding="utf-8") as fh:
         fh.write(index)
-    return {"games": len(rows), **{k: sum(1 for r in rows if r["status"] == k)
-                                   for k in ("verified", "unkeyed", "sealed", "failed")},
+    return {"games": len(rows) - len(missing), "no_log": missing,
+            **{k: sum(1 for r in rows if r["status"] == k) for k in ("verified", "unkeyed", "sealed", "failed")},
             "index": os.path.join(out_dir, "index.html")}

@@ -284,7 +284,9 @@ def test_the_rounds_report_from_the_halls_own_pulls(hall, browser, tmp_path):
     d = browser
     d.get((out / "index.html").as_uri())
     rows = d.find_elements("css selector", "table tr")
-    assert len(rows) == 2  # board 1's game: the only one finished
+    # board 1's game: the only one finished; every other paired board is a row that says no log
+    assert len(rows) == 9, [r.text for r in rows]
+    assert all("no log" in r.text for r in rows[2:]), [r.text for r in rows[2:]]
     row = rows[1].text
     assert row.startswith("1 sim-") and "Player 1 - Player 2" in row and "0-1" in row and code in row, row
     assert "verified" in row and "NOT" not in row
