@@ -4,6 +4,7 @@ port without resetting an ESP32, requests and answers (docs/protocol.md), arbite
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import time
@@ -166,9 +167,14 @@ class Clock:
         s.write_timeout = timeout
         s.dtr = False  # set before open: the ESP32's auto-reset circuit sees no edge
         s.rts = False
+        if os.name == "posix":  # the port for this connection alone: two programs on one port
+            s.exclusive = True  # steal each other's answers (Windows opens a port exclusively anyway)
         try:
             s.open()
         except (serial.SerialException, OSError) as e:
+            if s.exclusive and "exclusively lock" in str(e):
+                raise LinkError(f"cannot open {port}: it is in use by another program (a hall, another sagat, "
+                                f"mpremote, a serial monitor): close that first") from None
             raise port_error(port, e) from None
         self.serial = s
         try:
