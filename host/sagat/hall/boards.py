@@ -147,6 +147,7 @@ class BoardLink:
         self.samples: list[Sync] = []
         self.pulls = PullState()
         self.armed_for: int | None = None  # ticks we armed this board for
+        self.hall_tc: str | None = None  # the control this hall set the board up with for the round (None: not)
         self.start_report: dict | None = None
         self.own: int | None = None  # the clock's own number (identify's), if it has one
         self.wanted: int | None = None  # the number it was added with (a simulator's), if free

@@ -280,10 +280,11 @@ class Hall:
             return False
 
         def job(b, clock):
-            clock.request("new", auth=True, tc=text, first=first)
+            ans = clock.request("new", auth=True, tc=text, first=first)
             b.settings = clock.request("settings.get").get("values") or b.settings
             with b.lock:
                 b.start_report = None
+                b.hall_tc = ans.get("tc") or text  # start round starts what this hall set up, nothing else
             return f"set up {text}"
 
         return self._report(f"set up {text}", self._each(job, which), skipped, "set up")
@@ -327,10 +328,20 @@ class Hall:
             st = self._state_of(b)
             with b.lock:
                 mode = (b.state or {}).get("mode")
-            if st == "setup" and not mode:
+                tc = (b.state or {}).get("tc")
+                mine = b.hall_tc
+            if st == "setup" and not mode and mine is not None and tc == mine:
                 return True
-            skipped[b.number] = "not connected" if st is None else (f"a {mode} match" if mode else
-                                                                    f"not set up (the clock is {st})")
+            if st is None:
+                skipped[b.number] = "not connected"
+            elif mode:
+                skipped[b.number] = f"a {mode} match"
+            elif st != "setup":
+                skipped[b.number] = f"not set up (the clock is {st})"
+            elif mine is None:  # a clock in setup this hall never set up (its own default, a new clock)
+                skipped[b.number] = "not set up by this hall: Set up all first"
+            else:
+                skipped[b.number] = f"set up at the table since ({tc}, not {mine}): Set up all first"
             return False
 
         def sync(b, clock):
@@ -356,6 +367,7 @@ class Hall:
             with b.lock:
                 b.armed_for = at
                 b.start_report = {"armed": True, "dev_ms": None, "err_ms": round(s.err, 1)}
+                b.hall_tc = None  # the round took it: the next round needs Set up all again
             armed[b.number] = at
             links.append(b)
             return f"armed (link {s.rtt:.1f} ms)"

@@ -208,9 +208,10 @@ def test_two_starts_at_once_one_is_told_busy(monkeypatch):
         return {}
 
     monkeypatch.setattr(core, "JOB_S", 3.0)
-    hall = _hall(monkeypatch, {"a": dict(GOOD, state="setup")}, {"time.sync": sync, "arm": {}})
+    hall = _hall(monkeypatch, {"a": dict(GOOD, state="setup", tc="420")}, {"time.sync": sync, "arm": {}})
     try:
         _until(lambda: hall.view()["boards"][0]["state"] == "setup", 30, "set up")
+        hall.board(1).hall_tc = "420"  # as Set up all left it: start round starts only what this hall set up
         first = {}
         t = threading.Thread(target=lambda: first.update(rep=hall.start_round()))
         t.start()

@@ -385,12 +385,14 @@ def acting(monkeypatch):
 
     monkeypatch.setattr(core, "JOB_S", 3.0)
     monkeypatch.setattr(HB.client, "Clock", _Clocks(
-        {"a": dict(GOOD, state="setup"), "b": dict(GOOD, state="setup"), "c": dict(GOOD)},
+        {"a": dict(GOOD, state="setup", tc="420"), "b": dict(GOOD, state="setup", tc="420"), "c": dict(GOOD)},
         {"time.sync": sync, "arm": {}, "result": {"state": "finished"}}))
     hall = Hall(discover=False)
     for n, port in ((1, "a"), (2, "b"), (3, "c")):
         hall.add(port, "port", n)
     _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 30, "3 boards up")
+    for n in (1, 2):  # as Set up all left them: start round starts only what this hall set up
+        hall.board(n).hall_tc = "420"
     server = _Server(make_app(hall))
     yield server, hall, gate, entered
     gate.set()
