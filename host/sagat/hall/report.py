@@ -55,6 +55,14 @@ def _board(label: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def _board_title(label: str) -> str:
+    """A game page's heading: "Board 8 (clock e6614103e7)" for a folder the hall named, else the folder."""
+    m = re.fullmatch(r"board-0*([0-9]+)(?:-(.+))?", label)
+    if not m:
+        return label
+    return f"Board {m.group(1)}" + (f" (clock {m.group(2)})" if m.group(2) else "")
+
+
 def _board_cell(label: str) -> str:
     """The index's board: its number, the clock's uid smaller (a folder the hall named), else the folder."""
     m = re.fullmatch(r"board-0*([0-9]+)(?:-(.+))?", label)
@@ -198,7 +206,7 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
     tc = setup.get("tc") if setup else None
     if isinstance(tc, dict):  # a handicap: each side's control
         tc = f"{tc.get('left')} | {tc.get('right')}" if tc.get("left") != tc.get("right") else tc.get("left")
-    title = f"{label}, game {game}"
+    title = f"{_board_title(label)}, game {game}"
     cert = "".join(f"<tr><th>{_e(k)}</th><td>{v if k in ('log', 'head') else _e(v)}</td></tr>" for k, v in rows)
     table = "".join(
         "<tr>" + "".join(f"<td>{_e(x)}</td>" for x in (
@@ -264,7 +272,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
                 continue  # a game set up but never played; matches: their own table (logs show)
             name = f"{label}-game-{game}"
             png = os.path.join(out_dir, name + ".png")
-            plot(evs, png, f"{label}, game {game}")
+            plot(evs, png, f"{_board_title(label)}, game {game}")
             page, summary = _game_page(label, players, game, evs, log, verdict, head_note, keys, png)
             with open(os.path.join(out_dir, name + ".html"), "w", encoding="utf-8") as fh:
                 fh.write(page)

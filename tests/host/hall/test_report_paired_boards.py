@@ -55,3 +55,15 @@ def test_pairings_with_no_log_at_all_still_make_the_round_s_table(tmp_path, caps
     assert main(["report", str(src), "--pairings", str(pairs), "--out", str(out)]) == 0
     rows = _rows((out / "index.html").read_text(encoding="utf-8"))
     assert len(rows) == 1 and "no log" in rows[0] and "A - B" in rows[0], rows
+
+
+def test_a_game_page_is_headed_by_its_board_and_clock_not_the_folder_name(tmp_path, capsys):
+    src = tmp_path / "round"
+    os.makedirs(src)
+    os.rename(_played(str(tmp_path / "clock8")), src / "board-08-e6614103e7")  # as the hall names it
+    out = tmp_path / "report"
+    assert main(["report", str(src), "--out", str(out)]) == 0
+    page = next(p for p in os.listdir(out) if p.endswith(".html") and p != "index.html")
+    text = (out / page).read_text(encoding="utf-8")
+    assert "<h1>Board 8 (clock e6614103e7), game 1</h1>" in text, text[:600]
+    assert "<title>Board 8 (clock e6614103e7), game 1</title>" in text
