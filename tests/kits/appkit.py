@@ -3,7 +3,8 @@
 # across the 2^30 wrap; a button's tap and a lever's press through the real button path (IRQ
 # edges, App.step). Used by the app's tests (test_app_mp), the log's (boots, long games), the
 # match's buttons and menu (ui), and protocolrig.py's ticks. Runs under MicroPython and CPython
-# (no pytest here). The CPython App rig, on a directory, is apprig.py.
+# (no pytest here). The CPython App rig, on a directory, is apprig.py. RootBoard: the protocol
+# rigs' board (protocolrig.py, apprig.py, menukit.py), on a root folder of its own, showing nothing.
 from sagatfw.core.ticks import TICKS_MAX, ticks_add
 
 BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every test
@@ -13,14 +14,14 @@ def T(ms):
     return ticks_add(BASE, ms)
 
 
-class FakeBoard:
-    name = "test"
-    root = "/flash/"
+class RootBoard:
+    """A board on the folder `root` that shows nothing and keeps only its notes."""
 
-    def __init__(self):
+    name = "test"
+
+    def __init__(self, root):
+        self.root = root
         self.buttons = None
-        self.shows = []
-        self.beeps = []
         self.notes = []
 
     def ticks(self):
@@ -30,14 +31,32 @@ class FakeBoard:
         self.buttons = buttons
 
     def show(self, app, now):
+        pass
+
+    def beep(self, ms, now, enabled):
+        pass
+
+    def battery(self):
+        return 87, False
+
+    def note(self, text):
+        self.notes.append(text)
+
+
+class FakeBoard(RootBoard):
+    """The App's board on /flash/ that keeps what it shows and beeps."""
+
+    def __init__(self):
+        RootBoard.__init__(self, "/flash/")
+        self.shows = []
+        self.beeps = []
+
+    def show(self, app, now):
         self.shows.append(now)
 
     def beep(self, ms, now, enabled):
         if enabled:
             self.beeps.append((now, ms))
-
-    def note(self, text):
-        self.notes.append(text)
 
 
 def tap(app, button, ms, hold=100):

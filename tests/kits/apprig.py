@@ -5,35 +5,13 @@
 import json
 import os
 
+from appkit import RootBoard
+
 from sagatfw.app.main import App
 from sagatfw.link import auth as AU
 from sagatfw.link import server as P
 
 KEY = b"arbiter's secret"
-
-
-class FakeBoard:
-    name = "test"
-
-    def __init__(self, root):
-        self.root = root
-        self.buttons = None
-        self.notes = []
-
-    def attach(self, buttons):
-        self.buttons = buttons
-
-    def show(self, app, now):
-        pass
-
-    def beep(self, ms, now, enabled):
-        pass
-
-    def battery(self):
-        return 87, False
-
-    def note(self, text):
-        self.notes.append(text)
 
 
 class Rig:
@@ -44,7 +22,7 @@ class Rig:
         if key:
             with open(root + "key", "wb") as f:
                 f.write(key)
-        self.board = FakeBoard(root)
+        self.board = RootBoard(root)
         self.app = App(self.board)
         self.app.boot(0)
         self.srv = P.Server(self.app, {"uid": "x"}, 0)

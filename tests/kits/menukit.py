@@ -10,6 +10,8 @@ import os
 import random
 import time
 
+from appkit import RootBoard
+
 from sagatfw.app.main import App
 from sagatfw.ui import buttons as B
 from sagatfw.ui import menu as M
@@ -42,29 +44,15 @@ def _fresh_dir():
     return path + "/"
 
 
-class Board:
-    name = "test"
+class Board(RootBoard):
+    """A board in a fresh folder of its own that draws the menu when it is open."""
 
     def __init__(self):
-        self.root = _fresh_dir()
-        self.buttons = None
-        self.notes = []
-
-    def ticks(self):
-        return 0
-
-    def attach(self, buttons):
-        self.buttons = buttons
+        RootBoard.__init__(self, _fresh_dir())
 
     def show(self, app, now):
         if app.menu is not None and app.menu.active:
             app.menu.view(now)
-
-    def beep(self, ms, now, enabled):
-        pass
-
-    def note(self, text):
-        self.notes.append(text)
 
 
 class Rig:

@@ -5,7 +5,7 @@
 import gc
 import json
 
-from appkit import BASE, T  # noqa: F401   (the ticks wrap 5 s into every test)
+from appkit import BASE, RootBoard, T  # noqa: F401   (the ticks wrap 5 s into every test)
 from flash import Flash, mount
 
 from sagatfw.app import main as A
@@ -22,33 +22,6 @@ from sagatfw.log.read import Reader
 KEY = b"arbiter's secret"
 UID = "e6614103e7"  # the clock id a signature names
 SEGMENT_RECORDS = 16  # small segments: pulls and erases cross many of them
-
-
-class FakeBoard:
-    """The protocol's board: on a root of the rig's choosing, with a cell for the status answers;
-    it keeps nothing of what it shows (appkit.py's board keeps every refresh and beep)."""
-
-    name = "test"
-
-    def __init__(self, root):
-        self.root = root
-        self.buttons = None
-        self.notes = []
-
-    def attach(self, buttons):
-        self.buttons = buttons
-
-    def show(self, app, now):
-        pass
-
-    def beep(self, ms, now, enabled):
-        pass
-
-    def battery(self):
-        return 87, False
-
-    def note(self, text):
-        self.notes.append(text)
 
 
 def _keyed_journal(root, **kw):
@@ -69,7 +42,7 @@ class Rig:
             if key:
                 save_key(at + "/", key)
         A.Journal = _keyed_journal
-        self.board = FakeBoard(at + "/")
+        self.board = RootBoard(at + "/")
         self.app = App(self.board)
         self.app.boot(T(0))
         self.srv = P.Server(self.app, {"uid": UID, "number": 12}, T(0))

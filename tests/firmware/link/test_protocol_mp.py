@@ -14,8 +14,8 @@ from protocolrig import (  # noqa: E402,F401
     KEY,
     SEGMENT_RECORDS,
     UID,
-    FakeBoard,
     Rig,
+    RootBoard,
     T,
     _at,
     _b64,
@@ -118,7 +118,7 @@ def test_presets_list_and_set():
     rig.err("presets.set", "bad_arg", slot=0, name="", tc="60")
     rig.err("presets.set", "bad_arg", slot="0", name="x", tc="60")
     # durable: a reboot reads them back
-    app2 = App(FakeBoard("/flash/"))
+    app2 = App(RootBoard("/flash/"))
     app2.boot(T(0))
     assert app2.store.presets[1] == {"name": "club", "tc": "900+10"}
     unmount()

@@ -6,7 +6,8 @@ crashed with OverflowError when the engine replayed such a log)."""
 import os
 
 import pytest
-from apprig import FakeBoard, records
+from appkit import RootBoard
+from apprig import records
 
 from sagat.cli import main
 from sagatfw.app.main import App
@@ -25,7 +26,7 @@ def _verify(path: str, capsys: pytest.CaptureFixture[str]) -> str:
 
 def test_long_games_verify(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     root = str(tmp_path) + "/"
-    app = App(FakeBoard(root))
+    app = App(RootBoard(root))
     app.boot(0)
     app.set_settings({"log_max_bytes": 1048576}, 0)
     # game 1: an hour a move (Fischer 3600 s), 700 moves each
@@ -88,7 +89,7 @@ def test_verify_of_times_past_the_range_reports_and_never_crashes(tmp_path, caps
     from sagatfw.log import records as R
 
     root = str(tmp_path) + "/"
-    app = App(FakeBoard(root))
+    app = App(RootBoard(root))
     app.boot(0)
     app.new_game("600+5", "left", 0)
     app.start(0)
