@@ -269,6 +269,14 @@ class App:
             return self.journal.durable_code()
         return None
 
+    def result_name(self):
+        """The finished game's result (RESULT_NAMES) while its code is on the faces: the last one
+        entered counts (a wrong entry replaced); else None."""
+        if self.result_code() is None or self.match is not None:
+            return None
+        a = self.journal.result_arg
+        return C.RESULT_NAMES[a] if 0 <= a < len(C.RESULT_NAMES) else None
+
     def _code_status(self):
         """_ST_CODE (its text in code_text) once the result code is durable, else _ST_NONE."""
         code = self.result_code()

@@ -54,7 +54,7 @@ _F_AFTER_STAGE = const(14)
 _MAX_GAME_MS = const(864000000)
 
 # Results (F_ARG of result).
-RESULT_NAMES = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
+RESULT_NAMES = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-")  # left-right; -/-: both absent (TK-R4)
 
 # Why an adjustment was made (F_ARG of adjust).
 REASON_CORRECTION = const(0)

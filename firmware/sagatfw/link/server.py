@@ -364,6 +364,7 @@ class Server(Pull):
             "log_error": j.error,
             "log_full": j.full,
             "time_synced": j.sync_wall_ms is not None,
+            "result": app.result_name(),  # the hall shows it on the board
             "result_code": app.result_code(),
             "battery": level,
             "battery_mv": getattr(app.board, "mv", None),  # the cell (bring-up: the threshold sweep)

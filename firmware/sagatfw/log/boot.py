@@ -80,6 +80,7 @@ def open_log(j, keyfile=None):  # Journal.open (not `open`: that name is the bui
             elif result is not None and R.game_of(result) == j.game:
                 j.result_code = R.result_code(R.chain_of(result))
                 j.result_seq = R.seq_of(result)
+                j.result_arg = R.arg_of(result)
             break
     j.file = None  # the next record continues j.resume, or starts a new segment
     j.opened = True
@@ -136,6 +137,7 @@ def _find_result(j, names, i):
                     # result (0x2A: log/match.py EV_BASE + engine/match.py EV_RESULT)
                     j.result_code = R.result_code(R.chain_of(rec))
                     j.result_seq = R.seq_of(rec)
+                    j.result_arg = R.arg_of(rec)
         except OSError:
             return
         if j.result_code is not None or not found:

@@ -95,6 +95,7 @@ class Journal:
         self.head_link = R.ZERO_CHAIN
         self.result_code = None  # records.result_code of the current game's last result (the faces show it)
         self.result_seq = -1  # its seq: the code is shown once that record is durable (durable_code)
+        self.result_arg = 0  # its arg: the result (engine.rules.RESULT_NAMES; a match's: its winner)
         self.game = 0  # current game number (0 before the first)
         self.file = None  # the segment being written, open only while a batch is written
         self.seg = None  # its name
@@ -269,6 +270,7 @@ class Journal:
                 if kind == C.EV_RESULT:
                     self.result_code = R.result_code(self.prev)  # the faces show it (scoresheet)
                     self.result_seq = self.seq - 1
+                    self.result_arg = ev[e + C.F_ARG]
                 self._push_text(rest)
             self.last_t = self.snap[1] = t
         clock.clear_events()

@@ -15,7 +15,7 @@
 #   MOVES L/R 0..999; STAGE L/R 1..the last stage clock.adjust accepts; LATE minutes already played
 #             (TK-C11). A value confirmed unchanged is not applied (nothing logged); after TIME,
 #             MOVES or STAGE the arbiter's list moves on to the next item (the DGT order).
-#   RESULT    1-0, 0-1, 1/2, +/-, -/+ (TK-R2, TK-R4); START enters it and closes the menu.
+#   RESULT    1-0, 0-1, 1/2, +/-, -/+, -/- (TK-R2, TK-R4); START enters it and closes the menu.
 #   MATCH     KOK-BORU, then LEAD 0..99 (OFF: no lead ends the bout; KB-14); or KILITHAT, then FIRST
 #             left/right (the team entering first, KT-4.4), CHANGE 1..60 s (the changeover, KT-4.4)
 #             and TIE sudden/lot/draw/referee (KT-4.6); START on the last sets the match up (the
@@ -75,7 +75,7 @@ SETTINGS = (
     ("BRIGHT", "BRI", "brightness", (0, 1, 2, 3, 4, 5, 6, 7), ("0", "1", "2", "3", "4", "5", "6", "7")),
 )
 
-RESULTS = ("1-0", "0-1", "1/2", "+/-", "-/+")  # as shown
+RESULTS = ("1-0", "0-1", "1/2", "+/-", "-/+", "-/-")  # as shown (-/-: both absent, TK-R4)
 BONUS = ("NONE", "+", "D", "B")  # custom bonus: none, Fischer, simple delay, Bronstein
 BONUS_CHARS = " +db"
 BONUS_NAMES = (None, "Fischer increment", "simple delay", "Bronstein delay")

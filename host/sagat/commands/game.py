@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 import sagatfw
+from sagatfw.engine.rules import RESULT_NAMES
 from sagatfw.log import match as FM
 
 from ..cliutil import UserError, adder, call, link_args, out
@@ -110,7 +111,7 @@ def cmd_card(args: argparse.Namespace) -> int:
     return _referee(args, "card", side=args.side, kind=args.kind)
 
 
-RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+")
+RESULTS = RESULT_NAMES  # left-right, as the pairings: 1-0 the left player won; -/- both absent (TK-R4)
 
 
 def cmd_result(args: argparse.Namespace) -> int:
@@ -188,7 +189,8 @@ def add(subparsers) -> None:
     sp = cmd("result", "enter the result: a match's winner (left, right, none) or a game's (1-0, 0-1, ...)")
     link_args(sp)
     sp.add_argument("outcome", metavar="RESULT",
-                    help="a match: left, right or none (a draw); a game: 1-0, 0-1, 1/2-1/2, +/- or -/+")
+                    help="a match: left, right or none (a draw); a game (left-right): 1-0, 0-1, 1/2-1/2, +/-, "
+                         "-/+ or -/- (both absent)")
     sp.set_defaults(func=cmd_result)
     sp = cmd("sync-time", "set the clock's wall time from this PC, so events carry `wall`")
     link_args(sp)
