@@ -64,8 +64,8 @@ _MS = 10 ** 10  # 115 days: any clock time
 _INTS = {"game": 2 ** 31, "battery": 100, "match_ms": _MS}
 _FACE_INTS = {"ms": _MS, "moves": 10 ** 6, "stage": 999, "flag": 9, "delay_ms": _MS}
 _SIDE_INTS = {"score": 10 ** 6, "warnings": 99, "reds": 99}  # a match's side
-_TEXTS = ("state", "mode", "running", "first_flag", "message", "log_error", "result_code", "period_name", "winner",
-          "why")
+_TEXTS = ("state", "mode", "running", "first_flag", "message", "log_error", "result_code", "result", "period_name",
+          "winner", "why")
 
 
 def _bad_ints(d: dict, bounds: dict, where: str = "") -> str | None:
@@ -118,6 +118,8 @@ class PullState:
     result_wall: str | None = None
     attempt: int = 0  # of this game's pull
     retry_at: float | None = None  # host ms of the next attempt (retrying)
+    code: str | None = None  # the result code the clock showed when this pull began (a new one: pulled again)
+    result: str | None = None  # the game's last result in the pulled log
 
 
 @dataclass
@@ -267,7 +269,10 @@ class BoardLink:
         self._took(st, s)
         if self.out_dir and self._finished(st):
             p = self.pulls
-            if p.game != st.get("game") or (p.state == "retrying" and host_ms() >= p.retry_at):
+            code = st.get("result_code")
+            replaced = p.game == st.get("game") and p.state in ("verified", "unkeyed", "failed") and code and \
+                code != p.code  # a wrong result replaced (the last one counts): the log pulled again
+            if p.game != st.get("game") or replaced or (p.state == "retrying" and host_ms() >= p.retry_at):
                 self._pull(clock, st)
 
     def _took(self, st: dict, s: Sync | None) -> None:
@@ -299,7 +304,8 @@ class BoardLink:
             attempt = prev.attempt + 1 if prev else 1
             self.pulls = PullState("pulling", "pulling the log" + (f" (attempt {attempt} of {PULL_TRIES})" if prev
                                                                    else ""),
-                                   game, prev.result_host if prev else host_ms(), attempt=attempt)
+                                   game, prev.result_host if prev else host_ms(), attempt=attempt,
+                                   code=st.get("result_code"))
         uid = re.sub(r"[^A-Za-z0-9_-]", "_", str(self.ident.get("uid") or "clock"))[:40]  # the clock's: a name only
         folder = os.path.join(self.out_dir, f"board-{self.number:02d}-{uid}")
         try:
@@ -325,10 +331,10 @@ class BoardLink:
                 if not ok_code:
                     extra.append(line)
             ok, lines = logs.verify_report(log, extra=extra)
-            wall = None
+            wall = result = None
             for e in log.events:
                 if e.get("game") == game and e.get("type") == "result":
-                    wall = e.get("wall")
+                    wall, result = e.get("wall"), e.get("result")  # the last one counts
             result_host = self.pulls.result_host
             when = _wall_ms(wall)
             if when is not None:  # TK-P1 counts from the result itself, not from when the hall saw it
@@ -339,7 +345,7 @@ class BoardLink:
             if ok and code:
                 msg += f" (code {code})"
             with self.lock:
-                self.pulls = PullState(state, msg, game, result_host, wall)
+                self.pulls = PullState(state, msg, game, result_host, wall, code=code, result=result)
         except (client.LinkError, logs.LogError, OSError) as e:
             hiccup = isinstance(e, client.LinkError) and not isinstance(e, pull.NotThisLog)
             with self.lock:
@@ -348,10 +354,11 @@ class BoardLink:
                     wait = PULL_BACKOFF_S * 2 ** (attempt - 1)
                     self.pulls = PullState("retrying", f"pull failed ({e}); trying again in {wait:g} s (attempt "
                                            f"{attempt + 1} of {PULL_TRIES})", game, result_host, attempt=attempt,
-                                           retry_at=host_ms() + wait * 1000)
+                                           retry_at=host_ms() + wait * 1000, code=st.get("result_code"))
                 else:
                     tries = f" ({attempt} attempts)" if attempt > 1 else ""
-                    self.pulls = PullState("failed", f"pull failed{tries}: {e}", game, result_host, attempt=attempt)
+                    self.pulls = PullState("failed", f"pull failed{tries}: {e}", game, result_host, attempt=attempt,
+                                           code=st.get("result_code"))
             if isinstance(e, client.LinkError) and ("serial link lost" in str(e) or "no answer" in str(e)):
                 raise
 
@@ -401,6 +408,8 @@ class BoardLink:
             "running": st.get("running"), "battery": st.get("battery"), "low_battery": bool(st.get("low_battery")),
             "message": st.get("message"), "log_error": st.get("log_error"), "log_full": bool(st.get("log_full")),
             "result_code": st.get("result_code"), "armed": st.get("armed") is not None,
+            # the result entered (the clock's, else the pulled log's for a firmware without it in state)
+            "result": _result_of(st, pulls),
             "pull": {"state": pulls.state, "message": pulls.message},
             "start": start,
         }
@@ -456,6 +465,18 @@ class BoardLink:
             alerts.append({"kind": "verify", "text": "log: " + pulls.message})
         v["alerts"] = alerts
         return v
+
+
+def _result_of(st: dict, pulls: PullState) -> str | None:
+    """The game's result while its code is on the faces: the clock's `result`, else its pulled log's."""
+    from sagatfw.engine.rules import RESULT_NAMES
+
+    if st.get("mode") or not st.get("result_code"):
+        return None
+    r = st.get("result")
+    if r is None and pulls.game == st.get("game") and pulls.code == st.get("result_code"):
+        r = pulls.result
+    return r if r in RESULT_NAMES else None
 
 
 def _text(x) -> str | None:

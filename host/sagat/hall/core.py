@@ -419,8 +419,10 @@ class Hall:
 
     @_one_at_a_time
     def result(self, number: int | str, result: str) -> dict:
-        """The arbiter's result for one board's game (1-0, 0-1, 1/2-1/2, +/-, -/+), signed; its log
-        is then pulled and verified. `number`: the board's, or the page's text of it (ASCII digits)."""
+        """The arbiter's result for one board's game (left-right: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-),
+        signed; its log is then pulled and verified. A forfeit may be entered before the start (TK-R4),
+        and a wrong entry replaced after it (the last one counts, as on the clock; the log keeps both
+        and is pulled again). `number`: the board's, or the page's text of it (ASCII digits)."""
         from sagatfw.engine.clock import RESULT_NAMES
 
         if isinstance(number, str):
@@ -438,9 +440,9 @@ class Hall:
         with b.lock:
             st = b.state or {}
             mode, state = st.get("mode"), st.get("state")
-        if mode or state not in ("running", "paused", "flagged"):
+        if mode or state not in ("setup", "running", "paused", "flagged", "adjourned", "finished"):
             now = "a match" if mode else f"the clock is {state or 'not connected'}"
-            raise HallError(f"board {number}: no game in progress ({now})")
+            raise HallError(f"board {number}: no game to enter a result for ({now})")
         res = {number: _result(b.submit(lambda clock: _then_state(b, clock, clock.request(
             "result", auth=True, result=result).get("state"))))}
         return self._report(f"board {number}: result {result}", res, {})

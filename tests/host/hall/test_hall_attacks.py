@@ -1,7 +1,7 @@
 """Attacks on the hall, each as it was done:
 a clock answering garbage (the other boards go on; the bad one says so), a clock's uid used as a
 path and a `$` in a report's title, "verified" without a key, Unicode digits in the pairings and in
-a board's number, and actions the page hides (a result on a game never started, two starts at once)."""
+a board's number, and actions the page hides (a result for a match, two starts at once)."""
 
 from __future__ import annotations
 
@@ -123,8 +123,6 @@ def test_a_hostile_uid_stays_in_out_and_an_unkeyed_log_is_not_called_verified(mo
         _until(lambda: hall.view()["boards"][0]["state"], 30, "the sim up")
         assert hall.set_up("2")["done"] == 1
         _until(lambda: hall.view()["boards"][0]["state"] == "setup", 30, "set up")
-        with pytest.raises(HallError, match="no game in progress"):  # 9: a game never started has no result
-            hall.result(1, "1-0")
         hall.board(1).submit(lambda c: c.request("start")).result(5)
         _until(lambda: hall.view()["boards"][0]["faces"]["left"]["flag"], 30, "the flag falls")
         assert hall.result(1, "0-1")["done"] == 1
@@ -180,17 +178,22 @@ def test_a_superscript_board_is_one_line_from_the_command(tmp_path, capsys):
 
 # ------------------------------------------------------- 9. actions the page hides
 
-def test_a_result_needs_a_game_in_progress_and_an_ascii_board_number(monkeypatch):
-    states = {"setup": dict(GOOD, state="setup"), "finished": dict(GOOD, state="finished"),
+def test_a_result_needs_a_game_of_the_clock_and_an_ascii_board_number(monkeypatch):
+    # a forfeit before the start (TK-R4) and a wrong result replaced (the last one counts) are results
+    # too; a match's result is the referee's (its own command), and a board not connected has none
+    states = {"match": {"mode": "kokboru", "state": "running", "game": 1, "match_ms": 1000},
+              "setup": dict(GOOD, state="setup"), "finished": dict(GOOD, state="finished"),
               "running": dict(GOOD), "paused": dict(GOOD, state="paused"), "flagged": dict(GOOD, state="flagged")}
     hall = _hall(monkeypatch, states, {"result": {"state": "finished"}})
     try:
-        _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 30, "5 boards up")
-        for n in (1, 2):
-            with pytest.raises(HallError, match="no game in progress"):
-                hall.result(n, "1-0")
-        for n in ("3", "4", 5):  # the page's number as the route gives it (text), or a number
-            assert hall.result(n, "1-0")["done"] == 1
+        _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 30, "6 boards up")
+        with pytest.raises(HallError, match="no game to enter a result for \\(a match\\)"):
+            hall.result(1, "1-0")
+        for bad in ("2-0", "1/2", "", "-/- "):
+            with pytest.raises(HallError, match="result must be one of"):
+                hall.result(3, bad)
+        for n in (2, "3", "4", 5, "6"):  # the page's number as the route gives it (text), or a number
+            assert hall.result(n, "-/-" if n == 2 else "1-0")["done"] == 1
         for bad in ("\uff13", "\u0663", "3.0", " 3", "03x", "", "1" * 400):
             with pytest.raises(HallError, match="no board"):
                 hall.result(bad, "1-0")

@@ -244,13 +244,23 @@ def test_a_round_in_the_browser(hall, browser):
     assert exact == [True] * N  # each clock started at exactly the tick it was armed for
 
     # a game ends: its log is pulled and verified with the key, its protest window runs (TK-P1)
-    _press(d, "#board-1 button[data-result]")  # the board's result button
-    prompt = d.switch_to.alert
-    assert prompt.text.startswith("Board 1: the result")
-    prompt.send_keys("0-1")
-    prompt.accept()
+    _press(d, "#board-1 button[data-result]")  # the board's result button: a row of results
+    _until(d, "document.getElementById('result-dialog').open", WAIT, "the result dialog")
+    assert d.find_element("id", "res-title").text == "Board 1: Player 1 \u2013 Player 2"
+    picks = [b.get_attribute("data-pick") for b in d.find_elements("css selector", "#res-pick button")]
+    assert picks == ["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"]  # the forfeits of TK-R4 included
+    d.find_element("css selector", "#res-pick [data-pick='0-1']").click()
+    # a confirmation that names the board, the players and the result in words
+    assert d.find_element("id", "res-question").text == \
+        "Enter 0-1 on board 1 (Player 1 \u2013 Player 2): the right player wins?"
+    d.find_element("id", "res-yes").click()
     _until(d, "document.getElementById('action').textContent.startsWith('board 1: result 0-1: 1 done')", WAIT,
            "the result entered")
+    shown = _until(d, "(document.querySelector('#board-1 [data-result-shown]') || {}).textContent", WAIT,
+                   "the result on its board")
+    assert shown == "0\u20131"
+    assert d.find_element("css selector", "#board-1 button[data-result]").text.startswith("change result")
+    assert _get(hall["url"] + "api/state")["boards"][0]["result"] == "0-1"
     _until(d, "document.querySelector('#board-1 [data-pull=verified]')", WAIT, "board 1's log verified")
     foot = d.find_element("css selector", "#board-1 .foot").text
     assert "verified (code" in foot and re.search(r"protest (30:00|29:[0-5]\d) left", foot), foot
@@ -352,7 +362,7 @@ def test_the_page_escapes_whatever_a_board_says(hall, browser):
     d.get(hall["url"])
     _until(d, f"{CARDS}.length == {N}", WAIT, "the page")
     evil = {"number": XSS, "link": XSS, "error": XSS, "state": XSS, "mode": XSS, "game": XSS, "battery": XSS,
-            "rtt_ms": XSS, "hall": XSS, "players": [XSS, XSS], "message": XSS, "result_code": XSS,
+            "rtt_ms": XSS, "hall": XSS, "players": [XSS, XSS], "message": XSS, "result_code": XSS, "result": XSS,
             "start": {"dev_ms": XSS, "err_ms": XSS}, "pull": {"state": XSS, "message": XSS}, "protest_ms": XSS,
             "faces": {"left": {"text": XSS, "moves": XSS, "stage": XSS, "flag": XSS}, "right": XSS},
             "alerts": [{"kind": XSS, "text": XSS}, 1, None]}

@@ -409,8 +409,8 @@ def test_a_board_number_is_the_pages_ascii_digits_over_http(acting):
         assert st == 400, (bad, st, body)
         assert json.loads(body)["error"].startswith("no board"), (bad, body)
     assert hall.last_action is None  # nothing was done
-    st, body, _ = _req(server.port, "POST", "/api/board/1/result", None, b'{"result": "1-0"}')
-    assert st == 400 and "no game in progress" in json.loads(body)["error"]
+    st, body, _ = _req(server.port, "POST", "/api/board/3/result", None, b'{"result": "2-0"}')
+    assert st == 400 and "result must be one of" in json.loads(body)["error"]
     st, body, _ = _req(server.port, "POST", "/api/board/3/result", None, b'{"result": "1-0"}')
     assert st == 200 and json.loads(body)["done"] == 1, body
 

@@ -63,24 +63,38 @@ function card(b) {
   if (b.link !== "up" && !b.state) body = `<div class="sub">${esc(b.error || "connecting")}</div>`;
   else if (b.match) body = matchView(b);
   else body = `<div class="faces">${face(b, "left")}${face(b, "right")}</div>`;
+  // the result entered, large, beside its code (the scoresheet's proof): as the clock's faces show it
+  const res = typeof b.result === "string" && Object.hasOwn(RESULT_TEXT, b.result) ? RESULT_TEXT[b.result] : null;
+  if (res) body += `<div class="res"><span class="result" data-result-shown="${esc(b.result)}">${res}</span>` +
+    (b.result_code ? `<span class="code">code ${esc(b.result_code)}</span>` : "") + `</div>`;
+  else if (b.result_code) body += `<div class="res"><span class="code">code ${esc(b.result_code)}</span></div>`;
   const foot = [`<span class="state">${esc(b.armed ? "armed" : b.state || "-")}</span>`,
                 `<span>${esc(b.mode)}${b.game != null ? " " + esc(b.game) : ""}</span>`];
   if (b.flag_note) foot.push(`<span class="flag-note" title="the game is finished: its flag is history">${esc(b.flag_note)}</span>`);
-  if (b.result_code) foot.push(`<span>code ${esc(b.result_code)}</span>`);
+
   if (num(start.dev_ms) != null) foot.push(`<span title="its start against the round's instant, within &plusmn;${esc(num(start.err_ms))} ms of the link">start ${start.dev_ms >= 0 ? "+" : ""}${esc(start.dev_ms)} ms</span>`);
   if (pull.state && pull.state !== "idle") foot.push(`<span class="${word(pull.state)}" data-pull="${esc(pull.state)}">${esc(pull.message)}</span>`);
   else foot.push(`<span>log ${b.log_full ? "FULL" : b.log_error ? "ERROR" : "ok"}</span>`);
   const protest = num(b.protest_ms);
   if (protest != null) foot.push(`<span title="TK-P1: 30 minutes from the result">protest ${protest > 0 ? mmss(protest) + " left" : "closed"}</span>`);
   if (b.message && !b.result_code) foot.push(`<span>${esc(b.message)}</span>`);
-  if (b.link === "up" && !b.match && !b.hall && b.state && b.state !== "finished" && canAct)
-    foot.push(`<button class="small" data-result="${esc(b.number)}" title="enter this game's result (signed)">result&hellip;</button>`);
+  if (b.link === "up" && !b.match && !b.hall && b.state && canAct)
+    foot.push(`<button class="small" data-result="${esc(b.number)}" title="${b.result ? "replace this game's result (signed; the last one counts)" : "enter this game's result (signed)"}">${b.result ? "change result" : "result"}&hellip;</button>`);
   const alertText = alerts.map((a) => `<span class="${word(a.kind)}">${esc(a.text)}</span>`).join("");
   return `<article class="${cls.join(" ")}" id="board-${esc(b.number)}" data-number="${esc(b.number)}" data-state="${esc(b.state)}" data-link="${esc(b.link)}">
     <div class="top"><span class="num">${esc(b.number)}</span><span class="meta">${meta}</span></div>
     <div class="players">${players || "&nbsp;"}</div>
     ${body}<div class="foot">${foot.join("")}</div><div class="alerts">${alertText}</div></article>`;
 }
+
+// the results (left-right, as the pairings: 1-0 the left player won), as shown; forfeits TK-R4
+const RESULTS = ["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"];
+const RESULT_TEXT = {"1-0": "1&ndash;0", "0-1": "0&ndash;1", "1/2-1/2": "&frac12;&ndash;&frac12;",
+                     "+/-": "+/&minus;", "-/+": "&minus;/+", "-/-": "&minus;/&minus;"};
+const RESULT_WORDS = {"1-0": "the left player wins", "0-1": "the right player wins", "1/2-1/2": "a draw",
+                      "+/-": "the right player forfeits (absent)", "-/+": "the left player forfeits (absent)",
+                      "-/-": "both forfeit (neither appeared)"};
+const lastBoards = new Map();  // board number -> its last view (the dialog names the players)
 
 function brokenCard(b, e) {
   // one board that cannot be drawn says so; the others are drawn all the same
@@ -101,6 +115,7 @@ function render(h) {
     const key = String(b.number);
     if (seen.has(key)) continue;
     seen.add(key);
+    lastBoards.set(key, b);
     let text;
     try { text = card(b); } catch (e) { text = brokenCard(b, e); }
     let el = Array.from(main.children).find((c) => c.dataset.number === key);
@@ -167,10 +182,43 @@ $("boards").addEventListener("pointerdown", (ev) => {
   const button = ev.target.closest("[data-result]");
   if (!button) return;
   ev.preventDefault();
-  const n = button.dataset.result;
-  const result = window.prompt(`Board ${n}: the result (1-0, 0-1, 1/2-1/2, +/-, -/+)`);
-  if (result) post(`/api/board/${encodeURIComponent(n)}/result`, { result: result.trim() }, button);
+  openResult(button.dataset.result);
 });
+
+// Result entry: a row of buttons, then a confirmation that names the board, the players and the
+// result in words; a result already entered is replaced (signed and logged: the last one counts).
+function openResult(n) {
+  const b = obj(lastBoards.get(String(n)));
+  const players = Array.isArray(b.players) ? `${b.players[0]} \u2013 ${b.players[1]}` : "left \u2013 right";
+  $("res-title").textContent = `Board ${n}: ${players}`;
+  $("res-now").textContent = b.result ? `entered: ${b.result}; a new one replaces it (the last one counts)` : "";
+  $("res-pick").innerHTML = RESULTS.map((r) =>
+    `<button type="button" data-pick="${esc(r)}" title="${esc(RESULT_WORDS[r])}">${RESULT_TEXT[r]}</button>`).join("");
+  $("res-confirm").hidden = true;
+  $("res-pick").hidden = false;
+  $("result-dialog").dataset.board = String(n);
+  $("result-dialog").showModal();
+}
+
+$("res-pick").addEventListener("click", (ev) => {
+  const pick = ev.target.closest("[data-pick]");
+  if (!pick) return;
+  const d = $("result-dialog");
+  const b = obj(lastBoards.get(d.dataset.board));
+  const r = pick.dataset.pick;
+  const who = Array.isArray(b.players) ? ` (${b.players[0]} \u2013 ${b.players[1]})` : "";
+  $("res-question").textContent = `Enter ${r} on board ${d.dataset.board}${who}: ${RESULT_WORDS[r]}?`;
+  $("res-yes").dataset.pick = r;
+  $("res-pick").hidden = true;
+  $("res-confirm").hidden = false;
+});
+$("res-yes").addEventListener("click", (ev) => {
+  const d = $("result-dialog");
+  d.close();
+  post(`/api/board/${encodeURIComponent(d.dataset.board)}/result`, { result: ev.currentTarget.dataset.pick }, ev.currentTarget);
+});
+$("res-back").addEventListener("click", () => { $("res-confirm").hidden = true; $("res-pick").hidden = false; });
+$("res-cancel").addEventListener("click", () => $("result-dialog").close());
 
 // beyond this PC the page acts only where the address with the hall's access token was opened
 let canAct = true;

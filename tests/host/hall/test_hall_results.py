@@ -1,0 +1,64 @@
+"""The result entered is on its board: the hall's view and /api/state give it as `result` beside the
+code, from the clock's own state; a forfeit before the start (TK-R4, `-/-` both absent) is entered
+from the hall; a wrong result is replaced from the hall (signed, logged: the last one counts, as on
+the clock) and the log is pulled again, so the pulled log and the protest window are the last
+result's. Real simulated clocks over their pseudo-terminals."""
+
+from __future__ import annotations
+
+import os
+
+from hallkit import until
+
+from sagat import logs
+from sagat.hall.core import Hall
+from sagat.hall.sims import Sims
+
+KEY = bytes(range(1, 17))
+
+
+def _board(hall, n):
+    return next(b for b in hall.view()["boards"] if b["number"] == n)
+
+
+def _pulled(out, n):
+    (folder,) = [d for d in os.listdir(out) if d.startswith(f"board-{n:02d}-")]
+    with open(os.path.join(out, folder, "records.bin"), "rb") as fh:
+        log = logs.read_segments([("records.bin", fh.read())], [KEY], replay=True)
+    return [e["result"] for e in log.events if e["type"] == "result"]
+
+
+def test_results_are_on_the_boards_and_a_wrong_one_is_replaced(tmp_path):
+    out = str(tmp_path / "logs")
+    sims = Sims(2, str(tmp_path / "sims"))
+    hall = Hall(key=KEY, out_dir=out, discover=False)
+    try:
+        for n, port in enumerate(sims.start(), 1):
+            hall.add(port, "sim", n)
+        until(lambda: all(b["state"] for b in hall.view()["boards"]) and len(hall.boards) == 2, 60, "2 sims up")
+        assert hall.set_up("300")["done"] == 2
+        until(lambda: all(b["state"] == "setup" for b in hall.view()["boards"]), 30, "set up")
+        assert all(b["result"] is None for b in hall.view()["boards"])
+        # board 2: neither player came (TK-R4)
+        assert hall.result(2, "-/-")["done"] == 1
+        b2 = until(lambda: _board(hall, 2)["result"] and _board(hall, 2), 30, "board 2's result shown")
+        assert b2["result"] == "-/-" and b2["state"] == "finished" and b2["result_code"], b2
+        # board 1: a game, a result, then the right one
+        hall.board(1).submit(lambda c: c.request("start", auth=True)).result(5)
+        until(lambda: _board(hall, 1)["state"] == "running", 30, "board 1 running")
+        assert _board(hall, 1)["result"] is None
+        assert hall.result(1, "1-0")["done"] == 1
+        b1 = until(lambda: _board(hall, 1)["pull"]["state"] == "verified" and _board(hall, 1), 30, "pulled")
+        first_code = b1["result_code"]
+        assert b1["result"] == "1-0" and first_code in b1["pull"]["message"], b1
+        assert _pulled(out, 1) == ["1-0"]
+        assert hall.result("1", "0-1")["done"] == 1  # the arbiter's correction: the last one counts
+        b1 = until(lambda: _board(hall, 1)["result"] == "0-1" and _board(hall, 1)["pull"]["state"] == "verified"
+                   and _board(hall, 1)["result_code"] in _board(hall, 1)["pull"]["message"] and _board(hall, 1),
+                   30, "the replaced result shown and its log pulled again")
+        assert b1["result_code"] != first_code
+        assert _pulled(out, 1) == ["1-0", "0-1"]  # both in the log, signed; the last counts
+        assert [b["result"] for b in hall.view()["boards"]] == ["0-1", "-/-"]
+    finally:
+        hall.close()
+        sims.close()
