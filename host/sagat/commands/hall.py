@@ -9,13 +9,26 @@ from ..cliutil import UserError, adder, arbiter_keys, current_key
 
 def cmd_hall(args: argparse.Namespace) -> int:
     """The arbiter's hall: every clock on one live page (docs/hall.md)."""
+    import datetime
+    import os
+
     from .. import hall
 
+    date = args.date or datetime.date.today().isoformat()
+    try:
+        datetime.date.fromisoformat(date)
+    except ValueError:
+        raise UserError(f"--date {date!r}: give the round's date as YYYY-MM-DD") from None
+    if args.round is not None and not 1 <= args.round <= 99:
+        raise UserError(f"--round {args.round}: a round is 1..99")
+    # each round's logs in their own folder, side by side: sagat-hall/round-1, sagat-hall/round-2, ...
+    out_dir = args.out or (os.path.join("sagat-hall", f"round-{args.round}") if args.round else "sagat-hall")
+    event = {"name": args.event, "round": args.round, "date": date, "site": args.site}
     try:
         return hall.run(args.port or [], args.sim, current_key(args), [k for k in arbiter_keys(args) if k],
-                        args.pairings, args.host, args.http_port, args.out, not args.no_usb,
+                        args.pairings, args.host, args.http_port, out_dir, not args.no_usb,
                         hall.wants_browser() and not args.no_browser, args.timeout, args.publish, args.subscribe,
-                        args.name)
+                        args.name, event)
     except hall.StartError as e:
         raise UserError(str(e)) from None
 
@@ -37,8 +50,14 @@ def add(subparsers) -> None:
                     help="the arbiter key (signs set up, start, pause, resume, results; verifies the pulled logs; "
                          "docs/arbiter-guide.md, Make a key)")
     sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
-    sp.add_argument("--out", default="sagat-hall", metavar="DIR",
-                    help="where finished games' logs are pulled, a folder per board (default: sagat-hall)")
+    sp.add_argument("--out", metavar="DIR",
+                    help="where finished games' logs are pulled, a folder per board, with round.json (the event, "
+                         "round, date, control and pairings, for sagat report) (default: sagat-hall/round-N with "
+                         "--round, else sagat-hall)")
+    sp.add_argument("--event", metavar="NAME", help="the event's name: on the page, the report, the TRF and the PGN")
+    sp.add_argument("--round", type=int, metavar="N", help="the round's number (1..99)")
+    sp.add_argument("--date", metavar="YYYY-MM-DD", help="the round's date (default: today)")
+    sp.add_argument("--site", metavar="PLACE", help="where it is played (the PGN's Site, the TRF's city)")
     sp.add_argument("--host", default="127.0.0.1",
                     help="the address the page is served on (default: 127.0.0.1, this PC only; 0.0.0.0: the "
                          "network, its buttons with the access token in the address it prints, by this PC's name and "

@@ -14,15 +14,21 @@ def cmd_report(args: argparse.Namespace) -> int:
     except ImportError:
         raise UserError("sagat report draws its plots with matplotlib: pip install 'sagat[report]'") from None
     from ..hall import pairings as P
-    from ..hall import report
+    from ..hall import pgn, report
 
-    pairs = {}
     keys = [k for k in arbiter_keys(args) if k]
     try:
-        if args.pairings:
-            pairs = P.read(args.pairings)
-        figures = report.build(args.sources, args.out, keys, pairs)
-    except (report.ReportError, P.PairingsError) as e:
+        info = report.round_info(args.sources)  # what the hall wrote of its round: never typed twice
+        event = {"name": args.event or info.get("event"), "round": args.round or info.get("round"),
+                 "date": args.date or info.get("date"), "site": args.site or info.get("site"),
+                 "tc": info.get("tc")}
+        pairs, source = info.get("pairings") or {}, None
+        trf_file = args.pairings or info.get("trf")  # (the hall keeps the pairing program's TRF it was given)
+        if trf_file:
+            pairs, source, event["round"] = P.load(trf_file, event["round"])
+        moves = pgn.read_moves(args.moves) if args.moves else None
+        figures = report.build(args.sources, args.out, keys, pairs, event, moves, source)
+    except (report.ReportError, P.PairingsError, pgn.PgnError) as e:
         raise UserError(str(e)) from None
     # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)
     text = f"{figures['games']} game(s): {figures['verified']} verified"
@@ -35,7 +41,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     if figures.get("no_log"):  # paired boards whose clocks left no played game
         n = len(figures["no_log"])
         text += f"; {n} paired board{'s' if n > 1 else ''} with no log ({', '.join(map(str, figures['no_log']))})"
-    out(args, figures, f"{text}: {figures['index']}")
+    made = ", round.csv" + (", round.trf" if figures["trf"] else " (no round.trf: give --pairings)") + \
+        (f", {len(figures['pgn'])} PGN" if figures["pgn"] else "")
+    out(args, figures, f"{text}: {figures['index']}{made}")
     return 1 if figures["failed"] else 0  # as `sagat logs verify` (the pages are written all the same)
 
 
@@ -44,13 +52,24 @@ def add(subparsers) -> None:
     cmd = adder(subparsers)
     sp = cmd("report", "a page per game from pulled logs (time-use plot, flag-fall certificate), and the round's",
              "From what `sagat logs pull` or `sagat hall` saved: a page per game with the time-use plot of both "
-             "sides, the flag-fall certificate and the events, and index.html listing the round. Exit code 1 "
+             "sides, the flag-fall certificate and the events, its clock record as PGN, and index.html with the "
+             "round's results table (also round.csv, and round.trf for the pairing program). Exit code 1 "
              "when a log does NOT verify (under the key given, or damaged where no key is needed to see it; the "
              "pages are written all the same), else 0. See docs/hall.md.")
     sp.add_argument("sources", nargs="+", metavar="DIR",
                     help="a pulled log's folder (records.bin, head.json), or a folder of them (sagat hall --out)")
     sp.add_argument("--out", default="sagat-report", metavar="DIR", help="where the pages go (default: sagat-report)")
-    sp.add_argument("--pairings", metavar="FILE", help="a CSV file: board, left player, right player")
+    sp.add_argument("--pairings", metavar="FILE",
+                    help="the round's pairings: a CSV file (board, left player, right player) or the pairing "
+                         "program's TRF (its round --round; round.trf then updates that file); default: those the "
+                         "hall was given (round.json in its folder)")
+    sp.add_argument("--event", metavar="NAME", help="the event's name (default: the hall's --event)")
+    sp.add_argument("--round", type=int, metavar="N", help="the round's number (default: the hall's --round)")
+    sp.add_argument("--date", metavar="YYYY-MM-DD", help="the round's date (default: the hall's)")
+    sp.add_argument("--site", metavar="PLACE", help="where it is played (the PGN's Site, the TRF's city)")
+    sp.add_argument("--moves", metavar="FILE",
+                    help="the scoresheets' moves as PGN (one game, or the round's with [Board \"N\"] tags): each "
+                         "game's PGN then has the clock's times on its moves (docs/pgn.md)")
     sp.add_argument("--key", action="append", metavar="KEY", help="the arbiter key the logs are chained with")
     sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
     sp.add_argument("--json", action="store_true", help="the figures as JSON")

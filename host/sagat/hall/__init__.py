@@ -34,7 +34,8 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairings_file: str | None, host: str,
         http_port: int, out_dir: str | None, usb: bool, browser: bool, timeout: float = 2.0,
-        publish: str | None = None, subscribe: str | None = None, name: str | None = None) -> int:
+        publish: str | None = None, subscribe: str | None = None, name: str | None = None,
+        event: dict | None = None) -> int:
     try:
         import uvicorn
 
@@ -46,11 +47,14 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
     from .sims import SimError, Sims
 
     pairs = {}
+    event = dict(event or {})
     if pairings_file:
-        try:
-            pairs = P.read(pairings_file)
+        try:  # a TRF: its round --round, else the round it has paired and not played (that round then)
+            pairs, source, event["round"] = P.load(pairings_file, event.get("round"))
         except P.PairingsError as e:
             raise StartError(str(e)) from None
+        if source is not None:  # kept beside the logs: the report's round.trf is that tournament's, updated
+            event["trf"] = pairings_file
     if sims is not None and not 1 <= sims <= 64:  # (None: no --sim)
         raise StartError("--sim takes 1..64 simulated clocks")
     sims = sims or 0
@@ -74,7 +78,7 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
     sock = _listen(host, http_port)
     # beyond this PC anyone on the network can open the page: its actions need this run's token
     token = None if is_loopback(host) else secrets.token_urlsafe(18)
-    hall = Hall(key, keys, pairs, out_dir, discover=usb, timeout=timeout)
+    hall = Hall(key, keys, pairs, out_dir, discover=usb, timeout=timeout, event=event)
     if publish:
         hall.publisher = mqtt.Publisher(hall, publish, name)
         bridges.append(hall.publisher)

@@ -6,6 +6,8 @@ TK-C5), pause all and resume all (TK-C15, TK-C18), each signed with the arbiter 
 from __future__ import annotations
 
 import functools
+import json
+import os
 import re
 import threading
 import time
@@ -71,8 +73,11 @@ def _then_state(b: BoardLink, clock, value):
 
 class Hall:
     def __init__(self, key: bytes = b"", keys: list[bytes] | None = None, pairings: dict | None = None,
-                 out_dir: str | None = None, discover: bool = True, find_ports=None, timeout: float = 2.0):
+                 out_dir: str | None = None, discover: bool = True, find_ports=None, timeout: float = 2.0,
+                 event: dict | None = None):
         self.key = key
+        self.event = {k: v for k, v in (event or {}).items() if v}  # name, round, date, site
+        self.tc: str | None = None  # the control of the last Set up all
         self.keys = keys if keys is not None else ([key] if key else [])
         self.pairings = pairings or {}
         self.out_dir = out_dir
@@ -155,8 +160,34 @@ class Hall:
         self.boards.sort(key=lambda x: x.number)
 
     def start(self) -> None:
+        self.save_round()
         if self.discover:
             self._disc.start()
+
+    def save_round(self) -> None:
+        """round.json beside the pulled logs: the event, the round, its date, the control set up and
+        the pairings, so `sagat report` of the folder never has them typed twice (report.round_info).
+        Written whole and then renamed: a cut write never leaves half a file."""
+        if not self.out_dir:
+            return
+        from .report import ROUND_FILE, TRF_COPY
+
+        info = {"event": self.event.get("name"), "round": self.event.get("round"), "date": self.event.get("date"),
+                "site": self.event.get("site"), "tc": self.tc,
+                "pairings": {str(b): list(p) for b, p in sorted(self.pairings.items())}}
+        path = os.path.join(self.out_dir, ROUND_FILE)
+        try:
+            os.makedirs(self.out_dir, exist_ok=True)
+            if self.event.get("trf"):  # the pairing program's TRF the pairings came from, as it was
+                import shutil
+
+                shutil.copyfile(self.event["trf"], os.path.join(self.out_dir, TRF_COPY))
+                info["trf"] = TRF_COPY
+            with open(path + ".new", "w", encoding="utf-8") as fh:
+                json.dump(info, fh, ensure_ascii=False, indent=1)
+            os.replace(path + ".new", path)
+        except OSError as e:
+            self.discover_error = f"cannot write {path}: {e.strerror or e}"
 
     def close(self) -> None:
         self.stop.set()
@@ -197,6 +228,7 @@ class Hall:
             notes.append(f"MQTT {self.publisher.host}:{self.publisher.port}: {self.publisher.error}")
         return {
             "boards": boards, "round": self.round, "action": self.last_action, "key": bool(self.key),
+            "event": self.event, "tc": self.tc,
             "discover_error": "; ".join(notes) or None, "time": time.time(),
         }
 
@@ -287,7 +319,11 @@ class Hall:
                 b.hall_tc = ans.get("tc") or text  # start round starts what this hall set up, nothing else
             return f"set up {text}"
 
-        return self._report(f"set up {text}", self._each(job, which), skipped, "set up")
+        report = self._report(f"set up {text}", self._each(job, which), skipped, "set up")
+        if report["done"]:
+            self.tc = text  # the round's control: on the page after a reload, in round.json for the report
+            self.save_round()
+        return report
 
     @_one_at_a_time
     def pause_all(self) -> dict:

@@ -1,5 +1,6 @@
 """The pairings file of a round: CSV rows `board, left player, right player` (a header row is
-optional), so the hall's page names the players at each board."""
+optional), so the hall's page names the players at each board; or the pairing program's TRF (FIDE's
+Tournament Report File, docs/trf.md), whose round's White sits at the left face."""
 
 from __future__ import annotations
 
@@ -11,8 +12,47 @@ class PairingsError(Exception):
     """One line for the user."""
 
 
-def read(path: str) -> dict[int, tuple[str, str]]:
-    """{board number: (left player, right player)}; PairingsError naming the file and line."""
+def _is_trf(path: str) -> bool:
+    """A TRF by its content: its first line that is neither blank nor a comment ('#', TRF's "###") is
+    a tag and a space ("012 ", "001 ", "XXR "); a CSV row starts with a board number and a comma."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False  # the CSV reader says why
+    for line in head.decode("utf-8", "replace").lstrip("\ufeff").splitlines():
+        if line.strip() and not line.startswith("#"):
+            return re.match(r"(?:[0-9]{3}|XX[A-Z]) ", line) is not None
+    return False
+
+
+def load(path: str, round_no: int | None = None):
+    """(pairings as read() gives them, the tournament a TRF holds or None, the round's number: the one
+    given, a TRF's round to play, or None): the report writes that tournament's TRF with the round."""
+    if not _is_trf(path):
+        return read(path), None, round_no
+    from . import trf
+
+    try:
+        t = trf.read(path)
+        rnd, boards, _ranks = trf.pairings(t, round_no)
+    except trf.TrfError as e:
+        raise PairingsError(str(e)) from None
+    return boards, t, rnd
+
+
+def read(path: str, round_no: int | None = None) -> dict[int, tuple[str, str]]:
+    """{board number: (left player, right player)}; PairingsError naming the file and line.
+
+    A TRF gives round `round_no`'s pairings (else the first round paired without results), White at
+    the left face; its byes are no board (sagat.hall.trf.byes lists them)."""
+    if _is_trf(path):
+        from . import trf
+
+        try:
+            return trf.pairings(trf.read(path), round_no)[1]
+        except trf.TrfError as e:
+            raise PairingsError(str(e)) from None
     try:
         with open(path, encoding="utf-8-sig", newline="") as fh:
             rows = list(csv.reader(fh))

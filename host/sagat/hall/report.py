@@ -3,14 +3,18 @@
 Each game's page has the time-use plot of both sides per move (matplotlib, saved as PNG beside
 it), the flag-fall certificate (who fell first, the exact instants by the clock's own ticks, the
 wall time, what the chain, the key and the signed head prove, the result and its code) and the
-events table. The round's page lists every board's games with their result and verification.
+events table; its clock record is beside it as PGN (pgn.py). The round's page is the results table
+(board, players, result, code, verified, flags: one A4 page in print), also as round.csv, and the
+round goes to the pairing program as round.trf (trf.py).
 
 A source is what `sagat logs pull` (or the hall) wrote for one clock: a folder with records.bin
 (and head.json), or a folder of such folders (the hall's --out, `board-03-<uid>` each)."""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import os
 import re
@@ -25,7 +29,11 @@ table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding
 th{background:#eee}.ok{color:#176c38;font-weight:700}.bad{color:#b3131b;font-weight:700}
 .unkeyed{color:#9a5b00;font-weight:700}
 .cert{border:3px double #333;padding:1rem 1.5rem;margin:1rem 0;background:#fafaf5}
-.cert h2{margin-top:0}img{max-width:100%;border:1px solid #ccc}td.num{text-align:right}"""
+.cert h2{margin-top:0}img{max-width:100%;border:1px solid #ccc}td.num{text-align:right}
+.event{color:#444;margin-top:-.5rem}td.res{font-weight:700;white-space:nowrap}
+@page{size:A4;margin:12mm}
+@media print{body{margin:0;max-width:none;font-size:10pt}a{color:inherit;text-decoration:none}
+.noprint{display:none}table{margin:.3rem 0;width:100%}td,th{padding:.05rem .3rem}h1{font-size:14pt;margin:0}}"""
 
 
 class ReportError(Exception):
@@ -161,8 +169,24 @@ def _e(x) -> str:
     return html.escape("" if x is None else str(x))
 
 
+def _event_line(event: dict | None) -> str:
+    """The event, the round and the date, as a heading's second line ('' when none is known)."""
+    event = event or {}
+    bits = [event.get("name"), f"round {event['round']}" if event.get("round") else None, event.get("date")]
+    return " &middot; ".join(_e(b) for b in bits if b)
+
+
+def _flags_text(flags: list[dict]) -> str:
+    """Who flagged, the first marked: "left (1st), right"."""
+    if not flags:
+        return ""
+    order = sorted(flags, key=lambda e: e.get("order") or 99)
+    return ", ".join(e["side"] + (" (1st)" if i == 0 and len(order) > 1 else "") for i, e in enumerate(order))
+
+
 def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tuple[str, list[str]],
-               head_note: str, keys: list[bytes], png: str) -> tuple[str, dict]:
+               head_note: str, keys: list[bytes], png: str, event: dict | None = None,
+               pgn_name: str | None = None) -> tuple[str, dict]:
     start = next((e for e in evs if e["type"] == "game_start"), None)
     setup = next((e for e in evs if e.get("tc")), start)
     result = [e for e in evs if e["type"] == "result"]
@@ -217,7 +241,9 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
     page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>
 <style>{CSS}</style></head><body>
 <p><a href="index.html">&larr; the round</a></p>
-<h1>{_e(title)}</h1><p>{who} &middot; time control {_e(tc)}</p>
+<h1>{_e(title)}</h1>{f'<p class=event>{_event_line(event)}</p>' if _event_line(event) else ''}
+<p>{who} &middot; time control {_e(tc)}{
+    f' &middot; <a href="{_e(quote(pgn_name))}">the clock record as PGN</a>' if pgn_name else ''}</p>
 <div class="cert"><h2>Flag-fall certificate</h2><table>{cert}</table></div>
 <h2>Time use</h2><img src="{_e(quote(os.path.basename(png)))}" alt="time left and time used per move, both sides">
 <h2>Events</h2><table><tr><th>seq</th><th>event</th><th>t</th><th>left</th><th>right</th><th>moves</th>
@@ -225,6 +251,8 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
     summary = {"label": label, "game": game, "players": players,
                "result": (result[-1].get("result") or result[-1].get("winner")) if result else None,
                "first_flag": min(flags, key=lambda e: e.get("order") or 99)["side"] if flags else None,
+               "flags": _flags_text(flags), "first": (setup or {}).get("first") or "left",
+               "tc": tc if isinstance(tc, str) else None,
                "status": status, "verdict": lines[0], "code": code if keyed else None}
     return page, summary
 
@@ -235,9 +263,76 @@ def _details(e: dict) -> str:
     return ", ".join(f"{k}={json.dumps(v)}" for k, v in e.items() if k not in skip and v is not None)
 
 
-def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | None = None) -> dict:
-    """Write the round's index.html and a page and a PNG per game into out_dir; returns figures."""
+STATUS_WORDS = {"verified": "verified", "unkeyed": "chain intact, authorship unproven", "sealed": "not checked",
+                "failed": "NOT verified", "nolog": "no log"}
+CSV_FIELDS = ("board", "left", "right", "result", "code", "log", "flags", "game", "clock")
+
+
+def round_info(paths: list[str]) -> dict:
+    """What the hall wrote of its round beside the logs (round.json: the event, the round, the date,
+    the control and the pairings), from the first source folder that has it; {} if none."""
+    for p in paths:
+        path = os.path.join(p, ROUND_FILE)
+        if not os.path.isfile(path):
+            continue
+        try:
+            with open(path, encoding="utf-8") as fh:
+                info = json.load(fh)
+        except (OSError, ValueError) as e:
+            raise ReportError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        if not isinstance(info, dict):
+            raise ReportError(f"{path} is not the hall's round file")
+        pairs = info.get("pairings") or {}
+        try:
+            info["pairings"] = {int(k): (str(v[0]), str(v[1])) for k, v in pairs.items()}
+        except (AttributeError, TypeError, ValueError, IndexError, KeyError):
+            raise ReportError(f"{path}: its pairings are not board: [left, right]") from None
+        info["trf"] = os.path.join(p, TRF_COPY) if info.get("trf") == TRF_COPY else None
+        return info
+    return {}
+
+
+ROUND_FILE = "round.json"  # written by the hall into its --out (core.Hall.save_round)
+TRF_COPY = "pairings.trf"  # beside it: the pairing program's TRF the hall's pairings came from
+
+
+def _csv(rows: list[dict]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_FIELDS)
+    for r in rows:
+        left, right = r["players"] or ("", "")
+        m = re.fullmatch(r"board-0*([0-9]+)(?:-(.+))?", r["label"])
+        w.writerow((m.group(1) if m else r["label"], left, right, r["result"] or "", r["code"] or "",
+                    STATUS_WORDS.get(r["status"], r["status"]), r.get("flags") or "",
+                    r["game"] if r["game"] is not None else "", (m.group(2) or "") if m else ""))
+    return buf.getvalue()
+
+
+def _trf_games(rows: list[dict], pairings: dict) -> list[dict]:
+    """One game per paired board for the pairing program: the board's last game with a result, else
+    its last game, else (no log) the pairing with no result."""
+    out = []
+    for board in sorted(pairings):
+        mine = [r for r in rows if _board(r["label"]) == board and r["status"] != "nolog"]
+        done = [r for r in mine if r["result"]]
+        r = (done or mine or [None])[-1]
+        left, right = pairings[board]
+        out.append({"board": board, "left": left, "right": right, "first": (r or {}).get("first") or "left",
+                    "result": (r or {}).get("result")})
+    return out
+
+
+def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | None = None,
+          event: dict | None = None, moves: str | None = None, source=None) -> dict:
+    """Write the round's index.html (the results table), round.csv, round.trf (with pairings), and a
+    page, a PNG and a PGN per game into out_dir; returns figures. `event`: name, round, date, site,
+    tc; `moves`: a scoresheet PGN's text (one game, or the round's games with their Board tags);
+    `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates."""
+    from . import pgn
+
     pairings = pairings or {}
+    event = dict(event or {})
     os.makedirs(out_dir, exist_ok=True)
     rows = []
     for label, folder in _sources(paths, bool(pairings)):
@@ -273,35 +368,71 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             name = f"{label}-game-{game}"
             png = os.path.join(out_dir, name + ".png")
             plot(evs, png, f"{_board_title(label)}, game {game}")
-            page, summary = _game_page(label, players, game, evs, log, verdict, head_note, keys, png)
+            try:
+                sheet = pgn.pick(moves, board, str(event["round"]) if event.get("round") else None) \
+                    if moves is not None else None
+                tags = {"Event": event.get("name") or "?", "Site": event.get("site") or "?",
+                        "Date": (event.get("date") or "????.??.??").replace("-", "."),
+                        "Round": str(event.get("round") or "?"), "Board": str(board) if board else "?",
+                        "Left": players[0] if players else "?", "Right": players[1] if players else "?"}
+                record = pgn.game(evs, tags, sheet)
+            except pgn.PgnError as e:
+                raise ReportError(f"{_board_title(label)}, game {game}: {e}") from None
+            with open(os.path.join(out_dir, name + ".pgn"), "w", encoding="utf-8") as fh:
+                fh.write(record)
+            page, summary = _game_page(label, players, game, evs, log, verdict, head_note, keys, png, event,
+                                       name + ".pgn")
             with open(os.path.join(out_dir, name + ".html"), "w", encoding="utf-8") as fh:
                 fh.write(page)
             summary["page"] = name + ".html"
+            summary["pgn"] = name + ".pgn"
             rows.append(summary)
     # every paired board is in the table: one whose clock left no played game says so
     played = {_board(r["label"]) for r in rows}
     missing = [b for b in sorted(pairings) if b not in played]
     for b in missing:
         rows.append({"label": f"board-{b}", "game": None, "players": pairings[b], "result": None,
-                     "first_flag": None, "code": None, "status": "nolog", "page": None})
+                     "first_flag": None, "flags": "", "code": None, "status": "nolog", "page": None})
     rows.sort(key=lambda r: (_board(r["label"]) is None, _board(r["label"]) or 0, r["label"], r["game"] or 0))
     if not rows:
         raise ReportError("no game was played in these logs")
     body = "".join(
         f"<tr><td>{_board_cell(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}</td>"
-        + ("<td class=num></td><td colspan=4><span class=bad>no log</span>: no game of this board's clock was "
-           "pulled</td><td></td></tr>" if r["status"] == "nolog" else
-           f"<td class=num>{r['game']}</td><td>{_e(r['result'] or 'none')}</td><td>{_e(r['first_flag'] or '')}</td>"
-           f"<td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'])}"
-           f"{': ' + _e(SEALED) if r['status'] == 'sealed' else ''}</td>"
-           f"<td><a href=\"{_e(quote(r['page']))}\">report</a></td></tr>")
+        + ("<td class=res></td><td></td><td><span class=bad>no log</span>: no game of this board's clock was "
+           "pulled</td><td></td><td class=num></td><td class=noprint></td></tr>" if r["status"] == "nolog" else
+           f"<td class=res>{_e(r['result'] or 'none')}</td><td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'])}"
+           f"{': ' + _e(SEALED) if r['status'] == 'sealed' else ''}</td><td>{_e(r['flags'])}</td>"
+           f"<td class=num>{r['game']}</td>"
+           f"<td class=noprint><a href=\"{_e(quote(r['page']))}\">report</a> "
+           f"<a href=\"{_e(quote(r['pgn']))}\">PGN</a></td></tr>")
         for r in rows)
-    index = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sagat: the round</title>
-<style>{CSS}</style></head><body><h1>The round</h1>
-<table><tr><th>board</th><th>players</th><th>game</th><th>result</th><th>first flag</th><th>result code</th>
-<th>log</th><th></th></tr>{body}</table></body></html>"""
+    heading = _event_line(event)
+    title = "Results" + (f": {event['name']}" if event.get("name") else "") + (
+        f", round {event['round']}" if event.get("round") else "")
+    index = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>
+<style>{CSS}</style></head><body><h1>Results</h1>{f'<p class=event>{heading}</p>' if heading else ''}
+<table><tr><th>board</th><th>players (left - right)</th><th>result</th><th>result code</th><th>log</th>
+<th>flags</th><th>game</th><th class=noprint></th></tr>{body}</table>
+<p class=noprint><a href="round.csv">round.csv</a>{' &middot; <a href="round.trf">round.trf</a>' if pairings else ''}
+</p></body></html>"""
     with open(os.path.join(out_dir, "index.html"), "w", encoding="utf-8") as fh:
         fh.write(index)
+    with open(os.path.join(out_dir, "round.csv"), "w", encoding="utf-8", newline="") as fh:
+        fh.write(_csv(rows))
+    trf_path = None
+    if pairings:  # the pairing program needs the players: no TRF of a round without pairings
+        from . import trf
+
+        try:
+            text = trf.write({"name": event.get("name") or "?", "round": event.get("round") or 1,
+                              "date": event.get("date"), "city": event.get("site"), "arbiter": event.get("arbiter"),
+                              "tc": event.get("tc") or next((r["tc"] for r in rows if r.get("tc")), None)},
+                             _trf_games(rows, pairings), source)
+        except trf.TrfError as e:
+            raise ReportError(f"round.trf: {e}") from None
+        trf_path = os.path.join(out_dir, "round.trf")
+        trf.save(trf_path, text)
     return {"games": len(rows) - len(missing), "no_log": missing,
             **{k: sum(1 for r in rows if r["status"] == k) for k in ("verified", "unkeyed", "sealed", "failed")},
-            "index": os.path.join(out_dir, "index.html")}
+            "index": os.path.join(out_dir, "index.html"), "csv": os.path.join(out_dir, "round.csv"),
+            "trf": trf_path, "pgn": [r["pgn"] for r in rows if r.get("pgn")]}

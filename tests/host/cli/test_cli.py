@@ -259,11 +259,13 @@ def test_report_without_a_key_says_why_a_log_is_not_checked(tmp_path, capsys, mo
     from sagat.hall import report
 
     index = str(tmp_path / "index.html")
-    monkeypatch.setattr(report, "build", lambda sources, out, keys, pairs: {
-        "games": 2, "verified": 0, "unkeyed": 0, "sealed": 2, "failed": 0, "index": index})
+    monkeypatch.setattr(report, "build", lambda sources, out, keys, pairs, *more: {
+        "games": 2, "verified": 0, "unkeyed": 0, "sealed": 2, "failed": 0, "index": index, "trf": None,
+        "pgn": ["a.pgn", "b.pgn"]})
     assert main(["report", str(tmp_path), "--out", str(tmp_path / "a")]) == 0
     assert capsys.readouterr().out == (f"2 game(s): 0 verified, 2 sealed with an arbiter key, not checked (give "
-                                       f"--key-file or --key): {index}\n")
+                                       f"--key-file or --key): {index}, round.csv (no round.trf: give --pairings), "
+                                       f"2 PGN\n")
 
 def _text(path) -> str:
     """A page's text, its style and tags dropped."""

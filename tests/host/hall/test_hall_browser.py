@@ -31,6 +31,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 KEY = b"hall arbiter key"
 N = 8
+EVENT = "Қазақстан чемпионаты"
 TC_S = 2  # every game: 2 s sudden death, so the flags fall 2 s after the round's instant
 # the screenshots in docs/ (hall.png, hall-report.png) are this test's: SAGAT_DOCS_SHOTS=1 writes them
 # there; otherwise they go to a temporary folder (taken all the same), so a test run leaves the
@@ -84,7 +85,8 @@ def hall():
         # (each clock's answer within 10 s, not 2: 8 simulators, the hall and a browser on a loaded
         # machine may hold one up past 2 s, and a set-up or a pull then failed on that alone)
         [sys.executable, "-m", "sagat", "hall", "--sim", str(N), "--no-usb", "--no-browser", "--http-port", str(port),
-         "--pairings", pairs, "--key-file", key_file, "--out", os.path.join(tmp, "logs"), "--timeout", "10"],
+         "--pairings", pairs, "--key-file", key_file, "--out", os.path.join(tmp, "logs"), "--timeout", "10",
+         "--event", EVENT, "--round", "3", "--date", "2026-12-07"],
         stderr=subprocess.PIPE, text=True, env=env)
     try:
         url, t0 = _started(proc)
@@ -260,6 +262,29 @@ def test_a_round_in_the_browser(hall, browser):
                    "the result on its board")
     assert shown == "0\u20131"
     assert d.find_element("css selector", "#board-1 button[data-result]").text.startswith("change result")
+    # the round's results table: the event, every board, board 1's result and code
+    assert d.find_element("id", "event").text == f"{EVENT} \u00b7 round 3 \u00b7 2026-12-07"
+    code1 = _get(hall["url"] + "api/state")["boards"][0]["result_code"]
+    _until(d, f"document.querySelector('#results-body tr[data-number=\"1\"]').textContent.includes('{code1}')",
+           WAIT, "board 1's result in the results table")
+    rows = d.execute_script("return Array.from(document.querySelectorAll('#results-body tr'))"
+                            ".map(r => Array.from(r.cells).map(c => c.textContent))")
+    assert len(rows) == N and rows[0][:4] == ["1", "Player 1 \u2013 Player 2", "0\u20131", code1], rows
+    assert all(r[2] == "" for r in rows[1:]), rows
+    # printed: the results table alone, on one A4 page, no buttons
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        shown = d.execute_script(
+            "const v = (s) => Array.from(document.querySelectorAll(s)).some(e => e.offsetParent !== null);"
+            "return {boards: v('#boards'), buttons: v('button'), header: v('header'), results: v('#results-body tr')}")
+        assert shown == {"boards": False, "buttons": False, "header": False, "results": True}, shown
+        d.save_screenshot(os.path.join(DOCS, "hall-print.png"))
+    finally:
+        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    import base64
+
+    pdf = base64.b64decode(d.execute_cdp_cmd("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69})["data"])
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 1  # one A4 page
     assert _get(hall["url"] + "api/state")["boards"][0]["result"] == "0-1"
     _until(d, "document.querySelector('#board-1 [data-pull=verified]')", WAIT, "board 1's log verified")
     foot = d.find_element("css selector", "#board-1 .foot").text
@@ -288,8 +313,11 @@ def test_the_rounds_report_from_the_halls_own_pulls(hall, browser, tmp_path):
 
     tmp = hall["tmp"]
     out = tmp_path / "round"
-    assert main(["report", os.path.join(tmp, "logs"), "--key-file", os.path.join(tmp, "key"), "--pairings",
-                 os.path.join(tmp, "pairings.csv"), "--out", str(out)]) == 0
+    # (the pairings, the event and the round come from the hall's round.json: never typed twice)
+    assert main(["report", os.path.join(tmp, "logs"), "--key-file", os.path.join(tmp, "key"), "--out", str(out)]) == 0
+    assert os.path.exists(out / "round.trf") and os.path.exists(out / "round.csv")
+    csv_rows = (out / "round.csv").read_text(encoding="utf-8").splitlines()
+    assert csv_rows[0] == "board,left,right,result,code,log,flags,game,clock" and len(csv_rows) == N + 1
     code = _get(hall["url"] + "api/state")["boards"][0]["result_code"]
     d = browser
     d.get((out / "index.html").as_uri())
@@ -299,6 +327,7 @@ def test_the_rounds_report_from_the_halls_own_pulls(hall, browser, tmp_path):
     assert all("no log" in r.text for r in rows[2:]), [r.text for r in rows[2:]]
     row = rows[1].text
     assert row.startswith("1 sim-") and "Player 1 - Player 2" in row and "0-1" in row and code in row, row
+    assert f"{EVENT} · round 3 · 2026-12-07" in d.find_element("css selector", ".event").text
     assert "verified" in row and "NOT" not in row
     d.find_element("link text", "report").click()
     cert = d.find_element("css selector", ".cert").text

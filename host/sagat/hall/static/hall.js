@@ -146,6 +146,39 @@ function render(h) {
   else $("round").textContent = r.spread_ms == null ? `round: no board started` :
     `round: ${r.started} boards started, spread ${r.spread_ms} ms (\u00b1${r.err_ms} ms)`;
   $("round").dataset.spread = r && r.spread_ms != null ? r.spread_ms : "";
+  showRound(h);
+}
+
+// The round's results table (one A4 page in print): every board of this hall and the halls it shows
+const LOG_WORDS = {verified: "verified", unkeyed: "chain intact, authorship unproven", failed: "NOT verified",
+                   pulling: "pulling", retrying: "pulling again soon", reported: "its hall's word"};
+
+function resultRow(b) {
+  const players = Array.isArray(b.players) ? `${esc(b.players[0])} &ndash; ${esc(b.players[1])}` : "";
+  const res = typeof b.result === "string" && Object.hasOwn(RESULT_TEXT, b.result) ? RESULT_TEXT[b.result] : "";
+  const pull = obj(b.pull);
+  const log = typeof pull.state === "string" && Object.hasOwn(LOG_WORDS, pull.state) ? LOG_WORDS[pull.state] : "";
+  const flags = b.flag_note || list(b.alerts).map(obj).filter((a) => a.kind === "flag").map((a) => a.text).join(" ");
+  return `<tr data-number="${esc(b.number)}"><td class="n">${esc(b.number)}</td><td>${players}</td>` +
+    `<td class="r">${res}</td><td>${esc(b.result_code || "")}</td><td class="${word(pull.state)}">${esc(log)}</td>` +
+    `<td>${esc(flags)}</td></tr>`;
+}
+
+let tcShown = false;  // the round's control goes into the field once (a reload, a second tab), not over typing
+
+function showRound(h) {
+  const ev = obj(h.event);
+  const round = num(ev.round) != null ? "round " + ev.round : "";
+  const words = [ev.name, round, ev.date, ev.site].filter((x) => typeof x === "string" && x !== "");
+  $("event").textContent = words.join(" \u00b7 ");
+  $("results-event").textContent = words.length ? "\u00b7 " + words.join(" \u00b7 ") : "";
+  const rows = list(h.boards).map(obj).filter((b) => !b.match).map((b) => { try { return resultRow(b); } catch (e) { return ""; } });
+  const html = rows.join("");
+  if ($("results-body").dataset.html !== html) { $("results-body").innerHTML = html; $("results-body").dataset.html = html; }
+  if (!tcShown && typeof h.tc === "string" && h.tc && document.activeElement !== $("tc")) {
+    $("tc").value = h.tc;
+    tcShown = true;
+  }
 }
 
 function showAction(a) {
@@ -176,6 +209,8 @@ $("setup").addEventListener("submit", (ev) => {
 $("btn-start").addEventListener("click", (ev) => post("/api/start", {}, ev.currentTarget));
 $("btn-pause").addEventListener("click", (ev) => post("/api/pause", {}, ev.currentTarget));
 $("btn-resume").addEventListener("click", (ev) => post("/api/resume", {}, ev.currentTarget));
+$("btn-print").addEventListener("click", () => window.print());
+$("tc").addEventListener("input", () => { tcShown = true; });
 
 // on the press, not the click: the card may be drawn again between the press and the release
 $("boards").addEventListener("pointerdown", (ev) => {

@@ -1,0 +1,424 @@
+"""A game's clock record as PGN (`sagat report` writes it beside each game's page; docs/pgn.md).
+
+The Seven Tag Roster, TimeControl, and for every completed move the mover's clock after it and the
+time it took, as `{[%clk H:MM:SS.fff] [%emt H:MM:SS.fff]}` (the clock-comment convention lichess and
+chess.com write; the log's milliseconds as a fraction, as python-chess writes it: nothing rounded).
+White is the player who moved first (бастаушы). The clock does not know the moves: given a
+scoresheet's PGN (toguz kumalak moves like `76(10)`, or SAN), the comments go on its moves; without
+one, the movetext is the move numbers and the clock comments alone (`1. {...} 1... {...} 2. {...}`)."""
+
+from __future__ import annotations
+
+import re
+
+from sagatfw.core import tcparse
+from sagatfw.core import timecontrol as TC
+
+from .report import turns
+
+
+class PgnError(Exception):
+    """One line for the user."""
+
+
+ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+OTHER = {"left": "right", "right": "left"}
+# the clock's results are written left-right (engine/rules.py RESULT_NAMES); the winner per result
+# (None: a draw), and whether it is a forfeit (TK-R4: a player absent, or 30 min late, is marked -)
+WINNER = {"1-0": ("left", False), "0-1": ("right", False), "1/2-1/2": (None, False),
+          "+/-": ("left", True), "-/+": ("right", True)}
+WIDTH = 79  # the export format's movetext lines (PGN standard 8.2.6)
+
+# ------------------------------------------------------------------ TimeControl
+
+
+def _pgn_tc(t) -> str | None:
+    """One side's parsed control in the PGN standard's TimeControl notation (9.6.1), None if it has none."""
+    if t.kind == TC.COUNTUP:
+        return "-"
+    if t.kind == TC.HOURGLASS:
+        return "*%d" % (t.stages[0].time_ms // 1000)
+    if t.byo != TC.BYO_NONE:
+        return None  # byo-yomi: no form
+    parts = []
+    for s in t.stages:
+        if s.mode not in (TC.SUDDEN, TC.FISCHER):
+            return None  # a simple or Bronstein delay: no form
+        part = ("%d/" % s.moves if s.moves else "") + "%d" % (s.time_ms // 1000)
+        parts.append(part + ("+%d" % (s.bonus_ms // 1000) if s.mode == TC.FISCHER else ""))
+    # a final stage with a move count repeats in sagat's notation as the standard's last field does
+    return ":".join(parts)
+
+
+def tc_tag(tc: str | None) -> str:
+    """The PGN TimeControl value of a sagat TimeControl string: "300+3", "40/5400:1800", "*60" (an
+    hourglass: the standard's sandclock), "-" (count-up: no control). "?" when it has no PGN form (a
+    delay, Bronstein, byo-yomi), is unknown or unreadable, or is a handicap whose sides differ (the
+    tag holds one control: game() gives White's and says both in [SagatTimeControl])."""
+    if not isinstance(tc, str) or not tc.strip():
+        return "?"
+    try:
+        left, right = tcparse.parse_sides(tc)
+    except ValueError:
+        return "?"
+    a, b = _pgn_tc(left), _pgn_tc(right)
+    return a if a is not None and a == b else "?"
+
+
+def _side_tc(tc, side: str) -> str | None:
+    """A side's own sagat control string from a setup record's tc (a string, or {left, right})."""
+    if isinstance(tc, dict):
+        return tc.get(side)
+    if isinstance(tc, str) and "|" in tc:
+        parts = tc.split("|")
+        return parts[0 if side == "left" else 1].strip() if len(parts) == 2 else None
+    return tc
+
+
+# ------------------------------------------------------------------ the clock's moves
+
+
+def clock_comments(events: list[dict]) -> list[tuple[str, int, int, int]]:
+    """Every completed move (a press after the start) in play order: (side, full-move number (White's
+    n and Black's reply share n), the mover's face after it in ms (after any increment or stage time,
+    as the press record has it), ms used (report.turns': its pauses excluded, TK-C15))."""
+    per_side = turns(events)
+    taken = {"left": 0, "right": 0}
+    out = []
+    started = False
+    for e in events:  # the presses report.turns counts, in the order they were made
+        if e["type"] == "game_start":
+            started = True
+        elif e["type"] == "press" and started and e.get("side") in taken:
+            side = e["side"]
+            n, used, _left = per_side[side][taken[side]]
+            taken[side] += 1
+            out.append((side, n, e.get(f"{side}_ms") or 0, used))
+    return out
+
+
+def _hms(ms: int) -> str:
+    """H:MM:SS with the milliseconds as a fraction, trailing zeros dropped (python-chess's set_clock form)."""
+    ms = max(0, ms)
+    s, milli = divmod(ms, 1000)
+    h, rest = divmod(s, 3600)
+    frac = (".%03d" % milli).rstrip("0") if milli else ""
+    return "%d:%02d:%02d%s" % (h, rest // 60, rest % 60, frac)
+
+
+def _comment(clk: int, used: int) -> str:
+    return "{[%%clk %s] [%%emt %s]}" % (_hms(clk), _hms(used))
+
+
+# ------------------------------------------------------------------ reading a scoresheet's PGN
+
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\r\n]|\\.)*)"\s*\]')
+_SPACE = re.compile(r"\s+")
+_RESULT = re.compile(r"(?:1-0|0-1|1/2-1/2|\*)(?=[\s{};()\[]|$)")
+_NUMBER = re.compile(r"[0-9]+\.+")
+_NAG = re.compile(r"\$[0-9]+|[!?]{1,2}(?=[\s{};()\[]|$)")
+# a move: any run of characters but PGN's delimiters; "(digits)" inside one is a toguz kumalak
+# capture (`76(10)`), any other parenthesis a variation
+_MOVE = re.compile(r'[^\s{}();\[\]"]+(?:\([0-9]+\)[^\s{}();\[\]"]*)*')
+
+
+def _parse(text: str) -> list[tuple[dict, list[tuple[str, str]], str, int]]:
+    """The games of a PGN text: (tags, movetext tokens (kind, text), Result tag or marker, where it starts)."""
+    text = text.lstrip("\ufeff")
+    games: list[tuple[dict, list[tuple[str, str]], str, int]] = []
+    pos = 0
+    line = 1
+    while True:
+        tags: dict[str, str] = {}
+        tokens: list[tuple[str, str]] = []
+        depth = 0
+        marker = ""
+        at = None
+        while pos < len(text):
+            m = _SPACE.match(text, pos)
+            if m:
+                line += m.group().count("\n")
+                pos = m.end()
+                continue
+            if text.startswith("%", pos) and (pos == 0 or text[pos - 1] == "\n"):
+                end = text.find("\n", pos)
+                pos = len(text) if end < 0 else end  # an escape line
+                continue
+            if at is None:
+                at = pos
+            if text[pos] == "[":
+                if tokens or marker:
+                    break  # the next game's tags
+                m = _TAG.match(text, pos)
+                if not m:
+                    raise PgnError(f"line {line}: a broken tag (write it [Name \"value\"])")
+                tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+                pos = m.end()
+                continue
+            if marker:
+                break  # the next game, without tags
+            c = text[pos]
+            if c == "{":
+                end = text.find("}", pos)
+                if end < 0:
+                    raise PgnError(f"line {line}: a comment {{ that is never closed with }}")
+                tokens.append(("comment", text[pos:end + 1]))
+                line += text.count("\n", pos, end)
+                pos = end + 1
+            elif c == ";":
+                end = text.find("\n", pos)
+                end = len(text) if end < 0 else end
+                tokens.append(("line", text[pos:end]))
+                pos = end
+            elif c == "(":
+                depth += 1
+                tokens.append(("open", "("))
+                pos += 1
+            elif c == ")":
+                if not depth:
+                    raise PgnError(f"line {line}: a ) that closes no variation")
+                depth -= 1
+                tokens.append(("close", ")"))
+                pos += 1
+            elif c in '}]"':
+                raise PgnError(f"line {line}: an unexpected {c} in the moves")
+            elif depth == 0 and (m := _RESULT.match(text, pos)):
+                marker = m.group()
+                pos = m.end()
+            else:
+                for kind, rx in (("number", _NUMBER), ("nag", _NAG), ("move", _MOVE)):
+                    m = rx.match(text, pos)
+                    if m:
+                        tokens.append((kind, m.group()))
+                        pos = m.end()
+                        break
+                else:  # pragma: no cover - _MOVE takes any character the branches above leave
+                    raise PgnError(f"line {line}: cannot read {text[pos:pos + 20]!r}")
+        if depth:
+            raise PgnError(f"line {line}: a variation ( that is never closed with )")
+        if not tags and not tokens and not marker:
+            return games
+        games.append((tags, tokens, tags.get("Result") or marker, at or 0))
+
+
+def _main_moves(tokens: list[tuple[str, str]]) -> int:
+    depth = 0
+    n = 0
+    for kind, _text in tokens:
+        depth += kind == "open"
+        depth -= kind == "close"
+        n += kind == "move" and depth == 0
+    return n
+
+
+def read_moves(path: str) -> str:
+    """A scoresheet PGN file's text (one game, or a round's games told apart by [Board "N"]: pick()),
+    checked: PgnError with one line when it is missing, not UTF-8, broken or holds no moves."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise PgnError(f"{path}: no such file (give the scoresheet's PGN)") from None
+    except OSError as e:
+        raise PgnError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise PgnError(f"{path}: not UTF-8 text (byte {e.start}): save the PGN as UTF-8") from None
+    try:
+        games = _parse(text)
+    except PgnError as e:
+        raise PgnError(f"{path}: {e}") from None
+    if not any(_main_moves(tokens) for _tags, tokens, _r, _at in games):
+        raise PgnError(f"{path}: no moves in it (a PGN's movetext, e.g. 1. 76(10) 45(12) 2. ...)")
+    return text
+
+
+def _same(a: str, b: str) -> bool:
+    a, b = a.strip(), b.strip()
+    return int(a) == int(b) if a.isdigit() and b.isdigit() else a == b
+
+
+def pick(text: str, board: int | str | None, round_: str | None = None) -> str | None:
+    """The game of `board` in a scoresheet PGN of several games: the one whose [Board] tag is `board`
+    (and whose [Round] is `round_`, when both say one); a file of one game without a Board tag is that
+    game. None if no game is the board's; PgnError if two are."""
+    games = _split(text)
+    if len(games) == 1 and "Board" not in games[0][0]:
+        return games[0][1]
+    found = [g for tags, g in games if board is not None and "Board" in tags and _same(tags["Board"], str(board))
+             and (round_ is None or "Round" not in tags or _same(tags["Round"], str(round_)))]
+    if len(found) > 1:
+        raise PgnError(f"{len(found)} games for board {board}" + (f" in round {round_}" if round_ else "")
+                       + " in the moves file: give each board one")
+    return found[0] if found else None
+
+
+def _split(text: str) -> list[tuple[dict, str]]:
+    """(tags, the game's own text) of each game of a PGN text."""
+    games = _parse(text)
+    body = text.lstrip("\ufeff")
+    return [(tags, body[at:games[i + 1][3] if i + 1 < len(games) else len(body)])
+            for i, (tags, _tokens, _r, at) in enumerate(games)]
+
+
+# ------------------------------------------------------------------ writing
+
+
+def _tag(name: str, value: str) -> str:
+    value = re.sub(r"[\r\n\t]+", " ", str(value)).replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{value}"]'
+
+
+def _wrap(tokens: list[str]) -> str:
+    """Movetext lines of at most WIDTH characters, broken between tokens (a ; comment ends its line)."""
+    lines: list[str] = []
+    cur = ""
+    for tok in tokens:
+        if cur and len(cur) + 1 + len(tok) > WIDTH:
+            lines.append(cur)
+            cur = ""
+        cur = f"{cur} {tok}" if cur else tok
+        if tok.startswith(";"):
+            lines.append(cur)
+            cur = ""
+    if cur:
+        lines.append(cur)
+    return "\n".join(lines)
+
+
+def _result(events: list[dict], white: str) -> tuple[str, str | None, str | None]:
+    """(PGN Result, Termination or None, a comment or None) from the log's last result record. A
+    forfeit (TK-R4) is the win it gives, its Termination the standard's "rules infraction" (an
+    administrative forfeit); both forfeited (-/-) has no PGN result: "*", with a comment."""
+    res = [e.get("result") for e in events if e["type"] == "result" and e.get("result")]
+    if not res:
+        return "*", None, None
+    clock = res[-1]
+    if clock == "-/-":
+        why = "-/- on the clock: both players lost by forfeit (TK-R4): PGN has no result for it"
+        return "*", "rules infraction", why
+    if clock not in WINNER:
+        return "*", None, f"{clock} on the clock: no PGN result for it"
+    winner, forfeit = WINNER[clock]
+    pgn = "1/2-1/2" if winner is None else "1-0" if winner == white else "0-1"  # TK-R2
+    if not forfeit:
+        return pgn, None, None
+    who = "White" if winner == white else "Black"
+    return pgn, "rules infraction", f"{clock} on the clock: {who} ({winner}) won by forfeit (TK-R4)"
+
+
+def game(events: list[dict], tags: dict[str, str], moves: str | None = None) -> str:
+    """The PGN text of one game from its events (log.shown(game=g)). `tags`: Event, Site, Date
+    (YYYY.MM.DD), Round, Board, the players as "Left" and "Right" (White is the one who moved first),
+    any other tag to add. `moves`: a scoresheet's PGN of this game (PgnError if it is broken): the
+    clock comments go on its moves in order; its tags stay where they are not the ones written here."""
+    setup: dict = next((e for e in events if e["type"] == "game_start"), {}) or next(
+        (e for e in reversed(events) if e.get("tc") is not None), {})
+    white: str = setup["first"] if setup.get("first") in OTHER else "left"
+    black = OTHER[white]
+    sheet_tags: dict[str, str] = {}
+    tokens: list[tuple[str, str]] = []
+    sheet_result = ""
+    if moves is not None:
+        games = _parse(moves)
+        if len(games) != 1:
+            raise PgnError(f"{len(games)} games in the moves given: one is needed")
+        sheet_tags, tokens, sheet_result, _at = games[0]
+    result, termination, why = _result(events, white)
+
+    names = {"White": tags.get(white.capitalize()), "Black": tags.get(black.capitalize())}
+    start = next((e for e in events if e["type"] == "game_start"), {})
+    wall = start.get("wall") or ""
+    utc = re.match(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}:[0-9]{2}:[0-9]{2})", wall)
+    values = {
+        "Event": tags.get("Event"), "Site": tags.get("Site"),
+        "Date": tags.get("Date") or (".".join(utc.groups()[:3]) if utc else None), "Round": tags.get("Round"),
+        **names, "Result": result,
+    }
+    out = [(k, values[k] or sheet_tags.get(k) or ("????.??.??" if k == "Date" else "?")) for k in ROSTER]
+    if tags.get("Board"):
+        out.append(("Board", tags["Board"]))
+    tc = setup.get("tc")
+    wtc, btc = _side_tc(tc, white), _side_tc(tc, black)
+    out.append(("TimeControl", tc_tag(wtc) if wtc else "?"))
+    if wtc and btc and wtc != btc:
+        out.append(("SagatTimeControl", f"White {wtc} | Black {btc}"))  # a handicap: each side's
+    elif wtc and tc_tag(wtc) == "?":
+        out.append(("SagatTimeControl", wtc))  # a delay, Bronstein, byo-yomi: no PGN form
+    if termination:
+        out.append(("Termination", termination))
+    if utc:
+        out += [("UTCDate", ".".join(utc.groups()[:3])), ("UTCTime", utc.group(4))]
+    written = {k for k, _v in out} | {"Left", "Right"}
+    out += [(k, v) for k, v in tags.items() if k not in written and re.fullmatch(r"[A-Za-z0-9_]+", k)]
+    written |= set(tags)
+    out += [(k, v) for k, v in sheet_tags.items() if k not in written]  # the sheet's own: Variant, ...
+
+    clock = clock_comments(events)
+    body = _movetext(clock, white, tokens) if moves is not None else _numbers(clock, white)
+    if moves is not None:
+        have = _main_moves(tokens)
+        if have > len(clock):
+            body.append(f"{{the scoresheet has {have} moves, the clock counted {len(clock)}: the scoresheet's "
+                        f"last {have - len(clock)} have no clock time}}")
+        elif have < len(clock):
+            body.append(f"{{the clock counted {len(clock)} moves, the scoresheet has {have}: the clock's "
+                        f"last {len(clock) - have} are on no move here}}")
+        if sheet_result not in ("", "*", result):
+            body.append(f"{{the scoresheet's result: {sheet_result}}}")
+    for e in sorted((e for e in events if e["type"] == "flag"), key=lambda e: e.get("order") or 99):
+        who = "White" if e.get("side") == white else "Black"
+        nth = {1: ", first", 2: ", second"}.get(e.get("order") or 0, "")
+        body.append(f"{{flag: {who} ({e.get('side')}) at game time {_hms(e['t'])}{nth}}}")
+    if why:
+        body.append("{" + why + "}")
+    body.append(result)
+    return "\n".join(_tag(k, v) for k, v in out) + "\n\n" + _wrap(body) + "\n"
+
+
+def _numbers(clock: list[tuple[str, int, int, int]], white: str) -> list[str]:
+    """The movetext without moves: each move's number (n. White's, n... Black's) and its clock comment."""
+    out = []
+    for side, n, clk, used in clock:
+        out += [f"{n}." if side == white else f"{n}...", _comment(clk, used)]
+    return out
+
+
+def _movetext(clock: list[tuple[str, int, int, int]], white: str, tokens: list[tuple[str, str]]) -> list[str]:
+    """The scoresheet's movetext, the main line renumbered (n. before White's move, n... before Black's
+    after anything else) and the i-th clock comment after its i-th move (and the move's NAGs)."""
+    out: list[str] = []
+    depth = 0
+    i = 0
+    pending = None
+    last_white = False
+    for kind, text in tokens:
+        if pending and not (kind == "nag" and depth == 0):
+            out.append(pending)
+            pending = None
+            last_white = False
+        if depth == 0 and kind == "number":
+            continue
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+        if kind == "move" and depth == 0:
+            n, is_white = i // 2 + 1, i % 2 == 0
+            if is_white:
+                out.append(f"{n}.")
+            elif not last_white:
+                out.append(f"{n}...")
+            out.append(text)
+            if i < len(clock):
+                _side, _n, clk, used = clock[i]
+                pending = _comment(clk, used)
+            last_white = is_white
+            i += 1
+            continue
+        out.append(text)
+        last_white = last_white and kind == "nag" and depth == 0
+    if pending:
+        out.append(pending)
+    return out
