@@ -160,7 +160,8 @@ class Hall:
         self.boards.sort(key=lambda x: x.number)
 
     def start(self) -> None:
-        self.save_round()
+        if self.pairings or self.event.get("name") or self.event.get("round"):  # (else at the first Set up all)
+            self.save_round()
         if self.discover:
             self._disc.start()
 

@@ -21,6 +21,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -39,7 +40,8 @@ def _start_hall(*args: str):
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
     proc = subprocess.Popen([sys.executable, "-m", "sagat", "hall", "--no-usb", "--no-browser",
-                             "--http-port", str(port), *args], stderr=subprocess.PIPE, text=True, env=env)
+                             "--http-port", str(port), *args], stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=tempfile.mkdtemp(prefix="sagat-hall-cwd-"))  # (its default --out goes there)
     lines = []
     end = time.monotonic() + 60
     while time.monotonic() < end:
