@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -567,8 +568,20 @@ def _keys_raw():
     return fd, saved
 
 
+def play_spec(seed: int, think: str) -> str:
+    """The simulator's --play value (SEED:LO-HI in ms) from a seed and a think range in seconds
+    ("1-4", "0.3-1.5"); SimError saying what is wrong."""
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*-\s*([0-9]+(?:\.[0-9]+)?)\s*", think or "")
+    lo, hi = (round(float(m.group(1)) * 1000), round(float(m.group(2)) * 1000)) if m else (0, -1)
+    if not m or not 50 <= lo <= hi <= 3600000:
+        raise SimError(f"--think {think!r}: a range of seconds MIN-MAX, MIN at least 0.05, e.g. 1-4 or 0.3-1.5")
+    if not 0 <= seed < 2 ** 31:
+        raise SimError(f"--play {seed}: a seed is 0..{2 ** 31 - 1}")
+    return f"{seed}:{lo}-{hi}"
+
+
 def _run_serial(flash: str, headless: bool = False, ready=None, script: str | None = None,
-               oled: str | None = None) -> int:
+                oled: str | None = None, play: str | None = None) -> int:
     """The sim board with its serial link on a pseudo-terminal that pyserial (or `sagat --port`)
     opens like /dev/ttyACM0. The firmware's stdin/stdout are that link, as a board's USB serial;
     the faces and keys use this terminal unless headless. `ready(path)` is called with the pty's
@@ -578,7 +591,7 @@ def _run_serial(flash: str, headless: bool = False, ready=None, script: str | No
     import tty
 
     cmd, fw, folder = _engine(flash, oled)
-    cmd += ["--serial"] + (["--headless"] if headless else [])
+    cmd += ["--serial"] + (["--headless"] if headless else []) + (["--play", play] if play else [])
     actions_file = None
     if script:  # played in real time while the link is served; the clock stays up afterwards
         try:

@@ -3,11 +3,12 @@
 #
 #   micropython firmware/main.py --flash IMG [--virtual] [--actions FILE] [--base TICKS]
 #                                [--start MS] [--quiet] [--oled diff|full] [--final] [--status TEXT]
+#                                [--serial [--headless] [--play SEED:LO-HI]]
 #
 # `sagat sim` (host/sagat/sim.py) validates a script, splits it at power cuts and runs one process
 # per boot with --actions; without --actions the sim is interactive (boards/sim.py's keys). --final
 # prints the faces once as a script's last boot ends them; --status puts a line of the host's (the
-# serial port) under the interactive faces.
+# serial port) under the interactive faces; --play a random player's levers (boards/simplayer.py).
 import sys
 import time
 
@@ -106,9 +107,10 @@ def read_actions(path):
                 yield a.pop("line", n), a
 
 
-def run_interactive(app, board, keys=None):
+def run_interactive(app, board, keys=None, player=None):
     """Real time: keys press the buttons (from `keys`, default stdin), the faces are drawn on
-    board.out. With keys=False there are no keys (a headless clock serving its serial link)."""
+    board.out. With keys=False there are no keys (a headless clock serving its serial link).
+    `player`: a simplayer.Player that presses the levers of a running game."""
     import select
 
     poll = None
@@ -150,6 +152,8 @@ def run_interactive(app, board, keys=None):
                     hold = 1200
                 if button is not None:
                     board.press(button, pressed, hold)
+        if player is not None:
+            player.step(app, board, board.ticks())
         app.step(board.ticks())
 
 
@@ -158,7 +162,7 @@ def main(argv):
         from sagatfw.app.main import App
 
         opts = {"--flash": "sagat-flash.img", "--dir": None, "--actions": None, "--base": None, "--start": "0",
-                "--oled": None, "--status": None}
+                "--oled": None, "--status": None, "--play": None}
         flags = set()
         i = 0
         while i < len(argv):
@@ -223,7 +227,14 @@ def main(argv):
             try:
                 if opts["--actions"] is not None:  # a script in real time, then go on serving the link
                     run_real(app, board, read_actions(opts["--actions"]), int(opts["--start"]))
-                run_interactive(app, board, keys)
+                player = None
+                if opts["--play"] is not None:  # SEED:LO-HI (ms): a random player moves in every game
+                    from sagatfw.boards.simplayer import Player
+
+                    seed, think = opts["--play"].split(":")
+                    lo, hi = think.split("-")
+                    player = Player(int(seed), int(lo), int(hi))
+                run_interactive(app, board, keys, player)
             except KeyboardInterrupt:  # a Ctrl-C the link let through (SerialDriver): main.py ends
                 sys.stderr.write("sim: KeyboardInterrupt: the firmware stopped; a board would be at its REPL now\n")
                 sys.exit(130)

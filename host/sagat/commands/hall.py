@@ -28,7 +28,7 @@ def cmd_hall(args: argparse.Namespace) -> int:
         return hall.run(args.port or [], args.sim, current_key(args), [k for k in arbiter_keys(args) if k],
                         args.pairings, args.host, args.http_port, out_dir, not args.no_usb,
                         hall.wants_browser() and not args.no_browser, args.timeout, args.publish, args.subscribe,
-                        args.name, event)
+                        args.name, event, args.sim_play)
     except hall.StartError as e:
         raise UserError(str(e)) from None
 
@@ -42,6 +42,9 @@ def add(subparsers) -> None:
              "boards at one instant (armed on each clock's own ticks), pause all, resume all (signed with "
              "--key); each finished game's log is pulled and verified. See docs/hall.md.")
     sp.add_argument("--sim", type=int, metavar="N", help="also start N simulated clocks (boards 1..N)")
+    sp.add_argument("--sim-play", nargs="?", const="1-4", metavar="MIN-MAX",
+                    help="a random player moves on each simulated clock once its game runs, thinking MIN-MAX "
+                         "seconds a move (default 1-4; board N's player has seed N: sagat sim --play)")
     sp.add_argument("--port", action="append", metavar="PORT",
                     help="a clock's serial port besides those found on USB (repeat for more)")
     sp.add_argument("--no-usb", action="store_true", help="do not look for clocks on USB")

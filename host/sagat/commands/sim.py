@@ -45,8 +45,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
     try:
         if args.oled and args.script and not args.serial:
             raise UserError("--oled draws the faces in real time: use it without --script, or with --serial")
+        play = None
+        if args.play is not None:
+            if not args.serial:
+                raise UserError("--play moves a clock that serves its link: use it with --serial")
+            play = sim.play_spec(args.play, args.think)
         if args.serial and args.script:
-            return sim.run_serial(flash, args.headless, script=args.script, oled=args.oled)
+            return sim.run_serial(flash, args.headless, script=args.script, oled=args.oled, play=play)
         if args.script:
             figures = sim.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
             where = "a fresh flash (--flash IMAGE keeps it)" if fresh else f"flash {flash}"
@@ -58,7 +63,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         if args.virtual or args.log_json:
             raise UserError("--virtual and --log-json need --script")
         if args.serial or args.headless:
-            return sim.run_serial(flash, args.headless, oled=args.oled)
+            return sim.run_serial(flash, args.headless, oled=args.oled, play=play)
         if not _has_terminal():
             raise UserError("the interactive simulator needs a terminal (its faces and keys): without one, use "
                             "--serial --headless (the serial link only) or --script FILE")
@@ -97,6 +102,11 @@ def add(subparsers) -> None:
     sp.add_argument("--serial", action="store_true",
                     help="answer the protocol on a pseudo-terminal (its path is printed), like a board's USB serial")
     sp.add_argument("--headless", action="store_true", help="with --serial: no faces, no keys")
+    sp.add_argument("--play", type=int, metavar="SEED",
+                    help="with --serial: a random player moves in every game: the side to move presses its lever "
+                         "after a think time drawn from --think (the same SEED, the same times)")
+    sp.add_argument("--think", default="1-4", metavar="MIN-MAX",
+                    help="with --play: the think time's range in seconds (default: 1-4; e.g. 0.3-1.5)")
     sp.add_argument("--oled", choices=("diff", "full"),
                     help="also drive two OLED faces as a board does, on a modelled 400 kHz I2C bus, so the loop's "
                          "measured gap (sagat info) includes their bus time: diff sends only what changed (the "

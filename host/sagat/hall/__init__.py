@@ -35,7 +35,7 @@ def _listen(host: str, port: int) -> socket.socket:
 def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairings_file: str | None, host: str,
         http_port: int, out_dir: str | None, usb: bool, browser: bool, timeout: float = 2.0,
         publish: str | None = None, subscribe: str | None = None, name: str | None = None,
-        event: dict | None = None) -> int:
+        event: dict | None = None, sim_think: str | None = None) -> int:
     try:
         import uvicorn
 
@@ -57,6 +57,16 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
             event["trf"] = pairings_file
     if sims is not None and not 1 <= sims <= 64:  # (None: no --sim)
         raise StartError("--sim takes 1..64 simulated clocks")
+    if sim_think is not None:
+        from ..sim import SimError as _SimError
+        from ..sim import play_spec
+
+        if sims is None:
+            raise StartError("--sim-play moves the simulated clocks: give --sim N too")
+        try:
+            play_spec(0, sim_think)
+        except _SimError as e:
+            raise StartError(str(e).replace("--think", "--sim-play")) from None
     sims = sims or 0
     bridges = []
     if publish or subscribe:
@@ -90,7 +100,7 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
     try:
         if sims:
             tmp = tempfile.mkdtemp(prefix="sagat-hall-sims-")
-            simset = Sims(sims, tmp)
+            simset = Sims(sims, tmp, sim_think)
             print(f"sagat hall: starting {sims} simulated clocks ...", file=sys.stderr, flush=True)
             try:
                 for i, port in enumerate(simset.start(), 1):

@@ -43,9 +43,10 @@ def _die_with_parent() -> None:
 
 
 class Sims:
-    def __init__(self, n: int, folder: str):
+    def __init__(self, n: int, folder: str, think: str | None = None):
         self.n = n
         self.folder = folder
+        self.think = think  # a random player in each (`sagat sim --play`): its think range, seconds "1-4"
         self.procs: list[subprocess.Popen] = []
         self.ports: list[str] = []
 
@@ -65,6 +66,8 @@ class Sims:
         for i in range(1, self.n + 1):
             flash = os.path.join(self.folder, f"sim-{i:02d}.img")
             cmd = [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", flash]
+            if self.think:  # board i's player plays with seed i: each board its own game
+                cmd += ["--play", str(i), "--think", self.think]
             self.procs.append(subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                                stderr=subprocess.PIPE, text=True, env=env,
                                                preexec_fn=_die_with_parent if sys.platform == "linux" else None))

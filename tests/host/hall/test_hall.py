@@ -56,6 +56,18 @@ def test_the_command_says_what_is_wrong_in_one_line(tmp_path, capsys):
     for n in ("0", "65", "-1"):  # --sim N: 1..64 simulated clocks (no --sim: none)
         assert main(["hall", "--no-usb", "--no-browser", "--sim", n]) == 2
         assert capsys.readouterr().err == "sagat: --sim takes 1..64 simulated clocks\n", n
+    assert main(["hall", "--no-usb", "--no-browser", "--sim-play"]) == 2  # a player needs clocks to move
+    assert capsys.readouterr().err == "sagat: --sim-play moves the simulated clocks: give --sim N too\n"
+    for think in ("0-1", "3-1", "a-b", "1"):
+        assert main(["hall", "--no-usb", "--no-browser", "--sim", "2", "--sim-play", think]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"sagat: --sim-play {think!r}: a range of seconds MIN-MAX") and \
+            len(err.strip().splitlines()) == 1, err
+    for argv in (["sim", "--play", "1"], ["sim", "--serial", "--headless", "--play", "1", "--think", "2-1"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert ("--play moves a clock that serves its link" in err or "--think '2-1'" in err) and \
+            len(err.strip().splitlines()) == 1, err
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen(1)

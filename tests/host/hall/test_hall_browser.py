@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,12 +22,11 @@ import urllib.error
 import urllib.request
 
 import pytest
+from browserkit import CARDS, WAIT, chromium, free_port, get, need_browser, press, start_hall, stop_hall, until
 from played import played_game as _played_game
 
 from conftest import ROOT
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 KEY = b"hall arbiter key"
 N = 8
 EVENT = "Қазақстан чемпионаты"
@@ -39,37 +37,9 @@ TC_S = 2  # every game: 2 s sudden death, so the flags fall 2 s after the round'
 DOCS = os.path.join(ROOT, "docs") if os.environ.get("SAGAT_DOCS_SHOTS") else tempfile.mkdtemp(prefix="sagat-shots-")
 
 
-def _need_browser():
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.path.exists(p)]
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        missing.append("selenium (pip install -e '.[dev]')")
-    if missing:
-        why = "the hall's browser test needs " + ", ".join(missing) + \
-              " (apt-get install chromium chromium-driver; .ci/run installs them)"
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
-
-
-WAIT = 30  # s: a poll's bound (it returns as soon as the page shows what it waits for)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return json.load(r)
-
-
 @pytest.fixture(scope="module")
 def hall():
-    _need_browser()
+    need_browser()
     tmp = tempfile.mkdtemp(prefix="sagat-hall-test-")
     pairs = os.path.join(tmp, "pairings.csv")
     with open(pairs, "w", encoding="utf-8") as fh:
@@ -79,131 +49,29 @@ def hall():
     key_file = os.path.join(tmp, "key")
     with open(key_file, "wb") as fh:
         fh.write(KEY)
-    port = _free_port()
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
-    proc = subprocess.Popen(
-        # (each clock's answer within 10 s, not 2: 8 simulators, the hall and a browser on a loaded
-        # machine may hold one up past 2 s, and a set-up or a pull then failed on that alone)
-        [sys.executable, "-m", "sagat", "hall", "--sim", str(N), "--no-usb", "--no-browser", "--http-port", str(port),
-         "--pairings", pairs, "--key-file", key_file, "--out", os.path.join(tmp, "logs"), "--timeout", "10",
-         "--event", EVENT, "--round", "3", "--date", "2026-12-07"],
-        stderr=subprocess.PIPE, text=True, env=env)
+    # (each clock's answer within 10 s, not 2: 8 simulators, the hall and a browser on a loaded
+    # machine may hold one up past 2 s, and a set-up or a pull then failed on that alone)
     try:
-        url, t0 = _started(proc)
+        proc, url, t0 = start_hall(["--sim", str(N), "--pairings", pairs, "--key-file", key_file, "--out",
+                                    os.path.join(tmp, "logs"), "--timeout", "10", "--event", EVENT, "--round", "3",
+                                    "--date", "2026-12-07"], N)
     except BaseException:
-        proc.terminate()  # the hall's simulators go with it
-        proc.wait(timeout=20)
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     yield {"url": url, "proc": proc, "tmp": tmp, "started": t0}
-    sims = _children(proc.pid)
-    assert len(sims) == N
-    proc.terminate()  # SIGTERM, as a service manager stops it: the hall stops its simulators too
-    assert proc.wait(timeout=20) == 0
-    # the hall has stopped its simulators: each one's exit may take a moment on a loaded machine
-    deadline = time.monotonic() + WAIT
-    while [p for p in sims if os.path.exists(f"/proc/{p}")] and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert [p for p in sims if os.path.exists(f"/proc/{p}")] == []
+    stop_hall(proc, N)
     shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for p in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{p}/stat") as fh:
-                if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
-                    out.append(int(p))
-        except (OSError, ValueError, IndexError):
-            pass
-    return out
-
-
-def _started(proc) -> tuple[str, float]:
-    """The page's address once `sagat hall` serves it and every clock is up with the hall's key."""
-    url = None
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < 90:
-        line = proc.stderr.readline()
-        if not line:
-            break
-        if "http://" in line:
-            url = line.split()[2]
-            break
-    assert url, f"sagat hall did not start: {proc.stderr.read() if proc.poll() is not None else ''}"
-    # the arbiter's key on every simulated clock, as `sagat key` sets it before the event
-    deadline = time.monotonic() + 60
-    while True:
-        boards = _get(url + "api/state")["boards"]
-        if len(boards) == N and all(b["link"] == "up" for b in boards):
-            break
-        assert time.monotonic() < deadline, boards
-        time.sleep(0.2)
-    # the hall gave its arbiter key to each simulated clock (an event's clocks have one)
-    deadline = time.monotonic() + WAIT
-    while not all(b["key_set"] for b in boards):
-        assert time.monotonic() < deadline, boards
-        time.sleep(0.2)
-        boards = _get(url + "api/state")["boards"]
-    return url, time.monotonic() - t0
 
 
 @pytest.fixture(scope="module")
 def browser(hall):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-              "--disable-background-networking", "--disable-component-update", "--disable-sync",
-              "--window-size=1680,1050"):
-        opts.add_argument(a)
-    profile = tempfile.mkdtemp(prefix="sagat-hall-chromium-")
-    opts.add_argument("--user-data-dir=" + profile)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-    driver.set_script_timeout(30)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
-def _until(driver, js: str, timeout: float, what: str):
-    """Poll a JS expression in the page until it is truthy; returns its value."""
-    end = time.monotonic() + timeout
-    while True:
-        v = driver.execute_script("return " + js)
-        if v:
-            return v
-        if time.monotonic() >= end:
-            said = driver.execute_script("const a = document.getElementById('action');"
-                                         "return a ? a.textContent : null")
-            raise AssertionError(f"{what}: not within {timeout} s (the action line: {said!r})")
-        time.sleep(0.05)
-
-
-def _press(d, css: str) -> None:
-    """A real click on an element of a card (cards are drawn again as their clocks change: find it
-    again if it went between finding and clicking)."""
-    from selenium.common.exceptions import StaleElementReferenceException
-
-    for _ in range(20):
-        try:
-            d.find_element("css selector", css).click()
-            return
-        except StaleElementReferenceException:
-            continue
-    raise AssertionError(f"{css}: never still long enough to click")
-
-
-CARDS = "Array.from(document.querySelectorAll('article.board'))"
+    yield from chromium()
 
 
 def test_a_round_in_the_browser(hall, browser):
     d = browser
     d.get(hall["url"])
-    _until(d, f"{CARDS}.length == {N} && {CARDS}.every(a => a.dataset.link == 'up')", WAIT, "8 boards up")
+    until(d, f"{CARDS}.length == {N} && {CARDS}.every(a => a.dataset.link == 'up')", WAIT, "8 boards up")
     text = d.find_element("id", "boards").text
     for i in range(1, 2 * N + 1):
         assert f"Player {i}" in text, i
@@ -215,39 +83,39 @@ def test_a_round_in_the_browser(hall, browser):
     tc.clear()
     tc.send_keys(str(TC_S))
     d.find_element("id", "btn-setup").click()
-    _until(d, "document.getElementById('action').textContent.startsWith('set up 2: 8 done')", WAIT, "set up all")
-    _until(d, f"{CARDS}.every(a => a.dataset.state == 'setup' && a.querySelector('.face .time').textContent == "
+    until(d, "document.getElementById('action').textContent.startsWith('set up 2: 8 done')", WAIT, "set up all")
+    until(d, f"{CARDS}.every(a => a.dataset.state == 'setup' && a.querySelector('.face .time').textContent == "
               f"'{TC_S}.0')", WAIT, "every face at 2.0")
 
     # start the round: armed on every clock for one instant
     d.find_element("id", "btn-start").click()
-    _until(d, "document.getElementById('action').textContent.startsWith('start round: 8 done')", WAIT, "start round")
-    rnd = _get(hall["url"] + "api/state")["round"]
+    until(d, "document.getElementById('action').textContent.startsWith('start round: 8 done')", WAIT, "start round")
+    rnd = get(hall["url"] + "api/state")["round"]
     assert rnd["armed"] == N
     # (the hall's monotonic clock is this machine's: its instant is comparable with ours)
     flag_at = rnd["target"] / 1000 + TC_S
     left = rnd["target"] / 1000 - time.monotonic() - 0.1
     if left > 1.5:  # (the page is sent the hall 4 times a second) before the instant, each board says so
-        _until(d, f"{CARDS}.every(a => a.querySelector('.state').textContent == 'armed')", left, "every board armed")
+        until(d, f"{CARDS}.every(a => a.querySelector('.state').textContent == 'armed')", left, "every board armed")
     # the page follows the clocks 4 times a second; on a loaded machine (the browser, the hall and 8
     # simulators on 2 cores) it may lag: generous bounds here, the exact start is checked below on
     # each clock's own ticks (`exact`, `spread`)
-    _until(d, f"{CARDS}.every(a => a.dataset.state == 'running')", max(0.1, rnd["target"] / 1000 - time.monotonic())
+    until(d, f"{CARDS}.every(a => a.dataset.state == 'running')", max(0.1, rnd["target"] / 1000 - time.monotonic())
            + 10.0, "every clock running on the page within 10 s of the round's instant")
-    seen = _until(d, f"{CARDS}.every(a => a.querySelector('.face.left').dataset.flag == '1') && performance.now()",
+    seen = until(d, f"{CARDS}.every(a => a.querySelector('.face.left').dataset.flag == '1') && performance.now()",
                   max(0.1, flag_at - time.monotonic()) + 10.0, "every flag on the page within 10 s of its instant")
     assert seen
     assert d.execute_script(f"return {CARDS}.every(a => a.classList.contains('alert-flag'))")
     # the achieved spread, measured through each link's sync, is on the page
-    spread = float(_until(d, "document.getElementById('round').dataset.spread", WAIT, "the spread shown"))
+    spread = float(until(d, "document.getElementById('round').dataset.spread", WAIT, "the spread shown"))
     assert 0 <= spread < 25, spread
     assert "spread" in d.find_element("id", "round").text
-    exact = [b["start"]["exact"] for b in _get(hall["url"] + "api/state")["boards"]]
+    exact = [b["start"]["exact"] for b in get(hall["url"] + "api/state")["boards"]]
     assert exact == [True] * N  # each clock started at exactly the tick it was armed for
 
     # a game ends: its log is pulled and verified with the key, its protest window runs (TK-P1)
-    _press(d, "#board-1 button[data-result]")  # the board's result button: a row of results
-    _until(d, "document.getElementById('result-dialog').open", WAIT, "the result dialog")
+    press(d, "#board-1 button[data-result]")  # the board's result button: a row of results
+    until(d, "document.getElementById('result-dialog').open", WAIT, "the result dialog")
     assert d.find_element("id", "res-title").text == "Board 1: Player 1 \u2013 Player 2"
     picks = [b.get_attribute("data-pick") for b in d.find_elements("css selector", "#res-pick button")]
     assert picks == ["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"]  # the forfeits of TK-R4 included
@@ -256,16 +124,16 @@ def test_a_round_in_the_browser(hall, browser):
     assert d.find_element("id", "res-question").text == \
         "Enter 0-1 on board 1 (Player 1 \u2013 Player 2): the right player wins?"
     d.find_element("id", "res-yes").click()
-    _until(d, "document.getElementById('action').textContent.startsWith('board 1: result 0-1: 1 done')", WAIT,
+    until(d, "document.getElementById('action').textContent.startsWith('board 1: result 0-1: 1 done')", WAIT,
            "the result entered")
-    shown = _until(d, "(document.querySelector('#board-1 [data-result-shown]') || {}).textContent", WAIT,
+    shown = until(d, "(document.querySelector('#board-1 [data-result-shown]') || {}).textContent", WAIT,
                    "the result on its board")
     assert shown == "0\u20131"
     assert d.find_element("css selector", "#board-1 button[data-result]").text.startswith("change result")
     # the round's results table: the event, every board, board 1's result and code
     assert d.find_element("id", "event").text == f"{EVENT} \u00b7 round 3 \u00b7 2026-12-07"
-    code1 = _get(hall["url"] + "api/state")["boards"][0]["result_code"]
-    _until(d, f"document.querySelector('#results-body tr[data-number=\"1\"]').textContent.includes('{code1}')",
+    code1 = get(hall["url"] + "api/state")["boards"][0]["result_code"]
+    until(d, f"document.querySelector('#results-body tr[data-number=\"1\"]').textContent.includes('{code1}')",
            WAIT, "board 1's result in the results table")
     rows = d.execute_script("return Array.from(document.querySelectorAll('#results-body tr'))"
                             ".map(r => Array.from(r.cells).map(c => c.textContent))")
@@ -285,25 +153,25 @@ def test_a_round_in_the_browser(hall, browser):
 
     pdf = base64.b64decode(d.execute_cdp_cmd("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69})["data"])
     assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 1  # one A4 page
-    assert _get(hall["url"] + "api/state")["boards"][0]["result"] == "0-1"
-    _until(d, "document.querySelector('#board-1 [data-pull=verified]')", WAIT, "board 1's log verified")
+    assert get(hall["url"] + "api/state")["boards"][0]["result"] == "0-1"
+    until(d, "document.querySelector('#board-1 [data-pull=verified]')", WAIT, "board 1's log verified")
     foot = d.find_element("css selector", "#board-1 .foot").text
     assert "verified (code" in foot and re.search(r"protest (30:00|29:[0-5]\d) left", foot), foot
     assert "without a key" not in foot
     # its flag is history now: said on its line, no longer a pulsing alert nor counted as flagged
     assert "FLAG left" in foot and not d.find_elements("css selector", "#board-1 .alerts span"), foot
     assert not d.execute_script("return document.getElementById('board-1').classList.contains('alert-flag')")
-    _until(d, f"document.getElementById('summary').textContent.startsWith('{N} boards, {N} connected, {N - 1} "
+    until(d, f"document.getElementById('summary').textContent.startsWith('{N} boards, {N} connected, {N - 1} "
               f"flagged')", WAIT, "the status line counts the boards still flagged")
 
     # pause all, resume all: every running clock (board 1 is finished: skipped)
     d.find_element("id", "btn-pause").click()
-    _until(d, "document.getElementById('action').textContent.startsWith('pause all: 7 done')", WAIT, "pause all")
-    _until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'paused')", WAIT, "paused")
+    until(d, "document.getElementById('action').textContent.startsWith('pause all: 7 done')", WAIT, "pause all")
+    until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'paused')", WAIT, "paused")
     d.save_screenshot(os.path.join(DOCS, "hall.png"))
     d.find_element("id", "btn-resume").click()
-    _until(d, "document.getElementById('action').textContent.startsWith('resume all: 7 done')", WAIT, "resume all")
-    _until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'running')", WAIT, "running again")
+    until(d, "document.getElementById('action').textContent.startsWith('resume all: 7 done')", WAIT, "resume all")
+    until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'running')", WAIT, "running again")
 
 
 def test_the_rounds_report_from_the_halls_own_pulls(hall, browser, tmp_path):
@@ -318,7 +186,7 @@ def test_the_rounds_report_from_the_halls_own_pulls(hall, browser, tmp_path):
     assert os.path.exists(out / "round.trf") and os.path.exists(out / "round.csv")
     csv_rows = (out / "round.csv").read_text(encoding="utf-8").splitlines()
     assert csv_rows[0] == "board,left,right,result,code,log,flags,game,clock" and len(csv_rows) == N + 1
-    code = _get(hall["url"] + "api/state")["boards"][0]["result_code"]
+    code = get(hall["url"] + "api/state")["boards"][0]["result_code"]
     d = browser
     d.get((out / "index.html").as_uri())
     rows = d.find_elements("css selector", "table tr")
@@ -352,7 +220,7 @@ def test_the_report_renders_with_its_plot(browser, tmp_path):
     assert row.startswith("3 sim ") and "Aibek - Dana" in row and "0-1" in row and "left" in row
     assert "chain intact, authorship unproven" in row and "verified" not in row  # no key: nobody's log proven
     d.find_element("link text", "report").click()
-    _until(d, "document.querySelector('img').complete && document.querySelector('img').naturalWidth > 0", WAIT,
+    until(d, "document.querySelector('img').complete && document.querySelector('img').naturalWidth > 0", WAIT,
            "the plot is shown")
     cert = d.find_element("css selector", ".cert").text
     # left's 5 moves used 27.1 s of 30; it runs again after right's 5th move at 40.9 s: 2.9 s later
@@ -374,7 +242,7 @@ def test_another_sites_form_cannot_press_the_buttons(hall):
         urllib.request.urlopen(req, timeout=5)
     assert e.value.code == 415
     assert json.load(e.value)["error"].startswith("the hall's actions take a JSON body")
-    assert all(b["state"] != "paused" for b in _get(hall["url"] + "api/state")["boards"])
+    assert all(b["state"] != "paused" for b in get(hall["url"] + "api/state")["boards"])
 
 
 XSS = '<img src=x onerror="document.title=\'PWNED\'">'
@@ -389,7 +257,7 @@ def test_the_page_escapes_whatever_a_board_says(hall, browser):
     # that cannot be drawn says so, and the others are drawn all the same
     d = browser
     d.get(hall["url"])
-    _until(d, f"{CARDS}.length == {N}", WAIT, "the page")
+    until(d, f"{CARDS}.length == {N}", WAIT, "the page")
     evil = {"number": XSS, "link": XSS, "error": XSS, "state": XSS, "mode": XSS, "game": XSS, "battery": XSS,
             "rtt_ms": XSS, "hall": XSS, "players": [XSS, XSS], "message": XSS, "result_code": XSS, "result": XSS,
             "start": {"dev_ms": XSS, "err_ms": XSS}, "pull": {"state": XSS, "message": XSS}, "protest_ms": XSS,
@@ -409,7 +277,7 @@ def test_the_page_escapes_whatever_a_board_says(hall, browser):
         == "unkeyed"
     time.sleep(0.5)
     assert _no_script_ran(d) == {"title": "sagat hall", "imgs": 0}
-    _until(d, f"{CARDS}.length == {N}", WAIT, "the hall's own boards again")
+    until(d, f"{CARDS}.length == {N}", WAIT, "the hall's own boards again")
 
 
 def test_the_page_says_what_each_log_and_link_proves(hall, browser):
@@ -417,7 +285,7 @@ def test_the_page_says_what_each_log_and_link_proves(hall, browser):
     # hall's claim: neutral (its word, not green); a link in error: red; and this hall has its key
     d = browser
     d.get(hall["url"])
-    _until(d, f"{CARDS}.length == {N}", WAIT, "the page")
+    until(d, f"{CARDS}.length == {N}", WAIT, "the page")
     assert d.execute_script("return document.getElementById('nokey').hidden") is True
     face = {"text": "1:00"}
     boards = [{"number": n, "link": link, "state": "finished", "alerts": [], "faces": {"left": face, "right": face},
@@ -432,7 +300,7 @@ def test_the_page_says_what_each_log_and_link_proves(hall, browser):
     assert green == "rgb(55, 179, 107)" and amber == "rgb(240, 160, 32)" and red == "rgb(216, 38, 47)"
     assert grey == "rgb(154, 167, 180)", grey  # --dim: neither green nor amber
     assert dot == "rgb(216, 38, 47)"
-    _until(d, f"{CARDS}.length == {N}", WAIT, "the hall's own boards again")
+    until(d, f"{CARDS}.length == {N}", WAIT, "the hall's own boards again")
 
 
 def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
@@ -444,11 +312,11 @@ def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
         pytest.skip("needs mosquitto")
     import paho.mqtt.client as mqtt
 
-    bport = _free_port()
+    bport = free_port()
     conf = tmp_path / "mosquitto.conf"
     conf.write_text(f"listener {bport} 127.0.0.1\nallow_anonymous true\npersistence false\n", encoding="utf-8")
     broker = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
     proc = subprocess.Popen([sys.executable, "-m", "sagat", "hall", "--no-usb", "--no-browser", "--http-port",
                              str(port), "--subscribe", f"mqtt://127.0.0.1:{bport}", "--name", "main"],
@@ -477,7 +345,7 @@ def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
             evil.publish(topic, json.dumps(view), retain=True).wait_for_publish(5)
         d = browser
         d.get(url)
-        _until(d, f"{CARDS}.length == 1", WAIT, "the remote board on the page")
+        until(d, f"{CARDS}.length == 1", WAIT, "the remote board on the page")
         card = d.execute_script(f"return {CARDS}.map(a => [a.dataset.number, a.textContent])")[0]
         assert card[0] == "evil:1" and XSS in card[1] and "reported by hall evil" in card[1], card
         assert d.execute_script("return document.querySelector('[data-pull=verified]')") is None

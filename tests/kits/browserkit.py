@@ -1,0 +1,174 @@
+"""The hall in a real browser, for the browser tests (tests/host/hall/test_hall_browser*.py): Debian's
+Chromium, headless, driven by Selenium through Debian's chromedriver, against `sagat hall` as a
+user starts it. Without Chromium or chromedriver a test skips, saying what to install; under CI
+(CI=1) it fails."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT = 30  # s: a poll's bound (it returns as soon as the page shows what it waits for)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CARDS = "Array.from(document.querySelectorAll('article.board'))"
+
+
+def need_browser():
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.path.exists(p)]
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        missing.append("selenium (pip install -e '.[dev]')")
+    if missing:
+        why = "the hall's browser test needs " + ", ".join(missing) + \
+              " (apt-get install chromium chromium-driver; .ci/run installs them)"
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.load(r)
+
+
+def get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.load(r)
+
+
+def start_hall(args: list[str], n: int, cwd: str | None = None):
+    """`sagat hall --no-usb --no-browser` with args on a free port: (the process, the page's address,
+    the seconds until every one of its n clocks was up with the hall's key)."""
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    proc = subprocess.Popen([sys.executable, "-m", "sagat", "hall", "--no-usb", "--no-browser", "--http-port",
+                             str(port), *args], stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
+    try:
+        url, t0 = started(proc, n)
+    except BaseException:
+        proc.terminate()  # the hall's simulators go with it
+        proc.wait(timeout=20)
+        raise
+    return proc, url, t0
+
+
+def stop_hall(proc, n: int) -> None:
+    """SIGTERM, as a service manager stops it: the hall stops its n simulators too."""
+    sims = children(proc.pid)
+    assert len(sims) == n
+    proc.terminate()
+    assert proc.wait(timeout=20) == 0
+    # the hall has stopped its simulators: each one's exit may take a moment on a loaded machine
+    deadline = time.monotonic() + WAIT
+    while [p for p in sims if os.path.exists(f"/proc/{p}")] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [p for p in sims if os.path.exists(f"/proc/{p}")] == []
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for p in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{p}/stat") as fh:
+                if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(p))
+        except (OSError, ValueError, IndexError):
+            pass
+    return out
+
+
+def started(proc, n: int) -> tuple[str, float]:
+    """The page's address once `sagat hall` serves it and every clock is up with the hall's key."""
+    url = None
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 90:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        if "http://" in line:
+            url = line.split()[2]
+            break
+    assert url, f"sagat hall did not start: {proc.stderr.read() if proc.poll() is not None else ''}"
+    # the arbiter's key on every simulated clock, as `sagat key` sets it before the event
+    deadline = time.monotonic() + 60
+    while True:
+        boards = get(url + "api/state")["boards"]
+        if len(boards) == n and all(b["link"] == "up" for b in boards):
+            break
+        assert time.monotonic() < deadline, boards
+        time.sleep(0.2)
+    # the hall gave its arbiter key to each simulated clock (an event's clocks have one)
+    deadline = time.monotonic() + WAIT
+    while not all(b["key_set"] for b in boards):
+        assert time.monotonic() < deadline, boards
+        time.sleep(0.2)
+        boards = get(url + "api/state")["boards"]
+    return url, time.monotonic() - t0
+
+
+def chromium(width: int = 1680, height: int = 1050):
+    """A headless Chromium driven by Selenium (a generator: the driver, then it quits)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update", "--disable-sync",
+              f"--window-size={width},{height}"):
+        opts.add_argument(a)
+    profile = tempfile.mkdtemp(prefix="sagat-hall-chromium-")
+    opts.add_argument("--user-data-dir=" + profile)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    driver.set_script_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def until(driver, js: str, timeout: float, what: str):
+    """Poll a JS expression in the page until it is truthy; returns its value."""
+    end = time.monotonic() + timeout
+    while True:
+        v = driver.execute_script("return " + js)
+        if v:
+            return v
+        if time.monotonic() >= end:
+            said = driver.execute_script("const a = document.getElementById('action');"
+                                         "return a ? a.textContent : null")
+            raise AssertionError(f"{what}: not within {timeout} s (the action line: {said!r})")
+        time.sleep(0.05)
+
+
+def press(d, css: str) -> None:
+    """A real click on an element of a card (cards are drawn again as their clocks change: find it
+    again if it went between finding and clicking)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(20):
+        try:
+            d.find_element("css selector", css).click()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{css}: never still long enough to click")
