@@ -1,7 +1,7 @@
-"""The hall in a real browser, for the browser tests (test_hall_browser.py, test_hall_round_browser.py in tests/host/hall/): Debian's
-Chromium, headless, driven by Selenium through Debian's chromedriver, against `sagat hall` as a
-user starts it. Without Chromium or chromedriver a test skips, saying what to install; under CI
-(CI=1) it fails."""
+"""The hall in a real browser, for the browser tests (test_hall_browser.py and
+test_hall_round_browser.py in tests/host/hall/): Debian's Chromium, headless, driven by Selenium
+through Debian's chromedriver, against `sagat hall` as a user starts it. Without Chromium or
+chromedriver a test skips, saying what to install; under CI (CI=1) it fails."""
 
 from __future__ import annotations
 
