@@ -102,38 +102,118 @@ def turns(events: list[dict]) -> dict[str, list[tuple[int, int, int]]]:
     return out
 
 
-def plot(events: list[dict], path: str, title: str) -> None:
-    import matplotlib
+FLAG_COLOUR = "#b3131b"
+SIDE_COLOURS = {"left": "#1f6fb2", "right": "#c2541b"}
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+
+def _flag_marks(events: list[dict]) -> list[tuple[dict, float]]:
+    """Each flag and where it fell on the plot's move axis: n + 0.5 when the side had made n moves (its
+    time ran out while it thought about move n + 1), its moves counted as turns() counts them (the
+    presses after the start), not its final count (a sudden-death side may play on at 0)."""
+    count = {"left": 0, "right": 0}
+    started = False
+    out = []
+    for e in events:
+        kind = e["type"]
+        if kind == "game_start":
+            started = True
+        elif kind == "press" and started and e.get("side") in count:
+            count[e["side"]] += 1
+        elif kind == "flag" and e.get("side") in count:
+            out.append((e, count[e["side"]] + 0.5))
+    return out
+
+
+def _no_move_figure(events: list[dict], title: str):
+    """A game without a completed move (a forfeit before the start, TK-R4, or a flag before the first
+    press): what happened, in words, instead of two empty axes."""
+    from matplotlib.figure import Figure
+
+    lines = ["no move was made in this game: there is no time use to plot"]
+    for e in events:
+        if e["type"] == "flag":
+            lines.append(f"flag {e.get('side')} ({e.get('order')}) fell at t = {logs.clock_text(e['t'])}")
+    results = [e for e in events if e["type"] == "result"]
+    if results:
+        r = results[-1]
+        lines.append(f"the result {r.get('result') or r.get('winner')} was entered at t = {logs.clock_text(r['t'])}")
+    else:
+        lines.append("no result is in this log")
+    fig = Figure(figsize=(9, 2.6))
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    ax.set_title(title, parse_math=False)  # a folder's name: plain text, never mathtext
+    ax.text(0.5, 0.45, "\n".join(lines), ha="center", va="center", transform=ax.transAxes, fontsize=12,
+            linespacing=1.6, parse_math=False)
+    return fig
+
+
+def _figure(events: list[dict], title: str):
+    """The time-use figure of a game (a matplotlib Figure, not shown nor saved): time left after each
+    move above, time used per move below, each flag a dashed line where it fell, labelled at its own
+    height, and its point at 0 marked above the axis' lower bound."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     moves = turns(events)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
-    colours = {"left": "#1f6fb2", "right": "#c2541b"}
+    if not moves["left"] and not moves["right"]:
+        return _no_move_figure(events, title)
+    fig = Figure(figsize=(9, 6))
+    top, bottom = fig.subplots(2, 1, sharex=True)
+    peak = 0.0
     for side in ("left", "right"):
         m = moves[side]
         xs = [n for n, _u, _r in m]
-        top.plot(xs, [r / 60000 for _n, _u, r in m], marker="o", ms=3, label=side, color=colours[side])
+        left_min = [r / 60000 for _n, _u, r in m]
+        peak = max([peak, *left_min])
+        top.plot(xs, left_min, marker="o", ms=3, label=side, color=SIDE_COLOURS[side])
         off = -0.2 if side == "left" else 0.2
         bottom.bar([x + off for x in xs], [u / 1000 for _n, u, _r in m], width=0.4, label=side,
-                   color=colours[side])
-    for e in events:
-        if e["type"] == "flag":
-            n = len(moves[e["side"]]) + 0.5
-            top.axvline(n, color="#b3131b", ls="--")
-            top.text(n, top.get_ylim()[1] * 0.9, f" flag {e['side']} ({e.get('order')})", color="#b3131b",
-                     parse_math=False)
+                   color=SIDE_COLOURS[side])
+    flags = _flag_marks(events)
+    for i, (e, x) in enumerate(flags):
+        side = e["side"]
+        top.axvline(x, color=FLAG_COLOUR, ls="--", lw=1)
+        n = int(x)  # the side's moves before its flag
+        if n:  # its line goes on to 0 where the flag fell
+            top.plot([n, x], [moves[side][n - 1][2] / 60000, 0], ls=":", color=SIDE_COLOURS[side])
+        top.plot([x], [0], ls="none", marker="X", ms=9, color=FLAG_COLOUR, markeredgecolor=SIDE_COLOURS[side],
+                 zorder=5, label="flag: the time reached 0" if i == 0 else None)
     top.set_ylabel("time left after the move (min)")
     bottom.set_ylabel("time used for the move (s)")
     bottom.set_xlabel("move (each side's own count)")
-    top.legend()
+    bottom.xaxis.set_major_locator(MaxNLocator(integer=True))  # moves: whole numbers (shared with the top)
     top.set_title(title, parse_math=False)  # a folder's name: plain text, never mathtext (a `$` in it)
     top.grid(alpha=0.3)
     bottom.grid(alpha=0.3)
+    if flags:
+        # 0 above the lower bound (a flag's point is not on the frame), and a row at the top for each
+        # flag's label, so that no label sits on another nor on the lines
+        peak = peak or 1 / 60
+        rows = 0.1 * len(flags)
+        lo = -0.07 * peak
+        top.set_ylim(lo, lo + (peak - lo) / (1 - rows - 0.05))
+        x0, x1 = top.get_xlim()
+        for i, (e, x) in enumerate(flags):
+            right = x > (x0 + x1) / 2  # the label on the side of its line that has room
+            top.text(x, 0.97 - 0.1 * i, f"{' ' if not right else ''}flag {e['side']} ({e.get('order')}), "
+                     f"t = {logs.clock_text(e['t'])}{' ' if right else ''}", transform=top.get_xaxis_transform(),
+                     ha="right" if right else "left", va="top", color=FLAG_COLOUR, clip_on=True, parse_math=False)
+    top.legend(loc="best")
     fig.tight_layout()
+    return fig
+
+
+def plot(events: list[dict], path: str, title: str) -> None:
+    """The game's time-use figure (_figure) saved as PNG at path (the game's page links it)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = _figure(events, title)
+    FigureCanvasAgg(fig)
     fig.savefig(path, dpi=100)
-    plt.close(fig)
 
 
 SEALED = "this clock's log is sealed with an arbiter key: give --key/--key-file to verify it"
