@@ -172,3 +172,28 @@ def press(d, css: str) -> None:
         except StaleElementReferenceException:
             continue
     raise AssertionError(f"{css}: never still long enough to click")
+
+
+def answer(d, button_id: str, *answers: bool) -> list[str]:
+    """Click the button `button_id`, which asks first (window.confirm), and answer its questions in turn
+    (True: OK); the questions' texts."""
+    from selenium.common.exceptions import NoAlertPresentException
+
+    d.find_element("id", button_id).click()
+    asked = []
+    for yes in answers:
+        end = time.monotonic() + 5
+        while True:
+            try:
+                a = d.switch_to.alert
+                text = a.text
+                break
+            except NoAlertPresentException:
+                assert time.monotonic() < end, f"{button_id}: no question {len(asked) + 1} (asked: {asked})"
+                time.sleep(0.05)
+        asked.append(text)
+        if yes:
+            a.accept()
+        else:
+            a.dismiss()
+    return asked

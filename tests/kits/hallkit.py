@@ -31,17 +31,28 @@ class Clocks:
         self.states = states or {}
         self.answers = answers if answers is not None else {}
         self.numbers = numbers or {}
+        self.idents: dict = {}  # port: what its identify answers besides (another uid, uptime_ms)
+        self.cut: set = set()  # ports whose link is lost at their next request (then back)
+        self.asked: list = []  # (port, cmd, args, auth) of every request but state and identify
 
     def __call__(self, port, timeout, key):
         clocks = self
 
         class Clock:
             def request(self, cmd, auth=False, **args):
+                if port in clocks.cut:
+                    clocks.cut.discard(port)
+                    from sagat import client
+
+                    raise client.LinkError("serial link lost (a test's cut)")
                 if cmd == "identify":
                     ans = {"uid": f"uid-{port.rsplit('/', 1)[-1]}", "firmware": "test", "key_set": False}
                     if port in clocks.numbers:
                         ans["number"] = clocks.numbers[port]
+                    ans.update(clocks.idents.get(port, {}))
                     return ans
+                if cmd != "state":
+                    clocks.asked.append((port, cmd, args, auth))
                 if cmd == "settings.get":
                     return {"values": {}}
                 if cmd == "state":

@@ -156,6 +156,12 @@ class BoardLink:
         self.seq = 0  # the order found (hall.add)
         self.clash: tuple[str, bool] | None = None  # (the alert, shown under another number than its own)
         self.on_ident = None  # called once identify is read (the hall numbers its boards again)
+        self.clock_uid: str | None = None  # the board's clock: the first found on this port, or the one assigned
+        self.stranger: str | None = None  # another clock's uid now on this port: no action until it is assigned
+        self.boot_host: float | None = None  # host ms of the clock's boot (identify's uptime), as last seen
+        self.rebooted = False  # the clock booted again while the hall watched it (a power cut, a reset)
+        self.restored = False  # ... and came back with its game in progress: an alert until it runs again
+        self.synced = False  # the hall set the clock's wall time (start round): again after a reboot
         self.thread = threading.Thread(target=self._run, name=f"sagat-hall-board-{self.number}", daemon=True)
 
     def start(self) -> None:
@@ -175,7 +181,8 @@ class BoardLink:
                 self.ident = clock.request("identify")
                 if not isinstance(self.ident, dict):
                     raise Garbage("the clock answered garbage (to identify)")
-                if self.source == "sim" and self.key and not self.ident.get("key_set"):
+                self._met(self.ident)
+                if self.source == "sim" and self.key and not self.ident.get("key_set") and not self.stranger:
                     # a simulated clock takes the hall's arbiter key, as an event's clocks have it
                     clock.request("key.set", key=self.key.hex())
                     self.ident = clock.request("identify")
@@ -205,6 +212,31 @@ class BoardLink:
                 except Exception:  # noqa: BLE001
                     pass
             self._idle(RECONNECT_S)
+
+    def _met(self, ident: dict) -> None:
+        """Who answered on this port: the board's clock, or another one (a clock swapped at the table,
+        a new process on a reused pseudo-terminal: a stranger, that the hall neither keys, sets up nor
+        starts until the arbiter assigns it); and whether it booted again since it was last seen."""
+        uid = _text(ident.get("uid")) or "?"
+        up = ident.get("uptime_ms")
+        with self.lock:
+            if self.clock_uid is None:
+                self.clock_uid = uid
+            self.stranger = uid if uid != self.clock_uid else None
+            if type(up) is int and up >= 0:
+                boot = host_ms() - up
+                if self.boot_host is not None and boot - self.boot_host > 2000 and not self.stranger:
+                    self.rebooted = True  # (its state then says whether it restored a game)
+                self.boot_host = boot
+
+    def assign(self) -> str:
+        """The arbiter makes the clock now on this port the board's clock."""
+        with self.lock:
+            if not self.stranger:
+                return "the board's own clock: nothing to assign"
+            self.clock_uid, self.stranger = self.stranger, None
+            self.rebooted = self.restored = False
+            return f"clock {self.clock_uid} assigned to the board"
 
     def _numbered(self) -> None:
         n = self.ident.get("number")
@@ -267,6 +299,15 @@ class BoardLink:
                 self.link, self.error = "error", str(e)
             return
         self._took(st, s)
+        if self.synced and st.get("time_synced") is False and not self.stranger:
+            # the clock lost the wall time the hall gave it (a power cut): its log's records after
+            # the restore carry it again (signed, as at the round's start)
+            try:
+                clock.request("time.sync", auth=True, wall_ms=int(time.time() * 1000))
+            except client.LinkError as e:
+                if "serial link lost" in str(e) or "no answer" in str(e):
+                    raise
+                self.synced = False  # refused (the key?): said by the actions, not retried at each poll
         if self.out_dir and self._finished(st):
             p = self.pulls
             code = st.get("result_code")
@@ -288,6 +329,12 @@ class BoardLink:
             if st.get("state") != "finished" and not st.get("mode"):
                 if self.pulls.game is not None and st.get("game") != self.pulls.game:
                     self.pulls = PullState()  # the next game: its own pull later
+            game_on = st.get("state") in ("paused", "flagged", "adjourned", "running")
+            if self.rebooted:  # its first state since the boot: a game in progress came back (TK-C18)
+                self.rebooted = False
+                self.restored = game_on and st.get("state") != "running"
+            elif self.restored and (st.get("state") == "running" or not game_on):
+                self.restored = False  # resumed (here or at the table), or the game is over
 
     @staticmethod
     def _finished(st: dict) -> bool:
@@ -442,6 +489,16 @@ class BoardLink:
             protest = max(0, int(PROTEST_MS - (now_host - pulls.result_host)))
         v["protest_ms"] = protest
         alerts = []
+        with self.lock:
+            stranger, own, restored = self.stranger, self.clock_uid, self.restored
+        if stranger:
+            alerts.append({"kind": "stranger", "text": f"another clock on this port ({stranger}; the board's was "
+                                                       f"{own}): assign it to the board before the hall acts on it"})
+        if restored:
+            alerts.append({"kind": "restore", "text": "power cut: the clock restored its game, paused; check the "
+                                                      "times before resuming (TK-C18)"})
+        v["stranger"] = stranger
+        v["restored"] = restored
         if link in ("lost", "unreachable"):
             alerts.append({"kind": "link", "text": "clock unreachable" if link == "unreachable" else "link lost"})
         elif link == "error":

@@ -26,6 +26,9 @@ LEAD_MS = 1500  # the round starts this long after the arming begins: time for e
 JOB_S = 10.0
 
 
+STRANGER = "another clock on its port: assign it to the board first"
+
+
 class HallError(Exception):
     """One line for the user (status: the page's HTTP status for it)."""
 
@@ -307,6 +310,9 @@ class Hall:
 
         def which(b):
             st = self._state_of(b)
+            if b.stranger:
+                skipped[b.number] = STRANGER
+                return False
             if st in ("setup", "finished"):
                 return True
             skipped[b.number] = "not connected" if st is None else f"a game is {st}: left alone"
@@ -332,16 +338,24 @@ class Hall:
         return self._all("pause", {"by": "arbiter"}, ("running",))
 
     @_one_at_a_time
-    def resume_all(self) -> dict:
-        return self._all("resume", {}, ("paused",))
+    def resume_all(self, restored: bool = False) -> dict:
+        """Every paused game runs again; a board whose clock restored its game after a power cut only
+        with `restored` (the page asks first: its times are the arbiter's to check, TK-C18)."""
+        return self._all("resume", {}, ("paused",), restored)
 
-    def _all(self, cmd: str, args: dict, states: tuple) -> dict:
+    def _all(self, cmd: str, args: dict, states: tuple, restored: bool = True) -> dict:
         skipped = {}
 
         def which(b):
             st = self._state_of(b)
             with b.lock:
                 mode = (b.state or {}).get("mode")
+            if b.stranger:
+                skipped[b.number] = STRANGER
+                return False
+            if st in states and not mode and b.restored and not restored:
+                skipped[b.number] = "restored after a power cut: resume it after checking its times"
+                return False
             if st in states and not mode:
                 return True
             skipped[b.number] = "not connected" if st is None else (f"a {mode} match" if mode else st)
@@ -367,9 +381,11 @@ class Hall:
                 mode = (b.state or {}).get("mode")
                 tc = (b.state or {}).get("tc")
                 mine = b.hall_tc
-            if st == "setup" and not mode and mine is not None and tc == mine:
+            if st == "setup" and not mode and mine is not None and tc == mine and not b.stranger:
                 return True
-            if st is None:
+            if b.stranger:
+                skipped[b.number] = STRANGER
+            elif st is None:
                 skipped[b.number] = "not connected"
             elif mode:
                 skipped[b.number] = f"a {mode} match"
@@ -383,6 +399,7 @@ class Hall:
 
         def sync(b, clock):
             clock.request("time.sync", auth=True, wall_ms=int(time.time() * 1000))
+            b.synced = True  # (after a power cut the board synced again: BoardLink._poll)
             s = b.burst(clock)
             if s is None:
                 raise client.LinkError("this clock's firmware has no `ticks` in state: update it (sagat deploy)")
@@ -474,6 +491,8 @@ class Hall:
             raise HallError(f"no board {number}")
         if result not in RESULT_NAMES:
             raise HallError("result must be one of " + ", ".join(RESULT_NAMES))
+        if b.stranger:
+            raise HallError(f"board {number}: {STRANGER}")
         with b.lock:
             st = b.state or {}
             mode, state = st.get("mode"), st.get("state")
@@ -483,3 +502,24 @@ class Hall:
         res = {number: _result(b.submit(lambda clock: _then_state(b, clock, clock.request(
             "result", auth=True, result=result).get("state"))))}
         return self._report(f"board {number}: result {result}", res, {})
+
+    def board_of(self, number: int | str) -> BoardLink:
+        """This hall's board by its number, or the page's text of it (ASCII digits); HallError."""
+        if isinstance(number, str):
+            other = re.fullmatch(f"({NAME_RE}):[0-9]{{1,3}}", number)
+            if other:  # another hall's board (mqtt.py): its clock is there
+                raise HallError(f"board {number} belongs to hall {other.group(1)}: act on it there")
+            if not re.fullmatch(r"[0-9]{1,3}", number):  # not １ nor ١: the page's own numbers only
+                raise HallError("no board " + number[:8])
+            number = int(number)
+        b = self.board(number)
+        if b is None:
+            raise HallError(f"no board {number}")
+        return b
+
+    @_one_at_a_time
+    def assign(self, number: int | str) -> dict:
+        """The clock now on a board's port becomes the board's clock (the arbiter checked it is)."""
+        b = self.board_of(number)
+        text = b.assign()
+        return self._report(f"board {b.number}: assign", {b.number: (text, None)}, {})

@@ -295,8 +295,13 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         return await action(hall.pause_all)
 
     async def resume(request: Request):
+        data = await _body(request)
+        # a board restored after a power cut only when the page asked the arbiter first (TK-C18)
+        return await action(hall.resume_all, data.get("restored") is True)
+
+    async def assign(request: Request):
         await _body(request)
-        return await action(hall.resume_all)
+        return await action(hall.assign, request.path_params["number"])
 
     async def result(request: Request):
         data = await _body(request)
@@ -317,6 +322,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         Route("/api/pause", pause, methods=["POST"]),
         Route("/api/resume", resume, methods=["POST"]),
         Route("/api/board/{number}/result", result, methods=["POST"]),
+        Route("/api/board/{number}/assign", assign, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ])
     app.state.tasks = set()

@@ -22,7 +22,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from browserkit import CARDS, WAIT, chromium, free_port, get, need_browser, press, start_hall, stop_hall, until
+from browserkit import CARDS, WAIT, answer, chromium, free_port, get, need_browser, press, start_hall, stop_hall, until
 from played import played_game as _played_game
 
 from conftest import ROOT
@@ -88,7 +88,7 @@ def test_a_round_in_the_browser(hall, browser):
               f"'{TC_S}.0')", WAIT, "every face at 2.0")
 
     # start the round: armed on every clock for one instant
-    d.find_element("id", "btn-start").click()
+    assert answer(d, "btn-start", True)[0].startswith("Start the round")
     until(d, "document.getElementById('action').textContent.startsWith('start round: 8 done')", WAIT, "start round")
     rnd = get(hall["url"] + "api/state")["round"]
     assert rnd["armed"] == N
@@ -165,11 +165,11 @@ def test_a_round_in_the_browser(hall, browser):
               f"flagged')", WAIT, "the status line counts the boards still flagged")
 
     # pause all, resume all: every running clock (board 1 is finished: skipped)
-    d.find_element("id", "btn-pause").click()
+    assert answer(d, "btn-pause", True) == ["Pause all: stop every running game (and an armed start)?"]
     until(d, "document.getElementById('action').textContent.startsWith('pause all: 7 done')", WAIT, "pause all")
     until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'paused')", WAIT, "paused")
     d.save_screenshot(os.path.join(DOCS, "hall.png"))
-    d.find_element("id", "btn-resume").click()
+    assert answer(d, "btn-resume", True) == ["Resume all: every paused game runs again?"]
     until(d, "document.getElementById('action').textContent.startsWith('resume all: 7 done')", WAIT, "resume all")
     until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'running')", WAIT, "running again")
 

@@ -16,7 +16,7 @@ import shutil
 import tempfile
 
 import pytest
-from browserkit import CARDS, WAIT, chromium, get, need_browser, press, start_hall, stop_hall, until
+from browserkit import CARDS, WAIT, answer, chromium, get, need_browser, press, start_hall, stop_hall, until
 from pgnkit import clocks, read
 from trfkit import read_trf
 
@@ -78,7 +78,7 @@ def test_a_round_of_moving_clocks_from_pairings_to_the_pairing_program(round_hal
         d.find_element("id", "btn-setup").click()
         until(d, f"document.getElementById('action').textContent.startsWith('set up {TC_S}: 8 done')", WAIT,
               "set up all")
-        d.find_element("id", "btn-start").click()
+        assert answer(d, "btn-start", True)[0].startswith("Start the round")
         until(d, "document.getElementById('action').textContent.startsWith('start round: 8 done')", WAIT,
               "start round")
         # the players move: every board's moves count up until a flag falls (sudden death: no freeze, the

@@ -80,6 +80,8 @@ function card(b) {
   if (b.message && !b.result_code) foot.push(`<span>${esc(b.message)}</span>`);
   if (b.link === "up" && !b.match && !b.hall && b.state && canAct)
     foot.push(`<button class="small" data-result="${esc(b.number)}" title="${b.result ? "replace this game's result (signed; the last one counts)" : "enter this game's result (signed)"}">${b.result ? "change result" : "result"}&hellip;</button>`);
+  if (b.stranger && !b.hall && canAct)
+    foot.push(`<button class="small" data-assign="${esc(b.number)}" title="make the clock on this port the board's clock">assign&hellip;</button>`);
   const alertText = alerts.map((a) => `<span class="${word(a.kind)}">${esc(a.text)}</span>`).join("");
   return `<article class="${cls.join(" ")}" id="board-${esc(b.number)}" data-number="${esc(b.number)}" data-state="${esc(b.state)}" data-link="${esc(b.link)}">
     <div class="top"><span class="num">${esc(b.number)}</span><span class="meta">${meta}</span></div>
@@ -105,7 +107,10 @@ function brokenCard(b, e) {
 
 const drawn = new Map();  // board number -> the card's HTML as last drawn
 
+let last = {};  // the hall's last view (the confirmations count its boards)
+
 function render(h) {
+  last = h;
   // only the cards that changed are drawn again, in place (a card under the pointer stays put)
   const main = $("boards");
   const seen = new Set();
@@ -206,14 +211,38 @@ $("setup").addEventListener("submit", (ev) => {
   ev.preventDefault();
   post("/api/setup", { tc: $("tc").value, first: $("first").value }, $("btn-setup"));
 });
-$("btn-start").addEventListener("click", (ev) => post("/api/start", {}, ev.currentTarget));
-$("btn-pause").addEventListener("click", (ev) => post("/api/pause", {}, ev.currentTarget));
-$("btn-resume").addEventListener("click", (ev) => post("/api/resume", {}, ev.currentTarget));
+// the hall's actions on every board: each asked once more (a stray click never starts a round)
+const mine = () => list(last.boards).map(obj).filter((b) => !b.hall);
+$("btn-start").addEventListener("click", (ev) => {
+  const n = mine().filter((b) => b.state === "setup" && b.link === "up").length;
+  if (window.confirm(`Start the round: every board set up for it starts at one instant (${n} in setup now)?`))
+    post("/api/start", {}, ev.currentTarget);
+});
+$("btn-pause").addEventListener("click", (ev) => {
+  if (window.confirm("Pause all: stop every running game (and an armed start)?")) post("/api/pause", {}, ev.currentTarget);
+});
+$("btn-resume").addEventListener("click", (ev) => {
+  if (!window.confirm("Resume all: every paused game runs again?")) return;
+  // a board whose clock restored its game after a power cut: its times are to be checked first (TK-C18)
+  const restored = mine().filter((b) => b.restored === true && b.state === "paused").map((b) => b.number);
+  const also = restored.length > 0 && window.confirm(
+    `Board${restored.length > 1 ? "s" : ""} ${restored.join(", ")} restored after a power cut (TK-C18). Resume ` +
+    `${restored.length > 1 ? "them" : "it"} too? (Cancel: the others only)`);
+  post("/api/resume", { restored: also }, ev.currentTarget);
+});
 $("btn-print").addEventListener("click", () => window.print());
 $("tc").addEventListener("input", () => { tcShown = true; });
 
 // on the press, not the click: the card may be drawn again between the press and the release
 $("boards").addEventListener("pointerdown", (ev) => {
+  const assign = ev.target.closest("[data-assign]");
+  if (assign) {
+    ev.preventDefault();
+    const b = obj(lastBoards.get(assign.dataset.assign));
+    if (window.confirm(`Board ${assign.dataset.assign}: make the clock now on its port (${b.stranger}) the board's clock?`))
+      post(`/api/board/${encodeURIComponent(assign.dataset.assign)}/assign`, {}, assign);
+    return;
+  }
   const button = ev.target.closest("[data-result]");
   if (!button) return;
   ev.preventDefault();
