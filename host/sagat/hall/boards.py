@@ -162,6 +162,7 @@ class BoardLink:
         self.rebooted = False  # the clock booted again while the hall watched it (a power cut, a reset)
         self.restored = False  # ... and came back with its game in progress: an alert until it runs again
         self.synced = False  # the hall set the clock's wall time (start round): again after a reboot
+        self.last_pull: PullState | None = None  # the last game's, once the next is set up (TK-P1's window)
         self.thread = threading.Thread(target=self._run, name=f"sagat-hall-board-{self.number}", daemon=True)
 
     def start(self) -> None:
@@ -328,6 +329,8 @@ class BoardLink:
                 self.sync = min(self.samples, key=lambda x: x.rtt)
             if st.get("state") != "finished" and not st.get("mode"):
                 if self.pulls.game is not None and st.get("game") != self.pulls.game:
+                    if self.pulls.result_host is not None:  # its verdict and protest window stay in view
+                        self.last_pull = self.pulls
                     self.pulls = PullState()  # the next game: its own pull later
             game_on = st.get("state") in ("paused", "flagged", "adjourned", "running")
             if self.rebooted:  # its first state since the boot: a game in progress came back (TK-C18)
@@ -488,6 +491,14 @@ class BoardLink:
         if pulls.result_host is not None and st.get("state") == "finished":
             protest = max(0, int(PROTEST_MS - (now_host - pulls.result_host)))
         v["protest_ms"] = protest
+        with self.lock:
+            last = self.last_pull
+        v["last_game"] = None
+        if last is not None and now_host - last.result_host < PROTEST_MS:
+            # the next game is set up, but TK-P1's 30 minutes of the last one still run: its verdict
+            # and its window stay on the board until the window closes
+            v["last_game"] = {"game": last.game, "pull": {"state": last.state, "message": last.message},
+                              "protest_ms": int(PROTEST_MS - (now_host - last.result_host))}
         alerts = []
         with self.lock:
             stranger, own, restored = self.stranger, self.clock_uid, self.restored

@@ -62,3 +62,31 @@ def test_results_are_on_the_boards_and_a_wrong_one_is_replaced(tmp_path):
     finally:
         hall.close()
         sims.close()
+
+
+def test_set_up_all_keeps_the_last_games_verdict_and_protest_window_in_view(tmp_path):
+    # TK-P1: a protest within 30 minutes of the result; the next game set up meanwhile must not hide
+    # the last one's verdict and the time left of its window
+    sims = Sims(1, str(tmp_path / "sims"))
+    hall = Hall(key=KEY, out_dir=str(tmp_path / "logs"), discover=False)
+    try:
+        (port,) = sims.start()
+        hall.add(port, "sim", 1)
+        until(lambda: _board(hall, 1)["state"], 60, "the sim up")
+        assert hall.set_up("300")["done"] == 1
+        until(lambda: _board(hall, 1)["state"] == "setup", 30, "set up")
+        hall.board(1).submit(lambda c: c.request("start", auth=True)).result(5)
+        until(lambda: _board(hall, 1)["state"] == "running", 30, "running")
+        assert hall.result(1, "1/2-1/2")["done"] == 1
+        b = until(lambda: _board(hall, 1)["pull"]["state"] == "verified" and _board(hall, 1), 30, "verified")
+        assert b["last_game"] is None and b["protest_ms"] > 29 * 60000
+        assert hall.set_up("300")["done"] == 1  # the next game
+        b = until(lambda: _board(hall, 1)["game"] == 2 and _board(hall, 1)["state"] == "setup" and _board(hall, 1),
+                  30, "game 2 set up")
+        assert b["pull"]["state"] == "idle" and b["protest_ms"] is None
+        last = b["last_game"]
+        assert last["game"] == 1 and last["pull"]["state"] == "verified", last
+        assert 29 * 60000 < last["protest_ms"] <= 30 * 60000 and last["pull"]["message"].startswith("verified (code")
+    finally:
+        hall.close()
+        sims.close()

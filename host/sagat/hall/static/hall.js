@@ -75,6 +75,10 @@ function card(b) {
   if (num(start.dev_ms) != null) foot.push(`<span title="its start against the round's instant, within &plusmn;${esc(num(start.err_ms))} ms of the link">start ${start.dev_ms >= 0 ? "+" : ""}${esc(start.dev_ms)} ms</span>`);
   if (pull.state && pull.state !== "idle") foot.push(`<span class="${word(pull.state)}" data-pull="${esc(pull.state)}">${esc(pull.message)}</span>`);
   else foot.push(`<span>log ${b.log_full ? "FULL" : b.log_error ? "ERROR" : "ok"}</span>`);
+  const lastGame = obj(b.last_game);
+  const lastPull = obj(lastGame.pull);
+  if (num(lastGame.protest_ms) != null)  // the last game's verdict and TK-P1 window, while it runs
+    foot.push(`<span class="last-game" title="the last game: its log and its protest window (TK-P1)">game ${esc(num(lastGame.game))}: <span class="${word(lastPull.state)}">${esc(lastPull.message)}</span> &middot; protest ${mmss(lastGame.protest_ms)} left</span>`);
   const protest = num(b.protest_ms);
   if (protest != null) foot.push(`<span title="TK-P1: 30 minutes from the result">protest ${protest > 0 ? mmss(protest) + " left" : "closed"}</span>`);
   if (b.message && !b.result_code) foot.push(`<span>${esc(b.message)}</span>`);
