@@ -92,7 +92,9 @@ class Hall:
         self.find_ports = find_ports or client.find_ports
         self.stop = threading.Event()
         self.round: dict | None = None
-        self._armed: list[BoardLink] = []  # the boards the last round armed
+        self._armed: list[BoardLink] = []  # the boards the round armed
+        self.last_start: dict | None = None  # the last Start round's: the round's, or a late start's
+        self._starting: list[BoardLink] = []  # the boards it armed (measure_round)
         self.last_action: dict | None = None
         self.discover_error: str | None = None
         self.publisher = None  # mqtt.Publisher: this hall's boards to a broker
@@ -431,17 +433,26 @@ class Hall:
             if err is not None:
                 results[n] = (None, err)
         report = self._report("start round", results, skipped, "started")
-        self.round = {"target": target, "armed": len(armed), "spread_ms": None, "err_ms": None,
-                      "measured": False, "started_wall": time.time() + lead_ms / 1000, "boards": armed,
-                      "lead_ms": lead_ms}
-        self._armed = links
+        start = {"target": target, "armed": len(armed), "spread_ms": None, "err_ms": None,
+                 "measured": False, "started_wall": time.time() + lead_ms / 1000, "boards": armed,
+                 "lead_ms": lead_ms}
+        playing = ("running", "paused", "flagged", "adjourned")
+        if self.round is not None and any(self._state_of(b) in playing for b in self._armed):
+            # the round is on: boards started now (set up late) are its late starts; its own instant
+            # and spread stay what they were
+            if armed:
+                self.round.setdefault("late", []).append(start)
+                self.last_start, self._starting = start, links
+            return report
+        self.round = self.last_start = start
+        self._armed = self._starting = links
         return report
 
     def measure_round(self) -> dict | None:
         """After the instant: each armed board's own start tick (`ticks - t` while its game runs,
         t counts pauses too: exact while no power cut intervened), converted to this PC's clock through
         a fresh sync of its link; the spread is max - min, within the links' uncertainty."""
-        rnd = self.round
+        rnd = self.last_start  # the round's start, or a late start's
         if not rnd or rnd["measured"]:
             return rnd
         target = rnd["target"]
@@ -459,7 +470,7 @@ class Hall:
                                   else None}
             return host, s.err
 
-        links = self._armed
+        links = self._starting
         res = self._each(measure, lambda b: any(b is x for x in links))
         starts = [v for v, err in res.values() if err is None]
         if starts:

@@ -276,7 +276,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
     async def start(request: Request):
         await _body(request)
         resp = await action(hall.start_round)
-        rnd = hall.round
+        rnd = hall.last_start  # (the round's, or a late start's)
         if resp.status_code == 200 and rnd is not None and not rnd["measured"]:  # (not a refused start's)
             async def later():
                 from .boards import host_ms

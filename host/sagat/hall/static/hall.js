@@ -152,8 +152,8 @@ function render(h) {
   const r = h.round;
   if (!r) $("round").textContent = "";
   else if (!r.measured) $("round").textContent = `round: ${r.armed} boards armed`;
-  else $("round").textContent = r.spread_ms == null ? `round: no board started` :
-    `round: ${r.started} boards started, spread ${r.spread_ms} ms (\u00b1${r.err_ms} ms)`;
+  else $("round").textContent = (r.spread_ms == null ? `round: no board started` :
+    `round: ${r.started} boards started, spread ${r.spread_ms} ms (\u00b1${r.err_ms} ms)`) + lateText(r);
   $("round").dataset.spread = r && r.spread_ms != null ? r.spread_ms : "";
   showRound(h);
 }
@@ -188,6 +188,14 @@ function showRound(h) {
     $("tc").value = h.tc;
     tcShown = true;
   }
+}
+
+function lateText(r) {
+  // boards started after the round (set up late): its late starts, never its spread
+  const late = list(r.late).map(obj);
+  const n = late.reduce((k, x) => k + (num(x.armed) || 0), 0);
+  return n ? ` \u00b7 ${n} late start${n > 1 ? "s" : ""} (board${n > 1 ? "s" : ""} ` +
+    late.flatMap((x) => Object.keys(obj(x.boards))).join(", ") + ")" : "";
 }
 
 function showAction(a) {
