@@ -28,6 +28,12 @@ JOB_S = 10.0
 
 STRANGER = "another clock on its port: assign it to the board first"
 
+# One board's corrections from the arbiter's seat (Hall.act): the action and the arguments it takes
+GAME_ACTS = {"pause": (), "resume": (), "adjust": ("side", "ms", "moves", "stage"), "extend": (),
+             "late_install": ("elapsed_ms",), "adjourn": (), "resume_adjourned": (), "first": ("side",)}
+MATCH_ACTS = {"start": (), "score": ("side", "points"), "card": ("side", "kind"), "stoppage": (), "resume": (),
+              "undo": (), "result": ("winner",)}
+
 
 class HallError(Exception):
     """One line for the user (status: the page's HTTP status for it)."""
@@ -336,8 +342,9 @@ class Hall:
 
     @_one_at_a_time
     def pause_all(self) -> dict:
-        """TK-C15, TK-C18: the arbiter stops every running clock (an incident in the hall)."""
-        return self._all("pause", {"by": "arbiter"}, ("running",))
+        """TK-C15, TK-C18: the arbiter stops every running clock (an incident in the hall); logged as
+        the host's pause, apart from a player's and from START at the table."""
+        return self._all("pause", {"by": "host"}, ("running",))
 
     @_one_at_a_time
     def resume_all(self, restored: bool = False) -> dict:
@@ -534,3 +541,52 @@ class Hall:
         b = self.board_of(number)
         text = b.assign()
         return self._report(f"board {b.number}: assign", {b.number: (text, None)}, {})
+
+    @_one_at_a_time
+    def act(self, number: int | str, cmd: str, args: dict | None = None) -> dict:
+        """One board's correction from the arbiter's seat, signed and logged by its clock: a game's
+        pause and resume (TK-C13, TK-C15; the hall's pause is logged as the host's, apart from a
+        player's and from START at the table), adjust (time, moves, stage: TK-C13), the extension
+        (TK-C14), late installation (TK-C11), adjourn and resume (TK-A), who moves first (in setup:
+        the game set up again with the other side first); a match's start, score, card, stoppage,
+        resume, undo and result. The clock checks every value and says what it refuses."""
+        b = self.board_of(number)
+        if b.stranger:
+            raise HallError(f"board {b.number}: {STRANGER}")
+        args = dict(args or {})
+        with b.lock:
+            st = dict(b.state or {})
+        match = bool(st.get("mode"))
+        allowed = MATCH_ACTS if match else GAME_ACTS
+        if cmd not in allowed:
+            raise HallError(f"board {b.number}: {cmd!r} is not an action for a {'match' if match else 'game'} here "
+                            f"(one of {', '.join(sorted(allowed))})")
+        names = allowed[cmd]
+        extra = sorted(set(args) - set(names))
+        if extra:
+            raise HallError(f"board {b.number}: {cmd} takes {', '.join(names) or 'nothing'}, not {', '.join(extra)}")
+        for k, v in args.items():
+            if not isinstance(v, (int, str)) or isinstance(v, bool) or (isinstance(v, str) and len(v) > 16):
+                raise HallError(f"board {b.number}: {cmd}'s {k} must be a number or a short word")
+        if cmd == "pause":
+            args["by"] = "host"  # the hall's pause, kept apart from a player's and the clock's START
+        if cmd == "first":  # who moves first: the game set up again as it is, the other side first (TK-C5)
+            if st.get("state") != "setup":
+                raise HallError(f"board {b.number}: who moves first is set before the start (the clock is "
+                                f"{st.get('state')})")
+            tc = st.get("tc")
+            if isinstance(tc, dict):
+                tc = f"{tc.get('left')}|{tc.get('right')}"
+            if not isinstance(tc, str):
+                raise HallError(f"board {b.number}: its control is unknown: Set up all first")
+            cmd, args = "new", {"tc": tc, "first": args.get("side")}
+
+        def job(clock):
+            ans = clock.request(cmd, auth=True, **args)
+            if cmd == "new" and b.hall_tc is not None:
+                with b.lock:
+                    b.hall_tc = ans.get("tc") or b.hall_tc  # still this hall's set-up, the other side first
+            return _then_state(b, clock, ans.get("state") or "done")
+
+        what = f"board {b.number}: {'first ' + str(args.get('first')) if cmd == 'new' else cmd}"
+        return self._report(what, {b.number: _result(b.submit(job))}, {})

@@ -299,6 +299,13 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         # a board restored after a power cut only when the page asked the arbiter first (TK-C18)
         return await action(hall.resume_all, data.get("restored") is True)
 
+    async def act(request: Request):
+        data = await _body(request)
+        cmd = data.pop("cmd", None)
+        if not isinstance(cmd, str):
+            return JSONResponse({"error": "give the action as cmd (adjust, extend, pause, ...)"}, status_code=400)
+        return await action(hall.act, request.path_params["number"], cmd, data)
+
     async def assign(request: Request):
         await _body(request)
         return await action(hall.assign, request.path_params["number"])
@@ -323,6 +330,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         Route("/api/resume", resume, methods=["POST"]),
         Route("/api/board/{number}/result", result, methods=["POST"]),
         Route("/api/board/{number}/assign", assign, methods=["POST"]),
+        Route("/api/board/{number}/act", act, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ])
     app.state.tasks = set()

@@ -168,6 +168,23 @@ def test_a_round_in_the_browser(hall, browser):
     assert answer(d, "btn-pause", True) == ["Pause all: stop every running game (and an armed start)?"]
     until(d, "document.getElementById('action').textContent.startsWith('pause all: 7 done')", WAIT, "pause all")
     until(d, f"{CARDS}.slice(1).every(a => a.dataset.state == 'paused')", WAIT, "paused")
+    # a correction from the arbiter's seat on board 2: its left time set to 1:00 (TK-C13), confirmed
+    press(d, "#board-2 button[data-arbiter]")
+    until(d, "document.getElementById('act-dialog').open", WAIT, "the arbiter's dialog")
+    assert d.find_element("id", "act-title").text == "Board 2: Player 3 \u2013 Player 4"
+    from selenium.webdriver.support.ui import Select
+
+    Select(d.find_element("id", "act-cmd")).select_by_value("adjust")
+    assert d.find_element("id", "act-time").is_displayed() and not d.find_element("id", "act-points").is_displayed()
+    t = d.find_element("id", "act-time")
+    t.clear()
+    t.send_keys("1:00")
+    d.find_element("id", "act-do").click()
+    ask = d.switch_to.alert
+    assert ask.text.startswith("Board 2: Player 3 \u2013 Player 4: adjust time, moves, stage (TK-C13) (side left, ms 1:00")
+    ask.accept()
+    until(d, "document.getElementById('action').textContent.startsWith('board 2: adjust: 1 done')", WAIT, "adjusted")
+    until(d, "document.querySelector('#board-2 .face.left .time').textContent == '1:00'", WAIT, "1:00 on board 2")
     d.save_screenshot(os.path.join(DOCS, "hall.png"))
     assert answer(d, "btn-resume", True) == ["Resume all: every paused game runs again?"]
     until(d, "document.getElementById('action').textContent.startsWith('resume all: 7 done')", WAIT, "resume all")

@@ -84,6 +84,8 @@ function card(b) {
   if (b.message && !b.result_code) foot.push(`<span>${esc(b.message)}</span>`);
   if (b.link === "up" && !b.match && !b.hall && b.state && canAct)
     foot.push(`<button class="small" data-result="${esc(b.number)}" title="${b.result ? "replace this game's result (signed; the last one counts)" : "enter this game's result (signed)"}">${b.result ? "change result" : "result"}&hellip;</button>`);
+  if (b.link === "up" && !b.hall && b.state && !b.stranger && canAct)
+    foot.push(`<button class="small" data-arbiter="${esc(b.number)}" title="a correction on this board (signed, logged)">arbiter&hellip;</button>`);
   if (b.stranger && !b.hall && canAct)
     foot.push(`<button class="small" data-assign="${esc(b.number)}" title="make the clock on this port the board's clock">assign&hellip;</button>`);
   const alertText = alerts.map((a) => `<span class="${word(a.kind)}">${esc(a.text)}</span>`).join("");
@@ -255,10 +257,92 @@ $("boards").addEventListener("pointerdown", (ev) => {
       post(`/api/board/${encodeURIComponent(assign.dataset.assign)}/assign`, {}, assign);
     return;
   }
+  const arb = ev.target.closest("[data-arbiter]");
+  if (arb) {
+    ev.preventDefault();
+    openAct(arb.dataset.arbiter);
+    return;
+  }
   const button = ev.target.closest("[data-result]");
   if (!button) return;
   ev.preventDefault();
   openResult(button.dataset.result);
+});
+
+// One board's corrections from the arbiter's seat (the hall signs them; the clock logs them): the
+// action, its fields, and a sentence to confirm that names the board and the players.
+const GAME_ACTS = {
+  pause: ["pause (TK-C15)", []], resume: ["resume", []],
+  adjust: ["adjust time, moves, stage (TK-C13)", ["side", "ms", "moves", "stage"]],
+  extend: ["the 5-minute extension (TK-C14)", []], late_install: ["late installation (TK-C11)", ["elapsed_ms"]],
+  adjourn: ["adjourn (TK-A1)", []], resume_adjourned: ["resume the adjourned game (TK-A4)", []],
+  first: ["who moves first (before the start)", ["side"]],
+};
+const MATCH_ACTS = {
+  start: ["start the period", []], stoppage: ["stoppage", []], resume: ["resume", []],
+  score: ["score", ["side", "points"]], card: ["card", ["side", "kind"]], undo: ["undo the last score or card", []],
+  result: ["the referee's result", ["winner"]],
+};
+
+function actsOf(b) { return b.match ? MATCH_ACTS : GAME_ACTS; }
+
+function openAct(n) {
+  const b = obj(lastBoards.get(String(n)));
+  const players = Array.isArray(b.players) ? `${b.players[0]} \u2013 ${b.players[1]}` : "left \u2013 right";
+  $("act-title").textContent = `Board ${n}: ${players}`;
+  const acts = actsOf(b);
+  $("act-cmd").innerHTML = Object.entries(acts).map(([k, [label]]) => `<option value="${esc(k)}">${esc(label)}</option>`).join("");
+  const faces = obj(b.faces);
+  const left = obj(faces.left);
+  if (num(left.moves) != null) $("act-moves").value = left.moves;
+  if (num(left.stage) != null) $("act-stage").value = left.stage;
+  $("act-dialog").dataset.board = String(n);
+  showFields();
+  $("act-dialog").showModal();
+}
+
+function showFields() {
+  const b = obj(lastBoards.get($("act-dialog").dataset.board));
+  const fields = (actsOf(b)[$("act-cmd").value] || [null, []])[1];
+  for (const el of document.querySelectorAll("#act-fields [data-for]")) el.hidden = !fields.includes(el.dataset.for);
+  $("act-question").textContent = "";
+}
+
+function msOf(text) {
+  const parts = String(text).trim().split(":").map((x) => Number(x));
+  if (!parts.length || parts.some((x) => !isFinite(x) || x < 0)) return null;
+  return Math.round(parts.reduce((acc, x) => acc * 60 + x, 0) * 1000);
+}
+
+function actBody() {
+  const b = obj(lastBoards.get($("act-dialog").dataset.board));
+  const cmd = $("act-cmd").value;
+  const body = { cmd };
+  for (const f of (actsOf(b)[cmd] || [null, []])[1]) {
+    if (f === "side") body.side = $("act-side").value;
+    if (f === "ms") body.ms = msOf($("act-time").value);
+    if (f === "moves") body.moves = Number($("act-moves").value);
+    if (f === "stage") body.stage = Number($("act-stage").value);
+    if (f === "elapsed_ms") body.elapsed_ms = Math.round(Number($("act-minutes").value) * 60000);
+    if (f === "points") body.points = Number($("act-points").value);
+    if (f === "kind") body.kind = $("act-kind").value;
+    if (f === "winner") body.winner = $("act-winner").value;
+  }
+  return body;
+}
+
+$("act-cmd").addEventListener("change", showFields);
+$("act-cancel").addEventListener("click", () => $("act-dialog").close());
+$("act-do").addEventListener("click", (ev) => {
+  const d = $("act-dialog");
+  const n = d.dataset.board;
+  const body = actBody();
+  if (body.ms === null) { $("act-question").textContent = "the time is h:mm:ss or m:ss"; return; }
+  const what = $("act-cmd").selectedOptions[0].textContent;
+  const args = Object.entries(body).filter(([k]) => k !== "cmd").map(([k, v]) => `${k} ${k === "ms" ? $("act-time").value : v}`).join(", ");
+  if (!window.confirm(`${$("act-title").textContent}: ${what}${args ? " (" + args + ")" : ""}?`)) return;
+  d.close();
+  post(`/api/board/${encodeURIComponent(n)}/act`, body, ev.currentTarget);
 });
 
 // Result entry: a row of buttons, then a confirmation that names the board, the players and the
