@@ -181,7 +181,8 @@ def test_a_round_in_the_browser(hall, browser):
     t.send_keys("1:00")
     d.find_element("id", "act-do").click()
     ask = d.switch_to.alert
-    assert ask.text.startswith("Board 2: Player 3 \u2013 Player 4: adjust time, moves, stage (TK-C13) (side left, ms 1:00")
+    assert ask.text.startswith("Board 2: Player 3 \u2013 Player 4: adjust time, moves, stage (TK-C13) "
+                               "(side left, ms 1:00")
     ask.accept()
     until(d, "document.getElementById('action').textContent.startsWith('board 2: adjust: 1 done')", WAIT, "adjusted")
     until(d, "document.querySelector('#board-2 .face.left .time').textContent == '1:00'", WAIT, "1:00 on board 2")
