@@ -458,6 +458,9 @@ class BoardLink:
             "running": st.get("running"), "battery": st.get("battery"), "low_battery": bool(st.get("low_battery")),
             "message": st.get("message"), "log_error": st.get("log_error"), "log_full": bool(st.get("log_full")),
             "result_code": st.get("result_code"), "armed": st.get("armed") is not None,
+            "tc": _tc_text(st.get("tc")),  # the board's control, as its clock has it
+            # how long ago its clock last answered (a lost link: the page says so, its faces greyed)
+            "seen_ms": int(now_host - updated) if updated is not None else None,
             # the result entered (the clock's, else the pulled log's for a firmware without it in state)
             "result": _result_of(st, pulls),
             "pull": {"state": pulls.state, "message": pulls.message},
@@ -545,6 +548,14 @@ def _result_of(st: dict, pulls: PullState) -> str | None:
     if r is None and pulls.game == st.get("game") and pulls.code == st.get("result_code"):
         r = pulls.result
     return r if r in RESULT_NAMES else None
+
+
+def _tc_text(tc) -> str | None:
+    """A state's control as text: "300+2", or a handicap's two "300+2 | 180+2"."""
+    if isinstance(tc, dict):
+        left, right = _text(tc.get("left")), _text(tc.get("right"))
+        return f"{left} | {right}" if left and right else None
+    return _text(tc)
 
 
 def _text(x) -> str | None:

@@ -379,3 +379,160 @@ def test_a_broker_client_cannot_script_the_page(hall, browser, tmp_path):
         assert proc.wait(timeout=20) == 0
         broker.terminate()
         broker.wait(timeout=10)
+
+
+def _fake(n, **over):
+    """A board as the hall's view gives it (the page draws whatever it is given)."""
+    face = {"text": "12:34", "moves": 20, "stage": 1, "flag": 0}
+    b = {"number": n, "link": "up", "state": "running", "mode": "game", "game": 1, "running": "left",
+         "players": [f"Player {2 * n - 1}", f"Player {2 * n}"], "faces": {"left": dict(face), "right": dict(face)},
+         "alerts": [], "pull": {"state": "idle", "message": ""}, "tc": "40/5400+30:1800+30", "battery": 90,
+         "rtt_ms": 1.2}
+    b.update(over)
+    return b
+
+
+_BOXES = """const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+return {w: innerWidth, h: innerHeight, scroll: document.documentElement.scrollWidth,
+        cards: Array.from(document.querySelectorAll('article.board')).map(box),
+        faces: Array.from(document.querySelectorAll('article.board .face')).map(box),
+        digits: parseFloat(getComputedStyle(document.querySelector('.face .time')).fontSize),
+        state: parseFloat(getComputedStyle(document.querySelector('.foot .state')).fontSize),
+        header: document.querySelector('header').scrollWidth};"""
+
+
+def _screen(d, width, height, mobile=False):
+    """The page's viewport, exactly (a headless window's size includes its frame)."""
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                      {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+
+
+def _stop_updates(d):
+    d.execute_script("source.close()")  # the page then draws only what the test gives it
+
+
+def test_the_projector_view_fits_32_boards_on_a_1920x1080_screen_and_pages_through_more(hall, browser):
+    d = browser
+    _screen(d, 1920, 1080)
+    try:
+        d.get(hall["url"] + "#projector")
+        until(d, f"{CARDS}.length == {N}", WAIT, "the page")
+        _stop_updates(d)
+        wide = {"text": "1:23:45", "moves": 20, "stage": 1, "flag": 1}  # the widest a face shows, flagged
+        boards = [_fake(n, faces={"left": wide, "right": wide}, alerts=[{"kind": "flag", "text": "FLAG left"}])
+                  if n % 5 == 0 else _fake(n) for n in range(1, 41)]
+        got = d.execute_script("Date.now = () => 5000; render(arguments[0]);" + _BOXES, {"boards": boards})
+        assert (got["w"], got["h"]) == (1920, 1080), got
+        assert len(got["cards"]) == 32  # page 1 of 2
+        for left, top, right, bottom in got["cards"]:
+            assert 0 <= left and right <= 1920 and 0 <= top and bottom <= 1080, (left, top, right, bottom)
+        assert got["digits"] >= 40 and got["state"] >= 16, got  # readable from across a room
+        clipped = d.execute_script("return Array.from(document.querySelectorAll('.face .time, .face .who'))"
+                                   ".filter(e => e.scrollWidth > e.clientWidth + 1 && e.classList.contains('time'))"
+                                   ".map(e => e.textContent)")
+        assert clipped == [], clipped  # every face's whole time, none cut
+        assert d.find_element("id", "page").text == "page 1/2"
+        d.save_screenshot(os.path.join(DOCS, "hall-projector.png"))
+        nums = d.execute_script("Date.now = () => 15000; render(arguments[0]);"
+                                f"return {CARDS}.map(a => a.dataset.number)", {"boards": boards})
+        assert nums == [str(n) for n in range(33, 41)] and d.find_element("id", "page").text == "page 2/2"
+    finally:
+        d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        d.get(hall["url"])
+
+
+def test_on_a_phone_one_long_name_never_pushes_a_face_off_screen(hall, browser):
+    d = browser
+    _screen(d, 390, 844, mobile=True)
+    try:
+        d.get(hall["url"])
+        until(d, f"{CARDS}.length == {N}", WAIT, "the page")
+        _stop_updates(d)
+        long = "Асель Нурланқызы Бекзатқызы-Жұмабаева " * 6
+        boards = [_fake(1, players=[long, long]), _fake(2), _fake(3, hall="annex" * 6, link="up"),
+                  _fake(4, battery=100, rtt_ms=123.4)]
+        got = d.execute_script("render(arguments[0]);" + _BOXES, {"boards": boards, "event": {
+            "name": "Қазақстан Республикасының тоғызқұмалақтан чемпионаты", "round": 11, "date": "2026-12-07"}})
+        w = got["w"]
+        assert got["scroll"] <= w and got["header"] <= w, got  # nothing wider than the screen
+        for box in got["cards"] + got["faces"]:
+            assert 0 <= box[0] and box[2] <= w, (box, w)
+        cut = d.execute_script("const p = document.querySelector('#board-1 .players');"
+                               "return [p.scrollWidth > p.clientWidth, getComputedStyle(p).textOverflow]")
+        assert cut == [True, "ellipsis"]
+        d.save_screenshot(os.path.join(DOCS, "hall-phone.png"))
+    finally:
+        d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        d.get(hall["url"])
+
+
+def test_a_first_flag_and_an_alert_sound_and_notify_unless_muted(hall, browser):
+    d = browser
+    d.get(hall["url"])
+    until(d, f"{CARDS}.length == {N}", WAIT, "the page")
+    _stop_updates(d)
+    d.execute_script("""
+        window.sounds = 0; window.notes = [];
+        window.AudioContext = function () { this.currentTime = 0; this.destination = {};
+          this.createOscillator = () => ({frequency: {}, connect() {}, start() { window.sounds += 1; }, stop() {}}); };
+        window.Notification = function (title, opts) { window.notes.push(opts.body); };
+        window.Notification.permission = 'granted';
+        localStorage.setItem('sagat-muted', '0'); muted = false; showMute();""")
+    quiet = [_fake(1), _fake(2)]
+    flag = {"kind": "flag", "text": "FLAG left"}
+    d.execute_script("render(arguments[0])", {"boards": quiet})
+    d.execute_script("render(arguments[0])", {"boards": [_fake(1, alerts=[flag]), _fake(2)]})
+    assert d.execute_script("return [window.sounds, window.notes]") == [1, ["board 1: FLAG left"]]
+    d.execute_script("render(arguments[0])", {"boards": [_fake(1, alerts=[flag]), _fake(2)]})  # no news
+    assert d.execute_script("return window.sounds") == 1
+    d.find_element("id", "btn-mute").click()
+    assert d.find_element("id", "btn-mute").text == "sound off"
+    lost = {"kind": "link", "text": "link lost"}
+    d.execute_script("render(arguments[0])", {"boards": [_fake(1, alerts=[flag]), _fake(2, alerts=[lost])]})
+    assert d.execute_script("return [window.sounds, window.notes.length, document.body.dataset.alerts]") == [1, 1, "2"]
+    assert "board 2: link lost" in d.find_element("id", "alert-line").text  # said on the page all the same
+    d.find_element("id", "btn-mute").click()  # (back on for the next tests)
+
+
+def test_a_lost_board_and_a_silent_hall_are_greyed_and_say_since_when(hall, browser):
+    d = browser
+    d.get(hall["url"])
+    until(d, f"{CARDS}.length == {N}", WAIT, "the page")
+    _stop_updates(d)
+    d.execute_script("render(arguments[0])", {"boards": [_fake(1, link="lost", seen_ms=12500,
+                                                               alerts=[{"kind": "link", "text": "link lost"}])]})
+    assert "seen 12 s ago" in d.find_element("css selector", "#board-1 .foot").text
+    assert "grayscale" in d.execute_script("return getComputedStyle(document.querySelector('#board-1 .faces')).filter")
+    # the hall stops answering (the page's feed is closed): within 3 s the whole page is greyed
+    until(d, "document.body.classList.contains('stale')", 6, "the page greyed")
+    assert d.find_element("id", "stale").text.startswith("the hall is not answering")
+    assert "grayscale" in d.execute_script("return getComputedStyle(document.querySelector('main')).filter")
+
+
+def test_a_second_tab_sees_the_round_and_what_the_first_did(hall, browser):
+    # after test_a_round_in_the_browser: the control set up, the last action, each board's control
+    d = browser
+    d.get(hall["url"])
+    until(d, f"{CARDS}.length == {N}", WAIT, "the page")
+    first = until(d, "document.getElementById('action').textContent", WAIT, "the last action shown")
+    d.switch_to.new_window("tab")
+    try:
+        d.get(hall["url"])
+        until(d, f"{CARDS}.length == {N}", WAIT, "the second tab")
+        assert until(d, "document.getElementById('action').textContent", WAIT, "the action") == first
+        assert d.find_element("id", "tc").get_attribute("value") == str(TC_S)  # the round's control, not tk-blitz
+        assert d.find_element("css selector", "#board-1 .foot .tc").text == str(TC_S)
+    finally:
+        d.close()
+        d.switch_to.window(d.window_handles[0])
+
+
+def test_a_hall_with_no_clocks_shows_no_action_buttons(hall, browser):
+    d = browser
+    d.get(hall["url"])
+    until(d, f"{CARDS}.length == {N}", WAIT, "the page")
+    _stop_updates(d)
+    d.execute_script("render(arguments[0])", {"boards": [_fake(1, hall="annex")]})  # another hall's board only
+    shown = d.execute_script("const v = (s) => document.querySelector(s).offsetParent !== null;"
+                             "return [v('#btn-start'), v('#btn-setup'), v('#noclocks')]")
+    assert shown == [False, False, True]

@@ -18,6 +18,11 @@ function mmss(ms) {
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 
+function ago(ms) {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor(s / 60) % 60} min`;
+}
+
 function face(b, side) {
   const f = obj(obj(b.faces)[side]);
   const cls = ["face", side];
@@ -30,7 +35,9 @@ function face(b, side) {
   if (f.low) marks.push('<span class="mark low">LOW</span>');
   if (f.default) marks.push('<span class="mark def" title="default time (TK-C6)">DEF</span>');
   if (f.stage_mark) marks.push('<span class="mark st" title="stage added at a flag: check the moves (TK-C13)">ST&gt;</span>');
+  const who = Array.isArray(b.players) ? b.players[side === "left" ? 0 : 1] : side;  // (the projector's)
   return `<div class="${cls.join(" ")}" data-side="${side}" data-flag="${esc(num(f.flag) ?? 0)}">
+    <div class="who">${esc(who)}</div>
     <div class="time">${esc(f.text ?? "-")}</div>
     <div class="sub">moves ${esc(num(f.moves) ?? "-")} &middot; stage ${esc(num(f.stage) ?? "-")}</div>
     <div class="marks">${marks.join("")}</div></div>`;
@@ -70,6 +77,9 @@ function card(b) {
   else if (b.result_code) body += `<div class="res"><span class="code">code ${esc(b.result_code)}</span></div>`;
   const foot = [`<span class="state">${esc(b.armed ? "armed" : b.state || "-")}</span>`,
                 `<span>${esc(b.mode)}${b.game != null ? " " + esc(b.game) : ""}</span>`];
+  if (typeof b.tc === "string" && !b.match) foot.push(`<span class="tc" title="this board's time control">${esc(b.tc)}</span>`);
+  const seen = num(b.seen_ms);
+  if (b.link !== "up" && seen != null) foot.push(`<span class="seen">seen ${esc(ago(seen))} ago</span>`);
   if (b.flag_note) foot.push(`<span class="flag-note" title="the game is finished: its flag is history">${esc(b.flag_note)}</span>`);
 
   if (num(start.dev_ms) != null) foot.push(`<span title="its start against the round's instant, within &plusmn;${esc(num(start.err_ms))} ms of the link">start ${start.dev_ms >= 0 ? "+" : ""}${esc(start.dev_ms)} ms</span>`);
@@ -115,13 +125,30 @@ const drawn = new Map();  // board number -> the card's HTML as last drawn
 
 let last = {};  // the hall's last view (the confirmations count its boards)
 
+// The projector view: 32 boards a screen (8 x 4 on 1920x1080), the pages in turn every 10 s.
+const PAGE = 32;
+const PAGE_MS = 10000;
+let projector = location.hash === "#projector";
+function pageOf(boards) {
+  if (!projector || boards.length <= PAGE) return { list: boards, page: 0, pages: 1 };
+  const pages = Math.ceil(boards.length / PAGE);
+  const page = Math.floor(Date.now() / PAGE_MS) % pages;
+  return { list: boards.slice(page * PAGE, page * PAGE + PAGE), page, pages };
+}
+
 function render(h) {
   last = h;
+  alertsOf(list(h.boards).map(obj));
+  if (h.action && obj(h.action).at !== shownAt) showAction(h.action);  // what another tab did, too
+  const own = list(h.boards).map(obj).filter((b) => !b.hall).length;
+  document.body.classList.toggle("no-clocks", own === 0);  // nothing here to act on: no buttons
   // only the cards that changed are drawn again, in place (a card under the pointer stays put)
   const main = $("boards");
   const seen = new Set();
   let prev = null;
-  const boards = list(h.boards).map(obj);
+  const all = list(h.boards).map(obj);
+  const { list: boards, page, pages } = pageOf(all);
+  $("page").textContent = pages > 1 ? `page ${page + 1}/${pages}` : "";
   for (const b of boards) {
     const key = String(b.number);
     if (seen.has(key)) continue;
@@ -143,9 +170,9 @@ function render(h) {
   for (const el of Array.from(main.children)) {
     if (!seen.has(el.dataset.number)) { drawn.delete(el.dataset.number); el.remove(); }
   }
-  const up = boards.filter((b) => b.link === "up").length;
-  const flags = boards.filter((b) => list(b.alerts).some((a) => obj(a).kind === "flag")).length;
-  $("summary").textContent = `${boards.length} boards, ${up} connected` + (flags ? `, ${flags} flagged` : "") +
+  const up = all.filter((b) => b.link === "up").length;
+  const flags = all.filter((b) => list(b.alerts).some((a) => obj(a).kind === "flag")).length;
+  $("summary").textContent = `${all.length} boards, ${up} connected` + (flags ? `, ${flags} flagged` : "") +
     (h.discover_error ? " \u00b7 " + h.discover_error : "") +
     (h.error ? " \u00b7 " + h.error : "") + (canAct ? "" : " \u00b7 read-only: " + READ_ONLY);
   // the hall without --key: its actions are unsigned and no log it pulls can be verified (a failed
@@ -200,13 +227,71 @@ function lateText(r) {
     late.flatMap((x) => Object.keys(obj(x.boards))).join(", ") + ")" : "";
 }
 
+let shownAt = null;  // the action last shown (its time): each tab shows what any tab did
+
 function showAction(a) {
   if (!a) return;
   if (a.error) { $("action").textContent = a.error; return; }
-  const bad = Object.entries(obj(a.boards)).filter(([, v]) => v.ok === false).map(([n, v]) => `board ${n}: ${v.text}`);
+  shownAt = a.at;
+  const rows = Object.entries(obj(a.boards)).map(([n, v]) => [n, obj(v)]);
+  const bad = rows.filter(([, v]) => v.ok === false).map(([n, v]) => `board ${n}: ${v.text}`);
+  const skipped = rows.filter(([, v]) => v.ok === null).map(([n, v]) => `${n}: ${v.text}`);
   $("action").textContent = `${a.what}: ${a.done} done` + (a.failed ? `, ${a.failed} failed (${bad.join("; ")})` : "") +
-    (a.skipped ? `, ${a.skipped} skipped` : "") + (a.note ? ` \u00b7 ${a.note}` : "");
+    (a.skipped ? `, ${a.skipped} skipped (board ${skipped.join("; ")})` : "") + (a.note ? ` \u00b7 ${a.note}` : "");
 }
+
+// Sound and a browser notification at a board's first flag and at an alert, unless muted (kept in
+// this browser). The first news of a board is not news: only what appears while the page is open.
+const known = new Map();  // board number -> its alerts' kinds and texts as last seen
+let muted = localStorage.getItem("sagat-muted") === "1";
+let alertsHeard = 0;
+
+function alertsOf(boards) {
+  const fresh = [];
+  for (const b of boards) {
+    const key = String(b.number);
+    const now = new Set(list(b.alerts).map(obj).map((a) => `${a.kind}: ${a.text}`));
+    const before = known.get(key);
+    if (before) for (const a of now) if (!before.has(a)) fresh.push(`board ${b.number}: ${a.replace(/^[a-z_]+: /, "")}`);
+    known.set(key, now);
+  }
+  if (fresh.length) announce(fresh);
+}
+
+function announce(lines) {
+  alertsHeard += 1;
+  document.body.dataset.alerts = String(alertsHeard);
+  $("alert-line").textContent = lines.join(" \u00b7 ");
+  if (muted) return;
+  try {
+    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+    const osc = ctx.createOscillator();
+    osc.frequency.value = 880;
+    osc.connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.25);
+    document.body.dataset.sounded = String(Number(document.body.dataset.sounded || 0) + 1);
+  } catch (e) { /* no sound on this browser */ }
+  if (window.Notification && Notification.permission === "granted") {
+    try { new Notification("sagat hall", { body: lines.join("\n") }); } catch (e) { /* not here */ }
+  }
+}
+
+function showMute() {
+  $("btn-mute").textContent = muted ? "sound off" : "sound on";
+  $("btn-mute").setAttribute("aria-pressed", String(!muted));
+}
+
+// A page whose hall stopped answering is greyed whole, and says since when.
+let heard = Date.now();
+setInterval(() => {
+  const quiet = Date.now() - heard;
+  if (quiet > 3000) {
+    document.body.classList.add("stale");
+    $("stale").textContent = `the hall is not answering: the boards below are as they were ${ago(quiet)} ago`;
+  }
+  if (projector && last.boards) render(last);  // (the projector's pages turn)
+}, 1000);
 
 async function post(path, body, button) {
   button.disabled = true;
@@ -245,6 +330,21 @@ $("btn-resume").addEventListener("click", (ev) => {
   post("/api/resume", { restored: also }, ev.currentTarget);
 });
 $("btn-print").addEventListener("click", () => window.print());
+$("btn-mute").addEventListener("click", () => {
+  muted = !muted;
+  localStorage.setItem("sagat-muted", muted ? "1" : "0");
+  showMute();
+  if (!muted && window.Notification && Notification.permission === "default") Notification.requestPermission();
+});
+showMute();
+$("btn-projector").addEventListener("click", () => {
+  projector = !projector;
+  history.replaceState(null, "", projector ? "#projector" : "#");
+  document.body.classList.toggle("projector", projector);
+  drawn.clear();
+  if (last.boards) render(last);
+});
+document.body.classList.toggle("projector", projector);
 $("tc").addEventListener("input", () => { tcShown = true; });
 
 // on the press, not the click: the card may be drawn again between the press and the release
@@ -392,6 +492,8 @@ fetch("/api/access").then((r) => r.json()).then((a) => {
 const source = new EventSource("/api/events");
 source.onmessage = (ev) => {
   $("conn").className = "dot up";
+  heard = Date.now();
+  document.body.classList.remove("stale");
   try { render(JSON.parse(ev.data)); } catch (e) { $("summary").textContent = "the page cannot show the hall: " + e; }
 };
-source.onerror = () => { $("conn").className = "dot lost"; $("summary").textContent = "the hall is not answering"; };
+source.onerror = () => { $("conn").className = "dot lost"; $("summary").textContent = "the hall is not answering"; heard = Math.min(heard, Date.now() - 3001); };
