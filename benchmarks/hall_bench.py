@@ -1,8 +1,8 @@
 """The hall's figures (`sagat hall`, docs/hall.md), on this machine, with simulated clocks (`sagat sim --serial`):
 
-1. Polling: the hall's CPU per clock when it reads every clock's `state` twice a second (one
-   thread per port), and the simulated clocks' own CPU (the firmware's 5 ms loop on the
-   MicroPython unix port: what the sims cost this PC, not what the hall costs).
+1. Polling: the hall's CPU per clock when it reads every clock's `state` at the hall's own rate
+   (boards.POLL_S: 4 times a second; one thread per port), and the simulated clocks' own CPU (the
+   firmware's 5 ms loop on the MicroPython unix port: what the sims cost this PC, not the hall).
 2. The start spread across 8 and across 32 boards: each clock is armed for one instant after a
    sync of its link; the hall measures the spread through the links. A simulated clock's ticks are
    this PC's CLOCK_MONOTONIC in ms (the unix port's ticks_ms), so the true spread is known too:
@@ -117,7 +117,8 @@ def run(n: int, poll_s: float, seconds: float) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--boards", default="8,32")
-    ap.add_argument("--poll-s", type=float, default=0.5, help="seconds between polls of a clock (0.5: 2 Hz)")
+    ap.add_argument("--poll-s", type=float, default=HB.POLL_S,
+                    help=f"seconds between polls of a clock (default: the hall's, {HB.POLL_S}: 4 Hz)")
     ap.add_argument("--seconds", type=float, default=10.0)
     a = ap.parse_args()
     print(f"cpus: {os.cpu_count()}, load: {os.getloadavg()}", file=sys.stderr)

@@ -46,7 +46,8 @@ class Clocks:
 
                     raise client.LinkError("serial link lost (a test's cut)")
                 if cmd == "identify":
-                    ans = {"uid": f"uid-{port.rsplit('/', 1)[-1]}", "firmware": "test", "key_set": False}
+                    # (a clock keyed as the hall is: the hall's key is its own, key_set says so)
+                    ans = {"uid": f"uid-{port.rsplit('/', 1)[-1]}", "firmware": "test", "key_set": bool(key)}
                     if port in clocks.numbers:
                         ans["number"] = clocks.numbers[port]
                     ans.update(clocks.idents.get(port, {}))

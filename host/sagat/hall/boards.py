@@ -162,6 +162,7 @@ class BoardLink:
         self.rebooted = False  # the clock booted again while the hall watched it (a power cut, a reset)
         self.restored = False  # ... and came back with its game in progress: an alert until it runs again
         self.synced = False  # the hall set the clock's wall time (start round): again after a reboot
+        self.key_problem: str | None = None  # the hall's key and the clock's disagree (_check_key)
         self.last_pull: PullState | None = None  # the last game's, once the next is set up (TK-P1's window)
         self.thread = threading.Thread(target=self._run, name=f"sagat-hall-board-{self.number}", daemon=True)
 
@@ -189,6 +190,7 @@ class BoardLink:
                     self.ident = clock.request("identify")
                 if not isinstance(self.ident, dict):
                     raise Garbage("the clock answered garbage (to identify)")
+                self._check_key(clock)
                 self._numbered()
                 try:
                     self.settings = clock.request("settings.get").get("values") or {}
@@ -229,6 +231,26 @@ class BoardLink:
                 if self.boot_host is not None and boot - self.boot_host > 2000 and not self.stranger:
                     self.rebooted = True  # (its state then says whether it restored a game)
                 self.boot_host = boot
+
+    def _check_key(self, clock: client.Clock) -> None:
+        """Whether this hall's key is the clock's, found when its link opens (not at the first action):
+        a signed read proves it without changing anything. None: they agree (or neither has one)."""
+        keyed = self.ident.get("key_set") is True
+        why = None
+        if self.key and keyed and not self.stranger:
+            try:
+                clock.request("identify", auth=True)
+            except client.LinkError as e:
+                if getattr(e, "code", None) != "auth_failed":
+                    raise
+                why = ("the hall's arbiter key is not this clock's: it refuses everything the hall signs (give the "
+                       "key this clock has, or set the hall's on it: sagat key)")
+        elif self.key and not keyed:
+            why = "this clock has no arbiter key: its log proves no authorship (sagat key sets the hall's)"
+        elif not self.key and keyed:
+            why = "this clock has an arbiter key and the hall none: it refuses the hall's actions (give --key-file)"
+        with self.lock:
+            self.key_problem = why
 
     def assign(self) -> str:
         """The arbiter makes the clock now on this port the board's clock."""
@@ -504,7 +526,9 @@ class BoardLink:
                               "protest_ms": int(PROTEST_MS - (now_host - last.result_host))}
         alerts = []
         with self.lock:
-            stranger, own, restored = self.stranger, self.clock_uid, self.restored
+            stranger, own, restored, key_problem = self.stranger, self.clock_uid, self.restored, self.key_problem
+        if key_problem and link == "up":
+            alerts.append({"kind": "key", "text": key_problem})
         if stranger:
             alerts.append({"kind": "stranger", "text": f"another clock on this port ({stranger}; the board's was "
                                                        f"{own}): assign it to the board before the hall acts on it"})

@@ -81,11 +81,14 @@ def test_a_swapped_clock_is_a_stranger_the_hall_does_not_act_on_until_assigned(m
 def test_a_stranger_on_a_simulators_port_never_gets_the_key(monkeypatch, fast):
     # the hall gives its key to its own simulated clocks; a new process on that /dev/pts is not one
     clocks = Clocks({"sim1": dict(RUNNING, state="setup")})
+    clocks.idents["sim1"] = {"key_set": False}  # a fresh simulated clock: no key yet
     hall = _hall(monkeypatch, clocks, ["sim1"], source="sim")
     try:
         assert [(p, cmd) for p, cmd, _a, _auth in clocks.asked if cmd == "key.set"] == [("sim1", "key.set")]
         clocks.asked.clear()
-        _swap(clocks, hall, "sim1", "uid-intruder")
+        clocks.idents["sim1"] = {"key_set": False, "uid": "uid-intruder"}
+        clocks.cut.add("sim1")
+        until(lambda: _board(hall, 1)["stranger"] == "uid-intruder" and _board(hall, 1)["link"] == "up", 30, "swap")
         assert not [cmd for _p, cmd, _a, _auth in clocks.asked if cmd == "key.set"], clocks.asked
     finally:
         hall.close()
