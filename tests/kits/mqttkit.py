@@ -1,7 +1,8 @@
 """The hall's MQTT tests' kit (sagat/hall/mqtt.py): a real Mosquitto (Debian's package) started on a
 free port, skipped without it or paho-mqtt and failed under CI; a broker's message as paho hands
 it over; a Subscriber fed by hand; a well-formed remote board. Used by
-tests/host/hall/test_hall_mqtt.py, test_attack_hall_mqtt_slots.py and test_hall_browser.py."""
+tests/host/hall/test_hall_mqtt.py, test_attack_hall_mqtt_slots.py, test_attack_mqtt_names.py and
+test_hall_browser.py."""
 
 from __future__ import annotations
 
@@ -35,13 +36,16 @@ def need():
         pytest.skip(why)
 
 
-def mosquitto(tmp_path, extra: str = "allow_anonymous true\n"):
-    """A real Mosquitto on a free local port (its conf in tmp_path, `extra` appended): (proc, port)."""
+def mosquitto(tmp_path, extra: str = "allow_anonymous true\n", port: int | None = None):
+    """A real Mosquitto on a free local port, or on `port` (a broker started again where it was):
+    its conf in tmp_path, `extra` appended; (proc, port)."""
     need()
+    want = port
     for attempt in range(5):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        if want is None:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
         conf = tmp_path / "mosquitto.conf"
         conf.write_text(f"listener {port} 127.0.0.1\npersistence false\n" + extra, encoding="utf-8")
         proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -59,16 +63,29 @@ def mosquitto(tmp_path, extra: str = "allow_anonymous true\n"):
         # the free port was taken between our close and mosquitto's bind (another test run on this
         # machine): another port; anything else is an error
         assert "Address already in use" in why and attempt < 4, why
+        if want is not None:  # (the port given: its last connections may still hold it a moment)
+            time.sleep(0.5)
 
 
-def message(topic: str, payload) -> object:
+def message(topic: str, payload, retain: bool = False) -> object:
     """What paho hands the subscriber's _message: `payload` as bytes (a str encoded, anything else
-    as JSON)."""
+    as JSON); `retain`: a retained message the broker kept, handed over as the subscription is
+    made (else one published now)."""
     import types
 
     if not isinstance(payload, bytes):
         payload = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
-    return types.SimpleNamespace(topic=topic, payload=payload, retain=False, qos=0)
+    return types.SimpleNamespace(topic=topic, payload=payload, retain=retain, qos=0)
+
+
+class Boards:
+    """A hall's stand-in for a Publisher: its view() has `boards` (views as a hall's page shows them)."""
+
+    def __init__(self, *boards: dict):
+        self.boards = list(boards)
+
+    def view(self, remote: bool = True) -> dict:
+        return {"boards": [dict(b) for b in self.boards]}
 
 
 def subscriber():

@@ -72,8 +72,10 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
     if publish or subscribe:
         from . import mqtt
 
-        if name is None:
-            name = re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname().split(".")[0])[:32] or "hall"
+        if name is None:  # this PC's host name and a suffix of its own (cloned PCs share a host name)
+            name = mqtt.default_name()
+            print(f"sagat hall: this hall's name on the broker: {name} (--name gives it another)", file=sys.stderr,
+                  flush=True)
         if not re.fullmatch(NAME_RE, name):
             raise StartError(f"--name {name!r}: a hall's name is 1 to 32 letters, digits, _ or -")
         try:

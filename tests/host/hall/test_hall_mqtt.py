@@ -397,3 +397,96 @@ def test_another_halls_board_is_acted_on_in_its_own_hall():
         assert str(e.value) == "no board 7"
     finally:
         hall.close()
+
+
+# ------------------------------------------------------------ the subscriber's own broker lost
+# When the broker stops, it publishes every client's last will first: every hall said "offline",
+# which only says that this hall's broker went. Whether the other halls stopped is not known: the
+# status line says the broker cannot be reached (once), and their boards are shown stale, their
+# last state with its age, until the broker is back; a hall's own will, the broker up, still says
+# offline.
+
+
+class _Ok:
+    is_failure = False
+
+
+class _Client:
+    def subscribe(self, *_):
+        pass
+
+
+def test_a_lost_broker_leaves_the_remote_boards_stale_not_offline(monkeypatch):
+    now = [1_000_000.0]
+    monkeypatch.setattr(M, "host_ms", lambda: now[0])
+    hall = Hall(discover=False)
+    hall.subscriber = sub = subscriber()
+    sub.host, sub.port = "broker-pc", 1883
+    try:
+        for name in ("annex", "gym"):
+            sub._message(None, None, message(f"sagat/hall/{name}/board/3", GOOD))
+        now[0] += 1000
+        for name in ("annex", "gym"):  # the broker stops: its clients' wills first ...
+            sub._message(None, None, message(f"sagat/hall/{name}/status", "offline"))
+        sub._unreachable()  # ... then this hall's connection goes
+        for wait in (0, 3000, M.REMOTE_EXPIRE_MS):  # (stale, however long: not gone while nothing can come)
+            now[0] += wait
+            view = hall.view()
+            assert view["discover_error"] == "MQTT broker-pc:1883: no broker at broker-pc:1883"  # said once
+            assert [b["number"] for b in view["boards"]] == ["annex:3", "gym:3"]
+            for b in view["boards"]:
+                assert "offline" not in b["error"] and not any("offline" in a["text"] for a in b["alerts"]), b
+                assert b["link"] == "lost" and b["stale"] is True and b["seen_ms"] == 1000 + wait + (
+                    3000 if wait == M.REMOTE_EXPIRE_MS else 0), b
+                assert b["alerts"][-1] == {"kind": "link", "text": "broker lost: its last state"}
+                assert b["error"] == f"no broker at broker-pc:1883: hall {b['hall']}'s last state, " \
+                    f"{b['seen_ms'] // 1000} s ago"
+                assert b["faces"]["left"]["text"] == "4:59" and b["state"] == "running"  # its last state
+        sub._connected(_Client(), None, None, _Ok())  # the broker back
+        assert hall.view()["discover_error"] is None
+        sub._message(None, None, message("sagat/hall/annex/board/3", GOOD))  # annex publishes again
+        sub._message(None, None, message("sagat/hall/gym/status", "offline"))  # gym's will: it is offline
+        annex, gym = hall.view()["boards"]
+        assert annex["link"] == "up" and "stale" not in annex and annex["seen_ms"] == 0
+        assert gym["link"] == "lost" and gym["alerts"][-1] == {"kind": "link", "text": "hall gym offline"}
+    finally:
+        hall.close()
+
+
+def test_a_dead_broker_on_a_real_network_is_not_every_hall_offline(tmp_path):
+    from mqttkit import Boards
+
+    proc, port = mosquitto(tmp_path)
+    url = f"mqtt://127.0.0.1:{port}"
+    far, near = Hall(discover=False), Hall(discover=False)
+    try:
+        far.publisher = M.Publisher(Boards(dict(GOOD, number=3)), url, "annex")
+        near.subscriber = M.Subscriber(url, "main")
+        near.subscriber.start()
+        far.publisher.start()
+        _until(lambda: [b for b in near.view()["boards"] if b["link"] == "up"], 30, "the far hall's board")
+        proc.terminate()  # (mosquitto publishes every client's will as it stops)
+        proc.wait(timeout=10)
+        _until(lambda: near.subscriber.error == f"no broker at 127.0.0.1:{port}", 30, near.subscriber.error)
+        end = time.monotonic() + 1.5
+        while time.monotonic() < end:
+            view = near.view()
+            assert view["discover_error"] == f"MQTT 127.0.0.1:{port}: no broker at 127.0.0.1:{port}"
+            (b,) = view["boards"]
+            assert b["alerts"][-1] == {"kind": "link", "text": "broker lost: its last state"}, b
+            assert b["link"] == "lost" and b["stale"] is True and isinstance(b["seen_ms"], int), b
+            time.sleep(0.1)
+        proc, _ = mosquitto(tmp_path, port=port)  # the broker back: both halls come back to it
+
+        def back():
+            (b,) = near.view()["boards"]
+            assert not any("offline" in a["text"] for a in b["alerts"]), b
+            return b["link"] == "up" and near.view()["discover_error"] is None
+
+        _until(back, 30, "the far hall's board up again")
+    finally:
+        far.close()
+        near.close()
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=10)
