@@ -227,7 +227,9 @@ class Ref:
         self.counts[name] = self.counts.get(name, 0) + 1
 
     def _set_above(self, s):
-        self.above[s] = 1 if self.low and self.credit[s] - self.spent[s] > self.low else 0
+        # TK-C17: the mark counts only below the time the side starts with (its first stage)
+        counts = self.low and self.low < self.ctl[s].stages[0][1]
+        self.above[s] = 1 if counts and self.credit[s] - self.spent[s] > self.low else 0
 
     def _fold(self, q):
         """Charge the turn so far to the side whose turn it is; the turn goes on from q."""

@@ -46,6 +46,7 @@ class FakeApp:
         self.match = None
         self.journal = None
         self.next_face = None
+        self.locate_until = None  # the arbiter's locate (faces.locating)
 
 
 def show_all(board, app, now):

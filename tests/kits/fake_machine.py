@@ -304,6 +304,7 @@ class SSD1306Chip:
     def __init__(self, addr):
         self.ram = bytearray(1024)
         self.on = False
+        self.inverted = False  # 0xA7 (inverse display) / 0xA6 (normal)
         self.mode = 2  # page addressing after reset
         self.cols = [0, 127]
         self.pages = [0, 7]
@@ -334,6 +335,8 @@ class SSD1306Chip:
                 raise AssertionError("SSD1306: command %02x without its arguments" % c)
             if c in (0xAE, 0xAF):
                 self.on = c == 0xAF
+            elif c in (0xA6, 0xA7):
+                self.inverted = c == 0xA7
             elif c == 0x20:
                 self.mode = args[0]
             elif c == 0x21:

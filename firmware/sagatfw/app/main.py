@@ -65,6 +65,7 @@ class App:
         self.next_face = None
         self.next_retry = None  # when to try the flash again while records wait in RAM
         self.armed = None  # ticks at which the game set up starts by itself (arm: the hall's round, TK-C5)
+        self.locate_until = None  # ticks at which the arbiter's locate ends (faces.locating)
 
     # ------------------------------------------------------------------ boot
 
@@ -269,14 +270,6 @@ class App:
             return self.journal.durable_code()
         return None
 
-    def result_name(self):
-        """The finished game's result (RESULT_NAMES) while its code is on the faces: the last one
-        entered counts (a wrong entry replaced); else None."""
-        if self.result_code() is None or self.match is not None:
-            return None
-        a = self.journal.result_arg
-        return C.RESULT_NAMES[a] if 0 <= a < len(C.RESULT_NAMES) else None
-
     def _code_status(self):
         """_ST_CODE (its text in code_text) once the result code is durable, else _ST_NONE."""
         code = self.result_code()
@@ -383,6 +376,12 @@ class App:
         self.armed = at
         self.next_face = now
         return True
+
+    def disarm(self, now):
+        """Drop the armed start (the hall's Pause all, in the arming window): done whether or not one
+        was armed while the game is set up; False once it started, so the hall knows (TK-C5)."""
+        self.armed = None
+        return self.clock.state == C.SETUP
 
     def pause(self, by, now):
         return self._do(self.clock.pause(by, now), now)

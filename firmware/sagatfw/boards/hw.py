@@ -24,6 +24,9 @@ NO_CELL_MV = const(2000)  # less is no cell at all: a LiPo's protection cuts it 
 WARN_EVERY_S = const(30)  # TM1637: "bAtt" for 1 s in every 30 s during play
 _ST_CODE = const(1)  # the status line's result code (faces.STATUS_TEXT)
 MSG_EVERY_S = const(10)  # TM1637: a message (LOG ERROR...) for 1 s in every 10 s during play
+LOCATE_BEEP_MS = const(150)  # a locate's beep, once a second (faces.locating)
+LOCATE_BLINK_MS = const(250)  # a locate's faces: dark every other 250 ms (2 Hz)
+_DARK = b"\x00\x00\x00\x00"  # a TM1637 face dark (a locate's blink)
 # LEDs of a face, in the pin map's order: running, flag, low time (TK-C17), mark (a stage passed at a
 # flag, TK-C13, or the default time, TK-C6); the low-battery warning blinks the low LEDs of both
 # faces while the clock is stopped, so it shows at setup (during play: "bAtt", see show).
@@ -70,6 +73,8 @@ class HwBoard:
             self.oled = [OLED(i2c, a) for a in (0x3C, 0x3D)]
         self._items = [None, None]  # this frame's OLED draw items, per face
         self._kept = None  # the second of the OLEDs' last keep
+        self._located = -1  # the second of a locate's last beep
+        self._dark = False  # the OLEDs inverted by a locate
         self.buzzer = PWM(Pin(p["buzzer"]))
         self.buzzer.duty_u16(0)
         self.beep_until = None
@@ -114,11 +119,36 @@ class HwBoard:
     # ----------------------------------------------------------------- faces
 
     def show(self, app, now):
+        self._battery(app, now)
+        self._beep_off(now)
+        located = F.locating(app, now)
+        self._faces(app, now)
+        self._locate(located, now)
+
+    def _locate(self, ms, now):
+        """The arbiter's locate, `ms` left of it (faces.locating; 0: none): a beep at its start and
+        every second after, sound setting or not (the arbiter's call); the faces dark every other
+        LOCATE_BLINK_MS: a TM1637 blank, an OLED inverted (SSD1306 0xA7; oled.keep, once a second,
+        sets it back to normal, so it is sent again at each refresh of a dark phase)."""
+        if ms and (ms - 1) // 1000 != self._located:
+            self._located = (ms - 1) // 1000
+            self.beep(LOCATE_BEEP_MS, now, True)
+        elif not ms:
+            self._located = -1
+        dark = ms and not ((ms - 1) // LOCATE_BLINK_MS) & 1
+        if self.display == "tm1637":
+            if dark:
+                for tm in self.tm:
+                    tm.show(_DARK)
+        elif dark or self._dark:
+            self._dark = dark
+            for o in self.oled:
+                o.invert(dark)
+
+    def _faces(self, app, now):
         c = app.clock
         v = app.store.values
         blink = (now // 500) & 1
-        self._battery(app, now)
-        self._beep_off(now)
         menu = app.menu
         if menu is not None and menu.active:
             self._show_menu(app, menu, now, blink)
@@ -138,7 +168,7 @@ class HwBoard:
             if self.display == "tm1637":
                 self.tm[side].brightness = v["brightness"]
                 code = app.code_text if app.status == _ST_CODE else None
-                m4 = F.STATUS4[app.status]
+                m4 = F.status_text(app, True)  # (in setup: the board number, "b  8")
                 if code is not None and (now // 2000) & 1:
                     # the result code (for the scoresheet) every other 2 s, with the final times:
                     # "C123" on the left face, " 456" on the right

@@ -109,6 +109,7 @@ class Board:
         self.frames = 0
         self.loop_max_ms = 0
         self.status = None  # a line of the host's under the faces (--status)
+        self.located = -1  # the second of a locate's last beep
 
     def ticks(self):
         if self.virtual:
@@ -146,6 +147,10 @@ class Board:
         from sagatfw.faces import game as F  # loaded in __init__ unless the run was quiet then
 
         self.frames += 1
+        located = F.locating(app, now)  # the arbiter's locate (ms left): LOCATE, a beep a second
+        if located and (located - 1) // 1000 != self.located:
+            self.beep(150, now, True)
+        self.located = (located - 1) // 1000 if located else -1
         c = app.clock
         tenths = app.store.values["tenths_below_ms"]
         blink = (now // 500) & 1
@@ -174,7 +179,7 @@ class Board:
             if self.quiet:
                 return
         lines = (_face_lines(drawn[0]), _face_lines(drawn[1]))
-        rows = ["sagat sim  %s" % state]
+        rows = ["sagat sim  %s%s" % (state, "  LOCATE" if located else "")]
         # the two faces row by row at the same height (y), a row one face leaves empty kept empty,
         # so the left face's lines stay beside the right face's
         ys = sorted(set([r[0] for r in lines[0]] + [r[0] for r in lines[1]]))

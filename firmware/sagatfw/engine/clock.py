@@ -278,8 +278,15 @@ class Clock:
         self.rem[s] = rem + ms if ms < room else MAX_FACE_MS
 
     def _set_low(self, s):
+        self.above_low[s] = 1 if (self.low_counts(s) and self.rem[s] > self.settings.low_time_ms) else 0
+
+    def low_counts(self, s):
+        """TK-C17: the low-time mark counts for side s only if it is below the time the side starts
+        with (its control's first stage): a 5-minute blitz under the default 5-minute mark never
+        shows LOW nor logs low_time, a 10-minute game does from 5:00 down. No allocation."""
         low = self.settings.low_time_ms
-        self.above_low[s] = 1 if (low and not self._countup(s) and self.rem[s] > low) else 0
+        tc = self.tc[s]
+        return low > 0 and tc is not None and low < tc.first_ms()  # (a count-up's first is 0)
 
     # --------------------------------------------------------------- advance
 

@@ -46,20 +46,67 @@ _FINISHED = const(5)
 # The status line (App.status): what the faces say besides the game or match, as a code, the later
 # outweighing the earlier. The codes are indexes into these texts: the OLED's bottom line (16
 # characters) and state's "message"; the four-digit face's (docs/user-guide.md lists them). Code 0
-# is none; code 1 the finished game's or match's result code, whose text is its own (App.code_text,
-# "CODE 042917"; on four digits "C042" and " 917"). A module that sets or reads a code names it as
-# a private const (_ST_LOG_ERROR = const(2)): no heap for the names (tests/host/sim/test_sim_faces.py checks
-# every such const against these tables).
+# is none (in setup: the board number); code 1 the result code, whose text is its own (App.code_text,
+# "CODE 042917", "B8 CODE 042917"; on four digits "C042" and " 917"). A module that sets or reads a
+# code names it as a private const (_ST_LOG_ERROR = const(2)): no heap for the names
+# (tests/host/sim/test_sim_faces.py checks every such const against these tables).
 STATUS_TEXT = (None, "CODE", "LOG ERROR", "LOG FULL", "LOG DAMAGED", "RESTORE FAILED", "SETTINGS DEFAULT",
                "SETTINGS UNSAVED", "ERROR")
 STATUS4 = (None, None, "LErr", "LFul", "LdAm", "rErr", "SdEF", "SErr", "Err")
+_ST_NONE = const(0)
 _ST_CODE = const(1)
+_TICKS_MAX = const(0x3FFFFFFF)  # core/ticks.py's
+_TICKS_HALF = const(0x20000000)
 
 
-def status_text(app):
-    """The text of the app's status line, or None."""
+_SAID = None  # type: list | None  # the board number's texts (_said), made once a clock is numbered
+
+
+def _said(app):
+    """The board number's texts (the `board` setting), made again only when the number or the
+    app's code text changed, never at a refresh: [the number, "BOARD 8", "b  8", the code text,
+    "B8 CODE 042917"] (16 characters up to B999); None for a clock never numbered (no list)."""
+    global _SAID
+    n = app.store.values.get("board", 0)
+    s = _SAID
+    if s is None:
+        if not n:
+            return None
+        s = _SAID = [0, None, None, None, None]
+    code = app.code_text
+    if n != s[0] or code is not s[3]:
+        s[0] = n
+        s[1] = "BOARD %d" % n if n else None
+        s[2] = "b%3d" % n if n else None
+        s[3] = code
+        s[4] = "B%d %s" % (n, code) if n and code else code
+    return s
+
+
+def status_text(app, four=False):
+    """The status line's text or None: a message; the result code after the board number ("B8 CODE
+    042917"); in a game set up with nothing else to say the number ("BOARD 8"). `four`: a four-digit
+    face's (STATUS4, "b  8"; its code is hw.py's)."""
     s = app.status
-    return app.code_text if s == _ST_CODE else STATUS_TEXT[s]
+    if s == _ST_CODE and not four:
+        said = _said(app)
+        return app.code_text if said is None else said[4]
+    if s == _ST_NONE and app.match is None and app.clock.state == _SETUP:
+        said = _said(app)
+        return None if said is None else said[2 if four else 1]
+    return STATUS4[s] if four else STATUS_TEXT[s]
+
+
+# The arbiter's `locate` (link/commands.py): for 5 s the boards blink the faces and beep once a
+# second, whatever the sound setting (the arbiter's call); the game untouched, nothing logged.
+def locating(app, now):
+    """The ms a locate has left at ticks `now` (its end in app.locate_until), or 0: none (an ended
+    one leaves app.locate_until). No allocation."""
+    left = 0 if app.locate_until is None else (app.locate_until - now) & _TICKS_MAX
+    if left == 0 or left > _TICKS_HALF:  # (past its end: a difference below zero)
+        app.locate_until = None
+        return 0
+    return left
 
 
 # Formats, chosen from the rounded time.
@@ -167,7 +214,7 @@ def tm1637(buf, clock, side, tenths_below_ms=20000, blink=0):
 #                (FIDE; DGT shows the first flag blinking)
 #   LED_STAGE    the next stage was added at this side's flag (stage_advance "flag"): steady, for the
 #                arbiter to check the move count (TK-C13), as DGT's steady period flag
-#   LED_LOW      this side's time is at or under low_time_ms and not zero (TK-C17); never count-up
+#   LED_LOW      this side's time is at or under low_time_ms, not zero, where the mark counts (is_low)
 #   LED_DEFAULT  the default time found this side without a move (TK-C6): the arbiter decides
 
 LED_RUNNING = const(1)
@@ -178,13 +225,9 @@ LED_DEFAULT = const(16)
 
 
 def is_low(clock, side):
-    """TK-C17: the face is at or under the low-time mark (the clock's `low_time` event falls at the
-    instant the time equals low_time_ms) and not at zero. No allocation."""
-    low = clock.settings.low_time_ms
-    if not low or _countup(clock, side):
-        return False
-    ms = clock.ms(side)
-    return 0 < ms <= low
+    """TK-C17: the face is at or under the low-time mark (its `low_time` event falls at the instant
+    the time equals it) and not at zero, where it counts (clock.low_counts). No allocation."""
+    return clock.low_counts(side) and 0 < clock.ms(side) <= clock.settings.low_time_ms
 
 
 def first_of_two(clock, side):

@@ -44,6 +44,8 @@ _INIT = bytes((
     0xAF,  # display on
 ))
 _OFF = b"\x00\xae"  # display off (sleep): about 10 uA instead of mA
+_INVERTED = b"\x00\xa7"  # every pixel the other way (a locate's blink); 0xA6 (in _INIT) back to normal
+_NORMAL = b"\x00\xa6"
 # the settings again, display on last, without the init's display off (no flicker): `keep`
 _KEEP = b"\x00" + _INIT[2:]
 
@@ -123,6 +125,10 @@ class OLED(framebuf.FrameBuffer):
 
     def off(self):
         self.i2c.writeto(self.addr, _OFF)
+
+    def invert(self, on):
+        """The panel shows its RAM inverted (a locate's blink) or normal; `keep` sets it normal."""
+        self.i2c.writeto(self.addr, _INVERTED if on else _NORMAL)
 
     def draw(self, items):
         """Render a face's items (faces.oled / faces.menu_oled) into the buffer, unless they are

@@ -10,6 +10,7 @@ import binascii
 import os
 
 from sagatfw import KEY_FILE, MAX_KEY, VERSION, Refused, forget
+from sagatfw.core.ticks import ticks_add
 from sagatfw.engine import clock as C
 from sagatfw.link import wire as W
 from sagatfw.link.log import first_record, protected_game, str_arg
@@ -24,6 +25,7 @@ except ImportError:  # CPython
 
 
 _ST_SETTINGS_UNSAVED = const(7)  # the status line: settings not on the flash (faces.STATUS_TEXT)
+LOCATE_MS = const(5000)  # a locate's length (docs/protocol.md)
 
 
 PENDING = ".new"  # the key file's name + this: a key change whose log record may not be durable yet
@@ -96,6 +98,8 @@ def act(srv, req, now):
     if cmd == "settings.set":
         return {"values": dict(app.store.values), "saved": app.status != _ST_SETTINGS_UNSAVED}
     body = _brief(srv)
+    if cmd == "arm" or cmd == "disarm":
+        body["armed"] = app.armed  # the ticks it waits for; null: nothing armed
     if cmd == "new":
         body["tc"] = app.clock.tc_field()
         body["first"] = W.side_name(app.clock.first)  # what was set up (a null first is left)
@@ -255,6 +259,16 @@ def _erasable(srv, name, upto, game):
     return None
 
 
+def locate(srv, req, now):
+    """The clock shows where it stands (the arbiter looks for it in the hall): for LOCATE_MS its
+    faces blink and it beeps once a second (faces.locating; the boards do it). It changes nothing
+    of the game and logs nothing, so it needs no authority; a second locate starts the time again."""
+    app = srv.app
+    app.locate_until = ticks_add(now, LOCATE_MS)
+    app.next_face = now  # shown (and the first beep) at this pass
+    return {"locate_ms": LOCATE_MS}
+
+
 def identify(srv, req, now):
     level, low = srv.battery()
     used, free = _heap()
@@ -263,7 +277,7 @@ def identify(srv, req, now):
         "protocol": W.PROTOCOL,
         "board": srv.info.get("name", getattr(srv.app.board, "name", None)),
         "uid": srv.info.get("uid"),
-        "number": srv.info.get("number"),
+        "number": srv.app.store.values.get("board") or srv.info.get("number"),  # its own setting first
         "battery": level,
         "battery_mv": getattr(srv.app.board, "mv", None),
         "low_battery": low,

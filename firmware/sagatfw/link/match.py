@@ -77,6 +77,7 @@ def state(srv, now):
         "winner": winner,
         "why": _name(M.WHY_NAMES, m.why),
         "message": F.status_text(app),
+        "locating": F.locating(app, now) > 0,
         "log_error": j.error,
         "log_full": j.full,
         "time_synced": j.sync_wall_ms is not None,

@@ -348,6 +348,8 @@ class Server(Pull):
         c = app.clock
         j = app.journal
         level, low = self.battery()
+        code = app.result_code()  # the finished game's, while it is on the faces
+        a = j.result_arg
         body = {
             "state": self.state_name(),
             "t": c.t,
@@ -364,13 +366,14 @@ class Server(Pull):
             "log_error": j.error,
             "log_full": j.full,
             "time_synced": j.sync_wall_ms is not None,
-            "result": app.result_name(),  # the hall shows it on the board
-            "result_code": app.result_code(),
+            "result": None if code is None else C.RESULT_NAMES[a] if 0 <= a < len(C.RESULT_NAMES) else None,
+            "result_code": code,  # (the result: the last one entered, the hall shows it on the board)
             "battery": level,
             "battery_mv": getattr(app.board, "mv", None),  # the cell (bring-up: the threshold sweep)
             "low_battery": low,
             "ticks": now,  # the board's ticks at this answer: the hall's sync of the link
             "armed": app.armed,  # the ticks an armed start waits for, or None
+            "locating": F.locating(app, now) > 0,  # a `locate` blinks the faces
         }
         return body
 
@@ -380,16 +383,14 @@ class Server(Pull):
 
 
 def _face(c, s):
-    ms = c.ms(s)
-    low = c.settings.low_time_ms
     countup = c.tc[s] is not None and c._countup(s)
     return {
-        "ms": ms,
+        "ms": c.ms(s),
         "moves": c.moves[s],
         "stage": c.stage[s],
         "flag": c.flag[s],
         "delay_ms": c.delay_remaining(s),
-        "low": bool(low and not countup and 0 < ms <= low),
+        "low": F.is_low(c, s),  # TK-C17 (the faces' LOW)
         "default": bool(c.default_mark[s]),
         "stage_mark": bool(c.stage_mark[s]),
         "countup": countup,

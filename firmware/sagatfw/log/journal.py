@@ -94,8 +94,7 @@ class Journal:
         self.head_seq = -1  # the last durable record: its seq and chain value (protocol log.head)
         self.head_link = R.ZERO_CHAIN
         self.result_code = None  # records.result_code of the current game's last result (the faces show it)
-        self.result_seq = -1  # its seq: the code is shown once that record is durable (durable_code)
-        self.result_arg = 0  # its arg: the result (engine.rules.RESULT_NAMES; a match's: its winner)
+        self.result_seq, self.result_arg = -1, 0  # its seq (shown once durable) and arg (the result; a match's winner)
         self.game = 0  # current game number (0 before the first)
         self.file = None  # the segment being written, open only while a batch is written
         self.seg = None  # its name
@@ -269,8 +268,7 @@ class Journal:
                 self._push()
                 if kind == C.EV_RESULT:
                     self.result_code = R.result_code(self.prev)  # the faces show it (scoresheet)
-                    self.result_seq = self.seq - 1
-                    self.result_arg = ev[e + C.F_ARG]
+                    self.result_seq, self.result_arg = self.seq - 1, ev[e + C.F_ARG]
                 self._push_text(rest)
             self.last_t = self.snap[1] = t
         clock.clear_events()

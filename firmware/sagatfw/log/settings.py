@@ -31,6 +31,7 @@ MAX_PRESETS = 5  # user slots, as DGT's manual ones
 #   log_max_bytes    the log's size bound
 #   checkpoint_ms    how often a running clock checkpoints
 #   tc, first        the next game's control (TK-B3 blitz by default) and first player's face (TK-C5)
+#   board            the clock's board number in the hall (0: none): identify's number, the faces' BOARD
 SCHEMA = {  # type: dict
     "freeze": (None, "n", 0, 0),
     "stage_advance": ("moves", "c", ("moves", "flag"), 0),
@@ -45,6 +46,7 @@ SCHEMA = {  # type: dict
     "checkpoint_ms": (15000, "i", 1000, 600000),
     "tc": ("420", "t", 0, 0),
     "first": ("left", "c", ("left", "right"), 0),
+    "board": (0, "i", 0, 999),
 }
 
 

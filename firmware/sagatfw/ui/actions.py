@@ -53,6 +53,8 @@ ACTIONS = {
     "start": ("start", "both", 1, ()),
     # the hall's round: start at the board's own ticks `ticks` (0..2^30-1, core/ticks.py)
     "arm": ("arm", "game", 1, (("ticks", "int", 1, 0, 0x3FFFFFFF),)),
+    # an armed start cancelled (the hall's Pause all): armed or not in setup, refused once started
+    "disarm": ("disarm", "game", 1, ()),
     "pause": ("pause", "game", 1, (("by", "index", 0, "BY_NAMES", 0),)),
     "resume": ("resume", "both", 1, ()),
     "adjust": ("adjust", "game", 1, (("side", "side", 1, None, None), ("ms", "int", 0, 0, "MAX_MS"),
@@ -229,6 +231,7 @@ def why(c, name):
     want = {
         "start": "setup (a paused clock goes on with resume)",
         "arm": "setup (TK-C5: an armed start starts a game set up)",
+        "disarm": "setup (a game started has no armed start to cancel)",
         "pause": "running",
         "resume": "paused" + (" (an adjourned game: resume_adjourned)" if c.state == C.ADJOURNED else ""),
         "adjourn": "running or paused (TK-A1)",

@@ -398,3 +398,56 @@ def test_a_match_is_on_the_faces_and_leds_of_both_display_kinds():
     for side in (LEFT, RIGHT):
         o = board2.oled[side]
         assert o.items == MF.oled(m, side) and FM.I2C.devices[o.addr].image() == bytes(o.buffer), side
+
+
+def _locating(app, at):
+    app.locate_until = at + 5000  # link/commands.py locate, at ticks `at`
+    app.store.values["sound"] = False  # a locate beeps all the same: the arbiter's call
+
+
+def test_a_locate_inverts_the_oleds_at_2_hz_and_beeps_once_a_second():
+    board, pins = _board("pico", "ssd1306")
+    app = _App(_game())
+    _locating(app, 20000)
+    chips = (FM.I2C.devices[0x3C], FM.I2C.devices[0x3D])
+    seen = []
+    beeps = 0
+    for now in range(20000, 26000, 50):
+        duty = board.buzzer.duty
+        show_all(board, app, now)
+        beeps += duty == 0 and board.buzzer.duty > 0
+        seen.append((now, chips[0].inverted, chips[1].inverted))
+    inverted = [now for now, a, b in seen if a]
+    assert all(a == b for now, a, b in seen)
+    assert inverted[:6] == [20250, 20300, 20350, 20400, 20450, 20750], inverted
+    assert inverted[-1] == 24950 and beeps == 5, (inverted[-1], beeps)  # (the keep once a second: inverted again)
+    assert app.locate_until is None and not chips[0].inverted
+
+
+def test_a_locate_darkens_the_tm1637_faces_every_other_250_ms():
+    board, pins = _board("pico")
+    app = _App(_game())
+    _locating(app, 20000)
+    dark = []
+    for now in (20000, 20250, 20500, 20750, 25250):
+        del FM.TRACE[:]
+        board.show(app, now)
+        clk, dio = pins["tm1637"][LEFT]
+        dark.append(FM.tm1637_frames(clk, dio, FM.TRACE)[-2][1:5] == [0, 0, 0, 0])
+    assert dark == [False, True, False, True, False], dark
+    assert board.buzzer.duty == 0  # the last beep is off
+
+
+def test_tm1637_faces_name_the_board_in_setup_every_other_2_s():
+    board, pins = _board("pico")
+    c = Clock()
+    c.new_game("300")
+    app = _App(c)
+    app.store.values["board"] = 8
+    want = bytes(F.text4(bytearray(4), "b  8"))
+    for now, shown in ((12000, False), (14000, True)):
+        del FM.TRACE[:]
+        board.show(app, now)
+        for side in (LEFT, RIGHT):
+            clk, dio = pins["tm1637"][side]
+            assert (bytes(FM.tm1637_frames(clk, dio, FM.TRACE)[1][1:5]) == want) is shown, (now, side)

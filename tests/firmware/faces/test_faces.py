@@ -234,8 +234,8 @@ def test_led_low_time_tk_c17():
     assert F.leds(g.clock, L) == F.LED_RUNNING | F.LED_LOW
     at(g, 600000)  # zero: the flag, no low mark
     assert F.leds(g.clock, L) == F.LED_RUNNING | F.LED_FLAG
-    g = Game("180")  # starts under the mark: marked from the setup on
-    assert F.leds(g.clock, L) == F.leds(g.clock, R) == F.LED_LOW
+    g = Game("300")  # starts at the mark: the mark does not count (a 5-minute blitz: LOW all game)
+    assert F.leds(g.clock, L) == F.leds(g.clock, R) == 0
 
 
 def test_led_default_mark_tk_c6():

@@ -147,7 +147,7 @@ def _refused(image, why, key=KEY):
 
 
 def _base():
-    image, j = _play(10)
+    image, j = _play(11)
     assert j.snap[0] == j.seq  # a snapshot follows the last record
     assert _why(image) == "ok"
     a = _restore(image)
@@ -184,7 +184,7 @@ def test_a_snapshot_of_another_game():
 
 def test_a_snapshot_of_another_log_with_the_same_key_and_game():
     image, _ = _base()
-    other, _ = _play(10, first_ms=500)  # the same game number, seqs and key, another history
+    other, _ = _play(11, first_ms=500)  # the same game number, seqs and key, another history
     _refused(_with_ckpt(image, _ckpt(other)), "not the record the snapshot follows")
 
 
@@ -210,11 +210,11 @@ def test_a_snapshot_with_its_times_edited_without_a_key():
 
 def test_a_snapshot_that_follows_a_record_since_rewritten():
     # the snapshot follows seq S; the log's record S was written again since (the flash put back to
-    # an older copy and played on differently: here a reboot where the first log has its 9th
+    # an older copy and played on differently: here a reboot where the first log has its 11th
     # press): its chain value is not the one the snapshot names
     image, j = _base()
     s = j.seq - 1
-    other, _ = _play(9)
+    other, _ = _play(10)
     f = _mounted(other)
     j2 = journal(ROOT, KEY, SR)
     assert j2.restore(C.Clock(), 9500) is True and j2.seq - 1 == s  # the power_restore took seq S
@@ -272,7 +272,7 @@ def test_an_older_firmwares_checkpoint_record_alone_keeps_its_use():
 def test_records_after_the_snapshot_that_do_not_replay():
     # a record after the snapshot edited (its t, the CRC made again): the replay of the records
     # after the snapshot refuses it, and so does the whole replay, which says why (as before snapshots)
-    image, j = _play(11)
+    image, j = _play(12)
     assert j.seq - j.snap[0] == 1  # one record after the snapshot's
     f = _mounted(image)
     j = journal(ROOT, KEY, SR)

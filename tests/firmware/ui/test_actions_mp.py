@@ -13,6 +13,7 @@ SAMPLES = {
     "new": ({"tc": "5", "first": "right"}, {"mode": "kilithattu"}),
     "start": ({},),
     "arm": ({"ticks": 1},),
+    "disarm": ({},),
     "pause": ({"by": "arbiter"},),
     "resume": ({},),
     "adjust": ({"side": "left", "ms": C.MAX_MS},),

@@ -380,7 +380,7 @@ def test_serial_sim_errors_go_to_stderr_never_the_link(tmp_path):
         "import sys\n"
         f"sys.path.insert(0, {os.path.join(ROOT, 'firmware')!r})\n"
         "from sagatfw.boards import simulator as sim\n"
-        "def boom(app, board, keys=None):\n"
+        "def boom(app, board, keys=None, player=None):\n"
         "    raise ValueError('boom in the loop')\n"
         "sim.run_interactive = boom\n"
         "sim.main(sys.argv[1:])\n"

@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 
 def _app(game, menu=None):
     return SimpleNamespace(clock=game.clock, store=SimpleNamespace(values={"tenths_below_ms": 20000}),
-                           menu=menu, status=0, code_text=None, match=None)
+                           menu=menu, status=0, code_text=None, match=None, locate_until=None)
 
 
 def _board(virtual=False):
@@ -76,11 +76,13 @@ def test_sim_shows_the_running_bar_and_the_side_to_move_uncut():
 def test_the_two_faces_rows_stay_side_by_side_where_one_face_has_a_row_the_other_has_not():
     """A row only one face draws (the running bar) stays a row, empty on the other face: the faces'
     marks at one height are on one line (before, the right face's LOW moved up beside the bar)."""
-    g = Game("5")
+    g = Game("8", low_time_ms=5000)
     board, out = _board(virtual=True)
     g.start(0)
-    g.poll(6000)  # left flagged without freeze and still running; right under the low-time mark
-    board.show(_app(g), 6000)
+    g.press(L, 1000)
+    g.press(R, 5000)  # right 4.0 s: under the low-time mark
+    g.poll(12500)  # left flagged without freeze and still running
+    board.show(_app(g), 12500)
     rows = [r.split(" | ") for r in _take(out).split("\r\n")[1:] if " | " in r]
     bar = [r for r in rows if "# running" in r[0]]
     assert bar and bar[0][1].strip() == "", rows  # the right face draws nothing beside the bar
