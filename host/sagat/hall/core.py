@@ -94,6 +94,7 @@ class Hall:
         self.boards: list[BoardLink] = []
         self.lock = threading.Lock()
         self.acting = threading.Lock()  # held by the action running (_one_at_a_time)
+        self.cancel_start = threading.Event()  # Pause all during a Start round's arming: arm no more
         self.discover = discover
         self.find_ports = find_ports or client.find_ports
         self.stop = threading.Event()
@@ -327,6 +328,10 @@ class Hall:
             return False
 
         def job(b, clock):
+            if (b.settings or {}).get("board", 0) != b.number and "board" in (b.settings or {}):
+                # the clock keeps its board number: it shows it at setup and with the result code,
+                # so the arbiter at the table sees which board a clock is
+                clock.request("settings.set", auth=True, values={"board": b.number})
             ans = clock.request("new", auth=True, tc=text, first=first)
             b.settings = clock.request("settings.get").get("values") or b.settings
             with b.lock:
@@ -340,11 +345,40 @@ class Hall:
             self.save_round()
         return report
 
-    @_one_at_a_time
     def pause_all(self) -> dict:
         """TK-C15, TK-C18: the arbiter stops every running clock (an incident in the hall); logged as
-        the host's pause, apart from a player's and from START at the table."""
-        return self._all("pause", {"by": "host"}, ("running",))
+        the host's pause, apart from a player's and from START at the table. It also cancels the
+        round's start while it is being armed: a Start round still arming stops before its next board
+        (never busy), and every board armed for an instant still to come is disarmed."""
+        self.cancel_start.set()
+        if not self.acting.acquire(timeout=2 * JOB_S + 5):
+            raise HallBusy("busy: another action is still running; try again when it is done")
+        try:
+            self.cancel_start.clear()
+            report = self._all("pause", {"by": "host"}, ("running",))
+            armed = [b for b in list(self.boards) if self._state_of(b) == "setup" and (b.state or {}).get("armed")
+                     is not None and not b.stranger]
+            if not armed:
+                return report
+
+            def disarm(b, clock):
+                clock.request("disarm", auth=True)
+                with b.lock:
+                    b.armed_for = None
+                    b.start_report = {"armed": False, "dev_ms": None, "err_ms": None, "cancelled": True}
+                return "start cancelled"
+
+            done = self._each(disarm, lambda b: any(b is x for x in armed))
+            for n, (val, err) in done.items():
+                report["boards"][n] = {"ok": err is None, "text": err or val}
+            report["done"] = sum(1 for v in report["boards"].values() if v["ok"])
+            report["failed"] = sum(1 for v in report["boards"].values() if v["ok"] is False)
+            report["skipped"] = sum(1 for v in report["boards"].values() if v["ok"] is None)
+            if self.last_start is not None and not self.last_start["measured"]:
+                self.last_start["cancelled"] = sorted(n for n, (_v, err) in done.items() if err is None)
+            return report
+        finally:
+            self.acting.release()
 
     @_one_at_a_time
     def resume_all(self, restored: bool = False) -> dict:
@@ -424,6 +458,8 @@ class Hall:
                 syncs[n] = s
 
         def arm(b, clock):
+            if self.cancel_start.is_set():  # Pause all was pressed: this board is not armed
+                raise client.LinkError("not armed: Pause all cancelled the start")
             s = syncs[b.number]
             at = s.to_ticks(target)
             clock.request("arm", auth=True, ticks=at)
@@ -590,3 +626,13 @@ class Hall:
 
         what = f"board {b.number}: {'first ' + str(args.get('first')) if cmd == 'new' else cmd}"
         return self._report(what, {b.number: _result(b.submit(job))}, {})
+
+    def locate(self, number: int | str) -> dict:
+        """The board's clock blinks its faces and beeps for a few seconds: the arbiter finds it in the
+        hall. It changes nothing and logs nothing (unsigned), so it never waits for another action."""
+        b = self.board_of(number)
+        def job(clock):
+            ms = clock.request("locate").get("locate_ms")
+            return f"blinking for {ms // 1000} s" if isinstance(ms, int) else "blinking"
+
+        return self._report(f"board {b.number}: identify", {b.number: _result(b.submit(job))}, {})

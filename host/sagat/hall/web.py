@@ -306,6 +306,10 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
             return JSONResponse({"error": "give the action as cmd (adjust, extend, pause, ...)"}, status_code=400)
         return await action(hall.act, request.path_params["number"], cmd, data)
 
+    async def locate(request: Request):
+        await _body(request)
+        return await action(hall.locate, request.path_params["number"])
+
     async def assign(request: Request):
         await _body(request)
         return await action(hall.assign, request.path_params["number"])
@@ -331,6 +335,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         Route("/api/board/{number}/result", result, methods=["POST"]),
         Route("/api/board/{number}/assign", assign, methods=["POST"]),
         Route("/api/board/{number}/act", act, methods=["POST"]),
+        Route("/api/board/{number}/locate", locate, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ])
     app.state.tasks = set()

@@ -94,6 +94,8 @@ function card(b) {
   if (b.message && !b.result_code) foot.push(`<span>${esc(b.message)}</span>`);
   if (b.link === "up" && !b.match && !b.hall && b.state && canAct)
     foot.push(`<button class="small" data-result="${esc(b.number)}" title="${b.result ? "replace this game's result (signed; the last one counts)" : "enter this game's result (signed)"}">${b.result ? "change result" : "result"}&hellip;</button>`);
+  if (b.link === "up" && !b.hall && canAct)
+    foot.push(`<button class="small" data-locate="${esc(b.number)}" title="this clock blinks and beeps for a few seconds: find it in the hall">identify</button>`);
   if (b.link === "up" && !b.hall && b.state && !b.stranger && canAct)
     foot.push(`<button class="small" data-arbiter="${esc(b.number)}" title="a correction on this board (signed, logged)">arbiter&hellip;</button>`);
   if (b.stranger && !b.hall && canAct)
@@ -355,6 +357,12 @@ $("boards").addEventListener("pointerdown", (ev) => {
     const b = obj(lastBoards.get(assign.dataset.assign));
     if (window.confirm(`Board ${assign.dataset.assign}: make the clock now on its port (${b.stranger}) the board's clock?`))
       post(`/api/board/${encodeURIComponent(assign.dataset.assign)}/assign`, {}, assign);
+    return;
+  }
+  const loc = ev.target.closest("[data-locate]");
+  if (loc) {
+    ev.preventDefault();
+    post(`/api/board/${encodeURIComponent(loc.dataset.locate)}/locate`, {}, loc);
     return;
   }
   const arb = ev.target.closest("[data-arbiter]");
