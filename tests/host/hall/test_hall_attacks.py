@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import threading
+import time
 import urllib.parse
 
 import pytest
@@ -222,11 +223,19 @@ def test_two_starts_at_once_one_is_told_busy(monkeypatch):
         with pytest.raises(core.HallBusy, match="busy") as e:
             hall.start_round()
         assert e.value.status == 409 and isinstance(e.value, HallError)
-        with pytest.raises(core.HallBusy):
-            hall.pause_all()
+        # Pause all is never busy: it cancels the start being armed, and waits for it to stop
+        paused = {}
+        p = threading.Thread(target=lambda: paused.update(rep=hall.pause_all()))
+        p.start()
+        until_set = time.monotonic() + 5
+        while not hall.cancel_start.is_set() and time.monotonic() < until_set:
+            time.sleep(0.01)
         gate.set()
         t.join(10)
-        assert first["rep"]["what"] == "start round"
+        p.join(10)
+        assert first["rep"]["what"] == "start round" and first["rep"]["done"] == 0, first
+        assert "Pause all cancelled the start" in first["rep"]["boards"][1]["text"], first
+        assert paused["rep"]["what"] == "pause all"
         assert hall.pause_all()["what"] == "pause all"  # free again
     finally:
         gate.set()
