@@ -426,7 +426,8 @@ def test_two_starts_at_once_over_http_one_is_409(acting):
     st, body, _ = _req(server.port, "POST", "/api/start", None, b"{}")
     assert st == 409, (st, body)
     assert json.loads(body)["error"].startswith("busy")
-    st, body, _ = _req(server.port, "POST", "/api/pause", None, b"{}")  # any action, while one runs
+    # any other action while one runs (but Pause all, which cancels a start: test_hall_board_number_and_cancel)
+    st, body, _ = _req(server.port, "POST", "/api/resume", None, b"{}")
     assert st == 409, (st, body)
     gate.set()
     first.join(10)
