@@ -171,8 +171,7 @@ def do(app, name, vals, now, seed=0):
     does not allow it now (nothing changed; the reason without the action's name: the caller says
     which it was); ValueError for a value the engine refuses. `seed`: a match's lot, scripts only."""
     method, what, _auth, spec = ACTIONS[name]
-    if name == "new":
-        app.armed = None  # an armed start was the game set up before
+    if name == "new":  # an armed start was the game set up before: dropped once the new one is (not if refused)
         if vals["mode"] is not None:
             if app.match is not None:
                 _idle(app.match.m)
@@ -180,7 +179,9 @@ def do(app, name, vals, now, seed=0):
             for s in spec[1:]:  # first and the match options given (App.new_match refuses another mode's)
                 if s[0] != "mode" and vals[s[0]] is not None:
                     opts[s[0]] = vals[s[0]]
-            return app.new_match(vals["mode"], opts, now, seed)
+            ok = app.new_match(vals["mode"], opts, now, seed)
+            app.armed = None
+            return ok
         if app.match is not None:
             _idle(app.match.m)
         return app.new_game(vals["tc"], vals["first"] or "left", now)

@@ -17,6 +17,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     from ..hall import pgn, report
 
     keys = [k for k in arbiter_keys(args) if k]
+    if args.date is not None and not report._is_date(args.date):
+        raise UserError(f"--date {args.date!r}: give the round's date as YYYY-MM-DD")
+    if args.round is not None and not 1 <= args.round <= 999:
+        raise UserError(f"--round {args.round}: a round is 1..999")
     try:
         info = report.round_info(args.sources)  # what the hall wrote of its round: never typed twice
         event = {"name": args.event or info.get("event"), "round": args.round or info.get("round"),
@@ -27,7 +31,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         if trf_file:
             pairs, source, event["round"] = P.load(trf_file, event["round"])
         moves = pgn.read_moves(args.moves) if args.moves else None
-        figures = report.build(args.sources, args.out, keys, pairs, event, moves, source)
+        figures = report.build(args.sources, args.out, keys, pairs, event, moves, source, info.get("clocks"))
     except (report.ReportError, P.PairingsError, pgn.PgnError) as e:
         raise UserError(str(e)) from None
     # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)

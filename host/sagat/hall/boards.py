@@ -331,7 +331,9 @@ class BoardLink:
                 if "serial link lost" in str(e) or "no answer" in str(e):
                     raise
                 self.synced = False  # refused (the key?): said by the actions, not retried at each poll
-        if self.out_dir and self._finished(st):
+        if self.out_dir and self._finished(st) and not self.stranger and not (self.clash and self.clash[1]):
+            # (a stranger's log, or that of a clock shown under another board's number, is never
+            # pulled into this board's folder: the report would give it this board's players)
             p = self.pulls
             code = st.get("result_code")
             replaced = p.game == st.get("game") and p.state in ("verified", "unkeyed", "failed") and code and \
@@ -378,8 +380,7 @@ class BoardLink:
                                                                    else ""),
                                    game, prev.result_host if prev else host_ms(), attempt=attempt,
                                    code=st.get("result_code"))
-        uid = re.sub(r"[^A-Za-z0-9_-]", "_", str(self.ident.get("uid") or "clock"))[:40]  # the clock's: a name only
-        folder = os.path.join(self.out_dir, f"board-{self.number:02d}-{uid}")
+        folder = os.path.join(self.out_dir, f"board-{self.number:02d}-{folder_uid(self.ident.get('uid'))}")
         try:
             top = os.path.realpath(self.out_dir)
             if os.path.dirname(os.path.realpath(folder)) != top:  # (a link there to elsewhere)
@@ -572,6 +573,11 @@ def _result_of(st: dict, pulls: PullState) -> str | None:
     if r is None and pulls.game == st.get("game") and pulls.code == st.get("result_code"):
         r = pulls.result
     return r if r in RESULT_NAMES else None
+
+
+def folder_uid(uid) -> str:
+    """A clock's uid as its log folder names it (board-03-<this>): the clock's text, a name only."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", str(uid or "clock"))[:40]
 
 
 def _tc_text(tc) -> str | None:

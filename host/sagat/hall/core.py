@@ -19,7 +19,7 @@ from sagatfw.core.ticks import ticks_diff
 
 from .. import client
 from . import NAME_RE
-from .boards import BoardLink, host_ms, sample
+from .boards import BoardLink, folder_uid, host_ms, sample
 
 DISCOVER_S = 2.0
 LEAD_MS = 1500  # the round starts this long after the arming begins: time for every link's signed arm
@@ -29,6 +29,7 @@ JOB_S = 10.0
 STRANGER = "another clock on its port: assign it to the board first"
 
 # One board's corrections from the arbiter's seat (Hall.act): the action and the arguments it takes
+MAX_ARG = 2 ** 31 - 1  # a correction's numbers: the clock checks its own ranges (ms at most 100 h)
 GAME_ACTS = {"pause": (), "resume": (), "adjust": ("side", "ms", "moves", "stage"), "extend": (),
              "late_install": ("elapsed_ms",), "adjourn": (), "resume_adjourned": (), "first": ("side",)}
 MATCH_ACTS = {"start": (), "score": ("side", "points"), "card": ("side", "kind"), "stoppage": (), "resume": (),
@@ -187,7 +188,11 @@ class Hall:
 
         info = {"event": self.event.get("name"), "round": self.event.get("round"), "date": self.event.get("date"),
                 "site": self.event.get("site"), "tc": self.tc,
-                "pairings": {str(b): list(p) for b, p in sorted(self.pairings.items())}}
+                "pairings": {str(b): list(p) for b, p in sorted(self.pairings.items())},
+                # each board's clock (as its folder names it): the report takes that clock's games, not a
+                # stranger's nor another clock's that was on the board before
+                "clocks": {str(b.number): folder_uid(b.clock_uid) for b in sorted(self.boards, key=lambda x: x.number)
+                           if b.clock_uid and not (b.clash and b.clash[1])}}
         path = os.path.join(self.out_dir, ROUND_FILE)
         try:
             os.makedirs(self.out_dir, exist_ok=True)
@@ -545,8 +550,7 @@ class Hall:
             raise HallError(f"no board {number}")
         if result not in RESULT_NAMES:
             raise HallError("result must be one of " + ", ".join(RESULT_NAMES))
-        if b.stranger:
-            raise HallError(f"board {number}: {STRANGER}")
+        self._own_clock(b)
         with b.lock:
             st = b.state or {}
             mode, state = st.get("mode"), st.get("state")
@@ -556,6 +560,16 @@ class Hall:
         res = {number: _result(b.submit(lambda clock: _then_state(b, clock, clock.request(
             "result", auth=True, result=result).get("state"))))}
         return self._report(f"board {number}: result {result}", res, {})
+
+    @staticmethod
+    def _own_clock(b: BoardLink) -> None:
+        """HallError unless the clock on the board is the board's own: not a stranger on its port, nor a
+        clock whose own number is another board's (shown here under a free number: whose players?)."""
+        if b.stranger:
+            raise HallError(f"board {b.number}: {STRANGER}")
+        if b.clash and b.clash[1]:
+            raise HallError(f"board {b.number}: {b.clash[0]}: give the clock its board's number (Set up all) or "
+                            f"take the other clock away first")
 
     def board_of(self, number: int | str) -> BoardLink:
         """This hall's board by its number, or the page's text of it (ASCII digits); HallError."""
@@ -576,6 +590,7 @@ class Hall:
         """The clock now on a board's port becomes the board's clock (the arbiter checked it is)."""
         b = self.board_of(number)
         text = b.assign()
+        self.save_round()  # (the report takes this clock's games for the board now)
         return self._report(f"board {b.number}: assign", {b.number: (text, None)}, {})
 
     @_one_at_a_time
@@ -587,8 +602,7 @@ class Hall:
         the game set up again with the other side first); a match's start, score, card, stoppage,
         resume, undo and result. The clock checks every value and says what it refuses."""
         b = self.board_of(number)
-        if b.stranger:
-            raise HallError(f"board {b.number}: {STRANGER}")
+        self._own_clock(b)
         args = dict(args or {})
         with b.lock:
             st = dict(b.state or {})
@@ -604,6 +618,10 @@ class Hall:
         for k, v in args.items():
             if not isinstance(v, (int, str)) or isinstance(v, bool) or (isinstance(v, str) and len(v) > 16):
                 raise HallError(f"board {b.number}: {cmd}'s {k} must be a number or a short word")
+            if isinstance(v, int) and not 0 <= v <= MAX_ARG:  # (a 600-digit number is no line a clock reads)
+                raise HallError(f"board {b.number}: {cmd}'s {k} must be a whole number 0..{MAX_ARG}")
+        if "side" in names and args.get("side") not in ("left", "right"):
+            raise HallError(f"board {b.number}: {cmd} needs side: left or right")
         if cmd == "pause":
             args["by"] = "host"  # the hall's pause, kept apart from a player's and the clock's START
         if cmd == "first":  # who moves first: the game set up again as it is, the other side first (TK-C5)
@@ -631,6 +649,8 @@ class Hall:
         """The board's clock blinks its faces and beeps for a few seconds: the arbiter finds it in the
         hall. It changes nothing and logs nothing (unsigned), so it never waits for another action."""
         b = self.board_of(number)
+        self._own_clock(b)  # (a stranger: the hall does nothing with it)
+
         def job(clock):
             ms = clock.request("locate").get("locate_ms")
             return f"blinking for {ms // 1000} s" if isinstance(ms, int) else "blinking"

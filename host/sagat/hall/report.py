@@ -350,7 +350,8 @@ CSV_FIELDS = ("board", "left", "right", "result", "code", "log", "flags", "game"
 
 def round_info(paths: list[str]) -> dict:
     """What the hall wrote of its round beside the logs (round.json: the event, the round, the date,
-    the control and the pairings), from the first source folder that has it; {} if none."""
+    the control, the pairings and each board's clock), from the first source folder that has it; {}
+    if none. ReportError naming the file and what in it is not what the hall writes."""
     for p in paths:
         path = os.path.join(p, ROUND_FILE)
         if not os.path.isfile(path):
@@ -362,18 +363,59 @@ def round_info(paths: list[str]) -> dict:
             raise ReportError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
         if not isinstance(info, dict):
             raise ReportError(f"{path} is not the hall's round file")
-        pairs = info.get("pairings") or {}
-        try:
-            info["pairings"] = {int(k): (str(v[0]), str(v[1])) for k, v in pairs.items()}
-        except (AttributeError, TypeError, ValueError, IndexError, KeyError):
-            raise ReportError(f"{path}: its pairings are not board: [left, right]") from None
-        info["trf"] = os.path.join(p, TRF_COPY) if info.get("trf") == TRF_COPY else None
-        return info
+
+        def bad(what: str, path: str = path):
+            return ReportError(f"{path}: {what}")
+
+        for k in ("event", "site", "tc"):
+            if info.get(k) is not None and (not isinstance(info[k], str) or len(info[k]) > 200):
+                raise bad(f"its {k} is not a text")
+        rnd = info.get("round")
+        if rnd is not None and (type(rnd) is not int or not 1 <= rnd <= 999):
+            raise bad("its round is not a round number 1..999")
+        if info.get("date") is not None and not _is_date(info["date"]):
+            raise bad("its date is not YYYY-MM-DD")
+        out = {"event": info.get("event"), "site": info.get("site"), "tc": info.get("tc"), "round": rnd,
+               "date": info.get("date"), "pairings": {}, "clocks": {},
+               "trf": os.path.join(p, TRF_COPY) if info.get("trf") == TRF_COPY else None}
+        for key, want in (("pairings", "board: [left, right]"), ("clocks", "board: the clock's uid")):
+            table = info.get(key) or {}
+            if not isinstance(table, dict):
+                raise bad(f"its {key} are not {want}")
+            for k, v in table.items():
+                if not (isinstance(k, str) and re.fullmatch(r"[1-9][0-9]{0,2}", k)):
+                    raise bad(f"{key}: {k!r} is not a board number 1..999")
+                if key == "pairings" and not (isinstance(v, list) and len(v) == 2 and all(
+                        isinstance(x, str) and x.strip() for x in v)):
+                    raise bad(f"pairings: board {k}'s are not [left, right], two names")
+                if key == "clocks" and not (isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,40}", v)):
+                    raise bad(f"clocks: board {k}'s is not a clock's uid")
+                out[key][int(k)] = tuple(v) if key == "pairings" else v
+        return out
     return {}
+
+
+def _is_date(text) -> bool:
+    """YYYY-MM-DD, a real date."""
+    import datetime
+
+    if not isinstance(text, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 ROUND_FILE = "round.json"  # written by the hall into its --out (core.Hall.save_round)
 TRF_COPY = "pairings.trf"  # beside it: the pairing program's TRF the hall's pairings came from
+
+
+def _cell(text: str) -> str:
+    """A name as a spreadsheet's text: one it would run as a formula (=, +, -, @, a tab or a CR first)
+    gets a ' before it (OWASP's CSV injection advice)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _csv(rows: list[dict]) -> str:
@@ -383,38 +425,61 @@ def _csv(rows: list[dict]) -> str:
     for r in rows:
         left, right = r["players"] or ("", "")
         m = re.fullmatch(r"board-0*([0-9]+)(?:-(.+))?", r["label"])
-        w.writerow((m.group(1) if m else r["label"], left, right, r["result"] or "", r["code"] or "",
-                    STATUS_WORDS.get(r["status"], r["status"]), r.get("flags") or "",
-                    r["game"] if r["game"] is not None else "", (m.group(2) or "") if m else ""))
+        w.writerow((_cell(m.group(1) if m else r["label"]), _cell(left), _cell(right), r["result"] or "",
+                    r["code"] or "", STATUS_WORDS.get(r["status"], r["status"]), r.get("flags") or "",
+                    r["game"] if r["game"] is not None else "", _cell((m.group(2) or "") if m else "")))
     return buf.getvalue()
 
 
 def _trf_games(rows: list[dict], pairings: dict) -> list[dict]:
-    """One game per paired board for the pairing program: the board's last game with a result, else
-    its last game, else (no log) the pairing with no result."""
+    """One game per paired board for the pairing program: the board's round game (build's `round`
+    rows), its result or none yet; a board with no log: the pairing with no result."""
     out = []
     for board in sorted(pairings):
-        mine = [r for r in rows if _board(r["label"]) == board and r["status"] != "nolog"]
-        done = [r for r in mine if r["result"]]
-        r = (done or mine or [None])[-1]
+        r = next((r for r in rows if _board(r["label"]) == board and r.get("round")), None)
         left, right = pairings[board]
         out.append({"board": board, "left": left, "right": right, "first": (r or {}).get("first") or "left",
                     "result": (r or {}).get("result")})
     return out
 
 
+def _uid_of(label: str) -> str:
+    m = re.fullmatch(r"board-0*[0-9]+-(.+)", label)
+    return m.group(1) if m else label
+
+
+def _round_games(played: list[tuple[str, int]], board: int, clocks: dict) -> tuple[str, int] | None:
+    """Which of a paired board's played games (label, game) is the round's: its clock's last game (a
+    clock's earlier games are earlier rounds'). The board's clock is the one the hall named for it
+    (round.json's clocks); logs of two clocks for one board with none named: ReportError."""
+    uids = sorted({_uid_of(label) for label, _g in played})
+    mine = clocks.get(board)
+    if mine is not None:
+        played = [(label, g) for label, g in played if _uid_of(label) == mine]
+    elif len(uids) > 1:
+        raise ReportError(f"board {board}: these folders hold the logs of {len(uids)} clocks ({', '.join(uids)}): "
+                          f"which one played the round is not known; report the round's clock's folder only")
+    return max(played, key=lambda x: x[1]) if played else None
+
+
 def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | None = None,
-          event: dict | None = None, moves: str | None = None, source=None) -> dict:
+          event: dict | None = None, moves: str | None = None, source=None, clocks: dict | None = None) -> dict:
     """Write the round's index.html (the results table), round.csv, round.trf (with pairings), and a
     page, a PNG and a PGN per game into out_dir; returns figures. `event`: name, round, date, site,
     tc; `moves`: a scoresheet PGN's text (one game, or the round's games with their Board tags);
-    `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates."""
+    `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates;
+    `clocks`: each board's clock (its uid as in the folders' names), where the hall named one.
+
+    A paired board's players go on its round game alone: its clock's last game (_round_games); a
+    clock's earlier games (a pull takes its whole log) are listed without players, never as the
+    round's, and so are the games of a clock the hall did not name for the board."""
     from . import pgn
 
     pairings = pairings or {}
+    clocks = clocks or {}
     event = dict(event or {})
     os.makedirs(out_dir, exist_ok=True)
-    rows = []
+    read = []  # (label, log, verdict, head note, the played games' numbers)
     for label, folder in _sources(paths, bool(pairings)):
         try:
             with open(os.path.join(folder, "records.bin"), "rb") as fh:
@@ -438,22 +503,34 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             head_note = ("; ".join("the clock signed its last record with the arbiter key: the key shows whether "
                                    "anything was cut off" if x == HEAD_SEALED else x for x in found) if found
                          else "the pull reached the clock's signed last record: nothing cut off")
-        verdict = check(log, extra, keys)
-        board = _board(label)
-        players = pairings.get(board) if board is not None else None
+        played = []
         for game in log.games():
             evs = log.shown(game=game)
-            if not any(e["type"] in ("game_start", "result") for e in evs) or any(e["type"] == "match" for e in evs):
-                continue  # a game set up but never played; matches: their own table (logs show)
+            if any(e["type"] in ("game_start", "result") for e in evs) and not any(e["type"] == "match" for e in evs):
+                played.append(game)  # (a game set up but never played: none; matches: their own table)
+        read.append((label, log, check(log, extra, keys), head_note, played))
+    by_board: dict[int, list[tuple[str, int]]] = {}
+    for label, _log, _v, _h, played in read:
+        if _board(label) in pairings:
+            by_board.setdefault(_board(label), []).extend((label, g) for g in played)
+    round_of = {b: _round_games(p, b, clocks) for b, p in by_board.items()}
+    rows = []
+    for label, log, verdict, head_note, played in read:
+        board = _board(label)
+        for game in played:
+            evs = log.shown(game=game)
+            mine = board is not None and round_of.get(board) == (label, game)
+            players = pairings.get(board) if mine else None
             name = f"{label}-game-{game}"
             png = os.path.join(out_dir, name + ".png")
             plot(evs, png, f"{_board_title(label)}, game {game}")
             try:
                 sheet = pgn.pick(moves, board, str(event["round"]) if event.get("round") else None) \
-                    if moves is not None else None
+                    if moves is not None and mine else None
                 tags = {"Event": event.get("name") or "?", "Site": event.get("site") or "?",
-                        "Date": (event.get("date") or "????.??.??").replace("-", "."),
-                        "Round": str(event.get("round") or "?"), "Board": str(board) if board else "?",
+                        "Date": (event.get("date") or "????.??.??").replace("-", ".") if mine else "????.??.??",
+                        "Round": str(event.get("round") or "?") if mine else "?",
+                        "Board": str(board) if board else "?",
                         "Left": players[0] if players else "?", "Right": players[1] if players else "?"}
                 record = pgn.game(evs, tags, sheet)
             except pgn.PgnError as e:
@@ -466,9 +543,12 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
                 fh.write(page)
             summary["page"] = name + ".html"
             summary["pgn"] = name + ".pgn"
+            summary["round"] = mine
+            if board in pairings and not mine:
+                summary["other"] = True  # a game of this board's clock, not the round's: no players
             rows.append(summary)
     # every paired board is in the table: one whose clock left no played game says so
-    played = {_board(r["label"]) for r in rows}
+    played = {_board(r["label"]) for r in rows if r.get("round")}
     missing = [b for b in sorted(pairings) if b not in played]
     for b in missing:
         rows.append({"label": f"board-{b}", "game": None, "players": pairings[b], "result": None,
@@ -477,7 +557,8 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     if not rows:
         raise ReportError("no game was played in these logs")
     body = "".join(
-        f"<tr><td>{_board_cell(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}</td>"
+        f"<tr><td>{_board_cell(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}"
+        f"{'<em>an earlier game of its clock: not the round' + chr(39) + 's</em>' if r.get('other') else ''}</td>"
         + ("<td class=res></td><td></td><td><span class=bad>no log</span>: no game of this board's clock was "
            "pulled</td><td></td><td class=num></td><td class=noprint></td></tr>" if r["status"] == "nolog" else
            f"<td class=res>{_e(r['result'] or 'none')}</td><td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'])}"

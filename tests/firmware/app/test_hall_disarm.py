@@ -55,3 +55,17 @@ def test_disarm_needs_the_key_as_arm_does():
     assert r.ok("disarm", KEY)["armed"] is None and r.app.armed is None
     r.err("disarm", "bad_arg", KEY, ticks=T(60000))  # it takes no argument
     done()
+
+
+def test_a_refused_new_leaves_the_armed_start_as_it_was():
+    # a refused action changes nothing: a `new` with a bad control must not cancel the round's start
+    r = rig()
+    r.ok("new", tc="300", first="left")
+    r.at(1000)
+    r.ok("arm", ticks=T(5000))
+    r.err("new", "bad_arg", tc="bad!!")
+    r.err("new", "bad_arg", mode="kokboru", lead=500)
+    assert r.ok("state")["armed"] == T(5000)
+    r.at(5000)
+    assert r.app.clock.state == C.RUNNING  # started at its instant, as armed
+    done()

@@ -127,3 +127,55 @@ def test_a_power_cut_restore_is_an_alert_resynced_and_resumed_only_when_asked(mo
         until(lambda: not _board(hall, 1)["restored"], 30, "the alert gone once it runs")
     finally:
         hall.close()
+
+
+def test_a_strangers_or_a_number_clashs_finished_game_is_never_pulled_nor_acted_on(monkeypatch, fast, tmp_path):
+    # a stranger's log, or that of a clock shown under another board's number, pulled into the board's
+    # folder would be reported with the board's players: never pulled, and the hall does not act on it
+    out = tmp_path / "logs"
+    finished = dict(RUNNING, state="finished", result_code="123456")
+    clocks = Clocks({"p1": dict(finished), "p2": dict(finished), "p3": dict(RUNNING)}, numbers={"p1": 5, "p2": 5})
+    monkeypatch.setattr(HB.client, "Clock", clocks)
+    hall = Hall(key=KEY, out_dir=str(out), discover=False)
+    pulled = []
+    monkeypatch.setattr(HB.pull, "pull", lambda clock, folder, progress=False: pulled.append(folder) or 1 / 0)
+    try:
+        for n, port in enumerate(("p1", "p2", "p3"), 1):
+            hall.add(port, "port", n)
+        until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 30, "up")
+        shown = until(lambda: next((b for b in hall.boards if b.port == "p2" and b.clash), None), 30, "the clash")
+        assert shown.clash[1] and shown.number != 5
+        pulled.clear()
+        __import__("time").sleep(1.0)  # 4 polls of each board
+        assert [f for f in pulled if f"board-{shown.number:02d}-" in f] == []
+        for call in (lambda: hall.result(shown.number, "1-0"), lambda: hall.act(shown.number, "pause"),
+                     lambda: hall.locate(shown.number)):
+            with pytest.raises(HallError, match="this clock's number is 5"):
+                call()
+        # the stranger: on board 3's port another clock finishes a game
+        clocks.states["p3"] = dict(finished)
+        clocks.idents["p3"] = {"uid": "uid-other"}
+        clocks.cut.add("p3")
+        until(lambda: hall.board(3).stranger == "uid-other", 30, "the stranger")
+        pulled.clear()
+        __import__("time").sleep(1.0)
+        assert [f for f in pulled if "board-03-" in f] == []
+    finally:
+        hall.close()
+
+
+def test_a_corrections_numbers_and_side_are_checked_before_the_clock(monkeypatch):
+    clocks = Clocks({"p1": dict(RUNNING, state="setup", tc="300")})
+    hall = _hall(monkeypatch, clocks, ["p1"])
+    try:
+        for args, why in (({"side": "left", "ms": 10 ** 600}, "whole number 0..2147483647"),
+                          ({"side": "left", "ms": -1}, "whole number 0..2147483647"),
+                          ({"ms": 1000}, "adjust needs side: left or right"),
+                          ({"side": "up", "ms": 1000}, "adjust needs side: left or right")):
+            with pytest.raises(HallError, match=why):
+                hall.act(1, "adjust", args)
+        with pytest.raises(HallError, match="first needs side: left or right"):
+            hall.act(1, "first")
+        assert not [cmd for _p, cmd, _a, _auth in clocks.asked if cmd in ("adjust", "new")]
+    finally:
+        hall.close()
