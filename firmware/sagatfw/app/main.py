@@ -401,8 +401,8 @@ class App:
     def adjust(self, side, ms, moves, stage, now):
         return self._do(self.clock.adjust(side, now, ms, moves, stage), now)
 
-    def late_install(self, elapsed_ms, now):
-        return self._do(self.clock.late_install(elapsed_ms, now), now)
+    def late_install(self, elapsed_ms, moves, now):
+        return self._do(self.clock.late_install(elapsed_ms, now, moves), now)
 
     def result(self, text, now):
         if text not in C.RESULT_NAMES:

@@ -295,9 +295,9 @@ class Clock:
         kind = _NEXT_NONE
         best = -1
         state = self.state
-        if not self.default_done and state != SETUP and state != FINISHED:
+        if not self.default_done and state != SETUP and state != FINISHED and state != ADJOURNED:  # TK-A: none then
             kind = _NEXT_DEFAULT
-            best = self.settings.default_ms
+            best = self.settings.default_ms + 1  # TK-C6: *more than* the default time (a move at 30:00.000 is on time)
         r = self.running
         if state == RUNNING and not self._countup(r):
             base = self.seg_start + self.delay_left[r]

@@ -358,22 +358,46 @@ def adjust(c, side, now, ms=None, moves=None, stage=None, reason=REASON_CORRECTI
     return True
 
 
-def late_install(c, elapsed_ms, now):
-    """TK-C11: the game began without a clock and `elapsed_ms` have been played. Before the
-    start, each side gets max(first-stage time - elapsed/2, min(first-stage time, 15 min))."""
+def late_install(c, elapsed_ms, now, moves=None):
+    """TK-C11: the game began without a clock and `elapsed_ms` have been played (`moves` each, if
+    given, else the move counts set before). The time the whole control gives each side for the moves
+    made (the stages they reach, and a Fischer increment per move) is shared out: each side gets that
+    time less half the elapsed, at least min(that time, 15 min), at the stage its moves reach. Before
+    the start only."""
     if c.state != _SETUP:
         raise Refused("late installation is set before the clock is started")
     if not isinstance(elapsed_ms, int) or elapsed_ms < 0 or elapsed_ms > MAX_MS:
         raise ValueError("elapsed_ms must be 0..%d" % MAX_MS)
+    if moves is not None and (not isinstance(moves, int) or moves < 0 or moves > MAX_MOVES):
+        raise ValueError("moves must be 0..%d" % MAX_MOVES)
     for s in (_LEFT, _RIGHT):
         if c._countup(s):
             raise Refused("late installation needs a time limit, not a count-up")
     for s in (_LEFT, _RIGHT):
-        first = c.tc[s].first_ms()
-        floor = first if first < LATE_INSTALL_FLOOR_MS else LATE_INSTALL_FLOOR_MS
-        ms = first - elapsed_ms // 2
-        adjust(c, s, now, ms=ms if ms > floor else floor, reason=REASON_LATE_INSTALL)
+        made = c.moves[s] if moves is None else moves
+        if c.tc[s].kind == tcm.STAGES:
+            given, stage = _control_for(c.tc[s], made, max_stage(c, s))
+        else:  # an hourglass: its one time
+            given, stage = c.tc[s].first_ms(), None
+        floor = given if given < LATE_INSTALL_FLOOR_MS else LATE_INSTALL_FLOOR_MS
+        ms = given - elapsed_ms // 2
+        adjust(c, s, now, ms=ms if ms > floor else floor, moves=made, stage=stage, reason=REASON_LATE_INSTALL)
     return True
+
+
+def _control_for(tc, made, top):
+    """(ms the control gives a side for its first `made` moves, the stage those moves reach)."""
+    stage = 1
+    given = tc.stage(1).time_ms
+    while stage < top and tc.has_next(stage) and tc.stage(stage).moves and made >= tc.moves_before(stage + 1):
+        stage += 1
+        given += tc.stage(stage).time_ms
+    for n in range(1, stage + 1):  # a Fischer increment for each move made in a stage that has one
+        st = tc.stage(n)
+        if st.mode == tcm.FISCHER:
+            last = tc.moves_before(n + 1) if n < stage else made
+            given += st.bonus_ms * (min(made, last) - tc.moves_before(n))
+    return (given if given < MAX_MS else MAX_MS), stage
 
 
 def adjourn(c, now):
@@ -393,6 +417,8 @@ def resume_adjourned(c, now):
     """TK-A4: put the adjourned times back and start the side to move."""
     if not c.advance(now) or c.state != _ADJOURNED or c.t >= _MAX_GAME_MS:
         return False  # adjourned by the game's bound: its time is used up (MAX_GAME_MS)
+    if c.t >= c.settings.default_ms:
+        c.default_done = True  # TK-C6 is about the round's start: its time passed during the adjournment
     c._restart(_EV_RESUME_ADJOURNED)
     return True
 

@@ -60,7 +60,8 @@ ACTIONS = {
     "adjust": ("adjust", "game", 1, (("side", "side", 1, None, None), ("ms", "int", 0, 0, "MAX_MS"),
                                      ("moves", "int", 0, 0, "MAX_MOVES"), ("stage", "int", 0, 1, 255))),
     "extend": ("extend", "game", 1, ()),
-    "late_install": ("late_install", "game", 1, (("elapsed_ms", "int", 1, 0, "MAX_MS"),)),
+    "late_install": ("late_install", "game", 1, (("elapsed_ms", "int", 1, 0, "MAX_MS"),
+                                                 ("moves", "int", 0, 0, "MAX_MOVES"))),  # TK-C11
     "adjourn": ("adjourn", "game", 1, ()),
     "resume_adjourned": ("resume_adjourned", "game", 1, ()),
     "result": ("result", "both", 1, (("result", "name", 0, "RESULT_NAMES", None),

@@ -31,7 +31,7 @@ STRANGER = "another clock on its port: assign it to the board first"
 # One board's corrections from the arbiter's seat (Hall.act): the action and the arguments it takes
 MAX_ARG = 2 ** 31 - 1  # a correction's numbers: the clock checks its own ranges (ms at most 100 h)
 GAME_ACTS = {"pause": (), "resume": (), "adjust": ("side", "ms", "moves", "stage"), "extend": (),
-             "late_install": ("elapsed_ms",), "adjourn": (), "resume_adjourned": (), "first": ("side",)}
+             "late_install": ("elapsed_ms", "moves"), "adjourn": (), "resume_adjourned": (), "first": ("side",)}
 MATCH_ACTS = {"start": (), "score": ("side", "points"), "card": ("side", "kind"), "stoppage": (), "resume": (),
               "undo": (), "result": ("winner",)}
 

@@ -181,8 +181,8 @@ def test_default_time_marks_side_without_a_move_tk_c6():
     assert g.of("default") == []
     g.poll(1800000 + 12345)
     d = g.of("default")
-    assert len(d) == 1 and d[0]["side"] == "left" and d[0]["t"] == 1800000
-    assert d[0]["left_ms"] == 5400000 - 1800000
+    assert len(d) == 1 and d[0]["side"] == "left" and d[0]["t"] == 1800001  # more than 30 min (TK-C6)
+    assert d[0]["left_ms"] == 5400000 - 1800001
     assert g.clock.default_mark == [1, 0]
 
 
@@ -193,7 +193,7 @@ def test_default_time_counts_pauses_and_spares_a_side_that_never_ran():
     g.pause(120000)  # right's clock has run, without a move
     g.poll(4000000)
     d = g.of("default")
-    assert [(e["side"], e["t"]) for e in d] == [("right", 1800000)]
+    assert [(e["side"], e["t"]) for e in d] == [("right", 1800001)]
     g2 = Game("5400")
     g2.start(0)
     g2.press(L, 60000)

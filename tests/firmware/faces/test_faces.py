@@ -241,7 +241,7 @@ def test_led_low_time_tk_c17():
 def test_led_default_mark_tk_c6():
     g = Game("3600", default_ms=1800000, low_time_ms=0)
     g.start(0)
-    at(g, 1800000)
+    at(g, 1800001)  # more than 30 min (TK-C6)
     assert g.clock.default_mark == [1, 0]
     assert F.leds(g.clock, L) == F.LED_RUNNING | F.LED_DEFAULT and F.leds(g.clock, R) == 0
     assert F.oled(g.clock, L)[-1] == ("text", 0, 56, "DEF", 1)

@@ -382,7 +382,7 @@ $("boards").addEventListener("pointerdown", (ev) => {
 const GAME_ACTS = {
   pause: ["pause (TK-C15)", []], resume: ["resume", []],
   adjust: ["adjust time, moves, stage (TK-C13)", ["side", "ms", "moves", "stage"]],
-  extend: ["the 5-minute extension (TK-C14)", []], late_install: ["late installation (TK-C11)", ["elapsed_ms"]],
+  extend: ["the 5-minute extension (TK-C14)", []], late_install: ["late installation (TK-C11)", ["elapsed_ms", "moves"]],
   adjourn: ["adjourn (TK-A1)", []], resume_adjourned: ["resume the adjourned game (TK-A4)", []],
   first: ["who moves first (before the start)", ["side"]],
 };
