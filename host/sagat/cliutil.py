@@ -115,3 +115,13 @@ def adder(subparsers):
         return parent.add_parser(name, help=text, description=description or (text[0].upper() + text[1:] + "."))
 
     return cmd
+
+
+def check_round(args) -> None:
+    """`--round` and `--date` of `sagat hall` and `sagat report`, checked alike (UserError)."""
+    from .hall import MAX_ROUND, is_date
+
+    if args.date is not None and not is_date(args.date):
+        raise UserError(f"--date {args.date!r}: give the round's date as YYYY-MM-DD")
+    if args.round is not None and not 1 <= args.round <= MAX_ROUND:
+        raise UserError(f"--round {args.round}: a round is 1..{MAX_ROUND}")

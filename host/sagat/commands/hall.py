@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..cliutil import UserError, adder, arbiter_keys, current_key
+from ..cliutil import UserError, adder, arbiter_keys, check_round, current_key
 
 
 def cmd_hall(args: argparse.Namespace) -> int:
@@ -14,13 +14,8 @@ def cmd_hall(args: argparse.Namespace) -> int:
 
     from .. import hall
 
+    check_round(args)
     date = args.date or datetime.date.today().isoformat()
-    try:
-        datetime.date.fromisoformat(date)
-    except ValueError:
-        raise UserError(f"--date {date!r}: give the round's date as YYYY-MM-DD") from None
-    if args.round is not None and not 1 <= args.round <= 99:
-        raise UserError(f"--round {args.round}: a round is 1..99")
     # each round's logs in their own folder, side by side: sagat-hall/round-1, sagat-hall/round-2, ...
     out_dir = args.out or (os.path.join("sagat-hall", f"round-{args.round}") if args.round else "sagat-hall")
     event = {"name": args.event, "round": args.round, "date": date, "site": args.site}
@@ -58,7 +53,7 @@ def add(subparsers) -> None:
                          "round, date, control and pairings, for sagat report) (default: sagat-hall/round-N with "
                          "--round, else sagat-hall)")
     sp.add_argument("--event", metavar="NAME", help="the event's name: on the page, the report, the TRF and the PGN")
-    sp.add_argument("--round", type=int, metavar="N", help="the round's number (1..99)")
+    sp.add_argument("--round", type=int, metavar="N", help="the round's number (1..999)")
     sp.add_argument("--date", metavar="YYYY-MM-DD", help="the round's date (default: today)")
     sp.add_argument("--site", metavar="PLACE", help="where it is played (the PGN's Site, the TRF's city)")
     sp.add_argument("--host", default="127.0.0.1",

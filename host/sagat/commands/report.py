@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..cliutil import UserError, adder, arbiter_keys, out
+from ..cliutil import UserError, adder, arbiter_keys, check_round, out
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -17,10 +17,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from ..hall import pgn, report
 
     keys = [k for k in arbiter_keys(args) if k]
-    if args.date is not None and not report._is_date(args.date):
-        raise UserError(f"--date {args.date!r}: give the round's date as YYYY-MM-DD")
-    if args.round is not None and not 1 <= args.round <= 999:
-        raise UserError(f"--round {args.round}: a round is 1..999")
+    check_round(args)
     try:
         info = report.round_info(args.sources)  # what the hall wrote of its round: never typed twice
         event = {"name": args.event or info.get("event"), "round": args.round or info.get("round"),

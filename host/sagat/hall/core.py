@@ -538,16 +538,8 @@ class Hall:
         and is pulled again). `number`: the board's, or the page's text of it (ASCII digits)."""
         from sagatfw.engine.clock import RESULT_NAMES
 
-        if isinstance(number, str):
-            other = re.fullmatch(f"({NAME_RE}):[0-9]{{1,3}}", number)
-            if other:  # another hall's board (mqtt.py): its clock and its result are there
-                raise HallError(f"board {number} belongs to hall {other.group(1)}: enter its result there")
-            if not re.fullmatch(r"[0-9]{1,3}", number):  # not １ nor ١: the page's own numbers only
-                raise HallError("no board " + number[:8])
-            number = int(number)
-        b = self.board(number)
-        if b is None:
-            raise HallError(f"no board {number}")
+        b = self.board_of(number, "enter its result there")
+        number = b.number
         if result not in RESULT_NAMES:
             raise HallError("result must be one of " + ", ".join(RESULT_NAMES))
         self._own_clock(b)
@@ -571,12 +563,13 @@ class Hall:
             raise HallError(f"board {b.number}: {b.clash[0]}: give the clock its board's number (Set up all) or "
                             f"take the other clock away first")
 
-    def board_of(self, number: int | str) -> BoardLink:
-        """This hall's board by its number, or the page's text of it (ASCII digits); HallError."""
+    def board_of(self, number: int | str, there: str = "act on it there") -> BoardLink:
+        """This hall's board by its number, or the page's text of it (ASCII digits); HallError (another
+        hall's board: what to do `there`)."""
         if isinstance(number, str):
             other = re.fullmatch(f"({NAME_RE}):[0-9]{{1,3}}", number)
             if other:  # another hall's board (mqtt.py): its clock is there
-                raise HallError(f"board {number} belongs to hall {other.group(1)}: act on it there")
+                raise HallError(f"board {number} belongs to hall {other.group(1)}: {there}")
             if not re.fullmatch(r"[0-9]{1,3}", number):  # not １ nor ١: the page's own numbers only
                 raise HallError("no board " + number[:8])
             number = int(number)

@@ -23,6 +23,7 @@ from urllib.parse import quote
 from sagatfw.log import records as R
 
 from .. import client, logs
+from . import MAX_ROUND, is_date
 
 CSS = """body{font:16px/1.4 system-ui,"DejaVu Sans",sans-serif;margin:2rem;max-width:70rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.2rem .5rem;text-align:left}
@@ -371,9 +372,9 @@ def round_info(paths: list[str]) -> dict:
             if info.get(k) is not None and (not isinstance(info[k], str) or len(info[k]) > 200):
                 raise bad(f"its {k} is not a text")
         rnd = info.get("round")
-        if rnd is not None and (type(rnd) is not int or not 1 <= rnd <= 999):
-            raise bad("its round is not a round number 1..999")
-        if info.get("date") is not None and not _is_date(info["date"]):
+        if rnd is not None and (type(rnd) is not int or not 1 <= rnd <= MAX_ROUND):
+            raise bad(f"its round is not a round number 1..{MAX_ROUND}")
+        if info.get("date") is not None and not is_date(info["date"]):
             raise bad("its date is not YYYY-MM-DD")
         out = {"event": info.get("event"), "site": info.get("site"), "tc": info.get("tc"), "round": rnd,
                "date": info.get("date"), "pairings": {}, "clocks": {},
@@ -393,19 +394,6 @@ def round_info(paths: list[str]) -> dict:
                 out[key][int(k)] = tuple(v) if key == "pairings" else v
         return out
     return {}
-
-
-def _is_date(text) -> bool:
-    """YYYY-MM-DD, a real date."""
-    import datetime
-
-    if not isinstance(text, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
-        return False
-    try:
-        datetime.date.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
 
 
 ROUND_FILE = "round.json"  # written by the hall into its --out (core.Hall.save_round)

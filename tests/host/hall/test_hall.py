@@ -56,6 +56,11 @@ def test_the_command_says_what_is_wrong_in_one_line(tmp_path, capsys):
     for n in ("0", "65", "-1"):  # --sim N: 1..64 simulated clocks (no --sim: none)
         assert main(["hall", "--no-usb", "--no-browser", "--sim", n]) == 2
         assert capsys.readouterr().err == "sagat: --sim takes 1..64 simulated clocks\n", n
+    # --date and --round as sagat report takes them (one check for both commands)
+    for flag, value in (("--date", "20261207"), ("--date", "2026-02-30"), ("--round", "1000"), ("--round", "0")):
+        assert main(["hall", "--no-usb", "--no-browser", flag, value]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"sagat: {flag} ") and len(err.strip().splitlines()) == 1, err
     assert main(["hall", "--no-usb", "--no-browser", "--sim-play"]) == 2  # a player needs clocks to move
     assert capsys.readouterr().err == "sagat: --sim-play moves the simulated clocks: give --sim N too\n"
     for think in ("0-1", "3-1", "a-b", "1"):
