@@ -145,8 +145,10 @@ def test_on_the_network_an_action_needs_the_printed_token():
             st, body, _ = _req(port, "POST", "/api/pause", dict(host, **bad), b"{}")
             assert st == 401, (bad, st, body)
             assert "access token" in json.loads(body)["error"]
-        st, body, _ = _req(port, "POST", "/api/board/1/result", host, b'{"result": "1-0"}')
-        assert st == 401
+        for path, body in (("/api/board/1/result", b'{"result": "1-0"}'), ("/api/board/1/act", b'{"cmd": "pause"}'),
+                           ("/api/board/1/assign", b"{}"), ("/api/board/1/locate", b"{}"),
+                           ("/api/resume", b'{"restored": true}')):  # every board's action too
+            assert _req(port, "POST", path, host, body)[0] == 401, path
         # the arbiter opens the printed address: the token goes to a cookie, and out of the address bar
         st, body, r = _req(port, "GET", "/?t=" + token, host)
         assert st == 303 and r.getheader("Location") == "/"
