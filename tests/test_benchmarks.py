@@ -197,6 +197,11 @@ def _match_boot(exe, probe, flash, lines, start, heap="64k"):
 # loaded it whole), a result's final view is packed by the match's app without loading
 # log/match.py, and the probe takes the answers as the board's link does (a view of the queue, no
 # 513-byte copy). At 64 KB the first boot (60 scores and 20 undos) still fails: 2 KB to find.
+# The field rules' corners (late entries, restart, adjust, the toss, the horn) and the names took
+# about 160 B more of the first boot (57,952 B played, against 57,792), and the fourth boot failed
+# at 3 of 8 path lengths: the new mode's engine found no 640-byte piece for its queue while the
+# bout's dropped engine was still garbage. app/setup.py now collects right after dropping it, and
+# 66 KB passes at all 16 path lengths tried (1..33 characters).
 MATCH_HEAP = "66k"
 
 

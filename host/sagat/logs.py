@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import sagatfw
 from sagatfw.engine import clock as C
 from sagatfw.log import match as matchlog
+from sagatfw.log import names as N
 from sagatfw.log import read as logread
 from sagatfw.log import records as R
 from sagatfw.log.replay import Mismatch, Replay
@@ -104,6 +105,9 @@ def read_segments(segments: list[tuple[str, bytes]], key: bytes | list[bytes] = 
             rec = data[at : at + R.RECORD_SIZE]
             got = reader.feed(rec, f"in {name}")
             _add(log.events, got)
+            if not R.check(rec) and R.type_of(rec) == N.T_NAMES and log.events and \
+                    log.events[-1].get("seq") == R.seq_of(rec):
+                log.events[-1] = names_event(rec)  # (logread decodes it as an unknown type)
             if not R.check(rec) and R.type_of(rec) == R.T_GAP and not (reader.linked is not None
                                                                       and reader.linked >= 0):
                 log.unkeyed_gaps.append(R.seq_of(rec))
@@ -130,6 +134,21 @@ def read_segments(segments: list[tuple[str, bytes]], key: bytes | list[bytes] = 
     if replay:
         log.replay_problems = check_games(log.events)
     return log
+
+
+def names_event(rec: bytes) -> dict:
+    """A T_NAMES record (a match's names, after its setup record) as an event: `names` is
+    {"left": ..., "right": ...}, or None if its text is not UTF-8 (a damaged or forged record)."""
+    pair = N.names_of(N.names_text(rec))
+    return {"game": R.game_of(rec), "seq": R.seq_of(rec), "type": "names", "t": R.t_of(rec), "wall": None,
+            "names": {"left": pair[0], "right": pair[1]} if pair else None}
+
+
+def names_words(names: dict | None) -> str:
+    """A match's names on a line: "left Asan, right Usen" ("-" for a side without one)."""
+    if not names:
+        return "names unreadable (not UTF-8 text)"
+    return f"left {names.get('left') or '-'}, right {names.get('right') or '-'}"
 
 
 def _add(out: list, got) -> None:
@@ -205,8 +224,11 @@ def _details(e: dict) -> str:
         return "FIRST flag" if e.get("order") == 1 else f"flag #{e.get('order')}"
     if kind == "stage":
         return f"stage {e.get('stage')}"
-    if kind == "result":
-        return str(e.get("result"))
+    if kind == "result":  # with the final kazans when the arbiter gave them (TK-R7: why a flagged side won)
+        k = e.get("kazans")
+        return str(e.get("result")) + (f", kazans {k[0]}-{k[1]}" if k else "")
+    if kind == "names":
+        return names_words(e.get("names"))
     if kind == "gap":
         until = clock_text(e.get("until_t") or 0)
         return f"the clock dropped {e.get('dropped')} records here (until t {until}): its log was full"
@@ -341,9 +363,20 @@ class _Sheet:
             return f"{self.brk} starts ({_minutes(e.get('length_ms'))})"
         if kind == "break_end":
             cut = ", cut short by the referee's start" if e.get("early") else ""
+            if e.get("power_cut"):
+                cut = ", at its last durable instant before the power cut (the referee starts the next period)"
             return f"{self.brk} ends after {_ms(e.get('length_ms'))}{cut}"
         if kind == "score":
             return f"SCORE {side} +{e.get('points')} (entry {e.get('entry')})"
+        if kind in ("late_score", "late_card"):  # entered after the period ended by time, for it
+            if self.periods and self.periods[-1][0] == name:  # the period's score as it now stands
+                self.periods[-1] = (name, f"{e.get('left')}-{e.get('right')}", self.periods[-1][2])
+            what = f"SCORE {side} +{e.get('points')}" if kind == "late_score" else f"CARD {side} {e.get('card')}"
+            return f"{what} (entry {e.get('entry')}), entered after the {name} ended: counts for it"
+        if kind == "restart":
+            return f"RESTART (KB-3): the {name} back to its start; {_ms(e.get('discarded_ms'))} of match time discarded"
+        if kind == "adjust":
+            return f"ADJUST: the referee sets the {name}'s clock to {_ms(e.get('face_ms'))}"
         if kind == "card":
             card = e.get("card")
             more = ""
@@ -374,9 +407,10 @@ class _Sheet:
             return (f"stoppage {e.get('stoppage')} ends after {_ms(e.get('length_ms'))}; "
                     f"{name} stopped so far: {_ms(e.get('stopped_ms'))}")
         if kind == "lot":
+            by = "the referee's toss, entered" if e.get("by") == "toss" else "the clock's draw"
             if e.get("lot") == 1:
-                return f"LOT 1 (KT-4.6): {side} enters first in the extra time"
-            return f"LOT {e.get('lot')} (KT-4.6): {side} wins the lot"
+                return f"LOT 1 (KT-4.6, {by}): {side} enters first in the extra time"
+            return f"LOT {e.get('lot')} (KT-4.6, {by}): {side} wins the lot"
         if kind == "result":
             again = " (it replaces the result before)" if self.finished is not None else ""
             self.finished = e
@@ -387,6 +421,8 @@ class _Sheet:
         if kind == "power_restore":
             if e.get("stoppage"):
                 return f"power restored: the {name} comes back stopped (stoppage {e['stoppage']})"
+            if e.get("break_ended"):
+                return f"power restored in the {self.brk}: it ends, the referee starts the next period"
             return "power restored: the match goes on from its last record"
         return kind
 
@@ -403,7 +439,9 @@ def _match_table(out, g: int, evs: list[dict]) -> None:
     setup = setups[-1] if setups else {}
     sheet = _Sheet(setup)
     walls = any(e.get("wall") for e in evs)
-    out.write(f"game {g}: {_mode_label(setup)} match (score sheet), {_match_options(setup)}\n")
+    named = [e for e in evs if e["type"] == "names"]
+    who = f"; {names_words(named[-1].get('names'))}" if named else ""
+    out.write(f"game {g}: {_mode_label(setup)} match (score sheet), {_match_options(setup)}{who}\n")
     out.write(f"{'seq':>6}  {'t':>10}  {'period':<13} {'time':>9}  {'score':>7}  "
               + (f"{'wall':<24}  " if walls else "") + "what\n")
     for e in evs:
@@ -443,7 +481,7 @@ CSV_FIELDS = ["game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "
 # mode's options (sagatfw.MODES, in their order, each name once) and the lots' seed.
 MATCH_EVENT_CSV_FIELDS = ["game", "seq", "type", "t", "wall", "mode", "period", "period_name", "match_ms",
                           "stopped_ms", "left", "right", "side", "points", "card", "entry", "how", "length_ms",
-                          "early", "stoppage", "lot", "winner", "why"]
+                          "early", "stoppage", "lot", "winner", "why", "names"]
 
 
 def match_csv_fields() -> list[str]:
@@ -471,7 +509,7 @@ def to_csv(events: list[dict]) -> str:
     w.writeheader()
     for e in events:
         row = dict(e)
-        for k in ("before", "after", "tc"):
+        for k in ("before", "after", "tc", "names"):
             if isinstance(row.get(k), dict):
                 row[k] = json.dumps(row[k], sort_keys=True)
         w.writerow(row)

@@ -15,7 +15,8 @@ Also checked: a lot drawn from a script's seed must be the side that seed draws 
 with seed 0 the board drew a true random bit, which only the key's chain protects), and a
 `power_restore` comes at the `t` of the record before it (the board restores a match to its last
 durable record), or later while a period or a break runs (its last checkpoint). At a `gap` record
-(the clock's log was full) the replay stops, as a game's does.
+(the clock's log was full) the replay stops, as a game's does. A `names` record (the match's team or
+rider names, sagatfw/log/names.py) is accepted only right after the setup record, once.
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ class MatchReplay:
         self.seed = setup.get("seed") or 0
         self.queue: list[dict] = []
         self.last_t = setup.get("t", 0)
-        self.last_seq = seq
+        self.last_seq = self.setup_seq = seq
+        self.named = False
         self.gap: dict | None = None
 
     # ------------------------------------------------------------------ feeding
@@ -101,6 +103,12 @@ class MatchReplay:
         seq = ev.get("seq")
         if kind == "match":
             raise Mismatch(f"seq {seq}: a second match setup in the same game")
+        if kind == "names":  # the match's names: only the record right after its setup (app/setup.py)
+            if self.named or not isinstance(self.setup_seq, int) or seq != self.setup_seq + 1:
+                raise Mismatch(f"seq {seq}: the match's names, not right after its setup record")
+            self.named = True
+            self.last_seq = seq
+            return
         if "period" not in ev:
             raise Mismatch(f"seq {seq}: a clock's {kind} in a match")
         t = ev["t"]
@@ -160,10 +168,14 @@ class MatchReplay:
         try:
             if kind == "period_start" and ev.get("how") == "referee" or kind == "break_end" and ev.get("early"):
                 m.start(now)
-            elif kind == "score":
+            elif kind == "score" or kind == "late_score":  # (late or not: the engine's state says)
                 m.score(_side(ev, "side"), ev.get("points"), now)
-            elif kind == "card":
+            elif kind == "card" or kind == "late_card":
                 m.card(_side(ev, "side"), M.CARD_NAMES.index(ev["card"]) if ev.get("card") else 0, now)
+            elif kind == "restart":
+                m.restart(now)
+            elif kind == "adjust":
+                m.adjust(ev.get("face_ms"), now)
             elif kind == "undo":
                 m.undo(now)
             elif kind == "stoppage_start":
@@ -172,14 +184,14 @@ class MatchReplay:
                 m.resume(now)
             elif kind == "lot":
                 side = _side(ev, "side")
-                if self.seed and ev.get("lot") in (1, 2):
+                if self.seed and ev.get("lot") in (1, 2) and ev.get("by") != "toss":
                     from sagatfw.app.match import lot_bit
 
                     want = lot_bit(self.seed, ev["lot"])
                     if side != want:
                         raise Mismatch(f"seq {seq}: lot {ev['lot']} drew {SIDES[side]}, but the match's seed "
                                        f"{self.seed} draws {SIDES[want]}")
-                m.draw_lot(side, now)
+                m.draw_lot(side, now)  # the clock's draw or the toss entered: the state says
             elif kind == "result" and ev.get("why") == "referee":
                 w = ev.get("winner")
                 m.result(SIDES.index(w) if w in SIDES else M.NONE, now)
@@ -229,6 +241,8 @@ def _brief(e: dict) -> str:
     what = {
         "score": lambda: f"{e.get('side')} +{e.get('points')}",
         "card": lambda: f"{e.get('side')} {e.get('card')}",
+        "late_score": lambda: f"{e.get('side')} +{e.get('points')}, for {e.get('period_name')}",
+        "late_card": lambda: f"{e.get('side')} {e.get('card')}, for {e.get('period_name')}",
         "result": lambda: f"winner {e.get('winner') or 'none'}, {e.get('why')}",
         "lot": lambda: f"lot {e.get('lot')}: {e.get('side')}",
         "period_start": lambda: str(e.get("period_name")),

@@ -116,12 +116,16 @@ def replay(engine, log):
         if len(r.log) > i:  # derived: advancing to t made it (and what follows at t)
             i = len(r.log)
             continue
-        if kind == "period_start" and ev["arg"] != BY_CLOCK:
+        if kind == "period_start" and ev["arg"] != BY_CLOCK or kind == "break_end" and ev["arg"] == 1:
             r.do("start", t)
-        elif kind == "score":
+        elif kind == "score" or kind == "late_score":
             r.do("score", t, side, ev["arg"])
-        elif kind == "card":
+        elif kind == "card" or kind == "late_card":
             r.do("card", t, side, ev["arg"])
+        elif kind == "restart":
+            r.do("restart", t)
+        elif kind == "adjust":
+            r.do("adjust", t, ev["val"])
         elif kind == "undo":
             r.do("undo", t)
         elif kind == "stoppage_start":

@@ -17,7 +17,7 @@ from sagatfw.log import records as R
 T, PMS, VAL, LEFT, RIGHT, PERIOD, SIDE, ARG, STOPPED = 8, 12, 16, 20, 22, 24, 25, 26, R.PAYLOAD
 MATCH_EV = {name: 0x20 + i for i, name in enumerate((
     "period_start", "period_end", "break_start", "break_end", "score", "undo", "card", "stoppage_start",
-    "stoppage_end", "lot", "result", "power_restore"))}
+    "stoppage_end", "lot", "result", "power_restore", "late_score", "late_card", "restart", "adjust"))}
 
 
 def play(tmp_path, capsys, lines, name="m"):

@@ -303,18 +303,19 @@ class App:
             if used:
                 self.next_face = ticks  # show the change at once
                 return
-        if button == B.START and kind == B.SHORT:
-            self.start_pause(ticks)
+        if button == B.START and (kind == B.SHORT or (kind == B.LONG and self.clock.state == C.RUNNING)):
+            self.start_pause(ticks, kind == B.LONG)  # TK-C15: held, the arbiter's pause; short, a player's
 
     # --------------------------------------------------------------- actions
 
-    def start_pause(self, now):
-        """The start/pause button: start a set-up game, pause a running one, resume a paused one."""
+    def start_pause(self, now, *held):  # (no default: a function's defaults are a tuple in RAM)
+        """The start/pause button: start a set-up game, pause a running one, resume a paused one. A pause is a
+        player's (TK-C15: a player stops the clock to call the arbiter), or the arbiter's if START was `held`."""
         c = self.clock
         if c.state == C.SETUP:
             return self.start(now)
         if c.state == C.RUNNING:
-            return self.pause(C.BY_ARBITER, now)
+            return self.pause(C.BY_ARBITER if held and held[0] else C.BY_PLAYER, now)
         if c.state == C.PAUSED:
             return self.resume(now)
         if c.state == C.ADJOURNED:
@@ -395,8 +396,8 @@ class App:
     def adjourn(self, now):
         return self._do(self.clock.adjourn(now), now)
 
-    def resume_adjourned(self, now):
-        return self._do(self.clock.resume_adjourned(now), now)
+    def resume_adjourned(self, now, *times):  # TK-A4: left_ms, right_ms, left_used_ms, right_used_ms (TK-A3)
+        return self._do(self.clock.resume_adjourned(now, *times), now)
 
     def adjust(self, side, ms, moves, stage, now):
         return self._do(self.clock.adjust(side, now, ms, moves, stage), now)
@@ -404,10 +405,10 @@ class App:
     def late_install(self, elapsed_ms, moves, now):
         return self._do(self.clock.late_install(elapsed_ms, now, moves), now)
 
-    def result(self, text, now):
+    def result(self, text, now, *k):  # k: the final kazans, left's, right's (actions.do checks them: engine/kazans.py)
         if text not in C.RESULT_NAMES:
             raise ValueError("result must be one of " + ", ".join(C.RESULT_NAMES))
-        ok = self._do(self.clock.result(C.RESULT_NAMES.index(text), now), now)
+        ok = self._do(self.clock.result(C.RESULT_NAMES.index(text), now, *k), now)
         if ok and self._code_status() == _ST_CODE:
             # the result code, from the keyed chain at the result record: the arbiter copies it
             # onto the scoresheet (`sagat logs verify --game N --code ...`); shown until the next

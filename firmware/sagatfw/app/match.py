@@ -37,10 +37,14 @@ _REFRESH_MS = const(100)  # as app/main.py's
 _PENDING_MS = const(3000)  # a score entry opened by a lever waits this long for its second press
 _REFUSED_MS = const(2000)  # a refusal's reason stays on the faces this long
 _RETRY_MS = const(1000)
-_BEEP_MS = const(400)
+_HORN_MS = const(1500)  # the horn at the end of a period or a break, and the referee's own
+_WARN_MS = const(10000)  # a short horn this long before a break ends
+_WARN_BEEP_MS = const(200)
 _EV_BASE = const(0x20)  # matchlog.EV_BASE (log/match.py is not kept loaded: its names cost RAM)
 
 _ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
+_ASK_START = const(2)  # START? : a second START cuts the changeover short (pending: above the sides)
+_ASK_TOSS = const(3)  # TOSS? : a lever enters the toss's winner
 
 # What a match loads, forgotten when it closes (with the engine modules of sagatfw.MODES)
 _MODULES = ("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.match", "sagatfw.log.wall", "sagatfw.faces.match",
@@ -57,17 +61,17 @@ def forget_engines():
 
 def lot_bit(seed, which):
     """The lot's side (0 or 1): from a script's seed, the same for the same seed and lot after a
-    power cut too; without one (0), from the board's true random source."""
+    power cut too, and each lot drawn on its own (murmur3's finaliser: its multiplications mix
+    the seed and the lot's number non-linearly, where a xorshift alone made lot 2 lot 1's
+    opposite); without one (0), from the board's true random source."""
     if not seed:
         import os
 
         return os.urandom(1)[0] & 1
-    x = (seed ^ (which * 0x9E3779B9)) & 0xFFFFFFFF or 1
-    for _ in range(4):  # xorshift32
-        x ^= (x << 13) & 0xFFFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0xFFFFFFFF
-    return (x >> 11) & 1
+    x = (seed + which * 0x9E3779B9) & 0xFFFFFFFF
+    x = ((x ^ (x >> 16)) * 0x85EBCA6B) & 0xFFFFFFFF
+    x = ((x ^ (x >> 13)) * 0xC2B2AE35) & 0xFFFFFFFF
+    return (x ^ (x >> 16)) >> 31
 
 
 class MatchApp:
@@ -81,21 +85,32 @@ class MatchApp:
         app.clock.events = array("i")
         self.mode = mode  # its number in the log (sagatfw.MODES)
         self.seed = seed
-        self.pending = M.NONE  # the side whose lever opened a score entry (the buttons, below)
+        # the side whose lever opened a score entry (the buttons, below), or a question the next
+        # press answers (_ASK_START, _ASK_TOSS), until pending_until: one attribute for both (RAM)
+        self.pending = M.NONE
         self.pending_until = 0
         self.refused = None  # why the last button's operation was refused (the faces say it)
         self.refused_until = 0
+        app.buttons.start_down = True  # START acts on its press (at its IRQ timestamp)
 
     # ------------------------------------------------------------------ the buttons
     #
     # The referee runs a match from the clock's buttons (docs/match.md, "The buttons"):
-    #   START            starts a waiting period; stops the match time (a stoppage, KB-16,
-    #                    KT-4.5) while it runs, restarts it after one; ends a changeover early
+    #   START            on its PRESS (at its timestamp; its release and a hold do nothing more):
+    #                    starts a waiting period; stops the match time (a stoppage, KB-16,
+    #                    KT-4.5) while it runs, restarts it after one; in a changeover it asks
+    #                    START? and a second press within 3 s ends the changeover early (KT-4.4)
     #   a side's lever   kilithattu: +1 for that team at once (KT-5.5). kok-boru: opens a score
     #                    entry for that rider for 3 s, completed by a second press: PLUS +4,
     #                    MINUS +2, the same lever again +1 (KB-7..KB-10); MENU a warning (KB-11),
     #                    MENU held a red card (KB-12); the other lever switches the entry's side
-    #   MINUS held       undo the last entry (logged as an undo, never erased)
+    #   MINUS held       undo the last entry (logged as an undo, never erased); a late one too
+    #   PLUS held        the horn, at any time (the referee's own; sounds whatever the settings)
+    #   PLUS, MINUS      in a stoppage, with no entry open: the period's clock +1 s / -1 s (adjust)
+    #   MENU held        in a stoppage, with no entry open: KB-3's restart (the period to 0:00, its
+    #                    start waits), only before the period's first score
+    #   PLUS, then a     kilithattu, while a lot stands (before extra 1 starts, or lot 2's result):
+    #   lever            the toss's winner entered, in place of the clock's draw (KT-4.6)
     #   time over        (kilithattu's "referee" method, KT-4.6) a side's lever: that side wins;
     #                    MENU held: a draw
     # A refused operation (a score in a break...) changes nothing; its reason is on the faces.
@@ -106,6 +121,10 @@ class MatchApp:
         m = self.m
         app = self.app
         side = self.pending
+        ask = 0
+        if side > M.RIGHT:  # a question, not an entry
+            ask = side if ticks_diff(ticks, self.pending_until) < 0 else 0
+            side = M.NONE
         app.next_face = ticks
         st = m.state
         if app.menu is None and button == B.MENU and kind == B.SHORT and side == M.NONE and (
@@ -121,6 +140,14 @@ class MatchApp:
                 return  # the levers too: nothing scores behind the menu
             if used:
                 return
+        if button == B.START and kind != B.DOWN:
+            return  # START acted on its press: its release or its hold adds nothing
+        if ask:
+            self.pending = M.NONE  # the question is answered by this press, or dropped
+        if kind == B.LONG and button == B.PLUS and side == M.NONE:
+            return app.board.beep(_HORN_MS, ticks, True)  # the referee's horn
+        if ask == _ASK_TOSS and (button == B.LEVER_LEFT or button == B.LEVER_RIGHT) and kind == B.PRESS:
+            return self._op("draw_lot", ticks, button)  # KT-4.6: the toss's winner, entered
         if m.state == M.OVER:  # time is over, the referee decides (kilithattu's method "referee")
             if (button == B.LEVER_LEFT or button == B.LEVER_RIGHT) and kind == B.PRESS:
                 return self._op("result", ticks, button)  # that side's lever: that side wins
@@ -150,13 +177,29 @@ class MatchApp:
         if kind == B.LONG and button == B.MINUS:
             self.pending = M.NONE
             return self._op("undo", ticks)
-        if kind == B.SHORT and button == B.START:
+        st = m.state
+        if side == M.NONE and st == M.STOPPED:
+            if kind == B.SHORT and (button == B.PLUS or button == B.MINUS):  # the period's clock, 1 s
+                ms = m.match_ms() + (1000 if button == B.PLUS else -1000)  # the face: left, or elapsed
+                n = m.length
+                return self._op("adjust", ticks, (n if ms > n else ms if ms > 0 else 1) if n else max(ms, 0))
+            if kind == B.LONG and button == B.MENU:
+                return self._op("restart", ticks)  # KB-3
+        if kind == B.SHORT and button == B.PLUS and m.lot_side != M.NONE and (
+                (st == M.READY and m.period == 2) or (st == M.FINISHED and m.why == M.WHY_LOT)):
+            self.pending = _ASK_TOSS  # KT-4.6: a lever now enters the toss's winner
+            self.pending_until = ticks_add(ticks, _PENDING_MS)
+            return
+        if kind == B.DOWN and button == B.START:
             self.pending = M.NONE  # an open score entry ends with the start or the stoppage
-            st = m.state
             if st == M.RUNNING:
                 return self._op("stoppage", ticks)
             if st == M.STOPPED:
                 return self._op("resume", ticks)
+            if st == M.BREAK and m.AUTO_START and ask != _ASK_START:
+                self.pending = _ASK_START  # KT-4.4: a changeover is cut short by a second press only
+                self.pending_until = ticks_add(ticks, _PENDING_MS)
+                return
             return self._op("start", ticks)
 
     def _op(self, name, ticks, *args):
@@ -214,6 +257,9 @@ class MatchApp:
         its second press, or why the last operation was refused (for 2 s); else None."""
         if self.refused is not None and ticks_diff(now, self.refused_until) < 0:
             return self.refused  # why (the engine's reasons are short; a line holds 16 characters)
+        p = self.pending
+        if p > M.RIGHT:
+            return "START? again:cut" if p == _ASK_START else "TOSS? lever=won"
         if self.pending == side:  # PLUS, MINUS, the lever again (kok-boru 4, 2, 1), MENU a warning
             p = self.m.POINTS
             return "+:%d -:%d L:%d M:W" % (p[0], p[1], p[-1])
@@ -223,13 +269,17 @@ class MatchApp:
         """The same on the TM1637 score face (4 cells): "L ?" / "r ?" for an open entry, "no"."""
         if self.refused is not None and ticks_diff(now, self.refused_until) < 0:
             return "no"
-        if self.pending != M.NONE:
+        p = self.pending
+        if p > M.RIGHT:
+            return "St ?" if p == _ASK_START else "toSS"
+        if p != M.NONE:
             return "L ?" if self.pending == M.LEFT else "r ?"
         return None
 
     def close(self):
         """The match leaves the clock (a new game or match): its code leaves RAM. Returns None."""
         self.m = None
+        self.app.buttons.start_down = False  # a game's START acts on its release, as before
         forget(*_MODULES)
         forget_engines()
         _game_queue(self.app)
@@ -260,11 +310,14 @@ class MatchApp:
             self.pending = M.NONE  # an entry not completed in time: nothing was scored
             app.next_face = now
         m = self.m
+        t0 = m.t
         while not m.advance(now):  # the queue was full: log and go on
             self._log(now, False)
         self._log(now, False)
         if m.state == M.LOT:
             self.do("draw_lot", now, lot_bit(self.seed, m.lot_due))
+        if m.state == M.BREAK and m.brk_len > _WARN_MS and t0 < m.brk_t + m.brk_len - _WARN_MS <= m.t:
+            app.board.beep(_WARN_BEEP_MS, now, app.store.values["horn"])  # 10 s before the break ends
         j = app.journal
         self._checkpoint(j, now)
         if j.backlog and (app.next_retry is None or ticks_diff(now, app.next_retry) >= 0):
@@ -287,6 +340,8 @@ class MatchApp:
         at = m.next_instant()
         if at < 0:
             return None
+        if m.state == M.BREAK and m.brk_len > _WARN_MS and at - _WARN_MS > m.t:
+            at -= _WARN_MS  # the 10-s horn first
         return ticks_add(now, at - m.t)
 
     def do(self, name, now, *args):
@@ -313,7 +368,7 @@ class MatchApp:
             e = i * M.EV_SIZE
             kind = ev[e + M.F_TYPE]
             if kind == M.EV_PERIOD_END or kind == M.EV_BREAK_END:
-                app.board.beep(_BEEP_MS, now, app.store.values["sound"])
+                app.board.beep(_HORN_MS, now, app.store.values["horn"])  # the horn
             t = ev[e + M.F_T]
             ws, wms, ok = _wall(j, m, t, now)
             R.pack_header(j.buf, _EV_BASE + kind, j.game, j.seq, t, ev[e + M.F_PMS], ev[e + M.F_VAL],

@@ -48,6 +48,7 @@ def new(app, mode, opts, now, seed=0):
 
     if app.clock.state == C.RUNNING:  # the state, not a value: refused, as App.new_game says it
         raise Refused("pause the game in progress first")
+    who = opts.pop("names", None)  # the names: log/names.py fit_names' bytes (ui/actions.py's new), not an option
     modes = S.MODES  # (a mode's name: its engine module's last name, as log/match.py's mode_name)
     names = [e[0][e[0].rfind(".") + 1 :] for e in modes]
     if mode not in names:
@@ -64,6 +65,7 @@ def new(app, mode, opts, now, seed=0):
     if dropped:
         app.match = old = None  # the other mode's code (and engine) leave RAM first
         forget_engines()
+        gc.collect()  # its engine's 640-byte queue free again before the new mode's code comes in
     try:
         # the settings file, unless it holds the values already (as a game's setup saves it: no
         # boot logs defaults in the match), while the heap holds no engine of the other mode and
@@ -86,14 +88,17 @@ def new(app, mode, opts, now, seed=0):
     app._forget_code()
     gc.collect()  # the segment's and the ballast's buffers in one piece
     app.setup_logged = False  # the clock's next game is logged when it is set up
-    _begin(app.journal, engine, i, seed, now)
+    _begin(app.journal, engine, i, seed, now, who)
+    if who:  # the names `state` gives (link/match.py), as their record's bytes; none: no attribute
+        mapp.names = who  # type: ignore[attr-defined]  # (not one of MatchApp's own: app/match.py)
     app.match = mapp
     app.next_face = now
     return True
 
 
-def _begin(j, engine, mode, seed, now):
-    """The match's setup record: a new game of the log."""
+def _begin(j, engine, mode, seed, now, names):
+    """The match's setup record: a new game of the log; then its names' record (log/names.py
+    T_NAMES), if it has names, admitted with it (never one without the other)."""
     j.game += 1
     ws, wms, ok = _wall(j, engine, 0, now)
     v = [-1, 0, 0, 0]  # its options at the places the engine's OPTIONS say (log/match.py's setup layout)
@@ -101,8 +106,16 @@ def _begin(j, engine, mode, seed, now):
         v[o[1]] = getattr(engine, o[0])
     R.pack_header(j.buf, _T_MATCH, j.game, j.seq, 0, 0, 0, 0, 0, -1, v[0], mode, mode, 0, ws, wms, ok)
     struct.pack_into("<BBII", j.buf, R.PAYLOAD, v[1], v[2], v[3], seed)  # log/match.py's SETUP
-    if j._admit(1, True):
+    if j._admit(2 if names else 1, True):
         j._push()
+        if names:
+            from sagatfw import forget
+            from sagatfw.log import names as N  # loaded for this only
+
+            N.pack_names(j.buf, j.game, j.seq, names)
+            N = None
+            forget("sagatfw.log.names")
+            j._push()
     j.last_t = 0
     ok = _commit(j, True)
     if j.opened and not j.backlog:
@@ -212,7 +225,7 @@ def restore(app, now):
     seen = 0  # match events read
     first = True
     for rec in _records(j):
-        (_, kind, _, seq, t, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
+        (_, kind, _, seq, t, _, val, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, rec, 0)
         if first:  # the setup, read above
             first = False
             continue
@@ -232,10 +245,14 @@ def restore(app, now):
         ev = kind - _EV_BASE
         if ev == M.EV_PERIOD_START:
             engine.start(t)
-        elif ev == M.EV_SCORE:
+        elif ev == M.EV_SCORE or ev == 12:  # late_score (match.py): late or not, the engine's state says
             engine.score(side, arg, t)
-        elif ev == M.EV_CARD:
+        elif ev == M.EV_CARD or ev == 13:  # late_card
             engine.card(side, arg, t)
+        elif ev == 14:  # restart
+            engine.restart(t)
+        elif ev == 15:  # adjust
+            engine.adjust(val, t)
         elif ev == M.EV_UNDO:
             engine.undo(t)
         elif ev == M.EV_STOPPAGE_START:
@@ -243,7 +260,7 @@ def restore(app, now):
         elif ev == M.EV_STOPPAGE_END:
             engine.resume(t)
         elif ev == M.EV_LOT:
-            engine.draw_lot(side, t)
+            engine.draw_lot(side, t)  # (the clock's draw or the toss entered: the state says)
         elif ev == M.EV_RESULT and arg == M.WHY_REFEREE:
             engine.result(side, t)
         elif ev == M.EV_POWER_RESTORE:

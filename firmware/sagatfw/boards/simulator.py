@@ -147,9 +147,9 @@ def run_interactive(app, board, keys=None, player=None):
                     return
                 button = KEYS.get(key)
                 hold = 0
-                if key == "M" or key == "_":  # held 1.2 s: MENU / MINUS held (a match's red card, undo)
-                    button = B.MENU if key == "M" else B.MINUS
-                    hold = 1200
+                if key == "M" or key == "_" or key == "*":  # held 1.2 s: MENU / MINUS / PLUS held (a
+                    button = B.MENU if key == "M" else B.MINUS if key == "_" else B.PLUS  # match's red card or
+                    hold = 1200  # restart, undo, the horn)
                 if button is not None:
                     board.press(button, pressed, hold)
         if player is not None:

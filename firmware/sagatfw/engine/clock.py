@@ -118,12 +118,15 @@ EV_CAPACITY = const(16)  # 960 B: four operations' worth (the sink drains it as 
 # is left, else it hands the queue to the sink (or stops there, whole, without one: no event is lost).
 _EV_ROOM = const(4)
 
-# Who paused (F_ARG of pause).
+# Who paused (F_ARG of pause; TK-C15 tells a player's stop from the arbiter's). At the clock: START pressed
+# short is BY_PLAYER (a player stops the clock to call the arbiter, TK-C15: whoever pressed it, the clock was
+# stopped at the table), START held is BY_ARBITER; over the link the request's `by` (the hall's: host).
 BY_LEFT = const(0)
 BY_RIGHT = const(1)
 BY_ARBITER = const(2)
 BY_HOST = const(3)
-BY_NAMES = ("left", "right", "arbiter", "host")
+BY_PLAYER = const(4)
+BY_NAMES = ("left", "right", "arbiter", "host", "player")  # the log's order: append, never reorder
 
 # Results (F_ARG of result): RESULT_NAMES; why an adjustment was made (F_ARG of adjust):
 # REASON_CORRECTION, REASON_LATE_INSTALL, REASON_NAMES. All rules.py's, imported above.
@@ -408,7 +411,7 @@ class Clock:
         return True
 
     def pause(self, by, now):
-        """Stop the running face (TK-C15, TK-C18); `by` is BY_LEFT/RIGHT/ARBITER/HOST."""
+        """Stop the running face (TK-C15, TK-C18); `by` is BY_LEFT/RIGHT/ARBITER/HOST/PLAYER."""
         if not self.advance(now) or self.state != RUNNING:
             return False
         self._commit(self.t)

@@ -36,6 +36,7 @@ except ImportError:  # CPython
 _INNINGS_MS = const(420000)  # KT-4.4
 _EXTRA_MS = const(300000)  # KT-4.6
 _MAX_CHANGEOVER_MS = const(60000)  # KT-4.4: at most 1 minute
+_EXTRA_BREAK_MS = const(60000)  # KT-4.6: 1 minute to change sides before the extra time's 2nd half
 SUDDEN = const(4)  # the sudden period (method M_SUDDEN)
 
 # How a tie after the extra time is broken (KT-4.6): new_match's `method`.
@@ -87,8 +88,11 @@ class Kilithattu(Match):
 
     def _ended(self, at):
         p = self.period
-        if p == 0 or p == 2:
-            self._break(at, self.changeover_ms)  # KT-4.4, KT-4.6
+        if p == 0:
+            self._break(at, self.changeover_ms)  # KT-4.4
+            return
+        if p == 2:
+            self._break(at, _EXTRA_BREAK_MS)  # KT-4.6: 1 minute, whatever the changeover
             return
         w = self._lead_side()
         if w != B.NONE:
@@ -110,8 +114,8 @@ class Kilithattu(Match):
         if points != 1:
             raise ValueError("a pazham is 1 point")  # KT-5.5
 
-    def _may_score(self, side):
-        if self.entering != B.NONE and side != self.entering:
+    def _may_score(self, side, entering):
+        if entering != B.NONE and side != entering:
             raise B.Refused("not the entering team")  # KT-5.5: the pazham is the entering team's
 
     def _scored(self, side, entry):
@@ -121,16 +125,28 @@ class Kilithattu(Match):
     def draw_lot(self, side, now):
         """The lot that is due (KT-4.6), drawn by the caller: `side` from its random bit. Logged
         (lot) before anything shows it. Lot 1: the team entering first in the extra time; lot 2
-        (method M_LOT): the winner."""
+        (method M_LOT): the winner. Once drawn, while it stands (extra 1 not started; lot 2's
+        result), the referee's toss (a toss on the field) entered in its place: lot, val 1. One
+        method for both (a method costs RAM)."""
         B.check_side(side)
         self._op(now)
-        if self.state != B.LOT:
+        s = self.state
+        entered = 1
+        which = 1
+        if s == B.LOT:
+            which = self.lot_due
+            entered = 0  # the clock's draw
+        elif s == B.FINISHED and self.why == B.WHY_LOT:
+            which = 2
+        elif s != B.READY or self.period != 2:
             raise B.Refused("no lot due")
-        which = self.lot_due
         self.lot_due = 0
-        self._emit(B.EV_LOT, self.t, side, which, 0)
+        self._emit(B.EV_LOT, self.t, side, which, entered)
         if which == 1:
             self.lot_side = side
-            self._ready(2)
+            if entered:
+                self.entering = side  # (extra 1 waits as it was: a correction of its clock stands)
+            else:
+                self._ready(2)
         else:
             self._finish(self.t, side, B.WHY_LOT, 0)

@@ -26,6 +26,7 @@ except ImportError:  # CPython
 _HALF_MS = const(240000)  # KB-5
 _REST_MS = const(60000)  # KB-6
 _GOLDEN = const(2)  # the golden score period (KB-17)
+_EV_LATE_CARD = const(13)  # match.py's EVENT_NAMES: late_card (no global there: RAM)
 
 
 class KokBoru(Match):
@@ -75,7 +76,7 @@ class KokBoru(Match):
         if kind != B.CARD_WARNING and kind != B.CARD_RED:
             raise ValueError("card must be warning or red")
         self._op(now)
-        self._on()
+        late = self._on()  # a card given after a half ended by time counts for that half
         n = self._push(((-kind) << 1) | side)
         if kind == B.CARD_WARNING:
             self.warnings[side] += 1
@@ -83,6 +84,9 @@ class KokBoru(Match):
         else:
             self.reds[side] += 1
             out = True  # KB-12
-        self._emit(B.EV_CARD, self.t, side, kind, n)
+        if late:
+            self._late(_EV_LATE_CARD, side, kind, n)
+        else:
+            self._emit(B.EV_CARD, self.t, side, kind, n)
         if out:
             self._finish(self.t, 1 - side, B.WHY_REMOVAL, n)

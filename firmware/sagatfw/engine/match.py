@@ -21,9 +21,18 @@
 #   stoppage_start  NONE            stoppage number in the period its length so far: 0; after an undo
 #                                                                 that withdrew a result, since the result
 #   stoppage_end    NONE            stoppage number               its length (stopped: the new total)
-#   lot             drawn side      which lot: 1 (extra order), 2 (further tie)  0
+#   lot             drawn side      which lot: 1 (extra order), 2 (further tie)  0: the clock's draw;
+#                                                                 1: the toss's winner, entered
 #   result          winner/NONE     why: WHY_NAMES                0
-#   power_restore   NONE            the stoppage it opened, or 0  0
+#   power_restore   NONE            the stoppage it opened, or 0  1 if it ended a break (its length
+#                                                                 unknown: the next period waits)
+#   late_score      scorer          points                        entry number
+#   late_card       carded          kind                          entry number
+#     (a score or card entered after the period ended by time, for that period: t is the entry's
+#     instant, period the ended one, pms its length, stopped its stopped total)
+#   restart         NONE            0                             the match time it threw away (KB-3)
+#   adjust          NONE            0                             the period's face as set: left in a
+#                                                                 timed period, elapsed counting up
 # A 64-byte record fits them: t, pms and stopped as u32, the scores as u16, side i8, arg i16,
 # val u32 (e.g. left_ms = pms, right_ms = val, moves = scores, running = period, payload = stopped).
 
@@ -66,6 +75,9 @@ EV_STOPPAGE_END = const(8)
 EV_LOT = const(9)
 EV_RESULT = const(10)
 EV_POWER_RESTORE = const(11)
+# 12 late_score, 13 late_card, 14 restart, 15 adjust: a private const where used (matchbase.py,
+# kokboru.py, app/setup.py; log/match.py by name), as globals here they would cost RAM: this
+# module's globals table, loaded with every match, grew a size with them
 EVENT_NAMES = (
     "period_start",
     "period_end",
@@ -79,6 +91,10 @@ EVENT_NAMES = (
     "lot",
     "result",
     "power_restore",
+    "late_score",
+    "late_card",
+    "restart",
+    "adjust",
 )
 
 # Fields of one queued event (each an int).

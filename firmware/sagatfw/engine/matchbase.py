@@ -3,59 +3,26 @@
 #
 # Pure module, built like clock.py (docs/clock.md): it never reads the time, every operation takes
 # `now`, a ticks_ms() value (wrapping at 2^30, ticks.py); from those it keeps `t`, ms since the
-# referee started the first period (breaks and stoppages included). Every instant the engine acts
-# on by itself (a period's end, a break's end, the next period started by the clock) is computed,
-# so it is logged at its exact `t` however rarely `advance` is called. Events go into a
-# preallocated int array; nothing on the tick path (advance, the operations when they succeed, the
-# queries) allocates. Only the active mode's module is imported (RAM: docs/match.md).
+# referee started the first period. Every instant the engine acts on by itself (a period's or a
+# break's end, the next period started by the clock) is computed, so it is logged at its exact `t`
+# however rarely `advance` is called. Nothing on the tick path (advance, the operations when they
+# succeed, the view) allocates. Only the active mode's module is imported (RAM: docs/match.md).
 #
-# Using an engine (the app, the replay, the sim):
-#   m = KokBoru()                  # once: allocates every buffer
-#   m.new_match(lead=8)            # each match (Kilithattu: first=, changeover_ms=, method=); Refused
-#   m.start(now)                   # the referee starts a period, the first one at t = 0
-#   m.advance(now)                 # every loop: the instants up to now; then drain the events
-#   m.next_instant()               # t of the next instant the engine acts on by itself, -1: none
-# Drain the queue after EVERY call, refused or not (a refused operation first advanced to `now`):
-# `n_events`, `field(i, F_...)`, `clear_events()`. One call emits at most 8 events (the queue
-# holds EV_CAPACITY = 16). Every operation returns None or raises Refused(reason).
-#
-# Operations (side: LEFT 0, RIGHT 1; each first advances to `now`):
-#   start(now)                 SETUP/READY: the period runs (period_start, arg BY_REFEREE). In a
-#                              break: kilithattu ends the changeover early (break_end arg 1 +
-#                              period_start); kok-boru refuses (KB-6: the rest is 1:00).
-#   stoppage(now)              RUNNING: match time stops (KB-16, KT-4.5): stoppage_start.
-#   resume(now)                STOPPED: match time runs again: stoppage_end, val = its length.
-#   score(side, points, now)   RUNNING or STOPPED: score; then maybe result (KB-14, KB-17, sudden).
-#                              kok-boru 4, 2 or 1 (KB-7..10); kilithattu 1, entering team only (KT-5.5).
-#   card(side, kind, now)      kok-boru, RUNNING or STOPPED: card; a 2nd warning (KB-11) or a red
-#                              (KB-12) removes the rider: result (the other wins, WHY_REMOVAL).
-#   undo(now)                  RUNNING or STOPPED: undoes the last standing entry (score or card)
-#                              of this period: undo (never erasing). FINISHED by an entry (lead,
-#                              golden score, sudden, removal): undoing that entry withdraws the
-#                              result, the period comes back stopped (undo, then stoppage_start
-#                              if it was running: a stoppage from the result's instant, so the
-#                              time between the result and the undo is stopped time, KB-16, KT-4.5).
-#   draw_lot(side, now)        kilithattu, LOT: the caller's random bit as a side; lot (KT-4.6).
-#   result(winner, now)        any state: the referee's result (LEFT, RIGHT, NONE = draw); the last
-#                              one counts; before the start it is at t = 0 (a forfeit).
-#   power_restore(now)         after a reboot replayed the match: a running period comes back
-#                              stopped at its last durable time (a stoppage: power_restore arg =
-#                              its number), a stoppage stays, a break goes on (it runs by itself).
-#   restore_result(...)        after a reboot, a finished match from its result record alone.
-#
-# Refusals: Refused(reason) (sagatfw.Refused, a ValueError; M.Refused) whose str() is a short text for the
-# faces ("break running", "nothing to undo", "match over", ...) when the state does not allow the
-# operation; a plain ValueError for a bad value (a side, points, a card kind, an option). Either
-# changes nothing but the advance to now.
-#
-# The view (no allocation; at the last call): scores[s], warnings[s], reds[s], state (STATE_NAMES),
-# period, period_name(), counts_up(), match_ms() (down in a timed period, up in golden score),
-# elapsed_ms(), break_ms(), stoppage_ms() (the one running), stopped_ms() (the period's total,
-# KT-4.5), entering (kilithattu: the team entering, else NONE), lot_due (0, or which lot: 1, 2),
-# undoable (entries undo can take back), winner, why (-1 before a result), t.
-#
-# The codes (sides, states, the events' types and fields, BY_*, CARD_*, WHY_*, their names) are
-# match.py's, with what each event carries: `from sagatfw.engine import match as M`.
+# m = KokBoru() (once: every buffer), m.new_match(lead=8) (each match), m.start(now) (the first
+# period at t = 0), m.advance(now) every loop, m.next_instant() (t of its next instant, -1: none).
+# Drain the queue after EVERY call, refused or not: `n_events`, `field(i, F_...)`, `clear_events()`
+# (one call emits at most 8 events; EV_CAPACITY = 16).
+# Operations (side: LEFT 0, RIGHT 1; each first advances to `now`; docs/match.md gives each one's
+# states and events): start, stoppage, resume, score(side, points), card(side, kind), undo, draw_lot
+# (kilithattu: the clock's draw, or the toss), restart, adjust(ms), result(winner), power_restore,
+# restore_result(...). A score or a card entered after a period ended by time, until the next
+# period starts or the referee's result, counts for that period (late_score, late_card) and may
+# change what its end decided; undo takes it back the same way. Each returns None, or raises
+# Refused(reason) (sagatfw.Refused, a ValueError: a short text for the faces) when the state does
+# not allow it, a plain ValueError for a bad value; either changes nothing but the advance to now.
+# The view (docs/match.md "The view"): scores[s], warnings[s], reds[s], state, period,
+# period_name(), counts_up(), match_ms(), elapsed_ms(), break_ms(), stoppage_ms(), stopped_ms(),
+# entering, lot_due, undoable, winner, why, t. The codes are match.py's: `... import match as M`.
 
 from array import array
 
@@ -78,6 +45,10 @@ _MAX_SCORE = const(999)
 _MAX_ENTRIES = const(30000)  # entry numbers fit an i16
 _UNDO_DEPTH = const(32)  # the entries of a period undo can take back, the latest first
 _MAX_STOPS = const(9999)
+_LAST = const(16)  # late_p's mark of the last period (its end decided the match)
+_EV_LATE_SCORE = const(12)  # match.py's EVENT_NAMES: late_score, restart, adjust (no globals there: RAM)
+_EV_RESTART = const(14)
+_EV_ADJUST = const(15)
 
 # Why an operation is refused in each state (the index), when it is not allowed there.
 _NOT_IN = ("not started", "period not started", "period running", "stoppage on", "break running", "lot due",
@@ -127,6 +98,9 @@ class Match:
         self._fin_state = M.SETUP
         self.brk_t = 0
         self.brk_len = 0
+        self.late_p = -1  # the period that ended by time while late entries count for it (+_LAST: its end decided)
+        self.late_stopped = 0  # its stopped total at its end
+        self.n_late = 0  # standing late entries (undo takes them back, the latest first)
         self._ready(0)
         self.state = M.SETUP
 
@@ -182,7 +156,12 @@ class Match:
                 self.seg_t = at
                 self.state = M.READY  # until _ended says what follows
                 self._emit(M.EV_PERIOD_END, at, M.NONE, 0, 0)
+                self.late_p = self.period  # late entries count for it until the next start
+                self.late_stopped = self.p_stopped
+                self.n_late = 0
                 self._ended(at)
+                if self.state != M.BREAK:  # no break after it (2nd half, innings 2, extra 2): it decided
+                    self.late_p += _LAST
             else:
                 self._break_over(at, 0)
 
@@ -203,10 +182,14 @@ class Match:
         self.p_stopped = 0
         self.n_stops = 0
         self.entering = self._entering(p)
-        self.undoable = 0  # the ring of this period's standing entries (_UNDO_DEPTH at most)
-        self._pos = 0
+        if not self.n_late:  # (late entries stay undoable until the next period starts)
+            self.undoable = 0  # the ring of this period's standing entries (_UNDO_DEPTH at most)
+            self._pos = 0
 
     def _run(self, at, how):
+        if self.late_p >= 0:  # the ended period takes no more late entries, nor undo its entries
+            self.late_p = -1
+            self.n_late = self.undoable = self._pos = 0
         self.state = M.RUNNING
         self.seg_t = at
         self._emit(M.EV_PERIOD_START, at, self.entering, how, self.length)
@@ -263,18 +246,49 @@ class Match:
     def _points(self, points):
         raise M.Refused("no scores")
 
-    def _may_score(self, side):
+    def _may_score(self, side, entering):
         pass
 
     # ------------------------------------------------------------ operations
 
     def _on(self):
-        """A period is on (running or in a stoppage): entries are taken."""
+        """A period is on (running or in a stoppage), or a late entry counts: entries are taken.
+        Returns whether the entry is late (for the period that ended by time)."""
         s = self.state
-        if s != M.RUNNING and s != M.STOPPED:
+        late = self.late_p >= 0 and s != M.RUNNING and s != M.STOPPED and not (s == M.FINISHED and self._fin_entry)
+        if not late and s != M.RUNNING and s != M.STOPPED:
             raise M.Refused(_NOT_IN[s])
         if self.n_ent >= _MAX_ENTRIES:
             raise M.Refused("too many entries")
+        return late
+
+    def _late(self, kind, side, arg, n):
+        """A late entry (kind: its event, at its instant, for the ended period: its length, its
+        stopped total) or the undo of one (kind 0). Then, after the last period (_LAST), its end
+        decided again with the late entries (not a card's: no points): a result (a new one), the next
+        period (a tie: golden score, sudden) or a lot due; True. Else False: the caller's (KB-14)."""
+        p = self.late_p % _LAST
+        if kind:
+            self.n_late += 1
+            self._emit(kind, self.t, side, arg, n)
+            e = (self.n_events - 1) * M.EV_SIZE
+            ev = self.events
+            ev[e + M.F_PERIOD] = p
+            ev[e + M.F_PMS] = self.LENGTHS[p]
+            ev[e + M.F_STOPPED] = self.late_stopped
+            if kind != _EV_LATE_SCORE:
+                return False
+        if self.late_p < _LAST:
+            return False
+        self._ready(p)
+        self.elapsed = self.length
+        self.p_stopped = self.late_stopped
+        self.winner = M.NONE
+        self.why = -1
+        self._fin_entry = 0
+        self.lot_due = 0
+        self._ended(self.t)
+        return True
 
     def start(self, now):
         """The referee starts the period that waits (the first at t = 0); kilithattu: ends a
@@ -321,14 +335,17 @@ class Match:
         M.check_side(side)
         self._points(points)
         self._op(now)
-        self._on()
-        self._may_score(side)
+        late = self._on()
+        self._may_score(side, self._entering(self.late_p % _LAST) if late else self.entering)
         if self.scores[side] + points > _MAX_SCORE:
             raise M.Refused("score limit")
         self.scores[side] += points
         n = self._push((points << 1) | side)
-        self._emit(M.EV_SCORE, self.t, side, points, n)
-        self._scored(side, n)
+        if not late:
+            self._emit(M.EV_SCORE, self.t, side, points, n)
+            self._scored(side, n)
+        elif not self._late(_EV_LATE_SCORE, side, points, n):  # (the last period's end decided again)
+            self._scored(side, n)  # a period before a break: what an entry decides at once (KB-14)
 
     def card(self, side, kind, now):
         raise M.Refused("no cards in this game")
@@ -347,13 +364,16 @@ class Match:
         return self.n_ent
 
     def undo(self, now):
-        """Take back the last standing entry of this period: an undo event, the entry stays in the
-        log. The entry that ended the match (lead, golden score, sudden, removal) may be taken back
-        too: the result is withdrawn and the period comes back stopped."""
+        """Take back the last standing entry of this period (or the last late one): an undo event,
+        the entry stays in the log. The entry that ended the match may be taken back too: the
+        result is withdrawn, the period comes back stopped (docs/match.md)."""
         self._op(now)
         s = self.state
         i = (self._pos - 1) % _UNDO_DEPTH
-        if s == M.FINISHED:
+        late = self.n_late and self.undoable and s != M.RUNNING and s != M.STOPPED
+        if late:
+            pass  # the last late entry (the latest in the ring)
+        elif s == M.FINISHED:
             if not self._fin_entry or not self.undoable or self._ent_no[i] != self._fin_entry:
                 raise M.Refused("match over")
         elif s != M.RUNNING and s != M.STOPPED:
@@ -373,18 +393,21 @@ class Match:
         else:
             self.reds[side] -= 1
         reopen = M.NONE
-        if s == M.FINISHED:
+        if s == M.FINISHED and self._fin_entry == no:  # the entry that ended the match: result withdrawn
             reopen = self._fin_state
             self._fin_entry = 0
             self.winner = M.NONE
             self.why = -1
-            self.state = M.STOPPED
-            if reopen == M.RUNNING:  # KB-16, KT-4.5: play was stopped at the result (its instant
-                self.stop_t = self.seg_t  # is seg_t): the time since is this stoppage's, so it
-                if self.n_stops < _MAX_STOPS:  # counts in the stopped total, not nowhere. From a
-                    self.n_stops += 1  # stoppage, that stoppage goes on (it holds the time already)
+            self.state = reopen if late else M.STOPPED  # (late: the break, or the next period waiting)
+            if reopen == M.RUNNING:  # KB-16, KT-4.5: stopped since the result (seg_t): a stoppage
+                self.stop_t = self.seg_t  # (from a stoppage, that one goes on)
+                self.n_stops += self.n_stops < _MAX_STOPS
         self._emit(M.EV_UNDO, self.t, side, value, no)
-        if reopen == M.RUNNING:  # val: the stoppage's length so far (since the result)
+        if late:
+            self.n_late -= 1  # (after the last period: its end decided again)
+            if not self._late(0, 0, 0, 0) and self.state == M.BREAK and self.brk_t + self.brk_len <= self.t:
+                self._break_over(self.t, 0)  # it ran out while the match was over: it ends now
+        elif reopen == M.RUNNING:  # val: the stoppage's length so far (since the result)
             self._emit(M.EV_STOPPAGE_START, self.t, M.NONE, self.n_stops, self.t - self.stop_t)
 
     def result(self, winner, now):
@@ -398,7 +421,38 @@ class Match:
             self.last = now
         else:
             self._op(now)
+        self.late_p = -1  # the referee's result: no late entry counts after it, none is undone
+        self.n_late = 0
         self._finish(self.t, winner, M.WHY_REFEREE, 0)
+
+    def restart(self, now):
+        """KB-3's false start: the period on (running or stopped) goes back to 0:00 and waits for
+        the referee's start; only before its first standing entry (undo them first)."""
+        self._op(now)
+        s = self.state
+        if s != M.RUNNING and s != M.STOPPED:
+            raise M.Refused(_NOT_IN[s])
+        if self.undoable:
+            raise M.Refused("scores made: undo first")
+        gone = self._elapsed_at(self.t)
+        self._ready(self.period)
+        self._emit(_EV_RESTART, self.t, M.NONE, 0, gone)
+
+    def adjust(self, ms, now):
+        """The referee's correction of the period's clock while it stands still (a stoppage, or a
+        period waiting for its start): `ms` is what the face shows, the time left in a timed
+        period (1 .. its length), the time elapsed counting up (golden score, sudden)."""
+        if not isinstance(ms, int) or isinstance(ms, bool):
+            raise ValueError("ms must be a whole number")
+        self._op(now)
+        s = self.state
+        if s != M.STOPPED and s != M.READY:
+            raise M.Refused("period running: a stoppage first" if s == M.RUNNING else _NOT_IN[s])
+        n = self.length
+        if not (0 < ms <= n if n else 0 <= ms <= _MAX_T):
+            raise ValueError("ms must be 1..%d" % n if n else "ms must be 0..%d" % _MAX_T)
+        self.elapsed = n - ms if n else ms
+        self._emit(_EV_ADJUST, self.t, M.NONE, 0, ms)
 
     def power_restore(self, now):
         """After a reboot replayed this match: a running period stops at its last durable time
@@ -409,18 +463,18 @@ class Match:
             self._stop(self.t)
             arg = self.n_stops
         self.last = now
-        self._emit(M.EV_POWER_RESTORE, self.t, M.NONE, arg, 0)
+        brk = self.state == M.BREAK
+        self._emit(M.EV_POWER_RESTORE, self.t, M.NONE, arg, 1 if brk else 0)
+        if brk:  # how long the power was off is not known: the break ends at its last durable time
+            self._emit(M.EV_BREAK_END, self.t, M.NONE, 2, self.t - self.brk_t)  # (never longer than
+            self._ready(self.period + 1)  # its length) and the referee starts the next period
 
     def restore_result(self, t, period, pms, stopped, scores, cards, entering, winner, why, now):
-        """After a reboot, a finished match as its result record says it ended (no replay: the
-        log's records before it are not read): `t`, the period, its match time and stopped time,
-        the scores, the cards (left's and right's warnings, then reds), the entering team, the
-        winner and why. The view is the finished match's; undo is refused ("match over": what
-        it could take back is not kept), a referee's result is taken. Call after new_match.
-        ValueError if a value is out of range."""
-        if not 0 <= period < len(self.LENGTHS) or not 0 <= why < len(M.WHY_NAMES):
-            raise ValueError("not a result record")
-        if winner != M.LEFT and winner != M.RIGHT and winner != M.NONE:
+        """After a reboot, a finished match as its result record says it ended (no replay): its
+        t, period, match and stopped time, scores, cards (warnings L, R, reds L, R), entering team,
+        winner and why. Undo and late entries are refused ("match over": the entries' numbers are
+        not kept); a result is taken. Call after new_match. ValueError if a value is out of range."""
+        if not 0 <= period < len(self.LENGTHS) or not 0 <= why < len(M.WHY_NAMES) or not -1 <= winner <= 1:
             raise ValueError("not a result record")
         self._ready(period)
         self.elapsed = pms
@@ -446,10 +500,8 @@ class Match:
     def match_ms(self):
         """The match time the faces show: down in a timed period, up when it counts up."""
         e = self._elapsed_at(self.t)
-        if not self.length:
-            return e
-        r = self.length - e
-        return r if r > 0 else 0
+        n = self.length
+        return e if not n else (n - e if n > e else 0)
 
     def counts_up(self):
         return not self.length
@@ -459,10 +511,8 @@ class Match:
 
     def break_ms(self):
         """What is left of the running break, else 0."""
-        if self.state != M.BREAK:
-            return 0
         r = self.brk_t + self.brk_len - self.t
-        return r if r > 0 else 0
+        return r if r > 0 and self.state == M.BREAK else 0
 
     def stoppage_ms(self):
         """The running stoppage's length so far, else 0."""

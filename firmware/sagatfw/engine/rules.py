@@ -401,7 +401,8 @@ def _control_for(tc, made, top):
 
 
 def adjourn(c, now):
-    """TK-A1..A3: stop the clock keeping both times, move counts and the side to move."""
+    """TK-A1..A3: stop the clock keeping both times, move counts and the side to move (each side's time used for
+    the envelope: used_ms)."""
     if not c.advance(now) or (c.state != _RUNNING and c.state != _PAUSED):
         return False
     if c.state == _RUNNING:
@@ -413,20 +414,36 @@ def adjourn(c, now):
     return True
 
 
-def resume_adjourned(c, now):
-    """TK-A4: put the adjourned times back and start the side to move."""
+def resume_adjourned(c, now, *times):
+    """TK-A4: put the adjourned times back and start the side to move. `times`, if given: left_ms, right_ms,
+    left_used_ms, right_used_ms (None: not given), the envelope's (TK-A3; engine/envelope.py checks them and
+    turns a time used into a face), each put on the face as a correction (an adjust event) before the
+    resumption; none given: the times the clock kept. ValueError (nothing changed) for a side given both,
+    or more used than its control gives."""
     if not c.advance(now) or c.state != _ADJOURNED or c.t >= _MAX_GAME_MS:
         return False  # adjourned by the game's bound: its time is used up (MAX_GAME_MS)
+    if times:
+        from sagatfw.engine import envelope  # loaded for the envelope's times only (RAM)
+
+        faces = envelope.faces(c, *times)
+        for s in (_LEFT, _RIGHT):
+            if faces[s] is not None and faces[s] != c.rem[s]:
+                adjust(c, s, now, ms=faces[s])
     if c.t >= c.settings.default_ms:
         c.default_done = True  # TK-C6 is about the round's start: its time passed during the adjournment
     c._restart(_EV_RESUME_ADJOURNED)
     return True
 
 
-def result(c, code, now):
-    """Enter the result (index into RESULT_NAMES); the game is over and the clock stops."""
+def result(c, code, now, *k):
+    """Enter the result (index into RESULT_NAMES); the game is over and the clock stops. `k`: left's and
+    right's final kazan counts, kept in the result's event (none, or -1: not given; kazans.check checks a new
+    result's). (No defaults: a function's defaults are a tuple in RAM.)"""
+    lk, rk = k if k else (-1, -1)
     if not isinstance(code, int) or code < 0 or code >= len(RESULT_NAMES):
         raise ValueError("result must be one of %s" % ", ".join(RESULT_NAMES))
+    if (lk != -1 or rk != -1) and not (0 <= lk <= 162 and 0 <= rk <= 162 and lk + rk <= 162):  # TK-R1
+        raise ValueError("kazans must be two counts 0..162 (left's, right's)")
     if not c.advance(now):
         return False
     if c.state == _SETUP:
@@ -442,7 +459,12 @@ def result(c, code, now):
         c.running = _NONE
     c.state = _FINISHED
     c.default_done = True
-    c._emit(_EV_RESULT, c.t, _NONE, code)
+    e = c._emit(_EV_RESULT, c.t, _NONE, code)
+    if lk != -1:  # the kazans: a flag, then left's and right's count (records.pack_event)
+        ev = c.events
+        ev[e + _F_BEFORE_STAGE] = 1
+        ev[e + _F_BEFORE_MOVES] = lk
+        ev[e + _F_AFTER_MOVES] = rk
     return True
 
 

@@ -1,8 +1,8 @@
 # sagat: what each face shows for a clock state (contract 2 of docs/design.md).
 #
-# Pure module: no `machine`, never reads the time, never touches files; runs unchanged under
-# CPython and MicroPython. Everything is computed from a Clock (engine/clock.py) at its last call, plus
-# the few things the clock does not know (the blink phase, the battery, a message, the result).
+# Pure module: no `machine`, never reads the time, never touches files; runs unchanged under CPython and MicroPython.
+# Everything is computed from a Clock (engine/clock.py) at its last call, plus the few things the clock does not know
+# (the blink phase, the battery, a message, the result).
 #
 # Four outputs:
 #   tm1637(buf, clock, side, ...)  4-digit 7-segment bytes for a TM1637 module (no allocation)
@@ -17,12 +17,11 @@
 #                                   two digits of seconds)
 #   at zero               0:00     (and the face's flag), never 0.0
 #
-# Rounding. A counting-down face never shows zero while time remains: the time is rounded UP to the
-# resolution of the format, and the format is the one the ROUNDED value falls in. So 19.94 s rounds
-# up to 20.0 s, which is not below 20 s, so the face shows 0:20 (seconds, rounded up: 20); 59:59.001
-# rounds up to 1:00:00 and shows H:MM:SS (TM1637: 1.00); 0.05 s shows 0.1. Equivalently: a
-# displayed value v means "more than v - one unit, at most v". A count-up face (control "-") shows
-# the elapsed time rounded DOWN (a stopwatch), in M:SS or H:MM:SS, never with tenths.
+# Rounding. A counting-down face never shows zero while time remains: the time is rounded UP to the resolution of the
+# format, and the format is the one the ROUNDED value falls in. So 19.94 s rounds up to 20.0 s, which is not below 20 s,
+# so the face shows 0:20 (seconds, rounded up: 20); 59:59.001 rounds up to 1:00:00 and shows H:MM:SS (TM1637: 1.00);
+# 0.05 s shows 0.1 (a value v means "more than v - one unit, at most v"). A count-up face (control "-") shows the
+# elapsed time rounded DOWN (a stopwatch), in M:SS or H:MM:SS, never with tenths.
 
 from sagatfw.core import timecontrol as tcm
 from sagatfw.engine.clock import RESULT_NAMES
@@ -43,12 +42,11 @@ _PAUSED = const(2)
 _ADJOURNED = const(4)
 _FINISHED = const(5)
 
-# The status line (App.status): what the faces say besides the game or match, as a code, the later
-# outweighing the earlier. The codes are indexes into these texts: the OLED's bottom line (16
-# characters) and state's "message"; the four-digit face's (docs/user-guide.md lists them). Code 0
-# is none (in setup: the board number); code 1 the result code, whose text is its own (App.code_text,
-# "CODE 042917", "B8 CODE 042917"; on four digits "C042" and " 917"). A module that sets or reads a
-# code names it as a private const (_ST_LOG_ERROR = const(2)): no heap for the names
+# The status line (App.status): what the faces say besides the game or match, as a code, the later outweighing the
+# earlier. The codes are indexes into these texts: the OLED's bottom line (16 characters) and state's "message"; the
+# four-digit face's (docs/user-guide.md lists them). Code 0 is none (in setup: the board number); code 1 the result
+# code, whose text is its own (App.code_text, "CODE 042917", "B8 CODE 042917"; on four digits "C042" and " 917"). A
+# module that sets or reads a code names it as a private const (_ST_LOG_ERROR = const(2)): no heap for the names
 # (tests/host/sim/test_sim_faces.py checks every such const against these tables).
 STATUS_TEXT = (None, "CODE", "LOG ERROR", "LOG FULL", "LOG DAMAGED", "RESTORE FAILED", "SETTINGS DEFAULT",
                "SETTINGS UNSAVED", "ERROR")
@@ -57,7 +55,7 @@ _ST_NONE = const(0)
 _ST_CODE = const(1)
 _TICKS_MAX = const(0x3FFFFFFF)  # core/ticks.py's
 _TICKS_HALF = const(0x20000000)
-
+_PROTEST_MS = const(1800000)  # TK-P1, TK-P9: 30 min from the result
 
 _SAID = None  # type: list | None  # the board number's texts (_said), made once a clock is numbered
 
@@ -84,11 +82,19 @@ def _said(app):
 
 
 def status_text(app, four=False):
-    """The status line's text or None: a message; the result code after the board number ("B8 CODE
-    042917"); in a game set up with nothing else to say the number ("BOARD 8"). `four`: a four-digit
-    face's (STATUS4, "b  8"; its code is hw.py's)."""
+    """The status line's text or None: a message; the result code after the board number ("B8 CODE 042917"),
+    in turns of 3 s with TK-P1's protest window ("PROTEST 29:59") while the finished game is on the faces and the
+    wall time is known (the result's record has it, and a sync since the boot); in a game set up with nothing else
+    to say the number ("BOARD 8"). `four`: a four-digit face's (STATUS4, "b  8"; its code is hw.py's)."""
     s = app.status
     if s == _ST_CODE and not four:
+        c, j = app.clock, getattr(app, "journal", None)
+        if c.state == _FINISHED and getattr(j, "result_wall", None) is not None and j.sync_wall_ms is not None \
+                and c.t // 3000 & 1:
+            left = (j.result_wall + _PROTEST_MS - j.sync_wall_ms  # ms left at c.last (a finished clock's t goes on)
+                    - ((c.last - j.sync_ticks + _TICKS_HALF) & _TICKS_MAX) + _TICKS_HALF)
+            if 0 < left <= _PROTEST_MS:
+                return "PROTEST %d:%02d" % ((left + 999) // 60000, (left + 999) // 1000 % 60)
         said = _said(app)
         return app.code_text if said is None else said[4]
     if s == _ST_NONE and app.match is None and app.clock.state == _SETUP:
@@ -97,8 +103,8 @@ def status_text(app, four=False):
     return STATUS4[s] if four else STATUS_TEXT[s]
 
 
-# The arbiter's `locate` (link/commands.py): for 5 s the boards blink the faces and beep once a
-# second, whatever the sound setting (the arbiter's call); the game untouched, nothing logged.
+# The arbiter's `locate` (link/commands.py): for 5 s the boards blink the faces and beep once a second,
+# whatever the sound setting (the arbiter's call); the game untouched, nothing logged.
 def locating(app, now):
     """The ms a locate has left at ticks `now` (its end in app.locate_until), or 0: none (an ended
     one leaves app.locate_until). No allocation."""
@@ -120,20 +126,18 @@ _TENTHS_CAP = const(60000)  # S.t shows at most 59.9
 
 # ------------------------------------------------------------------------------------ TM1637
 #
-# Segment bytes, standard TM1637 encoding: bit0 = a (top), bit1 = b, ... bit6 = g (middle).
-# Byte 0 is the leftmost digit. Bit 7 of a byte is that digit's decimal point on modules that have
-# decimal points; on the common "clock" modules with a colon, bit 7 of byte 1 drives the colon
-# instead (and the other points are not wired). The same bytes serve both kinds: the separator
-# after the second digit is always bit 7 of byte 1, shown as "1.24" or "1:24".
+# Segment bytes, standard TM1637 encoding: bit0 = a (top), bit1 = b, ... bit6 = g (middle). Byte 0 is the leftmost
+# digit. Bit 7 of a byte is that digit's decimal point on modules that have decimal points; on the common "clock"
+# modules with a colon, bit 7 of byte 1 drives the colon instead (and the other points are not wired). The same bytes
+# serve both kinds: the separator after the second digit is always bit 7 of byte 1, shown as "1.24" or "1:24".
 #
 #   H.MM  [blank, H | DP, M tens, M units]       from one hour; hours above 9 show 9.59
 #   MM:SS [M tens or blank, M units | DP, S tens, S units]   colon lit: " 5:07", " 0:20", " 0:00"
 #   SS.t  [blank, S tens or blank, S units | DP, tenths]     "19.9", " 0.1" (the point is bit 7 of
 #                                                           byte 2: visible on modules with points)
 #
-# H.MM and MM:SS use the same positions (" 1.00" is one hour or one minute): while the face runs
-# in H.MM its separator blinks (lit only in blink phase 1), so a running hours face visibly ticks
-# and differs from M:SS, whose colon is steady. A stopped H.MM face shows a steady separator.
+# H.MM and MM:SS use the same positions (" 1.00" is one hour or one minute): while the face runs in H.MM its
+# separator blinks (lit in blink phase 1), so a running hours face ticks and differs from M:SS (steady colon).
 
 DIGITS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"  # 0..9
 SEG_DP = const(0x80)  # bit 7: the digit's decimal point; on byte 1 also the colon
@@ -210,8 +214,7 @@ def tm1637(buf, clock, side, tenths_below_ms=20000, blink=0):
 #                paused or adjourned it blinks (lit only in blink phase 1) on the side to move, the
 #                side START runs (TK-C5), so a TM1637 clock shows it too
 #   LED_FLAG     this side's flag is down: steady; while BOTH flags are down the one that fell first
-#                blinks (lit only in blink phase 1), so it is always visible which fell first
-#                (FIDE; DGT shows the first flag blinking)
+#                blinks (lit in blink phase 1): which fell first is always visible (FIDE; DGT's too)
 #   LED_STAGE    the next stage was added at this side's flag (stage_advance "flag"): steady, for the
 #                arbiter to check the move count (TK-C13), as DGT's steady period flag
 #   LED_LOW      this side's time is at or under low_time_ms, not zero, where the mark counts (is_low)
@@ -280,9 +283,9 @@ def face_text(clock, side, tenths_below_ms=20000):
 
 # -------------------------------------------------------------------------------------- OLED
 #
-# A 128x64 face as a list of draw items for framebuf, drawn in order on a cleared screen (the first
-# item clears it): ("fill", x, y, w, h, color) and ("text", x, y, string, scale), text in color 1
-# with the 8x8 font scaled by an integer. Rows:
+# A 128x64 face as a list of draw items for framebuf, drawn in order on a cleared screen (the first item clears it):
+# ("fill", x, y, w, h, color) and ("text", x, y, string, scale), text in color 1 with the 8x8 font scaled by an integer.
+# Rows:
 #
 #   y 0..7    top line: "M12 S2" (moves completed, stage) left; battery right: "B 87%", and when
 #             low_battery "B LOW" in blink phase 1 (the percent, if known, in phase 0)
@@ -294,13 +297,13 @@ def face_text(clock, side, tenths_below_ms=20000):
 #             running LED blinks too, see leds)
 #   y 56..63  bottom line: the face's marks, "FLAG" (+ "1ST" on the flag that fell first while both
 #             are down), "LOW" (TK-C17), "ST>" (stage added at a flag, TK-C13), "DEF" (default time,
-#             TK-C6), "d5" (unused simple delay of the side to move, seconds rounded up); or
-#             `message` instead ("SETTINGS DEFAULT", "LOG ERROR")
+#             TK-C6), "d5" (unused simple delay of the side to move, seconds rounded up), "USED 1:23:45" while
+#             adjourned (the time used, TK-A3: envelope.used_ms); or `message` instead ("SETTINGS DEFAULT", "LOG ERROR")
 #
-# The battery is on the top line so that a message never hides it (FIDE: battery level shown).
-# Strings are ASCII; a line holds 16 characters (128 px at scale 1). Every label and message the
-# firmware draws fits one (tests/host/sim/test_sim_faces.py checks the app's messages); the menu's reasons are
-# word-wrapped (menu_oled); only text from outside (a message longer than that) is cut.
+# The battery is on the top line so that a message never hides it (FIDE: battery level shown). Strings are ASCII; a line
+# holds 16 characters (128 px at scale 1). Every label and message the firmware draws fits one
+# (tests/host/sim/test_sim_faces.py checks the app's messages); the menu's reasons are word-wrapped (menu_oled); only
+# text from outside (a message longer than that) is cut.
 
 OLED_W = const(128)
 OLED_H = const(64)
@@ -327,8 +330,7 @@ def _centred(text, scale):
 
 
 def battery_text(battery=None, low_battery=False, blink=0):
-    """The battery text: "B 87%", "B 100%", "B 9%"; "B LOW" blinking with the percent when low;
-    "" if unknown."""
+    """The battery text: "B 87%", "B 100%", "B 9%"; "B LOW" blinking with the percent when low; "" if unknown."""
     if low_battery and (blink or battery is None):
         return "B LOW" if blink else ""
     if battery is None:
@@ -355,6 +357,10 @@ def marks_text(clock, side):
         d = clock.delay_remaining(side)
         if d > 0:
             out.append("d%d" % ((d + 999) // 1000))
+    if clock.state == _ADJOURNED:  # TK-A3: the time used, for the envelope (engine/envelope.py: loaded for it)
+        from sagatfw.engine.envelope import used_ms
+        if used_ms(clock, side) >= 0:
+            out.append("USED " + time_text(used_ms(clock, side), 0, True))
     return " ".join(out)[:_COLS]
 
 
@@ -370,9 +376,7 @@ def state_text(clock, result=None):
     if st == _FINISHED:
         if result is None:
             return "END"
-        if isinstance(result, int):
-            result = RESULT_NAMES[result]
-        return "END " + result
+        return "END " + (RESULT_NAMES[result] if isinstance(result, int) else result)
     return ""
 
 
@@ -405,17 +409,16 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
 
 # ------------------------------------------------------------------------------ menu texts
 #
-# The on-clock menu (ui/menu.py) shows short texts: on each TM1637 face at most four characters, on
-# each OLED a line of up to 8 characters at scale 2 (16 at scale 1). A menu names the field being
-# edited, `field` = (start, stop), character indexes into the text; in blink phase 0 that field is
-# hidden (TM1637) or drawn blank above a steady underline (OLED), so the arbiter sees what PLUS and
-# MINUS change.
+# The on-clock menu (ui/menu.py) shows short texts: on each TM1637 face at most four characters, on each OLED a line of
+# up to 8 characters at scale 2 (16 at scale 1). A menu names the field being edited, `field` = (start, stop), character
+# indexes into the text; in blink phase 0 that field is hidden (TM1637) or drawn blank above a steady underline (OLED),
+# so the arbiter sees what PLUS and MINUS change.
 #
-# TM1637 alphabet: digits, letters (case folded; K, M, V, W, X are rough), space - _ = ? / + ' " ( )
-# [ ]; anything else is blank. A '.' or ':' after a character lights that cell's point (on byte 1
-# the colon of clock modules), so "1:23" shows as " 1:23" and "TI.L" as " TI.L" in three cells; a
-# separator with no character before it takes a blank cell of its own. Texts shorter than four
-# cells are right-aligned (as numbers are on a clock), longer ones show their first four cells.
+# TM1637 alphabet: digits, letters (case folded; K, M, V, W, X are rough), space - _ = ? / + ' " ( ) [ ]; anything else
+# is blank. A '.' or ':' after a character lights that cell's point (on byte 1 the colon of clock modules), so "1:23"
+# shows as " 1:23" and "TI.L" as " TI.L" in three cells; a separator with no character before it takes a blank cell of
+# its own. Texts shorter than four cells are right-aligned (as numbers are on a clock), longer ones show their first
+# four cells.
 
 def _seg_table():
     # the letters' and the signs' segments: constants of the code, not globals (the module's dict)
@@ -491,10 +494,9 @@ def text4(buf, text, field=None, blink=1):
 
 
 def menu_oled(text, field=None, blink=1, top=None, bottom=None):
-    """Draw items of one 128x64 face in the menu: `text` big and centred (scale 3, 2 or 1 to fit),
-    its `field` underlined and blank in blink phase 0; `top` a small line (cut at 16), `bottom` one
-    (a reason, up to 80 characters, is word-wrapped onto up to five lines from y 24, with `text`
-    at scale 2 or 1 above them)."""
+    """Draw items of one 128x64 face in the menu: `text` big and centred (scale 3, 2 or 1 to fit), its `field`
+    underlined and blank in blink phase 0; `top` a small line (cut at 16), `bottom` one (a reason, up to 80 characters,
+    is word-wrapped onto up to five lines from y 24, with `text` at scale 2 or 1 above them)."""
     items = [("fill", 0, 0, OLED_W, OLED_H, 0)]  # type: list
     if top:
         items.append(("text", 0, _Y_TOP, top[:_COLS], 1))

@@ -4,12 +4,18 @@
 # reads the engine at its last call and never reads the time. The layouts (docs/match.md, "On the
 # faces"):
 #
-# TM1637, two 4-digit faces side by side, as a scoreboard:
+# TM1637, two 4-digit faces side by side, as a scoreboard. A time always has its colon lit; the
+# score face never lights it, so a score cannot be read as a time. What alternates does so every
+# 2 s of the match's own t (m.t: no clock read here), in the states where t runs:
 #   left face   the match time: M:SS of a period (down; up in golden score or a sudden period),
-#               colon steady while it runs, blinking in a stoppage (KB-16, KT-4.5); in a break
-#               "b" and the seconds left ("b 45", KB-6, KT-4.4); "Lot" while a lot is due
-#               (KT-4.6); "End" once the result is in
-#   right face  the score, left's : right's ("12:08", each capped at 99), colon steady
+#               colon steady; in a stoppage (KB-16, KT-4.5) every other 2 s "P" and the
+#               stoppage's length so far ("P0:12"); in a break "b" and the seconds left ("b 45",
+#               KB-6, KT-4.4); "Lot" while a lot is due (KT-4.6); "End" once the result is in
+#   right face  the score, left's - right's with a dash (" 4-0", "12-8", "4-12"; both 10 or
+#               more: "1210", no room for the dash; each capped at 99), no colon; in a period,
+#               a break or time over, 2 s of every 4 the period's code ("H1", "In 1", "rESt":
+#               period_code), and when the period has stopped time, every other time the time added
+#               back ("A 65": seconds, KT-4.5) in its place
 #   LEDs        per side: running = the period runs (kilithattu: the entering team's, blinking
 #               before its start; kok-boru:
 #               both), blinking in a stoppage; flag (red) = a red card or a removal (KB-11, KB-12);
@@ -47,18 +53,50 @@ def _two(n):
     return n if n < 99 else 99
 
 
+def period_code(m):
+    """The TM1637 code of the match's period, or of the break in one (docs/user-guide.md's tables):
+    kok-boru's 1st half, 2nd half, golden score, rest; kilithattu's innings 1, 2, extra 1, 2,
+    sudden, changeover. A constant (a tuple of constants is one: no allocation, no global)."""
+    i = (4 if m.MODE == "kilithattu" else 0) + (len(m.PERIOD_NAMES) if m.state == M.BREAK else m.period)
+    return ("H1", "H2", "GOLd", "rESt", "In 1", "In 2", "Et 1", "Et 2", "Sudn", "ChAn")[i]
+
+
 def tm1637(buf, m, side, blink=0):
-    """Fill `buf` (4 bytes) with face `side`'s segments: LEFT the match time, RIGHT the score."""
+    """Fill `buf` (4 bytes) with face `side`'s segments: LEFT the match time, RIGHT the score, each
+    with what alternates with it (layout above). `blink` is unused (kept for the boards' call). One
+    function, no helpers: each function of a module kept loaded while a match runs costs RAM."""
     st = m.state
+    phase = m.t // 2000 % 4  # (0 in setup: t runs from the start)
+    for i in range(4):
+        buf[i] = 0
     if side == M.RIGHT:
+        if st == M.RUNNING or st == M.STOPPED or st == M.BREAK or st == M.READY or st == M.OVER:
+            if phase == 1 or (phase == 3 and not m.stopped_ms()):
+                return F.text4(buf, period_code(m))
+            if phase == 3:  # the time added back: the period's stopped time (KT-4.5), in seconds
+                s = m.stopped_ms() // 1000
+                if s > 999:
+                    s = 999
+                buf[0] = 0x77  # "A"
+                buf[1] = F.DIGITS[s // 100] if s >= 100 else 0
+                buf[2] = F.DIGITS[s // 10 % 10] if s >= 10 else 0
+                buf[3] = F.DIGITS[s % 10]
+                return buf
+        # the score, right-aligned, a dash between where it fits; never the colon
         a = _two(m.scores[M.LEFT])
         b = _two(m.scores[M.RIGHT])
-        buf[0] = F.DIGITS[a // 10] if a >= 10 else 0
-        buf[1] = F.DIGITS[a % 10] | F.SEG_DP
-        buf[2] = F.DIGITS[b // 10]
-        buf[3] = F.DIGITS[b % 10]
-        if b < 10:
-            buf[2] = F.DIGITS[0]  # "12:08": the right score keeps two digits after the colon
+        j = 3
+        buf[j] = F.DIGITS[b % 10]
+        if b >= 10:
+            j -= 1
+            buf[j] = F.DIGITS[b // 10]
+        if a < 10 or b < 10:  # (both of two digits: no room for the dash)
+            j -= 1
+            buf[j] = 0x40  # the dash: segment g
+        j -= 1
+        buf[j] = F.DIGITS[a % 10]
+        if a >= 10:
+            buf[j - 1] = F.DIGITS[a // 10]
         return buf
     if st == M.FINISHED:
         return F.text4(buf, "End")
@@ -67,21 +105,24 @@ def tm1637(buf, m, side, blink=0):
     if st == M.BREAK:
         s = _secs_up(m.break_ms())
         buf[0] = F.seg_char(98)  # "b"
-        buf[1] = 0
         buf[2] = F.DIGITS[s // 10 % 10] if s >= 10 else 0
         buf[3] = F.DIGITS[s % 10]
         return buf
-    ms = m.match_ms()
-    s = ms // 1000 if m.counts_up() else _secs_up(ms)
-    mins = s // 60
-    if mins > 99:
-        mins = 99
-    buf[0] = F.DIGITS[mins // 10] if mins >= 10 else 0
-    buf[1] = F.DIGITS[mins % 10]
+    if st == M.STOPPED and phase & 1:  # the stoppage's length so far (KB-16, KT-4.5): "P0:12"
+        s = m.stoppage_ms() // 1000
+        if s > 599:
+            s = 599  # P9:59
+        buf[0] = 0x73  # "P"
+    else:
+        ms = m.match_ms()
+        s = ms // 1000 if m.counts_up() else _secs_up(ms)
+        if s > 5999:
+            s = 5999  # 99:59
+        if s >= 600:
+            buf[0] = F.DIGITS[s // 600]
+    buf[1] = F.DIGITS[s // 60 % 10] | F.SEG_DP  # the colon: a time always has it
     buf[2] = F.DIGITS[s % 60 // 10]
     buf[3] = F.DIGITS[s % 10]
-    if st != M.STOPPED or blink:
-        buf[1] |= F.SEG_DP  # the colon: steady while the time runs or waits, blinking in a stoppage
     return buf
 
 

@@ -98,6 +98,12 @@ def act(srv, req, now):
     if cmd == "settings.set":
         return {"values": dict(app.store.values), "saved": app.status != _ST_SETTINGS_UNSAVED}
     body = _brief(srv)
+    if cmd == "adjourn":  # TK-A3: the envelope's times used, as resume_adjourned takes them back (TK-A4)
+        from sagatfw.engine.envelope import used_ms  # (loaded for it: RAM)
+
+        for s in (C.LEFT, C.RIGHT):
+            u = used_ms(app.clock, s)
+            body[W.side_name(s) + "_used_ms"] = u if u >= 0 else None
     if cmd == "arm" or cmd == "disarm":
         body["armed"] = app.armed  # the ticks it waits for; null: nothing armed
     if cmd == "new":

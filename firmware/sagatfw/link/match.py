@@ -41,6 +41,13 @@ def _name(names, i):
 
 def state(srv, now):
     """`state` while a match is set up: everything a scoreboard shows (docs/protocol.md)."""
+    nm = None  # the names `new` gave (docs/protocol.md): log/names.py, loaded only when there are any
+    if getattr(srv.app.match, "names", None) is not None or getattr(srv, "match_names", None) != srv.app.journal.game:
+        from sagatfw import forget
+        from sagatfw.log import names as N
+
+        nm = N.match_names(srv)
+        forget("sagatfw.log.names")
     app = srv.app
     m = app.match.m
     j = app.journal
@@ -71,6 +78,7 @@ def state(srv, now):
         "stopped_ms": m.stopped_ms(),
         "left": sides["left"],
         "right": sides["right"],
+        "names": nm,
         "entering": _name(M.SIDE_NAMES, m.entering),
         "lot_due": m.lot_due,
         "undoable": m.undoable,

@@ -349,7 +349,16 @@ class Server(Pull):
         j = app.journal
         level, low = self.battery()
         code = app.result_code()  # the finished game's, while it is on the faces
-        a = j.result_arg
+        a = j.result_arg  # the result, and its kazans packed with it (records.result_arg; -1: none)
+        lk = rk = -1
+        if a >= 0 and a & 0x100000:
+            a, lk, rk = a & 15, (a >> 4) & 255, (a >> 12) & 255
+        pw = j.result_wall  # TK-P1, TK-P9: the 30-min protest window's ms left, from the result's wall time
+        if code is not None and pw is not None and j.sync_wall_ms is not None:
+            pw += 1800000 - j.sync_wall_ms - ticks_diff(now, j.sync_ticks)
+            pw = 0 if pw < 0 else (pw if pw < 1800000 else 1800000)  # (a wall time set back: at most 30 min)
+        else:
+            pw = None  # no result, or no wall time (a result before the first time_sync, a reboot not synced yet)
         body = {
             "state": self.state_name(),
             "t": c.t,
@@ -368,6 +377,8 @@ class Server(Pull):
             "time_synced": j.sync_wall_ms is not None,
             "result": None if code is None else C.RESULT_NAMES[a] if 0 <= a < len(C.RESULT_NAMES) else None,
             "result_code": code,  # (the result: the last one entered, the hall shows it on the board)
+            "kazans": None if code is None or lk < 0 else [lk, rk],  # its final kazans (TK-R7), left's and right's
+            "protest_ms": pw,
             "battery": level,
             "battery_mv": getattr(app.board, "mv", None),  # the cell (bring-up: the threshold sweep)
             "low_battery": low,
@@ -384,6 +395,11 @@ class Server(Pull):
 
 def _face(c, s):
     countup = c.tc[s] is not None and c._countup(s)
+    used = None
+    if c.state == C.ADJOURNED:  # TK-A3: the envelope's time used (engine/envelope.py, loaded for it: RAM)
+        from sagatfw.engine.envelope import used_ms
+
+        used = used_ms(c, s)
     return {
         "ms": c.ms(s),
         "moves": c.moves[s],
@@ -394,4 +410,5 @@ def _face(c, s):
         "default": bool(c.default_mark[s]),
         "stage_mark": bool(c.stage_mark[s]),
         "countup": countup,
+        "used_ms": used if used is None or used >= 0 else None,  # TK-A3, while adjourned (an hourglass: None)
     }

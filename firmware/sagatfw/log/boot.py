@@ -80,7 +80,7 @@ def open_log(j, keyfile=None):  # Journal.open (not `open`: that name is the bui
             elif result is not None and R.game_of(result) == j.game:
                 j.result_code = R.result_code(R.chain_of(result))
                 j.result_seq = R.seq_of(result)
-                j.result_arg = R.arg_of(result)
+                j.result_arg, j.result_wall = R.arg_of(result), _wall_of(result)
             break
     j.file = None  # the next record continues j.resume, or starts a new segment
     j.opened = True
@@ -138,6 +138,8 @@ def _find_result(j, names, i):
                     j.result_code = R.result_code(R.chain_of(rec))
                     j.result_seq = R.seq_of(rec)
                     j.result_arg = R.arg_of(rec)
+                    if R.type_of(rec) == C.EV_RESULT:  # a game's wall time (TK-P1 on its faces): a match's
+                        j.result_wall = _wall_of(rec)  # would be an attribute more in the match's heap
         except OSError:
             return
         if j.result_code is not None or not found:
@@ -326,3 +328,11 @@ def _resume_checkpoint(j, clock):
     if clock._ms_at(C.LEFT, t) != lms or clock._ms_at(C.RIGHT, t) != rms:
         return
     clock.advance(t)  # replayed clocks count ticks as t
+
+
+def _wall_of(rec):
+    """A record's wall time in Unix ms, or None if the clock was not synced (TK-P1's window needs it)."""
+    if not rec[30] & R.FLAG_WALL:
+        return None
+    ws, wms = struct.unpack_from("<IH", rec, 32)
+    return ws * 1000 + wms

@@ -6,9 +6,8 @@
 # size is bounded by `max_bytes`: past it the oldest segments go, but only those holding finished, older games - never
 # the game in progress. Each batch of records is written and flushed (littlefs commits atomically on flush) before
 # `log_events` returns, so a completed move is durable before the app handles the next press. After a reboot the
-# journal goes on at the end of the newest segment if it is whole (else in a new one: it never appends after a damaged
-# tail) and `restore` brings the interrupted game back into the clock (from the checkpoint's snapshot and the records
-# after it, else by a replay of the whole game), which comes back paused with a `power_restore` event (TK-C18).
+# journal goes on at the end of the newest whole segment (else a new one) and `restore` brings the interrupted game
+# back (its snapshot and the records after it, else a replay), paused with a `power_restore` event (TK-C18).
 #
 # Checkpoints do not go into the chain: the latest one is ONE record in ROOT/ckpt, overwritten every `checkpoint_ms`
 # while a side runs (littlefs commits a file's rewrite atomically at close). It holds the journal's next seq and links
@@ -41,9 +40,8 @@ from sagatfw.core.ticks import ticks_add, ticks_diff
 from sagatfw.engine import clock as C
 from sagatfw.log import records as R
 
-# littlefs's answers of a full flash: no block left (ENOSPC, 28), or a folder whose metadata cannot take a new
-# entry (its NOSPC there comes back as ENAMETOOLONG, 36: our names are 14 characters). const() with a leading
-# underscore: no entry in the module's dict, which lives in RAM even when the module is frozen.
+# littlefs's answers of a full flash: no block left (ENOSPC, 28), or a folder whose metadata is full (its NOSPC there
+# comes back as ENAMETOOLONG, 36: our names are 14 characters). const() with a leading underscore: no module dict entry.
 _ENOSPC = const(28)
 _ENAMETOOLONG = const(36)
 _ROOM = const("room")  # ballast: flash held back for the records that must be kept on a full flash
@@ -65,9 +63,8 @@ def _exists(path):
 
 
 def _whole(backlog, room):
-    """How many of the backlog's first records go into `room` without parting a record from its
-    text continuations (each flush is durable on its own: a cut between the two would leave a
-    game's setup without its control)."""
+    """How many of the backlog's first records go into `room` without parting a record from its text continuations
+    (each flush is durable on its own: a cut between the two would leave a game's setup without its control)."""
     n = room if room < len(backlog) else len(backlog)
     while 0 < n < len(backlog) and R.type_of(backlog[n]) == R.T_TEXT:
         n -= 1
@@ -75,6 +72,8 @@ def _whole(backlog, room):
 
 
 class Journal:
+    result_wall = None  # the last game result's wall ms (TK-P1; None: unsynced), on the instance once set (RAM)
+
     def __init__(self, root="/log", key=b"", segment_records=SEGMENT_RECORDS, max_bytes=262144, checkpoint_ms=15000,
                  backlog=32, room_bytes=_ROOM_BYTES):
         self.root = root
@@ -94,7 +93,7 @@ class Journal:
         self.head_seq = -1  # the last durable record: its seq and chain value (protocol log.head)
         self.head_link = R.ZERO_CHAIN
         self.result_code = None  # records.result_code of the current game's last result (the faces show it)
-        self.result_seq, self.result_arg = -1, 0  # its seq (shown once durable) and arg (the result; a match's winner)
+        self.result_seq, self.result_arg = -1, 0  # its seq (shown once durable), arg (records.arg_of; a match's winner)
         self.game = 0  # current game number (0 before the first)
         self.file = None  # the segment being written, open only while a batch is written
         self.seg = None  # its name
@@ -161,8 +160,8 @@ class Journal:
         return lambda *a: f(self, *a)
 
     def durable_code(self):
-        """The result code once its record is on the flash (None before: a power cut could still
-        lose it, and a code copied then would call an honest log forged)."""
+        """The result code once its record is on the flash (None before: a power cut could still lose it, and a
+        code copied then would call an honest log forged)."""
         if self.result_code is not None and self.head_seq >= self.result_seq:
             return self.result_code
         return None
@@ -268,7 +267,8 @@ class Journal:
                 self._push()
                 if kind == C.EV_RESULT:
                     self.result_code = R.result_code(self.prev)  # the faces show it (scoresheet)
-                    self.result_seq, self.result_arg = self.seq - 1, ev[e + C.F_ARG]
+                    self.result_seq, self.result_arg = self.seq - 1, R.arg_of(self.buf)
+                    self.result_wall = ws * 1000 + wms if ok else None
                 self._push_text(rest)
             self.last_t = self.snap[1] = t
         clock.clear_events()

@@ -110,13 +110,19 @@ def decode(rec):
         d["length_ms"] = val
     elif ev == M.EV_BREAK_END:
         d["early"] = arg == 1
+        if arg == 2:
+            d["power_cut"] = True  # ended at its last durable time by a power cut
         d["length_ms"] = val
-    elif ev == M.EV_SCORE:
+    elif d["type"] in ("score", "late_score"):  # late: entered at t, for the period that had ended
         d["points"] = arg
         d["entry"] = val
-    elif ev == M.EV_CARD:
+    elif d["type"] in ("card", "late_card"):
         d["card"] = M.CARD_NAMES[arg] if 0 < arg < len(M.CARD_NAMES) else None
         d["entry"] = val
+    elif d["type"] == "restart":
+        d["discarded_ms"] = val  # KB-3: the match time the false start had run
+    elif d["type"] == "adjust":
+        d["face_ms"] = val  # what the period's face shows from now: left, or elapsed counting up
     elif ev == M.EV_UNDO:
         if arg > 0:
             d["points"] = arg
@@ -125,6 +131,8 @@ def decode(rec):
         d["entry"] = val
     elif ev == M.EV_POWER_RESTORE:
         d["stoppage"] = arg
+        if val:
+            d["break_ended"] = True
     elif ev == M.EV_STOPPAGE_START:  # length_ms: 0, or since the result an undo withdrew
         d["stoppage"] = arg
         d["length_ms"] = val
@@ -133,6 +141,7 @@ def decode(rec):
         d["length_ms"] = val
     elif ev == M.EV_LOT:
         d["lot"] = arg
+        d["by"] = "toss" if val else "clock"  # the referee's toss entered, or the clock's draw
     elif ev == M.EV_RESULT:
         d["winner"] = d.pop("side")
         d["why"] = M.WHY_NAMES[arg] if 0 <= arg < len(M.WHY_NAMES) else None

@@ -36,6 +36,14 @@ from sagatfw.log.records import (
 )
 from sagatfw.log.wall import iso_utc
 
+
+def kazans_of(rec):
+    """A result record's kazan counts (left's, right's: TK-R1, TK-R7), or None if none were entered."""
+    if rec[1] != C.EV_RESULT or rec[PAYLOAD] != 1:
+        return None
+    return rec[PAYLOAD + 1], rec[PAYLOAD + 2]
+
+
 ORIGIN_NAMES = ("changed", "defaults_missing", "defaults_corrupt", "key_set", "key_cleared", "maintenance")
 
 
@@ -112,6 +120,9 @@ def decode(rec):
         bms, bmv, bst, ams, amv, ast = struct.unpack_from("<IHBIHB", rec, PAYLOAD)
         d["before"] = {"ms": bms, "moves": bmv, "stage": bst}
         d["after"] = {"ms": ams, "moves": amv, "stage": ast}
+    elif kind == C.EV_RESULT:  # the final kazans, when the arbiter gave them (TK-R7): [left's, right's] or None
+        k = kazans_of(rec)
+        d["kazans"] = None if k is None else [k[0], k[1]]
     elif kind == T_GAP:  # the clock dropped records here: its log was full
         d["dropped"], d["until_t"] = struct.unpack_from("<II", rec, PAYLOAD)
     elif kind == C.EV_SETTINGS:
@@ -430,4 +441,6 @@ def event_dict(ev, e, tc_field=None):
             "moves": ev[e + C.F_AFTER_MOVES],
             "stage": stage_byte(ev[e + C.F_AFTER_STAGE]),
         }
+    elif kind == C.EV_RESULT:
+        d["kazans"] = [ev[e + C.F_BEFORE_MOVES], ev[e + C.F_AFTER_MOVES]] if ev[e + C.F_BEFORE_STAGE] else None
     return d

@@ -18,7 +18,8 @@
 #   30   1    flags (bit 0: wall valid)
 #   31   1    reserved (0)
 #   32   4    wall_s (u32, Unix seconds), 36 2 wall_ms (u16)
-#   38  14    payload: adjust before/after; game_start: start of the tc text; settings
+#   38  14    payload: adjust before/after; game_start: start of the tc text; settings; result: 1, left's
+#             and right's kazan counts (u8 each) when they were entered (TK-R7)
 #   52   8    chain: HMAC-SHA256(key, previous chain || bytes 0..51), first 8 bytes
 #   60   4    crc: CRC-32 of bytes 0..59
 #
@@ -36,6 +37,10 @@
 # whose older segments were removed: without them that record's link could not be checked, and a
 # forger could cut the log before an edited record. (A wrong stated value only makes that check
 # fail: the value is public, what protects the record is the key that its MAC needs.)
+# T_NAMES (0x44) records follow a match's setup record (log/match.py T_MATCH) when it was set up
+# with names: bytes 8..11 t (0, the setup's), 12..51 the left side's name, a NUL, the right side's
+# (UTF-8, NUL-padded, each cut on a character boundary). Their code and layout are log/names.py's,
+# loaded only to write or read one: this module stays in RAM, and each name in it costs RAM.
 # The chain links every record to the one before, so a reordered, edited or inserted record breaks
 # it; with an arbiter key, only the key's holder can write a valid chain. What a log cannot show by
 # itself - records cut off at its end, or an older copy put back - is proven by the signed head of
@@ -178,6 +183,8 @@ def pack_event(buf, ev, e, game, seq, left_stage, right_stage, wall_s=0, wall_ms
             ev[e + C.F_AFTER_MOVES],
             stage_byte(ev[e + C.F_AFTER_STAGE]),
         )
+    elif ev[e + C.F_TYPE] == C.EV_RESULT and ev[e + C.F_BEFORE_STAGE]:  # the kazans (rules.result)
+        struct.pack_into("<BBB", buf, PAYLOAD, 1, ev[e + C.F_BEFORE_MOVES], ev[e + C.F_AFTER_MOVES])
 
 
 def stage_byte(stage):
@@ -314,7 +321,13 @@ def type_of(rec):
 
 
 def arg_of(rec):
-    return struct.unpack_from("<h", rec, 26)[0]
+    """A record's arg; for a game's result with kazans, the journal's result_arg (state's result): the
+    result in bits 0..3, left's count in bits 4..11, right's in 12..19, bit 20 set (link/server.py's
+    state unpacks it). One function for both: each costs RAM in this always-loaded module."""
+    a = struct.unpack_from("<h", rec, 26)[0]
+    if rec[1] == C.EV_RESULT and rec[PAYLOAD] == 1 and 0 <= a < 16:
+        a |= 0x100000 | rec[PAYLOAD + 1] << 4 | rec[PAYLOAD + 2] << 12
+    return a
 
 
 def chain_of(rec):

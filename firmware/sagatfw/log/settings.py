@@ -26,6 +26,7 @@ MAX_PRESETS = 5  # user slots, as DGT's manual ones
 #   low_time_ms      low-time mark (TK-C17)
 #   tenths_below_ms  show tenths below this (0: never)
 #   sound            beep at a flag and a stage change (buttons are always silent)
+#   horn             a match's horn: at the end of every period and break, 10 s before a break ends
 #   brightness       display brightness 0..7
 #   lockout_ms       ignore lever bounce for this long after a press
 #   log_max_bytes    the log's size bound
@@ -40,6 +41,7 @@ SCHEMA = {  # type: dict
     "low_time_ms": (300000, "i", 0, C.MAX_MS),
     "tenths_below_ms": (20000, "i", 0, 3600000),
     "sound": (True, "b", 0, 0),
+    "horn": (True, "b", 0, 0),
     "brightness": (4, "i", 0, 7),
     "lockout_ms": (60, "i", 1, 500),  # buttons.Buttons needs 1 <= lockout < long press (1000)
     "log_max_bytes": (262144, "i", 16384, 1048576),  # <= 128 segments: the boot lists them all

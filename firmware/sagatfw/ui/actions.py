@@ -30,6 +30,7 @@ from sagatfw.engine import clock as C
 #       "name"    one of the names a -> the name
 #       "tc"      a TimeControl string, or {"left": TC, "right": TC} (a handicap) -> "LEFT|RIGHT"
 #       "values"  an object of settings (settings.check_all checks each: App.set_settings)
+#       "names"   two texts, left's and right's -> a T_NAMES record's bytes (None: both empty)
 #     a and b may name a constant of the clock's (BY_NAMES, MAX_MS), of this module (CARDS) or
 #     "MODES" (the match modes' names, from sagatfw.MODES when asked):
 #     the table then holds only constants, which stay in flash when frozen into a board's image
@@ -49,7 +50,7 @@ ACTIONS = {
     "new": ("new_game", "both", 1, (
         ("tc", "tc", 0, None, None), ("first", "name", 0, "SIDE_NAMES", None), ("mode", "name", 0, "MODES", None),
         ("lead", "int", 0, 0, 99), ("changeover_ms", "int", 0, 1000, 60000),
-        ("method", "name", 0, "METHODS", None))),
+        ("method", "name", 0, "METHODS", None), ("names", "names", 0, None, None))),
     "start": ("start", "both", 1, ()),
     # the hall's round: start at the board's own ticks `ticks` (0..2^30-1, core/ticks.py)
     "arm": ("arm", "game", 1, (("ticks", "int", 1, 0, 0x3FFFFFFF),)),
@@ -57,20 +58,28 @@ ACTIONS = {
     "disarm": ("disarm", "game", 1, ()),
     "pause": ("pause", "game", 1, (("by", "index", 0, "BY_NAMES", 0),)),
     "resume": ("resume", "both", 1, ()),
-    "adjust": ("adjust", "game", 1, (("side", "side", 1, None, None), ("ms", "int", 0, 0, "MAX_MS"),
+    # a game: a side's time, moves, stage (side needed); a match: the period's clock, ms only (in a stoppage)
+    "adjust": ("adjust", "both", 1, (("side", "side", 0, None, None), ("ms", "int", 0, 0, "MAX_MS"),
                                      ("moves", "int", 0, 0, "MAX_MOVES"), ("stage", "int", 0, 1, 255))),
     "extend": ("extend", "game", 1, ()),
     "late_install": ("late_install", "game", 1, (("elapsed_ms", "int", 1, 0, "MAX_MS"),
                                                  ("moves", "int", 0, 0, "MAX_MOVES"))),  # TK-C11
     "adjourn": ("adjourn", "game", 1, ()),
-    "resume_adjourned": ("resume_adjourned", "game", 1, ()),
+    # TK-A4: the envelope's times (TK-A3) put back, each side's remaining or used (rules.resume_adjourned)
+    "resume_adjourned": ("resume_adjourned", "game", 1, (
+        ("left_ms", "int", 0, 0, "MAX_MS"), ("right_ms", "int", 0, 0, "MAX_MS"),
+        ("left_used_ms", "int", 0, 0, "MAX_MS"), ("right_used_ms", "int", 0, 0, "MAX_MS"))),
+    # a game's result with the final kazan counts, both or neither (TK-R1, TK-R5, TK-R7: engine/kazans.py)
     "result": ("result", "both", 1, (("result", "name", 0, "RESULT_NAMES", None),
-                                     ("winner", "index", 0, "WINNERS", 0))),
+                                     ("winner", "index", 0, "WINNERS", 0),
+                                     ("left_kazan", "int", 0, 0, 162), ("right_kazan", "int", 0, 0, 162))),
     "settings.set": ("set_settings", "game", 1, (("values", "values", 1, None, None),)),
     "score": ("score", "match", 1, (("side", "side", 1, None, None), ("points", "int", 1, 0, 999))),
     "card": ("card", "match", 1, (("side", "side", 1, None, None), ("kind", "index", 1, "CARDS", 1))),
     "stoppage": ("stoppage", "match", 1, ()),
     "undo": ("undo", "match", 1, ()),
+    "restart": ("restart", "match", 1, ()),  # KB-3's false start: the period back to 0:00, before its first score
+    "toss": ("draw_lot", "match", 1, (("side", "side", 1, None, None),)),  # KT-4.6: the toss's winner, entered
 }
 
 _KEYS = ("id", "cmd", "auth")  # a request's own keys (link/server.py), not an action's arguments
@@ -118,6 +127,16 @@ def arg(spec, v):
         elif isinstance(v, str):
             return v
         want = 'a TimeControl string or {"left": ..., "right": ...}'
+    elif kind == "names":  # new's: a match's two names, left's then right's (log/names.py fit_names)
+        if isinstance(v, (list, tuple)) and len(v) == 2:
+            from sagatfw import forget
+            from sagatfw.log import names as N  # loaded for this only
+
+            try:
+                return N.fit_names(v[0], v[1])  # ValueError: not text
+            finally:
+                forget("sagatfw.log.names")
+        want = 'two names, ["left", "right"] (text)'
     else:
         if isinstance(v, dict):
             return v
@@ -163,6 +182,8 @@ def args(name, req):
             raise ValueError("takes tc (a game) or mode (a match), not both")
     elif name == "adjust" and vals["ms"] is None and vals["moves"] is None and vals["stage"] is None:
         raise ValueError("needs ms, moves or stage")
+    elif name == "result" and (vals["left_kazan"] is None) != (vals["right_kazan"] is None):
+        raise ValueError("needs left_kazan and right_kazan together (the final kazans, TK-R7)")
     return vals
 
 
@@ -191,12 +212,16 @@ def do(app, name, vals, now, seed=0):
         if what == "game":
             raise Refused("a %s match is set up: a game's action (new with tc sets up a game)" % mapp.m.MODE)
         if name == "result":
-            if vals["result"] is not None:
-                raise ValueError("a match's result is winner: left, right or none (not result)")
+            if vals["result"] is not None or vals["left_kazan"] is not None:
+                raise ValueError("a match's result is winner: left, right or none (not result, nor kazans)")
             w = vals["winner"]
             if w is None:
                 raise ValueError("result needs winner: left, right or none")
             return mapp.do("result", now, -1 if w == 2 else w)
+        if name == "adjust":
+            if vals["ms"] is None or vals["side"] is not None or vals["moves"] is not None or vals["stage"] is not None:
+                raise ValueError("a match's adjust is ms only: the period's clock")
+            return mapp.do("adjust", now, vals["ms"])
         a = [vals[s[0]] for s in spec]
         return mapp.do(method, now, *a)
     if what == "match":
@@ -206,9 +231,26 @@ def do(app, name, vals, now, seed=0):
             raise ValueError("a game's result is result: " + ", ".join(C.RESULT_NAMES))
         if vals["result"] is None:
             raise ValueError("result needs result: " + ", ".join(C.RESULT_NAMES))
-        a = [vals["result"]]
-    elif name == "pause":
+        lk = -1 if vals["left_kazan"] is None else vals["left_kazan"]
+        rk = -1 if vals["right_kazan"] is None else vals["right_kazan"]
+        from sagatfw import forget
+        from sagatfw.engine.kazans import check  # the counts' sense, with the clock's flags: loaded for a result
+
+        try:
+            check(app.clock, C.RESULT_NAMES.index(vals["result"]), lk, rk)
+        finally:
+            forget("sagatfw.engine.kazans")
+        if not app.result(vals["result"], now, lk, rk):
+            raise Refused(why(app.clock, name))
+        return True
+    if name == "resume_adjourned":  # App.resume_adjourned(now, left_ms, right_ms, left_used_ms, right_used_ms)
+        if not app.resume_adjourned(now, *[vals[s[0]] for s in spec]):
+            raise Refused(why(app.clock, name))
+        return True
+    if name == "pause":
         a = [C.BY_HOST if vals["by"] is None else vals["by"]]
+    elif name == "adjust" and vals["side"] is None:
+        raise ValueError("needs side")
     else:
         a = [vals[s[0]] for s in spec]
     if not getattr(app, method)(*a, now):

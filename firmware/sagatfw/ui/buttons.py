@@ -19,6 +19,8 @@
 #                   counted or logged.
 #   SHORT           a control button (START, MENU, PLUS, MINUS) was released before `long_ms`;
 #                   `ticks` = the release, `pressed_at` = its press.
+#   DOWN            START was pressed, at `ticks` = its IRQ timestamp, when `start_down` is set
+#                   (a match sets it: its START acts on the press, app/match.py); SHORT or LONG follow.
 #   LONG            a control button has been held `long_ms`: `ticks` = pressed_at + long_ms
 #                   exactly, reported as soon as take(now) reaches that instant, while the button
 #                   is still held; its release then makes no SHORT.
@@ -106,7 +108,8 @@ PRESS = const(1)
 PRESS_TOGETHER = const(2)
 SHORT = const(3)
 LONG = const(4)
-KIND_NAMES = (None, "press", "press_together", "short", "long")
+DOWN = const(5)  # START pressed, at its IRQ timestamp (its release then makes SHORT or LONG, as any control)
+KIND_NAMES = (None, "press", "press_together", "short", "long", "down")
 
 NONE = const(-1)  # take(): no event
 
@@ -172,6 +175,7 @@ class Buttons:
         self.ticks = 0
         self.kind = 0
         self.pressed_at = 0  # the press that started the event (== ticks for PRESS)
+        self.start_down = False  # START's press makes a DOWN event (a match's START acts on it)
 
     # ------------------------------------------------------------------ IRQ side
 
@@ -402,7 +406,7 @@ class Buttons:
             self._v_down[b] = 1
             self._v_t[b] = t
             self._v_long[b] = 0
-            return _SKIP
+            return self._event(b, t, DOWN, t) if b == START and self.start_down else _SKIP
         if not self._v_down[b]:
             return _SKIP  # its press was dropped
         self._v_down[b] = 0

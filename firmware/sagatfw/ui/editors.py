@@ -15,7 +15,10 @@
 #   MOVES L/R 0..999; STAGE L/R 1..the last stage clock.adjust accepts; LATE minutes already played
 #             (TK-C11). A value confirmed unchanged is not applied (nothing logged); after TIME,
 #             MOVES or STAGE the arbiter's list moves on to the next item (the DGT order).
-#   RESULT    1-0, 0-1, 1/2, +/-, -/+, -/- (TK-R2, TK-R4); START enters it and closes the menu.
+#   RESULT    1-0, 0-1, 1/2, +/-, -/+, -/- (TK-R2, TK-R4); START enters a forfeit and closes the menu. A game
+#             played goes on to KAZAN L: "--" (no counts) or 0..162, then KAZAN R 0..162 (it starts at the
+#             board's rest, 162 less left's); START enters the result with them (TK-R1, TK-R5, TK-R7: NO and
+#             why, back on the list, for counts that make no sense, engine/kazans.py).
 #   MATCH     KOK-BORU, then LEAD 0..99 (OFF: no lead ends the bout; KB-14); or KILITHAT, then FIRST
 #             left/right (the team entering first, KT-4.4), CHANGE 1..60 s (the changeover, KT-4.4)
 #             and TIE sudden/lot/draw/referee (KT-4.6); START on the last sets the match up (the
@@ -56,6 +59,7 @@ M_LEAD = const(18)
 M_MFIRST = const(19)
 M_CHANGE = const(20)
 M_METHOD = const(21)
+M_KAZAN = const(22)  # the final kazans of a result (mn.side: whose; mn.orig: left's once given)
 
 # A match (docs/match.md): the mode, then its options (actions.py's `new` with a mode).
 MODES = (("KOK-BORU", "KOKB", "kokboru"), ("KILITHAT", "KILI", "kilithattu"))
@@ -204,6 +208,8 @@ def change(mn, d):
         mn.value = _wrap(mn.value, d, 1, mn.hi)
     elif m == M_LATE:
         mn.value = _wrap(mn.value, d, 0, MAX_MIN)
+    elif m == M_KAZAN:  # left's from -1 ("--": none), right's from 0
+        mn.value = _wrap(mn.value, d, -1 if mn.side == C.LEFT else 0, 162)
     elif m == M_LEAD:
         mn.value = _wrap(mn.value, d, 0, MAX_LEAD)
     elif m == M_CHANGE:
@@ -273,12 +279,19 @@ def start(mn, ticks):
         mn._back()
         mn._say("OK", "LATE", ticks)
     elif m == M_RESULT:
-        try:
-            mn._act("result", ticks, result=C.RESULT_NAMES[mn.i])  # TK-R2, TK-R4
-        except ValueError as e:
-            mn._no("RESULT", "RSLT", ticks, str(e))
+        if mn.i <= 2:  # a game played: its kazans first (TK-R7)
+            mn._push(M_KAZAN, mn.i)
+            mn.side = C.LEFT
+            mn.value = -1
             return
-        mn.close()
+        _result(mn, ticks, mn.i, -1, -1)  # a forfeit (TK-R4)
+    elif m == M_KAZAN:
+        if mn.side == C.LEFT and mn.value >= 0:
+            mn.orig = mn.value
+            mn.side = C.RIGHT
+            mn.value = 162 - mn.value  # the board's rest (a board played out)
+            return
+        _result(mn, ticks, mn.stack[-1][1], mn.orig if mn.value >= 0 else -1, mn.value)
     elif m == M_MODE:
         mn.mo[0] = mn.i
         if mn.i == 0:
@@ -401,6 +414,21 @@ def _apply_setting(mn, ticks):
 # --------------------------------------------------------------------- arbiter
 
 
+def _result(mn, ticks, i, lk, rk):
+    """Enter result RESULT_NAMES[i] with kazans lk-rk (-1: none) and close; NO and why (back on the list)."""
+    try:
+        if lk < 0:
+            mn._act("result", ticks, result=C.RESULT_NAMES[i])  # TK-R2, TK-R4
+        else:
+            mn._act("result", ticks, result=C.RESULT_NAMES[i], left_kazan=lk, right_kazan=rk)  # TK-R7
+    except ValueError as e:
+        if mn.mode == M_KAZAN:
+            mn._back()
+        mn._no("RESULT", "RSLT", ticks, str(e))
+        return
+    mn.close()
+
+
 def _adjust(mn, ticks, changed, ms, moves, stage):
     item = mn.stack[-1][1]
     label = mn._arb_label(item)
@@ -461,6 +489,10 @@ def render(mn):
         mn._set("LATE", v + " MIN", "LATE", v, (0, len(v)), (0, len(v)), "minutes played (TK-C11)")
     elif m == M_RESULT:
         mn._set("RESULT", RESULTS[i], "RSLT", RESULTS[i])
+    elif m == M_KAZAN:
+        v = "%d" % mn.value if mn.value >= 0 else "--"
+        mn._set("KAZAN " + side, v, "KA." + side, v, (0, len(v)), (0, len(v)),
+                "no kumalak counts" if mn.value < 0 else "kumalaks in %s's kazan" % ("left", "right")[mn.side])
     elif m == M_MODE:
         mn._set("MATCH", MODES[i][0], "MTCH", MODES[i][1], None, None,
                 ("kok-boru one-on-one", "kilithattu")[i])

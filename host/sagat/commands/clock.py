@@ -170,6 +170,14 @@ def faces_text(st: dict) -> str:
     b = ("> " if run == "right" else "") + face("right")
     moves = f"{(st.get('left') or {}).get('moves')}-{(st.get('right') or {}).get('moves')}"
     code = f"  {_code_text(st)}" if st.get("result_code") else ""
+    if st.get("result") and st.get("kazans"):  # the final kazans entered with the result (TK-R7)
+        code += f"  {st['result']} kazans {st['kazans'][0]}-{st['kazans'][1]}"
+    if isinstance(st.get("protest_ms"), int):  # TK-P1, TK-P9: by the clock's wall time
+        p = st["protest_ms"]
+        code += f"  protest {p // 60000}:{p // 1000 % 60:02d} left" if p else "  protest time over"
+    if st.get("state") == "adjourned":  # TK-A3: the envelope's times used (resume_adjourned takes them back)
+        used = [(st.get(s) or {}).get("used_ms") for s in ("left", "right")]
+        code += "  used " + " | ".join("-" if u is None else logs.clock_text(u) for u in used)
     return f"{a:>22} | {b:<22}  moves {moves}  {st.get('state')}{code}"
 
 

@@ -47,6 +47,16 @@ def _match_options(args: argparse.Namespace) -> dict:
             takes = ", ".join("--" + f for f, n in _FLAGS.items() if n in mine) or "no options"
             raise UserError(f"--{flag} is for {others}, not {args.mode} ({args.mode} takes {takes})")
         opts[name] = _option(flag, v)
+    if args.names is not None:  # kept in the clock's log after the setup (docs/match.md, "Names")
+        for n in args.names:
+            if any(ord(c) < 32 or ord(c) == 127 for c in n):
+                raise UserError("--names: a name is text, without control characters")
+        if len("".join(args.names).encode()) > 39:
+            import sys
+
+            print("sagat: the names take more than the clock's 39 bytes of UTF-8: it keeps the start of each "
+                  "(`sagat state` shows what it kept)", file=sys.stderr)
+        opts["names"] = list(args.names)
     return opts
 
 
@@ -59,7 +69,11 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.mode:
         opts = _match_options(args)
         ans = call(args, lambda c: c.request("new", auth=True, **opts))
-        return out(args, ans, "next match: " + match_text(ans))
+        names = ans.get("names") if isinstance(ans.get("names"), dict) else None
+        who = f" ({names.get('left') or '-'} - {names.get('right') or '-'})" if names else ""
+        return out(args, ans, "next match: " + match_text(ans) + who)
+    if args.names is not None:
+        raise UserError("--names is a match's (the teams or riders): give --mode " + " or --mode ".join(_modes()))
     for flag in ("lead", "changeover", "method"):
         if getattr(args, flag) is not None:
             takes = [FM.mode_name(i) for i, e in enumerate(sagatfw.MODES) if _FLAGS[flag] in e[2]]
@@ -107,6 +121,29 @@ def cmd_score(args: argparse.Namespace) -> int:
     return _referee(args, "score", side=args.side, points=args.points)
 
 
+def cmd_toss(args: argparse.Namespace) -> int:
+    return _referee(args, "toss", side=args.side)
+
+
+def face_ms(text: str) -> int:
+    """A period clock's face as the referee reads it, "3:20" or "1:03:20" (or seconds, "200"), in ms."""
+    parts = text.strip().split(":")
+    try:
+        nums = [int(p) for p in parts]
+    except ValueError:
+        nums = []
+    if not 1 <= len(nums) <= 3 or any(n < 0 for n in nums) or any(n > 59 for n in nums[1:]):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time: M:SS, H:MM:SS or seconds")
+    secs = 0
+    for n in nums:
+        secs = secs * 60 + n
+    return secs * 1000
+
+
+def cmd_match_time(args: argparse.Namespace) -> int:
+    return _referee(args, "adjust", ms=args.time)
+
+
 def cmd_card(args: argparse.Namespace) -> int:
     return _referee(args, "card", side=args.side, kind=args.kind)
 
@@ -114,12 +151,31 @@ def cmd_card(args: argparse.Namespace) -> int:
 RESULTS = RESULT_NAMES  # left-right, as the pairings: 1-0 the left player won; -/- both absent (TK-R4)
 
 
+def kazans(text: str) -> tuple[int, int]:
+    """`--kazans 82-79`: the final kazan counts, left's then right's (TK-R7), each 0..162 and both together at most
+    162 (TK-R1); the clock checks the rest with the result (who won, a flag: engine/kazans.py). UserError if not."""
+    parts = text.strip().split("-")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise UserError(f"--kazans {text!r}: two counts, left's then right's, e.g. 82-79")
+    left, right = int(parts[0]), int(parts[1])
+    if left > 162 or right > 162 or left + right > 162:
+        raise UserError(f"--kazans {text!r}: the board has 162 kumalaks in all (TK-R1): each 0..162, "
+                        "at most 162 together")
+    return left, right
+
+
 def cmd_result(args: argparse.Namespace) -> int:
     if args.outcome in ("left", "right", "none"):
+        if args.kazans is not None:
+            raise UserError("--kazans go with a game's result (1-0, 0-1, 1/2-1/2), not a match's winner")
         return _referee(args, "result", winner=args.outcome)
     if args.outcome in RESULTS:
+        extra = {}
+        if args.kazans is not None:
+            extra["left_kazan"], extra["right_kazan"] = kazans(args.kazans)
+
         def run(clock):
-            ans = clock.request("result", auth=True, result=args.outcome)
+            ans = clock.request("result", auth=True, result=args.outcome, **extra)
             return ans, clock.request("state")
 
         ans, state = call(args, run)
@@ -132,6 +188,9 @@ def cmd_result(args: argparse.Namespace) -> int:
         # record is on its flash
         line = f"result code {code} (game {state.get('game')})" if code else \
             "no result code yet: the clock shows it once the result is on its flash (`sagat state`)"
+        if state.get("kazans"):
+            ans["kazans"] = state["kazans"]
+            line += f", kazans {state['kazans'][0]}-{state['kazans'][1]}"
         return out(args, ans, _brief(ans) + "\n" + line)
     raise UserError(f"result {args.outcome!r}: a match's winner is left, right or none; a game's result is "
                     + ", ".join(RESULTS))
@@ -167,12 +226,18 @@ def add(subparsers) -> None:
     sp.add_argument("--method", choices=METHODS,
                     help="kilithattu: how a tie after the extra time is broken (KT-4.6; default lot): sudden "
                          "(first score wins), lot, draw, referee")
+    sp.add_argument("--names", nargs=2, metavar=("LEFT", "RIGHT"),
+                    help="a match: the left and the right team's or rider's names, kept in the clock's log "
+                         "(UTF-8, 39 bytes for both: longer ones are cut) and shown by `sagat state`, "
+                         "`sagat logs show` and the hall")
     sp.set_defaults(func=cmd_new)
     for name, text in (("start", "start: a game set up, a match's waiting period (or end a changeover early)"),
                        ("pause", "pause: a running game, logged as paused by the arbiter (a match: `sagat stoppage`)"),
                        ("resume", "resume: a paused game, or a match after a stoppage"),
                        ("stoppage", "a match's stoppage: the match time stops until `sagat resume` (KB-16, KT-4.5)"),
-                       ("undo", "a match: take back the last score or card of the period (logged as an undo)")):
+                       ("undo", "a match: take back the last score or card of the period (logged as an undo)"),
+                       ("restart", "a match: the period on back to 0:00, waiting for `sagat start` (KB-3's false "
+                                   "start; only before the period's first score, logged)")):
         sp = cmd(name, text)
         link_args(sp)
         sp.set_defaults(func=cmd_pause if name == "pause" else cmd_referee)
@@ -181,6 +246,16 @@ def add(subparsers) -> None:
     sp.add_argument("side", choices=("left", "right"), help="the side (face) that scored")
     sp.add_argument("points", type=int, help="the points: kokboru 4, 2 or 1 (KB-7..10), kilithattu 1 (KT-5.5)")
     sp.set_defaults(func=cmd_score)
+    sp = cmd("toss", "a match (kilithattu): the toss's winner, in place of the clock's lot (KT-4.6)")
+    link_args(sp)
+    sp.add_argument("side", choices=("left", "right"),
+                    help="lot 1: the team entering first in the extra time; lot 2: the team that wins")
+    sp.set_defaults(func=cmd_toss)
+    sp = cmd("match-time", "a match: set the period's clock in a stoppage, as the referee's watch reads it")
+    link_args(sp)
+    sp.add_argument("time", type=face_ms, metavar="TIME",
+                    help="what the period's face shows: the time left (counting up: elapsed), e.g. 3:20")
+    sp.set_defaults(func=cmd_match_time)
     sp = cmd("card", "a match (kokboru): a warning or a red card for a side (KB-11, KB-12)")
     link_args(sp)
     sp.add_argument("side", choices=("left", "right"), help="the side (face) carded")
@@ -191,6 +266,9 @@ def add(subparsers) -> None:
     sp.add_argument("outcome", metavar="RESULT",
                     help="a match: left, right or none (a draw); a game (left-right): 1-0, 0-1, 1/2-1/2, +/-, "
                          "-/+ or -/- (both absent)")
+    sp.add_argument("--kazans", metavar="L-R",
+                    help="a game played: the final kazan counts, left's then right's (e.g. 82-79), kept in the "
+                         "result's record; needed for a draw or a win against a fallen flag (TK-R7)")
     sp.set_defaults(func=cmd_result)
     sp = cmd("sync-time", "set the clock's wall time from this PC, so events carry `wall`")
     link_args(sp)

@@ -61,7 +61,7 @@ class Garbage(client.LinkError):
 
 _MS = 10 ** 10  # 115 days: any clock time
 # a state's numbers: ints (never a float, NaN or text) within these bounds, or missing (None)
-_INTS = {"game": 2 ** 31, "battery": 100, "match_ms": _MS}
+_INTS = {"game": 2 ** 31, "battery": 100, "match_ms": _MS, "break_ms": _MS, "stoppage_ms": _MS, "stopped_ms": _MS}
 _FACE_INTS = {"ms": _MS, "moves": 10 ** 6, "stage": 999, "flag": 9, "delay_ms": _MS}
 _SIDE_INTS = {"score": 10 ** 6, "warnings": 99, "reds": 99}  # a match's side
 _TEXTS = ("state", "mode", "running", "first_flag", "message", "log_error", "result_code", "result", "period_name",
@@ -85,6 +85,10 @@ def garbage(st) -> str | None:
         if x is not None and (not isinstance(x, str) or len(x) > 200):
             return k
     why = _bad_ints(st, _INTS)
+    names = st.get("names")  # a match's (docs/protocol.md): {"left": text, "right": text} or null
+    if names is not None and (not isinstance(names, dict) or any(
+            not isinstance(names.get(k), str) or len(names[k]) > 200 for k in ("left", "right"))):
+        return "names"
     for side in ("left", "right"):
         f = st.get(side)
         if f is not None and not isinstance(f, dict):
@@ -486,16 +490,16 @@ class BoardLink:
             "seen_ms": int(now_host - updated) if updated is not None else None,
             # the result entered (the clock's, else the pulled log's for a firmware without it in state)
             "result": _result_of(st, pulls),
+            # its final kazans, left's and right's, when the arbiter entered them (TK-R7)
+            "kazans": _kazans_of(st) if _result_of(st, pulls) else None,
             "pull": {"state": pulls.state, "message": pulls.message},
             "start": start,
         }
         if st.get("mode"):
-            v["match"] = {
-                "period": st.get("period_name"),
-                "time": time_text(st.get("match_ms") or 0, 0, bool(st.get("counts_up"))),
-                **{s: {k: (st.get(s) or {}).get(k) for k in _SIDE_INTS} for s in ("left", "right")},
-                "winner": st.get("winner"), "why": st.get("why"),
-            }
+            v["match"] = _match_view(st)
+            names = st.get("names")
+            if names and not pairing:  # the clock's own (its log's), when the hall has no pairing for it
+                v["players"] = [names["left"], names["right"]]
         else:
             tenths = self.settings.get("tenths_below_ms")
             if type(tenths) is not int or not 0 <= tenths <= _MS:
@@ -563,6 +567,13 @@ class BoardLink:
         return v
 
 
+def _kazans_of(st: dict) -> list[int] | None:
+    """The clock's `kazans` of the result on its faces: two counts 0..162 (TK-R1), else None."""
+    k = st.get("kazans")
+    ok = isinstance(k, list) and len(k) == 2 and all(type(x) is int and 0 <= x <= 162 for x in k) and sum(k) <= 162
+    return list(k) if ok else None
+
+
 def _result_of(st: dict, pulls: PullState) -> str | None:
     """The game's result while its code is on the faces: the clock's `result`, else its pulled log's."""
     from sagatfw.engine.rules import RESULT_NAMES
@@ -586,6 +597,35 @@ def _tc_text(tc) -> str | None:
         left, right = _text(tc.get("left")), _text(tc.get("right"))
         return f"{left} | {right}" if left and right else None
     return _text(tc)
+
+
+def _break_name(mode) -> str:
+    """A match mode's break ("rest", "changeover": its engine's BREAK_NAME), "break" if unknown."""
+    from sagatfw.log import match as matchlog
+
+    i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
+    return matchlog.engine_class(i).BREAK_NAME if i >= 0 else "break"
+
+
+def _match_view(st: dict) -> dict:
+    """A match's part of a board's view (the page's match tile): the period and its time, the
+    scores and cards, the break's countdown in a break (KB-6, KT-4.4), the running stoppage in one
+    (KB-16, KT-4.5) and the period's stopped time (the time added back, KT-4.5), the names the
+    clock holds, the result."""
+    state = st.get("state")
+    stopped = st.get("stopped_ms") or 0
+    names = st.get("names")
+    return {
+        "period": st.get("period_name"), "state": state,
+        "time": time_text(st.get("match_ms") or 0, 0, bool(st.get("counts_up"))),
+        **{s: {k: (st.get(s) or {}).get(k) for k in _SIDE_INTS} for s in ("left", "right")},
+        "break": (f"{_break_name(st.get('mode'))} {time_text(st.get('break_ms') or 0, 0)}"
+                  if state == "break" else None),
+        "stoppage": time_text(st.get("stoppage_ms") or 0, 0, True) if state == "stopped" else None,
+        "stopped": time_text(stopped, 0, True) if stopped else None,
+        "names": [names["left"], names["right"]] if names else None,
+        "winner": st.get("winner"), "why": st.get("why"),
+    }
 
 
 def _text(x) -> str | None:

@@ -33,7 +33,7 @@ MAX_ARG = 2 ** 31 - 1  # a correction's numbers: the clock checks its own ranges
 GAME_ACTS = {"pause": (), "resume": (), "adjust": ("side", "ms", "moves", "stage"), "extend": (),
              "late_install": ("elapsed_ms", "moves"), "adjourn": (), "resume_adjourned": (), "first": ("side",)}
 MATCH_ACTS = {"start": (), "score": ("side", "points"), "card": ("side", "kind"), "stoppage": (), "resume": (),
-              "undo": (), "result": ("winner",)}
+              "undo": (), "result": ("winner",), "restart": (), "adjust": ("ms",), "toss": ("side",)}
 
 
 class HallError(Exception):
@@ -310,9 +310,13 @@ class Hall:
             return (b.state or {}).get("state") if b.link == "up" else None
 
     @_one_at_a_time
-    def set_up(self, tc: str, first: str = "left") -> dict:
+    def set_up(self, tc: str, first: str = "left", mode: str | None = None) -> dict:
         """A new game on every board whose clock is not in a game (setup or finished): `new`,
-        signed. Boards with a game in progress are left alone (pause is not an end: TK-C18)."""
+        signed. Boards with a game in progress are left alone (pause is not an end: TK-C18).
+        With `mode` (kokboru, kilithattu): a match instead, `tc` unused, each board's pairing's names
+        given to its clock (logged after the match's setup, docs/match.md "Names")."""
+        if mode:
+            return self._set_up_matches(mode, first)
         text = presets.preset(tc) or tc
         try:
             tcparse.parse_sides(text)
@@ -333,7 +337,9 @@ class Hall:
             return False
 
         def job(b, clock):
-            if (b.settings or {}).get("board", 0) != b.number and "board" in (b.settings or {}):
+            with b.lock:
+                matched = bool((b.state or {}).get("mode"))  # a match set up takes no settings.set: kept as it is
+            if not matched and (b.settings or {}).get("board", 0) != b.number and "board" in (b.settings or {}):
                 # the clock keeps its board number: it shows it at setup and with the result code,
                 # so the arbiter at the table sees which board a clock is
                 clock.request("settings.set", auth=True, values={"board": b.number})
@@ -349,6 +355,53 @@ class Hall:
             self.tc = text  # the round's control: on the page after a reload, in round.json for the report
             self.save_round()
         return report
+
+    def _set_up_matches(self, mode: str, first: str) -> dict:
+        """Set up all for a match round: `new` with the mode on every board in setup or finished,
+        with its pairing's names (left, right) and, for a mode that takes it (kilithattu), the team
+        that enters first. Its referee starts it at the table (Start round starts games only)."""
+        import sagatfw
+        from sagatfw.log import match as matchlog
+
+        i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
+        if i < 0:
+            raise HallError("mode must be " + " or ".join(matchlog.mode_name(k) for k in range(len(sagatfw.MODES))))
+        if first not in ("left", "right"):
+            raise HallError("first must be left or right")
+        takes_first = "first" in sagatfw.MODES[i][2]
+        skipped = {}
+
+        def which(b):
+            st = self._state_of(b)
+            if b.stranger:
+                skipped[b.number] = STRANGER
+                return False
+            if st in ("setup", "finished"):
+                return True
+            skipped[b.number] = "not connected" if st is None else f"a game or match is {st}: left alone"
+            return False
+
+        def job(b, clock):
+            with b.lock:
+                matched = bool((b.state or {}).get("mode"))
+            if not matched and (b.settings or {}).get("board", 0) != b.number and "board" in (b.settings or {}):
+                # its board number, as for a game (a match set up takes no settings.set: kept as it is)
+                clock.request("settings.set", auth=True, values={"board": b.number})
+            args: dict = {"mode": mode}
+            if takes_first:
+                args["first"] = first
+            clash = b.clash
+            pairing = None if clash and clash[1] else self.pairings.get(b.number)
+            if pairing:
+                args["names"] = [str(pairing[0]), str(pairing[1])]
+            ans = clock.request("new", auth=True, **args)
+            with b.lock:
+                b.start_report = None
+                b.hall_tc = None  # (Start round starts the games this hall set up: a match is its referee's)
+            names = ans.get("names") if isinstance(ans.get("names"), dict) else None
+            return f"set up {mode}" + (f": {names.get('left')} - {names.get('right')}" if names else "")
+
+        return self._report(f"set up {mode}", self._each(job, which), skipped, "set up")
 
     def pause_all(self) -> dict:
         """TK-C15, TK-C18: the arbiter stops every running clock (an incident in the hall); logged as
@@ -531,17 +584,25 @@ class Hall:
         return rnd
 
     @_one_at_a_time
-    def result(self, number: int | str, result: str) -> dict:
+    def result(self, number: int | str, result: str, kazans: str | None = None) -> dict:
         """The arbiter's result for one board's game (left-right: 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-),
         signed; its log is then pulled and verified. A forfeit may be entered before the start (TK-R4),
         and a wrong entry replaced after it (the last one counts, as on the clock; the log keeps both
-        and is pulled again). `number`: the board's, or the page's text of it (ASCII digits)."""
+        and is pulled again). `number`: the board's, or the page's text of it (ASCII digits). `kazans`:
+        the final kazan counts, "82-79" (left's first; TK-R7: a draw or a win against a fallen flag
+        needs them), which the clock checks with the result."""
         from sagatfw.engine.clock import RESULT_NAMES
 
         b = self.board_of(number, "enter its result there")
         number = b.number
         if result not in RESULT_NAMES:
             raise HallError("result must be one of " + ", ".join(RESULT_NAMES))
+        counts = {}
+        if kazans not in (None, ""):
+            m = re.fullmatch(r"\s*([0-9]{1,3})\s*-\s*([0-9]{1,3})\s*", str(kazans))
+            if m is None:
+                raise HallError("kazans are two counts, left's then right's, e.g. 82-79 (TK-R7)")
+            counts = {"left_kazan": int(m.group(1)), "right_kazan": int(m.group(2))}
         self._own_clock(b)
         with b.lock:
             st = b.state or {}
@@ -550,8 +611,9 @@ class Hall:
             now = "a match" if mode else f"the clock is {state or 'not connected'}"
             raise HallError(f"board {number}: no game to enter a result for ({now})")
         res = {number: _result(b.submit(lambda clock: _then_state(b, clock, clock.request(
-            "result", auth=True, result=result).get("state"))))}
-        return self._report(f"board {number}: result {result}", res, {})
+            "result", auth=True, result=result, **counts).get("state"))))}
+        said = f" kazans {counts['left_kazan']}-{counts['right_kazan']}" if counts else ""
+        return self._report(f"board {number}: result {result}{said}", res, {})
 
     @staticmethod
     def _own_clock(b: BoardLink) -> None:

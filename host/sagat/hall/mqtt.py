@@ -606,7 +606,9 @@ def remote_view(view: dict, hall: str, number: int) -> dict:
         v["match"] = {"period": _text(match.get("period"), 32), "time": _text(match.get("time"), 16) or "-",
                       "left": side(match.get("left")), "right": side(match.get("right")),
                       "winner": match.get("winner") if match.get("winner") in ("left", "right", "none") else None,
-                      "why": _text(match.get("why"), 64)}
+                      "why": _text(match.get("why"), 64), "state": _word(match.get("state")),
+                      "break": _text(match.get("break"), 32), "stoppage": _text(match.get("stoppage"), 16),
+                      "stopped": _text(match.get("stopped"), 16)}
     else:
         faces = _dict(view.get("faces"))
         v["faces"] = {}

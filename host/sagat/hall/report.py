@@ -289,7 +289,8 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
         rows.append(("flags", "no flag fell in this game"))
     if result:
         r = result[-1]
-        rows.append(("result", f"{r.get('result') or r.get('winner')} at t = {logs.clock_text(r['t'])}, wall "
+        kz = f", kazans {_kazans(r.get('kazans'))} (TK-R7)" if _kazans(r.get("kazans")) else ""
+        rows.append(("result", f"{r.get('result') or r.get('winner')}{kz} at t = {logs.clock_text(r['t'])}, wall "
                                f"{r.get('wall') or 'not synced'}, seq {r['seq']}"))
     else:
         rows.append(("result", "none in this log"))
@@ -331,6 +332,7 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
 <th>running</th><th>side / by</th><th>wall</th><th>details</th></tr>{table}</table></body></html>"""
     summary = {"label": label, "game": game, "players": players,
                "result": (result[-1].get("result") or result[-1].get("winner")) if result else None,
+               "kazans": result[-1].get("kazans") if result else None,
                "first_flag": min(flags, key=lambda e: e.get("order") or 99)["side"] if flags else None,
                "flags": _flags_text(flags), "first": (setup or {}).get("first") or "left",
                "tc": tc if isinstance(tc, str) else None,
@@ -346,7 +348,7 @@ def _details(e: dict) -> str:
 
 STATUS_WORDS = {"verified": "verified", "unkeyed": "chain intact, authorship unproven", "sealed": "not checked",
                 "failed": "NOT verified", "nolog": "no log"}
-CSV_FIELDS = ("board", "left", "right", "result", "code", "log", "flags", "game", "clock")
+CSV_FIELDS = ("board", "left", "right", "result", "code", "log", "flags", "game", "clock", "kazans")
 
 
 def round_info(paths: list[str]) -> dict:
@@ -406,6 +408,11 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def _kazans(k) -> str:
+    """The final kazans entered with the result (TK-R7), left's-right's ("82-79"), or ""."""
+    return f"{k[0]}-{k[1]}" if isinstance(k, list) and len(k) == 2 else ""
+
+
 def _csv(rows: list[dict]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -415,7 +422,8 @@ def _csv(rows: list[dict]) -> str:
         m = re.fullmatch(r"board-0*([0-9]+)(?:-(.+))?", r["label"])
         w.writerow((_cell(m.group(1) if m else r["label"]), _cell(left), _cell(right), r["result"] or "",
                     r["code"] or "", STATUS_WORDS.get(r["status"], r["status"]), r.get("flags") or "",
-                    r["game"] if r["game"] is not None else "", _cell((m.group(2) or "") if m else "")))
+                    r["game"] if r["game"] is not None else "", _cell((m.group(2) or "") if m else ""),
+                    _kazans(r.get("kazans"))))
     return buf.getvalue()
 
 
@@ -549,7 +557,9 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
         f"{'<em>an earlier game of its clock: not the round' + chr(39) + 's</em>' if r.get('other') else ''}</td>"
         + ("<td class=res></td><td></td><td><span class=bad>no log</span>: no game of this board's clock was "
            "pulled</td><td></td><td class=num></td><td class=noprint></td></tr>" if r["status"] == "nolog" else
-           f"<td class=res>{_e(r['result'] or 'none')}</td><td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'])}"
+           f"<td class=res>{_e(r['result'] or 'none')}"
+           f"{' <small>' + _kazans(r.get('kazans')) + '</small>' if _kazans(r.get('kazans')) else ''}</td>"
+           f"<td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'])}"
            f"{': ' + _e(SEALED) if r['status'] == 'sealed' else ''}</td><td>{_e(r['flags'])}</td>"
            f"<td class=num>{r['game']}</td>"
            f"<td class=noprint><a href=\"{_e(quote(r['page']))}\">report</a> "

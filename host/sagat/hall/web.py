@@ -269,9 +269,13 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
     async def setup(request: Request):
         data = await _body(request)
         tc = data.get("tc")
-        if not isinstance(tc, str) or not tc.strip():
+        mode = data.get("mode") or None  # a match round: kokboru, kilithattu (the pairings' names go with it)
+        if mode is not None and not isinstance(mode, str):
+            return JSONResponse({"error": "mode must be a match mode's name"}, status_code=400)
+        if mode is None and (not isinstance(tc, str) or not tc.strip()):
             return JSONResponse({"error": "give a time control, e.g. 420 or tk-blitz"}, status_code=400)
-        return await action(hall.set_up, tc.strip(), data.get("first") or "left")
+        first = data.get("first") or "left"
+        return await action(hall.set_up, tc.strip() if isinstance(tc, str) else "", first, mode)
 
     async def start(request: Request):
         await _body(request)
@@ -317,7 +321,9 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
     async def result(request: Request):
         data = await _body(request)
         # the path's text as it is: the hall takes only the page's ASCII digits (int() takes any script's)
-        return await action(hall.result, request.path_params["number"], str(data.get("result")))
+        kazans = data.get("kazans")  # the final kazans, "82-79" (TK-R7): the hall and the clock check them
+        return await action(hall.result, request.path_params["number"], str(data.get("result")),
+                            None if kazans is None else str(kazans))
 
     async def not_json(request: Request, exc: Exception):
         return JSONResponse({"error": "the hall's actions take a JSON body (Content-Type: application/json)"},

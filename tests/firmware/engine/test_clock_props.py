@@ -284,3 +284,11 @@ def test_the_parsers_bonus_marks_are_timecontrols():
     from sagatfw.core import tcparse, timecontrol
 
     assert tcparse._BONUS_CHARS == timecontrol._BONUS_CHARS == "+db"
+
+
+def test_the_envelopes_private_max_is_the_rules_max():
+    """engine/envelope.py copies rules.MAX_MS as a private const (it cannot import rules, which imports it):
+    under CPython const() is the identity, so it is the module's attribute here."""
+    from sagatfw.engine import envelope, rules
+
+    assert envelope._MAX_MS == rules.MAX_MS

@@ -210,8 +210,9 @@ def test_cards_refused_kb_11_kb_12():
     r.do("start", 0)
     assert r.refused("card", 1000, L, 3) == "card must be warning or red"
     assert r.refused("card", 1000, 5, B.CARD_RED) == "side must be left or right"
-    r.poll(HALF + 1)
-    assert r.refused("card", HALF + 1, L, B.CARD_RED) == "break running"
+    r.do("stoppage", 2000)
+    r.do("restart", 3000)  # KB-3: the half waits for its start again
+    assert r.refused("card", 4000, L, B.CARD_RED) == "period not started"
 
 
 # ------------------------------------------------------------------------- KB-16
@@ -390,11 +391,11 @@ def test_refusals_say_why_and_change_nothing():
     assert r.refused("resume", 0) == "not started"
     assert r.refused("draw_lot", 0, L) == "no lot in this game"
     r.do("start", 0)
-    assert r.refused("score", HALF, L, 4) == "break running"  # at the half's last instant: after its end
+    assert r.refused("stoppage", HALF) == "break running"  # at the half's last instant: after its end
     r.poll(HALF + 10)
-    assert r.refused("score", HALF + 10, L, 4) == "break running"  # a score during the rest
+    assert r.refused("undo", HALF + 10) == "break running"  # (a score in the rest is late: counts for the half)
     r.poll(HALF + MIN)
-    assert r.refused("score", HALF + MIN, R, 1) == "period not started"
+    assert r.refused("stoppage", HALF + MIN) == "period not started"
     r.do("start", HALF + MIN)
     r.do("score", HALF + MIN + 1, L, 4)
     r.do("score", HALF + MIN + 2, L, 4)
@@ -407,7 +408,7 @@ def test_refusals_say_why_and_change_nothing():
 def test_a_refused_operation_still_advances_to_now():
     r = bout()
     r.do("start", 0)
-    assert refuses(r.m.score, L, 4, r.now(HALF + 5)) == "break running"
+    assert refuses(r.m.stoppage, r.now(HALF + 5)) == "break running"
     r._drain()
     assert r.brief() == [("period_start", 0), ("period_end", HALF), ("break_start", HALF)]
 
@@ -431,17 +432,14 @@ def test_power_restore_in_a_running_half_stops_it():
     assert r.of("period_end")[0]["t"] == HALF + 93000
 
 
-def test_power_restore_in_the_rest_goes_on_with_the_rest_kb_6():
+def test_power_restore_in_the_rest_ends_it_and_the_referee_starts_the_2nd_half_kb_6():
     r = bout()
     r.do("start", 0)
     r.poll(HALF + 20000)  # 40 s of rest left at the last durable instant
-    r.restore(HALF + 50000)  # back 30 s later
-    assert r.log[-1]["type"] == "power_restore" and r.log[-1]["arg"] == 0
-    assert r.m.state == B.BREAK and r.m.break_ms() == 40000  # runs by itself, from where it was
-    r.poll(HALF + 50000 + 39999)
-    assert r.m.break_ms() == 1
-    r.poll(HALF + 50000 + 40000)
-    assert r.log[-1]["type"] == "break_end" and r.log[-1]["t"] == HALF + MIN and r.log[-1]["val"] == MIN
+    r.restore(HALF + 50000)  # back after a time the clock cannot know
+    assert [(e["type"], e["arg"], e["val"]) for e in r.log[-2:]] == [("power_restore", 0, 1), ("break_end", 2, 20000)]
+    assert r.m.state == B.READY and r.m.period == 1  # never a rest longer than it was: the referee decides
+    r.poll(HALF + 50000 + 60000)
     assert r.m.state == B.READY
 
 

@@ -2,6 +2,7 @@
 # OLED draw items and time texts, for clock states reached with real clock operations. Run by
 # pytest under CPython and by tests/mprun.py under MicroPython.
 from kit import Game, L, R
+from sagatfw.engine.envelope import used_ms
 from sagatfw.faces import game as F
 
 # The TM1637 segment bytes, written out here independently of faces.DIGITS.
@@ -298,8 +299,29 @@ def test_oled_setup_and_adjourned():
     assert F.oled(g.clock, L)[-1] == ("text", 44, 45, "READY", 1)
     g.start(0)
     g.call("adjourn", 3000)
-    assert F.oled(g.clock, R)[-3:] == FRAME + [("text", 36, 45, "> ADJ <", 1)]
-    assert F.oled(g.clock, L)[-1] == ("text", 52, 45, "ADJ", 1)
+    # the bottom line: each side's time used, as the envelope records it (TK-A3)
+    assert F.oled(g.clock, R)[-4:] == FRAME + [("text", 36, 45, "> ADJ <", 1), ("text", 0, 56, "USED 0:03", 1)]
+    assert F.oled(g.clock, L)[-2:] == [("text", 52, 45, "ADJ", 1), ("text", 0, 56, "USED 0:00", 1)]
+
+
+def test_tk_a3_adjourned_faces_show_the_time_used_with_the_increments_accounted_for():
+    g = Game("40/5400+30:1800+30")  # two stages, a Fischer increment in each
+    g.start(0)
+    t = 0
+    for i in range(41):  # left makes 41 moves (into stage 2), 10 s each; right 40, 5 s each
+        t += 10000
+        g.press(L, t)
+        if i < 40:
+            t += 5000
+            g.press(R, t)
+    t += 7000
+    g.call("adjourn", t)  # right has thought 7 s on its 41st move
+    assert used_ms(g.clock, L) == 410000 and used_ms(g.clock, R) == 207000
+    # the faces hold the control's time (stages reached, increments) less that
+    assert g.clock.ms(L) == 5400000 + 1800000 + 41 * 30000 - 410000
+    assert F.marks_text(g.clock, L) == "USED 6:50" and F.marks_text(g.clock, R) == "USED 3:27"
+    g.call("resume_adjourned", t + 1000)
+    assert F.marks_text(g.clock, L) == ""  # only while adjourned
 
 
 def test_oled_tenths_and_delay():

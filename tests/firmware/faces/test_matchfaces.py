@@ -4,7 +4,7 @@ from matchkit import MIN, NEAR_WRAP, Run
 
 from sagatfw.engine.kilithattu import Kilithattu
 from sagatfw.engine.kokboru import KokBoru
-from sagatfw.engine.match import CARD_RED, CARD_WARNING, LEFT, RIGHT
+from sagatfw.engine.match import BREAK, CARD_RED, CARD_WARNING, LEFT, RIGHT, RUNNING
 from sagatfw.faces import game as F
 from sagatfw.faces import match as MF
 
@@ -13,15 +13,18 @@ def _tm(m, side, blink=1):
     return bytes(MF.tm1637(bytearray(4), m, side, blink))
 
 
-def _text(t, colon=True):
-    """TM1637 bytes of a 4-cell time/score text like " 3:48" (the colon on byte 1)."""
-    b = bytearray(4)
-    cells = t.replace(":", "")[-4:]
-    for i, ch in enumerate(" " * (4 - len(cells)) + cells):
-        b[i] = F.DIGITS[int(ch)] if ch != " " else 0
-    if colon:
-        b[1] |= F.SEG_DP
-    return bytes(b)
+def _seg(text):
+    """TM1637 bytes of a short text as faces/game.py's text4 draws it: " 3:48" (the colon on
+    byte 1), " 4-0" (a dash), "H1" (right-aligned)."""
+    return bytes(F.text4(bytearray(4), text))
+
+
+def _at(r, m, t, phase):
+    """Poll the engine to the next t (>= t) where the faces' 2 s phase (m.t // 2000 % 4) is `phase`."""
+    t += (phase - (t // 2000) % 4) % 4 * 2000
+    r.poll(t)
+    assert m.t // 2000 % 4 == phase
+    return t
 
 
 def _bout(lead=8, base=NEAR_WRAP):
@@ -36,29 +39,136 @@ def _texts(items):
 
 def test_tm1637_left_face_is_the_match_time_right_face_the_score_kb_5():
     r, m = _bout()
-    assert _tm(m, LEFT) == _text(" 4:00") and _tm(m, RIGHT) == _text(" 0:00")  # KB-5: 4:00 a half
+    assert _tm(m, LEFT) == _seg(" 4:00") and _tm(m, RIGHT) == _seg(" 0-0")  # KB-5: 4:00 a half
     r.do("start", 0)
     r.poll(12300)
-    assert _tm(m, LEFT) == _text(" 3:48")  # 227.7 s left: rounded up, never 0:00 while time remains
+    assert _tm(m, LEFT) == _seg(" 3:48")  # 227.7 s left: rounded up, never 0:00 while time remains
     r.do("score", 12300, LEFT, 4)
     r.do("score", 13000, RIGHT, 2)
     r.do("score", 13500, LEFT, 4)
-    assert _tm(m, RIGHT) == _text(" 8:02")  # left 8 : right 2
+    assert _at(r, m, 16000, 0) and _tm(m, RIGHT) == _seg(" 8-2")  # left 8 - right 2
     r.poll(239500)
-    assert _tm(m, LEFT) == _text(" 0:01")
+    assert _tm(m, LEFT) == _seg(" 0:01")
 
 
-def test_a_stoppage_blinks_the_colon_and_the_running_leds_kb_16():
+def test_the_score_face_never_lights_the_colon_nor_reads_as_a_time_kb_7_kt_5_5():
+    # a score is never a time: no colon, and a dash between the scores where it fits (" 4-0" is
+    # not the time 4:00 beside it); the time face always lights its colon
+    r, m = _bout(lead=0)
+    r.do("start", 0)
+    want = {(0, 0): " 0-0", (4, 0): " 4-0", (4, 12): "4-12", (12, 8): "12-8", (12, 10): "1210", (99, 99): "9999",
+            (150, 3): "99-3"}
+    for (a, b), text in want.items():
+        m.scores[LEFT] = a  # (the view the faces read: any score, however reached)
+        m.scores[RIGHT] = b
+        face = _tm(m, RIGHT)
+        assert face == _seg(text), (a, b)
+        assert not face[1] & F.SEG_DP and face != _seg(text[:2] + ":" + text[2:])
+    for t in range(0, 16000, 500):  # the time face: a time with its colon, whatever alternates
+        r.poll(t)
+        assert _tm(m, LEFT)[1] & F.SEG_DP
+
+
+def test_the_score_face_alternates_with_the_period_code_every_2_s_kb_5_kb_17():
+    r, m = _bout()
+    assert _tm(m, RIGHT) == _seg(" 0-0")  # set up: the score alone (t has not started)
+    r.do("start", 0)
+    r.do("score", 500, LEFT, 4)
+    seen = []
+    for t in range(1000, 9000, 1000):  # 2 s the score, 2 s "H1", 2 s the score, 2 s "H1" ...
+        r.poll(t)
+        seen.append(_tm(m, RIGHT))
+    assert seen == [_seg(" 4-0"), _seg("H1"), _seg("H1"), _seg(" 4-0"), _seg(" 4-0"), _seg("H1"), _seg("H1"),
+                    _seg(" 4-0")]
+    t = _at(r, m, 4 * MIN + 30000, 1)  # KB-6: the rest
+    assert _tm(m, RIGHT) == _seg("rESt") and _tm(m, LEFT)[0] == F.seg_char(ord("b"))
+    t = _at(r, m, 5 * MIN, 1)  # the 2nd half waits for the referee: its code
+    assert _tm(m, RIGHT) == _seg("H2") and _tm(m, LEFT) == _seg(" 4:00")
+    r.do("start", t)
+    r.do("score", t + 10, RIGHT, 4)  # level at the end of time: golden score (KB-17)
+    t = _at(r, m, t + 4 * MIN + 10, 1)
+    r.do("start", t)
+    t = _at(r, m, t + 1, 1)
+    assert _tm(m, RIGHT) == _seg("GOLd") and _tm(m, LEFT) == _seg(" 0:00")
+    t = _at(r, m, t, 0)
+    assert _tm(m, RIGHT) == _seg(" 4-4")
+    r.do("score", t, LEFT, 1)
+    for at in range(t, t + 8000, 1000):  # finished: the score steady (the result code alternates: the board's)
+        r.poll(at)
+        assert _tm(m, RIGHT) == _seg(" 5-4") and _tm(m, LEFT) == _seg("End")
+
+
+def test_kt_4_5_stopped_time_on_the_tm1637_faces():
+    # a stoppage: the time face shows the match time and, every other 2 s, "P" and the
+    # stoppage's length; the score face the time added back to the period ("A" and seconds)
+    m = Kilithattu()
+    m.new_match(first=LEFT)
+    r = Run(m, NEAR_WRAP)
+    r.do("start", 0)
+    r.do("score", 1000, LEFT, 1)
+    t = _at(r, m, 3000, 2)
+    assert _tm(m, RIGHT) == _seg(" 1-0")
+    t = _at(r, m, t, 3)  # no stopped time yet: the code again in the added time's place
+    assert _tm(m, RIGHT) == _seg("In 1")
+    r.do("stoppage", 8000)
+    r.poll(8000 + 1500)  # phase 0: the match time, frozen, with its colon
+    assert m.t // 2000 % 4 == 0 and _tm(m, LEFT) == _seg(" 6:52") and _tm(m, RIGHT) == _seg(" 1-0")
+    r.poll(8000 + 2500)  # phase 1: the stoppage so far, and the innings' code
+    assert _tm(m, LEFT) == _seg("P0:02") and _tm(m, RIGHT) == _seg("In 1")
+    r.poll(8000 + 4500)  # phase 2: the time again; phase 3: the time added back so far
+    assert _tm(m, LEFT) == _seg(" 6:52")
+    r.poll(8000 + 6500)
+    assert _tm(m, LEFT) == _seg("P0:06") and _tm(m, RIGHT) == _seg("A  6")
+    r.poll(8000 + 70500)  # a stoppage of more than a minute
+    assert m.t // 2000 % 4 == 3 and _tm(m, LEFT) == _seg("P1:10") and _tm(m, RIGHT) == _seg("A 70")
+    r.do("resume", 80000)
+    t = _at(r, m, 80001, 3)  # running again: the time face the match time only, the added time stays
+    assert _tm(m, LEFT) == _seg(" 6:46") and _tm(m, RIGHT) == _seg("A 72")  # 8 s and 6 s ran
+    r.do("stoppage", t)
+    r.poll(t + 20 * MIN)  # a 20-minute stoppage: "P9:59" at most, "A" in seconds up to 999
+    assert _tm(m, LEFT) in (_seg(" 6:46"), _seg("P9:59")) and _tm(m, RIGHT) in (
+        _seg(" 1-0"), _seg("In 1"), _seg("A999"))
+    t = _at(r, m, t + 20 * MIN, 3)
+    assert _tm(m, LEFT) == _seg("P9:59") and _tm(m, RIGHT) == _seg("A999")
+    r.do("resume", t)
+    t = _at(r, m, t + 406000 + 20000, 1)  # the changeover after it (KT-4.4): its code
+    assert m.state == BREAK and _tm(m, RIGHT) == _seg("ChAn")
+    t = _at(r, m, t, 3)  # and the innings' added time, still (KT-4.5)
+    assert m.state == BREAK and _tm(m, RIGHT) == _seg("A999")
+
+
+def test_every_kilithattu_period_has_its_code_kt_4_4_kt_4_6():
+    m = Kilithattu()
+    m.new_match(first=LEFT, method=0)  # M_SUDDEN
+    want = ("In 1", "In 2", "Et 1", "Et 2", "Sudn")
+    for p in range(5):
+        m.period = p  # (the view: each period's code)
+        m.state = RUNNING
+        assert MF.period_code(m) == want[p]
+    m.state = BREAK
+    assert MF.period_code(m) == "ChAn"
+    k = KokBoru()
+    k.new_match()
+    codes = []
+    for p in range(3):
+        k.period = p
+        codes.append(MF.period_code(k))
+    assert codes == ["H1", "H2", "GOLd"]
+
+
+def test_a_stoppage_blinks_the_running_leds_and_the_oled_says_it_kb_16():
     r, m = _bout()
     r.do("start", 0)
     r.poll(5000)
     assert MF.leds(m, LEFT) & F.LED_RUNNING and MF.leds(m, RIGHT) & F.LED_RUNNING
     r.do("stoppage", 5000)
-    r.poll(9000)
-    assert _tm(m, LEFT, 1) == _text(" 3:55") and _tm(m, LEFT, 0) == _text(" 3:55", colon=False)
+    r.poll(8500)  # phase 0: the match time, its colon steady (blink or not)
+    assert _tm(m, LEFT, 1) == _seg(" 3:55") and _tm(m, LEFT, 0) == _seg(" 3:55")
+    r.poll(10500)  # phase 1: "P" and the stoppage so far
+    assert _tm(m, LEFT) == _seg("P0:05")
     assert MF.leds(m, LEFT, 1) & F.LED_RUNNING and not MF.leds(m, LEFT, 0) & F.LED_RUNNING
     oled = MF.oled(m, LEFT)
-    assert "STOP 0:04 3:55" in _texts(oled) and "STOPPED 0:04" in _texts(oled)
+    assert "STOP 0:05 3:55" in _texts(oled) and "STOPPED 0:05" in _texts(oled)
 
 
 def test_the_rest_counts_down_by_itself_kb_6():
@@ -82,7 +192,7 @@ def test_golden_score_counts_up_and_the_winner_is_marked_kb_17():
     r.poll(9 * MIN)  # level at the end of time: golden score waits for the referee
     r.do("start", 9 * MIN)
     r.poll(9 * MIN + 5400)
-    assert _tm(m, LEFT) == _text(" 0:05")  # counting up, rounded down
+    assert _tm(m, LEFT) == _seg(" 0:05")  # counting up, rounded down
     assert "GOLDEN SCORE" in _texts(MF.oled(m, LEFT))
     r.do("score", 9 * MIN + 5400, RIGHT, 1)  # the first score wins at once
     assert MF.leds(m, RIGHT) & F.LED_STAGE and not MF.leds(m, LEFT) & F.LED_STAGE
@@ -106,14 +216,14 @@ def test_a_lead_win_says_so_kb_14():
     r.do("start", 0)
     for i in range(3):
         r.do("score", 1000 + i, LEFT, 4)  # 12-0: a lead of more than 8
-    assert "WIN LEAD" in _texts(MF.oled(m, LEFT)) and _tm(m, RIGHT) == _text("12:00")
+    assert "WIN LEAD" in _texts(MF.oled(m, LEFT)) and _tm(m, RIGHT) == _seg("12-0")
 
 
 def test_kilithattu_marks_the_entering_team_and_the_stopped_total_kt_4_4_kt_4_5():
     m = Kilithattu()
     m.new_match(first=RIGHT)
     r = Run(m, NEAR_WRAP)
-    assert _tm(m, LEFT) == _text(" 7:00")  # KT-4.4: 7:00 an innings
+    assert _tm(m, LEFT) == _seg(" 7:00")  # KT-4.4: 7:00 an innings
     # before the start the entering team's running LED blinks: who enters is on every face kind
     assert MF.leds(m, RIGHT, 1) & F.LED_RUNNING and not MF.leds(m, RIGHT, 0) & F.LED_RUNNING
     assert not MF.leds(m, LEFT, 1) & F.LED_RUNNING
@@ -125,7 +235,9 @@ def test_kilithattu_marks_the_entering_team_and_the_stopped_total_kt_4_4_kt_4_5(
     r.do("resume", 9000)
     r.poll(10000)
     assert "STOPPED 0:05" in _texts(MF.oled(m, LEFT))  # KT-4.5: the innings' stopped time
-    assert _tm(m, LEFT) == _text(" 6:55") and _tm(m, RIGHT) == _text(" 0:01")  # 5 s ran, 5 s stopped
+    assert _tm(m, LEFT) == _seg(" 6:55")  # 5 s ran, 5 s stopped
+    r.poll(12000)
+    assert _tm(m, RIGHT) == _seg(" 0-1")
     r.poll(7 * MIN + 5000 + 20000)  # the innings ran 7:00 of match time: 20 s into the changeover
     assert "CHANGEOVER" in _texts(MF.oled(m, LEFT)) and "CHANGEOVER 0:40" in _texts(MF.oled(m, LEFT))
 

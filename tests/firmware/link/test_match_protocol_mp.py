@@ -27,12 +27,15 @@ def test_attack_a_game_start_during_a_match_never_starts_the_clock():
     assert st["mode"] == "kokboru" and st["state"] == "running" and st["period_name"] == "1st half"
     assert rig.app.clock.state == 0  # the game clock stays set up (C.SETUP)
     assert "game_start" not in _types(rig)
-    for cmd, args in (("pause", {"by": "arbiter"}), ("adjust", {"side": "left", "ms": 5000}), ("extend", {}),
+    for cmd, args in (("pause", {"by": "arbiter"}), ("extend", {}),
                       ("late_install", {"elapsed_ms": 1000}), ("adjourn", {}), ("resume_adjourned", {}),
                       ("settings.set", {"values": {"sound": False}})):
         r = rig.err(cmd, "refused", **args)
         assert "match is set up" in r["error"]["message"], r
     rig.err("result", "bad_arg", result="1-0")  # a match's result is a winner
+    r = rig.err("adjust", "bad_arg", side="left", ms=5000)  # a match's adjust is its period's clock
+    assert "ms only" in r["error"]["message"], r
+    rig.err("adjust", "refused", ms=5000)  # while the half runs: a stoppage first (KB-16)
     rig.err("new", "refused", tc="300", first="left")  # the half runs: a stoppage first
     assert rig.app.clock.state == 0 and rig.app.match.m.state == 2
     unmount()
@@ -164,4 +167,21 @@ def test_a_match_restored_after_a_reboot_answers_the_protocol():
     rig2.err("resume", "auth_required")
     rig2.ok("resume", KEY)
     assert rig2.ok("state")["state"] == "running"
+    unmount()
+
+
+def test_a_games_adjust_still_needs_its_side_and_a_matchs_sets_the_period_clock_kb_16():
+    rig = Rig()
+    rig.ok("new", tc="300", first="left")
+    r = rig.err("adjust", "bad_arg", ms=5000)
+    assert "needs side" in r["error"]["message"], r
+    rig.ok("new", mode="kokboru", lead=8)
+    rig.ok("start")
+    rig.at(10000)
+    rig.ok("stoppage")
+    st = rig.ok("adjust", ms=200000)  # the referee's watch: 3:20 left
+    assert st["match_ms"] == 200000, st
+    rig.ok("restart")
+    st = rig.ok("state")
+    assert st["state"] == "ready" and st["match_ms"] == 240000, st
     unmount()

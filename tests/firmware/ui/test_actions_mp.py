@@ -16,7 +16,7 @@ SAMPLES = {
     "disarm": ({},),
     "pause": ({"by": "arbiter"},),
     "resume": ({},),
-    "adjust": ({"side": "left", "ms": C.MAX_MS},),
+    "adjust": ({"side": "left", "ms": C.MAX_MS}, {"ms": 60000}),
     "extend": ({},),
     "late_install": ({"elapsed_ms": 1000},),
     "adjourn": ({},),
@@ -27,6 +27,8 @@ SAMPLES = {
     "card": ({"side": "right", "kind": "red"},),
     "stoppage": ({},),
     "undo": ({},),
+    "restart": ({},),
+    "toss": ({"side": "left"},),
 }
 
 

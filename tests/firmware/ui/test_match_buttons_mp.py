@@ -28,11 +28,11 @@ def _events(app):
 def test_a_kokboru_bout_from_the_buttons_alone_kb_5_kb_7_kb_10_kb_11_kb_16_kb_17():
     app = _app("kokboru", {"lead": 8})
     m = app.match.m
-    tap(app, B.START, 1000)  # the 1st half starts at the release of a SHORT press, 1100 (t = 0)
+    tap(app, B.START, 1000)  # the 1st half starts at START's press, 1000 (t = 0): not at its release
     assert m.state == M.RUNNING
     lever(app, B.LEVER_LEFT, 5000)  # left's entry opens...
     assert app.match.pending == M.LEFT and app.match.note(M.LEFT, T(5100)) == "+:4 -:2 L:1 M:W"
-    tap(app, B.PLUS, 6000)  # ...PLUS: +4 (KB-7), at its release's IRQ stamp (6100: t = 5000)
+    tap(app, B.PLUS, 6000)  # ...PLUS: +4 (KB-7), at its release's IRQ stamp (6100: t = 5100)
     lever(app, B.LEVER_RIGHT, 8000)
     tap(app, B.MINUS, 8500)  # +2 for right (KB-8)
     lever(app, B.LEVER_LEFT, 10000)
@@ -50,7 +50,7 @@ def test_a_kokboru_bout_from_the_buttons_alone_kb_5_kb_7_kb_10_kb_11_kb_16_kb_17
     lever(app, B.LEVER_LEFT, 40000)  # an entry left open: nothing after 3 s
     app.step(T(43200))
     assert app.match.pending == M.NONE and m.scores == [5, 2]
-    app.step(T(252000))  # 4:00 of match time from 1.1 s, 10 s stopped: the half ended at 251.1 s
+    app.step(T(252000))  # 4:00 of match time from 1 s, 10 s stopped: the half ended at 251 s
     assert m.state == M.BREAK
     tap(app, B.START, 260000)  # the rest runs by itself (KB-6): refused, and the faces say why
     assert m.state == M.BREAK and app.match.note(M.LEFT, T(260200)) == "break running"
@@ -76,7 +76,7 @@ def test_a_kokboru_bout_from_the_buttons_alone_kb_5_kb_7_kb_10_kb_11_kb_16_kb_17
     assert names.count("stoppage_start") == 1 and names.count("stoppage_end") == 1
     assert names[-1] == "result"
     scores = [e for e in _events(app) if e["type"] == "score"]
-    assert scores[0]["t"] == 5000 and scores[1]["t"] == 8600 - 1100  # at the presses' stamps
+    assert scores[0]["t"] == 5100 and scores[1]["t"] == 8600 - 1000  # at the presses' stamps
     unmount()
 
 
@@ -115,28 +115,32 @@ def test_a_cut_long_after_the_last_event_restores_from_the_checkpoint_kb_16():
     # the match's checkpoints: a period that ran 40 s after its last event comes back stopped at
     # its last checkpoint (every 15 s), not at that event
     app = _app("kokboru", {"lead": 8})
-    tap(app, B.START, 0)  # the 1st half from t = 0 (the release at 100)
+    tap(app, B.START, 0)  # the 1st half from t = 0 (START's press)
     lever(app, B.LEVER_LEFT, 5000)
     tap(app, B.PLUS, 5500)
     for ms in range(6000, 46000, 100):
-        app.step(T(ms))  # the power goes at 46 s: checkpoints at t 20.5 s and 35.5 s
+        app.step(T(ms))  # the power goes at 46 s: checkpoints at t 20.6 s and 35.6 s
     app2 = _reboot(app)
     m = app2.match.m
     assert m.state == M.STOPPED and m.scores == [4, 0], (m.state, m.scores)
-    assert m.elapsed_ms() == 35500, m.elapsed_ms()  # the last checkpoint's, not the score's 5.5 s
+    assert m.elapsed_ms() == 35600, m.elapsed_ms()  # the last checkpoint's, not the score's 5.6 s
     types = [e["type"] for e in _events(app2)]
     assert types[-2:] == ["stoppage_start", "power_restore"] or types[-1] == "power_restore", types
     unmount()
 
 
-def test_a_cut_in_the_rest_restores_the_rest_from_the_checkpoint_kb_6():
+def test_a_cut_in_the_rest_ends_it_at_its_checkpoint_and_the_referee_starts_the_2nd_half_kb_6():
     app = _app("kokboru", {"lead": 8})
     tap(app, B.START, 0)
-    for ms in range(200, 240100 + 40000, 100):
-        app.step(T(ms))  # the half ended at 240.1 s; the power goes 40 s into the rest
+    for ms in range(200, 240000 + 40000, 100):
+        app.step(T(ms))  # the half ended at 240 s; the power goes 40 s into the rest
     app2 = _reboot(app)
     m = app2.match.m
-    assert m.state == M.BREAK and m.break_ms() <= 60000 - 30000, m.break_ms()  # a checkpoint in the rest
+    assert m.state == M.READY and m.period == 1, (m.state, m.period)  # how long it was off is not known
+    end = [e for e in _events(app2) if e["type"] == "break_end"][-1]
+    assert end.get("power_cut") and 30000 <= end["length_ms"] <= 40000, end  # its checkpoint in the rest
+    tap(app2, B.START, 900000 + 5000)
+    assert m.state == M.RUNNING and m.period == 1
     unmount()
 
 

@@ -111,6 +111,8 @@ def test_a_match_boards_referee_actions_from_the_hall(hall2):
     hall.board(2).submit(lambda c: c.request("new", auth=True, mode="kokboru")).result(5)  # set up at the field
     until(lambda: _board(hall, 2)["mode"] == "kokboru", 30, "a kok-boru match")
     with pytest.raises(HallError, match="not an action for a match"):
+        hall.act(2, "extend", {})
+    with pytest.raises(HallError, match="adjust takes ms, not side"):  # a match's adjust: its period's clock
         hall.act(2, "adjust", {"side": "left", "ms": 1000})
     for cmd, args in (("start", {}), ("score", {"side": "left", "points": 1}), ("score", {"side": "left", "points": 1}),
                       ("card", {"side": "right", "kind": "warning"}), ("stoppage", {}), ("resume", {}), ("undo", {})):

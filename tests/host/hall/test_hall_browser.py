@@ -203,7 +203,7 @@ def test_the_rounds_report_from_the_halls_own_pulls(hall, browser, tmp_path):
     assert main(["report", os.path.join(tmp, "logs"), "--key-file", os.path.join(tmp, "key"), "--out", str(out)]) == 0
     assert os.path.exists(out / "round.trf") and os.path.exists(out / "round.csv")
     csv_rows = (out / "round.csv").read_text(encoding="utf-8").splitlines()
-    assert csv_rows[0] == "board,left,right,result,code,log,flags,game,clock" and len(csv_rows) == N + 1
+    assert csv_rows[0] == "board,left,right,result,code,log,flags,game,clock,kazans" and len(csv_rows) == N + 1
     code = get(hall["url"] + "api/state")["boards"][0]["result_code"]
     d = browser
     d.get((out / "index.html").as_uri())

@@ -89,19 +89,24 @@ def test_a_round_of_moving_clocks_from_pairings_to_the_pairing_program(round_hal
         for b in boards:
             moves = b["faces"]["left"]["moves"] + b["faces"]["right"]["moves"]
             assert moves >= 10, (b["number"], moves)  # (12 s a side at 0.2-0.6 s a move)
-        # the results, with each board's buttons: the side whose flag fell loses; board 8 agreed a draw
+        # the results, with each board's buttons: the side whose flag fell loses; board 8 a draw, the arbiter's
+        # call with the flagged side at 81 kumalaks, entered with the final kazans (TK-R7, TK-C12)
         entered = {}
         for b in boards:
             n = b["number"]
             fell = next(s for s in ("left", "right") if b["faces"][s]["flag"] == 1)
             result = "1/2-1/2" if n == N else ("0-1" if fell == "left" else "1-0")
+            kazans = ("81-70" if fell == "left" else "70-81") if n == N else ""
             press(d, f"#board-{n} button[data-result]")
             until(d, "document.getElementById('result-dialog').open", WAIT, "the result dialog")
             assert d.find_element("id", "res-title").text == f"Board {n}: {NAMES[2 * n - 2]} \u2013 {NAMES[2 * n - 1]}"
+            if kazans:
+                d.find_element("id", "res-kazans").send_keys(kazans)
             d.find_element("css selector", f"#res-pick [data-pick='{result}']").click()
             assert d.find_element("id", "res-question").text.startswith(f"Enter {result} on board {n} (")
             d.find_element("id", "res-yes").click()
-            until(d, f"document.getElementById('action').textContent.startsWith('board {n}: result {result}: 1 done')",
+            said = f"board {n}: result {result}" + (f" kazans {kazans}" if kazans else "") + ": 1 done"
+            until(d, f"document.getElementById('action').textContent.startsWith('{said}')",
                   WAIT, f"board {n}'s result entered")
             entered[n] = result
         # on the boards and in /api/state; each log pulled and verified under the key
@@ -112,12 +117,14 @@ def test_a_round_of_moving_clocks_from_pairings_to_the_pairing_program(round_hal
         until(d, f"{CARDS}.every(a => a.querySelector('[data-pull=verified]'))", 2 * WAIT, "every log verified")
         state = {b["number"]: b for b in get(url + "api/state")["boards"]}
         assert {n: b["result"] for n, b in state.items()} == entered
+        assert [n for n, b in state.items() if b["kazans"]] == [N] and sum(state[N]["kazans"]) == 151
         # the results table, and its print: one A4 page, every board, no buttons
         rows = d.execute_script("return Array.from(document.querySelectorAll('#results-body tr'))"
                                 ".map(r => Array.from(r.cells).map(c => c.textContent))")
         text = {"1-0": "1\u20130", "0-1": "0\u20131", "1/2-1/2": "\u00bd\u2013\u00bd"}
         assert [(r[0], r[2], r[3], r[4]) for r in rows] == [
-            (str(n), text[entered[n]], state[n]["result_code"], "verified") for n in range(1, N + 1)], rows
+            (str(n), text[entered[n]] + (" %d-%d" % tuple(state[n]["kazans"]) if n == N else ""),
+             state[n]["result_code"], "verified") for n in range(1, N + 1)], rows
         d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
         visible = d.execute_script("return Array.from(document.querySelectorAll('button, #boards'))"
                                    ".filter(e => e.offsetParent !== null).length")

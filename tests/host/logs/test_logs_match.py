@@ -375,8 +375,8 @@ def test_show_names_the_lots_and_what_they_decided(innings, capsys):
     first = ("left", "right")[lot_bit(7, 1)]
     won = ("left", "right")[lot_bit(7, 2)]
     assert "kilithattu match (score sheet), left enters first, changeover 1:00, a tie after the extra time: lot" in out
-    assert f"LOT 1 (KT-4.6): {first} enters first in the extra time" in out
-    assert f"LOT 2 (KT-4.6): {won} wins the lot" in out
+    assert f"LOT 1 (KT-4.6, the clock's draw): {first} enters first in the extra time" in out
+    assert f"LOT 2 (KT-4.6, the clock's draw): {won} wins the lot" in out
     assert f"RESULT {won} wins 2-2: the lot after the extra time (KT-4.6, method lot)" in out
     assert "RESULT a draw 2-2: the referee's entry (it replaces the result before)" in out
     assert "by the clock at the changeover's end; right enters" in out

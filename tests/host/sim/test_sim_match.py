@@ -71,12 +71,12 @@ def test_a_kokboru_bout_end_to_end_is_logged_with_named_events(tmp_path, capsys)
 def test_a_kokboru_bout_comes_back_after_power_cuts_in_the_rest_and_in_golden_score(tmp_path, capsys):
     lines = KOKBORU[:9] + [
         {"at": 280000, "do": "power_cut", "off_ms": 5000},  # in the rest (t 250..310 s)
-        # back at 285 s with t 280 s (the last checkpoint, every 15 s): from here t = at - 5 s
-        {"at": 300000, "do": "start"},  # t 295 s: the rest goes on, to t 310 s
-        {"at": 320000, "do": "start"},  # t 315 s
+        # back at 285 s with t 280 s (the last checkpoint, every 15 s): from here t = at - 5 s; the
+        # rest ended there (how long the power was off is not known), the 2nd half waits
+        {"at": 300000, "do": "start"},  # t 295 s: the 2nd half, to t 535 s
         {"at": 370000, "do": "score", "side": "left", "points": 2},
         {"at": 380000, "do": "score", "side": "right", "points": 2},
-        {"at": 570000, "do": "start"},  # golden score at t 565 s (the 2nd half ended level at 555 s)
+        {"at": 570000, "do": "start"},  # golden score at t 565 s (the 2nd half ended level at 535 s)
         {"at": 590000, "do": "card", "side": "left", "kind": "warning"},
         {"at": 600000, "do": "power_cut", "off_ms": 3000},  # golden score running, 10 s after the card
         {"at": 610000, "do": "resume"},
@@ -84,13 +84,14 @@ def test_a_kokboru_bout_comes_back_after_power_cuts_in_the_rest_and_in_golden_sc
     ]
     ev, err, _ = _run(tmp_path, capsys, lines)
     kinds = [e["type"] for e in ev]
-    # the rest: the cut at t 285 s; the rest goes on from its last checkpoint (every 15 s: t 280 s),
-    # so it still ends at t 310 s
+    # the rest: the cut at t 285 s; the rest ends at its last checkpoint (every 15 s: t 280 s), never
+    # longer than its 1:00 by the time without power, and the referee starts the 2nd half
     i = kinds.index("power_restore")
     assert _brief(ev[i - 2 : i + 3]) == [("period_end", 250000), ("break_start", 250000), ("power_restore", 280000),
-                                         ("break_end", 310000), ("period_start", 315000)]
+                                         ("break_end", 280000), ("period_start", 295000)]
     assert ev[i]["period_name"] == "1st half" and ev[i]["stoppage"] == 0 and (ev[i]["left"], ev[i]["right"]) == (4, 4)
-    assert "line 11: start refused: break running" in err  # the rest is 1:00 from the restore on
+    assert ev[i]["break_ended"] and ev[i + 1]["power_cut"] and ev[i + 1]["length_ms"] == 30000
+    assert "refused" not in err, err
     # golden score: back stopped at its last durable instant (the card: no checkpoint in the 10 s
     # after it), a stoppage the referee ends
     j = len(kinds) - 1 - kinds[::-1].index("power_restore")
@@ -146,13 +147,16 @@ def test_a_kilithattu_match_end_to_end_innings_changeover_tie_extra_time_and_lot
 def test_the_same_seed_draws_the_same_lots_and_a_power_cut_in_the_changeover_keeps_it(tmp_path, capsys):
     lines = list(KILITHATTU)
     lines.insert(6, {"at": 480000, "do": "power_cut", "off_ms": 2000})  # in the changeover (450..510 s)
+    lines.insert(7, {"at": 490000, "do": "start"})  # the referee starts innings 2 (t 488 s)
     ev, err, _ = _run(tmp_path, capsys, lines, "cut")
+    assert "refused" not in err, err
     kinds = [e["type"] for e in ev]
     i = kinds.index("power_restore")
     assert _brief(ev[i - 1 : i + 3]) == [("break_start", 450000), ("power_restore", 480000),
-                                         ("break_end", 510000), ("period_start", 510000)]
-    # the changeover went on from its last checkpoint (t 480 s, the cut's instant): innings 2 started
-    # by itself at t 510 s, as without the cut
+                                         ("break_end", 480000), ("period_start", 488000)]
+    # the changeover ended at its last checkpoint (t 480 s, the cut's instant): 30 s taken, never
+    # more than its 60 s by the time without power; innings 2 waited for the referee
+    assert ev[i + 1]["power_cut"] and ev[i + 1]["length_ms"] == 30000 and ev[i + 2]["how"] == "referee"
     lots = [e for e in ev if e["type"] == "lot"]
     assert [e["side"] for e in lots] == [("left", "right")[lot_bit(7, 1)], ("left", "right")[lot_bit(7, 2)]]
 

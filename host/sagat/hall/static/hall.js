@@ -48,9 +48,20 @@ function matchView(b) {
   const left = obj(m.left), right = obj(m.right);
   const cards = (s) => "W".repeat(Math.min(num(s.warnings) || 0, 9)) + "R".repeat(Math.min(num(s.reds) || 0, 9));
   const won = m.winner ? ` &middot; ${m.winner === "none" ? "draw" : "winner " + esc(m.winner)} (${esc(m.why)})` : "";
+  // the break's countdown (KB-6, KT-4.4), the running stoppage (KB-16, KT-4.5), the time added back (KT-4.5)
+  const run = [];
+  if (typeof m.break === "string") run.push(`<span class="brk" title="the break counts down by itself">${esc(m.break)}</span>`);
+  if (typeof m.stoppage === "string") run.push(`<span class="stoppage" title="the match time stands still">STOPPAGE ${esc(m.stoppage)}</span>`);
+  if (typeof m.stopped === "string") run.push(`<span class="added" title="this period's stopped time: played on after its match time (KT-4.5)">stopped ${esc(m.stopped)}</span>`);
+  // the names the clock logged, when they are not the pairing's the tile shows above
+  const names = Array.isArray(m.names) && m.names.length === 2 ? m.names : null;
+  const other = names && !(Array.isArray(b.players) && b.players[0] === names[0] && b.players[1] === names[1]);
   return `<div class="match"><div class="sub">${esc(b.mode)} &middot; ${esc(m.period)} &middot; ${esc(m.time)}${won}</div>
     <div class="score">${esc(num(left.score) ?? 0)} : ${esc(num(right.score) ?? 0)}</div>
-    <div class="sub">${cards(left)} &nbsp; ${cards(right)}</div></div>`;
+    <div class="sub">${cards(left)} &nbsp; ${cards(right)}</div>` +
+    (run.length ? `<div class="sub run">${run.join(" &middot; ")}</div>` : "") +
+    (other ? `<div class="sub clock-names" title="the names in the clock's log">on the clock: ${esc(names[0])} &ndash; ${esc(names[1])}</div>` : "") +
+    `</div>`;
 }
 
 function card(b) {
@@ -73,6 +84,7 @@ function card(b) {
   // the result entered, large, beside its code (the scoresheet's proof): as the clock's faces show it
   const res = typeof b.result === "string" && Object.hasOwn(RESULT_TEXT, b.result) ? RESULT_TEXT[b.result] : null;
   if (res) body += `<div class="res"><span class="result" data-result-shown="${esc(b.result)}">${res}</span>` +
+    (kazans(b) ? `<span class="code" title="the final kazans, left's and right's (TK-R7)">${kazans(b)}</span>` : "") +
     (b.result_code ? `<span class="code">code ${esc(b.result_code)}</span>` : "") + `</div>`;
   else if (b.result_code) body += `<div class="res"><span class="code">code ${esc(b.result_code)}</span></div>`;
   const foot = [`<span class="state">${esc(b.armed ? "armed" : b.state || "-")}</span>`,
@@ -193,6 +205,12 @@ function render(h) {
 const LOG_WORDS = {verified: "verified", unkeyed: "chain intact, authorship unproven", failed: "NOT verified",
                    pulling: "pulling", retrying: "pulling again soon", reported: "its hall's word"};
 
+// a game's final kazans as entered with its result (TK-R7): "82-79", or ""
+function kazans(b) {
+  const k = list(b.kazans);
+  return k.length === 2 && k.every((x) => Number.isInteger(x)) ? `${k[0]}-${k[1]}` : "";
+}
+
 function resultRow(b) {
   const players = Array.isArray(b.players) ? `${esc(b.players[0])} &ndash; ${esc(b.players[1])}` : "";
   const res = typeof b.result === "string" && Object.hasOwn(RESULT_TEXT, b.result) ? RESULT_TEXT[b.result] : "";
@@ -200,7 +218,7 @@ function resultRow(b) {
   const log = typeof pull.state === "string" && Object.hasOwn(LOG_WORDS, pull.state) ? LOG_WORDS[pull.state] : "";
   const flags = b.flag_note || list(b.alerts).map(obj).filter((a) => a.kind === "flag").map((a) => a.text).join(" ");
   return `<tr data-number="${esc(b.number)}"><td class="n">${esc(b.number)}</td><td>${players}</td>` +
-    `<td class="r">${res}</td><td>${esc(b.result_code || "")}</td><td class="${word(pull.state)}">${esc(log)}</td>` +
+    `<td class="r">${res}${res && kazans(b) ? ` <small>${kazans(b)}</small>` : ""}</td><td>${esc(b.result_code || "")}</td><td class="${word(pull.state)}">${esc(log)}</td>` +
     `<td>${esc(flags)}</td></tr>`;
 }
 
@@ -310,7 +328,7 @@ async function post(path, body, button) {
 
 $("setup").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  post("/api/setup", { tc: $("tc").value, first: $("first").value }, $("btn-setup"));
+  post("/api/setup", { tc: $("tc").value, first: $("first").value, mode: $("mode").value || null }, $("btn-setup"));
 });
 // the hall's actions on every board: each asked once more (a stray click never starts a round)
 const mine = () => list(last.boards).map(obj).filter((b) => !b.hall);
@@ -390,6 +408,9 @@ const MATCH_ACTS = {
   start: ["start the period", []], stoppage: ["stoppage", []], resume: ["resume", []],
   score: ["score", ["side", "points"]], card: ["card", ["side", "kind"]], undo: ["undo the last score or card", []],
   result: ["the referee's result", ["winner"]],
+  restart: ["restart the period from 0:00 (KB-3, before its first score)", []],
+  adjust: ["set the period's clock (in a stoppage)", ["ms"]],
+  toss: ["the toss's winner, in place of the clock's lot (KT-4.6)", ["side"]],
 };
 
 function actsOf(b) { return b.match ? MATCH_ACTS : GAME_ACTS; }
@@ -464,6 +485,7 @@ function openResult(n) {
     `<button type="button" data-pick="${esc(r)}" title="${esc(RESULT_WORDS[r])}">${RESULT_TEXT[r]}</button>`).join("");
   $("res-confirm").hidden = true;
   $("res-pick").hidden = false;
+  $("res-kazans").value = "";
   $("result-dialog").dataset.board = String(n);
   $("result-dialog").showModal();
 }
@@ -475,7 +497,9 @@ $("res-pick").addEventListener("click", (ev) => {
   const b = obj(lastBoards.get(d.dataset.board));
   const r = pick.dataset.pick;
   const who = Array.isArray(b.players) ? ` (${b.players[0]} \u2013 ${b.players[1]})` : "";
-  $("res-question").textContent = `Enter ${r} on board ${d.dataset.board}${who}: ${RESULT_WORDS[r]}?`;
+  const k = $("res-kazans").value.trim();
+  $("res-question").textContent = `Enter ${r} on board ${d.dataset.board}${who}: ${RESULT_WORDS[r]}` +
+    (k ? `, kazans ${k}?` : "?");
   $("res-yes").dataset.pick = r;
   $("res-pick").hidden = true;
   $("res-confirm").hidden = false;
@@ -483,7 +507,10 @@ $("res-pick").addEventListener("click", (ev) => {
 $("res-yes").addEventListener("click", (ev) => {
   const d = $("result-dialog");
   d.close();
-  post(`/api/board/${encodeURIComponent(d.dataset.board)}/result`, { result: ev.currentTarget.dataset.pick }, ev.currentTarget);
+  const body = { result: ev.currentTarget.dataset.pick };
+  const k = $("res-kazans").value.trim();
+  if (k) body.kazans = k;  // the final kazans, left's-right's (TK-R7): the clock checks them with the result
+  post(`/api/board/${encodeURIComponent(d.dataset.board)}/result`, body, ev.currentTarget);
 });
 $("res-back").addEventListener("click", () => { $("res-confirm").hidden = true; $("res-pick").hidden = false; });
 $("res-cancel").addEventListener("click", () => $("result-dialog").close());
