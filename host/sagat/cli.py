@@ -14,14 +14,16 @@ import sys
 from . import __version__
 from .cliutil import Parser, UserError
 from .commands import admin, clock, deploy, game, hall, logs, report, sim, tc
+from .i18n import _, use_for_argparse
 
 # the groups in the order `sagat --help` lists their commands
 GROUPS = (tc, logs, clock, game, deploy, admin, hall, report, sim)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="sagat", description="The toguz kumalak tournament clock's host command: configure a clock "
-               "over USB serial, pull and verify its log, run the simulator, put the firmware on a board.")
+    use_for_argparse()  # argparse's own words ("usage:", "options") in the user's language too
+    p = Parser(prog="sagat", description=_("The toguz kumalak tournament clock's host command: configure a clock "
+               "over USB serial, pull and verify its log, run the simulator, put the firmware on a board."))
     p.add_argument("--version", action="version", version=f"sagat {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for group in GROUPS:
@@ -42,14 +44,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sagat: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("sagat: interrupted", file=sys.stderr)
+        print("sagat: " + _("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:  # `sagat logs show ... | head`: the reader has what it wanted
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout at exit
         return 141
     except Exception as e:  # noqa: BLE001 - never a traceback: one line, and a code that says "bug"
-        print(f"sagat: internal error ({type(e).__name__}: {e}); please report it", file=sys.stderr)
+        print("sagat: " + _("internal error ({error}); please report it").format(error=f"{type(e).__name__}: {e}"),
+              file=sys.stderr)
         return 3
 
 

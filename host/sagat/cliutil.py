@@ -10,6 +10,7 @@ import argparse
 import json
 
 from . import client
+from .i18n import N_, _
 
 
 class UserError(Exception):
@@ -28,22 +29,23 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line and exit code 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, _("{prog}: {message} (see {prog} --help)").format(prog=self.prog, message=message) + "\n")
 
 
 def arbiter_keys(args: argparse.Namespace) -> list[bytes]:
     """The arbiter keys given (--key may repeat: the current key first, then older ones)."""
     keys = [k.encode() for k in (getattr(args, "key", None) or [])]
     if any(not k for k in keys):  # an empty key is no key: never taken for one without a word
-        raise UserError("--key is empty: give the arbiter key (or leave --key out for none)")
+        raise UserError(_("--key is empty: give the arbiter key (or leave --key out for none)"))
     if getattr(args, "key_file", None):
         try:
             with open(args.key_file, "rb") as fh:
                 key = fh.read().strip()
         except OSError as e:
-            raise UserError(f"cannot read key file {args.key_file}: {e.strerror or e}") from None
+            text = _("cannot read key file {file}: {error}")
+            raise UserError(text.format(file=args.key_file, error=e.strerror or e)) from None
         if not key:
-            raise UserError(f"key file {args.key_file} is empty: it holds no arbiter key")
+            raise UserError(_("key file {file} is empty: it holds no arbiter key").format(file=args.key_file))
         keys.insert(0, key)
     return keys
 
@@ -64,8 +66,8 @@ def open_clock(args: argparse.Namespace):
 
 # what to do about the clock's refusals that a key settles: the options that give the key
 AUTH_HINTS = {
-    "auth_required": " (the clock has an arbiter key: give it with --key KEY or --key-file FILE)",
-    "auth_failed": " (the key given is not this clock's arbiter key: check --key / --key-file)",
+    "auth_required": N_(" (the clock has an arbiter key: give it with --key KEY or --key-file FILE)"),
+    "auth_failed": N_(" (the key given is not this clock's arbiter key: check --key / --key-file)"),
 }
 
 
@@ -75,7 +77,8 @@ def call(args: argparse.Namespace, fn):
     try:
         return fn(clock)
     except client.LinkError as e:
-        raise UserError(f"{e}{AUTH_HINTS.get(e.code or '', '')}") from None
+        hint = AUTH_HINTS.get(e.code or "")
+        raise UserError(f"{e}{_(hint) if hint else ''}") from None
     finally:
         clock.close()
 
@@ -96,20 +99,20 @@ def value(text: str):
 def link_args(sp: argparse.ArgumentParser, key: bool = True) -> None:
     """--port, --timeout, --json, and for a command that signs (changes something) --key and --key-file."""
     sp.add_argument("--port", metavar="PORT",
-                    help="the clock's serial port, e.g. /dev/ttyACM0, COM3 or the simulator's /dev/pts/N "
-                         "(default: the one clock found by its USB id)")
+                    help=_("the clock's serial port, e.g. /dev/ttyACM0, COM3 or the simulator's /dev/pts/N "
+                           "(default: the one clock found by its USB id)"))
     sp.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
-                    help="seconds to wait for each answer (default: 3)")
+                    help=_("seconds to wait for each answer (default: 3)"))
     if key:
         sp.add_argument("--key", action="append", metavar="KEY",
-                        help="the arbiter key, once one is set on the clock (it signs the change)")
-        sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
-    sp.add_argument("--json", action="store_true", help="machine-readable output (JSON)")
+                        help=_("the arbiter key, once one is set on the clock (it signs the change)"))
+        sp.add_argument("--key-file", metavar="FILE", help=_("read the arbiter key from FILE (instead of --key)"))
+    sp.add_argument("--json", action="store_true", help=_("machine-readable output (JSON)"))
 
 
 def adder(subparsers):
     """The parser builder's `cmd(name, help, description)`: adds a command to subparsers (or to parent),
-    its description the one-line help as a sentence unless one is given."""
+    its description the one-line help as a sentence unless one is given (both already translated: _())."""
 
     def cmd(name: str, text: str, description: str | None = None, parent=subparsers):
         return parent.add_parser(name, help=text, description=description or (text[0].upper() + text[1:] + "."))
@@ -122,6 +125,6 @@ def check_round(args) -> None:
     from .hall import MAX_ROUND, is_date
 
     if args.date is not None and not is_date(args.date):
-        raise UserError(f"--date {args.date!r}: give the round's date as YYYY-MM-DD")
+        raise UserError(_("--date {date!r}: give the round's date as YYYY-MM-DD").format(date=args.date))
     if args.round is not None and not 1 <= args.round <= MAX_ROUND:
-        raise UserError(f"--round {args.round}: a round is 1..{MAX_ROUND}")
+        raise UserError(_("--round {round}: a round is 1..{max}").format(round=args.round, max=MAX_ROUND))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import sagatfw
@@ -16,6 +17,8 @@ from sagatfw.log import names as N
 from sagatfw.log import read as logread
 from sagatfw.log import records as R
 from sagatfw.log.replay import Mismatch, Replay
+
+from .i18n import N_, _, english, ngettext
 
 LOG_DIR = "/log"
 SEG_SUFFIX = ".seg"
@@ -212,26 +215,27 @@ def _details(e: dict) -> str:
     if kind == "game_start":
         tc = e.get("tc")
         tc = tc if isinstance(tc, str) else f"{tc['left']} | {tc['right']}" if tc else "?"
-        return f"tc {tc}, first {e.get('first')}"
+        return _("tc {tc}, first {first}").format(tc=tc, first=e.get("first"))
     if kind == "settings":
-        parts = [f"origin {e.get('origin')}"]
+        parts = [_("origin {origin}").format(origin=e.get("origin"))]
         if e.get("tc") is not None:
-            parts.append(f"new game: tc {e['tc']}, first {e.get('first')}")
+            parts.append(_("new game: tc {tc}, first {first}").format(tc=e["tc"], first=e.get("first")))
         return ", ".join(parts)
     if kind == "pause":
-        return f"by {e.get('by')}"
+        return _("by {who}").format(who=e.get("by"))
     if kind == "flag":
-        return "FIRST flag" if e.get("order") == 1 else f"flag #{e.get('order')}"
+        return _("FIRST flag") if e.get("order") == 1 else _("flag #{n}").format(n=e.get("order"))
     if kind == "stage":
-        return f"stage {e.get('stage')}"
+        return _("stage {stage}").format(stage=e.get("stage"))
     if kind == "result":  # with the final kazans when the arbiter gave them (TK-R7: why a flagged side won)
         k = e.get("kazans")
-        return str(e.get("result")) + (f", kazans {k[0]}-{k[1]}" if k else "")
+        return str(e.get("result")) + (_(", kazans {left}-{right}").format(left=k[0], right=k[1]) if k else "")
     if kind == "names":
         return names_words(e.get("names"))
     if kind == "gap":
         until = clock_text(e.get("until_t") or 0)
-        return f"the clock dropped {e.get('dropped')} records here (until t {until}): its log was full"
+        return _("the clock dropped {n} records here (until t {until}): its log was full").format(
+            n=e.get("dropped"), until=until)
     if kind == "adjust":
         b, a = e["before"], e["after"]
         return (
@@ -239,6 +243,11 @@ def _details(e: dict) -> str:
             f" -> {clock_text(a['ms'])} {a['moves']} mv st{a['stage']}"
         )
     return ""
+
+
+# `logs show`'s column headings (a game's table), for the catalogue
+TABLE_HEADINGS = (N_("seq"), N_("t"), N_("event"), N_("side"), N_("left"), N_("right"), N_("moves"), N_("wall"),
+                  N_("details"))
 
 
 def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
@@ -252,10 +261,11 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
         if any(e["type"] == "match" for e in evs):
             _match_table(out, g, evs)
             continue
-        out.write(f"game {g}\n")
+        out.write(_("game {game}").format(game=g) + "\n")
+        head = {k: _(k) for k in TABLE_HEADINGS}
         out.write(
-            f"{'seq':>6}  {'t':>12}  {'event':<16} {'side':<5}  {'left':>12}  {'right':>12}  moves   "
-            f"{'wall':<24} details\n"
+            f"{head['seq']:>6}  {head['t']:>12}  {head['event']:<16} {head['side']:<5}  {head['left']:>12}  "
+            f"{head['right']:>12}  {head['moves']:<7} {head['wall']:<24} {head['details']}\n"
         )
         for e in evs:
             if "left_moves" not in e:  # a match's record in a game's log (a damaged or forged one)
@@ -621,38 +631,48 @@ def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None,
                    f"{R.result_code(link)}): the game was changed or cut, or this is another clock's log")
 
 
-def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None) -> tuple[bool, list[str]]:
+def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None,
+                  translate: bool = False) -> tuple[bool, list[str]]:
     """(ok, lines) for `sagat logs verify`: the first broken link by seq comes first. `extra`: the
-    problems of the head and code checks."""
+    problems of the head and code checks. `translate`: the verdict's words in the user's language
+    (`sagat logs verify`'s text); else English (the hall reads the verdict)."""
+    if not translate:
+        with english():
+            return verify_report(log, limit, extra, translate=True)
     extra = list(extra or [])
     if log.records == 0:
-        return False, ["no records in the log"]
+        return False, [_("no records in the log")]
     if log.good == 0:
-        return False, [f"BROKEN: none of the {log.records} records is a sagat record (not a log, or wiped)"]
+        return False, [_("BROKEN: none of the {n} records is a sagat record (not a log, or wiped)").format(
+            n=log.records)]
     found = [f"{kind}: {_options(detail)}" for kind, _seq, detail in log.problems] + list(log.replay_problems) + extra
     found += [f"gap: the gap record at seq {seq} is not under a key given: anybody could have written it, and "
               f"the engine does not replay its game past it (without a key, a gap proves nothing)"
               for seq in log.unkeyed_gaps]
-    gaps = gap_lines(log)  # records the clock itself says it dropped (a full log): named, never hidden
+    gaps = gap_lines(log, translate)  # records the clock itself says it dropped (a full log): named, never hidden
+    games = ", ".join(map(str, log.games()))
     if not found:
         if gaps:  # whole and authentic, but the clock could not keep everything: not a plain OK
             dropped = sum(e.get("dropped") or 0 for e in log.events if e["type"] == "gap")
-            return True, [
-                f"OK, WITH GAPS: {log.records} records, seq {log.start_seq}..{log.last_seq}, games "
-                f"{', '.join(map(str, log.games()))}; the chain links every record; the clock dropped "
-                f"{dropped} records in {len(gaps)} gap{'s' if len(gaps) != 1 else ''} where its log was full "
-                f"(below), and those games are replayed up to the gap"
-            ] + gaps
-        return True, [
-            f"OK: {log.records} records, seq {log.start_seq}..{log.last_seq}, games "
-            f"{', '.join(map(str, log.games()))}; the chain links every record and the engine reproduces every game"
-            + (" and match" if any(e["type"] == "match" for e in log.events) else "")
-        ]
+            text = ngettext("OK, WITH GAPS: {n} records, seq {first}..{last}, games {games}; the chain links every "
+                            "record; the clock dropped {dropped} records in {gaps} gap where its log was full "
+                            "(below), and those games are replayed up to the gap",
+                            "OK, WITH GAPS: {n} records, seq {first}..{last}, games {games}; the chain links every "
+                            "record; the clock dropped {dropped} records in {gaps} gaps where its log was full "
+                            "(below), and those games are replayed up to the gap", len(gaps))
+            return True, [text.format(n=log.records, first=log.start_seq, last=log.last_seq, games=games,
+                                      dropped=dropped, gaps=len(gaps))] + gaps
+        match = any(e["type"] == "match" for e in log.events)
+        text = _("OK: {n} records, seq {first}..{last}, games {games}; the chain links every record and the engine "
+                 "reproduces every game and match") if match else \
+            _("OK: {n} records, seq {first}..{last}, games {games}; the chain links every record and the engine "
+              "reproduces every game")
+        return True, [text.format(n=log.records, first=log.start_seq, last=log.last_seq, games=games)]
     first = next((p for p in log.problems if p[1] is not None), None)
-    lines = [f"BROKEN at seq {first[1]} ({first[0]})" if first else "BROKEN"]
+    lines = [_("BROKEN at seq {seq} ({kind})").format(seq=first[1], kind=first[0]) if first else _("BROKEN")]
     lines.extend(found[:limit])
     if len(found) > limit:
-        lines.append(f"... and {len(found) - limit} more")
+        lines.append(_("... and {n} more").format(n=len(found) - limit))
     lines.extend(gaps)
     return False, lines
 
@@ -662,13 +682,16 @@ def _options(detail: str) -> str:
     return detail.replace("give --key", "give the key with --key KEY or --key-file FILE")
 
 
-def gap_lines(log: Log) -> list[str]:
+def gap_lines(log: Log, translate: bool = False) -> list[str]:
     """One line per gap record: the clock's log was full and it dropped records there. The chain
     runs on through the gap (the record is sealed like any other), but the game is replayed only
-    up to it."""
+    up to it. `translate`: in the user's language (else English: the hall reads it)."""
+    with english() if not translate else nullcontext():
+        text = _("GAP at seq {seq} (game {game}, t {start}..{end}): the clock dropped {n} records here: its log was "
+                 "full; the game is replayed up to there")
     return [
-        f"GAP at seq {e['seq']} (game {e['game']}, t {clock_text(e['t'])}..{clock_text(e.get('until_t') or 0)}): "
-        f"the clock dropped {e.get('dropped')} records here: its log was full; the game is replayed up to there"
+        text.format(seq=e["seq"], game=e["game"], start=clock_text(e["t"]), end=clock_text(e.get("until_t") or 0),
+                    n=e.get("dropped"))
         for e in log.events
         if e["type"] == "gap"
     ]

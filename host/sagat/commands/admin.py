@@ -6,6 +6,7 @@ import argparse
 import json
 
 from ..cliutil import UserError, adder, call, link_args, out, value
+from ..i18n import _
 
 
 def _assignments(items: list[str], what: str) -> dict:
@@ -14,7 +15,7 @@ def _assignments(items: list[str], what: str) -> dict:
     for item in items:
         key, eq, val = item.partition("=")
         if not eq or not key:
-            raise UserError(f"{what}: {item!r} is not KEY=VALUE")
+            raise UserError(_("{what}: {item!r} is not KEY=VALUE").format(what=what, item=item))
         values[key] = value(val)
     return values
 
@@ -23,11 +24,12 @@ def cmd_key(args: argparse.Namespace) -> int:
     """Set (or clear) the arbiter key, between games. --key gives the current key if one is set."""
     new = args.new_key.encode()
     if len(new) > 64:
-        raise UserError("the arbiter key is at most 64 bytes")
+        raise UserError(_("the arbiter key is at most 64 bytes"))
     ans = call(args, lambda c: c.request("key.set", auth=True, key=new.hex()))
-    text = "arbiter key set: keep it secret; `sagat logs verify --key ...` needs it" if new else "arbiter key cleared"
+    text = _("arbiter key set: keep it secret; `sagat logs verify --key ...` needs it") if new else \
+        _("arbiter key cleared")
     if ans.get("durable") is False:
-        text += "\nwarning: the clock could not write the change to its log yet (its faces say LOG ERROR)"
+        text += "\n" + _("warning: the clock could not write the change to its log yet (its faces say LOG ERROR)")
     return out(args, ans, text)
 
 
@@ -42,17 +44,18 @@ def cmd_call(args: argparse.Namespace) -> int:
 def add(subparsers) -> None:
     """Adds `sagat key` and `sagat call`."""
     cmd = adder(subparsers)
-    sp = cmd("key", "set the arbiter key between games ('' clears it); --key: the current one",
-             "Set the arbiter key (between games). Once one is set, every change needs it, and the log's chain is "
-             "keyed with it. A change or '' (clear) needs the current key as --key or --key-file.")
+    sp = cmd("key", _("set the arbiter key between games ('' clears it); --key: the current one"),
+             _("Set the arbiter key (between games). Once one is set, every change needs it, and the log's chain is "
+               "keyed with it. A change or '' (clear) needs the current key as --key or --key-file."))
     link_args(sp)
-    sp.add_argument("new_key", metavar="NEW_KEY", help="the new key, 1 to 64 bytes ('' clears it)")
+    sp.add_argument("new_key", metavar="NEW_KEY", help=_("the new key, 1 to 64 bytes ('' clears it)"))
     sp.set_defaults(func=cmd_key)
-    sp = cmd("call", "send any protocol command, e.g. `sagat call pause by=arbiter`",
-             "Send any protocol command (docs/protocol.md) and print its answer; signed with --key when one is set.")
+    sp = cmd("call", _("send any protocol command, e.g. `sagat call pause by=arbiter`"),
+             _("Send any protocol command (docs/protocol.md) and print its answer; signed with --key when one is "
+               "set."))
     link_args(sp)
-    sp.add_argument("cmd", metavar="COMMAND", help="start, pause, resume, adjust, extend, result, ... (protocol.md)")
+    sp.add_argument("cmd", metavar="COMMAND", help=_("start, pause, resume, adjust, extend, result, ... (protocol.md)"))
     sp.add_argument("args", nargs="*", metavar="KEY=VALUE",
-                    help="the command's arguments, e.g. side=left ms=60000 (times in ms); values are JSON where "
-                         "they parse, else text")
+                    help=_("the command's arguments, e.g. side=left ms=60000 (times in ms); values are JSON where "
+                           "they parse, else text"))
     sp.set_defaults(func=cmd_call)

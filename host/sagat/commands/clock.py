@@ -8,6 +8,19 @@ import json
 import sys
 
 from ..cliutil import UserError, adder, call, duration, link_args, out, value
+from ..i18n import N_, _
+
+# the clock's states as a person reads them (the protocol's words: sagatfw/engine/clock.py and match.py STATE_NAMES)
+STATE_WORDS = {"setup": N_("setup"), "running": N_("running"), "paused": N_("paused"), "flagged": N_("flagged"),
+               "adjourned": N_("adjourned"), "finished": N_("finished"), "ready": N_("ready"),
+               "stopped": N_("stopped"), "break": N_("break"), "lot": N_("lot"), "over": N_("over")}
+SIDE_WORDS = {"left": N_("left"), "right": N_("right")}
+
+
+def state_word(state) -> str:
+    """A state (or a side) from the protocol in the user's language; one this sagat does not know as it is."""
+    word = STATE_WORDS.get(state) or SIDE_WORDS.get(state) if isinstance(state, str) else None
+    return _(word) if word else str(state)
 
 
 def cmd_ports(args: argparse.Namespace) -> int:
@@ -19,7 +32,7 @@ def cmd_ports(args: argparse.Namespace) -> int:
             print(json.dumps({"port": p.device, "board": p.description, "serial": p.serial_number}))
         return 0
     if not ports:
-        print("no clock found on USB", file=sys.stderr)
+        print(_("no clock found on USB"), file=sys.stderr)
         return 1
     for p in ports:
         print(f"{p.device}  {p.description}  {p.serial_number or ''}".rstrip())
@@ -49,55 +62,59 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def _bytes(n) -> str:
-    return f"{n / 1024:.1f} KB" if isinstance(n, int) else "not measured"
+    return _("{kb:.1f} KB").format(kb=n / 1024) if isinstance(n, int) else _("not measured")
 
 
 def info_text(ans: dict, game: dict | None) -> str:
     """identify (and state) as an ordered summary: firmware, board, id, battery, heap, game."""
     rows = []
-    fw = f"sagat {ans.get('firmware', '?')}, protocol {ans.get('protocol', '?')}"
-    rows.append(("firmware", fw))
-    rows.append(("board", str(ans.get("board", "?"))))
+    fw = _("sagat {firmware}, protocol {protocol}").format(firmware=ans.get("firmware", "?"),
+                                                            protocol=ans.get("protocol", "?"))
+    rows.append((_("firmware"), fw))
+    rows.append((_("board"), str(ans.get("board", "?"))))
     ident = str(ans.get("uid", "?"))
     if ans.get("number") is not None:
-        ident += f", number {ans['number']} in the hall"
-    rows.append(("id", ident))
+        ident += _(", number {number} in the hall").format(number=ans["number"])
+    rows.append((_("id"), ident))
     bat = ans.get("battery")
-    battery = f"{bat} %" if isinstance(bat, int) else "not measured"
+    battery = f"{bat} %" if isinstance(bat, int) else _("not measured")
     mv = ans.get("battery_mv")
     if isinstance(bat, int) and isinstance(mv, int):
-        battery += f" ({mv / 1000:.2f} V)"
+        battery += _(" ({volts:.2f} V)").format(volts=mv / 1000)
     if ans.get("low_battery"):
-        battery += " LOW: charge it or change the cells"
-    rows.append(("battery", battery))
+        battery += _(" LOW: charge it or change the cells")
+    rows.append((_("battery"), battery))
     used, free = ans.get("heap_used"), ans.get("heap_free")
-    heap = f"{_bytes(used)} used, {_bytes(free)} free" if used is not None or free is not None else "not measured"
-    rows.append(("heap", heap))
+    heap = _("{used} used, {free} free").format(used=_bytes(used), free=_bytes(free)) \
+        if used is not None or free is not None else _("not measured")
+    rows.append((_("heap"), heap))
     if game:
         from .. import logs
 
         sides = []
         for side in ("left", "right"):
             f = game.get(side) or {}
-            text = f"{side} {logs.clock_text(f.get('ms', 0))}"
+            text = f"{state_word(side)} {logs.clock_text(f.get('ms', 0))}"
             if f.get("flag"):
                 text += " FLAG"
             if game.get("running") == side:
-                text += " (running)"
+                text += " " + _("(running)")
             sides.append(text)
-        moves = f"moves {(game.get('left') or {}).get('moves')}-{(game.get('right') or {}).get('moves')}"
+        moves = _("moves {left}-{right}").format(left=(game.get("left") or {}).get("moves"),
+                                                 right=(game.get("right") or {}).get("moves"))
         code = f", {_code_text(game)}" if game.get("result_code") else ""
-        rows.append(("game", f"{game.get('state')}: {', '.join(sides)}, {moves}{code}"))
+        rows.append((_("game"), f"{state_word(game.get('state'))}: {', '.join(sides)}, {moves}{code}"))
         if game.get("mode"):
-            rows[-1] = ("match", match_text(game))
+            rows[-1] = (_("match"), match_text(game))
     uptime = ans.get("uptime_ms")
     if isinstance(uptime, int):
-        rows.append(("uptime", duration(uptime) + (f", longest loop gap {ans['loop_max_ms']} ms"
-                                                        if isinstance(ans.get("loop_max_ms"), int) else "")))
-    key = "set: changes need --key or --key-file" if ans.get("key_set") else "not set (`sagat key`)"
+        gap = ans.get("loop_max_ms")
+        rows.append((_("uptime"), duration(uptime) + (_(", longest loop gap {ms} ms").format(ms=gap)
+                                                       if isinstance(gap, int) else "")))
+    key = _("set: changes need --key or --key-file") if ans.get("key_set") else _("not set (`sagat key`)")
     if ans.get("repl_open"):
-        key += "; REPL open (maintenance) until the board restarts"
-    rows.append(("arbiter key", key))
+        key += _("; REPL open (maintenance) until the board restarts")
+    rows.append((_("arbiter key"), key))
     width = max(len(k) for k, _ in rows)
     return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
@@ -148,8 +165,8 @@ def _code_text(st: dict) -> str:
     """The result code as the state gives it: a finished game's own, or, at setup (after a reboot
     the faces show the last result's code again), the game's whose code it is, never the next one's."""
     if st.get("state") == "finished":
-        return f"result code {st['result_code']}"
-    return f"game {st.get('game')}'s result code {st['result_code']}"
+        return _("result code {code}").format(code=st["result_code"])
+    return _("game {game}'s result code {code}").format(game=st.get("game"), code=st["result_code"])
 
 
 def faces_text(st: dict) -> str:
@@ -171,14 +188,17 @@ def faces_text(st: dict) -> str:
     moves = f"{(st.get('left') or {}).get('moves')}-{(st.get('right') or {}).get('moves')}"
     code = f"  {_code_text(st)}" if st.get("result_code") else ""
     if st.get("result") and st.get("kazans"):  # the final kazans entered with the result (TK-R7)
-        code += f"  {st['result']} kazans {st['kazans'][0]}-{st['kazans'][1]}"
+        code += "  " + _("{result} kazans {left}-{right}").format(result=st["result"], left=st["kazans"][0],
+                                                                  right=st["kazans"][1])
     if isinstance(st.get("protest_ms"), int):  # TK-P1, TK-P9: by the clock's wall time
         p = st["protest_ms"]
-        code += f"  protest {p // 60000}:{p // 1000 % 60:02d} left" if p else "  protest time over"
+        code += "  " + (_("protest {time} left").format(time=f"{p // 60000}:{p // 1000 % 60:02d}") if p
+                        else _("protest time over"))
     if st.get("state") == "adjourned":  # TK-A3: the envelope's times used (resume_adjourned takes them back)
         used = [(st.get(s) or {}).get("used_ms") for s in ("left", "right")]
-        code += "  used " + " | ".join("-" if u is None else logs.clock_text(u) for u in used)
-    return f"{a:>22} | {b:<22}  moves {moves}  {st.get('state')}{code}"
+        code += "  " + _("used {times}").format(times=" | ".join("-" if u is None else logs.clock_text(u)
+                                                                  for u in used))
+    return f"{a:>22} | {b:<22}  " + _("moves {moves}").format(moves=moves) + f"  {state_word(st.get('state'))}{code}"
 
 
 def cmd_state(args: argparse.Namespace) -> int:
@@ -294,29 +314,29 @@ def cmd_settings(args: argparse.Namespace) -> int:
 def add(subparsers) -> None:
     """Adds `sagat ports`, `info`, `state`, `watch`, `settings`."""
     cmd = adder(subparsers)
-    sp = cmd("ports", "find clocks on USB by vendor and product id",
-             "List the serial ports whose USB id is a sagat board's (Raspberry Pi, Espressif, CP210x, CH340).")
-    sp.add_argument("--json", action="store_true", help="one JSON object per port")
+    sp = cmd("ports", _("find clocks on USB by vendor and product id"),
+             _("List the serial ports whose USB id is a sagat board's (Raspberry Pi, Espressif, CP210x, CH340)."))
+    sp.add_argument("--json", action="store_true", help=_("one JSON object per port"))
     sp.set_defaults(func=cmd_ports)
-    sp = cmd("info", "identify the clock: firmware, board, id, battery, heap, game",
-             "What the clock says about itself: firmware and protocol, board, id, battery, heap, the game's "
-             "state, uptime, whether an arbiter key is set. Reading needs no key.")
+    sp = cmd("info", _("identify the clock: firmware, board, id, battery, heap, game"),
+             _("What the clock says about itself: firmware and protocol, board, id, battery, heap, the game's "
+               "state, uptime, whether an arbiter key is set. Reading needs no key."))
     link_args(sp, key=False)
     sp.set_defaults(func=cmd_info)
-    sp = cmd("state", "both faces, once", "Both faces once: times, moves, flags, the clock's state.")
+    sp = cmd("state", _("both faces, once"), _("Both faces once: times, moves, flags, the clock's state."))
     link_args(sp, key=False)
     sp.set_defaults(func=cmd_state)
-    sp = cmd("watch", "both faces, live", "Both faces, read again and again until Ctrl-C (or --count).")
+    sp = cmd("watch", _("both faces, live"), _("Both faces, read again and again until Ctrl-C (or --count)."))
     link_args(sp, key=False)
     sp.add_argument("--interval", type=float, default=0.2, metavar="SECONDS",
-                    help="seconds between readings (default: 0.2)")
-    sp.add_argument("--count", type=int, metavar="N", help="stop after N readings")
+                    help=_("seconds between readings (default: 0.2)"))
+    sp.add_argument("--count", type=int, metavar="N", help=_("stop after N readings"))
     sp.set_defaults(func=cmd_watch)
-    sp = cmd("settings", "show the clock's settings, or set some: KEY=VALUE ...",
-             "Show the clock's settings; with KEY=VALUE arguments, change them (between games; with a key set, "
-             "--key signs the change), shown in the menu's order. docs/user-guide.md lists the keys and their units "
-             "(ms, a count, on/off; freeze auto, on or off; tc a TimeControl string).")
+    sp = cmd("settings", _("show the clock's settings, or set some: KEY=VALUE ..."),
+             _("Show the clock's settings; with KEY=VALUE arguments, change them (between games; with a key set, "
+               "--key signs the change), shown in the menu's order. docs/user-guide.md lists the keys and their "
+               "units (ms, a count, on/off; freeze auto, on or off; tc a TimeControl string)."))
     link_args(sp)
     sp.add_argument("assign", nargs="*", metavar="KEY=VALUE",
-                    help="a setting to change, e.g. low_time_ms=60000 (ms), sound=off, freeze=auto or tc=420")
+                    help=_("a setting to change, e.g. low_time_ms=60000 (ms), sound=off, freeze=auto or tc=420"))
     sp.set_defaults(func=cmd_settings)

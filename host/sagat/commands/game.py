@@ -10,7 +10,8 @@ from sagatfw.engine.rules import RESULT_NAMES
 from sagatfw.log import match as FM
 
 from ..cliutil import UserError, adder, call, link_args, out
-from .clock import faces_text, match_text
+from ..i18n import _
+from .clock import faces_text, match_text, state_word
 from .tc import time_control
 
 METHODS = ("sudden", "lot", "draw", "referee")
@@ -23,10 +24,10 @@ _FLAGS = {"lead": "lead", "first": "first", "changeover": "changeover_ms", "meth
 
 def _option(flag: str, v):
     if flag == "lead" and not 0 <= v <= 99:
-        raise UserError("--lead must be 0..99 (the lead that wins at once; 0: none)")
+        raise UserError(_("--lead must be 0..99 (the lead that wins at once; 0: none)"))
     if flag == "changeover":
         if not 1 <= v <= 60:
-            raise UserError("--changeover must be 1..60 seconds (KT-4.4: at most 1:00)")
+            raise UserError(_("--changeover must be 1..60 seconds (KT-4.4: at most 1:00)"))
         return v * 1000
     return v
 
@@ -34,8 +35,8 @@ def _option(flag: str, v):
 def _match_options(args: argparse.Namespace) -> dict:
     """`sagat new --mode ...`: the protocol's arguments for the match (docs/protocol.md, Matches)."""
     if args.control is not None:
-        raise UserError(f"new --mode {args.mode} takes no time control ({args.control!r}): a match's periods are "
-                        f"the game's rules")
+        raise UserError(_("new --mode {mode} takes no time control ({control!r}): a match's periods are "
+                          "the game's rules").format(mode=args.mode, control=args.control))
     mine = sagatfw.MODES[FM.mode_index(args.mode)][2]
     opts: dict = {"mode": args.mode}
     for flag, name in _FLAGS.items():
@@ -43,19 +44,20 @@ def _match_options(args: argparse.Namespace) -> dict:
         if v is None:
             continue
         if name not in mine:
-            others = " or ".join(FM.mode_name(i) for i, e in enumerate(sagatfw.MODES) if name in e[2])
-            takes = ", ".join("--" + f for f, n in _FLAGS.items() if n in mine) or "no options"
-            raise UserError(f"--{flag} is for {others}, not {args.mode} ({args.mode} takes {takes})")
+            others = _(" or ").join(FM.mode_name(i) for i, e in enumerate(sagatfw.MODES) if name in e[2])
+            takes = ", ".join("--" + f for f, n in _FLAGS.items() if n in mine) or _("no options")
+            raise UserError(_("--{flag} is for {others}, not {mode} ({mode} takes {takes})").format(
+                flag=flag, others=others, mode=args.mode, takes=takes))
         opts[name] = _option(flag, v)
     if args.names is not None:  # kept in the clock's log after the setup (docs/match.md, "Names")
         for n in args.names:
             if any(ord(c) < 32 or ord(c) == 127 for c in n):
-                raise UserError("--names: a name is text, without control characters")
+                raise UserError(_("--names: a name is text, without control characters"))
         if len("".join(args.names).encode()) > 39:
             import sys
 
-            print("sagat: the names take more than the clock's 39 bytes of UTF-8: it keeps the start of each "
-                  "(`sagat state` shows what it kept)", file=sys.stderr)
+            print("sagat: " + _("the names take more than the clock's 39 bytes of UTF-8: it keeps the start of "
+                                "each (`sagat state` shows what it kept)"), file=sys.stderr)
         opts["names"] = list(args.names)
     return opts
 
@@ -71,19 +73,23 @@ def cmd_new(args: argparse.Namespace) -> int:
         ans = call(args, lambda c: c.request("new", auth=True, **opts))
         names = ans.get("names") if isinstance(ans.get("names"), dict) else None
         who = f" ({names.get('left') or '-'} - {names.get('right') or '-'})" if names else ""
-        return out(args, ans, "next match: " + match_text(ans) + who)
+        return out(args, ans, _("next match: ") + match_text(ans) + who)
     if args.names is not None:
-        raise UserError("--names is a match's (the teams or riders): give --mode " + " or --mode ".join(_modes()))
+        raise UserError(_("--names is a match's (the teams or riders): give --mode {modes}").format(
+            modes=_(" or --mode ").join(_modes())))
     for flag in ("lead", "changeover", "method"):
         if getattr(args, flag) is not None:
             takes = [FM.mode_name(i) for i, e in enumerate(sagatfw.MODES) if _FLAGS[flag] in e[2]]
-            raise UserError(f"--{flag} is a match's option: give --mode " + " or --mode ".join(takes))
+            raise UserError(_("--{flag} is a match's option: give --mode {modes}").format(
+                flag=flag, modes=_(" or --mode ").join(takes)))
     if args.control is None:
-        raise UserError("new needs a time control (e.g. sagat new 420) or --mode " + "|".join(_modes()))
+        raise UserError(_("new needs a time control (e.g. sagat new 420) or --mode {modes}").format(
+            modes="|".join(_modes())))
     args.first = args.first or "left"
     text = time_control(args.control)
     ans = call(args, lambda c: c.request("new", auth=True, tc=text, first=args.first))
-    return out(args, ans, f"next game: {text}, first player on the {args.first}")
+    first = _("first player on the left") if args.first == "left" else _("first player on the right")
+    return out(args, ans, _("next game: {tc}, {first}").format(tc=text, first=first))
 
 
 def _referee(args: argparse.Namespace, cmd: str, **values) -> int:
@@ -98,9 +104,10 @@ def _referee(args: argparse.Namespace, cmd: str, **values) -> int:
 def _brief(ans: dict) -> str:
     from .. import logs
 
-    run = f", {ans['running']} running" if ans.get("running") else ""
-    return (f"{ans.get('state')}: left {logs.clock_text(ans.get('left_ms') or 0)}, "
-            f"right {logs.clock_text(ans.get('right_ms') or 0)}{run}")
+    run = _(", {side} running").format(side=state_word(ans["running"])) if ans.get("running") else ""
+    return _("{state}: left {left}, right {right}").format(
+        state=state_word(ans.get("state")), left=logs.clock_text(ans.get("left_ms") or 0),
+        right=logs.clock_text(ans.get("right_ms") or 0)) + run
 
 
 def cmd_referee(args: argparse.Namespace) -> int:
@@ -113,7 +120,7 @@ def cmd_pause(args: argparse.Namespace) -> int:
         return _referee(args, "pause", by="arbiter")
     except UserError as e:
         if "match is set up" in str(e):
-            raise UserError(f"{e}; a match's time stops with `sagat stoppage`") from None
+            raise UserError(f"{e}" + _("; a match's time stops with `sagat stoppage`")) from None
         raise
 
 
@@ -133,7 +140,7 @@ def face_ms(text: str) -> int:
     except ValueError:
         nums = []
     if not 1 <= len(nums) <= 3 or any(n < 0 for n in nums) or any(n > 59 for n in nums[1:]):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a time: M:SS, H:MM:SS or seconds")
+        raise argparse.ArgumentTypeError(_("{text!r} is not a time: M:SS, H:MM:SS or seconds").format(text=text))
     secs = 0
     for n in nums:
         secs = secs * 60 + n
@@ -156,18 +163,18 @@ def kazans(text: str) -> tuple[int, int]:
     162 (TK-R1); the clock checks the rest with the result (who won, a flag: engine/kazans.py). UserError if not."""
     parts = text.strip().split("-")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise UserError(f"--kazans {text!r}: two counts, left's then right's, e.g. 82-79")
+        raise UserError(_("--kazans {text!r}: two counts, left's then right's, e.g. 82-79").format(text=text))
     left, right = int(parts[0]), int(parts[1])
     if left > 162 or right > 162 or left + right > 162:
-        raise UserError(f"--kazans {text!r}: the board has 162 kumalaks in all (TK-R1): each 0..162, "
-                        "at most 162 together")
+        raise UserError(_("--kazans {text!r}: the board has 162 kumalaks in all (TK-R1): each 0..162, "
+                          "at most 162 together").format(text=text))
     return left, right
 
 
 def cmd_result(args: argparse.Namespace) -> int:
     if args.outcome in ("left", "right", "none"):
         if args.kazans is not None:
-            raise UserError("--kazans go with a game's result (1-0, 0-1, 1/2-1/2), not a match's winner")
+            raise UserError(_("--kazans go with a game's result (1-0, 0-1, 1/2-1/2), not a match's winner"))
         return _referee(args, "result", winner=args.outcome)
     if args.outcome in RESULTS:
         extra = {}
@@ -186,14 +193,14 @@ def cmd_result(args: argparse.Namespace) -> int:
             ans["result_code"], ans["game"] = code, state.get("game")
         # the code to copy onto the scoresheet (TK-P1's proof): the clock shows it once the result
         # record is on its flash
-        line = f"result code {code} (game {state.get('game')})" if code else \
-            "no result code yet: the clock shows it once the result is on its flash (`sagat state`)"
+        line = _("result code {code} (game {game})").format(code=code, game=state.get("game")) if code else \
+            _("no result code yet: the clock shows it once the result is on its flash (`sagat state`)")
         if state.get("kazans"):
             ans["kazans"] = state["kazans"]
-            line += f", kazans {state['kazans'][0]}-{state['kazans'][1]}"
+            line += _(", kazans {left}-{right}").format(left=state["kazans"][0], right=state["kazans"][1])
         return out(args, ans, _brief(ans) + "\n" + line)
-    raise UserError(f"result {args.outcome!r}: a match's winner is left, right or none; a game's result is "
-                    + ", ".join(RESULTS))
+    raise UserError(_("result {outcome!r}: a match's winner is left, right or none; a game's result is "
+                      "{results}").format(outcome=args.outcome, results=", ".join(RESULTS)))
 
 
 def cmd_sync_time(args: argparse.Namespace) -> int:
@@ -203,73 +210,76 @@ def cmd_sync_time(args: argparse.Namespace) -> int:
         return clock.request("time.sync", auth=True, wall_ms=int(time.time() * 1000))
 
     ans = call(args, run)
-    return out(args, ans, "clock time synced: events now carry wall time")
+    return out(args, ans, _("clock time synced: events now carry wall time"))
 
 
 def add(subparsers) -> None:
     """Adds `sagat new`, start, pause, resume, stoppage, undo, score, card, result, sync-time."""
     cmd = adder(subparsers)
-    sp = cmd("new", "configure the next game (a TimeControl string or preset name) or match (--mode)",
-             "Set up the next game (a TimeControl string or preset name) or, with --mode, a match of kok-boru or "
-             "kilithattu (docs/match.md), which waits for the referee's start.")
+    sp = cmd("new", _("configure the next game (a TimeControl string or preset name) or match (--mode)"),
+             _("Set up the next game (a TimeControl string or preset name) or, with --mode, a match of kok-boru or "
+               "kilithattu (docs/match.md), which waits for the referee's start."))
     link_args(sp)
-    sp.add_argument("control", nargs="?", help='a TimeControl string in seconds ("420", "40/5400+30:1800+30", '
-                    '"300+2|180+2") or a preset name (tk-blitz, tk-rapid); none with --mode')
+    sp.add_argument("control", nargs="?", help=_('a TimeControl string in seconds ("420", "40/5400+30:1800+30", '
+                                                 '"300+2|180+2") or a preset name (tk-blitz, tk-rapid); none with '
+                                                 '--mode'))
     sp.add_argument("--first", choices=("left", "right"),
-                    help="a game: the first player's face (TK-C5; default: left); kilithattu: the team that "
-                         "enters first (KT-4.4; default: left)")
-    sp.add_argument("--mode", choices=_modes(), help="set up a match of this game instead")
+                    help=_("a game: the first player's face (TK-C5; default: left); kilithattu: the team that "
+                           "enters first (KT-4.4; default: left)"))
+    sp.add_argument("--mode", choices=_modes(), help=_("set up a match of this game instead"))
     sp.add_argument("--lead", type=int, metavar="N",
-                    help="kokboru: a lead of more than N points wins at once (KB-14; default 8, 0: never)")
+                    help=_("kokboru: a lead of more than N points wins at once (KB-14; default 8, 0: never)"))
     sp.add_argument("--changeover", type=int, metavar="SECONDS",
-                    help="kilithattu: the changeover between innings, 1..60 seconds (KT-4.4; default 60)")
+                    help=_("kilithattu: the changeover between innings, 1..60 seconds (KT-4.4; default 60)"))
     sp.add_argument("--method", choices=METHODS,
-                    help="kilithattu: how a tie after the extra time is broken (KT-4.6; default lot): sudden "
-                         "(first score wins), lot, draw, referee")
+                    help=_("kilithattu: how a tie after the extra time is broken (KT-4.6; default lot): sudden "
+                           "(first score wins), lot, draw, referee"))
     sp.add_argument("--names", nargs=2, metavar=("LEFT", "RIGHT"),
-                    help="a match: the left and the right team's or rider's names, kept in the clock's log "
-                         "(UTF-8, 39 bytes for both: longer ones are cut) and shown by `sagat state`, "
-                         "`sagat logs show` and the hall")
+                    help=_("a match: the left and the right team's or rider's names, kept in the clock's log "
+                           "(UTF-8, 39 bytes for both: longer ones are cut) and shown by `sagat state`, "
+                           "`sagat logs show` and the hall"))
     sp.set_defaults(func=cmd_new)
-    for name, text in (("start", "start: a game set up, a match's waiting period (or end a changeover early)"),
-                       ("pause", "pause: a running game, logged as paused by the arbiter (a match: `sagat stoppage`)"),
-                       ("resume", "resume: a paused game, or a match after a stoppage"),
-                       ("stoppage", "a match's stoppage: the match time stops until `sagat resume` (KB-16, KT-4.5)"),
-                       ("undo", "a match: take back the last score or card of the period (logged as an undo)"),
-                       ("restart", "a match: the period on back to 0:00, waiting for `sagat start` (KB-3's false "
-                                   "start; only before the period's first score, logged)")):
+    for name, text in (("start", _("start: a game set up, a match's waiting period (or end a changeover early)")),
+                       ("pause", _("pause: a running game, logged as paused by the arbiter (a match: "
+                                   "`sagat stoppage`)")),
+                       ("resume", _("resume: a paused game, or a match after a stoppage")),
+                       ("stoppage", _("a match's stoppage: the match time stops until `sagat resume` (KB-16, "
+                                      "KT-4.5)")),
+                       ("undo", _("a match: take back the last score or card of the period (logged as an undo)")),
+                       ("restart", _("a match: the period on back to 0:00, waiting for `sagat start` (KB-3's false "
+                                     "start; only before the period's first score, logged)"))):
         sp = cmd(name, text)
         link_args(sp)
         sp.set_defaults(func=cmd_pause if name == "pause" else cmd_referee)
-    sp = cmd("score", "a match: points for a side (kokboru 4, 2 or 1; kilithattu 1)")
+    sp = cmd("score", _("a match: points for a side (kokboru 4, 2 or 1; kilithattu 1)"))
     link_args(sp)
-    sp.add_argument("side", choices=("left", "right"), help="the side (face) that scored")
-    sp.add_argument("points", type=int, help="the points: kokboru 4, 2 or 1 (KB-7..10), kilithattu 1 (KT-5.5)")
+    sp.add_argument("side", choices=("left", "right"), help=_("the side (face) that scored"))
+    sp.add_argument("points", type=int, help=_("the points: kokboru 4, 2 or 1 (KB-7..10), kilithattu 1 (KT-5.5)"))
     sp.set_defaults(func=cmd_score)
-    sp = cmd("toss", "a match (kilithattu): the toss's winner, in place of the clock's lot (KT-4.6)")
+    sp = cmd("toss", _("a match (kilithattu): the toss's winner, in place of the clock's lot (KT-4.6)"))
     link_args(sp)
     sp.add_argument("side", choices=("left", "right"),
-                    help="lot 1: the team entering first in the extra time; lot 2: the team that wins")
+                    help=_("lot 1: the team entering first in the extra time; lot 2: the team that wins"))
     sp.set_defaults(func=cmd_toss)
-    sp = cmd("match-time", "a match: set the period's clock in a stoppage, as the referee's watch reads it")
+    sp = cmd("match-time", _("a match: set the period's clock in a stoppage, as the referee's watch reads it"))
     link_args(sp)
     sp.add_argument("time", type=face_ms, metavar="TIME",
-                    help="what the period's face shows: the time left (counting up: elapsed), e.g. 3:20")
+                    help=_("what the period's face shows: the time left (counting up: elapsed), e.g. 3:20"))
     sp.set_defaults(func=cmd_match_time)
-    sp = cmd("card", "a match (kokboru): a warning or a red card for a side (KB-11, KB-12)")
+    sp = cmd("card", _("a match (kokboru): a warning or a red card for a side (KB-11, KB-12)"))
     link_args(sp)
-    sp.add_argument("side", choices=("left", "right"), help="the side (face) carded")
-    sp.add_argument("kind", choices=("warning", "red"), help="warning (a second removes the rider) or red")
+    sp.add_argument("side", choices=("left", "right"), help=_("the side (face) carded"))
+    sp.add_argument("kind", choices=("warning", "red"), help=_("warning (a second removes the rider) or red"))
     sp.set_defaults(func=cmd_card)
-    sp = cmd("result", "enter the result: a match's winner (left, right, none) or a game's (1-0, 0-1, ...)")
+    sp = cmd("result", _("enter the result: a match's winner (left, right, none) or a game's (1-0, 0-1, ...)"))
     link_args(sp)
     sp.add_argument("outcome", metavar="RESULT",
-                    help="a match: left, right or none (a draw); a game (left-right): 1-0, 0-1, 1/2-1/2, +/-, "
-                         "-/+ or -/- (both absent)")
+                    help=_("a match: left, right or none (a draw); a game (left-right): 1-0, 0-1, 1/2-1/2, +/-, "
+                           "-/+ or -/- (both absent)"))
     sp.add_argument("--kazans", metavar="L-R",
-                    help="a game played: the final kazan counts, left's then right's (e.g. 82-79), kept in the "
-                         "result's record; needed for a draw or a win against a fallen flag (TK-R7)")
+                    help=_("a game played: the final kazan counts, left's then right's (e.g. 82-79), kept in the "
+                           "result's record; needed for a draw or a win against a fallen flag (TK-R7)"))
     sp.set_defaults(func=cmd_result)
-    sp = cmd("sync-time", "set the clock's wall time from this PC, so events carry `wall`")
+    sp = cmd("sync-time", _("set the clock's wall time from this PC, so events carry `wall`"))
     link_args(sp)
     sp.set_defaults(func=cmd_sync_time)

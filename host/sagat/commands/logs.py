@@ -10,6 +10,7 @@ import sys
 
 from .. import client
 from ..cliutil import Parser, UserError, adder, arbiter_keys, call, link_args, out
+from ..i18n import _, english, ngettext
 
 
 def _read_log(args: argparse.Namespace, replay: bool = True):
@@ -22,12 +23,13 @@ def _read_log(args: argparse.Namespace, replay: bool = True):
                 with open(args.records, "rb") as fh:
                     data = fh.read()
             except OSError as e:
-                raise UserError(f"cannot read {args.records}: {e.strerror or e}") from None
+                text = _("cannot read {file}: {error}")
+                raise UserError(text.format(file=args.records, error=e.strerror or e)) from None
             if not data:
-                raise UserError(f"{args.records} is empty")
+                raise UserError(_("{file} is empty").format(file=args.records))
             return logs.read_segments([(os.path.basename(args.records), data)], keys, replay)
         if not args.image:
-            raise UserError("give --image FILE (a flash image) or --records FILE (from `sagat logs pull`)")
+            raise UserError(_("give --image FILE (a flash image) or --records FILE (from `sagat logs pull`)"))
         return logs.read_segments(logs.read_image(args.image, args.block_size), keys, replay)
     except logs.LogError as e:
         raise UserError(str(e)) from None
@@ -40,7 +42,7 @@ def _damage(log) -> int:
 
     damage = [p for p in log.problems if p[0] not in (records.P_CHAIN, records.P_KEY)]
     for kind, _seq, detail in damage:
-        print(f"sagat: log damage: {kind}: {detail}", file=sys.stderr)
+        print("sagat: " + _("log damage: {kind}: {detail}").format(kind=kind, detail=detail), file=sys.stderr)
     return 1 if damage else 0
 
 
@@ -49,10 +51,12 @@ def _readable(args: argparse.Namespace, log) -> None:
     hold, is one line (exit 2), not a page of damage or nothing at all."""
     where = args.records or args.image
     if log.records and not log.good:
-        raise UserError(f"{where} is not a sagat log: none of its {log.records} records is a sagat record")
+        raise UserError(_("{file} is not a sagat log: none of its {n} records is a sagat record").format(
+            file=where, n=log.records))
     if args.game is not None and args.game not in log.games():
-        held = ", ".join(map(str, log.games())) or "none"
-        raise UserError(f"no game {args.game} in {where} (its games: {held})")
+        held = ", ".join(map(str, log.games())) or _("none")
+        raise UserError(_("no game {game} in {file} (its games: {games})").format(game=args.game, file=where,
+                                                                                  games=held))
 
 
 def cmd_logs_show(args: argparse.Namespace) -> int:
@@ -105,17 +109,24 @@ def _needs_key(log) -> None:
     at = sealed[0][1]
     set_at = [e["seq"] for e in log.events if e["type"] == "settings" and e.get("origin") == "key_set"
               and at is not None and e["seq"] < at]
-    why = f"the arbiter key set at seq {set_at[-1]}" if set_at else \
-        "an arbiter key (or, if this clock never had one, its records were changed)"
-    raise UserError(f"this log is sealed from seq {at} on with {why}: give the key with --key KEY or "
-                    f"--key-file FILE to verify it")
+    why = _("the arbiter key set at seq {seq}").format(seq=set_at[-1]) if set_at else \
+        _("an arbiter key (or, if this clock never had one, its records were changed)")
+    raise UserError(_("this log is sealed from seq {seq} on with {why}: give the key with --key KEY or "
+                      "--key-file FILE to verify it").format(seq=at, why=why))
 
 
 def cmd_logs_verify(args: argparse.Namespace) -> int:
+    if args.json:  # machine output: its "checks" and "notes" are English in every language
+        with english():
+            return _verify(args)
+    return _verify(args)
+
+
+def _verify(args: argparse.Namespace) -> int:
     from .. import logs
 
     if (args.code is None) != (args.game is None):
-        raise UserError("--code and --game go together: the result code copied from game N's scoresheet")
+        raise UserError(_("--code and --game go together: the result code copied from game N's scoresheet"))
     if args.code is not None and logs.code_problem(args.code):
         raise UserError(f"--code: {logs.code_problem(args.code)}")
     log = _read_log(args)
@@ -130,29 +141,33 @@ def cmd_logs_verify(args: argparse.Namespace) -> int:
             with open(head_path, encoding="utf-8") as fh:
                 head = client.load(fh)
         except (OSError, ValueError) as e:
-            raise UserError(f"cannot read the head {head_path}: {getattr(e, 'strerror', None) or e}") from None
+            raise UserError(_("cannot read the head {file}: {error}").format(
+                file=head_path, error=getattr(e, "strerror", None) or e)) from None
         found = logs.check_head(log, head, keys)
         uid = head.get("uid") if isinstance(head, dict) else None
         want = args.clock or _pulled_uid(args)
         if want is not None and uid != want:
-            found.append(f"head: it is clock {uid}'s, not clock {want}'s")
+            found.append(_("head: it is clock {uid}'s, not clock {want}'s").format(uid=uid, want=want))
         extra += found
         if not found:
-            signed = "signed with the key, " if head.get("mac") else ""
-            notes.append(f"head: clock {uid}: the log reaches its last record (seq {head.get('seq')}), {signed}"
-                         f"as the clock gave it at the pull: nothing was cut off its end")
+            text = _("head: clock {uid}: the log reaches its last record (seq {seq}), signed with the key, as the "
+                     "clock gave it at the pull: nothing was cut off its end") if head.get("mac") else \
+                _("head: clock {uid}: the log reaches its last record (seq {seq}), as the clock gave it at the "
+                  "pull: nothing was cut off its end")
+            notes.append(text.format(uid=uid, seq=head.get("seq")))
     elif args.records and keys and not args.no_head:
-        extra.append("head: none beside the records: a keyed pull's end is proven only by the head.json it saved "
-                     "(--head FILE; --no-head checks the records alone, which cannot show records cut off the end)")
+        extra.append(_("head: none beside the records: a keyed pull's end is proven only by the head.json it "
+                       "saved (--head FILE; --no-head checks the records alone, which cannot show records cut off "
+                       "the end)"))
     elif log.records:
-        notes.append("head: not checked (a pull's head.json proves that nothing was cut off the end; an image or "
-                     "records alone cannot: see docs/log-format.md)")
+        notes.append(_("head: not checked (a pull's head.json proves that nothing was cut off the end; an image "
+                       "or records alone cannot: see docs/log-format.md)"))
     elif args.clock:
-        raise UserError("--clock needs a head: the clock id is in the head.json of a pull")
+        raise UserError(_("--clock needs a head: the clock id is in the head.json of a pull"))
     if args.code is not None:
         ok_code, line = logs.check_code(log, args.game, args.code, keys, unkeyed_ok=True)
         (notes if ok_code else extra).append(line)
-    ok, lines = logs.verify_report(log, extra=extra)
+    ok, lines = logs.verify_report(log, extra=extra, translate=not args.json)
     if ok:
         lines += notes
     if args.json:
@@ -176,8 +191,9 @@ def cmd_logs_export(args: argparse.Namespace) -> int:
             with open(args.output, "w", encoding="utf-8", newline="") as fh:
                 fh.write(text)
         except OSError as e:
-            raise UserError(f"cannot write {args.output}: {e.strerror or e}") from None
-        print(f"{len(events)} events written to {args.output}", file=sys.stderr)
+            raise UserError(_("cannot write {file}: {error}").format(file=args.output, error=e.strerror or e)) \
+                from None
+        print(_("{n} events written to {file}").format(n=len(events), file=args.output), file=sys.stderr)
     else:
         sys.stdout.write(text)
     return _damage(log)
@@ -186,13 +202,15 @@ def cmd_logs_export(args: argparse.Namespace) -> int:
 def _out_dir(path: str) -> None:
     """A pull's --out: a folder that exists or can be made, checked before the clock is asked anything."""
     if os.path.exists(path) and not os.path.isdir(path):
-        raise UserError(f"--out {path}: not a folder (a pull writes records.bin, head.json and events.jsonl in it)")
+        raise UserError(_("--out {dir}: not a folder (a pull writes records.bin, head.json and events.jsonl in "
+                          "it)").format(dir=path))
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
-        raise UserError(f"--out {path}: cannot make the folder: {e.strerror or e}") from None
+        raise UserError(_("--out {dir}: cannot make the folder: {error}").format(dir=path, error=e.strerror or e)) \
+            from None
     if not os.access(path, os.W_OK | os.X_OK):
-        raise UserError(f"--out {path}: the folder is not writable")
+        raise UserError(_("--out {dir}: the folder is not writable").format(dir=path))
 
 
 def _pulled_text(figures: dict) -> str:
@@ -201,9 +219,10 @@ def _pulled_text(figures: dict) -> str:
     bring 36 records."""
     n, k = figures.get("records", figures["pulled"]), figures.get("anchors", 0)
     if n == 0 and k == 0:
-        return "no new records (the folder holds the whole log)"
-    text = f"{n} new record{'' if n == 1 else 's'} (seq {figures['first']}..{figures['last']})"
-    return text + (f" + {k} segment anchor{'' if k == 1 else 's'}" if k else "")
+        return _("no new records (the folder holds the whole log)")
+    text = ngettext("{n} new record (seq {first}..{last})", "{n} new records (seq {first}..{last})", n).format(
+        n=n, first=figures["first"], last=figures["last"])
+    return text + (ngettext(" + {k} segment anchor", " + {k} segment anchors", k).format(k=k) if k else "")
 
 
 def cmd_logs_pull(args: argparse.Namespace) -> int:
@@ -214,7 +233,8 @@ def cmd_logs_pull(args: argparse.Namespace) -> int:
     return out(
         args,
         figures,
-        _pulled_text(figures) + f", {figures['events']} events in {os.path.join(args.out, 'events.jsonl')}",
+        _pulled_text(figures) + _(", {n} events in {file}").format(n=figures["events"],
+                                                                    file=os.path.join(args.out, "events.jsonl")),
     )
 
 
@@ -227,15 +247,17 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
         with open(raw, "rb") as fh:
             data = fh.read()
     except OSError as e:
-        raise UserError(f"erase needs a pull to keep: cannot read {raw}: {e.strerror or e}") from None
+        raise UserError(_("erase needs a pull to keep: cannot read {file}: {error}").format(
+            file=raw, error=e.strerror or e)) from None
     log = logs.read_segments([("records.bin", data)], arbiter_keys(args), replay=True)
     ok, lines = logs.verify_report(log)
     if not ok:
-        raise UserError(f"the pulled copy in {args.pulled} does not verify ({lines[0]}): nothing erased")
+        raise UserError(_("the pulled copy in {dir} does not verify ({why}): nothing erased").format(
+            dir=args.pulled, why=lines[0]))
     upto = log.last_seq
     finished = sorted({e["game"] for e in log.events if e["type"] == "result"})
     if not finished:
-        raise UserError("the pulled copy has no finished game: nothing to erase")
+        raise UserError(_("the pulled copy has no finished game: nothing to erase"))
     game = finished[-1]
     total = 0
 
@@ -249,7 +271,8 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
         nonlocal total
         uid = clock.request("identify").get("uid")
         if pulled_uid is None or pulled_uid != uid:
-            raise UserError(f"{args.pulled} was not pulled from this clock ({uid}): nothing erased")
+            raise UserError(_("{dir} was not pulled from this clock ({uid}): nothing erased").format(
+                dir=args.pulled, uid=uid))
         while True:
             ans = clock.request("log.erase", auth=True, upto_seq=upto, game=game)
             total += ans.get("erased", 0)
@@ -259,68 +282,72 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
     ans = call(args, run)
     if not total:
         return out(args, {"erased_segments": 0, "first": ans.get("first"), "stopped": ans.get("stopped")},
-                    f"nothing erased: no segment holds only games up to {game} (pulled and verified up to seq "
-                    f"{upto}); the clock's log starts at seq {ans.get('first')}")
+                    _("nothing erased: no segment holds only games up to {game} (pulled and verified up to seq "
+                      "{upto}); the clock's log starts at seq {first}").format(game=game, upto=upto,
+                                                                               first=ans.get("first")))
     return out(args, {"erased_segments": total, "first": ans.get("first"), "stopped": ans.get("stopped")},
-                f"{total} segment(s) of games up to {game} erased (pulled and verified up to seq {upto}); "
-                f"the clock's log now starts at seq {ans.get('first')}")
+                _("{n} segment(s) of games up to {game} erased (pulled and verified up to seq {upto}); "
+                  "the clock's log now starts at seq {first}").format(n=total, game=game, upto=upto,
+                                                                      first=ans.get("first")))
 
 
 def _log_source(sp: argparse.ArgumentParser) -> None:
     source = sp.add_mutually_exclusive_group()  # one log at a time: both would leave one unread
-    source.add_argument("--image", metavar="FILE", help="a littlefs image: the simulator's flash or a board's dump")
-    source.add_argument("--records", metavar="FILE", help="the records.bin that `sagat logs pull` saved")
+    source.add_argument("--image", metavar="FILE",
+                        help=_("a littlefs image: the simulator's flash or a board's dump"))
+    source.add_argument("--records", metavar="FILE", help=_("the records.bin that `sagat logs pull` saved"))
     sp.add_argument("--block-size", type=int, default=None, metavar="BYTES",
-                    help="the image's block size in bytes (default: detected; 4096 for a Pico's or the sim's)")
+                    help=_("the image's block size in bytes (default: detected; 4096 for a Pico's or the sim's)"))
     sp.add_argument("--key", action="append", metavar="KEY",
-                    help="the arbiter key the log's chain is keyed with, to check the chain (repeat it for keys "
-                         "used before)")
-    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
+                    help=_("the arbiter key the log's chain is keyed with, to check the chain (repeat it for keys "
+                           "used before)"))
+    sp.add_argument("--key-file", metavar="FILE", help=_("read the arbiter key from FILE (instead of --key)"))
 
 
 def add(subparsers) -> None:
     """Adds `sagat logs` and its actions: show, pull, erase, verify, export."""
     cmd = adder(subparsers)
-    lp = cmd("logs", "read, verify and export a clock's log",
-             "A clock's log: pull it over serial, show, verify and export it (from a pull's records.bin or a "
-             "flash image), erase what a pull saved. See docs/arbiter-guide.md.")
+    lp = cmd("logs", _("read, verify and export a clock's log"),
+             _("A clock's log: pull it over serial, show, verify and export it (from a pull's records.bin or a "
+               "flash image), erase what a pull saved. See docs/arbiter-guide.md."))
     lsub = lp.add_subparsers(dest="logs_command", metavar="ACTION", parser_class=Parser, required=True)
-    sp = cmd("show", "every event, as a table per game or JSON lines", parent=lsub)
+    sp = cmd("show", _("every event, as a table per game or JSON lines"), parent=lsub)
     _log_source(sp)
     sp.add_argument("--json", action="store_true",
-                    help="one JSON object per event (fields: docs/design.md, contract 3)")
-    sp.add_argument("--game", type=int, metavar="N", help="only game N (games count from 1)")
-    sp.add_argument("--checkpoints", action="store_true", help="also the checkpoint records")
+                    help=_("one JSON object per event (fields: docs/design.md, contract 3)"))
+    sp.add_argument("--game", type=int, metavar="N", help=_("only game N (games count from 1)"))
+    sp.add_argument("--checkpoints", action="store_true", help=_("also the checkpoint records"))
     sp.set_defaults(func=cmd_logs_show)
-    sp = cmd("pull", "copy the clock's log over serial (resumes an interrupted pull)",
-             "Copy the clock's log over serial into DIR: records.bin, events.jsonl and head.json (the clock's "
-             "signed last record: with a key set, --key is needed for it). A second pull adds only what is new.",
+    sp = cmd("pull", _("copy the clock's log over serial (resumes an interrupted pull)"),
+             _("Copy the clock's log over serial into DIR: records.bin, events.jsonl and head.json (the clock's "
+               "signed last record: with a key set, --key is needed for it). A second pull adds only what is new."),
              parent=lsub)
     link_args(sp)
     sp.add_argument("--out", default="sagat-log", metavar="DIR",
-                    help="the folder for records.bin, events.jsonl and head.json (default: sagat-log)")
+                    help=_("the folder for records.bin, events.jsonl and head.json (default: sagat-log)"))
     sp.set_defaults(func=cmd_logs_pull)
-    sp = cmd("erase", "erase finished games on the clock that a pull saved and verifies", parent=lsub)
+    sp = cmd("erase", _("erase finished games on the clock that a pull saved and verifies"), parent=lsub)
     link_args(sp)
     sp.add_argument("--pulled", default="sagat-log", metavar="DIR",
-                    help="the folder `sagat logs pull` wrote (default: sagat-log)")
+                    help=_("the folder `sagat logs pull` wrote (default: sagat-log)"))
     sp.set_defaults(func=cmd_logs_erase)
-    sp = cmd("verify", "check every CRC and chain link and replay every game; exit 1 if broken",
-             "Check a log: every record's CRC, the sequence, the chain (with --key), a replay of every game, and "
-             "a pull's head. Prints OK, or BROKEN at seq N and exits 1.", parent=lsub)
-    sp.add_argument("--head", metavar="FILE", help="the head a pull saved (default: head.json beside --records)")
-    sp.add_argument("--no-head", action="store_true", help="check the records alone (a cut end goes unseen)")
-    sp.add_argument("--clock", metavar="UID", help="the clock the log must be from (its id, as `sagat info` shows)")
-    sp.add_argument("--game", type=int, metavar="N", help="with --code: the game whose scoresheet has the code")
-    sp.add_argument("--code", metavar="CODE", help="the result code the faces showed for --game (six digits)")
+    sp = cmd("verify", _("check every CRC and chain link and replay every game; exit 1 if broken"),
+             _("Check a log: every record's CRC, the sequence, the chain (with --key), a replay of every game, and "
+               "a pull's head. Prints OK, or BROKEN at seq N and exits 1."), parent=lsub)
+    sp.add_argument("--head", metavar="FILE", help=_("the head a pull saved (default: head.json beside --records)"))
+    sp.add_argument("--no-head", action="store_true", help=_("check the records alone (a cut end goes unseen)"))
+    sp.add_argument("--clock", metavar="UID",
+                    help=_("the clock the log must be from (its id, as `sagat info` shows)"))
+    sp.add_argument("--game", type=int, metavar="N", help=_("with --code: the game whose scoresheet has the code"))
+    sp.add_argument("--code", metavar="CODE", help=_("the result code the faces showed for --game (six digits)"))
     _log_source(sp)
-    sp.add_argument("--json", action="store_true", help="the verdict and every problem as one JSON object")
+    sp.add_argument("--json", action="store_true", help=_("the verdict and every problem as one JSON object"))
     sp.set_defaults(func=cmd_logs_verify)
-    sp = cmd("export", "write the events as CSV or JSON lines", parent=lsub)
+    sp = cmd("export", _("write the events as CSV or JSON lines"), parent=lsub)
     _log_source(sp)
     sp.add_argument("--format", choices=("csv", "json"), default="csv",
-                    help="csv (default: one row per event) or json (contract 3 JSON lines)")
-    sp.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
-    sp.add_argument("--game", type=int, metavar="N", help="only game N (games count from 1)")
-    sp.add_argument("--checkpoints", action="store_true", help="also the checkpoint records")
+                    help=_("csv (default: one row per event) or json (contract 3 JSON lines)"))
+    sp.add_argument("-o", "--output", metavar="FILE", help=_("write here instead of standard output"))
+    sp.add_argument("--game", type=int, metavar="N", help=_("only game N (games count from 1)"))
+    sp.add_argument("--checkpoints", action="store_true", help=_("also the checkpoint records"))
     sp.set_defaults(func=cmd_logs_export)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..cliutil import UserError, adder, arbiter_keys, check_round, out
+from ..i18n import LANGUAGES, _
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -13,6 +14,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         import matplotlib  # noqa: F401
     except ImportError:
         raise UserError("sagat report draws its plots with matplotlib: pip install 'sagat[report]'") from None
+    from ..hall import lang as L
     from ..hall import pairings as P
     from ..hall import pgn, report
 
@@ -28,7 +30,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         if trf_file:
             pairs, source, event["round"] = P.load(trf_file, event["round"])
         moves = pgn.read_moves(args.moves) if args.moves else None
-        figures = report.build(args.sources, args.out, keys, pairs, event, moves, source, info.get("clocks"))
+        figures = report.build(args.sources, args.out, keys, pairs, event, moves, source, info.get("clocks"),
+                               args.lang or L.from_env())
     except (report.ReportError, P.PairingsError, pgn.PgnError) as e:
         raise UserError(str(e)) from None
     # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)
@@ -51,27 +54,32 @@ def cmd_report(args: argparse.Namespace) -> int:
 def add(subparsers) -> None:
     """Adds `sagat report`."""
     cmd = adder(subparsers)
-    sp = cmd("report", "a page per game from pulled logs (time-use plot, flag-fall certificate), and the round's",
-             "From what `sagat logs pull` or `sagat hall` saved: a page per game with the time-use plot of both "
-             "sides, the flag-fall certificate and the events, its clock record as PGN, and index.html with the "
-             "round's results table (also round.csv, and round.trf for the pairing program). Exit code 1 "
-             "when a log does NOT verify (under the key given, or damaged where no key is needed to see it; the "
-             "pages are written all the same), else 0. See docs/hall.md.")
+    sp = cmd("report", _("a page per game from pulled logs (time-use plot, flag-fall certificate), and the round's"),
+             _("From what `sagat logs pull` or `sagat hall` saved: a page per game with the time-use plot of both "
+               "sides, the flag-fall certificate and the events, its clock record as PGN, and index.html with the "
+               "round's results table (also round.csv, and round.trf for the pairing program). Exit code 1 "
+               "when a log does NOT verify (under the key given, or damaged where no key is needed to see it; the "
+               "pages are written all the same), else 0. See docs/hall.md."))
     sp.add_argument("sources", nargs="+", metavar="DIR",
-                    help="a pulled log's folder (records.bin, head.json), or a folder of them (sagat hall --out)")
-    sp.add_argument("--out", default="sagat-report", metavar="DIR", help="where the pages go (default: sagat-report)")
+                    help=_("a pulled log's folder (records.bin, head.json), or a folder of them (sagat hall --out)"))
+    sp.add_argument("--out", default="sagat-report", metavar="DIR",
+                    help=_("where the pages go (default: sagat-report)"))
     sp.add_argument("--pairings", metavar="FILE",
-                    help="the round's pairings: a CSV file (board, left player, right player) or the pairing "
+                    help=_("the round's pairings: a CSV file (board, left player, right player) or the pairing "
                          "program's TRF (its round --round; round.trf then updates that file); default: those the "
-                         "hall was given (round.json in its folder)")
-    sp.add_argument("--event", metavar="NAME", help="the event's name (default: the hall's --event)")
-    sp.add_argument("--round", type=int, metavar="N", help="the round's number (default: the hall's --round)")
-    sp.add_argument("--date", metavar="YYYY-MM-DD", help="the round's date (default: the hall's)")
-    sp.add_argument("--site", metavar="PLACE", help="where it is played (the PGN's Site, the TRF's city)")
+                         "hall was given (round.json in its folder)"))
+    sp.add_argument("--event", metavar="NAME", help=_("the event's name (default: the hall's --event)"))
+    sp.add_argument("--round", type=int, metavar="N", help=_("the round's number (default: the hall's --round)"))
+    sp.add_argument("--date", metavar="YYYY-MM-DD", help=_("the round's date (default: the hall's)"))
+    sp.add_argument("--site", metavar="PLACE", help=_("where it is played (the PGN's Site, the TRF's city)"))
     sp.add_argument("--moves", metavar="FILE",
-                    help="the scoresheets' moves as PGN (one game, or the round's with [Board \"N\"] tags): each "
-                         "game's PGN then has the clock's times on its moves (docs/pgn.md)")
-    sp.add_argument("--key", action="append", metavar="KEY", help="the arbiter key the logs are chained with")
-    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
-    sp.add_argument("--json", action="store_true", help="the figures as JSON")
+                    help=_("the scoresheets' moves as PGN (one game, or the round's with [Board \"N\"] tags): each "
+                         "game's PGN then has the clock's times on its moves (docs/pgn.md)"))
+    sp.add_argument("--key", action="append", metavar="KEY", help=_("the arbiter key the logs are chained with"))
+    sp.add_argument("--key-file", metavar="FILE", help=_("read the arbiter key from FILE (instead of --key)"))
+    sp.add_argument("--lang", choices=LANGUAGES,
+                    help=_("the pages' language: kk (Kazakh), ru (Russian), ky (Kyrgyz), en (English); the "
+                           "dates, numbers, the flag-fall certificate and the plot's axes with them (default: the "
+                           "environment's, LANGUAGE, LC_ALL, LC_MESSAGES or LANG, if one of these; else en)"))
+    sp.add_argument("--json", action="store_true", help=_("the figures as JSON"))
     sp.set_defaults(func=cmd_report)

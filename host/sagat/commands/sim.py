@@ -7,6 +7,7 @@ import os
 import sys
 
 from ..cliutil import UserError
+from ..i18n import _
 
 
 def _out_file(option: str, path: str) -> None:
@@ -82,33 +83,33 @@ def add(subparsers) -> None:
     from ..sim import actions_help
 
     sp = subparsers.add_parser(
-        "sim", help="run the clock in the simulator (interactive, or a script)",
-        description="The clock's firmware on the MicroPython unix port: its faces in this terminal and "
-                    "its keys (space start/pause, a or z left lever, l or / right lever, m menu, +/-, q off), "
-                    "or a script of timed actions. Its flash (settings, log) persists in "
-                    "~/.local/share/sagat/sim-flash.img; a script without --flash plays on a fresh flash.",
+        "sim", help=_("run the clock in the simulator (interactive, or a script)"),
+        description=_("The clock's firmware on the MicroPython unix port: its faces in this terminal and "
+                      "its keys (space start/pause, a or z left lever, l or / right lever, m menu, +/-, q off), "
+                      "or a script of timed actions. Its flash (settings, log) persists in "
+                      "~/.local/share/sagat/sim-flash.img; a script without --flash plays on a fresh flash."),
         epilog=actions_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     sp.add_argument(
         "--flash", metavar="IMAGE",
-        help="the sim board's flash, a littlefs image (default: ~/.local/share/sagat/sim-flash.img; with --script: "
-             "a fresh one)"
+        help=_("the sim board's flash, a littlefs image (default: ~/.local/share/sagat/sim-flash.img; with --script: "
+               "a fresh one)")
     )
-    sp.add_argument("--script", metavar="FILE", help="play a JSON-lines script of timed actions, then exit")
-    sp.add_argument("--virtual", action="store_true", help="in virtual time: a 5-hour game takes seconds")
+    sp.add_argument("--script", metavar="FILE", help=_("play a JSON-lines script of timed actions, then exit"))
+    sp.add_argument("--virtual", action="store_true", help=_("in virtual time: a 5-hour game takes seconds"))
     sp.add_argument("--log-json", metavar="FILE",
-                    help="with --script: write the games played to FILE, one JSON event a line (docs/design.md, "
-                         "contract 3)")
+                    help=_("with --script: write the games played to FILE, one JSON event a line (docs/design.md, "
+                           "contract 3)"))
     sp.add_argument("--heap", metavar="SIZE", help=argparse.SUPPRESS)  # e.g. 64k: the memory budget test
     sp.add_argument("--serial", action="store_true",
-                    help="answer the protocol on a pseudo-terminal (its path is printed), like a board's USB serial")
-    sp.add_argument("--headless", action="store_true", help="with --serial: no faces, no keys")
+                    help=_("answer the protocol on a pseudo-terminal (its path is printed), like a board's USB serial"))
+    sp.add_argument("--headless", action="store_true", help=_("with --serial: no faces, no keys"))
     sp.add_argument("--play", type=int, metavar="SEED",
-                    help="with --serial: a random player moves in every game: the side to move presses its lever "
-                         "after a think time drawn from --think (the same SEED, the same times)")
+                    help=_("with --serial: a random player moves in every game: the side to move presses its lever "
+                           "after a think time drawn from --think (the same SEED, the same times)"))
     sp.add_argument("--think", default="1-4", metavar="MIN-MAX",
-                    help="with --play: the think time's range in seconds (default: 1-4; e.g. 0.3-1.5)")
+                    help=_("with --play: the think time's range in seconds (default: 1-4; e.g. 0.3-1.5)"))
     sp.add_argument("--oled", choices=("diff", "full"),
-                    help="also drive two OLED faces as a board does, on a modelled 400 kHz I2C bus, so the loop's "
-                         "measured gap (sagat info) includes their bus time: diff sends only what changed (the "
-                         "firmware's way), full both whole frames at every refresh")
+                    help=_("also drive two OLED faces as a board does, on a modelled 400 kHz I2C bus, so the loop's "
+                           "measured gap (sagat info) includes their bus time: diff sends only what changed (the "
+                           "firmware's way), full both whole frames at every refresh"))
     sp.set_defaults(func=cmd_sim)

@@ -9,6 +9,7 @@ from sagatfw.core import presets, tcparse
 from sagatfw.core import timecontrol as tcm
 
 from ..cliutil import UserError, adder, call, duration, out
+from ..i18n import _
 
 _MODES = {tcm.SUDDEN: "sudden death", tcm.FISCHER: "Fischer", tcm.DELAY: "delay", tcm.BRONSTEIN: "Bronstein"}
 
@@ -100,25 +101,25 @@ def cmd_tc(args: argparse.Namespace) -> int:
 def add(subparsers) -> None:
     """Adds `sagat presets` and `sagat tc`."""
     cmd = adder(subparsers)
-    sp = cmd("presets", "list the presets (built-in, and the clock's with --port); push one to a slot",
-             "The built-in time controls (toguz kumalak's first), and with --port the clock's user presets. "
-             "`sagat presets push SLOT NAME TC` writes a user preset to the clock.")
+    sp = cmd("presets", _("list the presets (built-in, and the clock's with --port); push one to a slot"),
+             _("The built-in time controls (toguz kumalak's first), and with --port the clock's user presets. "
+               "`sagat presets push SLOT NAME TC` writes a user preset to the clock."))
     sp.add_argument("action", nargs="?", choices=("list", "push"), default="list",
-                    help="list (default) or push")
+                    help=_("list (default) or push"))
     sp.add_argument("rest", nargs="*", metavar="SLOT NAME TC",
-                    help="for push: the slot (a number), the preset's name and its TimeControl string")
+                    help=_("for push: the slot (a number), the preset's name and its TimeControl string"))
     sp.add_argument("--port", metavar="PORT",
-                    help="also the user presets on the clock at this serial port (push: the clock to write to)")
+                    help=_("also the user presets on the clock at this serial port (push: the clock to write to)"))
     sp.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
-                    help="seconds to wait for each answer (default: 3)")
+                    help=_("seconds to wait for each answer (default: 3)"))
     sp.add_argument("--key", action="append", metavar="KEY",
-                    help="push: the arbiter key, once one is set on the clock (it signs the change)")
-    sp.add_argument("--key-file", metavar="FILE", help="read the arbiter key from FILE (instead of --key)")
-    sp.add_argument("--json", action="store_true", help="one JSON object per line")
+                    help=_("push: the arbiter key, once one is set on the clock (it signs the change)"))
+    sp.add_argument("--key-file", metavar="FILE", help=_("read the arbiter key from FILE (instead of --key)"))
+    sp.add_argument("--json", action="store_true", help=_("one JSON object per line"))
     sp.set_defaults(func=cmd_presets)
-    sp = cmd("tc", "check and explain a TimeControl string or preset name",
-             "Check a TimeControl string (docs/timecontrol.md) or a preset name and explain it; no clock needed.")
-    sp.add_argument("control", help='a TimeControl string in seconds, e.g. 420, "40/5400+30:1800+30", '
-                                    '"300+2|180+2", or a preset name, e.g. tk-blitz')
-    sp.add_argument("--json", action="store_true", help="the canonical string and each side's, as JSON")
+    sp = cmd("tc", _("check and explain a TimeControl string or preset name"),
+             _("Check a TimeControl string (docs/timecontrol.md) or a preset name and explain it; no clock needed."))
+    sp.add_argument("control", help=_('a TimeControl string in seconds, e.g. 420, "40/5400+30:1800+30", '
+                                      '"300+2|180+2", or a preset name, e.g. tk-blitz'))
+    sp.add_argument("--json", action="store_true", help=_("the canonical string and each side's, as JSON"))
     sp.set_defaults(func=cmd_tc)

@@ -51,7 +51,7 @@ def _listen(host: str, port: int) -> socket.socket:
 def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairings_file: str | None, host: str,
         http_port: int, out_dir: str | None, usb: bool, browser: bool, timeout: float = 2.0,
         publish: str | None = None, subscribe: str | None = None, name: str | None = None,
-        event: dict | None = None, sim_think: str | None = None) -> int:
+        event: dict | None = None, sim_think: str | None = None, lang: str | None = None) -> int:
     try:
         import uvicorn
 
@@ -154,7 +154,7 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
 
                 webbrowser.open(url)
             servers: list = []  # (the server, once made: the pages' streams end when it stops)
-            app = make_app(hall, host, token, stopping=lambda: bool(servers) and servers[0].should_exit)
+            app = make_app(hall, host, token, stopping=lambda: bool(servers) and servers[0].should_exit, lang=lang)
             server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
             servers.append(server)
             server.run(sockets=[sock])

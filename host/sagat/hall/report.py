@@ -24,6 +24,7 @@ from sagatfw.log import records as R
 
 from .. import client, logs
 from . import MAX_ROUND, is_date
+from . import lang as L
 
 CSS = """body{font:16px/1.4 system-ui,"DejaVu Sans",sans-serif;margin:2rem;max-width:70rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.2rem .5rem;text-align:left}
@@ -64,12 +65,13 @@ def _board(label: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _board_title(label: str) -> str:
+def _board_title(label: str, lang: str = "en") -> str:
     """A game page's heading: "Board 8 (clock e6614103e7)" for a folder the hall named, else the folder."""
     m = re.fullmatch(r"board-0*([0-9]+)(?:-(.+))?", label)
     if not m:
         return label
-    return f"Board {m.group(1)}" + (f" (clock {m.group(2)})" if m.group(2) else "")
+    w = L.words(lang)
+    return w("board_clock", n=m.group(1), clock=m.group(2)) if m.group(2) else w("board_title", n=m.group(1))
 
 
 def _board_cell(label: str) -> str:
@@ -125,21 +127,33 @@ def _flag_marks(events: list[dict]) -> list[tuple[dict, float]]:
     return out
 
 
-def _no_move_figure(events: list[dict], title: str):
+def _side(side, lang: str) -> str:
+    """left, right in lang (anything else as it is)."""
+    return L.words(lang)(f"side_{side}") if side in ("left", "right") else str(side)
+
+
+def _clock(ms: int, lang: str) -> str:
+    """A clock time (M:SS.mmm) with lang's decimal sign."""
+    return L.decimal_comma(logs.clock_text(ms), lang)
+
+
+def _no_move_figure(events: list[dict], title: str, lang: str = "en"):
     """A game without a completed move (a forfeit before the start, TK-R4, or a flag before the first
     press): what happened, in words, instead of two empty axes."""
     from matplotlib.figure import Figure
 
-    lines = ["no move was made in this game: there is no time use to plot"]
+    w = L.words(lang)
+    lines = [w("plot_no_move")]
     for e in events:
         if e["type"] == "flag":
-            lines.append(f"flag {e.get('side')} ({e.get('order')}) fell at t = {logs.clock_text(e['t'])}")
+            lines.append(w("plot_flag_fell", side=_side(e.get("side"), lang), order=e.get("order"),
+                           t=_clock(e["t"], lang)))
     results = [e for e in events if e["type"] == "result"]
     if results:
         r = results[-1]
-        lines.append(f"the result {r.get('result') or r.get('winner')} was entered at t = {logs.clock_text(r['t'])}")
+        lines.append(w("plot_result_at", result=r.get("result") or r.get("winner"), t=_clock(r["t"], lang)))
     else:
-        lines.append("no result is in this log")
+        lines.append(w("plot_no_result"))
     fig = Figure(figsize=(9, 2.6))
     ax = fig.add_subplot()
     ax.set_axis_off()
@@ -149,7 +163,7 @@ def _no_move_figure(events: list[dict], title: str):
     return fig
 
 
-def _figure(events: list[dict], title: str):
+def _figure(events: list[dict], title: str, lang: str = "en"):
     """The time-use figure of a game (a matplotlib Figure, not shown nor saved): time left after each
     move above, time used per move below, each flag a dashed line where it fell, labelled at its own
     height, and its point at 0 marked above the axis' lower bound."""
@@ -157,8 +171,9 @@ def _figure(events: list[dict], title: str):
     from matplotlib.ticker import MaxNLocator
 
     moves = turns(events)
+    w = L.words(lang)
     if not moves["left"] and not moves["right"]:
-        return _no_move_figure(events, title)
+        return _no_move_figure(events, title, lang)
     fig = Figure(figsize=(9, 6))
     top, bottom = fig.subplots(2, 1, sharex=True)
     peak = 0.0
@@ -167,9 +182,9 @@ def _figure(events: list[dict], title: str):
         xs = [n for n, _u, _r in m]
         left_min = [r / 60000 for _n, _u, r in m]
         peak = max([peak, *left_min])
-        top.plot(xs, left_min, marker="o", ms=3, label=side, color=SIDE_COLOURS[side])
+        top.plot(xs, left_min, marker="o", ms=3, label=_side(side, lang), color=SIDE_COLOURS[side])
         off = -0.2 if side == "left" else 0.2
-        bottom.bar([x + off for x in xs], [u / 1000 for _n, u, _r in m], width=0.4, label=side,
+        bottom.bar([x + off for x in xs], [u / 1000 for _n, u, _r in m], width=0.4, label=_side(side, lang),
                    color=SIDE_COLOURS[side])
     flags = _flag_marks(events)
     for i, (e, x) in enumerate(flags):
@@ -179,10 +194,16 @@ def _figure(events: list[dict], title: str):
         if n:  # its line goes on to 0 where the flag fell
             top.plot([n, x], [moves[side][n - 1][2] / 60000, 0], ls=":", color=SIDE_COLOURS[side])
         top.plot([x], [0], ls="none", marker="X", ms=9, color=FLAG_COLOUR, markeredgecolor=SIDE_COLOURS[side],
-                 zorder=5, label="flag: the time reached 0" if i == 0 else None)
-    top.set_ylabel("time left after the move (min)")
-    bottom.set_ylabel("time used for the move (s)")
-    bottom.set_xlabel("move (each side's own count)")
+                 zorder=5, label=w("plot_flag") if i == 0 else None)
+    top.set_ylabel(w("plot_left"))
+    bottom.set_ylabel(w("plot_used"))
+    bottom.set_xlabel(w("plot_move"))
+    if lang != "en":  # the axes' numbers with lang's decimal comma (2,5 min)
+        from matplotlib.ticker import FuncFormatter
+
+        for ax in (top, bottom):
+            ax.yaxis.set_major_formatter(FuncFormatter(
+                lambda v, _pos: L.decimal_comma(f"{v:.6g}", lang).replace("-", "\u2212")))
     bottom.xaxis.set_major_locator(MaxNLocator(integer=True))  # moves: whole numbers (shared with the top)
     top.set_title(title, parse_math=False)  # a folder's name: plain text, never mathtext (a `$` in it)
     top.grid(alpha=0.3)
@@ -197,22 +218,23 @@ def _figure(events: list[dict], title: str):
         x0, x1 = top.get_xlim()
         for i, (e, x) in enumerate(flags):
             right = x > (x0 + x1) / 2  # the label on the side of its line that has room
-            top.text(x, 0.97 - 0.1 * i, f"{' ' if not right else ''}flag {e['side']} ({e.get('order')}), "
-                     f"t = {logs.clock_text(e['t'])}{' ' if right else ''}", transform=top.get_xaxis_transform(),
+            label = w("plot_flag_text", side=_side(e["side"], lang), order=e.get("order"), t=_clock(e["t"], lang))
+            top.text(x, 0.97 - 0.1 * i, f"{' ' if not right else ''}{label}{' ' if right else ''}",
+                     transform=top.get_xaxis_transform(),
                      ha="right" if right else "left", va="top", color=FLAG_COLOUR, clip_on=True, parse_math=False)
     top.legend(loc="best")
     fig.tight_layout()
     return fig
 
 
-def plot(events: list[dict], path: str, title: str) -> None:
+def plot(events: list[dict], path: str, title: str, lang: str = "en") -> None:
     """The game's time-use figure (_figure) saved as PNG at path (the game's page links it)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    fig = _figure(events, title)
+    fig = _figure(events, title, lang)
     FigureCanvasAgg(fig)
     fig.savefig(path, dpi=100)
 
@@ -238,36 +260,40 @@ def check(log, extra: list[str], keys: list[bytes]) -> tuple[str, list[str]]:
     return "failed", [SEALED + "; and without it, it is damaged:"] + other[:10]
 
 
-def _verdict(status: str) -> str:
+def _verdict(status: str, lang: str = "en") -> str:
     """The log's verdict as HTML: "verified" only under a key given (else anybody could have written it)."""
-    return {"verified": "<span class=ok>verified</span>",
-            "unkeyed": "<span class=unkeyed>chain intact, authorship unproven</span>",
-            "sealed": "<span class=unkeyed>not checked</span>"}.get(
-        status, "<span class=bad>NOT verified</span>")
+    w = L.words(lang)
+    return {"verified": f"<span class=ok>{_e(w('verified'))}</span>",
+            "unkeyed": f"<span class=unkeyed>{_e(w('unkeyed'))}</span>",
+            "sealed": f"<span class=unkeyed>{_e(w('sealed'))}</span>"}.get(
+        status, f"<span class=bad>{_e(w('failed'))}</span>")
 
 
 def _e(x) -> str:
     return html.escape("" if x is None else str(x))
 
 
-def _event_line(event: dict | None) -> str:
+def _event_line(event: dict | None, lang: str = "en") -> str:
     """The event, the round and the date, as a heading's second line ('' when none is known)."""
     event = event or {}
-    bits = [event.get("name"), f"round {event['round']}" if event.get("round") else None, event.get("date")]
+    bits = [event.get("name"), L.words(lang)("round_n", n=event["round"]) if event.get("round") else None,
+            L.date_text(event.get("date"), lang)]
     return " &middot; ".join(_e(b) for b in bits if b)
 
 
-def _flags_text(flags: list[dict]) -> str:
-    """Who flagged, the first marked: "left (1st), right"."""
+def _flags_text(flags: list[dict], lang: str = "en") -> str:
+    """Who flagged, the first marked: "left (1st), right" (round.csv's: in English)."""
     if not flags:
         return ""
     order = sorted(flags, key=lambda e: e.get("order") or 99)
-    return ", ".join(e["side"] + (" (1st)" if i == 0 and len(order) > 1 else "") for i, e in enumerate(order))
+    first = L.words(lang)("first_mark")
+    return ", ".join(_side(e["side"], lang) + (f" ({first})" if i == 0 and len(order) > 1 else "")
+                     for i, e in enumerate(order))
 
 
 def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tuple[str, list[str]],
                head_note: str, keys: list[bytes], png: str, event: dict | None = None,
-               pgn_name: str | None = None) -> tuple[str, dict]:
+               pgn_name: str | None = None, lang: str = "en") -> tuple[str, dict]:
     start = next((e for e in evs if e["type"] == "game_start"), None)
     setup = next((e for e in evs if e.get("tc")), start)
     result = [e for e in evs if e["type"] == "result"]
@@ -277,64 +303,72 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
     res_rec = (log.results.get(game) or [None])[-1]
     code = R.result_code(res_rec[1]) if res_rec else None
     keyed = bool(res_rec and res_rec[3])
-    rows = []
+    w = L.words(lang)
+    rows = []  # (the row's key, its heading, its text; the log's and the head's as HTML)
     if flags:
         first = min(flags, key=lambda e: e.get("order") or 99)
-        rows.append(("fell first", f"{first['side']} at t = {logs.clock_text(first['t'])} (game time by the clock's "
-                                   f"own ticks, the exact instant the time reached zero)"))
+        rows.append(("first", w("fell_first"), w("fell_first_text", side=_side(first["side"], lang),
+                                                 t=_clock(first["t"], lang))))
         for e in flags:
-            rows.append((f"flag {e.get('order')}", f"{e['side']} at t = {logs.clock_text(e['t'])}, wall "
-                                                   f"{e.get('wall') or 'not synced'}, seq {e['seq']}"))
+            rows.append(("flag", w("flag_n", n=e.get("order")),
+                         w("flag_text", side=_side(e["side"], lang), t=_clock(e["t"], lang),
+                           wall=e.get("wall") or w("not_synced"), seq=e["seq"])))
     else:
-        rows.append(("flags", "no flag fell in this game"))
+        rows.append(("flags", w("flags"), w("no_flag")))
     if result:
         r = result[-1]
-        kz = f", kazans {_kazans(r.get('kazans'))} (TK-R7)" if _kazans(r.get("kazans")) else ""
-        rows.append(("result", f"{r.get('result') or r.get('winner')}{kz} at t = {logs.clock_text(r['t'])}, wall "
-                               f"{r.get('wall') or 'not synced'}, seq {r['seq']}"))
+        kz = w("kazans", k=_kazans(r.get("kazans"))) if _kazans(r.get("kazans")) else ""
+        rows.append(("result", w("result"), w("result_text", result=r.get("result") or r.get("winner"), kazans=kz,
+                                              t=_clock(r["t"], lang), wall=r.get("wall") or w("not_synced"),
+                                              seq=r["seq"])))
     else:
-        rows.append(("result", "none in this log"))
+        rows.append(("result", w("result"), w("no_result")))
     if code:
-        why = ("from the keyed chain: compare the scoresheet" if keyed else
-               "sealed with an arbiter key: give --key/--key-file to check it" if sealed else
-               "unkeyed: it proves nothing")
-        rows.append(("result code", f"{code} ({why})"))
-    rows.append(("log", _verdict(status) + ": " + _e("; ".join(lines[:3]))))
+        why = w("code_keyed") if keyed else w("code_sealed") if sealed else w("code_unkeyed")
+        rows.append(("code", w("result_code"), f"{code} ({why})"))
+    shown = [w("sealed_why") + x[len(SEALED):] if x.startswith(SEALED) else x for x in lines[:3]]
+    rows.append(("log", w("log"), _verdict(status, lang) + ": " + _e("; ".join(shown))))
     if status == "sealed":
         pass  # the log's line says it: the key is needed
     elif keys:
-        rows.append(("key", "the chain links under the arbiter key given" if status == "verified" else
-                     "does not verify under the key given"))
+        rows.append(("key", w("key"), w("key_ok") if status == "verified" else w("key_bad")))
     elif not lines[0].startswith(SEALED):
-        rows.append(("key", "no key given: the chain shows no tampering by accident, not authorship"))
-    rows.append(("head", _e(head_note)))
+        rows.append(("key", w("key"), w("key_none")))
+    rows.append(("head", w("head"), _e(head_note)))
     who = f"{_e(players[0])} &ndash; {_e(players[1])}" if players else ""
     tc = setup.get("tc") if setup else None
     if isinstance(tc, dict):  # a handicap: each side's control
         tc = f"{tc.get('left')} | {tc.get('right')}" if tc.get("left") != tc.get("right") else tc.get("left")
-    title = f"{_board_title(label)}, game {game}"
-    cert = "".join(f"<tr><th>{_e(k)}</th><td>{v if k in ('log', 'head') else _e(v)}</td></tr>" for k, v in rows)
+    title = w("game_title", board=_board_title(label, lang), game=game)
+    cert = "".join(f"<tr><th>{_e(h)}</th><td>{v if k in ('log', 'head') else _e(v)}</td></tr>" for k, h, v in rows)
     table = "".join(
         "<tr>" + "".join(f"<td>{_e(x)}</td>" for x in (
-            e["seq"], e["type"], logs.clock_text(e["t"]), logs.clock_text(e.get("left_ms") or 0),
-            logs.clock_text(e.get("right_ms") or 0), f"{e.get('left_moves')}-{e.get('right_moves')}",
-            e.get("running"), e.get("side") or e.get("by") or "", e.get("wall") or "",
+            e["seq"], e["type"], _clock(e["t"], lang), _clock(e.get("left_ms") or 0, lang),
+            _clock(e.get("right_ms") or 0, lang), f"{e.get('left_moves')}-{e.get('right_moves')}",
+            _side(e["running"], lang) if e.get("running") else e.get("running"),
+            _side(e.get("side") or e.get("by") or "", lang), e.get("wall") or "",
             _details(e))) + "</tr>" for e in evs if e["type"] != "checkpoint")
-    page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>
+    line = _event_line(event, lang)
+    first_side = (setup or {}).get("first")
+    first_text = f" &middot; {_e(w('first_player', side=_side(first_side, lang)))}" if first_side else ""
+    heads = "".join(f"<th>{_e(h)}</th>" for h in (
+        w("ev_seq"), w("ev_event"), w("ev_t"), w("side_left"), w("side_right"), w("ev_moves"), w("ev_running"),
+        w("ev_side"), w("ev_wall"), w("ev_details")))
+    page = f"""<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{_e(title)}</title>
 <style>{CSS}</style></head><body>
-<p><a href="index.html">&larr; the round</a></p>
-<h1>{_e(title)}</h1>{f'<p class=event>{_event_line(event)}</p>' if _event_line(event) else ''}
-<p>{who} &middot; time control {_e(tc)}{
-    f' &middot; <a href="{_e(quote(pgn_name))}">the clock record as PGN</a>' if pgn_name else ''}</p>
-<div class="cert"><h2>Flag-fall certificate</h2><table>{cert}</table></div>
-<h2>Time use</h2><img src="{_e(quote(os.path.basename(png)))}" alt="time left and time used per move, both sides">
-<h2>Events</h2><table><tr><th>seq</th><th>event</th><th>t</th><th>left</th><th>right</th><th>moves</th>
-<th>running</th><th>side / by</th><th>wall</th><th>details</th></tr>{table}</table></body></html>"""
+<p><a href="index.html">&larr; {_e(w('back'))}</a></p>
+<h1>{_e(title)}</h1>{f'<p class=event>{line}</p>' if line else ''}
+<p>{who} &middot; {_e(w('tc', tc='' if tc is None else tc))}{first_text}{
+    f' &middot; <a href="{_e(quote(pgn_name))}">{_e(w("pgn_link"))}</a>' if pgn_name else ''}</p>
+<div class="cert"><h2>{_e(w('certificate'))}</h2><table>{cert}</table></div>
+<h2>{_e(w('time_use'))}</h2><img src="{_e(quote(os.path.basename(png)))}" alt="{_e(w('time_use_alt'))}">
+<h2>{_e(w('events'))}</h2><table><tr>{heads}</tr>{table}</table></body></html>"""
     summary = {"label": label, "game": game, "players": players,
                "result": (result[-1].get("result") or result[-1].get("winner")) if result else None,
                "kazans": result[-1].get("kazans") if result else None,
                "first_flag": min(flags, key=lambda e: e.get("order") or 99)["side"] if flags else None,
-               "flags": _flags_text(flags), "first": (setup or {}).get("first") or "left",
+               "flags": _flags_text(flags), "flags_shown": _flags_text(flags, lang),
+               "first": (setup or {}).get("first") or "left",
                "tc": tc if isinstance(tc, str) else None,
                "status": status, "verdict": lines[0], "code": code if keyed else None}
     return page, summary
@@ -459,18 +493,22 @@ def _round_games(played: list[tuple[str, int]], board: int, clocks: dict) -> tup
 
 
 def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | None = None,
-          event: dict | None = None, moves: str | None = None, source=None, clocks: dict | None = None) -> dict:
+          event: dict | None = None, moves: str | None = None, source=None, clocks: dict | None = None,
+          lang: str = "en") -> dict:
     """Write the round's index.html (the results table), round.csv, round.trf (with pairings), and a
     page, a PNG and a PGN per game into out_dir; returns figures. `event`: name, round, date, site,
     tc; `moves`: a scoresheet PGN's text (one game, or the round's games with their Board tags);
     `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates;
-    `clocks`: each board's clock (its uid as in the folders' names), where the hall named one.
+    `clocks`: each board's clock (its uid as in the folders' names), where the hall named one; `lang`:
+    the pages' language (kk, ru, ky, en: lang.py; round.csv, round.trf and the PGN stay as they are).
 
     A paired board's players go on its round game alone: its clock's last game (_round_games); a
     clock's earlier games (a pull takes its whole log) are listed without players, never as the
     round's, and so are the games of a clock the hall did not name for the board."""
     from . import pgn
 
+    L.check(lang)
+    w = L.words(lang)
     pairings = pairings or {}
     clocks = clocks or {}
     event = dict(event or {})
@@ -487,7 +525,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
         except logs.LogError as e:
             raise ReportError(f"{folder}: {e}") from None
         extra = []
-        head_note = "no head.json: nothing shows that the pull reached the clock's last record"
+        head_note = w("head_none")
         head_path = os.path.join(folder, "head.json")
         if os.path.exists(head_path):
             try:
@@ -496,9 +534,8 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             except (OSError, ValueError) as e:
                 found = [f"head: cannot read {head_path}: {e}"]
             extra += found
-            head_note = ("; ".join("the clock signed its last record with the arbiter key: the key shows whether "
-                                   "anything was cut off" if x == HEAD_SEALED else x for x in found) if found
-                         else "the pull reached the clock's signed last record: nothing cut off")
+            head_note = ("; ".join(w("head_sealed") if x == HEAD_SEALED else x for x in found) if found
+                         else w("head_ok"))
         played = []
         for game in log.games():
             evs = log.shown(game=game)
@@ -519,7 +556,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             players = pairings.get(board) if mine else None
             name = f"{label}-game-{game}"
             png = os.path.join(out_dir, name + ".png")
-            plot(evs, png, f"{_board_title(label)}, game {game}")
+            plot(evs, png, w("game_title", board=_board_title(label, lang), game=game), lang)
             try:
                 sheet = pgn.pick(moves, board, str(event["round"]) if event.get("round") else None) \
                     if moves is not None and mine else None
@@ -534,7 +571,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             with open(os.path.join(out_dir, name + ".pgn"), "w", encoding="utf-8") as fh:
                 fh.write(record)
             page, summary = _game_page(label, players, game, evs, log, verdict, head_note, keys, png, event,
-                                       name + ".pgn")
+                                       name + ".pgn", lang)
             with open(os.path.join(out_dir, name + ".html"), "w", encoding="utf-8") as fh:
                 fh.write(page)
             summary["page"] = name + ".html"
@@ -548,30 +585,32 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     missing = [b for b in sorted(pairings) if b not in played]
     for b in missing:
         rows.append({"label": f"board-{b}", "game": None, "players": pairings[b], "result": None,
-                     "first_flag": None, "flags": "", "code": None, "status": "nolog", "page": None})
+                     "first_flag": None, "flags": "", "flags_shown": "", "code": None, "status": "nolog",
+                     "page": None})
     rows.sort(key=lambda r: (_board(r["label"]) is None, _board(r["label"]) or 0, r["label"], r["game"] or 0))
     if not rows:
         raise ReportError("no game was played in these logs")
     body = "".join(
         f"<tr><td>{_board_cell(r['label'])}</td><td>{_e(' - '.join(r['players']) if r['players'] else '')}"
-        f"{'<em>an earlier game of its clock: not the round' + chr(39) + 's</em>' if r.get('other') else ''}</td>"
-        + ("<td class=res></td><td></td><td><span class=bad>no log</span>: no game of this board's clock was "
-           "pulled</td><td></td><td class=num></td><td class=noprint></td></tr>" if r["status"] == "nolog" else
-           f"<td class=res>{_e(r['result'] or 'none')}"
+        f"{'<em>' + _e(w('earlier_game')) + '</em>' if r.get('other') else ''}</td>"
+        + (f"<td class=res></td><td></td><td><span class=bad>{_e(w('no_log'))}</span>: {_e(w('no_log_why'))}"
+           "</td><td></td><td class=num></td><td class=noprint></td></tr>" if r["status"] == "nolog" else
+           f"<td class=res>{_e(r['result'] or w('none'))}"
            f"{' <small>' + _kazans(r.get('kazans')) + '</small>' if _kazans(r.get('kazans')) else ''}</td>"
-           f"<td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'])}"
-           f"{': ' + _e(SEALED) if r['status'] == 'sealed' else ''}</td><td>{_e(r['flags'])}</td>"
+           f"<td>{_e(r['code'] or '')}</td><td>{_verdict(r['status'], lang)}"
+           f"{': ' + _e(w('sealed_why')) if r['status'] == 'sealed' else ''}</td><td>{_e(r['flags_shown'])}</td>"
            f"<td class=num>{r['game']}</td>"
-           f"<td class=noprint><a href=\"{_e(quote(r['page']))}\">report</a> "
+           f"<td class=noprint><a href=\"{_e(quote(r['page']))}\">{_e(w('link_report'))}</a> "
            f"<a href=\"{_e(quote(r['pgn']))}\">PGN</a></td></tr>")
         for r in rows)
-    heading = _event_line(event)
-    title = "Results" + (f": {event['name']}" if event.get("name") else "") + (
-        f", round {event['round']}" if event.get("round") else "")
-    index = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{_e(title)}</title>
-<style>{CSS}</style></head><body><h1>Results</h1>{f'<p class=event>{heading}</p>' if heading else ''}
-<table><tr><th>board</th><th>players (left - right)</th><th>result</th><th>result code</th><th>log</th>
-<th>flags</th><th>game</th><th class=noprint></th></tr>{body}</table>
+    heading = _event_line(event, lang)
+    title = w("results") + (f": {event['name']}" if event.get("name") else "") + (
+        ", " + w("round_n", n=event["round"]) if event.get("round") else "")
+    heads = "".join(f"<th>{_e(w(k))}</th>" for k in (
+        "col_board", "col_players", "col_result", "col_code", "col_log", "col_flags", "col_game"))
+    index = f"""<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{_e(title)}</title>
+<style>{CSS}</style></head><body><h1>{_e(w('results'))}</h1>{f'<p class=event>{heading}</p>' if heading else ''}
+<table><tr>{heads}<th class=noprint></th></tr>{body}</table>
 <p class=noprint><a href="round.csv">round.csv</a>{' &middot; <a href="round.trf">round.trf</a>' if pairings else ''}
 </p></body></html>"""
     with open(os.path.join(out_dir, "index.html"), "w", encoding="utf-8") as fh:

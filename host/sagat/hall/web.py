@@ -23,6 +23,7 @@ from starlette.responses import FileResponse, JSONResponse, RedirectResponse, St
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from . import lang as L
 from .core import Hall, HallError
 
 STATIC = Path(__file__).parent / "static"
@@ -220,9 +221,12 @@ class _Events:
             self.feed.leave()
 
 
-def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stopping=None) -> Starlette:
+def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stopping=None,
+             lang: str | None = None) -> Starlette:
     """The hall's app; `host` as served (--host), `token`: the access token its actions need (a
-    hall served beyond this PC), or None; `stopping()`: True once the server stops."""
+    hall served beyond this PC), or None; `stopping()`: True once the server stops; `lang`: the
+    page's language (--lang: kk, ru, ky, en), else each browser's (its Accept-Language)."""
+    L.check(lang)
     guard_args = (host_names(host), token)
     feed = _Feed(hall)
     if stopping is not None:
@@ -241,6 +245,12 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
 
     async def access(request: Request):
         return JSONResponse({"act": has_token(request.headers, token)})
+
+    async def language(request: Request):
+        # the page's language: --lang, else the browser's; the page may choose another (kept in the browser)
+        chosen = lang or L.accept(request.headers.get("accept-language")) or L.DEFAULT
+        return JSONResponse({"lang": chosen, "languages": list(L.LANGUAGES), "hall": lang},
+                            headers={"Cache-Control": "no-store"})
 
     async def state(request: Request):
         text = feed.current()
@@ -333,6 +343,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         Route("/", index),
         Route("/api/state", state),
         Route("/api/access", access),
+        Route("/api/lang", language),
         Route("/api/events", _Events(feed, token)),
         Route("/api/setup", setup, methods=["POST"]),
         Route("/api/start", start, methods=["POST"]),

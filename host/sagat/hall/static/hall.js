@@ -13,6 +13,43 @@ const word = (x) => (typeof x === "string" && /^[a-z_]+$/.test(x) ? x : "");  //
 const list = (x) => (Array.isArray(x) ? x : []);
 const obj = (x) => (x && typeof x === "object" && !Array.isArray(x) ? x : {});
 
+// The page's words: one table a language (static/lang/<lang>.json, English the fallback), t(key, {name: value})
+// a word in the chosen language ({name} in it replaced); k(key): a key kept to be looked up later (the tests
+// check that every t() and k() key is in every table). The language: the one chosen on this page (kept in
+// this browser), else the hall's (`sagat hall --lang`, else the browser's Accept-Language).
+const LANGS = ["kk", "ru", "ky", "en"];
+let LANG = "en";
+let WORDS = {};
+let EN = {};
+const k = (key) => key;
+const decimal = (x) => (LANG === "en" ? String(x) : String(x).replace(".", ","));  // 3,5 in kk, ru, ky
+function t(key, vars) {
+  let s = Object.hasOwn(WORDS, key) ? WORDS[key] : Object.hasOwn(EN, key) ? EN[key] : key;
+  if (vars) s = s.replace(/\{([a-z_]+)\}/g, (m, name) => (Object.hasOwn(vars, name) ? String(vars[name]) : m));
+  return s;
+}
+async function table(lang) {
+  const r = await fetch(`/static/lang/${lang}.json`);
+  if (!r.ok) throw new Error(`${lang}.json: ${r.status}`);
+  return r.json();
+}
+// the page's fixed words: data-i18n (the text), data-i18n-title, data-i18n-placeholder
+function translatePage() {
+  document.documentElement.lang = LANG;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  if ($("lang")) $("lang").value = LANG;
+  document.body.dataset.lang = LANG;
+}
+async function setLang(lang) {
+  if (!LANGS.includes(lang)) lang = "en";
+  if (!Object.keys(EN).length) EN = await table("en");
+  WORDS = lang === "en" ? EN : await table(lang);
+  LANG = lang;
+  translatePage();
+}
+
 function mmss(ms) {
   const s = Math.ceil(ms / 1000);
   return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
@@ -20,7 +57,8 @@ function mmss(ms) {
 
 function ago(ms) {
   const s = Math.floor(ms / 1000);
-  return s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor(s / 60) % 60} min`;
+  return s < 60 ? t("ago_s", { s }) : s < 3600 ? t("ago_min", { m: Math.floor(s / 60), s: s % 60 }) :
+    t("ago_h", { h: Math.floor(s / 3600), m: Math.floor(s / 60) % 60 });
 }
 
 function face(b, side) {
@@ -30,16 +68,16 @@ function face(b, side) {
   if (f.flag) cls.push("flagged");
   if (f.low) cls.push("low");
   const marks = [];
-  if (f.flag) marks.push('<span class="mark flag">FLAG</span>');
-  if (f.flag && f.first) marks.push('<span class="mark first">1ST</span>');
-  if (f.low) marks.push('<span class="mark low">LOW</span>');
-  if (f.default) marks.push('<span class="mark def" title="default time (TK-C6)">DEF</span>');
-  if (f.stage_mark) marks.push('<span class="mark st" title="stage added at a flag: check the moves (TK-C13)">ST&gt;</span>');
-  const who = Array.isArray(b.players) ? b.players[side === "left" ? 0 : 1] : side;  // (the projector's)
+  if (f.flag) marks.push(`<span class="mark flag">${esc(t("mark_flag"))}</span>`);
+  if (f.flag && f.first) marks.push(`<span class="mark first">${esc(t("mark_first"))}</span>`);
+  if (f.low) marks.push(`<span class="mark low">${esc(t("mark_low"))}</span>`);
+  if (f.default) marks.push(`<span class="mark def" title="${esc(t("mark_def_title"))}">${esc(t("mark_def"))}</span>`);
+  if (f.stage_mark) marks.push(`<span class="mark st" title="${esc(t("mark_stage_title"))}">${esc(t("mark_stage"))}</span>`);
+  const who = Array.isArray(b.players) ? b.players[side === "left" ? 0 : 1] : sideWord(side);  // (the projector's)
   return `<div class="${cls.join(" ")}" data-side="${side}" data-flag="${esc(num(f.flag) ?? 0)}">
     <div class="who">${esc(who)}</div>
     <div class="time">${esc(f.text ?? "-")}</div>
-    <div class="sub">moves ${esc(num(f.moves) ?? "-")} &middot; stage ${esc(num(f.stage) ?? "-")}</div>
+    <div class="sub">${esc(t("face_sub", { moves: num(f.moves) ?? "-", stage: num(f.stage) ?? "-" }))}</div>
     <div class="marks">${marks.join("")}</div></div>`;
 }
 
@@ -47,12 +85,12 @@ function matchView(b) {
   const m = obj(b.match);
   const left = obj(m.left), right = obj(m.right);
   const cards = (s) => "W".repeat(Math.min(num(s.warnings) || 0, 9)) + "R".repeat(Math.min(num(s.reds) || 0, 9));
-  const won = m.winner ? ` &middot; ${m.winner === "none" ? "draw" : "winner " + esc(m.winner)} (${esc(m.why)})` : "";
+  const won = m.winner ? ` &middot; ${esc(m.winner === "none" ? t("match_draw") : t("match_winner", { side: sideWord(m.winner) }))} (${esc(m.why)})` : "";
   // the break's countdown (KB-6, KT-4.4), the running stoppage (KB-16, KT-4.5), the time added back (KT-4.5)
   const run = [];
-  if (typeof m.break === "string") run.push(`<span class="brk" title="the break counts down by itself">${esc(m.break)}</span>`);
-  if (typeof m.stoppage === "string") run.push(`<span class="stoppage" title="the match time stands still">STOPPAGE ${esc(m.stoppage)}</span>`);
-  if (typeof m.stopped === "string") run.push(`<span class="added" title="this period's stopped time: played on after its match time (KT-4.5)">stopped ${esc(m.stopped)}</span>`);
+  if (typeof m.break === "string") run.push(`<span class="brk" title="${esc(t("match_break_title"))}">${esc(m.break)}</span>`);
+  if (typeof m.stoppage === "string") run.push(`<span class="stoppage" title="${esc(t("match_stoppage_title"))}">${esc(t("match_stoppage", { time: m.stoppage }))}</span>`);
+  if (typeof m.stopped === "string") run.push(`<span class="added" title="${esc(t("match_stopped_title"))}">${esc(t("match_stopped", { time: m.stopped }))}</span>`);
   // the names the clock logged, when they are not the pairing's the tile shows above
   const names = Array.isArray(m.names) && m.names.length === 2 ? m.names : null;
   const other = names && !(Array.isArray(b.players) && b.players[0] === names[0] && b.players[1] === names[1]);
@@ -60,7 +98,7 @@ function matchView(b) {
     <div class="score">${esc(num(left.score) ?? 0)} : ${esc(num(right.score) ?? 0)}</div>
     <div class="sub">${cards(left)} &nbsp; ${cards(right)}</div>` +
     (run.length ? `<div class="sub run">${run.join(" &middot; ")}</div>` : "") +
-    (other ? `<div class="sub clock-names" title="the names in the clock's log">on the clock: ${esc(names[0])} &ndash; ${esc(names[1])}</div>` : "") +
+    (other ? `<div class="sub clock-names" title="${esc(t("match_names_title"))}">${esc(t("match_names", { left: names[0], right: names[1] }))}</div>` : "") +
     `</div>`;
 }
 
@@ -73,46 +111,46 @@ function card(b) {
   if (alerts.some((a) => a.kind === "flag")) cls.push("alert-flag");
   if (b.link !== "up") cls.push("down");
   const players = Array.isArray(b.players) ? `${esc(b.players[0])} &ndash; ${esc(b.players[1])}` : "";
-  const battery = num(b.battery) == null ? "" : ` &middot; battery ${esc(b.battery)}%`;
-  const rtt = num(b.rtt_ms) == null ? "" : ` ${esc(b.rtt_ms)} ms`;
-  const where = b.hall ? ` &middot; hall ${esc(b.hall)}` : "";
-  const meta = `<span class="dot ${word(b.link)}" title="${esc(b.error || b.link)}"></span> ${esc(b.link)}${rtt}${battery}${where}`;
+  const battery = num(b.battery) == null ? "" : ` &middot; ${esc(t("battery", { pct: b.battery }))}`;
+  const rtt = num(b.rtt_ms) == null ? "" : ` ${esc(t("ms", { ms: decimal(b.rtt_ms) }))}`;
+  const where = b.hall ? ` &middot; ${esc(t("hall_of", { hall: b.hall }))}` : "";
+  const meta = `<span class="dot ${word(b.link)}" title="${esc(b.error || linkWord(b.link))}"></span> ${esc(linkWord(b.link))}${rtt}${battery}${where}`;
   let body;
-  if (b.link !== "up" && !b.state) body = `<div class="sub">${esc(b.error || "connecting")}</div>`;
+  if (b.link !== "up" && !b.state) body = `<div class="sub">${esc(b.error || t("connecting"))}</div>`;
   else if (b.match) body = matchView(b);
   else body = `<div class="faces">${face(b, "left")}${face(b, "right")}</div>`;
   // the result entered, large, beside its code (the scoresheet's proof): as the clock's faces show it
   const res = typeof b.result === "string" && Object.hasOwn(RESULT_TEXT, b.result) ? RESULT_TEXT[b.result] : null;
   if (res) body += `<div class="res"><span class="result" data-result-shown="${esc(b.result)}">${res}</span>` +
-    (kazans(b) ? `<span class="code" title="the final kazans, left's and right's (TK-R7)">${kazans(b)}</span>` : "") +
-    (b.result_code ? `<span class="code">code ${esc(b.result_code)}</span>` : "") + `</div>`;
-  else if (b.result_code) body += `<div class="res"><span class="code">code ${esc(b.result_code)}</span></div>`;
-  const foot = [`<span class="state">${esc(b.armed ? "armed" : b.state || "-")}</span>`,
-                `<span>${esc(b.mode)}${b.game != null ? " " + esc(b.game) : ""}</span>`];
-  if (typeof b.tc === "string" && !b.match) foot.push(`<span class="tc" title="this board's time control">${esc(b.tc)}</span>`);
+    (kazans(b) ? `<span class="code" title="${esc(t("kazans_title"))}">${kazans(b)}</span>` : "") +
+    (b.result_code ? `<span class="code">${esc(t("code", { code: b.result_code }))}</span>` : "") + `</div>`;
+  else if (b.result_code) body += `<div class="res"><span class="code">${esc(t("code", { code: b.result_code }))}</span></div>`;
+  const foot = [`<span class="state">${esc(b.armed ? t("state_armed") : stateWord(b.state))}</span>`,
+                `<span>${esc(b.mode === "game" ? t("mode_game") : b.mode)}${b.game != null ? " " + esc(b.game) : ""}</span>`];
+  if (typeof b.tc === "string" && !b.match) foot.push(`<span class="tc" title="${esc(t("tc_title"))}">${esc(b.tc)}</span>`);
   const seen = num(b.seen_ms);
-  if (b.link !== "up" && seen != null) foot.push(`<span class="seen">seen ${esc(ago(seen))} ago</span>`);
-  if (b.flag_note) foot.push(`<span class="flag-note" title="the game is finished: its flag is history">${esc(b.flag_note)}</span>`);
+  if (b.link !== "up" && seen != null) foot.push(`<span class="seen">${esc(t("seen_ago", { ago: ago(seen) }))}</span>`);
+  if (b.flag_note) foot.push(`<span class="flag-note" title="${esc(t("flag_note_title"))}">${esc(flagText(b.flag_note))}</span>`);
 
-  if (num(start.dev_ms) != null) foot.push(`<span title="its start against the round's instant, within &plusmn;${esc(num(start.err_ms))} ms of the link">start ${start.dev_ms >= 0 ? "+" : ""}${esc(start.dev_ms)} ms</span>`);
+  if (num(start.dev_ms) != null) foot.push(`<span title="${esc(t("start_dev_title", { err: num(start.err_ms) }))}">${esc(t("start_dev", { dev: (start.dev_ms >= 0 ? "+" : "") + start.dev_ms }))}</span>`);
   if (pull.state && pull.state !== "idle") foot.push(`<span class="${word(pull.state)}" data-pull="${esc(pull.state)}">${esc(pull.message)}</span>`);
-  else foot.push(`<span>log ${b.log_full ? "FULL" : b.log_error ? "ERROR" : "ok"}</span>`);
+  else foot.push(`<span>${esc(b.log_full ? t("log_full") : b.log_error ? t("log_error") : t("log_ok"))}</span>`);
   const lastGame = obj(b.last_game);
   const lastPull = obj(lastGame.pull);
   if (num(lastGame.protest_ms) != null)  // the last game's verdict and TK-P1 window, while it runs
-    foot.push(`<span class="last-game" title="the last game: its log and its protest window (TK-P1)">game ${esc(num(lastGame.game))}: <span class="${word(lastPull.state)}">${esc(lastPull.message)}</span> &middot; protest ${mmss(lastGame.protest_ms)} left</span>`);
+    foot.push(`<span class="last-game" title="${esc(t("last_game_title"))}">${esc(t("last_game", { game: num(lastGame.game) }))} <span class="${word(lastPull.state)}">${esc(lastPull.message)}</span> &middot; ${esc(t("protest_left", { left: mmss(lastGame.protest_ms) }))}</span>`);
   const protest = num(b.protest_ms);
-  if (protest != null) foot.push(`<span title="TK-P1: 30 minutes from the result">protest ${protest > 0 ? mmss(protest) + " left" : "closed"}</span>`);
+  if (protest != null) foot.push(`<span title="${esc(t("protest_title"))}">${esc(protest > 0 ? t("protest_left", { left: mmss(protest) }) : t("protest_closed"))}</span>`);
   if (b.message && !b.result_code) foot.push(`<span>${esc(b.message)}</span>`);
   if (b.link === "up" && !b.match && !b.hall && b.state && canAct)
-    foot.push(`<button class="small" data-result="${esc(b.number)}" title="${b.result ? "replace this game's result (signed; the last one counts)" : "enter this game's result (signed)"}">${b.result ? "change result" : "result"}&hellip;</button>`);
+    foot.push(`<button class="small" data-result="${esc(b.number)}" title="${esc(b.result ? t("btn_change_result_title") : t("btn_result_title"))}">${esc(b.result ? t("btn_change_result") : t("btn_result"))}&hellip;</button>`);
   if (b.link === "up" && !b.hall && canAct)
-    foot.push(`<button class="small" data-locate="${esc(b.number)}" title="this clock blinks and beeps for a few seconds: find it in the hall">identify</button>`);
+    foot.push(`<button class="small" data-locate="${esc(b.number)}" title="${esc(t("btn_identify_title"))}">${esc(t("btn_identify"))}</button>`);
   if (b.link === "up" && !b.hall && b.state && !b.stranger && canAct)
-    foot.push(`<button class="small" data-arbiter="${esc(b.number)}" title="a correction on this board (signed, logged)">arbiter&hellip;</button>`);
+    foot.push(`<button class="small" data-arbiter="${esc(b.number)}" title="${esc(t("btn_arbiter_title"))}">${esc(t("btn_arbiter"))}&hellip;</button>`);
   if (b.stranger && !b.hall && canAct)
-    foot.push(`<button class="small" data-assign="${esc(b.number)}" title="make the clock on this port the board's clock">assign&hellip;</button>`);
-  const alertText = alerts.map((a) => `<span class="${word(a.kind)}">${esc(a.text)}</span>`).join("");
+    foot.push(`<button class="small" data-assign="${esc(b.number)}" title="${esc(t("btn_assign_title"))}">${esc(t("btn_assign"))}&hellip;</button>`);
+  const alertText = alerts.map((a) => `<span class="${word(a.kind)}">${esc(alertWord(a))}</span>`).join("");
   return `<article class="${cls.join(" ")}" id="board-${esc(b.number)}" data-number="${esc(b.number)}" data-state="${esc(b.state)}" data-link="${esc(b.link)}">
     <div class="top"><span class="num">${esc(b.number)}</span><span class="meta">${meta}</span></div>
     <div class="players">${players || "&nbsp;"}</div>
@@ -123,16 +161,43 @@ function card(b) {
 const RESULTS = ["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"];
 const RESULT_TEXT = {"1-0": "1&ndash;0", "0-1": "0&ndash;1", "1/2-1/2": "&frac12;&ndash;&frac12;",
                      "+/-": "+/&minus;", "-/+": "&minus;/+", "-/-": "&minus;/&minus;"};
-const RESULT_WORDS = {"1-0": "the left player wins", "0-1": "the right player wins", "1/2-1/2": "a draw",
-                      "+/-": "the right player forfeits (absent)", "-/+": "the left player forfeits (absent)",
-                      "-/-": "both forfeit (neither appeared)"};
+const RESULT_WORDS = {"1-0": k("res_1-0"), "0-1": k("res_0-1"), "1/2-1/2": k("res_draw"), "+/-": k("res_+/-"),
+                      "-/+": k("res_-/+"), "-/-": k("res_-/-")};
+
+// the words of what the hall sends as its own names (a board's state, its link), and its fixed alerts
+const STATE_WORDS = {idle: k("state_idle"), setup: k("state_setup"), running: k("state_running"),
+                     paused: k("state_paused"), flagged: k("state_flagged"), adjourned: k("state_adjourned"),
+                     finished: k("state_finished")};
+const LINK_WORDS = {up: k("link_up"), lost: k("link_lost"), unreachable: k("link_unreachable"), error: k("link_error"),
+                    connecting: k("link_connecting")};
+const ALERT_WORDS = {"link lost": k("alert_link_lost"), "clock unreachable": k("alert_unreachable"),
+                     "garbage from the clock": k("alert_garbage"), "low battery": k("alert_battery"),
+                     "log full": k("alert_log_full"), "log error": k("alert_log_error"),
+                     "power cut: the clock restored its game, paused; check the times before resuming (TK-C18)":
+                       k("alert_restore")};
+const stateWord = (s) => (typeof s === "string" && Object.hasOwn(STATE_WORDS, s) ? t(STATE_WORDS[s]) : String(s || "-"));
+const linkWord = (s) => (typeof s === "string" && Object.hasOwn(LINK_WORDS, s) ? t(LINK_WORDS[s]) : String(s || ""));
+const sideWord = (s) => (s === "left" ? t("side_left") : s === "right" ? t("side_right") : String(s));
+// "FLAG left (1st) right", the hall's words for a board's flags, in the page's
+function flagText(text) {
+  const m = /^FLAG ((?:left|right)(?: \(1st\))?)(?: ((?:left|right)(?: \(1st\))?))?$/.exec(String(text));
+  if (!m) return String(text);
+  const one = (x) => sideWord(x.split(" ")[0]) + (x.endsWith("(1st)") ? " (" + t("flag_first") + ")" : "");
+  return t("mark_flag") + " " + [m[1], m[2]].filter(Boolean).map(one).join(" ");
+}
+function alertWord(a) {
+  const text = String(a.text);
+  if (a.kind === "flag") return flagText(text);
+  if (Object.hasOwn(ALERT_WORDS, text)) return t(ALERT_WORDS[text]);
+  return text;
+}
 const lastBoards = new Map();  // board number -> its last view (the dialog names the players)
 
 function brokenCard(b, e) {
   // one board that cannot be drawn says so; the others are drawn all the same
   return `<article class="board alert down" id="board-${esc(b && b.number)}" data-number="${esc(b && b.number)}" data-link="error">
     <div class="top"><span class="num">${esc(b && b.number)}</span></div>
-    <div class="sub">this board cannot be shown: ${esc(e)}</div></article>`;
+    <div class="sub">${esc(t("board_broken", { why: e }))}</div></article>`;
 }
 
 const drawn = new Map();  // board number -> the card's HTML as last drawn
@@ -162,7 +227,7 @@ function render(h) {
   let prev = null;
   const all = list(h.boards).map(obj);
   const { list: boards, page, pages } = pageOf(all);
-  $("page").textContent = pages > 1 ? `page ${page + 1}/${pages}` : "";
+  $("page").textContent = pages > 1 ? t("page_of", { page: page + 1, pages }) : "";
   for (const b of boards) {
     const key = String(b.number);
     if (seen.has(key)) continue;
@@ -186,24 +251,24 @@ function render(h) {
   }
   const up = all.filter((b) => b.link === "up").length;
   const flags = all.filter((b) => list(b.alerts).some((a) => obj(a).kind === "flag")).length;
-  $("summary").textContent = `${all.length} boards, ${up} connected` + (flags ? `, ${flags} flagged` : "") +
+  $("summary").textContent = t("summary", { boards: all.length, up }) + (flags ? t("summary_flagged", { flags }) : "") +
     (h.discover_error ? " \u00b7 " + h.discover_error : "") +
-    (h.error ? " \u00b7 " + h.error : "") + (canAct ? "" : " \u00b7 read-only: " + READ_ONLY);
+    (h.error ? " \u00b7 " + h.error : "") + (canAct ? "" : " \u00b7 " + t("read_only"));
   // the hall without --key: its actions are unsigned and no log it pulls can be verified (a failed
   // view says nothing of the key: the warning stays as it was)
   if (typeof h.key === "boolean") $("nokey").hidden = h.key;
   const r = h.round;
   if (!r) $("round").textContent = "";
-  else if (!r.measured) $("round").textContent = `round: ${r.armed} boards armed`;
-  else $("round").textContent = (r.spread_ms == null ? `round: no board started` :
-    `round: ${r.started} boards started, spread ${r.spread_ms} ms (\u00b1${r.err_ms} ms)`) + lateText(r);
+  else if (!r.measured) $("round").textContent = t("round_armed", { n: r.armed });
+  else $("round").textContent = (r.spread_ms == null ? t("round_none") :
+    t("round_started", { n: r.started, spread: r.spread_ms, err: r.err_ms })) + lateText(r);
   $("round").dataset.spread = r && r.spread_ms != null ? r.spread_ms : "";
   showRound(h);
 }
 
 // The round's results table (one A4 page in print): every board of this hall and the halls it shows
-const LOG_WORDS = {verified: "verified", unkeyed: "chain intact, authorship unproven", failed: "NOT verified",
-                   pulling: "pulling", retrying: "pulling again soon", reported: "its hall's word"};
+const LOG_WORDS = {verified: k("log_verified"), unkeyed: k("log_unkeyed"), failed: k("log_failed"),
+                   pulling: k("log_pulling"), retrying: k("log_retrying"), reported: k("log_reported")};
 
 // a game's final kazans as entered with its result (TK-R7): "82-79", or ""
 function kazans(b) {
@@ -215,8 +280,9 @@ function resultRow(b) {
   const players = Array.isArray(b.players) ? `${esc(b.players[0])} &ndash; ${esc(b.players[1])}` : "";
   const res = typeof b.result === "string" && Object.hasOwn(RESULT_TEXT, b.result) ? RESULT_TEXT[b.result] : "";
   const pull = obj(b.pull);
-  const log = typeof pull.state === "string" && Object.hasOwn(LOG_WORDS, pull.state) ? LOG_WORDS[pull.state] : "";
-  const flags = b.flag_note || list(b.alerts).map(obj).filter((a) => a.kind === "flag").map((a) => a.text).join(" ");
+  const log = typeof pull.state === "string" && Object.hasOwn(LOG_WORDS, pull.state) ? t(LOG_WORDS[pull.state]) : "";
+  const flags = b.flag_note ? flagText(b.flag_note) :
+    list(b.alerts).map(obj).filter((a) => a.kind === "flag").map((a) => flagText(a.text)).join(" ");
   return `<tr data-number="${esc(b.number)}"><td class="n">${esc(b.number)}</td><td>${players}</td>` +
     `<td class="r">${res}${res && kazans(b) ? ` <small>${kazans(b)}</small>` : ""}</td><td>${esc(b.result_code || "")}</td><td class="${word(pull.state)}">${esc(log)}</td>` +
     `<td>${esc(flags)}</td></tr>`;
@@ -226,8 +292,8 @@ let tcShown = false;  // the round's control goes into the field once (a reload,
 
 function showRound(h) {
   const ev = obj(h.event);
-  const round = num(ev.round) != null ? "round " + ev.round : "";
-  const words = [ev.name, round, ev.date, ev.site].filter((x) => typeof x === "string" && x !== "");
+  const round = num(ev.round) != null ? t("round_n", { n: ev.round }) : "";
+  const words = [ev.name, round, dateText(ev.date), ev.site].filter((x) => typeof x === "string" && x !== "");
   $("event").textContent = words.join(" \u00b7 ");
   $("results-event").textContent = words.length ? "\u00b7 " + words.join(" \u00b7 ") : "";
   const rows = list(h.boards).map(obj).filter((b) => !b.match).map((b) => { try { return resultRow(b); } catch (e) { return ""; } });
@@ -243,8 +309,16 @@ function lateText(r) {
   // boards started after the round (set up late): its late starts, never its spread
   const late = list(r.late).map(obj);
   const n = late.reduce((k, x) => k + (num(x.armed) || 0), 0);
-  return n ? ` \u00b7 ${n} late start${n > 1 ? "s" : ""} (board${n > 1 ? "s" : ""} ` +
-    late.flatMap((x) => Object.keys(obj(x.boards))).join(", ") + ")" : "";
+  return n ? " \u00b7 " + t("late_starts", { n, boards: late.flatMap((x) => Object.keys(obj(x.boards))).join(", ") }) : "";
+}
+
+const MONTHS = [k("month_1"), k("month_2"), k("month_3"), k("month_4"), k("month_5"), k("month_6"), k("month_7"),
+                k("month_8"), k("month_9"), k("month_10"), k("month_11"), k("month_12")];  // (in the genitive where it has one)
+// a YYYY-MM-DD date as the page's language writes it (7 желтоқсан 2026, 7 декабря 2026, 7-декабрь 2026; English: ISO)
+function dateText(iso) {
+  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(String(iso || ""));
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) return iso;
+  return t("date", { d: Number(m[3]), month: t(MONTHS[Number(m[2]) - 1]), y: m[1], iso: m[0] });
 }
 
 let shownAt = null;  // the action last shown (its time): each tab shows what any tab did
@@ -254,10 +328,11 @@ function showAction(a) {
   if (a.error) { $("action").textContent = a.error; return; }
   shownAt = a.at;
   const rows = Object.entries(obj(a.boards)).map(([n, v]) => [n, obj(v)]);
-  const bad = rows.filter(([, v]) => v.ok === false).map(([n, v]) => `board ${n}: ${v.text}`);
-  const skipped = rows.filter(([, v]) => v.ok === null).map(([n, v]) => `${n}: ${v.text}`);
-  $("action").textContent = `${a.what}: ${a.done} done` + (a.failed ? `, ${a.failed} failed (${bad.join("; ")})` : "") +
-    (a.skipped ? `, ${a.skipped} skipped (board ${skipped.join("; ")})` : "") + (a.note ? ` \u00b7 ${a.note}` : "");
+  const bad = rows.filter(([, v]) => v.ok === false).map(([n, v]) => `${t("board_n", { n })}: ${v.text}`);
+  const skipped = rows.filter(([, v]) => v.ok === null).map(([n, v]) => `${t("board_n", { n })}: ${v.text}`);
+  $("action").textContent = t("action_done", { what: a.what, done: a.done }) +
+    (a.failed ? t("action_failed", { n: a.failed, why: bad.join("; ") }) : "") +
+    (a.skipped ? t("action_skipped", { n: a.skipped, why: skipped.join("; ") }) : "") + (a.note ? ` \u00b7 ${a.note}` : "");
 }
 
 // Sound and a browser notification at a board's first flag and at an alert, unless muted (kept in
@@ -272,7 +347,7 @@ function alertsOf(boards) {
     const key = String(b.number);
     const now = new Set(list(b.alerts).map(obj).map((a) => `${a.kind}: ${a.text}`));
     const before = known.get(key);
-    if (before) for (const a of now) if (!before.has(a)) fresh.push(`board ${b.number}: ${a.replace(/^[a-z_]+: /, "")}`);
+    if (before) for (const a of now) if (!before.has(a)) fresh.push(`${t("board_n", { n: b.number })}: ${alertWord({ kind: a.split(": ")[0], text: a.replace(/^[a-z_]+: /, "") })}`);
     known.set(key, now);
   }
   if (fresh.length) announce(fresh);
@@ -298,7 +373,7 @@ function announce(lines) {
 }
 
 function showMute() {
-  $("btn-mute").textContent = muted ? "sound off" : "sound on";
+  $("btn-mute").textContent = muted ? t("sound_off") : t("sound_on");
   $("btn-mute").setAttribute("aria-pressed", String(!muted));
 }
 
@@ -308,7 +383,7 @@ setInterval(() => {
   const quiet = Date.now() - heard;
   if (quiet > 3000) {
     document.body.classList.add("stale");
-    $("stale").textContent = `the hall is not answering: the boards below are as they were ${ago(quiet)} ago`;
+    $("stale").textContent = t("stale", { ago: ago(quiet) });
   }
   if (projector && last.boards) render(last);  // (the projector's pages turn)
 }, 1000);
@@ -320,7 +395,7 @@ async function post(path, body, button) {
                                   body: JSON.stringify(body || {}) });
     showAction(await r.json());
   } catch (e) {
-    $("action").textContent = "the hall did not answer: " + e;
+    $("action").textContent = t("no_answer", { why: e });
   } finally {
     button.disabled = false;
   }
@@ -334,19 +409,17 @@ $("setup").addEventListener("submit", (ev) => {
 const mine = () => list(last.boards).map(obj).filter((b) => !b.hall);
 $("btn-start").addEventListener("click", (ev) => {
   const n = mine().filter((b) => b.state === "setup" && b.link === "up").length;
-  if (window.confirm(`Start the round: every board set up for it starts at one instant (${n} in setup now)?`))
+  if (window.confirm(t("confirm_start", { n })))
     post("/api/start", {}, ev.currentTarget);
 });
 $("btn-pause").addEventListener("click", (ev) => {
-  if (window.confirm("Pause all: stop every running game (and an armed start)?")) post("/api/pause", {}, ev.currentTarget);
+  if (window.confirm(t("confirm_pause"))) post("/api/pause", {}, ev.currentTarget);
 });
 $("btn-resume").addEventListener("click", (ev) => {
-  if (!window.confirm("Resume all: every paused game runs again?")) return;
+  if (!window.confirm(t("confirm_resume"))) return;
   // a board whose clock restored its game after a power cut: its times are to be checked first (TK-C18)
   const restored = mine().filter((b) => b.restored === true && b.state === "paused").map((b) => b.number);
-  const also = restored.length > 0 && window.confirm(
-    `Board${restored.length > 1 ? "s" : ""} ${restored.join(", ")} restored after a power cut (TK-C18). Resume ` +
-    `${restored.length > 1 ? "them" : "it"} too? (Cancel: the others only)`);
+  const also = restored.length > 0 && window.confirm(t("confirm_restored", { boards: restored.join(", ") }));
   post("/api/resume", { restored: also }, ev.currentTarget);
 });
 $("btn-print").addEventListener("click", () => window.print());
@@ -356,7 +429,6 @@ $("btn-mute").addEventListener("click", () => {
   showMute();
   if (!muted && window.Notification && Notification.permission === "default") Notification.requestPermission();
 });
-showMute();
 $("btn-projector").addEventListener("click", () => {
   projector = !projector;
   history.replaceState(null, "", projector ? "#projector" : "#");
@@ -373,7 +445,7 @@ $("boards").addEventListener("pointerdown", (ev) => {
   if (assign) {
     ev.preventDefault();
     const b = obj(lastBoards.get(assign.dataset.assign));
-    if (window.confirm(`Board ${assign.dataset.assign}: make the clock now on its port (${b.stranger}) the board's clock?`))
+    if (window.confirm(t("confirm_assign", { n: assign.dataset.assign, clock: b.stranger })))
       post(`/api/board/${encodeURIComponent(assign.dataset.assign)}/assign`, {}, assign);
     return;
   }
@@ -398,29 +470,32 @@ $("boards").addEventListener("pointerdown", (ev) => {
 // One board's corrections from the arbiter's seat (the hall signs them; the clock logs them): the
 // action, its fields, and a sentence to confirm that names the board and the players.
 const GAME_ACTS = {
-  pause: ["pause (TK-C15)", []], resume: ["resume", []],
-  adjust: ["adjust time, moves, stage (TK-C13)", ["side", "ms", "moves", "stage"]],
-  extend: ["the 5-minute extension (TK-C14)", []], late_install: ["late installation (TK-C11)", ["elapsed_ms", "moves"]],
-  adjourn: ["adjourn (TK-A1)", []], resume_adjourned: ["resume the adjourned game (TK-A4)", []],
-  first: ["who moves first (before the start)", ["side"]],
+  pause: [k("act_pause"), []], resume: [k("act_resume"), []],
+  adjust: [k("act_adjust"), ["side", "ms", "moves", "stage"]],
+  extend: [k("act_extend"), []], late_install: [k("act_late_install"), ["elapsed_ms", "moves"]],
+  adjourn: [k("act_adjourn"), []], resume_adjourned: [k("act_resume_adjourned"), []],
+  first: [k("act_first"), ["side"]],
 };
 const MATCH_ACTS = {
-  start: ["start the period", []], stoppage: ["stoppage", []], resume: ["resume", []],
-  score: ["score", ["side", "points"]], card: ["card", ["side", "kind"]], undo: ["undo the last score or card", []],
-  result: ["the referee's result", ["winner"]],
-  restart: ["restart the period from 0:00 (KB-3, before its first score)", []],
-  adjust: ["set the period's clock (in a stoppage)", ["ms"]],
-  toss: ["the toss's winner, in place of the clock's lot (KT-4.6)", ["side"]],
+  start: [k("mact_start"), []], stoppage: [k("mact_stoppage"), []], resume: [k("act_resume"), []],
+  score: [k("mact_score"), ["side", "points"]], card: [k("mact_card"), ["side", "kind"]], undo: [k("mact_undo"), []],
+  result: [k("mact_result"), ["winner"]],
+  restart: [k("mact_restart"), []],
+  adjust: [k("mact_adjust"), ["ms"]],
+  toss: [k("mact_toss"), ["side"]],
 };
+// the names of an action's fields in its confirmation
+const FIELD_WORDS = {side: k("arg_side"), ms: k("arg_ms"), moves: k("arg_moves"), stage: k("arg_stage"),
+                     elapsed_ms: k("arg_elapsed_ms"), points: k("arg_points"), kind: k("arg_kind"), winner: k("arg_winner")};
 
 function actsOf(b) { return b.match ? MATCH_ACTS : GAME_ACTS; }
 
 function openAct(n) {
   const b = obj(lastBoards.get(String(n)));
-  const players = Array.isArray(b.players) ? `${b.players[0]} \u2013 ${b.players[1]}` : "left \u2013 right";
-  $("act-title").textContent = `Board ${n}: ${players}`;
+  const players = Array.isArray(b.players) ? `${b.players[0]} \u2013 ${b.players[1]}` : `${t("side_left")} \u2013 ${t("side_right")}`;
+  $("act-title").textContent = `${t("board_title", { n })}: ${players}`;
   const acts = actsOf(b);
-  $("act-cmd").innerHTML = Object.entries(acts).map(([k, [label]]) => `<option value="${esc(k)}">${esc(label)}</option>`).join("");
+  $("act-cmd").innerHTML = Object.entries(acts).map(([cmd, [label]]) => `<option value="${esc(cmd)}">${esc(t(label))}</option>`).join("");
   const faces = obj(b.faces);
   const left = obj(faces.left);
   if (num(left.moves) != null) $("act-moves").value = left.moves;
@@ -466,9 +541,12 @@ $("act-do").addEventListener("click", (ev) => {
   const d = $("act-dialog");
   const n = d.dataset.board;
   const body = actBody();
-  if (body.ms === null) { $("act-question").textContent = "the time is h:mm:ss or m:ss"; return; }
+  if (body.ms === null) { $("act-question").textContent = t("bad_time"); return; }
   const what = $("act-cmd").selectedOptions[0].textContent;
-  const args = Object.entries(body).filter(([k]) => k !== "cmd").map(([k, v]) => `${k} ${k === "ms" ? $("act-time").value : v}`).join(", ");
+  const value = (f, v) => (f === "ms" ? $("act-time").value : f === "side" || f === "winner" ? (v === "none" ? t("winner_none") : sideWord(v)) :
+    f === "kind" ? (v === "red" ? t("card_red") : t("card_warning")) : v);
+  const args = Object.entries(body).filter(([f]) => f !== "cmd")
+    .map(([f, v]) => `${Object.hasOwn(FIELD_WORDS, f) ? t(FIELD_WORDS[f]) : f} ${value(f, v)}`).join(", ");
   if (!window.confirm(`${$("act-title").textContent}: ${what}${args ? " (" + args + ")" : ""}?`)) return;
   d.close();
   post(`/api/board/${encodeURIComponent(n)}/act`, body, ev.currentTarget);
@@ -478,11 +556,11 @@ $("act-do").addEventListener("click", (ev) => {
 // result in words; a result already entered is replaced (signed and logged: the last one counts).
 function openResult(n) {
   const b = obj(lastBoards.get(String(n)));
-  const players = Array.isArray(b.players) ? `${b.players[0]} \u2013 ${b.players[1]}` : "left \u2013 right";
-  $("res-title").textContent = `Board ${n}: ${players}`;
-  $("res-now").textContent = b.result ? `entered: ${b.result}; a new one replaces it (the last one counts)` : "";
+  const players = Array.isArray(b.players) ? `${b.players[0]} \u2013 ${b.players[1]}` : `${t("side_left")} \u2013 ${t("side_right")}`;
+  $("res-title").textContent = `${t("board_title", { n })}: ${players}`;
+  $("res-now").textContent = b.result ? t("res_entered", { result: b.result }) : "";
   $("res-pick").innerHTML = RESULTS.map((r) =>
-    `<button type="button" data-pick="${esc(r)}" title="${esc(RESULT_WORDS[r])}">${RESULT_TEXT[r]}</button>`).join("");
+    `<button type="button" data-pick="${esc(r)}" title="${esc(t(RESULT_WORDS[r]))}">${RESULT_TEXT[r]}</button>`).join("");
   $("res-confirm").hidden = true;
   $("res-pick").hidden = false;
   $("res-kazans").value = "";
@@ -497,9 +575,9 @@ $("res-pick").addEventListener("click", (ev) => {
   const b = obj(lastBoards.get(d.dataset.board));
   const r = pick.dataset.pick;
   const who = Array.isArray(b.players) ? ` (${b.players[0]} \u2013 ${b.players[1]})` : "";
-  const k = $("res-kazans").value.trim();
-  $("res-question").textContent = `Enter ${r} on board ${d.dataset.board}${who}: ${RESULT_WORDS[r]}` +
-    (k ? `, kazans ${k}?` : "?");
+  const kz = $("res-kazans").value.trim();
+  $("res-question").textContent = t("res_question", { result: r, n: d.dataset.board, who, words: t(RESULT_WORDS[r]) }) +
+    (kz ? t("res_question_kazans", { kazans: kz }) : "?");
   $("res-yes").dataset.pick = r;
   $("res-pick").hidden = true;
   $("res-confirm").hidden = false;
@@ -508,8 +586,8 @@ $("res-yes").addEventListener("click", (ev) => {
   const d = $("result-dialog");
   d.close();
   const body = { result: ev.currentTarget.dataset.pick };
-  const k = $("res-kazans").value.trim();
-  if (k) body.kazans = k;  // the final kazans, left's-right's (TK-R7): the clock checks them with the result
+  const kz = $("res-kazans").value.trim();
+  if (kz) body.kazans = kz;  // the final kazans, left's-right's (TK-R7): the clock checks them with the result
   post(`/api/board/${encodeURIComponent(d.dataset.board)}/result`, body, ev.currentTarget);
 });
 $("res-back").addEventListener("click", () => { $("res-confirm").hidden = true; $("res-pick").hidden = false; });
@@ -517,18 +595,42 @@ $("res-cancel").addEventListener("click", () => $("result-dialog").close());
 
 // beyond this PC the page acts only where the address with the hall's access token was opened
 let canAct = true;
-const READ_ONLY = "open the address sagat hall printed to act";
+let source = null;  // the hall's stream (once the page's words are in)
+function start() {
 fetch("/api/access").then((r) => r.json()).then((a) => {
   canAct = a.act === true;
   for (const el of document.querySelectorAll("#setup button, .actions button")) el.disabled = !canAct;
   drawn.clear();
 }).catch(() => {});
 
-const source = new EventSource("/api/events");
+source = new EventSource("/api/events");
 source.onmessage = (ev) => {
   $("conn").className = "dot up";
   heard = Date.now();
   document.body.classList.remove("stale");
-  try { render(JSON.parse(ev.data)); } catch (e) { $("summary").textContent = "the page cannot show the hall: " + e; }
+  try { render(JSON.parse(ev.data)); } catch (e) { $("summary").textContent = t("cannot_show", { why: e }); }
 };
-source.onerror = () => { $("conn").className = "dot lost"; $("summary").textContent = "the hall is not answering"; heard = Math.min(heard, Date.now() - 3001); };
+source.onerror = () => { $("conn").className = "dot lost"; $("summary").textContent = t("not_answering"); heard = Math.min(heard, Date.now() - 3001); };
+}
+
+// the page in another language, at once: its fixed words, the cards, the table (the choice kept in this browser)
+$("lang").addEventListener("change", async () => {
+  const lang = $("lang").value;
+  localStorage.setItem("sagat-lang", lang);
+  try { await setLang(lang); } catch (e) { $("action").textContent = String(e); return; }
+  showMute();
+  drawn.clear();
+  $("results-body").dataset.html = "";
+  if (last.boards) render(last);
+});
+
+// the language first (this browser's choice, else the hall's), then the hall
+(async () => {
+  let lang = localStorage.getItem("sagat-lang");
+  if (!LANGS.includes(lang)) {
+    try { lang = (await (await fetch("/api/lang")).json()).lang; } catch (e) { lang = "en"; }
+  }
+  try { await setLang(lang); } catch (e) { try { await setLang("en"); } catch (e2) { /* the keys, then */ } }
+  showMute();
+  start();
+})();
