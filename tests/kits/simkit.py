@@ -64,3 +64,14 @@ class Sim:
             with fs.open("/log/" + name, "rb") as fh:
                 out += fh.read()
         return out
+
+
+def cli(capsys, *argv):
+    """`sagat ARGV` run in-process: (exit code, stdout, stderr), checked to carry no traceback and no
+    internal error whatever the code."""
+    from sagat.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "internal error" not in err, err
+    return code, out, err

@@ -324,25 +324,11 @@ class Hall:
             raise HallError(str(e)) from None
         if first not in ("left", "right"):
             raise HallError("first must be left or right")
-        skipped = {}
-
-        def which(b):
-            st = self._state_of(b)
-            if b.stranger:
-                skipped[b.number] = STRANGER
-                return False
-            if st in ("setup", "finished"):
-                return True
-            skipped[b.number] = "not connected" if st is None else f"a game is {st}: left alone"
-            return False
+        skipped: dict = {}
+        which = self._idle_boards(skipped, "a game")
 
         def job(b, clock):
-            with b.lock:
-                matched = bool((b.state or {}).get("mode"))  # a match set up takes no settings.set: kept as it is
-            if not matched and (b.settings or {}).get("board", 0) != b.number and "board" in (b.settings or {}):
-                # the clock keeps its board number: it shows it at setup and with the result code,
-                # so the arbiter at the table sees which board a clock is
-                clock.request("settings.set", auth=True, values={"board": b.number})
+            self._set_board_number(b, clock)
             ans = clock.request("new", auth=True, tc=text, first=first)
             b.settings = clock.request("settings.get").get("values") or b.settings
             with b.lock:
@@ -355,6 +341,31 @@ class Hall:
             self.tc = text  # the round's control: on the page after a reload, in round.json for the report
             self.save_round()
         return report
+
+    def _idle_boards(self, skipped: dict, what: str):
+        """Set up all's choice of boards: the clocks in setup or finished, not a stranger; each
+        other board goes into `skipped` with why ("{what} is running: left alone")."""
+        def which(b):
+            st = self._state_of(b)
+            if b.stranger:
+                skipped[b.number] = STRANGER
+                return False
+            if st in ("setup", "finished"):
+                return True
+            skipped[b.number] = "not connected" if st is None else f"{what} is {st}: left alone"
+            return False
+
+        return which
+
+    @staticmethod
+    def _set_board_number(b, clock) -> None:
+        """The clock keeps its board number: it shows it at setup and with the result code, so the
+        arbiter at the table sees which board a clock is. A clock with a match set up takes no
+        settings.set: its number is kept as it is."""
+        with b.lock:
+            matched = bool((b.state or {}).get("mode"))
+        if not matched and (b.settings or {}).get("board", 0) != b.number and "board" in (b.settings or {}):
+            clock.request("settings.set", auth=True, values={"board": b.number})
 
     def _set_up_matches(self, mode: str, first: str) -> dict:
         """Set up all for a match round: `new` with the mode on every board in setup or finished,
@@ -369,24 +380,11 @@ class Hall:
         if first not in ("left", "right"):
             raise HallError("first must be left or right")
         takes_first = "first" in sagatfw.MODES[i][2]
-        skipped = {}
-
-        def which(b):
-            st = self._state_of(b)
-            if b.stranger:
-                skipped[b.number] = STRANGER
-                return False
-            if st in ("setup", "finished"):
-                return True
-            skipped[b.number] = "not connected" if st is None else f"a game or match is {st}: left alone"
-            return False
+        skipped: dict = {}
+        which = self._idle_boards(skipped, "a game or match")
 
         def job(b, clock):
-            with b.lock:
-                matched = bool((b.state or {}).get("mode"))
-            if not matched and (b.settings or {}).get("board", 0) != b.number and "board" in (b.settings or {}):
-                # its board number, as for a game (a match set up takes no settings.set: kept as it is)
-                clock.request("settings.set", auth=True, values={"board": b.number})
+            self._set_board_number(b, clock)
             args: dict = {"mode": mode}
             if takes_first:
                 args["first"] = first

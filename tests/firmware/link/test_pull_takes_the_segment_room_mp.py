@@ -1,5 +1,5 @@
 # A pull reads a segment beside the one the journal writes; when the heap has no second 1.2 KB
-# piece for a littlefs file, the pull's read takes the journal's room (link/pull.py `_open`,
+# piece for a littlefs file, the pull's read takes the journal's room (link/pull.py `open_beside`,
 # log/journal.py `park`): the journal's segment is closed (its records are durable) and opened
 # again at its next write. Forced here by a MemoryError on every pull's open while the journal's
 # segment is open, on the real App over littlefs in RAM (MicroPython only).

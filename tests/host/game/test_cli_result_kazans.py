@@ -10,19 +10,12 @@ import os
 
 import pytest
 from apprig import Rig, records
-from simkit import Sim
+from simkit import Sim, cli
 
 from sagat.cli import main
 from sagat.cliutil import UserError
 from sagat.commands.clock import faces_text
 from sagat.commands.game import kazans
-
-
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err, err
-    return code, out, err
 
 
 @pytest.fixture
@@ -36,22 +29,22 @@ def port(tmp_path):
 
 def test_tk_r7_sagat_result_takes_the_kazans_and_refuses_nonsense_in_one_line(port, capsys):
     for argv in (("new", "420"), ("start",), ("pause",)):
-        assert _run(capsys, *argv, "--port", port)[0] == 0
+        assert cli(capsys, *argv, "--port", port)[0] == 0
     for bad, said in (("90-80", "162 kumalaks"), ("82", "two counts"), ("a-b", "two counts"), ("-5-3", "two counts"),
                       ("10-90", "right wins"), ("81-81", "TK-R5")):
-        code, out, err = _run(capsys, "result", "1-0", f"--kazans={bad}", "--port", port)
+        code, out, err = cli(capsys, "result", "1-0", f"--kazans={bad}", "--port", port)
         lines = err.strip().splitlines()
         assert code == 2 and out == "" and len(lines) == 1 and said in lines[0], (bad, err)
-    code, out, err = _run(capsys, "result", "+/-", "--kazans", "0-0", "--port", port)
+    code, out, err = cli(capsys, "result", "+/-", "--kazans", "0-0", "--port", port)
     assert code == 2 and "TK-R4" in err, err
-    code, out, err = _run(capsys, "result", "left", "--kazans", "82-79", "--port", port)
+    code, out, err = cli(capsys, "result", "left", "--kazans", "82-79", "--port", port)
     assert code == 2 and "a game's result" in err, err
-    code, out, _ = _run(capsys, "result", "1-0", "--kazans", "82-79", "--port", port)
+    code, out, _ = cli(capsys, "result", "1-0", "--kazans", "82-79", "--port", port)
     assert code == 0 and out.splitlines()[1].endswith(", kazans 82-79"), out
-    code, out, _ = _run(capsys, "state", "--json", "--port", port)
+    code, out, _ = cli(capsys, "state", "--json", "--port", port)
     st = json.loads(out)
     assert st["result"] == "1-0" and st["kazans"] == [82, 79], st
-    code, out, _ = _run(capsys, "state", "--port", port)
+    code, out, _ = cli(capsys, "state", "--port", port)
     assert "1-0 kazans 82-79" in out, out
 
 
@@ -89,7 +82,7 @@ def test_tk_r7_logs_show_and_the_rounds_report_carry_the_kazans(tmp_path, capsys
     src = tmp_path / "round"
     os.makedirs(src)
     os.rename(_finished_with_kazans(str(tmp_path / "clock1")), src / "board-1")
-    code, out, _ = _run(capsys, "logs", "show", "--records", str(src / "board-1" / "records.bin"))
+    code, out, _ = cli(capsys, "logs", "show", "--records", str(src / "board-1" / "records.bin"))
     assert code == 0 and "1-0, kazans 85-70" in out, out
     pairs = tmp_path / "pairings.csv"
     pairs.write_text("board,left,right\n1,Ержан,Мирас\n", encoding="utf-8")

@@ -5,28 +5,21 @@ against `sagat sim --serial --headless` on a real pseudo-terminal: each signed, 
 import json
 
 import pytest
-from simkit import Sim
+from simkit import Sim, cli
 
 from sagat.cli import main
 
 KEY = "referee secret"
 
 
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err, err
-    return code, out, err
-
-
 def _ok(capsys, port, *argv, key=True):
-    code, out, err = _run(capsys, *argv, "--port", port, *(["--key", KEY] if key else []))
+    code, out, err = cli(capsys, *argv, "--port", port, *(["--key", KEY] if key else []))
     assert code == 0, (argv, err)
     return out
 
 
 def _one_line_error(capsys, port, *argv, key=True):
-    code, out, err = _run(capsys, *argv, "--port", port, *(["--key", KEY] if key else []))
+    code, out, err = cli(capsys, *argv, "--port", port, *(["--key", KEY] if key else []))
     lines = err.strip().splitlines()
     assert code != 0 and out == "" and len(lines) == 1 and lines[0].startswith("sagat: "), (argv, code, out, err)
     return lines[0]
@@ -68,9 +61,9 @@ def test_kb_3_restart_and_the_period_clock_from_the_pc(sim, tmp_path, capsys):
     events = [json.loads(x) for x in (out_dir / "events.jsonl").read_text().splitlines()]
     kinds = [(e["type"], e.get("face_ms"), e.get("discarded_ms")) for e in events if e.get("mode") == "kokboru"]
     assert ("adjust", 200000, None) in kinds and any(k[0] == "restart" and k[2] > 0 for k in kinds), kinds
-    code, out, err = _run(capsys, "logs", "verify", "--records", str(out_dir / "records.bin"), "--key", KEY)
+    code, out, err = cli(capsys, "logs", "verify", "--records", str(out_dir / "records.bin"), "--key", KEY)
     assert code == 0 and out.startswith("OK"), out + err
-    code, out, err = _run(capsys, "logs", "show", "--records", str(out_dir / "records.bin"), "--key", KEY)
+    code, out, err = cli(capsys, "logs", "show", "--records", str(out_dir / "records.bin"), "--key", KEY)
     assert "ADJUST: the referee sets the 1st half's clock to 3:20" in out, out
     assert "RESTART (KB-3): the 1st half back to its start" in out, out
 

@@ -10,10 +10,9 @@ import json
 
 import pytest
 from matchlogkit import copy, play, seal, verify, write
-from simkit import Sim
+from simkit import Sim, cli
 
 from sagat import logs
-from sagat.cli import main
 from sagatfw.log import names as N
 from sagatfw.log import records as R
 
@@ -31,23 +30,16 @@ def _setup_at(recs):
     return next(i for i, r in enumerate(recs) if R.type_of(r) == 0x30)
 
 
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err, err
-    return code, out, err
-
-
 def test_logs_show_names_the_riders_on_the_match_score_sheet(tmp_path, capsys):
     recs, flash = play(tmp_path, capsys, BOUT)
     i = _setup_at(recs)
     assert R.type_of(recs[i + 1]) == N.T_NAMES
-    code, out, err = _run(capsys, "logs", "show", "--image", flash)
+    code, out, err = cli(capsys, "logs", "show", "--image", flash)
     assert code == 0, err
     head = next(line for line in out.splitlines() if "match (score sheet)" in line)
     assert head.endswith("; left Асан Үсөнов, right Usen"), head
     assert "names left Асан Үсөнов, right Usen" in out  # its own line, after the setup's
-    code, out, err = _run(capsys, "logs", "verify", "--image", flash)
+    code, out, err = cli(capsys, "logs", "verify", "--image", flash)
     assert code == 0, out + err
     log = logs.read_segments(logs.read_image(flash))
     ev = [e for e in log.events if e["type"] == "names"]
@@ -85,7 +77,7 @@ def test_attack_a_names_record_that_is_not_text_shows_as_unreadable(tmp_path, ca
     path = write(tmp_path, seal(bad), "bad")
     log = logs.read_segments([("bad.bin", open(path, "rb").read())])
     assert [e["names"] for e in log.events if e["type"] == "names"] == [None]
-    code, out, err = _run(capsys, "logs", "show", "--records", path)
+    code, out, err = cli(capsys, "logs", "show", "--records", path)
     assert code == 0 and "names unreadable" in out, out + err
 
 
@@ -100,13 +92,13 @@ def sim(tmp_path):
 
 def test_sagat_new_names_the_riders_and_state_gives_them(sim, capsys):
     port = sim.port
-    code, out, err = _run(capsys, "new", "--mode", "kokboru", "--names", "Asan", "Usen", "--port", port)
+    code, out, err = cli(capsys, "new", "--mode", "kokboru", "--names", "Asan", "Usen", "--port", port)
     assert code == 0 and out.strip().endswith("(Asan - Usen)"), (out, err)
-    code, out, err = _run(capsys, "state", "--json", "--port", port)
+    code, out, err = cli(capsys, "state", "--json", "--port", port)
     assert json.loads(out)["names"] == {"left": "Asan", "right": "Usen"}
-    code, out, err = _run(capsys, "new", "--mode", "kokboru", "--names", "Ж" * 30, "Q" * 30, "--port", port)
+    code, out, err = cli(capsys, "new", "--mode", "kokboru", "--names", "Ж" * 30, "Q" * 30, "--port", port)
     assert code == 0 and "39 bytes" in err and out.strip().endswith("(" + "Ж" * 9 + " - " + "Q" * 21 + ")")
-    code, out, err = _run(capsys, "new", "300", "--names", "Asan", "Usen", "--port", port)
+    code, out, err = cli(capsys, "new", "300", "--names", "Asan", "Usen", "--port", port)
     assert code != 0 and "--names is a match's" in err
-    code, out, err = _run(capsys, "new", "--mode", "kokboru", "--names", "A\tB", "C", "--port", port)
+    code, out, err = cli(capsys, "new", "--mode", "kokboru", "--names", "A\tB", "C", "--port", port)
     assert code != 0 and "control characters" in err
