@@ -54,3 +54,40 @@ def forget(*names):
         parent = sys.modules.get(name[:dot]) if dot > 0 else None
         if parent is not None and name[dot + 1 :] in parent.__dict__:
             delattr(parent, name[dot + 1 :])
+
+
+# The faces' words in the clock's language (the `lang` setting: en, kk, ru, ky; faces/words.py lists them). Code
+# writes a word in English, in capitals as a face shows it: T("PAUSE"). Each other language is a module of its own,
+# faces/words_kk.py, words_ru.py, words_ky.py, whose WORDS pairs each English word with its translation (a tuple of
+# constants: in flash when frozen). `use` loads the chosen one alone and keeps only its table, so a language costs
+# no heap; English needs none. Kept here, in the module every layer has loaded, so that no module of its own costs
+# heap (faces/words.py, the list of the words, is the tests' and the translators', never loaded on a board).
+_WORDS = None  # the chosen language's WORDS: (english, translation, english, translation, ...); None: English
+
+
+def T(word):
+    """`word` (faces/words.py KEYS) in the clock's language; any other text (a name, a code, a reason the engine
+    gave) as it is. No allocation: a search of the table's tuple."""
+    w = _WORDS
+    if w is not None:
+        try:
+            i = w.index(word)
+        except ValueError:
+            return word
+        if not i & 1:  # (an English word: a translation equal to it comes after it)
+            return w[i + 1]
+    return word
+
+
+def use(code):
+    """Speak language `code` from now on ("en", "kk", "ru", "ky": log/settings.py refuses any other first; an
+    unknown one, or one whose table is not on the board, is English): its table loaded, its module let go."""
+    global _WORDS
+    _WORDS = None
+    if code in ("kk", "ru", "ky"):
+        name = "sagatfw.faces.words_" + code
+        try:
+            _WORDS = __import__(name, None, None, ("WORDS",)).WORDS
+        except ImportError:  # a board copied without its tables (an old deploy): English, not a boot that fails
+            pass
+        forget(name)

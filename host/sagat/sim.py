@@ -92,7 +92,8 @@ def actions_help() -> str:
     return "\n".join(lines)
 
 
-SCRIPT_SETTINGS = ("freeze", "stage_advance", "extension_ms", "default_ms", "low_time_ms", "tenths_below_ms", "sound")
+SCRIPT_SETTINGS = ("freeze", "stage_advance", "extension_ms", "default_ms", "low_time_ms", "tenths_below_ms", "sound",
+                   "lang")
 
 
 class SimError(Exception):

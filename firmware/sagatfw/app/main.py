@@ -60,8 +60,8 @@ class App:
         self.code_text = None  # "CODE 042917" while status is _ST_CODE
         self.setup_logged = False  # the current game's setup record is in the journal
         self.last_press_switched = False
-        # ticks of the next frame; None: at the first step (never ticks 0: ticks_diff(now, 0) is
-        # negative for a boot at ticks >= 2^29, and no faces showed for 6.2 days)
+        # ticks of the next frame; None: at the first step (never ticks 0: ticks_diff(now, 0) is negative for a boot
+        # at ticks >= 2^29, and no faces showed for 6.2 days)
         self.next_face = None
         self.next_retry = None  # when to try the flash again while records wait in RAM
         self.armed = None  # ticks at which the game set up starts by itself (arm: the hall's round, TK-C5)
@@ -74,6 +74,7 @@ class App:
         board = self.board
         origin = self.store.load()
         v = self.store.values
+        S.use(v["lang"])  # the faces' language
         gc.collect()  # what lives as long as the clock goes first, low in a heap free of the load's garbage
         try:
             self.buttons = B.Buttons(v["lockout_ms"])
@@ -117,9 +118,8 @@ class App:
             try:
                 self._set_up(v["tc"], v["first"])
             except Exception as e:  # noqa: BLE001 - no settings file may stop the clock from booting
-                # Store.load checks the control with the same parser (parse_sides), so this is a
-                # file its check let through (an older firmware's, a MemoryError): the defaults
-                # for the next game, said on the faces and logged like any bad file.
+                # Store.load checks the control with the same parser (parse_sides), so this is a file its check let
+                # through (an older firmware's, a MemoryError): the defaults, said and logged like any bad file.
                 board.note("settings refused: %s" % (e,))
                 origin = self.store.reset_game_defaults("bad settings, defaults for: tc (%s)" % (e,))
                 self._set_up(v["tc"], v["first"])
@@ -421,9 +421,8 @@ class App:
         ValueError (and nothing changed) on an unknown key or a bad value."""
         if self.clock.state not in (C.SETUP, C.FINISHED):
             raise S.Refused("settings change between games (pause is not enough)")
-        # every value, then the whole as the boot will use it (the same parser, the clock's own
-        # rules): ValueError before anything is saved or changed (a value saved and then
-        # refused stopped the next boot)
+        # every value, then the whole as the boot will use it (the same parser, the clock's own rules): ValueError
+        # before anything is saved or changed (a value saved and then refused stopped the next boot)
         from sagatfw.log.settings import GAME_KEYS, check_all
 
         logged = self.setup_logged
@@ -439,6 +438,7 @@ class App:
             _forget("sagatfw.core.tcparse")
         for key in values:
             self.store.values[key] = new[key]  # the same dict: whoever holds it sees the change
+        S.use(new["lang"])  # the faces' language (the same table again, unless it changed)
         self._save()
         self.journal.log_settings(self.clock, self.store.clock_settings(), R.ORIGIN_CHANGED, now)
         if again and logged:
@@ -514,8 +514,8 @@ async def _loop(app):
             said[1] = 0
             app.status = _ST_ERROR
             board.note("step failed: %s" % (e,))
-        # presses are stamped in their IRQ: the sleep never delays a press. While the link has an
-        # answer on its way (a log pull) the loop only yields, so the answer goes at the link's speed.
+        # presses are stamped in their IRQ: the sleep never delays a press. While the link has an answer on its way
+        # (a log pull) the loop only yields, so the answer goes at the link's speed.
         link = app.link
         await asyncio.sleep_ms(0 if link is not None and link.busy else 5)
 
@@ -530,9 +530,9 @@ def run():
     board = board_for_platform().Board()
     app = App(board)
     now = board.ticks()
-    # The serial link: the protocol on the board's USB serial / UART stdio (contract 6). Made
-    # before the boot: its buffers (3 KB) go in one piece low in the heap, before the log's replay
-    # leaves it in small pieces; the loop serves it only after the boot.
+    # The serial link: the protocol on the board's USB serial / UART stdio (contract 6). Made before the boot: its
+    # buffers (3 KB) go in one piece low in the heap, before the log's replay leaves it in small pieces; the loop
+    # serves it only after the boot.
     import binascii
 
     import machine

@@ -256,10 +256,11 @@ class MatchApp:
         """What face `side`'s bottom line says for the buttons (an OLED): the entry waiting for
         its second press, or why the last operation was refused (for 2 s); else None."""
         if self.refused is not None and ticks_diff(now, self.refused_until) < 0:
-            return self.refused  # why (the engine's reasons are short; a line holds 16 characters)
+            return self.refused  # why (the engine's reasons are short; a line holds 21 characters)
         p = self.pending
         if p > M.RIGHT:
-            return "START? again:cut" if p == _ASK_START else "TOSS? lever=won"
+            from sagatfw import T  # (no global of this module's: it costs heap while a match runs)
+            return T("START? again:cut" if p == _ASK_START else "TOSS? lever=won")
         if self.pending == side:  # PLUS, MINUS, the lever again (kok-boru 4, 2, 1), MENU a warning
             p = self.m.POINTS
             return "+:%d -:%d L:%d M:W" % (p[0], p[1], p[-1])

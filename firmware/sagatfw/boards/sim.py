@@ -184,7 +184,8 @@ class Board:
         # so the left face's lines stay beside the right face's
         ys = sorted(set([r[0] for r in lines[0]] + [r[0] for r in lines[1]]))
         for y in ys:
-            rows.append("  %-16.16s | %s" % (_at(lines[0], y), _at(lines[1], y)))
+            left = _at(lines[0], y)[:21]
+            rows.append("  " + left + " " * (21 - len(left)) + " | " + _at(lines[1], y))
         if self.virtual:  # a record of every frame (kept nowhere: the heap budget runs this way)
             out = self.out
             for row in rows:  # a row at a time: no frame-long string in a heap near its end
@@ -207,18 +208,18 @@ class Board:
 
 def _face_lines(items):
     """One face's draw items (faces.oled, faces.menu_oled) as lines of text: the texts of one row on
-    one line at their columns (16 of 8 px), the run row's bar (y 44) as "#", its frame as [ ]."""
+    one line at their columns (21 of 6 px), the run row's bar (y 40) as "#", its frame as [ ]."""
     rows = []  # [y, text]
     bar = framed = False
     for it in items:
         if it[0] == "fill":
-            if it[2] == 44 and it[3] == 128:
+            if it[2] == 40 and it[3] == 128:
                 bar = True
-            elif it[2] == 45 and it[5] == 0:
+            elif it[2] == 41 and it[5] == 0:
                 framed = True
             continue
         y, text, scale = it[2], it[3], it[4]
-        col = it[1] // 8 if scale == 1 else (16 - len(text)) // 2
+        col = it[1] // 6 if scale == 1 and it[0] == "text" else (21 - len(text)) // 2
         if col < 0:
             col = 0
         for row in rows:
@@ -227,14 +228,15 @@ def _face_lines(items):
         else:
             row = [y, ""]
             rows.append(row)
-        row[1] = "%-*.*s" % (col, col, row[1]) + text
+        head = row[1][:col]  # (by characters: % pads and cuts UTF-8 by bytes on MicroPython)
+        row[1] = head + " " * (col - len(head)) + text
     if bar and not framed:
-        rows.append([44, "#### running ###"])  # the running bar
+        rows.append([40, "###### running ######"])  # the running bar
     elif framed:
         for row in rows:
-            if row[0] == 45:
+            if row[0] == 40:
                 t = row[1].strip()
-                n = 14 - len(t)
+                n = 19 - len(t)
                 row[1] = "[" + " " * (n // 2) + t + " " * (n - n // 2) + "]"
     rows.sort(key=lambda r: r[0])
     return rows

@@ -1,15 +1,14 @@
 # sagat: what each face shows for a clock state (contract 2 of docs/design.md).
 #
 # Pure module: no `machine`, never reads the time, never touches files; runs unchanged under CPython and MicroPython.
-# Everything is computed from a Clock (engine/clock.py) at its last call, plus the few things the clock does not know
-# (the blink phase, the battery, a message, the result).
+# Everything is computed from a Clock (engine/clock.py) at its last call, plus what the clock does not know (the blink
+# phase, the battery, a message, the result).
 #
 # Four outputs:
 #   tm1637(buf, clock, side, ...)  4-digit 7-segment bytes for a TM1637 module (no allocation)
 #   leds(clock, side, blink)       the face's indicator LEDs as a bitmask (no allocation)
-#   oled(clock, side, ...)         draw items for a 128x64 SSD1306 (framebuf's 8x8 font, scaled)
+#   oled(clock, side, ...)         draw items for a 128x64 SSD1306 (the text font, glyphs.py; the 8x8 digits)
 #   time_text(ms, ...)             the time as text: the OLED's big digits and the sim's terminal
-#
 # Time formats (contract 2; TK-B10: "0:00:00 (h:mm:ss)" on an electronic clock is time expired):
 #   from one hour up      H:MM:SS  (TM1637: H.MM, hours and minutes only)
 #   below one hour        M:SS     (TM1637: MM:SS with the colon, leading zero blanked: " 5:07")
@@ -23,6 +22,7 @@
 # 0.05 s shows 0.1 (a value v means "more than v - one unit, at most v"). A count-up face (control "-") shows the
 # elapsed time rounded DOWN (a stopwatch), in M:SS or H:MM:SS, never with tenths.
 
+from sagatfw import T
 from sagatfw.core import timecontrol as tcm
 from sagatfw.engine.clock import RESULT_NAMES
 
@@ -43,8 +43,8 @@ _ADJOURNED = const(4)
 _FINISHED = const(5)
 
 # The status line (App.status): what the faces say besides the game or match, as a code, the later outweighing the
-# earlier. The codes are indexes into these texts: the OLED's bottom line (16 characters) and state's "message"; the
-# four-digit face's (docs/user-guide.md lists them). Code 0 is none (in setup: the board number); code 1 the result
+# earlier. The codes index these texts: the OLED's bottom line and state's "message" (in the clock's language: T);
+# the four-digit face's (docs/user-guide.md lists them). Code 0 is none (in setup: the board number); code 1 the result
 # code, whose text is its own (App.code_text, "CODE 042917", "B8 CODE 042917"; on four digits "C042" and " 917"). A
 # module that sets or reads a code names it as a private const (_ST_LOG_ERROR = const(2)): no heap for the names
 # (tests/host/sim/test_sim_faces.py checks every such const against these tables).
@@ -61,31 +61,33 @@ _SAID = None  # type: list | None  # the board number's texts (_said), made once
 
 
 def _said(app):
-    """The board number's texts (the `board` setting), made again only when the number or the
-    app's code text changed, never at a refresh: [the number, "BOARD 8", "b  8", the code text,
-    "B8 CODE 042917"] (16 characters up to B999); None for a clock never numbered (no list)."""
+    """The board number's and the result code's texts, made again only when the number, the app's code text
+    ("CODE 042917") or the language changed, never at a refresh: [the number, "BOARD 8", "b  8", the code text,
+    "B8 CODE 042917", the word BOARD]; None for a clock never numbered and no code (no list)."""
     global _SAID
     n = app.store.values.get("board", 0)
+    code = app.code_text
     s = _SAID
     if s is None:
-        if not n:
+        if not n and code is None:
             return None
-        s = _SAID = [0, None, None, None, None]
-    code = app.code_text
-    if n != s[0] or code is not s[3]:
+        s = _SAID = [0, None, None, None, None, None]
+    if n != s[0] or code is not s[3] or T("BOARD") is not s[5]:
         s[0] = n
-        s[1] = "BOARD %d" % n if n else None
+        s[5] = T("BOARD")
+        s[1] = s[5] + " %d" % n if n else None
         s[2] = "b%3d" % n if n else None
         s[3] = code
+        code = T("CODE") + code[4:] if code else None
         s[4] = "B%d %s" % (n, code) if n and code else code
     return s
 
 
 def status_text(app, four=False):
-    """The status line's text or None: a message; the result code after the board number ("B8 CODE 042917"),
-    in turns of 3 s with TK-P1's protest window ("PROTEST 29:59") while the finished game is on the faces and the
-    wall time is known (the result's record has it, and a sync since the boot); in a game set up with nothing else
-    to say the number ("BOARD 8"). `four`: a four-digit face's (STATUS4, "b  8"; its code is hw.py's)."""
+    """The status line's text or None: a message; the result code after the board number ("B8 CODE 042917"), in
+    turns of 3 s with TK-P1's protest window ("PROTEST 29:59") while the finished game is on the faces and the wall
+    time is known (the result's record has it, and a sync since the boot); in a game set up with nothing else to say
+    the number ("BOARD 8"). `four`: a four-digit face's (STATUS4, "b  8"; its code is hw.py's)."""
     s = app.status
     if s == _ST_CODE and not four:
         c, j = app.clock, getattr(app, "journal", None)
@@ -94,13 +96,12 @@ def status_text(app, four=False):
             left = (j.result_wall + _PROTEST_MS - j.sync_wall_ms  # ms left at c.last (a finished clock's t goes on)
                     - ((c.last - j.sync_ticks + _TICKS_HALF) & _TICKS_MAX) + _TICKS_HALF)
             if 0 < left <= _PROTEST_MS:
-                return "PROTEST %d:%02d" % ((left + 999) // 60000, (left + 999) // 1000 % 60)
-        said = _said(app)
-        return app.code_text if said is None else said[4]
+                return T("PROTEST") + " %d:%02d" % ((left + 999) // 60000, (left + 999) // 1000 % 60)
+        return _said(app)[4]  # (a list: a code is shown)
     if s == _ST_NONE and app.match is None and app.clock.state == _SETUP:
         said = _said(app)
         return None if said is None else said[2 if four else 1]
-    return STATUS4[s] if four else STATUS_TEXT[s]
+    return STATUS4[s] if four else (STATUS_TEXT[s] and T(STATUS_TEXT[s]))
 
 
 # The arbiter's `locate` (link/commands.py): for 5 s the boards blink the faces and beep once a second,
@@ -283,49 +284,48 @@ def face_text(clock, side, tenths_below_ms=20000):
 
 # -------------------------------------------------------------------------------------- OLED
 #
-# A 128x64 face as a list of draw items for framebuf, drawn in order on a cleared screen (the first item clears it):
-# ("fill", x, y, w, h, color) and ("text", x, y, string, scale), text in color 1 with the 8x8 font scaled by an integer.
-# Rows:
+# A 128x64 face as a list of draw items, drawn in order on a cleared screen (the first item clears it):
+# ("fill", x, y, w, h, color); ("text", x, y, string, scale): the text font (faces/glyphs.py, 6x12 px a character,
+# Latin and Cyrillic) scaled by an integer; ("big", x, y, string, scale): framebuf's 8x8 font scaled (the time's
+# digits). Rows (a text line is 12 px: capitals on its rows 2..9, accents above, descenders below):
 #
-#   y 0..7    top line: "M12 S2" (moves completed, stage) left; battery right: "B 87%", and when
-#             low_battery "B LOW" in blink phase 1 (the percent, if known, in phase 0)
-#   y 14..41  the time, centred, at the largest scale that fits 128 px: 3 for M:SS and S.t,
-#             2 for H:MM:SS (8 chars * 16 px = 128)
-#   y 44..53  the run row: a solid bar while this side runs; while the clock is stopped, the state
-#             ("READY", "PAUSE", "ADJ", "END 1-0"); on the side to move framed and pointed at
-#             ("> PAUSE <"), so it is visible which side a resume (or the start, TK-C5) runs (its
-#             running LED blinks too, see leds)
-#   y 56..63  bottom line: the face's marks, "FLAG" (+ "1ST" on the flag that fell first while both
-#             are down), "LOW" (TK-C17), "ST>" (stage added at a flag, TK-C13), "DEF" (default time,
-#             TK-C6), "d5" (unused simple delay of the side to move, seconds rounded up), "USED 1:23:45" while
-#             adjourned (the time used, TK-A3: envelope.used_ms); or `message` instead ("SETTINGS DEFAULT", "LOG ERROR")
+#   y 0..11   top line: "M12 S2" (moves completed, stage) left; battery right: "B 87%", and when low_battery "B LOW"
+#             in blink phase 1 (the percent, if known, in phase 0)
+#   y 12..39  the time, big, centred, at the largest scale that fits: 3 for M:SS and S.t, 2 for H:MM:SS (8 * 16 px)
+#   y 40..51  the run row: a solid bar while this side runs; while the clock is stopped, the state ("READY", "PAUSE",
+#             "ADJ", "END 1-0"); on the side to move framed and pointed at ("> PAUSE <"), so it is visible which side
+#             a resume (or the start, TK-C5) runs (its running LED blinks too, see leds)
+#   y 52..63  bottom line: the face's marks, "FLAG" (+ "1ST" on the flag that fell first while both are down), "LOW"
+#             (TK-C17), "ST>" (stage added at a flag, TK-C13), "DEF" (default time, TK-C6), "d5" (unused simple delay
+#             of the side to move, seconds rounded up), "USED 1:23:45" while adjourned (the time used, TK-A3:
+#             envelope.used_ms); or `message` instead ("SETTINGS DEFAULT", "LOG ERROR")
 #
-# The battery is on the top line so that a message never hides it (FIDE: battery level shown). Strings are ASCII; a line
-# holds 16 characters (128 px at scale 1). Every label and message the firmware draws fits one
-# (tests/host/sim/test_sim_faces.py checks the app's messages); the menu's reasons are word-wrapped (menu_oled); only
-# text from outside (a message longer than that) is cut.
+# The battery is on the top line so that a message never hides it (FIDE: battery level shown). Words are in the clock's
+# language (faces/words.py), 21 characters a line; each fits in every language (tests/firmware/faces/test_words.py).
 
 OLED_W = const(128)
 OLED_H = const(64)
-_CHAR = const(8)
-_COLS = const(16)
+_CHAR_W = const(6)  # the text font's cell (faces/glyphs.py)
+_LINE_H = const(12)
+_BIG = const(8)  # the big digits' cell, before scaling
+_COLS = const(21)
 _Y_TOP = const(0)
-_Y_TIME = const(14)  # the time's box: rows 14..41 (28 rows)
+_Y_TIME = const(12)  # the time's box: rows 12..39 (28 rows)
 _H_TIME = const(28)
-_Y_RUN = const(44)
-_H_RUN = const(10)
-_Y_BOTTOM = const(56)
+_Y_RUN = const(40)  # (faces/match.py has the same rows)
+_H_RUN = const(12)
+_Y_BOTTOM = const(52)
 
 
-def _scale_for(text):
+def _scale_for(text, cell):  # (no default: its tuple would live in the heap)
     for scale in (3, 2):
-        if len(text) * _CHAR * scale <= OLED_W:
+        if len(text) * cell * scale <= OLED_W and (scale < 3 or cell == _BIG):
             return scale
     return 1
 
 
-def _centred(text, scale):
-    x = (OLED_W - len(text) * _CHAR * scale) // 2
+def _centred(text, scale, cell):
+    x = (OLED_W - len(text) * cell * scale) // 2
     return x if x > 0 else 0
 
 
@@ -344,15 +344,15 @@ def marks_text(clock, side):
     """The bottom line's marks of `side`'s face, e.g. "FLAG 1ST", "LOW ST> DEF", "d5"."""
     out = []
     if clock.flag[side]:
-        out.append("FLAG")
+        out.append(T("FLAG"))
         if first_of_two(clock, side):
-            out.append("1ST")
+            out.append(T("1ST"))
     if is_low(clock, side):
-        out.append("LOW")
+        out.append(T("LOW"))
     if clock.stage_mark[side]:
-        out.append("ST>")
+        out.append(T("ST>"))
     if clock.default_mark[side]:
-        out.append("DEF")
+        out.append(T("DEF"))
     if clock.side_to_move() == side and clock.state in (_RUNNING, _PAUSED, _ADJOURNED):
         d = clock.delay_remaining(side)
         if d > 0:
@@ -360,7 +360,7 @@ def marks_text(clock, side):
     if clock.state == _ADJOURNED:  # TK-A3: the time used, for the envelope (engine/envelope.py: loaded for it)
         from sagatfw.engine.envelope import used_ms
         if used_ms(clock, side) >= 0:
-            out.append("USED " + time_text(used_ms(clock, side), 0, True))
+            out.append(T("USED") + " " + time_text(used_ms(clock, side), 0, True))
     return " ".join(out)[:_COLS]
 
 
@@ -368,15 +368,15 @@ def state_text(clock, result=None):
     """The run row's text while the clock is stopped ("" while it runs or is stopped by a flag)."""
     st = clock.state
     if st == _SETUP:
-        return "READY"
+        return T("READY")
     if st == _PAUSED:
-        return "PAUSE"
+        return T("PAUSE")
     if st == _ADJOURNED:
-        return "ADJ"
+        return T("ADJ")
     if st == _FINISHED:
         if result is None:
-            return "END"
-        return "END " + (RESULT_NAMES[result] if isinstance(result, int) else result)
+            return T("END")
+        return T("END") + " " + (RESULT_NAMES[result] if isinstance(result, int) else result)
     return ""
 
 
@@ -387,10 +387,10 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
     items.append(("text", 0, _Y_TOP, ("M%d S%d" % (clock.moves[side], clock.stage[side]))[:_COLS], 1))
     bat = battery_text(battery, low_battery, blink)
     if bat:
-        items.append(("text", OLED_W - len(bat) * _CHAR, _Y_TOP, bat, 1))
+        items.append(("text", OLED_W - len(bat) * _CHAR_W, _Y_TOP, bat, 1))
     t = face_text(clock, side, tenths_below_ms)
-    scale = _scale_for(t)
-    items.append(("text", _centred(t, scale), _Y_TIME + (_H_TIME - _CHAR * scale) // 2, t, scale))
+    scale = _scale_for(t, _BIG)
+    items.append(("big", _centred(t, scale, _BIG), _Y_TIME + (_H_TIME - _BIG * scale) // 2, t, scale))
     if clock.running == side:
         items.append(("fill", 0, _Y_RUN, OLED_W, _H_RUN, 1))
     else:
@@ -400,7 +400,7 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
                 items.append(("fill", 0, _Y_RUN, OLED_W, _H_RUN, 1))
                 items.append(("fill", 1, _Y_RUN + 1, OLED_W - 2, _H_RUN - 2, 0))
                 st = "> " + st + " <"  # the side to move: framed, and pointed at
-            items.append(("text", _centred(st, 1), _Y_RUN + 1, st, 1))
+            items.append(("text", _centred(st, 1, _CHAR_W), _Y_RUN, st, 1))
     bottom = message[:_COLS] if message else marks_text(clock, side)
     if bottom:
         items.append(("text", 0, _Y_BOTTOM, bottom, 1))
@@ -409,10 +409,10 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
 
 # ------------------------------------------------------------------------------ menu texts
 #
-# The on-clock menu (ui/menu.py) shows short texts: on each TM1637 face at most four characters, on each OLED a line of
-# up to 8 characters at scale 2 (16 at scale 1). A menu names the field being edited, `field` = (start, stop), character
-# indexes into the text; in blink phase 0 that field is hidden (TM1637) or drawn blank above a steady underline (OLED),
-# so the arbiter sees what PLUS and MINUS change.
+# The on-clock menu (ui/menu.py) shows short texts: on each TM1637 face at most four characters, on each OLED a line
+# of up to 10 characters at scale 2 (21 at scale 1). A menu names the field being edited, `field` = (start, stop),
+# character indexes into the text; in blink phase 0 that field is hidden (TM1637) or drawn blank above a steady
+# underline (OLED), so the arbiter sees what PLUS and MINUS change.
 #
 # TM1637 alphabet: digits, letters (case folded; K, M, V, W, X are rough), space - _ = ? / + ' " ( ) [ ]; anything else
 # is blank. A '.' or ':' after a character lights that cell's point (on byte 1 the colon of clock modules), so "1:23"
@@ -420,24 +420,18 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
 # its own. Texts shorter than four cells are right-aligned (as numbers are on a clock), longer ones show their first
 # four cells.
 
-def _seg_table():
-    # the letters' and the signs' segments: constants of the code, not globals (the module's dict)
-    letters = (b"\x77\x7c\x39\x5e\x79\x71\x3d\x76\x30\x1e\x75\x38\x37\x54\x3f\x73\x67\x50\x6d\x78\x3e\x1c\x2a"
-               b"\x76\x6e\x5b")
-    signs = " -_=?/+'\"([)]"
-    sign_segs = b"\x00\x40\x08\x48\x53\x52\x46\x02\x22\x39\x39\x0f\x0f"
-    t = bytearray(128)
-    for i in range(10):
-        t[48 + i] = DIGITS[i]
-    for i in range(26):
-        t[65 + i] = letters[i]
-        t[97 + i] = letters[i]
-    for i in range(len(signs)):
-        t[ord(signs[i])] = sign_segs[i]
-    return bytes(t)
-
-
-SEG_TEXT = _seg_table()  # segment byte of each ASCII code (0: blank)
+# The segment byte of each ASCII code (0: blank): the digits (DIGITS), the letters of both cases A..Z, and the signs
+# ' "(' ')' '-' '/' '=' '?' '[' ']' '_' '+'. A bytes constant: in flash when frozen (made at the import, it took heap).
+SEG_TEXT = (
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"  # 0..15
+    b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"  # 16..31
+    b"\x00\x00\x22\x00\x00\x00\x00\x02\x39\x0f\x00\x46\x00\x40\x00\x52"  # 32..47: " ' ( ) + - /
+    b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x00\x00\x00\x48\x00\x53"  # 48..63: 0..9 = ?
+    b"\x00\x77\x7c\x39\x5e\x79\x71\x3d\x76\x30\x1e\x75\x38\x37\x54\x3f"  # 64..79: A..O
+    b"\x73\x67\x50\x6d\x78\x3e\x1c\x2a\x76\x6e\x5b\x39\x00\x0f\x00\x08"  # 80..95: P..Z [ ] _
+    b"\x00\x77\x7c\x39\x5e\x79\x71\x3d\x76\x30\x1e\x75\x38\x37\x54\x3f"  # 96..111: a..o
+    b"\x73\x67\x50\x6d\x78\x3e\x1c\x2a\x76\x6e\x5b\x00\x00\x00\x00\x00"  # 112..127: p..z
+)
 
 
 def seg_char(code):
@@ -494,14 +488,12 @@ def text4(buf, text, field=None, blink=1):
 
 
 def menu_oled(text, field=None, blink=1, top=None, bottom=None):
-    """Draw items of one 128x64 face in the menu: `text` big and centred (scale 3, 2 or 1 to fit), its `field`
-    underlined and blank in blink phase 0; `top` a small line (cut at 16), `bottom` one (a reason, up to 80 characters,
-    is word-wrapped onto up to five lines from y 24, with `text` at scale 2 or 1 above them)."""
+    """Draw items of one 128x64 face in the menu: `text` big and centred (the text font at scale 2, or 1 to fit),
+    its `field` underlined and blank in blink phase 0; `top` a small line (cut at 21), `bottom` one (a reason, up
+    to 84 characters, is word-wrapped onto up to four lines from y 12, with `text` at scale 1 on the top line)."""
     items = [("fill", 0, 0, OLED_W, OLED_H, 0)]  # type: list
-    if top:
-        items.append(("text", 0, _Y_TOP, top[:_COLS], 1))
-    scale = _scale_for(text)
-    y = _Y_TIME + (_H_TIME - _CHAR * scale) // 2
+    scale = _scale_for(text, _CHAR_W)
+    y = _Y_TIME + (_H_TIME - _LINE_H * scale) // 2
     lines = None
     if bottom and len(bottom) > _COLS:  # word-wrapped (a word longer than a line is split)
         lines = []
@@ -522,22 +514,24 @@ def menu_oled(text, field=None, blink=1, top=None, bottom=None):
                 line = word
         if line:
             lines.append(line)
-        if scale > 2:
-            scale = 2
-        y = _CHAR
+        scale = 1
+        y = _Y_TOP
         bottom = None
-    x = _centred(text, scale)
+        top = None
+    if top:
+        items.append(("text", 0, _Y_TOP, top[:_COLS], 1))
+    x = _centred(text, scale, _CHAR_W)
     shown = text
     if field is not None:
         a, b = field
-        w = _CHAR * scale
-        items.append(("fill", x + a * w, y + w + 1, (b - a) * w, 2, 1))
+        w = _CHAR_W * scale
+        items.append(("fill", x + a * w, y + 10 * scale + 1, (b - a) * w, 2, 1))
         if not blink:
             shown = text[:a] + " " * (b - a) + text[b:]
     items.append(("text", x, y, shown, scale))
     if lines:
-        for i in range(len(lines) if len(lines) < 5 else 5):
-            items.append(("text", 0, 3 * _CHAR + i * _CHAR, lines[i], 1))
+        for i in range(len(lines) if len(lines) < 4 else 4):
+            items.append(("text", 0, _LINE_H + i * _LINE_H, lines[i], 1))
     elif bottom:
         items.append(("text", 0, _Y_BOTTOM, bottom, 1))
     return items
@@ -547,4 +541,4 @@ def menu_items(left_text, right_text, field=None, blink=1, detail=None):
     """Both OLED faces in the menu: (left items, right items). The left face shows what is being
     edited (with `detail`, e.g. a preset's name or why an action was refused, on its bottom line),
     the right face the value with its `field` (menu.Menu.view and .field)."""
-    return (menu_oled(left_text, None, blink, "MENU", detail), menu_oled(right_text, field, blink))
+    return (menu_oled(left_text, None, blink, T("MENU"), detail), menu_oled(right_text, field, blink))

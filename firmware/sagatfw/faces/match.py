@@ -21,7 +21,8 @@
 #               both), blinking in a stoppage; flag (red) = a red card or a removal (KB-11, KB-12);
 #               low (yellow) = a warning (KB-11); mark = the winner, after the result
 #
-# OLED, a 128x64 face per side (faces/game.py's draw items and rows):
+# OLED, a 128x64 face per side (faces/game.py's draw items and rows, its text font's 6 px a character, 21 a line;
+# the words in the clock's language, T):
 #   top line    the period ("1ST HALF", "REST", "INNINGS 1") left; the side's cards right ("W",
 #               "WW", "RED"), in kilithattu "IN" on the entering team's face
 #   big         the side's score, scale 3, centred
@@ -30,6 +31,7 @@
 #               period; "LOT" when a lot is due; "WIN" / "LOSS" / "DRAW" and why once finished
 #   bottom      a message, else in a period the period's stopped time ("STOPPED 1:05", KT-4.5)
 
+from sagatfw import T
 from sagatfw.engine import match as M
 from sagatfw.faces import game as F
 
@@ -147,8 +149,8 @@ def leds(m, side, blink=0):
 def cards_text(m, side):
     """The side's cards on the OLED's top line: "W" per warning, "RED" for a red card."""
     if m.reds[side]:
-        return "RED"
-    return "W" * m.warnings[side]
+        return T("RED")
+    return T("W") * m.warnings[side]
 
 
 def clock_text(ms, up=False):
@@ -162,21 +164,21 @@ def run_text(m, side):
     """The OLED's run row for face `side` (not framed; oled() frames it while the period runs)."""
     st = m.state
     if st == M.FINISHED:
-        why = _WHY[m.why] if m.why >= 0 else ""
+        why = T(_WHY[m.why]) if m.why >= 0 and _WHY[m.why] else ""
         if m.winner == M.NONE:
-            return "DRAW " + why if why else "DRAW"
-        return ("WIN " if m.winner == side else "LOSS ") + why
+            return T("DRAW") + " " + why if why else T("DRAW")
+        return T("WIN" if m.winner == side else "LOSS") + " " + why
     if st == M.LOT:
-        return "LOT"
+        return T("LOT")
     if st == M.OVER:
-        return "TIME " + time_text(m)
+        return T("TIME") + " " + time_text(m)
     if st == M.BREAK:
-        return m.BREAK_NAME.upper() + " " + clock_text(m.break_ms())
+        return T(m.BREAK_NAME.upper()) + " " + clock_text(m.break_ms())
     if st == M.STOPPED:
-        return "STOP " + clock_text(m.stoppage_ms(), True) + " " + time_text(m)
+        return T("STOP") + " " + clock_text(m.stoppage_ms(), True) + " " + time_text(m)
     if st == M.RUNNING:
         return time_text(m)
-    return "READY " + time_text(m)
+    return T("READY") + " " + time_text(m)
 
 
 def oled(m, side, message=None):
@@ -185,21 +187,21 @@ def oled(m, side, message=None):
     st = m.state
     right = cards_text(m, side)
     if m.entering == side and st != M.FINISHED and st != M.BREAK:  # (in a changeover: the last innings')
-        right = "IN " + right if right else "IN"
-    top = m.BREAK_NAME if st == M.BREAK else m.period_name()
-    items.append(("text", 0, 0, top.upper()[:15 - len(right)], 1))
+        right = T("IN") + " " + right if right else T("IN")
+    top = T((m.BREAK_NAME if st == M.BREAK else m.period_name()).upper())
+    items.append(("text", 0, 0, top[:20 - len(right)], 1))
     if right:  # after the period: a line's items go left to right (the sim's text faces)
-        items.append(("text", F.OLED_W - len(right) * 8, 0, right, 1))
+        items.append(("text", F.OLED_W - len(right) * 6, 0, right, 1))
     score = str(m.scores[side])
-    items.append(("text", (F.OLED_W - len(score) * 24) // 2, 16, score, 3))
+    items.append(("big", (F.OLED_W - len(score) * 24) // 2, 14, score, 3))
     run = run_text(m, side)
     if st == M.RUNNING:
-        items.append(("fill", 0, 44, F.OLED_W, 10, 1))
-        items.append(("fill", 1, 45, F.OLED_W - 2, 8, 0))
+        items.append(("fill", 0, 40, F.OLED_W, 12, 1))
+        items.append(("fill", 1, 41, F.OLED_W - 2, 10, 0))
         run = "> " + run + " <"
-    items.append(("text", (F.OLED_W - len(run[:16]) * 8) // 2, 45, run[:16], 1))
+    items.append(("text", (F.OLED_W - len(run[:21]) * 6) // 2, 40, run[:21], 1))
     if message:
-        items.append(("text", 0, 56, message[:16], 1))
+        items.append(("text", 0, 52, message[:21], 1))
     elif st in (M.RUNNING, M.STOPPED, M.OVER) and m.stopped_ms():
-        items.append(("text", 0, 56, "STOPPED " + clock_text(m.stopped_ms(), True), 1))  # KT-4.5
+        items.append(("text", 0, 52, T("STOPPED") + " " + clock_text(m.stopped_ms(), True), 1))  # KT-4.5
     return items

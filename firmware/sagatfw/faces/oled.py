@@ -1,4 +1,4 @@
-# sagat: a 128x64 SSD1306 OLED face on I2C that sends only what changed.
+# sagat: a 128x64 SSD1306 OLED face on I2C that sends only what changed, its text in the font of glyphs.py.
 #
 # A full frame is 1024 bytes: at 400 kHz (9 bit times a byte) that is 23 ms per face, 46 ms for two,
 # past the loop's 20 ms budget (docs/design.md, Budgets). A running face changes a few digits a
@@ -12,6 +12,8 @@
 # The command set is the SSD1306 datasheet's (Solomon Systech, rev 1.1, sections 9 and 10); the init
 # sequence is that of the common 128x64 I2C modules (internal charge pump).
 import framebuf
+
+from sagatfw.faces import glyphs
 
 try:
     from micropython import const
@@ -87,8 +89,8 @@ class OLED(framebuf.FrameBuffer):
         self._sent = [ms[p * W:(p + 1) * W] for p in range(PAGES)]
         self._win = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")  # columns a..b, pages p..p
         self._data = [b"\x40", None]
-        self._glyph = bytearray(8)
-        self._glyph_fb = framebuf.FrameBuffer(self._glyph, 8, 8, framebuf.MONO_HLSB)
+        self._glyph = bytearray(12)  # one glyph: the text font's 6x12 (glyphs.py), or the 8x8 digits
+        self._glyph_fb = framebuf.FrameBuffer(self._glyph, 8, 12, framebuf.MONO_HLSB)
         self.items = None  # the draw items of the frame in the buffer
         self.dirty = False  # the buffer has pages the panel does not show yet
         self.lost = False  # a write failed: the panel may have lost power (see keep)
@@ -140,24 +142,34 @@ class OLED(framebuf.FrameBuffer):
         for item in items:
             if item[0] == "fill":
                 self.fill_rect(item[1], item[2], item[3], item[4], item[5])
-            elif item[4] == 1:
-                self.text(item[3], item[1], item[2], 1)
             else:
-                self._big(item[3], item[1], item[2], item[4])
+                self._text(item[3], item[1], item[2], item[4], item[0] == "big")
         self.dirty = True
 
-    def _big(self, text, x, y, scale):
-        """framebuf's 8x8 font scaled up: each glyph drawn into a small buffer, then its pixels
-        as scale x scale squares."""
+    def _text(self, text, x, y, scale, big):
+        """A text item: the text font's glyphs (glyphs.py: Latin and Cyrillic, 6x12) or, `big`, framebuf's 8x8
+        digits; each glyph put in a small buffer, then blitted (scale 1) or drawn as scale x scale squares."""
         g = self._glyph_fb
+        buf = self._glyph
+        bits = glyphs.BITS
+        w = 8 if big else glyphs.W
+        h = 8 if big else glyphs.H
         for ch in text:
-            g.fill(0)
-            g.text(ch, 0, 0, 1)
-            for row in range(8):
-                for col in range(8):
-                    if g.pixel(col, row):
-                        self.fill_rect(x + col * scale, y + row * scale, scale, scale, 1)
-            x += 8 * scale
+            if big:
+                g.fill(0)
+                g.text(ch, 0, 0, 1)
+            else:
+                at = glyphs.at(ch)
+                for row in range(h):
+                    buf[row] = bits[at + row]
+            if scale == 1:
+                self.blit(g, x, y, 0)  # its lit pixels only (key 0: the unlit ones are transparent)
+            else:
+                for row in range(h):
+                    for col in range(w):
+                        if g.pixel(col, row):
+                            self.fill_rect(x + col * scale, y + row * scale, scale, scale, 1)
+            x += w * scale
 
     def send(self, budget=W * PAGES):
         """Send the changed columns of each changed page while they fit in `budget` data bytes;

@@ -33,6 +33,7 @@ MAX_PRESETS = 5  # user slots, as DGT's manual ones
 #   checkpoint_ms    how often a running clock checkpoints
 #   tc, first        the next game's control (TK-B3 blitz by default) and first player's face (TK-C5)
 #   board            the clock's board number in the hall (0: none): identify's number, the faces' BOARD
+#   lang             the faces' language: English, Kazakh, Russian, Kyrgyz (faces/words.py CODES)
 SCHEMA = {  # type: dict
     "freeze": (None, "n", 0, 0),
     "stage_advance": ("moves", "c", ("moves", "flag"), 0),
@@ -49,6 +50,7 @@ SCHEMA = {  # type: dict
     "tc": ("420", "t", 0, 0),
     "first": ("left", "c", ("left", "right"), 0),
     "board": (0, "i", 0, 999),
+    "lang": ("en", "c", ("en", "kk", "ru", "ky"), 0),
 }
 
 

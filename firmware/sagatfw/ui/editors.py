@@ -31,6 +31,7 @@
 # mn._act, mn._say, mn._no, mn.close, mn._set, mn._arb_label). menu.py imports this module, never
 # the other way round; the app forgets both when the menu closes (app/main.py, app/match.py).
 
+from sagatfw import T
 from sagatfw.core import timecontrol as tcm
 from sagatfw.engine import clock as C
 
@@ -77,6 +78,7 @@ SETTINGS = (
     ("LOW", "LOW", "low_time_ms", (0, 60000, 120000, 300000, 600000), ("OFF", "1 MIN", "2 MIN", "5 MIN", "10 MIN")),
     ("SOUND", "SND", "sound", (True, False), ("ON", "OFF")),
     ("BRIGHT", "BRI", "brightness", (0, 1, 2, 3, 4, 5, 6, 7), ("0", "1", "2", "3", "4", "5", "6", "7")),
+    ("LANGUAGE", "LANG", "lang", ("en", "kk", "ru", "ky"), ("English", "Қазақша", "Русский", "Кыргызча")),
 )
 
 RESULTS = ("1-0", "0-1", "1/2", "+/-", "-/+", "-/-")  # as shown (-/-: both absent, TK-R4)
@@ -457,18 +459,18 @@ def render(mn):
         mn._set("FIRST", SIDES[i], "1ST", SIDES4[i], None, None, mn.tc)
     elif m == M_CMIN:
         v = "%d" % mn.cust[mn.side][0]
-        mn._set("MIN " + side, v + " MIN", "MI." + side, v)
+        mn._set("MIN " + side, v + " " + T("MIN"), "MI." + side, v)
     elif m == M_CBONUS:
         mn._set("BONUS " + side, BONUS[i], "BO." + side, BONUS[i], None, None, BONUS_NAMES[i])
     elif m == M_CSEC:
         v = "%d" % mn.cust[mn.side][2]
-        mn._set("SEC " + side, v + " S", "SE." + side, v)
+        mn._set("SEC " + side, v + " " + T("S"), "SE." + side, v)
     elif m == M_CSAME:
         mn._set("SAME R?", NO_YES[i], "SA.R", NO_YES[i])
     elif m == M_SETVAL:
         spec = SETTINGS[mn.stack[-1][1]]
         text = spec[4][i]
-        mn._set(spec[0], text, spec[1], _short(text))
+        mn._set(spec[0], text, spec[1], spec[3][i] if spec[2] == "lang" else _short(text))
     elif m == M_TIME:
         label = mn._arb_label(mn.stack[-1][1])
         h, mm, s = mn.hms
@@ -486,23 +488,25 @@ def render(mn):
         mn._set(label[0], v, label[1], v, (0, len(v)), (0, len(v)))
     elif m == M_LATE:
         v = "%d" % mn.value
-        mn._set("LATE", v + " MIN", "LATE", v, (0, len(v)), (0, len(v)), "minutes played (TK-C11)")
+        mn._set("LATE", v + " " + T("MIN"), "LATE", v, (0, len(v)), (0, len(v)), "minutes played (TK-C11)")
     elif m == M_RESULT:
         mn._set("RESULT", RESULTS[i], "RSLT", RESULTS[i])
     elif m == M_KAZAN:
         v = "%d" % mn.value if mn.value >= 0 else "--"
         mn._set("KAZAN " + side, v, "KA." + side, v, (0, len(v)), (0, len(v)),
-                "no kumalak counts" if mn.value < 0 else "kumalaks in %s's kazan" % ("left", "right")[mn.side])
+                "no kumalak counts" if mn.value < 0
+                else ("kumalaks in left's kazan", "kumalaks in right's kazan")[mn.side])
     elif m == M_MODE:
         mn._set("MATCH", MODES[i][0], "MTCH", MODES[i][1], None, None,
                 ("kok-boru one-on-one", "kilithattu")[i])
     elif m == M_LEAD:
-        v = "%d" % mn.value if mn.value else "OFF"
+        v = "%d" % mn.value if mn.value else T("OFF")
         mn._set("LEAD", v, "LEAD", v, (0, len(v)), (0, len(v)), "a lead of more than this wins (KB-14)")
     elif m == M_MFIRST:
         mn._set("FIRST", SIDES[i], "1ST", SIDES4[i], None, None, "the team entering first (KT-4.4)")
     elif m == M_CHANGE:
         v = "%d" % mn.value
-        mn._set("CHANGE", v + " S", "CHNG", v, (0, len(v)), (0, len(v)), "the changeover, at most 60 s (KT-4.4)")
+        mn._set("CHANGE", v + " " + T("S"), "CHNG", v, (0, len(v)), (0, len(v)),
+                "the changeover, at most 60 s (KT-4.4)")
     elif m == M_METHOD:
         mn._set("TIE", METHODS[i][0], "TIE", METHODS[i][1], None, None, METHOD_NAMES[i] + " (KT-4.6)")

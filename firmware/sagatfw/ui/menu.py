@@ -54,7 +54,7 @@
 # gives the same for a TM1637 (at most 4 cells, see faces.text4) with `field4`; `detail` is a
 # longer line or None (a preset's name, why NO). faces.text4 and faces.menu_items draw them.
 
-from sagatfw import forget
+from sagatfw import T, forget
 from sagatfw.core import timecontrol as tcm
 from sagatfw.core.ticks import ticks_add, ticks_diff
 from sagatfw.engine import clock as C
@@ -456,13 +456,14 @@ class Menu:
             self._render()
 
     def _set(self, left, right, left4, right4, field=None, field4=None, detail=None):
-        self.left = left
-        self.right = right
+        # the OLED's words in the clock's language (a value being edited is digits: its field's places kept)
+        self.left = T(left)
+        self.right = right if field is not None else T(right)
         self.left4 = left4
         self.right4 = right4
         self.field = field
         self.field4 = field4
-        self.detail = detail
+        self.detail = detail and T(detail)
 
     def _render(self):
         if not self.active:
@@ -480,7 +481,7 @@ class Menu:
         elif m == M_PRESET:
             name, tc = self.presets[i]
             label = tc_label(tc)
-            self._set("PRE %d" % (i + 1), label, "P%d" % (i + 1), label, None, None, name)
+            self._set(T("PRE") + " %d" % (i + 1), label, "P%d" % (i + 1), label, None, None, name)
         elif m == M_SETTINGS:
             self._set("SETTINGS", SETTINGS[i][0], "SET", SETTINGS[i][1])
         elif m == M_ARB:

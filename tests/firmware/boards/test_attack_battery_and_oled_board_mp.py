@@ -257,6 +257,7 @@ def test_one_dead_oled_does_not_freeze_the_other_face():
     from sagatfw.faces import game as F
 
     want = (F.face_text(app.clock, C.RIGHT), "9:55")  # at 9.000 s, or at the last refresh before
-    assert o.items is not None and any(it[3] in want for it in o.items if it[0] == "text"), (want, o.items)
+    # the time: the face's big digits
+    assert o.items is not None and any(it[3] in want for it in o.items if it[0] == "big"), (want, o.items)
     assert chip.image() == bytes(o.buffer)
     unmount()

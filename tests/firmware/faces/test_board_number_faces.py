@@ -1,7 +1,7 @@
 # The board number on the faces (the `board` setting): "BOARD 8" on the OLED's status line in a
 # game set up with nothing else to say, "B8 CODE 042917" beside the result code (16 characters up
-# to B999), "b  8" on a four-digit face; made when the number or the code changes, not at each
-# refresh (the same text object comes back). Both runtimes.
+# to B999, within a line's 21), "b  8" on a four-digit face; made when the number or the code
+# changes, not at each refresh (the same text object comes back). Both runtimes.
 from boardkit import FakeApp, say
 
 from kit import Game, L
@@ -18,7 +18,7 @@ def test_setup_names_the_board_on_the_status_line_and_the_four_digit_face():
     app = _app()
     assert F.status_text(app) == "BOARD 8" and F.status_text(app, True) == "b  8"
     assert F.status_text(app) is F.status_text(app)  # cached: nothing formatted per refresh
-    assert F.oled(app.clock, L, message=F.status_text(app))[-1] == ("text", 0, 56, "BOARD 8", 1)
+    assert F.oled(app.clock, L, message=F.status_text(app))[-1] == ("text", 0, 52, "BOARD 8", 1)
     app.store.values["board"] = 123
     assert F.status_text(app) == "BOARD 123" and F.status_text(app, True) == "b123"
     assert bytes(F.text4(bytearray(4), "b  8")) == bytes((F.seg_char(ord("b")), 0, 0, F.DIGITS[8]))

@@ -9,8 +9,10 @@ from sagatfw.faces import game as F
 D0, D1, D2, D3, D4, D5, D6, D7, D8, D9 = 0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F
 DP = 0x80  # decimal point; on byte 1 also the colon
 CLEAR = ("fill", 0, 0, 128, 64, 0)
-RUN_BAR = ("fill", 0, 44, 128, 10, 1)
-FRAME = [("fill", 0, 44, 128, 10, 1), ("fill", 1, 45, 126, 8, 0)]
+# The OLED's rows (faces/game.py, "OLED"): top line y 0, the time's box y 12..39, the run row y 40..51,
+# the bottom line y 52; text 6 px a character ("text", the 6x12 font), the time's digits 8 px ("big").
+RUN_BAR = ("fill", 0, 40, 128, 12, 1)
+FRAME = [("fill", 0, 40, 128, 12, 1), ("fill", 1, 41, 126, 10, 0)]
 
 
 def tm(game, side, tenths=20000, blink=0):
@@ -218,7 +220,7 @@ def test_led_stage_mark_tk_c13():
     assert g.of("stage")[0]["t"] == 10000 and g.clock.stage_mark[L] == 1
     assert F.leds(g.clock, L, 0) == F.leds(g.clock, L, 1) == F.LED_RUNNING | F.LED_STAGE
     assert tm(g, L) == [0, D1 | DP, D0, D0]
-    assert F.oled(g.clock, L)[-1] == ("text", 0, 56, "ST>", 1)
+    assert F.oled(g.clock, L)[-1] == ("text", 0, 52, "ST>", 1)
     assert F.oled(g.clock, L)[1] == ("text", 0, 0, "M0 S2", 1)
 
 
@@ -230,7 +232,7 @@ def test_led_low_time_tk_c17():
     at(g, 300000)  # exactly the mark: the clock logs low_time at this instant
     assert g.of("low_time")[0]["t"] == 300000
     assert F.leds(g.clock, L) == F.LED_RUNNING | F.LED_LOW
-    assert F.oled(g.clock, L)[-1] == ("text", 0, 56, "LOW", 1)
+    assert F.oled(g.clock, L)[-1] == ("text", 0, 52, "LOW", 1)
     at(g, 599999)
     assert F.leds(g.clock, L) == F.LED_RUNNING | F.LED_LOW
     at(g, 600000)  # zero: the flag, no low mark
@@ -245,7 +247,7 @@ def test_led_default_mark_tk_c6():
     at(g, 1800001)  # more than 30 min (TK-C6)
     assert g.clock.default_mark == [1, 0]
     assert F.leds(g.clock, L) == F.LED_RUNNING | F.LED_DEFAULT and F.leds(g.clock, R) == 0
-    assert F.oled(g.clock, L)[-1] == ("text", 0, 56, "DEF", 1)
+    assert F.oled(g.clock, L)[-1] == ("text", 0, 52, "DEF", 1)
 
 
 # -------------------------------------------------------------------------------------- OLED
@@ -259,15 +261,15 @@ def test_oled_running_game():
     assert F.oled(g.clock, R, battery=87) == [
         CLEAR,
         ("text", 0, 0, "M0 S1", 1),
-        ("text", 88, 0, "B 87%", 1),
-        ("text", 8, 20, "1:29:58", 2),  # H:MM:SS at scale 2, centred
+        ("text", 128 - 5 * 6, 0, "B 87%", 1),  # right-aligned: 6 px a character
+        ("big", 8, 18, "1:29:58", 2),  # H:MM:SS at scale 2, centred: (128 - 7 * 16) // 2; y 12 + (28 - 16) // 2
         RUN_BAR,
     ]
     assert F.oled(g.clock, L, battery=87) == [
         CLEAR,
         ("text", 0, 0, "M1 S1", 1),
-        ("text", 88, 0, "B 87%", 1),
-        ("text", 8, 20, "1:30:20", 2),
+        ("text", 98, 0, "B 87%", 1),
+        ("big", 8, 18, "1:30:20", 2),
     ]
 
 
@@ -279,29 +281,29 @@ def test_oled_paused_game_frames_the_side_to_move():
     assert F.oled(g.clock, R) == [
         CLEAR,
         ("text", 0, 0, "M0 S1", 1),
-        ("text", 16, 16, "6:57", 3),  # M:SS at scale 3
+        ("big", 16, 14, "6:57", 3),  # M:SS at scale 3: (128 - 4 * 24) // 2; y 12 + (28 - 24) // 2
         FRAME[0],
         FRAME[1],
-        ("text", 28, 45, "> PAUSE <", 1),
+        ("text", 37, 40, "> PAUSE <", 1),  # (128 - 9 * 6) // 2
     ]
     assert F.oled(g.clock, L) == [
         CLEAR,
         ("text", 0, 0, "M1 S1", 1),
-        ("text", 16, 16, "6:55", 3),
-        ("text", 44, 45, "PAUSE", 1),
+        ("big", 16, 14, "6:55", 3),
+        ("text", 49, 40, "PAUSE", 1),  # (128 - 5 * 6) // 2
     ]
 
 
 def test_oled_setup_and_adjourned():
     g = Game("420", first=R)
     right = F.oled(g.clock, R)
-    assert right[-3:] == FRAME + [("text", 28, 45, "> READY <", 1)]  # TK-C5: the first player's face
-    assert F.oled(g.clock, L)[-1] == ("text", 44, 45, "READY", 1)
+    assert right[-3:] == FRAME + [("text", 37, 40, "> READY <", 1)]  # TK-C5: the first player's face
+    assert F.oled(g.clock, L)[-1] == ("text", 49, 40, "READY", 1)
     g.start(0)
     g.call("adjourn", 3000)
     # the bottom line: each side's time used, as the envelope records it (TK-A3)
-    assert F.oled(g.clock, R)[-4:] == FRAME + [("text", 36, 45, "> ADJ <", 1), ("text", 0, 56, "USED 0:03", 1)]
-    assert F.oled(g.clock, L)[-2:] == [("text", 52, 45, "ADJ", 1), ("text", 0, 56, "USED 0:00", 1)]
+    assert F.oled(g.clock, R)[-4:] == FRAME + [("text", 43, 40, "> ADJ <", 1), ("text", 0, 52, "USED 0:03", 1)]
+    assert F.oled(g.clock, L)[-2:] == [("text", 55, 40, "ADJ", 1), ("text", 0, 52, "USED 0:00", 1)]
 
 
 def test_tk_a3_adjourned_faces_show_the_time_used_with_the_increments_accounted_for():
@@ -328,41 +330,41 @@ def test_oled_tenths_and_delay():
     g = Game("60")
     g.start(0)
     at(g, 40100)
-    assert F.oled(g.clock, L)[2] == ("text", 16, 16, "19.9", 3)
+    assert F.oled(g.clock, L)[2] == ("big", 16, 14, "19.9", 3)
     g = Game("600d5")
     g.start(0)
     at(g, 2000)  # 3 s of the delay left: the main time has not moved
     assert F.oled(g.clock, L) == [
         CLEAR,
         ("text", 0, 0, "M0 S1", 1),
-        ("text", 4, 16, "10:00", 3),
+        ("big", 4, 14, "10:00", 3),  # (128 - 5 * 24) // 2
         RUN_BAR,
-        ("text", 0, 56, "d3", 1),  # the unused delay, seconds rounded up
+        ("text", 0, 52, "d3", 1),  # the unused delay, seconds rounded up
     ]
     g.pause(2500)  # the unused delay is kept across the pause
-    assert F.oled(g.clock, L)[-1] == ("text", 0, 56, "d3", 1)
-    assert F.oled(g.clock, R)[-1] == ("text", 44, 45, "PAUSE", 1)  # no delay on the other face
+    assert F.oled(g.clock, L)[-1] == ("text", 0, 52, "d3", 1)
+    assert F.oled(g.clock, R)[-1] == ("text", 49, 40, "PAUSE", 1)  # no delay on the other face
 
 
 def test_oled_first_flag():
     g = Game("10", freeze=False, low_time_ms=0)
     g.start(0)
     at(g, 10000)
-    assert F.oled(g.clock, L)[-1] == ("text", 0, 56, "FLAG", 1)
+    assert F.oled(g.clock, L)[-1] == ("text", 0, 52, "FLAG", 1)
     g.press(L, 12000)
     at(g, 22000)
     assert F.oled(g.clock, L) == [
         CLEAR,
         ("text", 0, 0, "M1 S1", 1),
-        ("text", 16, 16, "0:00", 3),
-        ("text", 0, 56, "FLAG 1ST", 1),  # it fell first
+        ("big", 16, 14, "0:00", 3),
+        ("text", 0, 52, "FLAG 1ST", 1),  # it fell first
     ]
     assert F.oled(g.clock, R) == [
         CLEAR,
         ("text", 0, 0, "M0 S1", 1),
-        ("text", 16, 16, "0:00", 3),
+        ("big", 16, 14, "0:00", 3),
         RUN_BAR,
-        ("text", 0, 56, "FLAG", 1),
+        ("text", 0, 52, "FLAG", 1),
     ]
     assert F.oled(g.clock, L, blink=1) == F.oled(g.clock, L, blink=0)  # the text is steady
 
@@ -375,12 +377,12 @@ def test_oled_finished_game():
     assert F.oled(g.clock, L, result=0) == [
         CLEAR,
         ("text", 0, 0, "M1 S1", 1),
-        ("text", 16, 16, "6:55", 3),
-        ("text", 36, 45, "END 1-0", 1),  # no frame: nobody is to move
+        ("big", 16, 14, "6:55", 3),
+        ("text", 43, 40, "END 1-0", 1),  # no frame: nobody is to move; (128 - 7 * 6) // 2
     ]
-    assert F.oled(g.clock, R, result=0)[-1] == ("text", 36, 45, "END 1-0", 1)
-    assert F.oled(g.clock, R, result="1/2-1/2")[-1] == ("text", 20, 45, "END 1/2-1/2", 1)
-    assert F.oled(g.clock, R)[-1] == ("text", 52, 45, "END", 1)  # result not given
+    assert F.oled(g.clock, R, result=0)[-1] == ("text", 43, 40, "END 1-0", 1)
+    assert F.oled(g.clock, R, result="1/2-1/2")[-1] == ("text", 31, 40, "END 1/2-1/2", 1)
+    assert F.oled(g.clock, R)[-1] == ("text", 55, 40, "END", 1)  # result not given
 
 
 def test_oled_battery_and_low_battery():
@@ -394,11 +396,12 @@ def test_oled_battery_and_low_battery():
         return [it for it in items if it[2] == 0 and it[1] > 0]
 
     assert bat() == []
-    assert bat(battery=100) == [("text", 80, 0, "B 100%", 1)]
-    assert bat(battery=87.6) == [("text", 88, 0, "B 87%", 1)]
-    assert bat(battery=9, low_battery=True, blink=1) == [("text", 88, 0, "B LOW", 1)]
-    assert bat(battery=9, low_battery=True, blink=0) == [("text", 96, 0, "B 9%", 1)]
-    assert bat(low_battery=True, blink=1) == [("text", 88, 0, "B LOW", 1)]
+    # right-aligned at 128 - 6 px a character
+    assert bat(battery=100) == [("text", 92, 0, "B 100%", 1)]
+    assert bat(battery=87.6) == [("text", 98, 0, "B 87%", 1)]
+    assert bat(battery=9, low_battery=True, blink=1) == [("text", 98, 0, "B LOW", 1)]
+    assert bat(battery=9, low_battery=True, blink=0) == [("text", 104, 0, "B 9%", 1)]
+    assert bat(low_battery=True, blink=1) == [("text", 98, 0, "B LOW", 1)]
     assert bat(low_battery=True, blink=0) == []
 
 
@@ -410,12 +413,14 @@ def test_oled_message_replaces_the_bottom_line_not_the_battery():
     assert items == [
         CLEAR,
         ("text", 0, 0, "M0 S1", 1),
-        ("text", 88, 0, "B 50%", 1),
-        ("text", 16, 16, "0:00", 3),
+        ("text", 98, 0, "B 50%", 1),
+        ("big", 16, 14, "0:00", 3),
         RUN_BAR,
-        ("text", 0, 56, "SETTINGS DEFAULT", 1),
+        ("text", 0, 52, "SETTINGS DEFAULT", 1),
     ]
-    assert F.oled(g.clock, L, message="LOG ERROR: FLASH FULL")[-1] == ("text", 0, 56, "LOG ERROR: FLASH", 1)
+    # a line holds 21 characters: a longer message from outside is cut there
+    assert F.oled(g.clock, L, message="LOG ERROR: FLASH FULL (NO SPACE)")[-1] == (
+        "text", 0, 52, "LOG ERROR: FLASH FULL", 1)
 
 
 def test_oled_time_scale_fits_128_px():
@@ -423,7 +428,8 @@ def test_oled_time_scale_fits_128_px():
     g.start(0)
     g.pause(1000)
     g.call("adjust", 2000, L, ms=360000000)  # 100 h, the most a correction may give
-    assert F.oled(g.clock, L)[2] == ("text", 28, 24, "100:00:00", 1)
+    # 9 characters: scale 1, (128 - 9 * 8) // 2; y 12 + (28 - 8) // 2, centred in the time's box
+    assert F.oled(g.clock, L)[2] == ("big", 28, 22, "100:00:00", 1)
     assert tm(g, L) == [0, D9 | DP, D5, D9]
     for ms in (0, 1, 19900, 59000, 599000, 3599000, 3600000, 35999000, 36000000):
         t = F.time_text(ms)
@@ -431,7 +437,8 @@ def test_oled_time_scale_fits_128_px():
         assert len(t) * 8 * scale <= 128, t
         g.call("adjust", 3000, L, ms=ms)
         item = F.oled(g.clock, L)[2]
-        assert item[3] == t and item[4] == scale and item[1] + len(t) * 8 * scale <= 128, item
+        assert item[0] == "big" and item[3] == t and item[4] == scale, item
+        assert item[1] == (128 - len(t) * 8 * scale) // 2 and item[2] == 12 + (28 - 8 * scale) // 2, item
 
 
 def test_oled_strings_are_ascii():
@@ -440,9 +447,14 @@ def test_oled_strings_are_ascii():
     at(g, 10000)
     for side in (L, R):
         for it in F.oled(g.clock, side, battery=3, low_battery=True, blink=1, result=2):
-            if it[0] == "text":
+            if it[0] != "fill":
                 assert all(32 <= ord(ch) < 127 for ch in it[3]), it
-                assert len(it[3]) * 8 * it[4] <= 128
+                assert len(it[3]) * _cell(it) * it[4] <= 128
+
+
+def _cell(item):
+    """A text item's character width before scaling: the text font's 6 px, the big digits' 8."""
+    return 8 if item[0] == "big" else 6
 
 
 # ------------------------------------------------------------ the side to move
@@ -450,9 +462,9 @@ def test_oled_strings_are_ascii():
 
 def _run_row(items):
     """The run row of an OLED face: ("bar" | "frame" | None, its text or None)."""
-    fills = [it for it in items if it[0] == "fill" and it[2] in (44, 45)]
+    fills = [it for it in items if it[0] == "fill" and it[2] in (40, 41)]
     kind = "frame" if fills == FRAME else ("bar" if fills == [RUN_BAR] else None)
-    texts = [it[3] for it in items if it[0] == "text" and it[2] == 45]
+    texts = [it[3] for it in items if it[0] == "text" and it[2] == 40]
     return kind, texts[0] if texts else None
 
 
@@ -526,8 +538,8 @@ def test_no_oled_label_is_cut():
     for result in (None, 0, 1, 2, 3, 4, "1/2-1/2"):
         for side in (L, R):
             for it in F.oled(g.clock, side, battery=100, blink=0, result=result):
-                if it[0] == "text":
-                    assert it[1] + len(it[3]) * 8 * it[4] <= 128, it
+                if it[0] != "fill":
+                    assert it[1] + len(it[3]) * _cell(it) * it[4] <= 128, it
     top = [it[3] for it in F.oled(Game("420").clock, L, battery=100) if it[0] == "text" and it[2] == 0]
     assert top == ["M0 S1", "B 100%"]
 
@@ -536,12 +548,17 @@ def test_menu_reason_is_wrapped_not_cut():
     reason = "late installation needs a time limit, not a count-up"
     items = F.menu_oled("NO", None, 1, "MENU", reason)
     texts = [it for it in items if it[0] == "text"]
-    assert texts[0] == ("text", 0, 0, "MENU", 1)
-    assert texts[1] == ("text", 48, 8, "NO", 2)  # the big text at scale 2, above the reason
-    lines = texts[2:]
+    # the menu's text at scale 1 on the top line, in place of "MENU" (not drawn), above the reason
+    assert texts[0] == ("text", 58, 0, "NO", 1)  # (128 - 2 * 6) // 2
+    assert "MENU" not in [it[3] for it in texts]
+    lines = texts[1:]
     assert " ".join(it[3] for it in lines) == reason
-    assert [it[2] for it in lines] == [24 + 8 * i for i in range(len(lines))] and len(lines) <= 5
-    assert all(it[1] == 0 and len(it[3]) <= 16 and it[4] == 1 for it in lines)
-    long_word = [it[3] for it in F.menu_oled("NO", None, 1, None, "abcdefghijklmnopqrstu vw")[2:]]
-    assert long_word == ["abcdefghijklmnop", "qrstu vw"]  # a word longer than a line is split
-    assert F.menu_oled("NO", None, 1, None, "short reason")[-1] == ("text", 0, 56, "short reason", 1)
+    assert [it[3] for it in lines] == ["late installation", "needs a time limit,", "not a count-up"]
+    assert [it[2] for it in lines] == [12 + 12 * i for i in range(len(lines))] and len(lines) <= 4
+    assert all(it[1] == 0 and len(it[3]) <= 21 and it[4] == 1 for it in lines)
+    long_word = [it[3] for it in F.menu_oled("NO", None, 1, None, "abcdefghijklmnopqrstuvwxyz ab")[2:]]
+    assert long_word == ["abcdefghijklmnopqrstu", "vwxyz ab"]  # a word longer than a line is split
+    pair = "abcdefghij abcdefghij"  # 21 characters: a full line
+    lines = F.menu_oled("NO", None, 1, None, " ".join([pair] * 5))[2:]  # five lines' worth: the first four shown
+    assert lines == [("text", 0, y, pair, 1) for y in (12, 24, 36, 48)]
+    assert F.menu_oled("NO", None, 1, None, "short reason")[-1] == ("text", 0, 52, "short reason", 1)

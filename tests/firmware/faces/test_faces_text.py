@@ -82,21 +82,27 @@ def test_text4_allocates_nothing_under_micropython():
 
 def test_menu_oled_big_text_and_field():
     items = F.menu_oled("1:23:45", (2, 4), 1)
-    # 7 characters: scale 2 (16 px each), centred: x = (128 - 112) // 2 = 8; y = 14 + (28 - 16) // 2
-    assert items == [CLEAR, ("fill", 8 + 2 * 16, 20 + 17, 32, 2, 1), ("text", 8, 20, "1:23:45", 2)]
+    # 7 characters: scale 2 (the text font, 12 px each), centred: x = (128 - 84) // 2 = 22; y = 12 + (28 - 24) // 2;
+    # the field's underline below the glyphs' rows: y + 10 * 2 + 1
+    assert items == [CLEAR, ("fill", 22 + 2 * 12, 14 + 21, 2 * 12, 2, 1), ("text", 22, 14, "1:23:45", 2)]
     off = F.menu_oled("1:23:45", (2, 4), 0)
-    assert off[2] == ("text", 8, 20, "1:  :45", 2)  # blink phase 0: the field blank, its underline stays
-    assert F.menu_oled("NO") == [CLEAR, ("text", 64 - 24, 14 + 2, "NO", 3)]
-    long_text = F.menu_oled("40/90+30:30+30")  # over 8 characters: scale 1
-    assert long_text[1] == ("text", 8, 14 + 10, "40/90+30:30+30", 1)
+    assert off[2] == ("text", 22, 14, "1:  :45", 2)  # blink phase 0: the field blank, its underline stays
+    assert F.menu_oled("NO") == [CLEAR, ("text", 64 - 12, 14, "NO", 2)]  # scale 2 at most
+    assert F.menu_oled("SETTINGS L")[1] == ("text", 4, 14, "SETTINGS L", 2)  # 10 characters: 120 px, still scale 2
+    long_text = F.menu_oled("40/90+30:30+30")  # over 10 characters: scale 1, y = 12 + (28 - 12) // 2
+    assert long_text[1] == ("text", 22, 20, "40/90+30:30+30", 1)
+    field1 = F.menu_oled("40/90+30:30+30", (3, 5), 1)  # at scale 1: 6 px a character, the underline at y + 11
+    assert field1[1] == ("fill", 22 + 3 * 6, 20 + 11, 2 * 6, 2, 1)
 
 
 def test_menu_items_both_faces():
+    left, right = F.menu_items("TIME L", "0:07:00", (0, 1), 1, "a short reason")
+    assert left == [CLEAR, ("text", 0, 0, "MENU", 1), ("text", 28, 14, "TIME L", 2),  # (128 - 6 * 12) // 2
+                    ("text", 0, 52, "a short reason", 1)]
     left, right = F.menu_items("TIME L", "0:07:00", (0, 1), 1, "a reason that is longer than a line")
-    assert left[0] == CLEAR and left[1] == ("text", 0, 0, "MENU", 1)
-    assert left[2][0] == "text" and left[2][3] == "TIME L"
-    assert left[2] == ("text", 16, 8, "TIME L", 2)  # above the reason, which is wrapped, not cut
-    assert left[3:] == [("text", 0, 24, "a reason that is", 1), ("text", 0, 32, "longer than a", 1),
-                        ("text", 0, 40, "line", 1)]
-    assert right[0] == CLEAR and ("text", 8, 20, "0:07:00", 2) in right
-    assert ("fill", 8, 37, 16, 2, 1) in right
+    # a reason longer than a line: wrapped, not cut, below the edited item's text at scale 1 on the top line
+    # (in place of "MENU")
+    assert left[0] == CLEAR
+    assert left[1] == ("text", 46, 0, "TIME L", 1)  # (128 - 6 * 6) // 2
+    assert left[2:] == [("text", 0, 12, "a reason that is", 1), ("text", 0, 24, "longer than a line", 1)]
+    assert right == [CLEAR, ("fill", 22, 35, 12, 2, 1), ("text", 22, 14, "0:07:00", 2)]

@@ -249,5 +249,31 @@ def test_every_oled_line_fits_the_face():
     r.poll(599 * 1000)
     for side in (LEFT, RIGHT):
         for it in MF.oled(m, side, "A MESSAGE LONGER THAN A LINE"):
-            if it[0] == "text":
-                assert it[1] >= 0 and it[1] + len(it[3]) * 8 * it[4] <= F.OLED_W, it
+            if it[0] != "fill":  # the text font 6 px a character, the big digits 8
+                assert it[1] >= 0 and it[1] + len(it[3]) * (8 if it[0] == "big" else 6) * it[4] <= F.OLED_W, it
+
+
+def test_the_oled_faces_rows_exactly():
+    # faces/game.py's rows: the period (and the cards, right-aligned at 6 px a character) on the top
+    # line, the score in the big digits at scale 3 (24 px a digit) centred at y 14, the run row at
+    # y 40 framed while the period runs, the bottom line at y 52
+    m = KokBoru()
+    m.new_match(lead=0)  # no lead rule: 12-0 plays on
+    m.start(0)
+    m.score(LEFT, 4, 1000)
+    m.card(RIGHT, CARD_WARNING, 2000)
+    m.advance(12300)
+    clear = ("fill", 0, 0, 128, 64, 0)
+    frame = [("fill", 0, 40, 128, 12, 1), ("fill", 1, 41, 126, 10, 0)]
+    run = ("text", (128 - 8 * 6) // 2, 40, "> 3:48 <", 1)
+    assert MF.oled(m, LEFT) == [clear, ("text", 0, 0, "1ST HALF", 1), ("big", 52, 14, "4", 3)] + frame + [run]
+    assert MF.oled(m, RIGHT) == [clear, ("text", 0, 0, "1ST HALF", 1), ("text", 128 - 6, 0, "W", 1),
+                                 ("big", 52, 14, "0", 3)] + frame + [run]
+    for i in range(2):
+        m.score(LEFT, 4, 3000 + i)  # 12: two digits, (128 - 2 * 24) // 2
+    m.stoppage(13000)
+    m.advance(18000)  # stopped: the run row not framed; the stopped time on the bottom line, or a message
+    assert MF.oled(m, LEFT) == [clear, ("text", 0, 0, "1ST HALF", 1), ("big", 40, 14, "12", 3),
+                                ("text", (128 - 14 * 6) // 2, 40, "STOP 0:05 3:47", 1),
+                                ("text", 0, 52, "STOPPED 0:05", 1)]
+    assert MF.oled(m, LEFT, "A MESSAGE LONGER THAN A LINE")[-1] == ("text", 0, 52, "A MESSAGE LONGER THAN", 1)

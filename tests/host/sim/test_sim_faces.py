@@ -64,12 +64,12 @@ def test_sim_shows_the_running_bar_and_the_side_to_move_uncut():
     rows = _take(out).split("\r\n")
     row = [r for r in rows if "READY" in r][0]
     left, right = row.split(" | ")
-    assert left.strip().strip("\x1b[K") == "READY" and "[  > READY <   ]" in right  # framed, pointed at
+    assert left.strip().strip("\x1b[K") == "READY" and "[     > READY <     ]" in right  # framed, pointed at
     g.start(0)
     board.show(app, 1000)
     frame = _take(out)
     row = [r for r in frame.split("\r\n") if "# running" in r][0]
-    assert row.split(" | ")[1].startswith("#### running ###")  # the right face runs; not cut to "run"
+    assert row.split(" | ")[1].startswith("###### running ######")  # the right face runs; not cut to "run"
     assert "B 100%" in frame
 
 
@@ -115,15 +115,15 @@ def test_every_status_of_the_app_fits_an_oled_line_and_a_four_digit_face():
     g = Game("420")
     for code in range(2, len(F.STATUS_TEXT)):  # none, the result code (its own text), then the fixed lines
         text = F.STATUS_TEXT[code]
-        assert len(text) <= 16 and 1 <= len(F.STATUS4[code]) <= 4, text
-        assert F.oled(g.clock, L, message=text)[-1] == ("text", 0, 56, text, 1)
+        assert len(text) <= 21 and 1 <= len(F.STATUS4[code]) <= 4, text
+        assert F.oled(g.clock, L, message=text)[-1] == ("text", 0, 52, text, 1)
         app = _app(g)
         app.status = code
         assert F.status_text(app) == text
     app = _app(g)
     assert F.status_text(app) is None
     app.status, app.code_text = 1, "CODE 042917"
-    assert F.status_text(app) == "CODE 042917" and len("CODE 042917") <= 16
+    assert F.status_text(app) == "CODE 042917" and len("CODE 042917") <= 21
 
 
 def test_every_modules_status_const_is_the_faces_code():
@@ -143,12 +143,13 @@ def test_every_modules_status_const_is_the_faces_code():
 
 def test_every_reason_the_menu_can_show_fits_its_face():
     # the app's and the clock's refusals (ValueError texts without a formatted value) are wrapped
-    # onto at most five lines of the menu's left face
+    # onto at most four lines of the menu's left face (y 12..48), or fit its bottom line (y 52)
     for name in ("app/main.py", "engine/clock.py", "ui/menu.py"):
         src = open(os.path.join(ROOT, "firmware", "sagatfw", name)).read()
         for reason in re.findall(r'ValueError\("([^"%]*)"\)', src):
-            lines = [it[3] for it in F.menu_oled("NO", None, 1, "MENU", reason)[3:]]
-            assert " ".join(lines) == " ".join(reason.split()), reason  # at most 5 lines: none dropped
+            items = F.menu_oled("NO", None, 1, "MENU", reason)
+            lines = [it[3] for it in items if it[0] == "text" and it[1] == 0 and it[2] >= 12]  # not MENU, not NO
+            assert " ".join(lines) == " ".join(reason.split()), reason  # at most 4 lines: none dropped
 
 
 def test_the_sim_draws_a_match_as_the_boards_do():
@@ -169,7 +170,7 @@ def test_the_sim_draws_a_match_as_the_boards_do():
     board.show(app, 12300)
     frame = _take(out)
     assert "sagat sim  kokboru running" in frame
-    assert "1ST HALF" in frame and "[   > 3:48 <   ]" in frame, frame
+    assert "1ST HALF" in frame and "[     > 3:48 <      ]" in frame, frame
     rows = frame.split("\r\n")
     score_row = [r for r in rows if "4" in r and "|" in r and "1ST" not in r and "3:48" not in r]
     assert score_row and score_row[0].split("|")[0].strip() == "4" and score_row[0].split("|")[1].strip() == "0"
