@@ -90,3 +90,19 @@ def test_the_tables_the_menu_and_the_faces_show_are_keys():
 
 def test_the_languages_names_are_in_their_own_scripts():
     assert W.NAMES == ("English", "Қазақша", "Русский", "Кыргызча")
+
+
+# the reasons a match engine gives that the buttons can meet: the OLED's bottom line shows them whole (faces/match.py
+# cuts a message at 21 characters); the others answer the host's bad values (side, winner, card, the settings)
+BUTTON_REASONS = ("nothing to undo", "no stoppage", "no lot due", "undo the scores first", "stop the period first",
+                  "not the entering team", "a pazham is 1 point", "score limit", "too many entries",
+                  "events not logged yet")
+
+
+def test_every_refusal_the_buttons_can_meet_in_a_match_fits_a_faces_line():
+    from sagatfw.engine import matchbase
+
+    source = "".join((FW / "engine" / name).read_text() for name in ("matchbase.py", "kokboru.py", "kilithattu.py"))
+    for reason in BUTTON_REASONS + matchbase._NOT_IN:
+        assert f'"{reason}"' in source, reason  # the list is the engines' own
+        assert len(reason) <= 21, (reason, len(reason))

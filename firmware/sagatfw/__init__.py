@@ -67,13 +67,10 @@ _WORDS = None  # the chosen language's WORDS: (english, translation, english, tr
 
 def T(word):
     """`word` (faces/words.py KEYS) in the clock's language; any other text (a name, a code, a reason the engine
-    gave) as it is. No allocation: a search of the table's tuple."""
+    gave) as it is. No allocation: a search of the table's tuple (`in` first: a miss raises nothing)."""
     w = _WORDS
-    if w is not None:
-        try:
-            i = w.index(word)
-        except ValueError:
-            return word
+    if w is not None and word in w:
+        i = w.index(word)
         if not i & 1:  # (an English word: a translation equal to it comes after it)
             return w[i + 1]
     return word

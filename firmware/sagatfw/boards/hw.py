@@ -349,7 +349,7 @@ class HwBoard:
         else:
             for o in self.oled:
                 try:  # a face that no longer answers (a loose I2C wire) must not keep the cell draining
-                    o.draw(F.menu_oled("EMPTY", None, 1, "BATTERY", "CHARGE IT"))
+                    o.draw(F.menu_oled(F.T("EMPTY"), None, 1, F.T("BATTERY"), F.T("CHARGE IT")))
                     o.send()
                 except OSError:
                     pass

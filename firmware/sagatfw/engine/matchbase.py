@@ -52,7 +52,7 @@ _EV_ADJUST = const(15)
 
 # Why an operation is refused in each state (the index), when it is not allowed there.
 _NOT_IN = ("not started", "period not started", "period running", "stoppage on", "break running", "lot due",
-           "time over: enter the result", "match over")
+           "time over: result?", "match over")  # (a face's line holds 21 characters)
 
 
 class Match:
@@ -433,7 +433,7 @@ class Match:
         if s != M.RUNNING and s != M.STOPPED:
             raise M.Refused(_NOT_IN[s])
         if self.undoable:
-            raise M.Refused("scores made: undo first")
+            raise M.Refused("undo the scores first")
         gone = self._elapsed_at(self.t)
         self._ready(self.period)
         self._emit(_EV_RESTART, self.t, M.NONE, 0, gone)
@@ -447,7 +447,7 @@ class Match:
         self._op(now)
         s = self.state
         if s != M.STOPPED and s != M.READY:
-            raise M.Refused("period running: a stoppage first" if s == M.RUNNING else _NOT_IN[s])
+            raise M.Refused("stop the period first" if s == M.RUNNING else _NOT_IN[s])
         n = self.length
         if not (0 < ms <= n if n else 0 <= ms <= _MAX_T):
             raise ValueError("ms must be 1..%d" % n if n else "ms must be 0..%d" % _MAX_T)

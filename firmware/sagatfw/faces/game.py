@@ -134,11 +134,10 @@ _TENTHS_CAP = const(60000)  # S.t shows at most 59.9
 #
 #   H.MM  [blank, H | DP, M tens, M units]       from one hour; hours above 9 show 9.59
 #   MM:SS [M tens or blank, M units | DP, S tens, S units]   colon lit: " 5:07", " 0:20", " 0:00"
-#   SS.t  [blank, S tens or blank, S units | DP, tenths]     "19.9", " 0.1" (the point is bit 7 of
-#                                                           byte 2: visible on modules with points)
+#   SS.t  [blank, S tens or blank, S units | DP, tenths]     "19.9", " 0.1" (the point: bit 7 of byte 2)
 #
-# H.MM and MM:SS use the same positions (" 1.00" is one hour or one minute): while the face runs in H.MM its
-# separator blinks (lit in blink phase 1), so a running hours face ticks and differs from M:SS (steady colon).
+# H.MM and MM:SS use the same positions (" 1.00" is one hour or one minute): while the face runs in H.MM its separator
+# blinks (lit in blink phase 1), so a running hours face ticks and differs from M:SS (steady colon).
 
 DIGITS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"  # 0..9
 SEG_DP = const(0x80)  # bit 7: the digit's decimal point; on byte 1 also the colon
@@ -341,8 +340,14 @@ def battery_text(battery=None, low_battery=False, blink=0):
 
 
 def marks_text(clock, side):
-    """The bottom line's marks of `side`'s face, e.g. "FLAG 1ST", "LOW ST> DEF", "d5"."""
+    """The bottom line's marks of `side`'s face, the most needed first, each whole or, when the line's 21 characters
+    have no room left for it, left out (the LEDs show them too): "USED 1:23:45" while adjourned (TK-A3: the time
+    used, for the envelope; engine/envelope.py, loaded for it), "FLAG 1ST", "LOW", "ST>", "DEF", "d5"."""
     out = []
+    if clock.state == _ADJOURNED:
+        from sagatfw.engine.envelope import used_ms
+        if used_ms(clock, side) >= 0:
+            out.append(T("USED") + " " + time_text(used_ms(clock, side), 0, True))
     if clock.flag[side]:
         out.append(T("FLAG"))
         if first_of_two(clock, side):
@@ -357,11 +362,11 @@ def marks_text(clock, side):
         d = clock.delay_remaining(side)
         if d > 0:
             out.append("d%d" % ((d + 999) // 1000))
-    if clock.state == _ADJOURNED:  # TK-A3: the time used, for the envelope (engine/envelope.py: loaded for it)
-        from sagatfw.engine.envelope import used_ms
-        if used_ms(clock, side) >= 0:
-            out.append(T("USED") + " " + time_text(used_ms(clock, side), 0, True))
-    return " ".join(out)[:_COLS]
+    line = ""
+    for mark in out:
+        if len(line) + (1 if line else 0) + len(mark) <= _COLS:
+            line = line + " " + mark if line else mark
+    return line
 
 
 def state_text(clock, result=None):
@@ -409,10 +414,9 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
 
 # ------------------------------------------------------------------------------ menu texts
 #
-# The on-clock menu (ui/menu.py) shows short texts: on each TM1637 face at most four characters, on each OLED a line
-# of up to 10 characters at scale 2 (21 at scale 1). A menu names the field being edited, `field` = (start, stop),
-# character indexes into the text; in blink phase 0 that field is hidden (TM1637) or drawn blank above a steady
-# underline (OLED), so the arbiter sees what PLUS and MINUS change.
+# The on-clock menu (ui/menu.py) shows short texts: on each TM1637 face at most four characters, on each OLED a line of
+# up to 10 characters at scale 2 (21 at scale 1). A menu names the field being edited, `field` = (start, stop), indexes
+# into the text; in blink phase 0 that field is hidden (TM1637) or blank above a steady underline (OLED).
 #
 # TM1637 alphabet: digits, letters (case folded; K, M, V, W, X are rough), space - _ = ? / + ' " ( ) [ ]; anything else
 # is blank. A '.' or ':' after a character lights that cell's point (on byte 1 the colon of clock modules), so "1:23"
@@ -528,7 +532,9 @@ def menu_oled(text, field=None, blink=1, top=None, bottom=None):
         items.append(("fill", x + a * w, y + 10 * scale + 1, (b - a) * w, 2, 1))
         if not blink:
             shown = text[:a] + " " * (b - a) + text[b:]
-    items.append(("text", x, y, shown, scale))
+    items.append(("text", x, y, shown[:_COLS], scale))
+    if len(shown) > _COLS:  # longer than a line (a handicap's two controls): the rest below
+        items.append(("text", 0, y + _LINE_H, shown[_COLS:], 1))
     if lines:
         for i in range(len(lines) if len(lines) < 4 else 4):
             items.append(("text", 0, _LINE_H + i * _LINE_H, lines[i], 1))

@@ -39,4 +39,6 @@ KEYS = (
     "1ST HALF", "2ND HALF", "GOLDEN SCORE", "REST", "INNINGS 1", "INNINGS 2", "EXTRA 1", "EXTRA 2",
     "CHANGEOVER", "RED", "W", "IN", "WIN", "LOSS", "TIME", "STOP", "STOPPED",
     "POINTS", "GOLDEN", "REMOVAL", "START? again:cut", "TOSS? lever=won",
+    # the face before the battery's cut-off (boards/hw.py)
+    "BATTERY", "EMPTY", "CHARGE IT",
 )

@@ -134,4 +134,7 @@ WORDS = (
     "REMOVAL", "ШЕТТЕТУ",
     "START? again:cut", "START? тағы:қысқарту",
     "TOSS? lever=won", "ТИЫН? ұтқанның тетігі",
+    "BATTERY", "БАТАРЕЯ",
+    "EMPTY", "БОС",
+    "CHARGE IT", "ЗАРЯДТАҢЫЗ",
 )

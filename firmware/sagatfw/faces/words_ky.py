@@ -134,4 +134,7 @@ WORDS = (
     "REMOVAL", "ЧЕТТЕТҮҮ",
     "START? again:cut", "START? дагы бас:бүтөт",
     "TOSS? lever=won", "ТЫЙЫН? утканын рычагы",
+    "BATTERY", "БАТАРЕЯ",
+    "EMPTY", "БОШ",
+    "CHARGE IT", "КУБАТТАҢЫЗ",
 )

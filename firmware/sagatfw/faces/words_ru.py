@@ -134,4 +134,7 @@ WORDS = (
     "REMOVAL", "УДАЛЕНИЕ",
     "START? again:cut", "START? ещё:прервать",
     "TOSS? lever=won", "МОНЕТА? рычаг=выиграл",
+    "BATTERY", "БАТАРЕЯ",
+    "EMPTY", "РАЗРЯЖЕНА",
+    "CHARGE IT", "ЗАРЯДИТЕ",
 )

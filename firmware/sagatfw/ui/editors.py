@@ -500,8 +500,9 @@ def render(mn):
         mn._set("MATCH", MODES[i][0], "MTCH", MODES[i][1], None, None,
                 ("kok-boru one-on-one", "kilithattu")[i])
     elif m == M_LEAD:
-        v = "%d" % mn.value if mn.value else T("OFF")
-        mn._set("LEAD", v, "LEAD", v, (0, len(v)), (0, len(v)), "a lead of more than this wins (KB-14)")
+        v = "%d" % mn.value if mn.value else "OFF"
+        w = T(v)  # (the four digits keep OFF)
+        mn._set("LEAD", w, "LEAD", v, (0, len(w)), (0, len(v)), "a lead of more than this wins (KB-14)")
     elif m == M_MFIRST:
         mn._set("FIRST", SIDES[i], "1ST", SIDES4[i], None, None, "the team entering first (KT-4.4)")
     elif m == M_CHANGE:

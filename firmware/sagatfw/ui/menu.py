@@ -481,7 +481,8 @@ class Menu:
         elif m == M_PRESET:
             name, tc = self.presets[i]
             label = tc_label(tc)
-            self._set(T("PRE") + " %d" % (i + 1), label, "P%d" % (i + 1), label, None, None, name)
+            self._set(T("PRE") + " %d" % (i + 1), label, "P%d" % (i + 1), label)
+            self.detail = name  # a preset's name as it was given: never turned into a word of the faces
         elif m == M_SETTINGS:
             self._set("SETTINGS", SETTINGS[i][0], "SET", SETTINGS[i][1])
         elif m == M_ARB:

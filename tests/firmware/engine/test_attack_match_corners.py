@@ -404,7 +404,7 @@ def test_kb_5_undo_of_the_last_late_entry_after_the_rest_leaves_the_1st_halfs_en
     """FAILS today. start 0; score(L, 4) at 1000; the rest; late score(R, 1) at 4:00.1; the rest
     ends (2nd half waiting); undo at 5:00.1 (the late one); start 5:00.2. Expected: the 2nd half
     has no entries (undoable 0, restart taken, undo "nothing to undo"). Got: undoable 1, restart
-    "scores made: undo first", and undo in the 2nd half takes back the 1st half's 4 points."""
+    "undo the scores first", and undo in the 2nd half takes back the 1st half's 4 points."""
     r = bout()
     r.do("start", 0)
     r.do("score", 1000, L, 4)

@@ -227,8 +227,8 @@ def test_a_further_tie_left_to_the_referee_kt_4_6():
     r = extra(method=K.M_REFEREE)
     r.poll(HOUR)
     assert r.m.state == B.OVER and r.types()[-1] == "period_end"
-    assert r.refused("stoppage", HOUR) == "time over: enter the result"
-    assert r.refused("start", HOUR) == "time over: enter the result"
+    assert r.refused("stoppage", HOUR) == "time over: result?"
+    assert r.refused("start", HOUR) == "time over: result?"
     r.do("result", HOUR + 1, R)
     assert r.log[-1]["side"] == R and r.log[-1]["arg"] == B.WHY_REFEREE
 

@@ -163,7 +163,7 @@ def test_kb_3_a_restart_only_before_the_periods_first_score():
     r = bout()
     r.do("start", 0)
     r.do("score", 3000, L, 1)
-    assert refuses(r.m.restart, r.now(4000)) == "scores made: undo first"
+    assert refuses(r.m.restart, r.now(4000)) == "undo the scores first"
     r.do("undo", 5000)
     r.do("restart", 6000)  # running: back to 0:00, waiting for the start
     assert r.m.state == B.READY
@@ -188,7 +188,7 @@ def test_kt_4_5_the_referee_corrects_the_period_clock_in_a_stoppage():
 def test_kb_16_adjust_is_refused_while_the_time_runs_and_for_a_bad_value():
     r = bout()
     r.do("start", 0)
-    assert refuses(r.m.adjust, 1000, r.now(100)) == "period running: a stoppage first"
+    assert refuses(r.m.adjust, 1000, r.now(100)) == "stop the period first"
     r.do("stoppage", 200)
     assert "1..240000" in bad_value(r.m.adjust, 0, r.now(300))
     assert "1..240000" in bad_value(r.m.adjust, HALF + 1, r.now(300))
