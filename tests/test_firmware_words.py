@@ -106,3 +106,21 @@ def test_every_refusal_the_buttons_can_meet_in_a_match_fits_a_faces_line():
     for reason in BUTTON_REASONS + matchbase._NOT_IN:
         assert f'"{reason}"' in source, reason  # the list is the engines' own
         assert len(reason) <= 21, (reason, len(reason))
+    assert [r for r in BUTTON_REASONS + matchbase._NOT_IN if r not in W.KEYS] == []  # each in the clock's language
+
+
+def test_every_reason_the_menu_wraps_fits_its_four_lines_in_every_language():
+    # a reason or a detail (a key in lower case not given a line of its own): faces/game.py menu_oled word-wraps
+    # it on four lines of 21 below the item and drops what does not fit
+    import importlib
+
+    from tests.firmware.faces.test_words import LIMITS, _lower
+
+    tables = [W.KEYS] + [importlib.import_module("sagatfw.faces.words_" + c).WORDS[1::2] for c in W.CODES[1:]]
+    for table in tables:
+        for key, word in zip(W.KEYS, table, strict=True):
+            if key in LIMITS or not _lower(key):
+                continue
+            items = F.menu_oled("NO", None, 1, "MENU", word)
+            shown = [it[3] for it in items if it[0] == "text" and it[1] == 0 and it[2] > 0]  # (not the centred item)
+            assert " ".join(shown).split() == word.split(), (key, word, shown)

@@ -35,3 +35,10 @@ def test_a_glyph_read_from_the_pcf_is_its_bitmap():
 def test_not_a_pcf_is_a_clear_error():
     with pytest.raises(font.PCF_Error, match="not a PCF font"):
         font.read_pcf(b"<html>not a font</html>")
+
+
+def test_the_glyphs_chosen_include_every_character_of_the_faces_words():
+    chars = font.table_chars()  # read from faces/words.py and each language's table
+    assert {"Қ", "Ә", "Ң", "Ү", "Ж", "Ы", "?"} <= chars, chars
+    wanted, extra = font.wanted()
+    assert chars <= set(wanted) | {"\n"}  # each one has its glyph in the module

@@ -7,8 +7,8 @@ firmware/fonts/OFL.txt; how and why in firmware/fonts/README.md).
 
 Only the glyphs the firmware needs go in: printable ASCII, the Cyrillic block А..я, the letters of
 Kazakh and Kyrgyz beyond it (Ё ё Ә ә Ғ ғ Қ қ Ң ң Ө ө Ұ ұ Ү ү Һ һ І і), and any other character that
-a string table of firmware/sagatfw/lang uses. Each glyph is 12 bytes, a byte a row, its leftmost
-pixel in bit 7 (framebuf's MONO_HLSB at a width of 8: a board blits it as it is).
+a table of the faces' words (firmware/sagatfw/faces/words_kk.py, ...) uses. Each glyph is 12 bytes, a
+byte a row, its leftmost pixel in bit 7 (framebuf's MONO_HLSB at a width of 8: a board blits it as it is).
 
 The PCF format is X11's (libXfont's pcfread.c): a table of contents, then the tables this reads,
 METRICS, BITMAPS, BDF_ENCODINGS and ACCELERATORS, each with its own byte and bit order.
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PCF = Path("/usr/share/fonts/X11/misc/ter-u12b_unicode.pcf.gz")
 OUT = ROOT / "firmware/sagatfw/faces/glyphs.py"
-LANG = ROOT / "firmware/sagatfw/lang"
+FACES = ROOT / "firmware/sagatfw/faces"
 W, H = 6, 12
 BASE = "".join(chr(c) for c in range(32, 127)) + "".join(chr(c) for c in range(0x410, 0x450))
 KAZAKH_KYRGYZ = "ЁёӘәҒғҚқҢңӨөҰұҮүҺһІі"
@@ -119,9 +119,12 @@ def read_pcf(data):
 
 
 def table_chars():
-    """Every character in the string tables' string constants (firmware/sagatfw/lang/*.py)."""
+    """Every character in the string constants of the faces' words (faces/words.py, faces/words_*.py)."""
     chars = set()
-    for path in sorted(LANG.glob("*.py")):
+    paths = sorted(FACES.glob("words_*.py")) + [FACES / "words.py"]
+    if len(paths) < 4:
+        raise PCF_Error(f"no tables of the faces' words in {FACES}")
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 chars.update(node.value)

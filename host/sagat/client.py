@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from sagatfw.link import auth as signing
 
+from .i18n import N_, _
+
 # USB vendor/product ids of the boards sagat runs on (contract 5)
 USB_IDS = {
     (0x2E8A, None): "Raspberry Pi (Pico, Pico W, Pico 2)",
@@ -30,10 +32,42 @@ DRAIN_BYTES = 64 << 10  # what the connection throws away at its start, at most 
 ECHO_S = 0.5  # after our request came back as it was sent: how long a REPL gets to say more
 
 
+class Msg:
+    """A message for a person, kept until it is shown: str() is its English (what the hall matches
+    and shows, whatever the language), text() the user's language (the `sagat` command's one line).
+    msgid: a catalogue's text (marked with N_() where it is written) whose {fields} are filled in;
+    a field may be a Msg too (a hint, a part of a sentence)."""
+
+    def __init__(self, msgid: str, **fields):
+        self.msgid = msgid
+        self.fields = fields
+
+    def _render(self, tr) -> str:
+        fields = {k: v._render(tr) if isinstance(v, Msg) else v for k, v in self.fields.items()}
+        return tr(self.msgid).format(**fields)
+
+    def __str__(self) -> str:
+        return self._render(lambda text: text)
+
+    def text(self) -> str:
+        return self._render(_)
+
+
+def say(msgid: str, **fields) -> Msg:
+    """Msg(msgid, **fields): what a LinkError's message is made of (LinkError(say(N_("..."), ...)))."""
+    return Msg(msgid, **fields)
+
+
 class LinkError(Exception):
-    """One line for the user. code: the clock's error code when the clock refused (else None)."""
+    """One line for the user. code: the clock's error code when the clock refused (else None).
+    str(e) is English (the hall matches it and shows it); e.text() is in the user's language."""
 
     code: str | None = None
+
+    def text(self) -> str:
+        """The message in the user's language (a Msg's), or as it was given (text)."""
+        m = self.args[0] if len(self.args) == 1 else None
+        return m.text() if isinstance(m, Msg) else str(self)
 
 
 JSON_DEPTH = 64  # no answer of the protocol and no file a pull writes nests deeper than a few levels
@@ -71,32 +105,46 @@ class NotAClock(LinkError):
     a board without sagat, or whose firmware stopped), "echo" (it sends back what it is sent),
     "other" (it talks, but not sagat's protocol)."""
 
-    def __init__(self, message: str, kind: str):
+    def __init__(self, message, kind: str):
         super().__init__(message)
         self.kind = kind
 
+    def why(self) -> str:
+        """What answered instead of a clock, in the user's language (the message's part after
+        "... is not a sagat clock:")."""
+        m = self.args[0]
+        why = m.fields.get("why") if isinstance(m, Msg) else None
+        return why.text() if isinstance(why, Msg) else str(self).split(": ", 1)[-1]
 
-def port_error(port: str, e: BaseException, what: str = "cannot open") -> LinkError:
+
+# a port error's sentence (port_error's `what`): opening the port, or the link lost once open
+OPEN = N_("cannot open {port}: {error}{hint}")
+LOST = N_("serial link lost on {port}: {error}{hint}")
+PORT_HINTS = {  # by errno: what to do about the usual causes
+    "ENOENT": N_(" (is the board plugged in? `sagat ports` lists clocks on USB)"),
+    "EACCES": N_(" (on Linux: add yourself to the dialout group, then log in again)"),
+    "EBUSY": N_(" (is another program using it? mpremote, a serial monitor, Thonny)"),
+}
+
+
+def port_error(port: str, e: BaseException, what: str = OPEN) -> LinkError:
     """A port error as one line: pyserial's SerialException repeats the errno and the path
     ("could not open port X: [Errno 2] could not open port X: [Errno 2] No such file..."); the
-    system's own words say it once, with a hint for the usual causes."""
+    system's own words say it once (as the system says them), with a hint for the usual causes.
+    what: OPEN or LOST."""
     import errno as E
     import os
 
     code = getattr(e, "errno", None)
     if isinstance(code, int) and code > 0:
         text = os.strerror(code)
-        hint = {
-            E.ENOENT: " (is the board plugged in? `sagat ports` lists clocks on USB)",
-            E.EACCES: " (on Linux: add yourself to the dialout group, then log in again)",
-            E.EBUSY: " (is another program using it? mpremote, a serial monitor, Thonny)",
-        }.get(code, "")
-        return LinkError(f"{what} {port}: {text}{hint}")
+        hint = next((PORT_HINTS[n] for n in PORT_HINTS if getattr(E, n, None) == code), None)
+        return LinkError(say(what, port=port, error=text, hint=say(hint) if hint else ""))
     text = str(e)
     m = re.search(r"\[Errno (\d+)\] ([^:\[]+)", text)  # a message that carries an errno as text
     if m:
         text = m.group(2).strip()
-    return LinkError(f"{what} {port}: {text or type(e).__name__}")
+    return LinkError(say(what, port=port, error=text or type(e).__name__, hint=""))
 
 
 @dataclass
@@ -126,9 +174,10 @@ def pick_port(port: str | None) -> str:
         return port
     ports = find_ports()
     if not ports:
-        raise LinkError("no clock found on USB (give --port, e.g. /dev/ttyACM0 or the simulator's pty)")
+        raise LinkError(say(N_("no clock found on USB (give --port, e.g. /dev/ttyACM0 or the simulator's pty)")))
     if len(ports) > 1:
-        raise LinkError("several clocks found: " + ", ".join(p.device for p in ports) + " (give --port)")
+        raise LinkError(say(N_("several clocks found: {ports} (give --port)"),
+                            ports=", ".join(p.device for p in ports)))
     return ports[0].device
 
 
@@ -173,8 +222,8 @@ class Clock:
             s.open()
         except (serial.SerialException, OSError) as e:
             if s.exclusive and "exclusively lock" in str(e):
-                raise LinkError(f"cannot open {port}: it is in use by another program (a hall, another sagat, "
-                                f"mpremote, a serial monitor): close that first") from None
+                raise LinkError(say(N_("cannot open {port}: it is in use by another program (a hall, another "
+                                       "sagat, mpremote, a serial monitor): close that first"), port=port)) from None
             raise port_error(port, e) from None
         self.serial = s
         try:
@@ -186,7 +235,7 @@ class Clock:
                 thrown += len(s.read(min(s.in_waiting, DRAIN_BYTES)))
         except (serial.SerialException, OSError) as e:
             s.close()
-            raise port_error(port, e, "serial link lost on") from None
+            raise port_error(port, e, LOST) from None
 
     def close(self) -> None:
         self.serial.close()
@@ -205,8 +254,9 @@ class Clock:
         return None
 
     def _repl(self) -> NotAClock:
-        return NotAClock(f"{self.port} runs MicroPython without sagat (its REPL answered): put sagat on it with "
-                         f"`sagat deploy` (or, if sagat is on it, its firmware stopped: reset the board)", "repl")
+        return NotAClock(say(N_("{port} runs MicroPython without sagat (its REPL answered): put sagat on it with "
+                                "`sagat deploy` (or, if sagat is on it, its firmware stopped: reset the board)"),
+                             port=self.port), "repl")
 
     def _line(self, deadline: float) -> bytes | None:
         import serial
@@ -221,8 +271,9 @@ class Clock:
                 raise found
             if len(self.buf) > MAX_ANSWER_LINE:
                 n, self.buf = len(self.buf), b""
-                raise LinkError(f"the device on {self.port} sent {n} bytes without an end of line: no sagat clock "
-                                f"answers that (a line is at most {MAX_ANSWER_LINE >> 10} KB)")
+                raise LinkError(say(N_("the device on {port} sent {n} bytes without an end of line: no sagat "
+                                       "clock answers that (a line is at most {kb} KB)"),
+                                    port=self.port, n=n, kb=MAX_ANSWER_LINE >> 10))
             if time.monotonic() > deadline:
                 return None
             try:
@@ -231,7 +282,7 @@ class Clock:
                 if waiting:
                     chunk += self.serial.read(waiting)  # then takes what is there, no more waiting
             except (serial.SerialException, OSError) as e:
-                raise port_error(self.port, e, "serial link lost on") from None
+                raise port_error(self.port, e, LOST) from None
             if chunk:
                 self.heard = True
             self.buf += chunk
@@ -243,11 +294,13 @@ class Clock:
             ident = self.request("identify")
             uid, proto = ident.get("uid"), ident.get("protocol")
             if not isinstance(proto, int) or isinstance(proto, bool) or proto < SIGNED_UID_PROTOCOL:
-                raise LinkError(f"the clock on {self.port} speaks protocol {proto!r}: its firmware is older than "
-                                f"this sagat, whose signed requests name the clock (protocol "
-                                f"{SIGNED_UID_PROTOCOL}); update it (sagat deploy, or the UF2 in rp2/)")
+                raise LinkError(say(N_("the clock on {port} speaks protocol {protocol}: its firmware is older "
+                                       "than this sagat, whose signed requests name the clock (protocol {needed}); "
+                                       "update it (sagat deploy, or the UF2 in rp2/)"),
+                                    port=self.port, protocol=repr(proto), needed=SIGNED_UID_PROTOCOL))
             if not isinstance(uid, str) or not uid:
-                raise LinkError(f"the clock on {self.port} gave no id (identify's uid): a signed request names it")
+                raise LinkError(say(N_("the clock on {port} gave no id (identify's uid): a signed request names it"),
+                                    port=self.port))
             self.uid = uid
         return self.uid
 
@@ -268,12 +321,12 @@ class Clock:
             try:
                 req["auth"] = signing.sign(self.key, nonce, req, uid)  # the firmware's own canonical form
             except ValueError as e:  # e.g. a decimal number: the protocol carries whole numbers
-                raise LinkError(f"{cmd}: {e}") from None
+                raise LinkError(say(N_("{cmd}: {error}"), cmd=cmd, error=str(e))) from None
         line = json.dumps(req, separators=(",", ":")).encode()
         try:
             self.serial.write(line + b"\n")
         except (serial.SerialException, OSError) as e:
-            raise port_error(self.port, e, "serial link lost on") from None
+            raise port_error(self.port, e, LOST) from None
         self.sent = line
         self.heard = False
         return req["id"]
@@ -301,8 +354,9 @@ class Clock:
             size = ans.get("bin")
             if ans.get("ok") is True and isinstance(size, int) and not isinstance(size, bool) and size >= 0:
                 if size > MAX_ANSWER_BIN:
-                    raise LinkError(f"the device on {self.port} announced {size} raw bytes after its answer to "
-                                    f"{cmd}: no sagat clock sends more than {MAX_ANSWER_BIN >> 10} KB at once")
+                    raise LinkError(say(N_("the device on {port} announced {size} raw bytes after its answer to "
+                                           "{cmd}: no sagat clock sends more than {kb} KB at once"),
+                                        port=self.port, size=size, cmd=cmd, kb=MAX_ANSWER_BIN >> 10))
                 ans["raw"] = self._take(size, deadline, cmd)  # a log.read's records, raw, after its line
             aid = ans.get("id")
             if isinstance(aid, int) and not isinstance(aid, bool) and self.next_id - 4096 <= aid < self.next_id:
@@ -312,7 +366,12 @@ class Clock:
         if ans.get("ok"):
             return ans
         err = ans.get("error") or {}
-        refused = LinkError(f"clock refused {cmd}: {err.get('code', '?')}: {err.get('message', '')}".rstrip(": "))
+        # the clock's own code and reason as the clock gave them (its language is the clock's)
+        code, reason = str(err.get("code", "?")), str(err.get("message", "")).rstrip(": ")
+        if reason:
+            refused = LinkError(say(N_("clock refused {cmd}: {code}: {reason}"), cmd=cmd, code=code, reason=reason))
+        else:
+            refused = LinkError(say(N_("clock refused {cmd}: {code}"), cmd=cmd, code=code.rstrip(": ")))
         refused.code = err.get("code") if isinstance(err.get("code"), str) else None
         raise refused
 
@@ -322,12 +381,13 @@ class Clock:
 
         while len(self.buf) < n:
             if time.monotonic() > deadline:
-                raise LinkError(f"the clock on {self.port} sent {len(self.buf)} of the {n} bytes of its answer to "
-                                f"{cmd} within {self.timeout:g} s")
+                raise LinkError(say(N_("the clock on {port} sent {got} of the {n} bytes of its answer to {cmd} "
+                                       "within {seconds} s"),
+                                    port=self.port, got=len(self.buf), n=n, cmd=cmd, seconds=f"{self.timeout:g}"))
             try:
                 chunk = self.serial.read(min(n - len(self.buf), 1 << 16))
             except (serial.SerialException, OSError) as e:
-                raise port_error(self.port, e, "serial link lost on") from None
+                raise port_error(self.port, e, LOST) from None
             self.buf += chunk
         raw, self.buf = self.buf[:n], self.buf[n:]
         return raw
@@ -344,10 +404,15 @@ class Clock:
 
     def _silence(self, cmd: str) -> LinkError:
         if self.echoed:
-            return NotAClock(f"{self.port} is not a sagat clock: it echoes what it is sent (a serial adapter with "
-                             f"nothing behind it, or a loopback?)", "echo")
+            why = say(N_("it echoes what it is sent (a serial adapter with nothing behind it, or a loopback?)"))
+            return NotAClock(say(NOT_A_CLOCK, port=self.port, why=why), "echo")
         if self.junk:
-            return NotAClock(f"{self.port} is not a sagat clock: it answers, but not in sagat's protocol "
-                             f"({self.junk.decode('utf-8', 'replace')!r})", "other")
-        return LinkError(f"no answer from the clock on {self.port} to {cmd} within {self.timeout:g} s "
-                         f"(is it a sagat clock? `sagat info` says what answers there)")
+            why = say(N_("it answers, but not in sagat's protocol ({line})"),
+                      line=repr(self.junk.decode("utf-8", "replace")))
+            return NotAClock(say(NOT_A_CLOCK, port=self.port, why=why), "other")
+        return LinkError(say(N_("no answer from the clock on {port} to {cmd} within {seconds} s (is it a sagat "
+                                "clock? `sagat info` says what answers there)"),
+                             port=self.port, cmd=cmd, seconds=f"{self.timeout:g}"))
+
+
+NOT_A_CLOCK = N_("{port} is not a sagat clock: {why}")

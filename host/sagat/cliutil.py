@@ -61,7 +61,7 @@ def open_clock(args: argparse.Namespace):
     try:
         return client.Clock(client.pick_port(args.port), args.timeout, current_key(args))
     except client.LinkError as e:
-        raise UserError(str(e)) from None
+        raise UserError(e.text()) from None
 
 
 # what to do about the clock's refusals that a key settles: the options that give the key
@@ -78,7 +78,7 @@ def call(args: argparse.Namespace, fn):
         return fn(clock)
     except client.LinkError as e:
         hint = AUTH_HINTS.get(e.code or "")
-        raise UserError(f"{e}{_(hint) if hint else ''}") from None
+        raise UserError(e.text() + (_(hint) if hint else "")) from None
     finally:
         clock.close()
 

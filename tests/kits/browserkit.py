@@ -197,3 +197,9 @@ def answer(d, button_id: str, *answers: bool) -> list[str]:
         else:
             a.dismiss()
     return asked
+
+
+def text_of(d, css: str):
+    """The text an element shows (its innerText, as WebElement.text), read in one script: a card drawn again
+    between finding it and reading it cannot go stale (as `press` finds one again to click it)."""
+    return d.execute_script("const e = document.querySelector(arguments[0]); return e ? e.innerText : null", css)

@@ -256,7 +256,8 @@ class MatchApp:
         """What face `side`'s bottom line says for the buttons (an OLED): the entry waiting for
         its second press, or why the last operation was refused (for 2 s); else None."""
         if self.refused is not None and ticks_diff(now, self.refused_until) < 0:
-            return self.refused  # why (the engine's reasons are short; a line holds 21 characters)
+            from sagatfw import T  # why, in the clock's language (each at most 21 characters: a line)
+            return T(self.refused)
         p = self.pending
         if p > M.RIGHT:
             from sagatfw import T  # (no global of this module's: it costs heap while a match runs)

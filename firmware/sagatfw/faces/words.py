@@ -6,7 +6,7 @@
 # setting). tests/firmware/faces/test_words.py checks every table against KEYS, the font (faces/glyphs.py) and the
 # 128 px of a face, and the code's words against KEYS. This module is the tests' and the translators': a board never
 # loads it. The four-digit faces keep their codes in every language (a 7-segment digit cannot draw Cyrillic; the
-# guides list what each means). A text that is no key (a name, a code, a reason the engine gave) shows as it is.
+# guides list what each means). A text that is no key (a name, a code, a reason with a number in it) shows as it is.
 #
 # Words are in capitals, as a clock writes them (MicroPython's str.upper() knows only ASCII).
 
@@ -41,4 +41,16 @@ KEYS = (
     "POINTS", "GOLDEN", "REMOVAL", "START? again:cut", "TOSS? lever=won",
     # the face before the battery's cut-off (boards/hw.py)
     "BATTERY", "EMPTY", "CHARGE IT",
+    # why an action was refused: the menu's reasons (engine/rules.py, app/main.py, ui/actions.py, engine/kazans.py;
+    # ui/menu.py's detail, word-wrapped on four lines) ...
+    "settings change between games (pause is not enough)", "corrections need the clock stopped (pause first)",
+    "late installation is set before the clock is started", "late installation needs a time limit, not a count-up",
+    "pause the game in progress first", "the clock's events wait to be logged: drain them first",
+    "kazans go with a game played (1-0, 0-1, 1/2-1/2), not a forfeit (TK-R4)", "kazans 81-81: a draw (TK-R5)",
+    "no match is set up (new with a mode first)",
+    # ... and a match's (engine/matchbase.py, kokboru.py, kilithattu.py; app/match.py's note: one line of 21)
+    "not started", "period not started", "period running", "stoppage on", "break running", "lot due",
+    "time over: result?", "match over", "nothing to undo", "no stoppage", "no lot due", "undo the scores first",
+    "stop the period first", "not the entering team", "a pazham is 1 point", "score limit", "too many entries",
+    "events not logged yet", "no scores", "no cards in this game", "no lot in this game",
 )

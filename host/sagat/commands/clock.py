@@ -119,8 +119,9 @@ def info_text(ans: dict, game: dict | None) -> str:
     return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
-_WHY = {"points": "more points", "lead": "a winning lead", "golden_score": "golden score", "removal": "removal",
-        "lot": "lot", "draw": "a draw by the method set", "referee": "the referee's result", "sudden": "sudden score"}
+_WHY = {"points": N_("more points"), "lead": N_("a winning lead"), "golden_score": N_("golden score"),
+        "removal": N_("removal"), "lot": N_("lot"), "draw": N_("a draw by the method set"),
+        "referee": N_("the referee's result"), "sudden": N_("sudden score")}
 
 
 def _sec(ms, up: bool = False) -> str:
@@ -135,27 +136,36 @@ def match_text(st: dict) -> str:
     """A match's `state` as one line for a referee's table: mode, period, time, score, cards,
     stoppage, and the result once there is one."""
 
+    from ..logs import sheet_word as word  # the modes', periods' and sides' names, as the score sheet's
+
+    def sheet_word(name) -> str:
+        return word(name) if name else str(name)
+
     def side(name: str) -> str:
         f = st.get(name) or {}
-        cards = " W" * (f.get("warnings") or 0) + " RED" * (f.get("reds") or 0)
-        return f"{name} {f.get('score', 0)}{cards}"
+        cards = " W" * (f.get("warnings") or 0) + " RED" * (f.get("reds") or 0)  # (the faces' marks)
+        return f"{sheet_word(name)} {f.get('score', 0)}{cards}"
 
     state = st.get("state")
-    clock = _sec(st.get("match_ms"), bool(st.get("counts_up"))) + (" (counting up)" if st.get("counts_up") else "")
-    parts = [f"{st.get('mode')} {st.get('period_name')} {clock}", f"{side('left')} - {side('right')}", str(state)]
+    clock = _sec(st.get("match_ms"), bool(st.get("counts_up"))) + (_(" (counting up)") if st.get("counts_up") else "")
+    parts = [f"{sheet_word(st.get('mode'))} {sheet_word(st.get('period_name'))} {clock}",
+             f"{side('left')} - {side('right')}", state_word(state)]
     if state == "stopped":
         parts[-1] += f" {_sec(st.get('stoppage_ms'), True)}"
     if st.get("stopped_ms"):
-        parts.append(f"stopped {_sec(st.get('stopped_ms'), True)} this period")
+        parts.append(_("stopped {time} this period").format(time=_sec(st.get("stopped_ms"), True)))
     if state == "break":
-        parts.append(f"break {_sec(st.get('break_ms'))} left")
+        parts.append(_("break {time} left").format(time=_sec(st.get("break_ms"))))
     if st.get("entering"):
-        parts.append(f"{st['entering']} enters")
+        parts.append(_("{side} enters").format(side=sheet_word(st["entering"])))
     if st.get("lot_due"):
-        parts.append("lot due")
+        parts.append(_("lot due"))
     if st.get("winner"):
-        who = "draw" if st["winner"] == "none" else f"winner {st['winner']}"
-        parts.append(f"{who} ({_WHY.get(st.get('why'), st.get('why'))})")
+        why = _(_WHY[st.get("why")]) if st.get("why") in _WHY else st.get("why")
+        if st["winner"] == "none":
+            parts.append(_("draw ({why})").format(why=why))
+        else:
+            parts.append(_("winner {side} ({why})").format(side=sheet_word(st["winner"]), why=why))
     if st.get("message"):
         parts.append(str(st["message"]))
     return "  |  ".join(parts)
@@ -257,22 +267,25 @@ def _setting(key: str, text: str):
         return text.strip()
     if kind == "c":
         if word not in low:
-            raise UserError(f"settings: {key} is one of " + ", ".join(low) + f", not {text!r}")
+            raise UserError(_("settings: {key} is one of {values}, not {text}").format(
+                key=key, values=", ".join(low), text=repr(text)))
         return word
     if kind == "n":
         if word not in FREEZE_WORDS:
-            raise UserError(f"settings: freeze is auto, on or off, not {text!r}")
+            raise UserError(_("settings: freeze is auto, on or off, not {text}").format(text=repr(text)))
         return FREEZE_WORDS[word]
     if kind == "b":
         if word not in BOOL_WORDS:
-            raise UserError(f"settings: {key} is on or off, not {text!r}")
+            raise UserError(_("settings: {key} is on or off, not {text}").format(key=key, text=repr(text)))
         return BOOL_WORDS[word]
     try:
         number = int(word)
     except ValueError:
-        raise UserError(f"settings: {key} is a whole number {low}..{high}, not {text!r}") from None
+        raise UserError(_("settings: {key} is a whole number {low}..{high}, not {text}").format(
+            key=key, low=low, high=high, text=repr(text))) from None
     if not low <= number <= high:
-        raise UserError(f"settings: {key} is {low}..{high}, not {number}")
+        raise UserError(_("settings: {key} is {low}..{high}, not {number}").format(key=key, low=low, high=high,
+                                                                                  number=number))
     return number
 
 
@@ -298,7 +311,7 @@ def cmd_settings(args: argparse.Namespace) -> int:
     for item in args.assign:
         key, eq, val = item.partition("=")
         if not eq or not key:
-            raise UserError(f"settings: {item!r} is not KEY=VALUE")
+            raise UserError(_("settings: {item} is not KEY=VALUE").format(item=repr(item)))
         changes[key] = _setting(key, val)
 
     def run(clock):

@@ -29,7 +29,9 @@ def cmd_deploy(args: argparse.Namespace) -> int:
             log=(lambda *a, **k: None) if args.json else print,
             open_repl=open_repl,
         )
-    except (D.DeployError, client.LinkError) as e:
+    except client.LinkError as e:  # (str(e) is English: the message in the user's language is text())
+        raise UserError(e.text()) from None
+    except D.DeployError as e:
         raise UserError(str(e)) from None
     if args.json:
         print(json.dumps(report.__dict__ if hasattr(report, "__dict__") else str(report), default=str))

@@ -32,7 +32,7 @@ def _read_log(args: argparse.Namespace, replay: bool = True):
             raise UserError(_("give --image FILE (a flash image) or --records FILE (from `sagat logs pull`)"))
         return logs.read_segments(logs.read_image(args.image, args.block_size), keys, replay)
     except logs.LogError as e:
-        raise UserError(str(e)) from None
+        raise UserError(e.text()) from None
 
 
 def _damage(log) -> int:

@@ -13,7 +13,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise UserError("sagat report draws its plots with matplotlib: pip install 'sagat[report]'") from None
+        raise UserError(_("sagat report draws its plots with matplotlib: pip install 'sagat[report]'")) from None
     from ..hall import lang as L
     from ..hall import pairings as P
     from ..hall import pgn, report

@@ -14,11 +14,12 @@ def _out_file(option: str, path: str) -> None:
     """A file the command will write at its end: its folder must exist and be writable before it starts."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise UserError(f"{option} {path}: is a folder, not a file")
+        raise UserError(_("{option} {file}: is a folder, not a file").format(option=option, file=path))
     if not os.path.isdir(folder):
-        raise UserError(f"{option} {path}: no such folder {folder}")
+        raise UserError(_("{option} {file}: no such folder {dir}").format(option=option, file=path, dir=folder))
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise UserError(f"{option} {path}: the folder {folder} is not writable")
+        raise UserError(_("{option} {file}: the folder {dir} is not writable").format(option=option, file=path,
+                                                                                     dir=folder))
 
 
 def _has_terminal() -> bool:
@@ -45,29 +46,29 @@ def cmd_sim(args: argparse.Namespace) -> int:
         flash = args.flash or sim.default_flash()
     try:
         if args.oled and args.script and not args.serial:
-            raise UserError("--oled draws the faces in real time: use it without --script, or with --serial")
+            raise UserError(_("--oled draws the faces in real time: use it without --script, or with --serial"))
         play = None
         if args.play is not None:
             if not args.serial:
-                raise UserError("--play moves a clock that serves its link: use it with --serial")
+                raise UserError(_("--play moves a clock that serves its link: use it with --serial"))
             play = sim.play_spec(args.play, args.think)
         if args.serial and args.script:
             return sim.run_serial(flash, args.headless, script=args.script, oled=args.oled, play=play)
         if args.script:
             figures = sim.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
-            where = "a fresh flash (--flash IMAGE keeps it)" if fresh else f"flash {flash}"
-            msg = f"script done: {figures['boots']} boot(s) on {where}"
+            where = _("a fresh flash (--flash IMAGE keeps it)") if fresh else _("flash {file}").format(file=flash)
+            msg = _("script done: {n} boot(s) on {flash}").format(n=figures["boots"], flash=where)
             if args.log_json:
-                msg += f", {figures['events']} events in {args.log_json}"
+                msg += _(", {n} events in {file}").format(n=figures["events"], file=args.log_json)
             print(msg, file=sys.stderr)
             return 0
         if args.virtual or args.log_json:
-            raise UserError("--virtual and --log-json need --script")
+            raise UserError(_("--virtual and --log-json need --script"))
         if args.serial or args.headless:
             return sim.run_serial(flash, args.headless, oled=args.oled, play=play)
         if not _has_terminal():
-            raise UserError("the interactive simulator needs a terminal (its faces and keys): without one, use "
-                            "--serial --headless (the serial link only) or --script FILE")
+            raise UserError(_("the interactive simulator needs a terminal (its faces and keys): without one, use "
+                              "--serial --headless (the serial link only) or --script FILE"))
         return sim.run_interactive(flash, args.oled)
     except sim.SimError as e:
         raise UserError(str(e)) from None

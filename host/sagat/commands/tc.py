@@ -9,51 +9,58 @@ from sagatfw.core import presets, tcparse
 from sagatfw.core import timecontrol as tcm
 
 from ..cliutil import UserError, adder, call, duration, out
-from ..i18n import _
+from ..i18n import N_, _, ngettext
 
-_MODES = {tcm.SUDDEN: "sudden death", tcm.FISCHER: "Fischer", tcm.DELAY: "delay", tcm.BRONSTEIN: "Bronstein"}
+# a stage's time added per move, by its mode (docs/timecontrol.md; docs/glossary.md: increment, delay)
+_MODES = {tcm.SUDDEN: N_("sudden death"), tcm.FISCHER: N_("Fischer"), tcm.DELAY: N_("delay"),
+          tcm.BRONSTEIN: N_("Bronstein")}
 
 
 def describe(tc: tcm.TimeControl) -> list[str]:
-    """Plain-language lines for one side's control."""
+    """Plain-language lines for one side's control, in the user's language."""
     if tc.kind == tcm.COUNTUP:
-        return ["no limit: the faces count up"]
+        return [_("no limit: the faces count up")]
     if tc.kind == tcm.HOURGLASS:
-        return [f"hourglass {duration(tc.stages[0].time_ms)}: time one side uses goes to the other"]
+        return [_("hourglass {time}: time one side uses goes to the other").format(time=duration(tc.stages[0].time_ms))]
     lines = []
     for i, st in enumerate(tc.stages, 1):
-        moves = f"{st.moves} moves" if st.moves else "rest of the game"
-        text = f"stage {i}: {duration(st.time_ms)} for the {moves}" if not st.moves else (
-            f"stage {i}: {moves} in {duration(st.time_ms)}"
-        )
+        if st.moves:
+            text = ngettext("stage {stage}: {n} move in {time}", "stage {stage}: {n} moves in {time}", st.moves)
+        else:
+            text = _("stage {stage}: {time} for the rest of the game")
+        text = text.format(stage=i, n=st.moves, time=duration(st.time_ms))
         if st.mode != tcm.SUDDEN:
-            text += f", {_MODES[st.mode]} {st.bonus_ms // 1000} s"
+            text += _(", {mode} {seconds} s").format(mode=_(_MODES[st.mode]), seconds=st.bonus_ms // 1000)
         if st.moves and i == len(tc.stages):
-            text += " (repeats)"
+            text += _(" (repeats)")
         lines.append(text)
     if tc.byo == tcm.BYO_JAPANESE:
-        lines.append(f"then Japanese byo-yomi: {tc.byo_count} periods of {tc.byo_ms // 1000} s")
+        lines.append(ngettext("then Japanese byo-yomi: {n} period of {seconds} s",
+                              "then Japanese byo-yomi: {n} periods of {seconds} s", tc.byo_count).format(
+            n=tc.byo_count, seconds=tc.byo_ms // 1000))
     elif tc.byo == tcm.BYO_CANADIAN:
-        lines.append(f"then Canadian byo-yomi: {tc.byo_count} moves per {duration(tc.byo_ms)}")
+        lines.append(ngettext("then Canadian byo-yomi: {n} move per {time}", "then Canadian byo-yomi: {n} moves per "
+                              "{time}", tc.byo_count).format(n=tc.byo_count, time=duration(tc.byo_ms)))
     return lines
 
 
 def cmd_presets(args: argparse.Namespace) -> int:
     if args.action == "push":
         if len(args.rest) != 3:
-            raise UserError("presets push SLOT NAME TC (e.g. presets push 0 club 600+5)")
+            raise UserError(_("presets push SLOT NAME TC (e.g. presets push 0 club 600+5)"))
         slot, name, text = args.rest
         if not slot.isdigit():
-            raise UserError(f"presets push: slot {slot!r} is not a number")
+            raise UserError(_("presets push: slot {slot} is not a number").format(slot=repr(slot)))
         text = time_control(text)
         call(args, lambda c: c.request("presets.set", auth=True, slot=int(slot), name=name, tc=text))
-        return out(args, {"slot": int(slot), "name": name, "tc": text}, f"slot {slot}: {name} = {text}")
+        return out(args, {"slot": int(slot), "name": name, "tc": text},
+                   _("slot {slot}: {name} = {tc}").format(slot=slot, name=name, tc=text))
     if args.rest:
-        raise UserError("presets [list|push SLOT NAME TC]")
+        raise UserError(_("presets [list|push SLOT NAME TC]"))
     rows = [(name, text, desc) for name, text, desc in presets.PRESETS]
     if args.port:  # the clock's own user slots too
         ans = call(args, lambda c: c.request("presets.list"))
-        rows += [(f"slot {p['slot']}: {p['name']}", p["tc"], "user preset on the clock") for p in ans.get("user", [])]
+        rows += [(f"slot {p['slot']}: {p['name']}", p["tc"], USER_PRESET) for p in ans.get("user", [])]
     if args.json:
         for name, text, desc in rows:
             print(json.dumps({"name": name, "tc": text, "description": desc}))
@@ -61,8 +68,11 @@ def cmd_presets(args: argparse.Namespace) -> int:
     width = max(len(r[0]) for r in rows)
     tcw = max(len(r[1]) for r in rows)
     for name, text, desc in rows:
-        print(f"{name:<{width}}  {text:<{tcw}}  {desc}")
+        print(f"{name:<{width}}  {text:<{tcw}}  {_(desc) if desc == USER_PRESET else desc}")
     return 0
+
+
+USER_PRESET = N_("user preset on the clock")  # (--json's description: English, as the built-in presets')
 
 
 def time_control(given: str) -> str:
@@ -77,8 +87,11 @@ def time_control(given: str) -> str:
             import difflib
 
             near = difflib.get_close_matches(given.lower(), [p[0] for p in presets.PRESETS], n=3, cutoff=0.6)
-            hint = f"did you mean {' or '.join(near)}? " if near else ""
-            raise UserError(f"unknown preset {given!r}: {hint}sagat presets lists them") from None
+            if near:
+                text = _("unknown preset {name}: did you mean {near}? sagat presets lists them")
+            else:
+                text = _("unknown preset {name}: sagat presets lists them")
+            raise UserError(text.format(name=repr(given), near=_(" or ").join(near))) from None
         raise UserError(str(e)) from None
     return text
 
@@ -91,7 +104,8 @@ def cmd_tc(args: argparse.Namespace) -> int:
         print(json.dumps({"tc": canonical, "left": tcm.format(left), "right": tcm.format(right)}))
         return 0
     print(canonical)
-    for label, tc in (("both sides", left),) if left == right else (("left", left), ("right", right)):
+    sides = ((_("both sides"), left),) if left == right else ((_("left"), left), (_("right"), right))
+    for label, tc in sides:
         print(f"{label}:")
         for line in describe(tc):
             print(f"  {line}")

@@ -22,6 +22,7 @@ from sagatfw.core.ticks import TICKS_MAX, ticks_add, ticks_diff
 from sagatfw.faces.game import time_text
 
 from .. import client, logs, pull
+from .said import msg_of, said, text_of, with_msg
 
 POLL_S = 0.25  # 4 updates a second per board (the page wants at least 2)
 RECONNECT_S = 2.0
@@ -57,6 +58,10 @@ class Sync:
 
 class Garbage(client.LinkError):
     """The clock's answer makes no sense (a hostile or broken clock): its board says so."""
+
+
+GARBAGE_IDENTIFY = said("err_garbage_identify", "the clock answered garbage (to identify)")
+NOT_CONNECTED = said("err_not_connected", "the clock is not connected")
 
 
 _MS = 10 ** 10  # 115 days: any clock time
@@ -104,7 +109,7 @@ def sample(clock: client.Clock) -> tuple[dict, Sync]:
     t1 = host_ms()
     why = garbage(st)
     if why:
-        raise Garbage(f"the clock answered garbage ({why})")
+        raise Garbage(said("err_garbage", "the clock answered garbage ({why})", why=why))
     ticks = st.get("ticks")
     if not isinstance(ticks, int):
         return st, None  # firmware without the hall's sync (or a match's state)
@@ -186,14 +191,14 @@ class BoardLink:
             try:
                 self.ident = clock.request("identify")
                 if not isinstance(self.ident, dict):
-                    raise Garbage("the clock answered garbage (to identify)")
+                    raise Garbage(GARBAGE_IDENTIFY)
                 self._met(self.ident)
                 if self.source == "sim" and self.key and not self.ident.get("key_set") and not self.stranger:
                     # a simulated clock takes the hall's arbiter key, as an event's clocks have it
                     clock.request("key.set", key=self.key.hex())
                     self.ident = clock.request("identify")
                 if not isinstance(self.ident, dict):
-                    raise Garbage("the clock answered garbage (to identify)")
+                    raise Garbage(GARBAGE_IDENTIFY)
                 self._check_key(clock)
                 self._numbered()
                 try:
@@ -208,7 +213,7 @@ class BoardLink:
             except client.NotAClock as e:
                 self._down("unreachable", str(e))
             except Garbage as e:
-                self._down("error", str(e))
+                self._down("error", text_of(e))
             except client.LinkError as e:
                 self._down("lost", str(e))
             except Exception as e:  # noqa: BLE001 - a bug in one board's thread must not stop the hall
@@ -247,12 +252,14 @@ class BoardLink:
             except client.LinkError as e:
                 if getattr(e, "code", None) != "auth_failed":
                     raise
-                why = ("the hall's arbiter key is not this clock's: it refuses everything the hall signs (give the "
-                       "key this clock has, or set the hall's on it: sagat key)")
+                why = said("key_not_this_clocks", "the hall's arbiter key is not this clock's: it refuses everything "
+                           "the hall signs (give the key this clock has, or set the hall's on it: sagat key)")
         elif self.key and not keyed:
-            why = "this clock has no arbiter key: its log proves no authorship (sagat key sets the hall's)"
+            why = said("key_clock_none", "this clock has no arbiter key: its log proves no authorship (sagat key sets "
+                       "the hall's)")
         elif not self.key and keyed:
-            why = "this clock has an arbiter key and the hall none: it refuses the hall's actions (give --key-file)"
+            why = said("key_hall_none", "this clock has an arbiter key and the hall none: it refuses the hall's "
+                       "actions (give --key-file)")
         with self.lock:
             self.key_problem = why
 
@@ -286,7 +293,7 @@ class BoardLink:
                 fn, fut = self.jobs.get(timeout=0.1)
             except queue.Empty:
                 continue
-            fut.set_exception(client.LinkError(self.error or "the clock is not connected"))
+            fut.set_exception(client.LinkError(self.error or NOT_CONNECTED))
 
     def _fail_jobs(self, error: str) -> None:
         while True:
@@ -323,7 +330,7 @@ class BoardLink:
             st, s = sample(clock)
         except Garbage as e:  # the board says so, takes no job, and is up again once the answers make sense
             with self.lock:
-                self.link, self.error = "error", str(e)
+                self.link, self.error = "error", text_of(e)
             return
         self._took(st, s)
         if self.synced and st.get("time_synced") is False and not self.stranger:
@@ -380,8 +387,9 @@ class BoardLink:
         with self.lock:
             prev = self.pulls if self.pulls.game == game and self.pulls.state == "retrying" else None
             attempt = prev.attempt + 1 if prev else 1
-            self.pulls = PullState("pulling", "pulling the log" + (f" (attempt {attempt} of {PULL_TRIES})" if prev
-                                                                   else ""),
+            self.pulls = PullState("pulling", said("pull_pulling_again", "pulling the log (attempt {attempt} of "
+                                                   "{tries})", attempt=attempt, tries=PULL_TRIES) if prev else
+                                   said("pull_pulling", "pulling the log"),
                                    game, prev.result_host if prev else host_ms(), attempt=attempt,
                                    code=st.get("result_code"))
         folder = os.path.join(self.out_dir, f"board-{self.number:02d}-{folder_uid(self.ident.get('uid'))}")
@@ -418,9 +426,14 @@ class BoardLink:
                 result_host = min(result_host, host_ms() - (time.time() * 1000 - when))
             # without a key the chain shows no tampering by accident, but anybody could have written it
             state = ("verified" if keys else "unkeyed") if ok else "failed"
-            msg = {"verified": "verified", "unkeyed": "chain intact, authorship unproven"}.get(state, lines[0])
-            if ok and code:
-                msg += f" (code {code})"
+            if state == "verified":
+                msg = said("pull_verified_code", "verified (code {code})", code=code) if code else \
+                    said("log_verified", "verified")
+            elif state == "unkeyed":
+                msg = said("pull_unkeyed_code", "chain intact, authorship unproven (code {code})", code=code) \
+                    if code else said("log_unkeyed", "chain intact, authorship unproven")
+            else:  # (the verdict's first line, logs.py's English: the page says it is not verified)
+                msg = said("pull_not_verified", "{why}", why=lines[0])
             with self.lock:
                 self.pulls = PullState(state, msg, game, result_host, wall, code=code, result=result)
         except (client.LinkError, logs.LogError, OSError) as e:
@@ -429,12 +442,14 @@ class BoardLink:
                 result_host = self.pulls.result_host
                 if hiccup and attempt < PULL_TRIES:  # the link's: again after a while (not a verdict on the log)
                     wait = PULL_BACKOFF_S * 2 ** (attempt - 1)
-                    self.pulls = PullState("retrying", f"pull failed ({e}); trying again in {wait:g} s (attempt "
-                                           f"{attempt + 1} of {PULL_TRIES})", game, result_host, attempt=attempt,
-                                           retry_at=host_ms() + wait * 1000, code=st.get("result_code"))
+                    self.pulls = PullState("retrying", said(
+                        "pull_retrying", "pull failed ({why}); trying again in {s} s (attempt {attempt} of {tries})",
+                        why=text_of(e), s=f"{wait:g}", attempt=attempt + 1, tries=PULL_TRIES), game, result_host,
+                        attempt=attempt, retry_at=host_ms() + wait * 1000, code=st.get("result_code"))
                 else:
-                    tries = f" ({attempt} attempts)" if attempt > 1 else ""
-                    self.pulls = PullState("failed", f"pull failed{tries}: {e}", game, result_host, attempt=attempt,
+                    failed = said("pull_failed_tries", "pull failed ({n} attempts): {why}", n=attempt, why=text_of(e)) \
+                        if attempt > 1 else said("pull_failed", "pull failed: {why}", why=text_of(e))
+                    self.pulls = PullState("failed", failed, game, result_host, attempt=attempt,
                                            code=st.get("result_code"))
             if isinstance(e, client.LinkError) and ("serial link lost" in str(e) or "no answer" in str(e)):
                 raise
@@ -445,7 +460,7 @@ class BoardLink:
         """Run fn(clock) in this board's thread, between two polls."""
         fut: Future = Future()
         if self.link != "up":
-            fut.set_exception(client.LinkError(self.error or "the clock is not connected"))
+            fut.set_exception(client.LinkError(self.error or NOT_CONNECTED))
             return fut
         self.jobs.put((fn, fut))
         return fut
@@ -473,11 +488,11 @@ class BoardLink:
         stale = updated is not None and now_host - updated > 2500 and pulls.state != "pulling"  # a pull: no polls
         if link == "up" and stale:
             link = "lost"
-            error = error or "no state for %.0f s" % ((now_host - updated) / 1000)
+            error = error or said("err_no_state", "no state for {s} s", s="%.0f" % ((now_host - updated) / 1000))
         v: dict = {
             "number": self.number, "port": self.port, "source": self.source,
             "players": list(pairing) if pairing else None,
-            "link": link, "error": error,
+            "link": link, "error": error, **({"error_msg": msg_of(error)} if msg_of(error) else {}),
             "rtt_ms": round(sync.rtt, 1) if sync else None,
             "uid": _text(self.ident.get("uid")), "firmware": _text(self.ident.get("firmware")),
             "key_set": self.ident.get("key_set") if isinstance(self.ident.get("key_set"), bool) else None,
@@ -492,7 +507,7 @@ class BoardLink:
             "result": _result_of(st, pulls),
             # its final kazans, left's and right's, when the arbiter entered them (TK-R7)
             "kazans": _kazans_of(st) if _result_of(st, pulls) else None,
-            "pull": {"state": pulls.state, "message": pulls.message},
+            "pull": _pull_view(pulls),
             "start": start,
         }
         if st.get("mode"):
@@ -527,25 +542,27 @@ class BoardLink:
         if last is not None and now_host - last.result_host < PROTEST_MS:
             # the next game is set up, but TK-P1's 30 minutes of the last one still run: its verdict
             # and its window stay on the board until the window closes
-            v["last_game"] = {"game": last.game, "pull": {"state": last.state, "message": last.message},
+            v["last_game"] = {"game": last.game, "pull": _pull_view(last),
                               "protest_ms": int(PROTEST_MS - (now_host - last.result_host))}
         alerts = []
         with self.lock:
             stranger, own, restored, key_problem = self.stranger, self.clock_uid, self.restored, self.key_problem
         if key_problem and link == "up":
-            alerts.append({"kind": "key", "text": key_problem})
+            alerts.append(alert("key", key_problem))
         if stranger:
-            alerts.append({"kind": "stranger", "text": f"another clock on this port ({stranger}; the board's was "
-                                                       f"{own}): assign it to the board before the hall acts on it"})
+            alerts.append(alert("stranger", said(
+                "alert_stranger", "another clock on this port ({clock}; the board's was {own}): assign it to the board "
+                "before the hall acts on it", clock=stranger, own=own)))
         if restored:
-            alerts.append({"kind": "restore", "text": "power cut: the clock restored its game, paused; check the "
-                                                      "times before resuming (TK-C18)"})
+            alerts.append(alert("restore", said("alert_restore", "power cut: the clock restored its game, paused; "
+                                                "check the times before resuming (TK-C18)")))
         v["stranger"] = stranger
         v["restored"] = restored
         if link in ("lost", "unreachable"):
-            alerts.append({"kind": "link", "text": "clock unreachable" if link == "unreachable" else "link lost"})
+            alerts.append(alert("link", said("alert_unreachable", "clock unreachable") if link == "unreachable" else
+                                said("alert_link_lost", "link lost")))
         elif link == "error":
-            alerts.append({"kind": "link", "text": "garbage from the clock"})
+            alerts.append(alert("link", said("alert_garbage", "garbage from the clock")))
         flags = [s for s in ("left", "right") if (st.get(s) or {}).get("flag")]
         v["flag_note"] = None
         if flags and not st.get("mode"):
@@ -556,15 +573,25 @@ class BoardLink:
             else:
                 alerts.append({"kind": "flag", "text": text})
         if st.get("low_battery"):
-            alerts.append({"kind": "battery", "text": "low battery"})
+            alerts.append(alert("battery", said("alert_battery", "low battery")))
         if st.get("log_full"):
-            alerts.append({"kind": "log", "text": "log full"})
+            alerts.append(alert("log", said("alert_log_full", "log full")))
         elif st.get("log_error"):
-            alerts.append({"kind": "log", "text": "log error"})
+            alerts.append(alert("log", said("alert_log_error", "log error")))
         if pulls.state == "failed":
-            alerts.append({"kind": "verify", "text": "log: " + pulls.message})
+            alerts.append(alert("verify", said("alert_verify", "log: {why}", why=pulls.message)))
         v["alerts"] = alerts
         return v
+
+
+def alert(kind: str, text) -> dict:
+    """An alert on a board: its kind, its English text and, when it has one, its code for the page (msg)."""
+    return with_msg({"kind": kind}, "text", text, "msg")
+
+
+def _pull_view(p: PullState) -> dict:
+    """A pull's state and its message (with its code for the page, msg, when it has one)."""
+    return with_msg({"state": p.state}, "message", p.message, "msg")
 
 
 def _kazans_of(st: dict) -> list[int] | None:
@@ -607,6 +634,16 @@ def _break_name(mode) -> str:
     return matchlog.engine_class(i).BREAK_NAME if i >= 0 else "break"
 
 
+def _break_text(mode, time: str) -> str:
+    """A match's break and its countdown, "rest 0:45" (KB-6), "changeover 0:30" (KT-4.4)."""
+    name = _break_name(mode)
+    if name == "rest":
+        return said("match_break_rest", "rest {time}", time=time)
+    if name == "changeover":
+        return said("match_break_changeover", "changeover {time}", time=time)
+    return f"{name} {time}"
+
+
 def _match_view(st: dict) -> dict:
     """A match's part of a board's view (the page's match tile): the period and its time, the
     scores and cards, the break's countdown in a break (KB-6, KT-4.4), the running stoppage in one
@@ -615,12 +652,12 @@ def _match_view(st: dict) -> dict:
     state = st.get("state")
     stopped = st.get("stopped_ms") or 0
     names = st.get("names")
+    brk = _break_text(st.get("mode"), time_text(st.get("break_ms") or 0, 0)) if state == "break" else None
     return {
         "period": st.get("period_name"), "state": state,
         "time": time_text(st.get("match_ms") or 0, 0, bool(st.get("counts_up"))),
         **{s: {k: (st.get(s) or {}).get(k) for k in _SIDE_INTS} for s in ("left", "right")},
-        "break": (f"{_break_name(st.get('mode'))} {time_text(st.get('break_ms') or 0, 0)}"
-                  if state == "break" else None),
+        "break": brk, **({"break_msg": msg_of(brk)} if msg_of(brk) else {}),
         "stoppage": time_text(st.get("stoppage_ms") or 0, 0, True) if state == "stopped" else None,
         "stopped": time_text(stopped, 0, True) if stopped else None,
         "names": [names["left"], names["right"]] if names else None,

@@ -19,14 +19,22 @@ from sagatfw.core.ticks import ticks_diff
 
 from .. import client
 from . import NAME_RE
-from .boards import BoardLink, folder_uid, host_ms, sample
+from .boards import BoardLink, alert, folder_uid, host_ms, sample
+from .said import joined, said, side, state, text_of, with_msg
 
 DISCOVER_S = 2.0
 LEAD_MS = 1500  # the round starts this long after the arming begins: time for every link's signed arm
 JOB_S = 10.0
 
 
-STRANGER = "another clock on its port: assign it to the board first"
+STRANGER = said("skip_stranger", "another clock on its port: assign it to the board first")
+NOT_CONNECTED = said("skip_not_connected", "not connected")
+BUSY = said("err_busy", "busy: another action is still running; try again when it is done")
+FIRST = said("err_first", "first must be left or right")
+
+
+def A_MATCH(mode) -> str:  # noqa: N802 - (a sentence, as STRANGER is)
+    return said("skip_match", "a {mode} match", mode=mode)
 
 # One board's corrections from the arbiter's seat (Hall.act): the action and the arguments it takes
 MAX_ARG = 2 ** 31 - 1  # a correction's numbers: the clock checks its own ranges (ms at most 100 h)
@@ -34,10 +42,20 @@ GAME_ACTS = {"pause": (), "resume": (), "adjust": ("side", "ms", "moves", "stage
              "late_install": ("elapsed_ms", "moves"), "adjourn": (), "resume_adjourned": (), "first": ("side",)}
 MATCH_ACTS = {"start": (), "score": ("side", "points"), "card": ("side", "kind"), "stoppage": (), "resume": (),
               "undo": (), "result": ("winner",), "restart": (), "adjust": ("ms",), "toss": ("side",)}
+# each action's name as the page says it in its report ("board 3: adjust")
+CMDS = {"pause": said("cmd_pause", "pause"), "resume": said("cmd_resume", "resume"),
+        "adjust": said("cmd_adjust", "adjust"), "extend": said("cmd_extend", "extend"),
+        "late_install": said("cmd_late_install", "late_install"), "adjourn": said("cmd_adjourn", "adjourn"),
+        "resume_adjourned": said("cmd_resume_adjourned", "resume_adjourned"), "start": said("cmd_start", "start"),
+        "score": said("cmd_score", "score"), "card": said("cmd_card", "card"),
+        "stoppage": said("cmd_stoppage", "stoppage"), "undo": said("cmd_undo", "undo"),
+        "result": said("cmd_result", "result"), "restart": said("cmd_restart", "restart"),
+        "toss": said("cmd_toss", "toss")}
 
 
 class HallError(Exception):
-    """One line for the user (status: the page's HTTP status for it)."""
+    """One line for the user (status: the page's HTTP status for it); raised with a Said, its code
+    for the page too (said.text_of)."""
 
     status = 400
 
@@ -54,7 +72,7 @@ def _one_at_a_time(action):
     @functools.wraps(action)
     def run(self, *args, **kwargs):
         if not self.acting.acquire(blocking=False):
-            raise HallBusy("busy: another action is still running; try again when it is done")
+            raise HallBusy(BUSY)
         try:
             return action(self, *args, **kwargs)
         finally:
@@ -68,9 +86,9 @@ def _result(fut: Future, timeout: float = JOB_S):
     try:
         return fut.result(timeout), None
     except client.LinkError as e:
-        return None, str(e)
+        return None, text_of(e)  # (the clock's refusal: its own words, as the clock said them)
     except (TimeoutError, FutureTimeout):
-        return None, "no answer in time"
+        return None, said("err_no_answer", "no answer in time")
     except Exception as e:  # noqa: BLE001 - a job's failure is reported on its board
         return None, f"{type(e).__name__}: {e}"
 
@@ -164,12 +182,14 @@ class Hall:
                 b.clash = None
             elif holders[b.own] is b:
                 others = [x for x in rest if x.own == b.own]
-                b.clash = (f"number {b.own} is also the clock's on " + ", ".join(
-                    f"{x.port} (shown as board {x.number})" for x in others), False) if others else None
+                b.clash = (said("clash_also", "number {n} is also the clock's on {ports}", n=b.own, ports=joined(
+                    [said("clash_port", "{port} (shown as board {board})", port=x.port, board=x.number)
+                     for x in others], ", ")), False) if others else None
             else:
                 h = holders[b.own]
-                b.clash = (f"this clock's number is {b.own}, as is the clock's on {h.port} (board {h.number}): "
-                           f"shown as board {b.number}", True)
+                b.clash = (said("clash_shown_as", "this clock's number is {n}, as is the clock's on {port} (board "
+                                "{board}): shown as board {shown}", n=b.own, port=h.port, board=h.number,
+                                shown=b.number), True)
         self.boards.sort(key=lambda x: x.number)
 
     def start(self) -> None:
@@ -205,7 +225,8 @@ class Hall:
                 json.dump(info, fh, ensure_ascii=False, indent=1)
             os.replace(path + ".new", path)
         except OSError as e:
-            self.discover_error = f"cannot write {path}: {e.strerror or e}"
+            self.discover_error = said("note_cannot_write", "cannot write {path}: {why}", path=path,
+                                       why=e.strerror or e)
 
     def close(self) -> None:
         self.stop.set()
@@ -224,7 +245,7 @@ class Hall:
                     self.add(p.device, "usb")
                 self.discover_error = None
             except Exception as e:  # noqa: BLE001 - no USB listing on this system: say so, go on
-                self.discover_error = f"cannot list USB ports: {e}"
+                self.discover_error = said("note_no_usb_list", "cannot list USB ports: {why}", why=e)
             self.stop.wait(DISCOVER_S)
 
     def board(self, number: int) -> BoardLink | None:
@@ -238,17 +259,19 @@ class Hall:
         now = host_ms()
         boards = [self._view(b, now) for b in list(self.boards)]
         notes = [self.discover_error] if self.discover_error else []
-        if remote and self.subscriber is not None:
-            boards += self.subscriber.views()
-            if self.subscriber.error:
-                notes.append(f"MQTT {self.subscriber.host}:{self.subscriber.port}: {self.subscriber.error}")
-        if self.publisher is not None and self.publisher.error:
-            notes.append(f"MQTT {self.publisher.host}:{self.publisher.port}: {self.publisher.error}")
-        return {
+        for bridge in ((self.subscriber,) if remote else ()) + (self.publisher,):
+            if bridge is None:
+                continue
+            if bridge is self.subscriber:
+                boards += bridge.views()
+            if bridge.error:
+                notes.append(said("note_mqtt", "MQTT {host}:{port}: {why}", host=bridge.host, port=bridge.port,
+                                  why=bridge.error))
+        # the status line's notes: one text (English, as the API gave it) and its code for the page
+        return with_msg({
             "boards": boards, "round": self.round, "action": self.last_action, "key": bool(self.key),
-            "event": self.event, "tc": self.tc,
-            "discover_error": "; ".join(notes) or None, "time": time.time(),
-        }
+            "event": self.event, "tc": self.tc, "time": time.time(),
+        }, "discover_error", joined(notes) or None)
 
     def _view(self, b: BoardLink, now: float) -> dict:
         """One board's view; a bug in it (what a clock answered?) breaks that board alone."""
@@ -258,15 +281,16 @@ class Hall:
         try:
             v = b.view(pairing, now)
             if clash:
-                v["alerts"].append({"kind": "number", "text": clash[0][:200]})
+                v["alerts"].append(alert("number", clash[0] if len(clash[0]) <= 200 else clash[0][:200]))
             return v
         except Exception as e:  # noqa: BLE001 - the other boards stay on the page
-            why = f"this board cannot be shown ({type(e).__name__})"
+            why = said("err_board_view", "this board cannot be shown ({why})", why=type(e).__name__)
             return {"number": b.number, "port": b.port, "source": b.source,
                     "players": list(pairing) if pairing else None, "link": "error", "error": why,
+                    "error_msg": why.msg,
                     "state": None, "game": None, "mode": "game", "battery": None, "rtt_ms": None,
                     "pull": {"state": "idle", "message": ""}, "start": None, "protest_ms": None,
-                    "alerts": [{"kind": "link", "text": "error"}]}
+                    "alerts": [alert("link", said("link_error", "error"))]}
 
     # ----------------------------------------------------------------- actions
 
@@ -283,26 +307,38 @@ class Hall:
 
     def _none_here(self, done: str) -> str:
         """Why an action on all boards did nothing anywhere: this hall has no clocks (other halls'
-        boards are acted on in their own hall, which holds their clocks and the key that signs)."""
+        boards are acted on in their own hall, which holds their clocks and the key that signs);
+        `done`: set up, started, paused, resumed."""
         halls = sorted({v.get("hall") for v in self.subscriber.views() if v.get("hall")}) \
             if self.subscriber is not None else []
         if not halls:
-            return "no clocks: none is connected to this hall"
-        return "this hall has no clocks of its own: " + ", ".join(
-            f"hall {h}'s boards are {done} in hall {h}" for h in halls)
+            return said("note_no_clocks", "no clocks: none is connected to this hall")
+        there = {  # (a sentence each: "are {done}" would not be one in every language)
+            "set up": lambda h: said("note_set_up_there", "hall {hall}'s boards are set up in hall {hall}", hall=h),
+            "started": lambda h: said("note_started_there", "hall {hall}'s boards are started in hall {hall}",
+                                      hall=h),
+            "paused": lambda h: said("note_paused_there", "hall {hall}'s boards are paused in hall {hall}", hall=h),
+            "resumed": lambda h: said("note_resumed_there", "hall {hall}'s boards are resumed in hall {hall}",
+                                      hall=h),
+        }.get(done, lambda h: f"hall {h}'s boards are {done} in hall {h}")
+        return said("note_other_halls", "this hall has no clocks of its own: {halls}",
+                    halls=joined([there(h) for h in halls], ", "))
 
     def _report(self, what: str, results: dict[int, tuple], skipped: dict[int, str], done_word: str = "") -> dict:
+        """The action's report (the page shows it): what it was, how many boards did it, failed, were
+        skipped, each board's text (and its code for the page, msg, when it has one)."""
         boards = {}
         for n, (val, err) in results.items():
-            boards[n] = {"ok": err is None, "text": err or (val if isinstance(val, str) else "done")}
+            boards[n] = with_msg({"ok": err is None}, "text", err or (val if isinstance(val, str) else "done"), "msg")
         for n, why in skipped.items():
-            boards[n] = {"ok": None, "text": why}
+            boards[n] = with_msg({"ok": None}, "text", why, "msg")
         done = sum(1 for v in boards.values() if v["ok"])
         failed = sum(1 for v in boards.values() if v["ok"] is False)
-        self.last_action = {"what": what, "done": done, "failed": failed, "skipped": len(skipped),
-                            "boards": boards, "at": time.time()}
+        self.last_action = with_msg({}, "what", what)
+        self.last_action.update({"done": done, "failed": failed, "skipped": len(skipped), "boards": boards,
+                                 "at": time.time()})
         if done_word and not boards:
-            self.last_action["note"] = self._none_here(done_word)
+            with_msg(self.last_action, "note", self._none_here(done_word))
         return self.last_action
 
     def _state_of(self, b: BoardLink) -> str | None:
@@ -320,12 +356,13 @@ class Hall:
         text = presets.preset(tc) or tc
         try:
             tcparse.parse_sides(text)
-        except ValueError as e:
-            raise HallError(str(e)) from None
+        except ValueError as e:  # (the control's parser's words, in English: the page says what was wrong)
+            raise HallError(said("err_bad_tc", "{why}", why=e)) from None
         if first not in ("left", "right"):
-            raise HallError("first must be left or right")
+            raise HallError(FIRST)
         skipped: dict = {}
-        which = self._idle_boards(skipped, "a game")
+        which = self._idle_boards(skipped, lambda st: said("skip_game_on", "a game is {state}: left alone",
+                                                           state=state(st)))
 
         def job(b, clock):
             self._set_board_number(b, clock)
@@ -336,15 +373,16 @@ class Hall:
                 b.hall_tc = ans.get("tc") or text  # start round starts what this hall set up, nothing else
             return f"set up {text}"
 
-        report = self._report(f"set up {text}", self._each(job, which), skipped, "set up")
+        report = self._report(said("what_set_up", "set up {what}", what=text), self._each(job, which), skipped,
+                              "set up")
         if report["done"]:
             self.tc = text  # the round's control: on the page after a reload, in round.json for the report
             self.save_round()
         return report
 
-    def _idle_boards(self, skipped: dict, what: str):
+    def _idle_boards(self, skipped: dict, busy):
         """Set up all's choice of boards: the clocks in setup or finished, not a stranger; each
-        other board goes into `skipped` with why ("{what} is running: left alone")."""
+        other board goes into `skipped` with why (busy(state): "a game is running: left alone")."""
         def which(b):
             st = self._state_of(b)
             if b.stranger:
@@ -352,7 +390,7 @@ class Hall:
                 return False
             if st in ("setup", "finished"):
                 return True
-            skipped[b.number] = "not connected" if st is None else f"{what} is {st}: left alone"
+            skipped[b.number] = NOT_CONNECTED if st is None else busy(st)
             return False
 
         return which
@@ -376,12 +414,14 @@ class Hall:
 
         i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
         if i < 0:
-            raise HallError("mode must be " + " or ".join(matchlog.mode_name(k) for k in range(len(sagatfw.MODES))))
+            raise HallError(said("err_mode", "mode must be {modes}", modes=" or ".join(
+                matchlog.mode_name(k) for k in range(len(sagatfw.MODES)))))
         if first not in ("left", "right"):
-            raise HallError("first must be left or right")
+            raise HallError(FIRST)
         takes_first = "first" in sagatfw.MODES[i][2]
         skipped: dict = {}
-        which = self._idle_boards(skipped, "a game or match")
+        which = self._idle_boards(skipped, lambda st: said("skip_game_or_match_on", "a game or match is {state}: "
+                                                           "left alone", state=state(st)))
 
         def job(b, clock):
             self._set_board_number(b, clock)
@@ -399,7 +439,8 @@ class Hall:
             names = ans.get("names") if isinstance(ans.get("names"), dict) else None
             return f"set up {mode}" + (f": {names.get('left')} - {names.get('right')}" if names else "")
 
-        return self._report(f"set up {mode}", self._each(job, which), skipped, "set up")
+        return self._report(said("what_set_up", "set up {what}", what=mode), self._each(job, which), skipped,
+                            "set up")
 
     def pause_all(self) -> dict:
         """TK-C15, TK-C18: the arbiter stops every running clock (an incident in the hall); logged as
@@ -408,7 +449,7 @@ class Hall:
         (never busy), and every board armed for an instant still to come is disarmed."""
         self.cancel_start.set()
         if not self.acting.acquire(timeout=2 * JOB_S + 5):
-            raise HallBusy("busy: another action is still running; try again when it is done")
+            raise HallBusy(BUSY)
         try:
             self.cancel_start.clear()
             report = self._all("pause", {"by": "host"}, ("running",))
@@ -426,7 +467,7 @@ class Hall:
 
             done = self._each(disarm, lambda b: any(b is x for x in armed))
             for n, (val, err) in done.items():
-                report["boards"][n] = {"ok": err is None, "text": err or val}
+                report["boards"][n] = with_msg({"ok": err is None}, "text", err or val, "msg")
             report["done"] = sum(1 for v in report["boards"].values() if v["ok"])
             report["failed"] = sum(1 for v in report["boards"].values() if v["ok"] is False)
             report["skipped"] = sum(1 for v in report["boards"].values() if v["ok"] is None)
@@ -453,18 +494,21 @@ class Hall:
                 skipped[b.number] = STRANGER
                 return False
             if st in states and not mode and b.restored and not restored:
-                skipped[b.number] = "restored after a power cut: resume it after checking its times"
+                skipped[b.number] = said("skip_restored", "restored after a power cut: resume it after checking its "
+                                         "times")
                 return False
             if st in states and not mode:
                 return True
-            skipped[b.number] = "not connected" if st is None else (f"a {mode} match" if mode else st)
+            skipped[b.number] = NOT_CONNECTED if st is None else (A_MATCH(mode) if mode else state(st))
             return False
 
         def job(b, clock):
             ans = clock.request(cmd, auth=True, **args)
             return ans.get("state")
 
-        return self._report(f"{cmd} all", self._each(job, which), skipped, cmd + "d")
+        what = said("what_pause_all", "pause all") if cmd == "pause" else said("what_resume_all", "resume all") \
+            if cmd == "resume" else f"{cmd} all"
+        return self._report(what, self._each(job, which), skipped, cmd + "d")
 
     @_one_at_a_time
     def start_round(self, lead_ms: int = LEAD_MS) -> dict:
@@ -485,15 +529,16 @@ class Hall:
             if b.stranger:
                 skipped[b.number] = STRANGER
             elif st is None:
-                skipped[b.number] = "not connected"
+                skipped[b.number] = NOT_CONNECTED
             elif mode:
-                skipped[b.number] = f"a {mode} match"
+                skipped[b.number] = A_MATCH(mode)
             elif st != "setup":
-                skipped[b.number] = f"not set up (the clock is {st})"
+                skipped[b.number] = said("skip_not_set_up", "not set up (the clock is {state})", state=state(st))
             elif mine is None:  # a clock in setup this hall never set up (its own default, a new clock)
-                skipped[b.number] = "not set up by this hall: Set up all first"
+                skipped[b.number] = said("skip_not_by_this_hall", "not set up by this hall: Set up all first")
             else:
-                skipped[b.number] = f"set up at the table since ({tc}, not {mine}): Set up all first"
+                skipped[b.number] = said("skip_set_up_at_table", "set up at the table since ({tc}, not {mine}): Set "
+                                         "up all first", tc=tc, mine=mine)
             return False
 
         def sync(b, clock):
@@ -501,7 +546,8 @@ class Hall:
             b.synced = True  # (after a power cut the board synced again: BoardLink._poll)
             s = b.burst(clock)
             if s is None:
-                raise client.LinkError("this clock's firmware has no `ticks` in state: update it (sagat deploy)")
+                raise client.LinkError(said("err_no_ticks", "this clock's firmware has no `ticks` in state: update it "
+                                            "(sagat deploy)"))
             return s
 
         synced = self._each(sync, which)
@@ -515,7 +561,7 @@ class Hall:
 
         def arm(b, clock):
             if self.cancel_start.is_set():  # Pause all was pressed: this board is not armed
-                raise client.LinkError("not armed: Pause all cancelled the start")
+                raise client.LinkError(said("err_start_cancelled", "not armed: Pause all cancelled the start"))
             s = syncs[b.number]
             at = s.to_ticks(target)
             clock.request("arm", auth=True, ticks=at)
@@ -531,7 +577,7 @@ class Hall:
         for n, (_s, err) in synced.items():
             if err is not None:
                 results[n] = (None, err)
-        report = self._report("start round", results, skipped, "started")
+        report = self._report(said("what_start_round", "start round"), results, skipped, "started")
         start = {"target": target, "armed": len(armed), "spread_ms": None, "err_ms": None,
                  "measured": False, "started_wall": time.time() + lead_ms / 1000, "boards": armed,
                  "lead_ms": lead_ms}
@@ -591,51 +637,55 @@ class Hall:
         needs them), which the clock checks with the result."""
         from sagatfw.engine.clock import RESULT_NAMES
 
-        b = self.board_of(number, "enter its result there")
+        b = self.board_of(number, said("there_result", "enter its result there"))
         number = b.number
         if result not in RESULT_NAMES:
-            raise HallError("result must be one of " + ", ".join(RESULT_NAMES))
+            raise HallError(said("err_result", "result must be one of {results}", results=", ".join(RESULT_NAMES)))
         counts = {}
         if kazans not in (None, ""):
             m = re.fullmatch(r"\s*([0-9]{1,3})\s*-\s*([0-9]{1,3})\s*", str(kazans))
             if m is None:
-                raise HallError("kazans are two counts, left's then right's, e.g. 82-79 (TK-R7)")
+                raise HallError(said("err_kazans", "kazans are two counts, left's then right's, e.g. 82-79 (TK-R7)"))
             counts = {"left_kazan": int(m.group(1)), "right_kazan": int(m.group(2))}
         self._own_clock(b)
         with b.lock:
             st = b.state or {}
-            mode, state = st.get("mode"), st.get("state")
-        if mode or state not in ("setup", "running", "paused", "flagged", "adjourned", "finished"):
-            now = "a match" if mode else f"the clock is {state or 'not connected'}"
-            raise HallError(f"board {number}: no game to enter a result for ({now})")
+            mode, now = st.get("mode"), st.get("state")
+        if mode or now not in ("setup", "running", "paused", "flagged", "adjourned", "finished"):
+            why = said("now_a_match", "a match") if mode else said(
+                "now_the_clock_is", "the clock is {state}", state=state(now) if now else NOT_CONNECTED)
+            raise HallError(said("err_no_game", "board {n}: no game to enter a result for ({now})", n=number, now=why))
         res = {number: _result(b.submit(lambda clock: _then_state(b, clock, clock.request(
             "result", auth=True, result=result, **counts).get("state"))))}
-        said = f" kazans {counts['left_kazan']}-{counts['right_kazan']}" if counts else ""
-        return self._report(f"board {number}: result {result}{said}", res, {})
+        what = said("what_result_kazans", "board {n}: result {result} kazans {kazans}", n=number, result=result,
+                    kazans=f"{counts['left_kazan']}-{counts['right_kazan']}") if counts else \
+            said("what_result", "board {n}: result {result}", n=number, result=result)
+        return self._report(what, res, {})
 
     @staticmethod
     def _own_clock(b: BoardLink) -> None:
         """HallError unless the clock on the board is the board's own: not a stranger on its port, nor a
         clock whose own number is another board's (shown here under a free number: whose players?)."""
         if b.stranger:
-            raise HallError(f"board {b.number}: {STRANGER}")
+            raise HallError(said("err_board", "board {n}: {why}", n=b.number, why=STRANGER))
         if b.clash and b.clash[1]:
-            raise HallError(f"board {b.number}: {b.clash[0]}: give the clock its board's number (Set up all) or "
-                            f"take the other clock away first")
+            raise HallError(said("err_clash", "board {n}: {why}: give the clock its board's number (Set up all) or "
+                                 "take the other clock away first", n=b.number, why=b.clash[0]))
 
-    def board_of(self, number: int | str, there: str = "act on it there") -> BoardLink:
+    def board_of(self, number: int | str, there: str = "") -> BoardLink:
         """This hall's board by its number, or the page's text of it (ASCII digits); HallError (another
         hall's board: what to do `there`)."""
         if isinstance(number, str):
             other = re.fullmatch(f"({NAME_RE}):[0-9]{{1,3}}", number)
             if other:  # another hall's board (mqtt.py): its clock is there
-                raise HallError(f"board {number} belongs to hall {other.group(1)}: {there}")
+                raise HallError(said("err_other_hall", "board {board} belongs to hall {hall}: {there}", board=number,
+                                     hall=other.group(1), there=there or said("there_act", "act on it there")))
             if not re.fullmatch(r"[0-9]{1,3}", number):  # not １ nor ١: the page's own numbers only
-                raise HallError("no board " + number[:8])
+                raise HallError(said("err_no_board", "no board {n}", n=number[:8]))
             number = int(number)
         b = self.board(number)
         if b is None:
-            raise HallError(f"no board {number}")
+            raise HallError(said("err_no_board", "no board {n}", n=number))
         return b
 
     @_one_at_a_time
@@ -644,7 +694,7 @@ class Hall:
         b = self.board_of(number)
         text = b.assign()
         self.save_round()  # (the report takes this clock's games for the board now)
-        return self._report(f"board {b.number}: assign", {b.number: (text, None)}, {})
+        return self._report(said("what_assign", "board {n}: assign", n=b.number), {b.number: (text, None)}, {})
 
     @_one_at_a_time
     def act(self, number: int | str, cmd: str, args: dict | None = None) -> dict:
@@ -662,30 +712,39 @@ class Hall:
         match = bool(st.get("mode"))
         allowed = MATCH_ACTS if match else GAME_ACTS
         if cmd not in allowed:
-            raise HallError(f"board {b.number}: {cmd!r} is not an action for a {'match' if match else 'game'} here "
-                            f"(one of {', '.join(sorted(allowed))})")
+            acts = ", ".join(sorted(allowed))
+            raise HallError(said("err_not_a_match_action", "board {n}: {cmd} is not an action for a match here (one "
+                                 "of {acts})", n=b.number, cmd=repr(cmd), acts=acts) if match else
+                            said("err_not_a_game_action", "board {n}: {cmd} is not an action for a game here (one "
+                                 "of {acts})", n=b.number, cmd=repr(cmd), acts=acts))
         names = allowed[cmd]
         extra = sorted(set(args) - set(names))
         if extra:
-            raise HallError(f"board {b.number}: {cmd} takes {', '.join(names) or 'nothing'}, not {', '.join(extra)}")
+            raise HallError(said("err_takes", "board {n}: {cmd} takes {names}, not {extra}", n=b.number, cmd=cmd,
+                                 names=", ".join(names), extra=", ".join(extra)) if names else
+                            said("err_takes_nothing", "board {n}: {cmd} takes nothing, not {extra}", n=b.number,
+                                 cmd=cmd, extra=", ".join(extra)))
         for k, v in args.items():
             if not isinstance(v, (int, str)) or isinstance(v, bool) or (isinstance(v, str) and len(v) > 16):
-                raise HallError(f"board {b.number}: {cmd}'s {k} must be a number or a short word")
+                raise HallError(said("err_arg_word", "board {n}: {cmd}'s {arg} must be a number or a short word",
+                                     n=b.number, cmd=cmd, arg=k))
             if isinstance(v, int) and not 0 <= v <= MAX_ARG:  # (a 600-digit number is no line a clock reads)
-                raise HallError(f"board {b.number}: {cmd}'s {k} must be a whole number 0..{MAX_ARG}")
+                raise HallError(said("err_arg_range", "board {n}: {cmd}'s {arg} must be a whole number 0..{top}",
+                                     n=b.number, cmd=cmd, arg=k, top=MAX_ARG))
         if "side" in names and args.get("side") not in ("left", "right"):
-            raise HallError(f"board {b.number}: {cmd} needs side: left or right")
+            raise HallError(said("err_side", "board {n}: {cmd} needs side: left or right", n=b.number, cmd=cmd))
         if cmd == "pause":
             args["by"] = "host"  # the hall's pause, kept apart from a player's and the clock's START
         if cmd == "first":  # who moves first: the game set up again as it is, the other side first (TK-C5)
             if st.get("state") != "setup":
-                raise HallError(f"board {b.number}: who moves first is set before the start (the clock is "
-                                f"{st.get('state')})")
+                raise HallError(said("err_first_before_start", "board {n}: who moves first is set before the start "
+                                     "(the clock is {state})", n=b.number, state=state(st.get("state"))))
             tc = st.get("tc")
             if isinstance(tc, dict):
                 tc = f"{tc.get('left')}|{tc.get('right')}"
             if not isinstance(tc, str):
-                raise HallError(f"board {b.number}: its control is unknown: Set up all first")
+                raise HallError(said("err_tc_unknown", "board {n}: its control is unknown: Set up all first",
+                                     n=b.number))
             cmd, args = "new", {"tc": tc, "first": args.get("side")}
 
         def job(clock):
@@ -695,7 +754,8 @@ class Hall:
                     b.hall_tc = ans.get("tc") or b.hall_tc  # still this hall's set-up, the other side first
             return _then_state(b, clock, ans.get("state") or "done")
 
-        what = f"board {b.number}: {'first ' + str(args.get('first')) if cmd == 'new' else cmd}"
+        what = said("what_first", "board {n}: first {side}", n=b.number, side=side(args.get("first"))) \
+            if cmd == "new" else said("what_act", "board {n}: {cmd}", n=b.number, cmd=CMDS.get(cmd, cmd))
         return self._report(what, {b.number: _result(b.submit(job))}, {})
 
     def locate(self, number: int | str) -> dict:
@@ -708,4 +768,5 @@ class Hall:
             ms = clock.request("locate").get("locate_ms")
             return f"blinking for {ms // 1000} s" if isinstance(ms, int) else "blinking"
 
-        return self._report(f"board {b.number}: identify", {b.number: _result(b.submit(job))}, {})
+        what = said("what_identify", "board {n}: identify", n=b.number)
+        return self._report(what, {b.number: _result(b.submit(job))}, {})

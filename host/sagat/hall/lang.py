@@ -1,7 +1,9 @@
 """The hall's and the report's languages: Kazakh, Russian, Kyrgyz and English (sagat.i18n.LANGUAGES).
 
 The page's words are its own tables, static/lang/<lang>.json, which hall.js looks up (t(key)); the
-server only tells the page its language (`sagat hall --lang`, else the browser's Accept-Language).
+server only tells the page its language (`sagat hall --lang`, else the browser's Accept-Language). What
+the server composes for the page (a pull's verdict, an action's report, its refusals, the MQTT bridge's
+notes) comes with a code beside its English (said.py), said from the same tables.
 The report's words are REPORT below (report.py's words(lang)), with the dates and the numbers as
 each language writes them: 7 желтоқсан 2026, 7 декабря 2026, 7-декабрь 2026 (English keeps 2026-12-07); a
 decimal comma in Kazakh, Russian and Kyrgyz. The terms are the Kazakh rule book's (бастаушы for

@@ -43,6 +43,7 @@ from urllib.parse import unquote, urlparse
 
 from .. import client
 from .boards import host_ms
+from .said import Said, joined, msg_of, said, with_msg
 
 PREFIX = "sagat/hall"
 PUBLISH_S = 0.25
@@ -70,6 +71,9 @@ LINKS = ("opening", "up", "lost", "unreachable", "error")  # (boards.py: error, 
 ALERT_KINDS = ("link", "flag", "battery", "log", "verify", "number")
 PULL_STATES = ("idle", "pulling", "retrying", "failed", "unkeyed")  # (and "verified": a remote hall's report)
 WORD = re.compile(r"[a-z_]{1,20}")  # a state, a mode
+# the codes of a remote hall's pull message shown (inside "reported by hall ..."), by its pull's state
+REPORTED = {"verified": ("log_verified", "pull_verified_code"),
+            "failed": ("pull_failed", "pull_failed_tries", "pull_not_verified")}
 
 
 class MqttError(Exception):
@@ -77,7 +81,19 @@ class MqttError(Exception):
 
 
 def twin_note(name: str) -> str:
-    return f"hall {name}: two halls publish under this name (another PC with --name {name}?): give each its own --name"
+    return said("mqtt_twin", "hall {name}: two halls publish under this name (another PC with --name {name}?): give "
+                "each its own --name", name=name)
+
+
+CONNECTING = said("mqtt_connecting", "connecting to the broker")
+
+
+def refused(reason) -> str:
+    return said("mqtt_refused", "the broker refused: {why}", why=reason)
+
+
+def no_broker(host: str, port: int) -> str:
+    return said("mqtt_no_broker", "no broker at {host}:{port}", host=host, port=port)
 
 
 def _status(payload: bytes) -> tuple[str, str | None] | None:
@@ -188,7 +204,7 @@ class Publisher:
         self.client.will_set(self.base + "/status", f"offline {self.run}", qos=1, retain=True)
         self.client.on_connect = self._connected
         self.client.on_message = self._message
-        self.link_error: str | None = "connecting to the broker"
+        self.link_error: str | None = CONNECTING
         self.twins: dict[str, float] = {}  # another run under this name -> when it was last heard
         self.announced = 0.0
         self.stop = threading.Event()
@@ -204,7 +220,7 @@ class Publisher:
         notes = [self.link_error] if self.link_error else []
         if any(now - at <= TWIN_MS for at in list(self.twins.values())):
             notes.append(twin_note(self.name))
-        return "; ".join(notes) or None
+        return joined(notes)
 
     @error.setter
     def error(self, value: str | None) -> None:
@@ -212,7 +228,7 @@ class Publisher:
 
     def _connected(self, client, userdata, flags, reason, props=None):
         if reason.is_failure:
-            self.link_error = f"the broker refused: {reason}"
+            self.link_error = refused(reason)
             return
         self.link_error = None
         self.sent = {}  # publish everything again after a reconnect
@@ -255,7 +271,7 @@ class Publisher:
         while not self.stop.wait(PUBLISH_S):
             if not self.client.is_connected():
                 if self.link_error is None:
-                    self.link_error = f"no broker at {self.host}:{self.port}"
+                    self.link_error = no_broker(self.host, self.port)
                 continue
             self.publish_once()
             if host_ms() - self.announced >= STATUS_MS:
@@ -310,7 +326,7 @@ class Subscriber:
         self.twins: dict[str, float] = {}  # hall -> when two of its runs were last heard interleaved
         self.pruned = 0.0
         self.heard_since = 0.0  # when this hall's connection to the broker was last made
-        self.link_error: str | None = "connecting to the broker"
+        self.link_error: str | None = CONNECTING
 
     @property
     def error(self) -> str | None:
@@ -320,7 +336,7 @@ class Subscriber:
         with self.lock:
             twins = sorted(h for h, at in self.twins.items() if now - at <= TWIN_MS and h in self.held)
         notes = ([self.link_error] if self.link_error else []) + [twin_note(h) for h in twins]
-        return "; ".join(notes) or None
+        return joined(notes)
 
     @error.setter
     def error(self, value: str | None) -> None:
@@ -328,7 +344,7 @@ class Subscriber:
 
     def _connected(self, client, userdata, flags, reason, props=None):
         if reason.is_failure:
-            self.link_error = f"the broker refused: {reason}"
+            self.link_error = refused(reason)
             return
         with self.lock:
             # the statuses come again with the subscription (retained): an "offline" heard before
@@ -345,7 +361,7 @@ class Subscriber:
         broker closes the connection it refused, and that is no reason to call it unreachable."""
         if self.link_error is not None and self.link_error.startswith("the broker refused"):
             return
-        self.link_error = f"no broker at {self.host}:{self.port}"
+        self.link_error = no_broker(self.host, self.port)
 
     def _message(self, client, userdata, msg):
         try:  # (paho's network thread: an exception here would end it, and every later message)
@@ -502,21 +518,26 @@ class Subscriber:
         for (hall, _n), (view, at) in items:
             v = dict(view)
             v["seen_ms"] = int(now - at)
-            twin = [{"kind": "number", "text": f"two halls publish as {hall}: give each its own --name"}] \
-                if hall in twins else []
+            twin = [_alert("number", said("alert_twin_halls", "two halls publish as {hall}: give each its own --name",
+                                          hall=hall))] if hall in twins else []
             others = [a for a in v["alerts"] if a["kind"] != "link"] + twin  # (its own link alert: replaced)
+            if down is not None or hall in offline or now - at > REMOTE_STALE_MS:
+                v.pop("error_msg", None)  # (its own error's code: the error is this hall's words now)
             if down is not None:  # (whether its hall is there is not known: not "offline")
                 v["link"], v["stale"] = "lost", True
-                v["error"] = f"{down}: hall {hall}'s last state, {v['seen_ms'] // 1000} s ago"
-                v["alerts"] = others + [{"kind": "link", "text": "broker lost: its last state"}]
+                with_msg(v, "error", said("remote_stale", "{why}: hall {hall}'s last state, {s} s ago", why=down,
+                                          hall=hall, s=v["seen_ms"] // 1000))
+                v["alerts"] = others + [_alert("link", said("alert_broker_lost", "broker lost: its last state"))]
             elif hall in offline or now - at > REMOTE_STALE_MS:
                 if hall in offline:
-                    why, alert = f"hall {hall} is offline", f"hall {hall} offline"
+                    why = said("remote_offline", "hall {hall} is offline", hall=hall)
+                    alert = said("alert_hall_offline", "hall {hall} offline", hall=hall)
                 else:
-                    why = alert = f"nothing from hall {hall} for {REMOTE_STALE_MS // 1000} s"
+                    why = alert = said("remote_silent", "nothing from hall {hall} for {s} s", hall=hall,
+                                       s=REMOTE_STALE_MS // 1000)
                 v["link"] = "lost"
-                v["error"] = why
-                v["alerts"] = others + [{"kind": "link", "text": alert}]
+                with_msg(v, "error", why)
+                v["alerts"] = others + [_alert("link", alert)]
             else:
                 v["alerts"] = v["alerts"] + twin
             out.append(v)
@@ -551,24 +572,71 @@ def _dict(x) -> dict:
     return x if isinstance(x, dict) else {}
 
 
+KEY = re.compile(r"[a-z][a-z0-9_]{0,39}")
+MSG_NAMES = 8  # a code's names, at most (the hall's have 5)
+
+
+def _msg(x, depth: int = 0) -> dict | None:
+    """A remote hall's code for a text (said.py's msg), rebuilt: a key, and names whose values are
+    numbers, short texts or codes (4 deep at most); None for anything else. The page says only the
+    codes it knows (hall.js), and a remote hall's text is its word whatever its code says."""
+    if not isinstance(x, dict) or depth > 4 or not isinstance(x.get("key"), str) or not KEY.fullmatch(x["key"]) \
+            or len(x) > MSG_NAMES + 1:
+        return None
+    out: dict = {"key": x["key"]}
+    for name, v in x.items():
+        if name == "key":
+            continue
+        if not isinstance(name, str) or not WORD.fullmatch(name):
+            return None
+        if isinstance(v, dict):
+            v = _msg(v, depth + 1)
+        elif isinstance(v, str):
+            v = v[:120]
+        elif _num(v) is None:
+            v = None
+        if v is None:
+            return None
+        out[name] = v
+    return out
+
+
+def _said(text: str | None, msg) -> str | None:
+    """A remote hall's text with its code (rebuilt), a Said, when it has one it may say."""
+    m = _msg(msg)
+    if text is None or m is None:
+        return text
+    out = Said(text)
+    out.msg = m
+    return out
+
+
+def _alert(kind: str, text) -> dict:
+    return with_msg({"kind": kind}, "text", text, "msg")
+
+
 def remote_view(view: dict, hall: str, number: int) -> dict:
     """A board's view as another hall published it, rebuilt from the fields the page shows, each
     of its type: nothing else passes (the page is the arbiter's, its buttons sign)."""
     pull = _dict(view.get("pull"))
     pstate, pmsg = pull.get("state"), _text(pull.get("message"), 120) or ""
     # whatever a remote hall says of its log is its word: its text never stands alone ("unkeyed"
-    # with the text "verified ..." read as verified)
+    # with the text "verified ..." read as verified), nor its code
     if pstate == "idle":
         pmsg = ""
     elif pstate == "pulling":
-        pmsg = f"pulling the log at hall {hall}"
+        pmsg = said("remote_pulling", "pulling the log at hall {hall}", hall=hall)
     elif pstate == "retrying":
-        pmsg = f"pulling the log at hall {hall} (its link failed: trying again)"
+        pmsg = said("remote_retrying", "pulling the log at hall {hall} (its link failed: trying again)", hall=hall)
     elif pstate == "unkeyed":
-        pmsg = f"chain intact, authorship unproven, reported by hall {hall}: not verified here"
+        pmsg = said("remote_unkeyed", "chain intact, authorship unproven, reported by hall {hall}: not verified here",
+                    hall=hall)
     else:  # "failed" (its own words), "verified" or anything else: "reported"
-        said = (pmsg or (pstate if isinstance(pstate, str) else ""))[:120]
-        pmsg = f"{said}, reported by hall {hall}: not verified here"
+        words = (pmsg or (pstate if isinstance(pstate, str) else ""))[:120]
+        code = _dict(pull.get("msg"))  # (its words' code, only one of its state's: never "verified" for a failure)
+        if pmsg and code.get("key") in REPORTED.get(pstate, ()):
+            words = _said(words, code)
+        pmsg = said("remote_reported", "{said}, reported by hall {hall}: not verified here", said=words, hall=hall)
         if pstate not in PULL_STATES:
             pstate = "reported"
     players = view.get("players")
@@ -580,7 +648,7 @@ def remote_view(view: dict, hall: str, number: int) -> dict:
         "players": [_text(p, 64) or "" for p in players[:2]] if isinstance(players, list) and len(players) == 2
         else None,
         "link": view.get("link") if view.get("link") in LINKS else "lost",
-        "error": _text(view.get("error"), 200),
+        "error": _said(_text(view.get("error"), 200), view.get("error_msg")),
         "rtt_ms": _num(view.get("rtt_ms")),
         "state": _word(view.get("state")), "game": _int(view.get("game"), 0),
         "mode": _word(view.get("mode")) or "game",
@@ -590,7 +658,7 @@ def remote_view(view: dict, hall: str, number: int) -> dict:
         "log_full": view.get("log_full") is True, "result_code": _text(view.get("result_code"), 16),
         "flag_note": _text(view.get("flag_note"), 40),
         "armed": view.get("armed") is True,
-        "pull": {"state": pstate, "message": pmsg},
+        "pull": with_msg({"state": pstate}, "message", pmsg, "msg"),
         "start": {"armed": _dict(start).get("armed") is True, "dev_ms": _num(_dict(start).get("dev_ms")),
                   "err_ms": _num(_dict(start).get("err_ms")),
                   "exact": _dict(start).get("exact") if isinstance(_dict(start).get("exact"), bool) else None}
@@ -607,7 +675,8 @@ def remote_view(view: dict, hall: str, number: int) -> dict:
                       "left": side(match.get("left")), "right": side(match.get("right")),
                       "winner": match.get("winner") if match.get("winner") in ("left", "right", "none") else None,
                       "why": _text(match.get("why"), 64), "state": _word(match.get("state")),
-                      "break": _text(match.get("break"), 32), "stoppage": _text(match.get("stoppage"), 16),
+                      "break": _said(_text(match.get("break"), 32), match.get("break_msg")),
+                      "stoppage": _text(match.get("stoppage"), 16),
                       "stopped": _text(match.get("stopped"), 16)}
     else:
         faces = _dict(view.get("faces"))
@@ -622,7 +691,11 @@ def remote_view(view: dict, hall: str, number: int) -> dict:
                 "delay_ms": _int(f.get("delay_ms"), 0) or 0,
             }
     alerts = view.get("alerts")
-    v["alerts"] = [{"kind": a["kind"], "text": _text(a.get("text"), 80) or ""}
+    v["alerts"] = [_alert(a["kind"], _said(_text(a.get("text"), 80) or "", a.get("msg")))
                    for a in (alerts if isinstance(alerts, list) else [])
                    if isinstance(a, dict) and a.get("kind") in ALERT_KINDS][:8]
+    if msg_of(v["error"]):
+        v["error_msg"] = msg_of(v["error"])
+    if isinstance(match, dict) and msg_of(v["match"]["break"]):
+        v["match"]["break_msg"] = msg_of(v["match"]["break"])
     return v

@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from . import lang as L
 from .core import Hall, HallError
+from .said import said, text_of, with_msg
 
 STATIC = Path(__file__).parent / "static"
 PUSH_S = 0.25  # the page gets the hall 4 times a second
@@ -38,6 +39,15 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 
 class _NotJson(Exception):
     pass
+
+
+READ_ONLY = said("err_read_only", "this page is read-only here: act from the address `sagat hall` printed (with its "
+                 "access token, ?t=...)")
+
+
+def _error(text) -> dict:
+    """An error's answer: {"error": its English text, "msg": its code for the page (when it has one)}."""
+    return with_msg({}, "error", text, "msg")
 
 
 def is_loopback(host: str) -> bool:
@@ -124,9 +134,7 @@ class _Guard:
                 return await JSONResponse({"error": "refused: the hall takes actions only from its own page"},
                                           status_code=403)(scope, receive, send)
             if not has_token(headers, self.token):
-                return await JSONResponse({"error": "this page is read-only here: act from the address `sagat hall` "
-                                           "printed (with its access token, ?t=...)"}, status_code=401)(
-                    scope, receive, send)
+                return await JSONResponse(_error(READ_ONLY), status_code=401)(scope, receive, send)
         return await self.app(scope, receive, send)
 
 
@@ -163,7 +171,7 @@ class _Feed:
             if why != self.failed:
                 print(f"sagat hall: the page's view failed: {why}", file=sys.stderr, flush=True)
             self.failed = why
-            return json.dumps({"error": f"the hall's view failed ({why})"})
+            return json.dumps(_error(said("err_view_failed", "the hall's view failed ({why})", why=why)))
 
     def join(self) -> None:
         self.clients += 1
@@ -272,7 +280,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         try:
             return JSONResponse(await asyncio.to_thread(fn, *args))
         except HallError as e:  # (HallBusy: 409, another action still running)
-            return JSONResponse({"error": str(e)}, status_code=getattr(e, "status", 400))
+            return JSONResponse(_error(text_of(e)), status_code=getattr(e, "status", 400))
         finally:
             feed.at = None  # the shared view is from before the action: never given after it
 
@@ -281,9 +289,10 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         tc = data.get("tc")
         mode = data.get("mode") or None  # a match round: kokboru, kilithattu (the pairings' names go with it)
         if mode is not None and not isinstance(mode, str):
-            return JSONResponse({"error": "mode must be a match mode's name"}, status_code=400)
+            return JSONResponse(_error(said("err_mode_name", "mode must be a match mode's name")), status_code=400)
         if mode is None and (not isinstance(tc, str) or not tc.strip()):
-            return JSONResponse({"error": "give a time control, e.g. 420 or tk-blitz"}, status_code=400)
+            return JSONResponse(_error(said("err_give_tc", "give a time control, e.g. 420 or tk-blitz")),
+                                status_code=400)
         first = data.get("first") or "left"
         return await action(hall.set_up, tc.strip() if isinstance(tc, str) else "", first, mode)
 
@@ -317,7 +326,8 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         data = await _body(request)
         cmd = data.pop("cmd", None)
         if not isinstance(cmd, str):
-            return JSONResponse({"error": "give the action as cmd (adjust, extend, pause, ...)"}, status_code=400)
+            return JSONResponse(_error(said("err_give_cmd", "give the action as cmd (adjust, extend, pause, ...)")),
+                                status_code=400)
         return await action(hall.act, request.path_params["number"], cmd, data)
 
     async def locate(request: Request):

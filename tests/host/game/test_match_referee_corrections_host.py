@@ -44,7 +44,7 @@ def test_kb_3_restart_and_the_period_clock_from_the_pc(sim, tmp_path, capsys):
     _ok(capsys, port, "new", "--mode", "kokboru", "--lead", "8")
     _ok(capsys, port, "start")
     assert "auth_required" in _one_line_error(capsys, port, "restart", key=False)
-    assert "stoppage first" in _one_line_error(capsys, port, "match-time", "3:20")  # the time runs
+    assert "stop the period first" in _one_line_error(capsys, port, "match-time", "3:20")  # the time runs
     _ok(capsys, port, "stoppage")
     with pytest.raises(SystemExit) as bad:  # argparse's usage error: one line, status 2
         main(["match-time", "3:75", "--port", port, "--key", KEY])

@@ -63,7 +63,8 @@ def test_two_halls_under_one_name_are_said_and_the_board_does_not_flip(clock):
         boards = _annex(sub)
         assert list(boards) == ["annex:3"]  # the second run's boards are not mixed in
         assert _clash(boards["annex:3"]) and boards["annex:3"]["link"] == "up"
-        assert {"kind": "number", "text": "two halls publish as annex: give each its own --name"} in \
+        assert {"kind": "number", "text": "two halls publish as annex: give each its own --name",
+                "msg": {"key": "alert_twin_halls", "hall": "annex"}} in \
             boards["annex:3"]["alerts"]
         view = hall.view()
         assert NOTE in view["discover_error"], view["discover_error"]
@@ -102,7 +103,8 @@ def test_a_hall_started_again_is_shown_without_a_clash(clock):
     sub._message(None, None, message("sagat/hall/annex/status", "offline " + B))  # the old run's late will
     assert _annex(sub)["annex:3"]["link"] == "up"  # not the shown run's: the hall is not offline
     sub._message(None, None, message("sagat/hall/annex/status", "offline " + C))  # the shown run's: offline
-    assert _annex(sub)["annex:3"]["alerts"][-1] == {"kind": "link", "text": "hall annex offline"}
+    assert _annex(sub)["annex:3"]["alerts"][-1] == {"kind": "link", "text": "hall annex offline",
+                                                      "msg": {"key": "alert_hall_offline", "hall": "annex"}}
 
 
 def test_an_old_runs_retained_boards_are_no_clash(clock):

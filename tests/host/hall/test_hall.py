@@ -94,22 +94,26 @@ def test_a_clock_plugged_in_later_appears_and_a_bad_port_says_why(tmp_path):
         bad = _until(lambda: [b for b in hall.view()["boards"] if b["link"] == "unreachable"], 30, "unreachable")
         assert bad[0]["number"] == 1 and bad[0]["error"].startswith(
             f"cannot open {tmp_path / 'ttyACM9'}: No such file or directory (is the board plugged in?")
-        assert bad[0]["alerts"] == [{"kind": "link", "text": "clock unreachable"}]
+        assert bad[0]["alerts"] == [{"kind": "link", "text": "clock unreachable",
+                                     "msg": {"key": "alert_unreachable"}}]
         assert len(hall.boards) == 1
         plugged.append(Port(port, "Raspberry Pi (Pico, Pico W, Pico 2)", None))  # plugged in now
         b = _until(lambda: [b for b in hall.view()["boards"] if b["port"] == port and b["link"] == "up"
                             and b["state"]], 30, "the clock plugged in later is on the page")[0]
         assert b["number"] == 2 and b["source"] == "usb" and b["faces"]["left"]["text"] == "7:00"
         # a game in progress is left alone by set up all and start round
-        assert hall.set_up("5")["boards"] == {1: {"ok": None, "text": "not connected"}, 2: {"ok": True,
-                                                                                            "text": "set up 5"}}
+        assert hall.set_up("5")["boards"] == {1: {"ok": None, "text": "not connected",
+                                                  "msg": {"key": "skip_not_connected"}},
+                                              2: {"ok": True, "text": "set up 5"}}
         hall.board(2).submit(lambda c: c.request("start")).result(5)
         _until(lambda: hall.view()["boards"][1]["state"] == "running", 30, "running")
         rep = hall.start_round()
-        assert rep["boards"][2] == {"ok": None, "text": "not set up (the clock is running)"}
+        assert rep["boards"][2] == {"ok": None, "text": "not set up (the clock is running)",
+                                    "msg": {"key": "skip_not_set_up", "state": {"key": "state_running"}}}
         assert rep["done"] == 0 and hall.round["armed"] == 0
         rep = hall.set_up("5")
-        assert rep["boards"][2] == {"ok": None, "text": "a game is running: left alone"}
+        assert rep["boards"][2] == {"ok": None, "text": "a game is running: left alone",
+                                    "msg": {"key": "skip_game_on", "state": {"key": "state_running"}}}
         assert hall.pause_all()["boards"][2]["ok"] is True
         assert hall.view()["boards"][1]["state"] == "paused"
     finally:
@@ -175,7 +179,8 @@ def test_a_busy_port_is_a_board_that_says_so(monkeypatch):
         b = _until(lambda: [b for b in hall.view()["boards"] if b["link"] == "unreachable"], 30, "unreachable")[0]
         assert b["error"] == ("cannot open /dev/ttyACM0: Device or resource busy (is another program using it? "
                               "mpremote, a serial monitor, Thonny)")
-        assert hall.pause_all()["boards"] == {1: {"ok": None, "text": "not connected"}}
+        assert hall.pause_all()["boards"] == {1: {"ok": None, "text": "not connected",
+                                                   "msg": {"key": "skip_not_connected"}}}
     finally:
         hall.close()
 

@@ -22,7 +22,20 @@ import urllib.error
 import urllib.request
 
 import pytest
-from browserkit import CARDS, WAIT, answer, chromium, free_port, get, need_browser, press, start_hall, stop_hall, until
+from browserkit import (
+    CARDS,
+    WAIT,
+    answer,
+    chromium,
+    free_port,
+    get,
+    need_browser,
+    press,
+    start_hall,
+    stop_hall,
+    text_of,
+    until,
+)
 from played import played_game as _played_game
 
 from conftest import ROOT
@@ -129,7 +142,7 @@ def test_a_round_in_the_browser(hall, browser):
     shown = until(d, "(document.querySelector('#board-1 [data-result-shown]') || {}).textContent", WAIT,
                    "the result on its board")
     assert shown == "0\u20131"
-    assert d.find_element("css selector", "#board-1 button[data-result]").text.startswith("change result")
+    assert text_of(d, "#board-1 button[data-result]").startswith("change result")
     # the round's results table: the event, every board, board 1's result and code
     assert d.find_element("id", "event").text == f"{EVENT} \u00b7 round 3 \u00b7 2026-12-07"
     code1 = get(hall["url"] + "api/state")["boards"][0]["result_code"]
@@ -155,7 +168,7 @@ def test_a_round_in_the_browser(hall, browser):
     assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 1  # one A4 page
     assert get(hall["url"] + "api/state")["boards"][0]["result"] == "0-1"
     until(d, "document.querySelector('#board-1 [data-pull=verified]')", WAIT, "board 1's log verified")
-    foot = d.find_element("css selector", "#board-1 .foot").text
+    foot = text_of(d, "#board-1 .foot")
     assert "verified (code" in foot and re.search(r"protest (30:00|29:[0-5]\d) left", foot), foot
     assert "without a key" not in foot
     # its flag is history now: said on its line, no longer a pulsing alert nor counted as flagged
@@ -501,7 +514,7 @@ def test_a_lost_board_and_a_silent_hall_are_greyed_and_say_since_when(hall, brow
     _stop_updates(d)
     d.execute_script("render(arguments[0])", {"boards": [_fake(1, link="lost", seen_ms=12500,
                                                                alerts=[{"kind": "link", "text": "link lost"}])]})
-    assert "seen 12 s ago" in d.find_element("css selector", "#board-1 .foot").text
+    assert "seen 12 s ago" in text_of(d, "#board-1 .foot")
     assert "grayscale" in d.execute_script("return getComputedStyle(document.querySelector('#board-1 .faces')).filter")
     # the hall stops answering (the page's feed is closed): within 3 s the whole page is greyed
     until(d, "document.body.classList.contains('stale')", 6, "the page greyed")
@@ -521,7 +534,7 @@ def test_a_second_tab_sees_the_round_and_what_the_first_did(hall, browser):
         until(d, f"{CARDS}.length == {N}", WAIT, "the second tab")
         assert until(d, "document.getElementById('action').textContent", WAIT, "the action") == first
         assert d.find_element("id", "tc").get_attribute("value") == str(TC_S)  # the round's control, not tk-blitz
-        assert d.find_element("css selector", "#board-1 .foot .tc").text == str(TC_S)
+        assert text_of(d, "#board-1 .foot .tc") == str(TC_S)
     finally:
         d.close()
         d.switch_to.window(d.window_handles[0])

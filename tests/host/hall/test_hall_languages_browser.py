@@ -13,7 +13,7 @@ import tempfile
 import urllib.request
 
 import pytest
-from browserkit import CARDS, WAIT, answer, chromium, need_browser, start_hall, stop_hall, until
+from browserkit import CARDS, WAIT, answer, chromium, need_browser, start_hall, stop_hall, text_of, until
 
 N = 2
 KEY = b"hall arbiter key"
@@ -80,8 +80,8 @@ def test_lang_kk_shows_kazakh_and_the_selector_switches(kk_hall, browser):
     until(d, "document.getElementById('summary').textContent.startsWith('2 тақта, 2 қосылған')", WAIT, "summary kk")
     page = d.find_element("tag name", "body").text
     assert "бастаушы" in page and "бақылау мерзімі" in page and "Нәтижелер" in page
-    assert "тақта" in d.find_element("css selector", "#results thead").text
-    foot = d.find_element("css selector", "#board-1 .foot").text
+    assert "тақта" in text_of(d, "#results thead")
+    foot = text_of(d, "#board-1 .foot")
     assert "табу" in foot and "төреші" in foot, foot  # identify, arbiter…
     # a confirmation in Kazakh (cancelled: nothing happens)
     (asked,) = answer(d, "btn-pause", False)
@@ -93,7 +93,7 @@ def test_lang_kk_shows_kazakh_and_the_selector_switches(kk_hall, browser):
     assert d.find_element("id", "btn-start").text == "Начать тур"
     assert _text(d, "event") == "Чемпионат \u00b7 тур 3 \u00b7 7 декабря 2026"
     until(d, "document.getElementById('summary').textContent.startsWith('досок: 2, на связи: 2')", WAIT, "summary ru")
-    assert "судья" in d.find_element("css selector", "#board-1 .foot").text
+    assert "судья" in text_of(d, "#board-1 .foot")
     assert "контроль времени" in d.find_element("id", "setup").text
     (asked,) = answer(d, "btn-start", False)
     assert asked.startswith("Начать тур: все подготовленные к нему доски стартуют"), asked
@@ -108,7 +108,7 @@ def test_lang_kk_shows_kazakh_and_the_selector_switches(kk_hall, browser):
     _shown(d, "ky")
     assert d.find_element("id", "btn-start").text == "Турду баштоо"
     assert _text(d, "event") == "Чемпионат \u00b7 3-тур \u00b7 7-декабрь 2026"
-    assert "калыс" in d.find_element("css selector", "#board-1 .foot").text
+    assert "калыс" in text_of(d, "#board-1 .foot")
     d.execute_script("const s = document.getElementById('lang'); s.value = 'en';"
                      "s.dispatchEvent(new Event('change'))")
     _shown(d, "en")
@@ -126,7 +126,7 @@ def test_a_browser_asking_for_russian_gets_russian(any_hall, browser):
     _shown(d, "ru")
     assert d.find_element("id", "btn-start").text == "Начать тур"
     assert d.find_element("id", "btn-resume").text == "Продолжить все"
-    assert "Результаты" in d.find_element("id", "results").text
+    assert "Результаты" in text_of(d, "#results")
     until(d, "document.getElementById('summary').textContent.startsWith('досок: 2')", WAIT, "summary ru")
     assert d.execute_script("return localStorage.getItem('sagat-lang')") is None  # nothing chosen: the browser's
     # the same hall to a browser that asks for none of the four: English (and --lang none: each browser its own)
@@ -136,3 +136,39 @@ def test_a_browser_asking_for_russian_gets_russian(any_hall, browser):
     with urllib.request.urlopen(urllib.request.Request(any_hall + "api/lang", headers={"Accept-Language": "kk-KZ"}),
                                 timeout=5) as r:
         assert json.load(r)["lang"] == "kk"
+
+
+def _post(url: str, path: str, body: dict) -> dict:
+    req = urllib.request.Request(url + path, json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.load(r)
+
+
+def test_the_halls_own_messages_are_said_in_kazakh(kk_hall, browser):
+    # what the hall composes (a refusal, an action's report, a pull's verdict) comes with a code: the page
+    # says it in its language, the API keeps its English (test_hall_said.py)
+    d = browser
+    d.get(kk_hall)
+    _shown(d, "kk")
+    d.execute_script("document.getElementById('tc').value = 'nonsense+'")
+    d.find_element("id", "btn-setup").click()
+    until(d, "document.getElementById('action').textContent.startsWith('бақылау мерзімі қате: ')", WAIT,
+          "a refused control, said in Kazakh")
+    d.execute_script("document.getElementById('tc').value = '600'")
+    d.find_element("id", "btn-setup").click()
+    until(d, "document.getElementById('action').textContent.startsWith('дайындау: 600: 2 орындалды')", WAIT,
+          "set up, said in Kazakh")
+    until(d, f"{CARDS}.every(a => a.dataset.state == 'setup')", WAIT, "both boards set up")
+    answer(d, "btn-pause", True)  # nothing runs: both boards skipped, each with its clock's state
+    until(d, "document.getElementById('action').textContent.startsWith('барлығын тоқтата тұру: 0 орындалды, "
+             "2 өткізіліп жіберілді (1-тақта: дайындалды; 2-тақта: дайындалды)')", WAIT, "pause all, said in Kazakh")
+    # a forfeit on board 1 (entered by a script, through the API): its log pulled and verified, said so on its card
+    rep = _post(kk_hall, "api/board/1/result", {"result": "+/-"})
+    assert rep["what"] == "board 1: result +/-" and rep["what_msg"] == {"key": "what_result", "n": 1, "result": "+/-"}
+    until(d, "document.getElementById('action').textContent.startsWith('1-тақта: нәтиже +/-: 1 орындалды')", WAIT,
+          "another's action, said in Kazakh")
+    shown = until(d, "(document.querySelector('#board-1 [data-pull=\"verified\"]') || {}).textContent", WAIT,
+                  "board 1's log verified")
+    code = json.loads(urllib.request.urlopen(kk_hall + "api/state", timeout=5).read())["boards"][0]["result_code"]
+    assert shown == f"расталды (код {code})", shown

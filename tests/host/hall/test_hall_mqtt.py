@@ -70,7 +70,8 @@ def test_a_hall_shows_the_clocks_of_a_hall_on_another_pc(broker, tmp_path):
         far.publisher.close()
         far.publisher = None
         b = _until(lambda: [b for b in near.view()["boards"] if b["link"] == "lost"], 30, "marked lost")[0]
-        assert b["alerts"][-1] == {"kind": "link", "text": "hall annex offline"}
+        assert b["alerts"][-1] == {"kind": "link", "text": "hall annex offline",
+                                   "msg": {"key": "alert_hall_offline", "hall": "annex"}}
     finally:
         far.close()
         near.close()
@@ -114,7 +115,7 @@ def test_a_remote_board_is_rebuilt_from_known_fields():
             for y in x:
                 yield from strings(y)
         else:
-            assert x is None or type(x) in (str, int, float, bool), x
+            assert x is None or isinstance(x, str) or type(x) in (int, float, bool), x  # (a str: said.Said too)
             yield x
     list(strings(v))
 
@@ -164,7 +165,8 @@ def test_a_board_is_lost_when_nothing_comes_whatever_the_broker_says(monkeypatch
     assert sub.views()[0]["link"] == "up"
     now[0] += M.REMOTE_STALE_MS + 1  # the broker is up, the hall says online, its board said nothing
     (v,) = sub.views()
-    assert v["link"] == "lost" and v["alerts"][-1] == {"kind": "link", "text": "nothing from hall annex for 5 s"}
+    assert v["link"] == "lost" and v["alerts"][-1] == {"kind": "link", "text": "nothing from hall annex for 5 s",
+                                                      "msg": {"key": "remote_silent", "hall": "annex", "s": 5}}
 
 
 def test_an_empty_retained_message_removes_the_board():
@@ -438,7 +440,8 @@ def test_a_lost_broker_leaves_the_remote_boards_stale_not_offline(monkeypatch):
                 assert "offline" not in b["error"] and not any("offline" in a["text"] for a in b["alerts"]), b
                 assert b["link"] == "lost" and b["stale"] is True and b["seen_ms"] == 1000 + wait + (
                     3000 if wait == M.REMOTE_EXPIRE_MS else 0), b
-                assert b["alerts"][-1] == {"kind": "link", "text": "broker lost: its last state"}
+                assert b["alerts"][-1] == {"kind": "link", "text": "broker lost: its last state",
+                                           "msg": {"key": "alert_broker_lost"}}
                 assert b["error"] == f"no broker at broker-pc:1883: hall {b['hall']}'s last state, " \
                     f"{b['seen_ms'] // 1000} s ago"
                 assert b["faces"]["left"]["text"] == "4:59" and b["state"] == "running"  # its last state
@@ -448,7 +451,8 @@ def test_a_lost_broker_leaves_the_remote_boards_stale_not_offline(monkeypatch):
         sub._message(None, None, message("sagat/hall/gym/status", "offline"))  # gym's will: it is offline
         annex, gym = hall.view()["boards"]
         assert annex["link"] == "up" and "stale" not in annex and annex["seen_ms"] == 0
-        assert gym["link"] == "lost" and gym["alerts"][-1] == {"kind": "link", "text": "hall gym offline"}
+        assert gym["link"] == "lost" and gym["alerts"][-1] == {"kind": "link", "text": "hall gym offline",
+                                                               "msg": {"key": "alert_hall_offline", "hall": "gym"}}
     finally:
         hall.close()
 
@@ -473,7 +477,8 @@ def test_a_dead_broker_on_a_real_network_is_not_every_hall_offline(tmp_path):
             view = near.view()
             assert view["discover_error"] == f"MQTT 127.0.0.1:{port}: no broker at 127.0.0.1:{port}"
             (b,) = view["boards"]
-            assert b["alerts"][-1] == {"kind": "link", "text": "broker lost: its last state"}, b
+            assert b["alerts"][-1] == {"kind": "link", "text": "broker lost: its last state",
+                                       "msg": {"key": "alert_broker_lost"}}, b
             assert b["link"] == "lost" and b["stale"] is True and isinstance(b["seen_ms"], int), b
             time.sleep(0.1)
         proc, _ = mosquitto(tmp_path, port=port)  # the broker back: both halls come back to it

@@ -184,7 +184,8 @@ def test_a_pull_that_failed_on_the_link_is_tried_again(monkeypatch, tmp_path, a_
         assert "verify" not in [a["kind"] for a in v["alerts"]]  # a hiccup (the link lost a moment), no failure
         p = _until(lambda: (lambda p: p if p["state"] not in ("retrying", "pulling") else None)(_pull_view(hall)),
                    30, "pulled")
-        assert p == {"state": "unkeyed", "message": "chain intact, authorship unproven"}, p
+        assert p == {"state": "unkeyed", "message": "chain intact, authorship unproven",
+                     "msg": {"key": "log_unkeyed"}}, p
         assert calls == ["pulling the log", "pulling the log (attempt 2 of 4)"]
         time.sleep(1)
         assert len(calls) == 2  # and never again

@@ -16,7 +16,7 @@ import shutil
 import tempfile
 
 import pytest
-from browserkit import CARDS, WAIT, answer, chromium, get, need_browser, press, start_hall, stop_hall, until
+from browserkit import CARDS, WAIT, answer, chromium, get, need_browser, press, start_hall, stop_hall, text_of, until
 from pgnkit import clocks, read
 from trfkit import read_trf
 
@@ -128,7 +128,7 @@ def test_a_round_of_moving_clocks_from_pairings_to_the_pairing_program(round_hal
         d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
         visible = d.execute_script("return Array.from(document.querySelectorAll('button, #boards'))"
                                    ".filter(e => e.offsetParent !== null).length")
-        printed = d.find_element("id", "results").text
+        printed = text_of(d, "#results")
         d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
         assert visible == 0
         for n in range(1, N + 1):

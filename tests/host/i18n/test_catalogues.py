@@ -31,7 +31,10 @@ GUIDE_FILES = ("host/sagat/cli.py", "host/sagat/cliutil.py", "host/sagat/i18n.py
                "host/sagat/commands/logs.py",
                # and the other commands of this module set: tc, presets, deploy, sim (`sagat hall` and
                # `sagat report` are translated with the hall's and the report's pages)
-               "host/sagat/commands/tc.py", "host/sagat/commands/deploy.py", "host/sagat/commands/sim.py")
+               "host/sagat/commands/tc.py", "host/sagat/commands/deploy.py", "host/sagat/commands/sim.py",
+               # the link's, a pull's, deploy's and the simulator's errors and notes (the protocol's and the
+               # log's own words, and the line `sagat hall --sim` reads, stay as they are)
+               "host/sagat/client.py", "host/sagat/pull.py", "host/sagat/deploy.py", "host/sagat/sim.py")
 
 
 @pytest.fixture(scope="module")

@@ -28,6 +28,58 @@ function t(key, vars) {
   if (vars) s = s.replace(/\{([a-z_]+)\}/g, (m, name) => (Object.hasOwn(vars, name) ? String(vars[name]) : m));
   return s;
 }
+// What the hall composes itself (a pull's verdict, an action's report and refusals, a board's link and key
+// notes, the MQTT bridge's) comes as its English text and, beside it, a code (host/sagat/hall/said.py):
+// {key, and its names' values}, each value a number, a text shown as it is (a port, the clock's own words) or
+// a code of its own. said(msg, text): the code in the page's language when it is one of SAID's (and so is
+// every code in it), else the English text as the hall sent it.
+const SAID = new Set([
+  k("alert_battery"), k("alert_broker_lost"), k("alert_garbage"), k("alert_hall_offline"), k("alert_link_lost"),
+  k("alert_log_error"), k("alert_log_full"), k("alert_restore"), k("alert_stranger"), k("alert_twin_halls"),
+  k("alert_unreachable"), k("alert_verify"), k("clash_also"), k("clash_port"), k("clash_shown_as"), k("cmd_adjourn"),
+  k("cmd_adjust"), k("cmd_card"), k("cmd_extend"), k("cmd_late_install"), k("cmd_pause"), k("cmd_restart"),
+  k("cmd_result"), k("cmd_resume"), k("cmd_resume_adjourned"), k("cmd_score"), k("cmd_start"), k("cmd_stoppage"),
+  k("cmd_toss"), k("cmd_undo"), k("err_arg_range"), k("err_arg_word"), k("err_bad_tc"), k("err_board"),
+  k("err_board_view"), k("err_busy"), k("err_clash"), k("err_first"), k("err_first_before_start"), k("err_garbage"),
+  k("err_garbage_identify"), k("err_give_cmd"), k("err_give_tc"), k("err_kazans"), k("err_mode"), k("err_mode_name"),
+  k("err_no_answer"), k("err_no_board"), k("err_no_game"), k("err_no_state"), k("err_no_ticks"),
+  k("err_not_a_game_action"), k("err_not_a_match_action"), k("err_not_connected"), k("err_other_hall"),
+  k("err_read_only"), k("err_result"), k("err_side"), k("err_start_cancelled"), k("err_takes"),
+  k("err_takes_nothing"), k("err_tc_unknown"), k("err_view_failed"), k("key_clock_none"), k("key_hall_none"),
+  k("key_not_this_clocks"), k("link_error"), k("list_comma"), k("list_semicolon"), k("log_unkeyed"),
+  k("log_verified"), k("match_break_changeover"), k("match_break_rest"), k("mqtt_connecting"), k("mqtt_no_broker"),
+  k("mqtt_refused"), k("mqtt_twin"), k("note_cannot_write"), k("note_mqtt"), k("note_no_clocks"),
+  k("note_no_usb_list"), k("note_other_halls"), k("note_paused_there"), k("note_resumed_there"),
+  k("note_set_up_there"), k("note_started_there"), k("now_a_match"), k("now_the_clock_is"), k("pull_failed"),
+  k("pull_failed_tries"), k("pull_not_verified"), k("pull_pulling"), k("pull_pulling_again"), k("pull_retrying"),
+  k("pull_unkeyed_code"), k("pull_verified_code"), k("remote_offline"), k("remote_pulling"), k("remote_reported"),
+  k("remote_retrying"), k("remote_silent"), k("remote_stale"), k("remote_unkeyed"), k("side_left"), k("side_right"),
+  k("skip_game_on"), k("skip_game_or_match_on"), k("skip_match"), k("skip_not_by_this_hall"),
+  k("skip_not_connected"), k("skip_not_set_up"), k("skip_restored"), k("skip_set_up_at_table"), k("skip_stranger"),
+  k("state_adjourned"), k("state_finished"), k("state_flagged"), k("state_idle"), k("state_paused"),
+  k("state_running"), k("state_setup"), k("there_act"), k("there_result"), k("what_act"), k("what_assign"),
+  k("what_first"), k("what_identify"), k("what_pause_all"), k("what_result"), k("what_result_kazans"),
+  k("what_resume_all"), k("what_set_up"), k("what_start_round")
+]);
+function sayCode(m, depth) {
+  if (typeof m === "string") return m;
+  if (typeof m === "number" && isFinite(m)) return String(m);
+  if (depth > 6 || !m || typeof m !== "object" || Array.isArray(m) || typeof m.key !== "string" || !SAID.has(m.key))
+    return null;
+  const vars = Object.create(null);
+  for (const [name, v] of Object.entries(m)) {
+    if (name === "key") continue;
+    const s = sayCode(v, depth + 1);
+    if (s == null) return null;
+    vars[name] = s;
+  }
+  return t(m.key, vars);
+}
+function said(msg, text) {
+  const s = msg && typeof msg === "object" ? sayCode(msg, 0) : null;
+  return s == null ? String(text == null ? "" : text) : s;
+}
+
 async function table(lang) {
   const r = await fetch(`/static/lang/${lang}.json`);
   if (!r.ok) throw new Error(`${lang}.json: ${r.status}`);
@@ -88,7 +140,7 @@ function matchView(b) {
   const won = m.winner ? ` &middot; ${esc(m.winner === "none" ? t("match_draw") : t("match_winner", { side: sideWord(m.winner) }))} (${esc(m.why)})` : "";
   // the break's countdown (KB-6, KT-4.4), the running stoppage (KB-16, KT-4.5), the time added back (KT-4.5)
   const run = [];
-  if (typeof m.break === "string") run.push(`<span class="brk" title="${esc(t("match_break_title"))}">${esc(m.break)}</span>`);
+  if (typeof m.break === "string") run.push(`<span class="brk" title="${esc(t("match_break_title"))}">${esc(said(m.break_msg, m.break))}</span>`);
   if (typeof m.stoppage === "string") run.push(`<span class="stoppage" title="${esc(t("match_stoppage_title"))}">${esc(t("match_stoppage", { time: m.stoppage }))}</span>`);
   if (typeof m.stopped === "string") run.push(`<span class="added" title="${esc(t("match_stopped_title"))}">${esc(t("match_stopped", { time: m.stopped }))}</span>`);
   // the names the clock logged, when they are not the pairing's the tile shows above
@@ -114,9 +166,10 @@ function card(b) {
   const battery = num(b.battery) == null ? "" : ` &middot; ${esc(t("battery", { pct: b.battery }))}`;
   const rtt = num(b.rtt_ms) == null ? "" : ` ${esc(t("ms", { ms: decimal(b.rtt_ms) }))}`;
   const where = b.hall ? ` &middot; ${esc(t("hall_of", { hall: b.hall }))}` : "";
-  const meta = `<span class="dot ${word(b.link)}" title="${esc(b.error || linkWord(b.link))}"></span> ${esc(linkWord(b.link))}${rtt}${battery}${where}`;
+  const error = b.error ? said(b.error_msg, b.error) : "";  // (the link's: the hall's words, or the port's as they came)
+  const meta = `<span class="dot ${word(b.link)}" title="${esc(error || linkWord(b.link))}"></span> ${esc(linkWord(b.link))}${rtt}${battery}${where}`;
   let body;
-  if (b.link !== "up" && !b.state) body = `<div class="sub">${esc(b.error || t("connecting"))}</div>`;
+  if (b.link !== "up" && !b.state) body = `<div class="sub">${esc(error || t("connecting"))}</div>`;
   else if (b.match) body = matchView(b);
   else body = `<div class="faces">${face(b, "left")}${face(b, "right")}</div>`;
   // the result entered, large, beside its code (the scoresheet's proof): as the clock's faces show it
@@ -133,12 +186,12 @@ function card(b) {
   if (b.flag_note) foot.push(`<span class="flag-note" title="${esc(t("flag_note_title"))}">${esc(flagText(b.flag_note))}</span>`);
 
   if (num(start.dev_ms) != null) foot.push(`<span title="${esc(t("start_dev_title", { err: num(start.err_ms) }))}">${esc(t("start_dev", { dev: (start.dev_ms >= 0 ? "+" : "") + start.dev_ms }))}</span>`);
-  if (pull.state && pull.state !== "idle") foot.push(`<span class="${word(pull.state)}" data-pull="${esc(pull.state)}">${esc(pull.message)}</span>`);
+  if (pull.state && pull.state !== "idle") foot.push(`<span class="${word(pull.state)}" data-pull="${esc(pull.state)}">${esc(said(pull.msg, pull.message))}</span>`);
   else foot.push(`<span>${esc(b.log_full ? t("log_full") : b.log_error ? t("log_error") : t("log_ok"))}</span>`);
   const lastGame = obj(b.last_game);
   const lastPull = obj(lastGame.pull);
   if (num(lastGame.protest_ms) != null)  // the last game's verdict and TK-P1 window, while it runs
-    foot.push(`<span class="last-game" title="${esc(t("last_game_title"))}">${esc(t("last_game", { game: num(lastGame.game) }))} <span class="${word(lastPull.state)}">${esc(lastPull.message)}</span> &middot; ${esc(t("protest_left", { left: mmss(lastGame.protest_ms) }))}</span>`);
+    foot.push(`<span class="last-game" title="${esc(t("last_game_title"))}">${esc(t("last_game", { game: num(lastGame.game) }))} <span class="${word(lastPull.state)}">${esc(said(lastPull.msg, lastPull.message))}</span> &middot; ${esc(t("protest_left", { left: mmss(lastGame.protest_ms) }))}</span>`);
   const protest = num(b.protest_ms);
   if (protest != null) foot.push(`<span title="${esc(t("protest_title"))}">${esc(protest > 0 ? t("protest_left", { left: mmss(protest) }) : t("protest_closed"))}</span>`);
   if (b.message && !b.result_code) foot.push(`<span>${esc(b.message)}</span>`);
@@ -188,7 +241,8 @@ function flagText(text) {
 function alertWord(a) {
   const text = String(a.text);
   if (a.kind === "flag") return flagText(text);
-  if (Object.hasOwn(ALERT_WORDS, text)) return t(ALERT_WORDS[text]);
+  if (a.msg != null) return said(a.msg, text);
+  if (Object.hasOwn(ALERT_WORDS, text)) return t(ALERT_WORDS[text]);  // (a hall of before the codes)
   return text;
 }
 const lastBoards = new Map();  // board number -> its last view (the dialog names the players)
@@ -252,8 +306,8 @@ function render(h) {
   const up = all.filter((b) => b.link === "up").length;
   const flags = all.filter((b) => list(b.alerts).some((a) => obj(a).kind === "flag")).length;
   $("summary").textContent = t("summary", { boards: all.length, up }) + (flags ? t("summary_flagged", { flags }) : "") +
-    (h.discover_error ? " \u00b7 " + h.discover_error : "") +
-    (h.error ? " \u00b7 " + h.error : "") + (canAct ? "" : " \u00b7 " + t("read_only"));
+    (h.discover_error ? " \u00b7 " + said(h.discover_error_msg, h.discover_error) : "") +
+    (h.error ? " \u00b7 " + said(h.msg, h.error) : "") + (canAct ? "" : " \u00b7 " + t("read_only"));
   // the hall without --key: its actions are unsigned and no log it pulls can be verified (a failed
   // view says nothing of the key: the warning stays as it was)
   if (typeof h.key === "boolean") $("nokey").hidden = h.key;
@@ -325,14 +379,15 @@ let shownAt = null;  // the action last shown (its time): each tab shows what an
 
 function showAction(a) {
   if (!a) return;
-  if (a.error) { $("action").textContent = a.error; return; }
+  if (a.error) { $("action").textContent = said(a.msg, a.error); return; }
   shownAt = a.at;
   const rows = Object.entries(obj(a.boards)).map(([n, v]) => [n, obj(v)]);
-  const bad = rows.filter(([, v]) => v.ok === false).map(([n, v]) => `${t("board_n", { n })}: ${v.text}`);
-  const skipped = rows.filter(([, v]) => v.ok === null).map(([n, v]) => `${t("board_n", { n })}: ${v.text}`);
-  $("action").textContent = t("action_done", { what: a.what, done: a.done }) +
+  const bad = rows.filter(([, v]) => v.ok === false).map(([n, v]) => `${t("board_n", { n })}: ${said(v.msg, v.text)}`);
+  const skipped = rows.filter(([, v]) => v.ok === null).map(([n, v]) => `${t("board_n", { n })}: ${said(v.msg, v.text)}`);
+  $("action").textContent = t("action_done", { what: said(a.what_msg, a.what), done: a.done }) +
     (a.failed ? t("action_failed", { n: a.failed, why: bad.join("; ") }) : "") +
-    (a.skipped ? t("action_skipped", { n: a.skipped, why: skipped.join("; ") }) : "") + (a.note ? ` \u00b7 ${a.note}` : "");
+    (a.skipped ? t("action_skipped", { n: a.skipped, why: skipped.join("; ") }) : "") +
+    (a.note ? ` \u00b7 ${said(a.note_msg, a.note)}` : "");
 }
 
 // Sound and a browser notification at a board's first flag and at an alert, unless muted (kept in
@@ -345,9 +400,9 @@ function alertsOf(boards) {
   const fresh = [];
   for (const b of boards) {
     const key = String(b.number);
-    const now = new Set(list(b.alerts).map(obj).map((a) => `${a.kind}: ${a.text}`));
+    const now = new Map(list(b.alerts).map(obj).map((a) => [`${a.kind}: ${a.text}`, a]));
     const before = known.get(key);
-    if (before) for (const a of now) if (!before.has(a)) fresh.push(`${t("board_n", { n: b.number })}: ${alertWord({ kind: a.split(": ")[0], text: a.replace(/^[a-z_]+: /, "") })}`);
+    if (before) for (const [seen, a] of now) if (!before.has(seen)) fresh.push(`${t("board_n", { n: b.number })}: ${alertWord(a)}`);
     known.set(key, now);
   }
   if (fresh.length) announce(fresh);
