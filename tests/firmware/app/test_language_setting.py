@@ -3,10 +3,8 @@
 # and the menu's LANGUAGE naming each language in its own script. Runs under CPython (pytest) and MicroPython
 # (tests/mprun.py).
 import json
-import os
 
-from menukit import Board as MenuBoard
-from menukit import rmtree
+from menukit import Board, rmtree  # (Board: a fresh folder of its own)
 
 import sagatfw
 from kit import raises
@@ -15,19 +13,6 @@ from sagatfw.engine import clock as C
 from sagatfw.faces import words_kk, words_ky, words_ru
 from sagatfw.faces.game import oled, status_text
 from sagatfw.ui import editors as E
-
-
-class Board(MenuBoard):
-    def __init__(self):
-        import random
-        import time
-
-        path = "/tmp/sagat_lang_%d_%d" % (int(time.time()), random.getrandbits(30))
-        rmtree(path)
-        os.mkdir(path)
-        self.root = path + "/"
-        self.buttons = None
-        self.notes = []
 
 
 def _word(table, english):

@@ -3,52 +3,18 @@
 Kyrgyz; machine output (--json, the log's fields) the same in every language."""
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 from imagekit import make_image
+from langkit import sagat_in  # (its `lang` fixture: tests/conftest.py loads it)
+from simkit import cli
 
-from conftest import ROOT
 from sagat.cli import main
-
-LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-
-
-def _env(lang: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARS}
-    env["LANG"] = lang
-    return env
-
-
-def _sagat(lang: str, *argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sagat", *argv], env=_env(lang), cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
-
-
-@pytest.fixture
-def lang(monkeypatch):
-    """Set the language for main() in this process: lang("ru_RU.UTF-8")."""
-    for var in LOCALE_VARS:
-        monkeypatch.delenv(var, raising=False)
-
-    def set_lang(value: str) -> None:
-        monkeypatch.setenv("LANG", value)
-
-    return set_lang
-
-
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err, err
-    return code, out, err
 
 
 def test_info_help_in_kazakh_has_no_english():
     """The arbiter's guide's first command, run as an arbiter runs it: LANG=kk_KZ.UTF-8 sagat info --help."""
-    run = _sagat("kk_KZ.UTF-8", "info", "--help")
+    run = sagat_in("kk_KZ.UTF-8", "info", "--help")
     assert run.returncode == 0 and run.stderr == "", run.stderr
     out = run.stdout
     for kk in ("қолданылуы:", "опциялар", "осы анықтаманы көрсетіп, шығу", "Сағаттың өзі туралы мәліметі",
@@ -57,7 +23,7 @@ def test_info_help_in_kazakh_has_no_english():
     for en in ("usage:", "options", "show this help message", "What the clock says", "arbiter key",
                "seconds to wait", "machine-readable", "default"):
         assert en not in out, (en, out)
-    english = _sagat("C", "info", "--help").stdout
+    english = sagat_in("C", "info", "--help").stdout
     assert "usage: sagat info" in english and "What the clock says about itself" in english
 
 
@@ -105,7 +71,7 @@ def test_russian_guide_terms(lang, capsys):
 def test_an_error_is_one_line_in_the_language(locale, want, lang, tmp_path, capsys):
     lang(locale)
     p = str(tmp_path / "none.bin")
-    code, out, err = _run(capsys, "logs", "verify", "--records", p)
+    code, out, err = cli(capsys, "logs", "verify", "--records", p)
     assert code == 2 and out == "" and err == want.format(p=p) + "\n", err
 
 
@@ -118,7 +84,7 @@ def test_a_usage_error_is_in_the_language(lang, capsys):
     assert err == ("sagat logs show: аргумент --game: недопустимое значение int: 'x' "
                    "(см. sagat logs show --help)\n"), err
     lang("ky_KG.UTF-8")
-    code, out, err = _run(capsys, "result", "2-0")
+    code, out, err = cli(capsys, "result", "2-0")
     assert code == 2 and err.startswith("sagat: натыйжа '2-0': беттештин жеңүүчүсү left, right же none"), err
 
 
@@ -154,7 +120,7 @@ def test_machine_output_is_the_same_in_every_language(argv, image, lang, capsys)
     outs = {}
     for locale in ("C", "ru_RU.UTF-8", "kk_KZ.UTF-8", "ky_KG.UTF-8"):
         lang(locale)
-        code, out, _err = _run(capsys, *argv, "--image", image)
+        code, out, _err = cli(capsys, *argv, "--image", image)
         outs[locale] = (code, out)
     assert len(set(outs.values())) == 1, outs
     if "--json" in argv and outs["C"][1]:
@@ -164,13 +130,13 @@ def test_machine_output_is_the_same_in_every_language(argv, image, lang, capsys)
 
 def test_logs_show_and_verify_for_a_person_in_russian(image, lang, capsys):
     lang("ru_RU.UTF-8")
-    code, out, _ = _run(capsys, "logs", "show", "--image", image)
+    code, out, _ = cli(capsys, "logs", "show", "--image", image)
     assert code == 0 and "партия 1" in out and "событие" in out and "ходы" in out, out
     assert "game_start" in out  # the log's event names are its fields: never translated
-    code, out, _ = _run(capsys, "logs", "verify", "--image", image, "--key", "sekret")
+    code, out, _ = cli(capsys, "logs", "verify", "--image", image, "--key", "sekret")
     assert code == 0 and out.startswith("OK: ") and "цепочка связывает каждую запись" in out, out
     lang("C")
-    code, out, _ = _run(capsys, "logs", "verify", "--image", image, "--key", "sekret")
+    code, out, _ = cli(capsys, "logs", "verify", "--image", image, "--key", "sekret")
     assert code == 0 and "the chain links every record" in out, out
 
 
@@ -188,26 +154,26 @@ def sim_port(tmp_path_factory):
 def test_a_clock_in_each_language_and_its_json_in_none(sim_port, lang, capsys):
     """new, state, info against the simulator: a person's words in the language, --json the same."""
     lang("ru_RU.UTF-8")
-    code, out, err = _run(capsys, "new", "420", "--port", sim_port)
+    code, out, err = cli(capsys, "new", "420", "--port", sim_port)
     assert code == 0 and out == "следующая партия: 420, первый игрок (начинающий) слева\n", (out, err)
-    code, out, _ = _run(capsys, "state", "--port", sim_port)
+    code, out, _ = cli(capsys, "state", "--port", sim_port)
     assert code == 0 and "ходы 0-0" in out and "подготовка" in out, out
-    code, out, _ = _run(capsys, "info", "--port", sim_port)
+    code, out, _ = cli(capsys, "info", "--port", sim_port)
     assert code == 0 and "ключ судьи" in out and "прошивка" in out and "партия" in out, out
     lang("kk_KZ.UTF-8")
-    code, out, _ = _run(capsys, "info", "--port", sim_port)
+    code, out, _ = cli(capsys, "info", "--port", sim_port)
     assert code == 0 and "төреші кілті" in out and "орнатылмаған (`sagat key`)" in out, out
     lang("ky_KG.UTF-8")
-    code, out, _ = _run(capsys, "state", "--port", sim_port)
+    code, out, _ = cli(capsys, "state", "--port", sim_port)
     assert code == 0 and "жүрүштөр 0-0" in out and "даярдык" in out, out
     states, infos = {}, {}
     for locale in ("C", "ru_RU.UTF-8", "kk_KZ.UTF-8", "ky_KG.UTF-8"):
         lang(locale)
-        state = json.loads(_run(capsys, "state", "--json", "--port", sim_port)[1])
+        state = json.loads(cli(capsys, "state", "--json", "--port", sim_port)[1])
         for k in ("id", "ticks"):  # (the request's own number, the clock's tick counter)
             state.pop(k)
         states[locale] = json.dumps(state, sort_keys=True)
-        info = json.loads(_run(capsys, "info", "--json", "--port", sim_port)[1])
+        info = json.loads(cli(capsys, "info", "--json", "--port", sim_port)[1])
         info.pop("ticks", None)
         info["game"].pop("id", None)
         info["game"].pop("ticks", None)

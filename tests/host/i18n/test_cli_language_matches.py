@@ -6,49 +6,13 @@ CSV, a script's --log-json) is the same in every language, and a link's or a log
 English where the hall reads it (str(e)), whatever the language."""
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
+from langkit import sagat_in  # (its `lang` fixture: tests/conftest.py loads it)
 from matchscripts import KILITHATTU, KOKBORU
+from simkit import cli
 
-from conftest import ROOT
-from sagat.cli import main
-
-LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 LOCALES = ("C", "ru_RU.UTF-8", "kk_KZ.UTF-8", "ky_KG.UTF-8")
-
-
-def _env(lang: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARS}
-    env["LANG"] = lang
-    return env
-
-
-def _sagat(lang: str, *argv: str) -> subprocess.CompletedProcess:
-    """`sagat ARGV` as an arbiter runs it, in a process of its own with LANG=lang."""
-    return subprocess.run([sys.executable, "-m", "sagat", *argv], env=_env(lang), cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
-
-
-@pytest.fixture
-def lang(monkeypatch):
-    """Set the language for main() in this process: lang("ru_RU.UTF-8")."""
-    for var in LOCALE_VARS:
-        monkeypatch.delenv(var, raising=False)
-
-    def set_lang(value: str) -> None:
-        monkeypatch.setenv("LANG", value)
-
-    return set_lang
-
-
-def _run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err and "internal error" not in err, err
-    return code, out, err
 
 
 def _play(folder, lines, name):
@@ -57,7 +21,7 @@ def _play(folder, lines, name):
     script = folder / f"{name}.jsonl"
     script.write_text("".join(json.dumps(x) + "\n" for x in lines))
     flash = folder / f"{name}.img"
-    run = _sagat("C", "sim", "--script", str(script), "--flash", str(flash), "--virtual")
+    run = sagat_in("C", "sim", "--script", str(script), "--flash", str(flash), "--virtual")
     assert run.returncode == 0, run.stderr
     return str(flash)
 
@@ -78,7 +42,7 @@ def innings(tmp_path_factory):
 
 
 def test_a_kokboru_score_sheet_in_russian_as_an_arbiter_runs_it(bout):
-    run = _sagat("ru_RU.UTF-8", "logs", "show", "--image", bout)
+    run = sagat_in("ru_RU.UTF-8", "logs", "show", "--image", bout)
     assert run.returncode == 0 and run.stderr == "", run.stderr
     out = run.stdout
     for ru in ("партия 1: матч кок-бору (бланк записи), разница 8 (разница больше 8 очков сразу даёт победу, KB-14)",
@@ -94,7 +58,7 @@ def test_a_kokboru_score_sheet_in_russian_as_an_arbiter_runs_it(bout):
     for en in ("match", "score sheet", "SCORE", "CARD", "UNDO", "RESULT", "starts", "ends", "stoppage", "result:",
                "periods:", "golden score", "1st half", "rest", "left", "right", "wins", "of match time"):
         assert en not in sheet, (en, sheet)
-    english = _sagat("C", "logs", "show", "--image", bout).stdout
+    english = sagat_in("C", "logs", "show", "--image", bout).stdout
     assert "game 1: kokboru match (score sheet), lead 8" in english
     assert "result: right wins 6-7: the first score in golden score (KB-17)" in english
 
@@ -114,7 +78,7 @@ def test_a_kokboru_score_sheet_in_russian_as_an_arbiter_runs_it(bout):
 ])
 def test_a_kilithattu_score_sheet_in_each_language(innings, locale, words, lang, capsys):
     lang(locale)
-    code, out, err = _run(capsys, "logs", "show", "--image", innings)
+    code, out, err = cli(capsys, "logs", "show", "--image", innings)
     assert code == 0 and err == "", err
     for w in words:
         assert w in out, (w, out)
@@ -127,7 +91,7 @@ def test_a_kilithattu_score_sheet_in_each_language(innings, locale, words, lang,
 def test_a_match_score_sheet_in_english_is_as_before(innings, lang, capsys):
     """The source text is the English score sheet the logs tests read (their assertions stand)."""
     lang("C")
-    code, out, _ = _run(capsys, "logs", "show", "--image", innings)
+    code, out, _ = cli(capsys, "logs", "show", "--image", innings)
     assert code == 0
     assert "game 1: kilithattu match (score sheet), left enters first, changeover 1:00, a tie after the extra " \
            "time: lot (KT-4.6), lots drawn from seed 7 (a script's)" in out
@@ -151,7 +115,7 @@ def test_a_matchs_machine_output_is_byte_identical_in_every_language(argv, which
     outs = {}
     for locale in LOCALES:
         lang(locale)
-        code, out, _err = _run(capsys, *argv, "--image", image)
+        code, out, _err = cli(capsys, *argv, "--image", image)
         outs[locale] = (code, out)
     assert len(set(outs.values())) == 1, outs
     code, out = outs["C"]
@@ -170,7 +134,7 @@ def test_the_csv_file_that_export_writes_is_the_same_in_every_language(bout, lan
     for locale in LOCALES:
         lang(locale)
         path = tmp_path / f"{locale}.csv"
-        code, out, err = _run(capsys, "logs", "export", "--image", bout, "-o", str(path))
+        code, out, err = cli(capsys, "logs", "export", "--image", bout, "-o", str(path))
         assert code == 0 and out == "", out
         if locale == "ru_RU.UTF-8":  # (the note on stderr is the person's)
             assert err.endswith(f"событий записано в {path}\n"), err
@@ -185,7 +149,7 @@ def test_a_scripts_log_json_is_the_same_in_every_language(tmp_path):
     got = {}
     for locale in ("C", "kk_KZ.UTF-8"):
         out = tmp_path / f"{locale}.jsonl"
-        run = _sagat(locale, "sim", "--script", str(script), "--flash", str(tmp_path / f"{locale}.img"), "--virtual",
+        run = sagat_in(locale, "sim", "--script", str(script), "--flash", str(tmp_path / f"{locale}.img"), "--virtual",
                      "--log-json", str(out))
         assert run.returncode == 0, run.stderr
         got[locale] = [{k: v for k, v in json.loads(line).items() if k != "wall"}
@@ -198,17 +162,17 @@ def test_a_scripts_log_json_is_the_same_in_every_language(tmp_path):
 def test_a_log_that_cannot_be_read_is_one_line_in_the_language(lang, capsys, tmp_path):
     lang("ru_RU.UTF-8")
     p = str(tmp_path / "none.img")
-    code, out, err = _run(capsys, "logs", "show", "--image", p)
+    code, out, err = cli(capsys, "logs", "show", "--image", p)
     assert code == 2 and out == "" and err == f"sagat: не удаётся прочитать образ {p}: No such file or directory\n", err
     junk = tmp_path / "junk.img"
     junk.write_bytes(b"x" * 1000)
     lang("kk_KZ.UTF-8")
-    code, out, err = _run(capsys, "logs", "show", "--image", str(junk))
+    code, out, err = cli(capsys, "logs", "show", "--image", str(junk))
     assert code == 2 and err.startswith(f"sagat: {junk} littlefs бейнесі емес (тексерілген блок өлшемдері: "), err
     erased = tmp_path / "erased.img"
     erased.write_bytes(b"\xff" * 8192)  # (an erased flash: a filesystem without the log's folder)
     lang("ky_KG.UTF-8")
-    code, out, err = _run(capsys, "logs", "show", "--image", str(erased))
+    code, out, err = cli(capsys, "logs", "show", "--image", str(erased))
     assert code == 2 and err == f"sagat: {erased} ичинде журнал жок (/log папкасы жок): бул sagat саатынын " \
                                 "флеш-эстутумубу?\n", err
 
@@ -229,14 +193,14 @@ def test_a_log_error_stays_english_for_the_hall(lang):
 
 
 def test_a_port_that_cannot_be_opened_in_kazakh_as_an_arbiter_runs_it():
-    run = _sagat("kk_KZ.UTF-8", "info", "--port", "/dev/nonexistent")
+    run = sagat_in("kk_KZ.UTF-8", "info", "--port", "/dev/nonexistent")
     assert run.returncode == 2 and run.stdout == "", run
     assert "Traceback" not in run.stderr and len(run.stderr.splitlines()) == 1, run.stderr
     assert run.stderr.startswith("sagat: /dev/nonexistent ашу мүмкін емес: "), run.stderr
     assert "(плата қосылған ба? `sagat ports` USB-дегі сағаттарды тізеді)" in run.stderr, run.stderr
     for en in ("cannot open", "is the board plugged in", "lists clocks"):
         assert en not in run.stderr, run.stderr
-    english = _sagat("C", "info", "--port", "/dev/nonexistent")
+    english = sagat_in("C", "info", "--port", "/dev/nonexistent")
     assert english.returncode == 2
     assert english.stderr.startswith("sagat: cannot open /dev/nonexistent: ") and \
         "(is the board plugged in? `sagat ports` lists clocks on USB)" in english.stderr, english.stderr
@@ -252,7 +216,7 @@ def test_no_clock_on_usb_in_the_language(locale, want, lang, capsys, monkeypatch
 
     monkeypatch.setattr(client, "find_ports", lambda: [])
     lang(locale)
-    code, out, err = _run(capsys, "state")
+    code, out, err = cli(capsys, "state")
     assert code == 2 and out == "" and err == want, err
 
 
@@ -262,7 +226,7 @@ def test_several_clocks_in_russian(lang, capsys, monkeypatch):
     monkeypatch.setattr(client, "find_ports", lambda: [client.Port("/dev/ttyACM0", "Pico", None),
                                                        client.Port("/dev/ttyACM1", "Pico", None)])
     lang("ru_RU.UTF-8")
-    code, out, err = _run(capsys, "info")
+    code, out, err = cli(capsys, "info")
     assert code == 2 and err == "sagat: найдено несколько часов: /dev/ttyACM0, /dev/ttyACM1 (укажите --port)\n", err
 
 
@@ -308,45 +272,45 @@ def sim_port(tmp_path_factory):
 
 def test_the_clocks_refusal_in_the_language_with_its_own_reason(sim_port, lang, capsys):
     lang("C")
-    code, out, err = _run(capsys, "toss", "left", "--port", sim_port)
+    code, out, err = cli(capsys, "toss", "left", "--port", sim_port)
     assert code == 2 and err.startswith("sagat: clock refused "), err
     reason = err.split(": ", 3)[-1]  # the clock's code and words, after "sagat: clock refused CMD: "
     lang("kk_KZ.UTF-8")
-    code, out, err = _run(capsys, "toss", "left", "--port", sim_port)
+    code, out, err = cli(capsys, "toss", "left", "--port", sim_port)
     assert code == 2 and err.startswith("sagat: сағат "), err
     assert "сұрауынан бас тартты: " in err and err.endswith(reason), (err, reason)
 
 
 def test_a_matchs_state_in_russian_and_its_json_in_none(sim_port, lang, capsys):
     lang("C")
-    code, out, err = _run(capsys, "new", "--mode", "kokboru", "--port", sim_port)
+    code, out, err = cli(capsys, "new", "--mode", "kokboru", "--port", sim_port)
     assert code == 0, err
     lang("ru_RU.UTF-8")
-    code, out, err = _run(capsys, "state", "--port", sim_port)
+    code, out, err = cli(capsys, "state", "--port", sim_port)
     assert code == 0 and out == "кок-бору 1-й тайм 4:00  |  слева 0 - справа 0  |  подготовка\n", out
     lang("C")
-    code, out, _ = _run(capsys, "state", "--port", sim_port)
+    code, out, _ = cli(capsys, "state", "--port", sim_port)
     assert out == "kokboru 1st half 4:00  |  left 0 - right 0  |  setup\n", out
     states = {}
     for locale in LOCALES:
         lang(locale)
-        st = json.loads(_run(capsys, "state", "--json", "--port", sim_port)[1])
+        st = json.loads(cli(capsys, "state", "--json", "--port", sim_port)[1])
         for k in ("id", "ticks"):
             st.pop(k, None)
         states[locale] = json.dumps(st, sort_keys=True)
     assert len(set(states.values())) == 1, states
     lang("C")
-    assert _run(capsys, "new", "420", "--port", sim_port)[0] == 0  # (a game again, for whatever comes next)
+    assert cli(capsys, "new", "420", "--port", sim_port)[0] == 0  # (a game again, for whatever comes next)
 
 
 # ------------------------------------------------------------------ tc, settings, sim, deploy
 
 
 def test_tc_explains_in_kazakh_as_an_arbiter_runs_it():
-    run = _sagat("kk_KZ.UTF-8", "tc", "300+2")
+    run = sagat_in("kk_KZ.UTF-8", "tc", "300+2")
     assert run.returncode == 0 and run.stderr == "", run.stderr
     assert run.stdout == "300+2\nекі жақ та:\n  1-кезең: ойынның қалған бөлігіне 5:00, Фишер 2 с\n", run.stdout
-    english = _sagat("C", "tc", "300+2").stdout
+    english = sagat_in("C", "tc", "300+2").stdout
     assert english == "300+2\nboth sides:\n  stage 1: 5:00 for the rest of the game, Fischer 2 s\n", english
 
 
@@ -359,7 +323,7 @@ def test_tc_explains_in_kazakh_as_an_arbiter_runs_it():
 ])
 def test_tc_in_each_language(control, locale, words, lang, capsys):
     lang(locale)
-    code, out, err = _run(capsys, "tc", control)
+    code, out, err = cli(capsys, "tc", control)
     assert code == 0, err
     for w in words:
         assert w in out, (w, out)
@@ -371,7 +335,7 @@ def test_tc_and_presets_json_is_the_same_in_every_language(lang, capsys):
         outs = set()
         for locale in LOCALES:
             lang(locale)
-            code, out, _ = _run(capsys, *argv)
+            code, out, _ = cli(capsys, *argv)
             assert code == 0
             outs.add(out)
         assert len(outs) == 1, argv
@@ -379,7 +343,7 @@ def test_tc_and_presets_json_is_the_same_in_every_language(lang, capsys):
 
 def test_an_unknown_preset_in_russian(lang, capsys):
     lang("ru_RU.UTF-8")
-    code, out, err = _run(capsys, "tc", "tk-blits")
+    code, out, err = cli(capsys, "tc", "tk-blits")
     assert code == 2 and err == "sagat: неизвестный пресет 'tk-blits': может быть, tk-blitz? sagat presets покажет " \
                                 "список\n", err
 
@@ -397,7 +361,7 @@ def test_an_unknown_preset_in_russian(lang, capsys):
 ])
 def test_settings_and_sim_errors_in_the_language(argv, locale, want, lang, capsys):
     lang(locale)
-    code, out, err = _run(capsys, *argv)
+    code, out, err = cli(capsys, *argv)
     assert code == 2 and out == "" and err == want, err
 
 
@@ -405,11 +369,11 @@ def test_a_bad_sim_script_is_one_line_in_russian(lang, capsys, tmp_path):
     script = tmp_path / "bad.jsonl"
     script.write_text('{"at": 0, "do": "new", "tc": "420"}\n{"at": 10, "do": "fly"}\n')
     lang("ru_RU.UTF-8")
-    code, out, err = _run(capsys, "sim", "--script", str(script), "--virtual")
+    code, out, err = cli(capsys, "sim", "--script", str(script), "--virtual")
     assert code == 2 and err.startswith('sagat: bad.jsonl, строка 2: неизвестное "do" \'fly\' (одно из: press, '), err
     script.write_text('{"at": 5, "do": "new", "tc": "420"}\n{"at": 1, "do": "start"}\n')
     lang("ky_KG.UTF-8")
-    code, out, err = _run(capsys, "sim", "--script", str(script), "--virtual")
+    code, out, err = cli(capsys, "sim", "--script", str(script), "--virtual")
     assert code == 2 and err == ('sagat: bad.jsonl, 2-сап: "at" 1 мурунку саптын 5 маанисинен эрте: саптар убакыт '
                                  'тартибинде болушу керек\n'), err
 
@@ -432,6 +396,6 @@ def test_deploys_errors_in_the_language(lang):
 
 def test_deploy_to_no_port_in_kazakh(lang, capsys):
     lang("kk_KZ.UTF-8")
-    code, out, err = _run(capsys, "deploy", "--port", "/dev/nonexistent", "--timeout", "1", "--boot-timeout", "1")
+    code, out, err = cli(capsys, "deploy", "--port", "/dev/nonexistent", "--timeout", "1", "--boot-timeout", "1")
     assert code == 2 and out == "" and len(err.splitlines()) == 1, err
     assert err.startswith("sagat: /dev/nonexistent ") and "cannot" not in err, err
