@@ -41,8 +41,10 @@ from sagat.sim import firmware_dir, micropython  # noqa: E402
 BUDGET_KB = 64
 
 
-def scripts(work: str) -> tuple[str, str]:
+def scripts(work: str, lang: str | None = None) -> tuple[str, str]:
     game = [{"at": 0, "do": "new", "tc": "5400+30", "line": 1}, {"at": 0, "do": "start", "line": 2}]
+    if lang is not None:  # the faces in that language from the start (the settings file keeps it for the boot after)
+        game.insert(0, {"at": 0, "do": "settings", "lang": lang, "line": 0})
     t = 0
     for i in range(600):
         t += 20000 + (i * 7919) % 20000
@@ -56,10 +58,12 @@ def scripts(work: str) -> tuple[str, str]:
     return first, second
 
 
-def run(exe: str, fw: str, work: str, heap: str, rom: str | None = None) -> tuple[bool, list[dict]]:
+def run(exe: str, fw: str, work: str, heap: str, rom: str | None = None,
+        lang: str | None = None) -> tuple[bool, list[dict]]:
     """Both boots in `heap`; (completed, [phases of each boot]). `rom`: a ROMFS image to import
-    the firmware from, or "--frozen" for the firmware frozen into `exe` (frozen_unix.py)."""
-    first, second = scripts(work)
+    the firmware from, or "--frozen" for the firmware frozen into `exe` (frozen_unix.py); `lang`:
+    the faces' language set first (the `lang` setting), else English."""
+    first, second = scripts(work, lang)
     flash = os.path.join(work, "flash.img")
     if os.path.exists(flash):
         os.unlink(flash)

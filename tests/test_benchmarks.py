@@ -133,6 +133,24 @@ def test_frozen_64k_budget_holds_in_other_heap_layouts(tmp_path):
     assert not failed, failed
 
 
+def test_the_64k_budget_holds_with_the_faces_in_kazakh(tmp_path):
+    # A language's words are a table of constants (faces/words_kk.py), frozen into flash: the faces in Kazakh
+    # (the settings' `lang`, set before the game and kept for the boot after the power cut) need no more heap
+    # than in English, measured on the same probe.
+    memory_bench, frozen_unix = _memory_bench()
+    exe = frozen_port(frozen_unix)
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    (probe / "memory_probe.py").write_bytes(open(os.path.join(ROOT, "benchmarks", "memory_probe.py"), "rb").read())
+    ok, kk = memory_bench.run(exe, str(probe), str(tmp_path), FROZEN_HEAP, "--frozen", lang="kk")
+    assert ok, kk
+    assert [b["records"] for b in kk] == [610, 614]  # the game's, and the settings' record
+    ok, en = memory_bench.run(exe, str(probe), str(tmp_path), FROZEN_HEAP, "--frozen")
+    assert ok, en
+    for b_kk, b_en in zip(kk, en, strict=True):
+        assert b_kk["live_max"] <= b_en["live_max"] + 128, (kk, en)  # (the settings' record's bytes in flight)
+
+
 def test_whole_firmware_with_faces_and_log_pull_in_a_bounded_heap(tmp_path):
     memory_bench, _ = _memory_bench()
     import shutil
