@@ -36,8 +36,9 @@ for _m in [m for m in sys.modules if m == "sagat" or m.startswith("sagat.")]:
     del sys.modules[_m]
 
 collect_ignore_glob = ["firmware/*/test_*_mp.py", "mprun.py"]
-# the kits' fixtures, for every test that names one: the `lang` of the host's language tests (langkit.py)
-pytest_plugins = ["langkit"]
+# the kits' fixtures, for every test that names one: the `lang` of the host's language tests (langkit.py), a
+# simulator on a fresh flash (simkit.py's `sim`)
+pytest_plugins = ["langkit", "simkit"]
 
 # The firmware calls gc.collect() before it needs a buffer in one piece of the MicroPython heap.
 # Under CPython that means nothing for memory, and a full collection of a test process (pytest's

@@ -124,3 +124,27 @@ def test_every_reason_the_menu_wraps_fits_its_four_lines_in_every_language():
             items = F.menu_oled("NO", None, 1, "MENU", word)
             shown = [it[3] for it in items if it[0] == "text" and it[1] == 0 and it[2] > 0]  # (not the centred item)
             assert " ".join(shown).split() == word.split(), (key, word, shown)
+
+
+def test_a_board_without_its_language_table_boots_in_english(monkeypatch):
+    # a deploy that left a table out (an older one, a copy cut short): the settings say kk, the import fails;
+    # the clock boots and speaks English, never a traceback at the boot
+    from menukit import Board, rmtree
+
+    import sagatfw
+    from sagatfw.app.main import App
+    from sagatfw.faces.game import oled
+
+    board = Board()
+    try:
+        with open(board.root + "settings.json", "w") as f:
+            f.write('{"lang": "kk", "presets": []}')
+        monkeypatch.setitem(sys.modules, "sagatfw.faces.words_kk", None)  # CPython: its import raises ImportError
+        app = App(board)
+        app.boot(0)
+        assert app.store.values["lang"] == "kk"  # the setting stands (the table may come with the next deploy)
+        assert sagatfw.T("PAUSE") == "PAUSE"
+        assert [it[3] for it in oled(app.clock, 0) if it[0] == "text"][-1] == "> READY <"
+    finally:
+        sagatfw.use("en")
+        rmtree(board.root[:-1])

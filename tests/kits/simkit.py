@@ -8,6 +8,7 @@ import sys
 import time
 
 import littlefs
+import pytest
 
 KEY = b"arbiter-secret"
 
@@ -75,3 +76,24 @@ def cli(capsys, *argv):
     out, err = capsys.readouterr()
     assert "Traceback" not in err and "internal error" not in err, err
     return code, out, err
+
+
+@pytest.fixture
+def sim(tmp_path):
+    """A simulator on a fresh flash image, no script: its `port` for the host's commands (tests/conftest.py
+    loads this kit's fixtures; a module with a `sim` of its own keeps it)."""
+    s = Sim(tmp_path, [])
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.fixture(scope="module")
+def sim_port(tmp_path_factory):
+    """The port of one simulator that a module's tests share (a fresh flash, no script)."""
+    s = Sim(tmp_path_factory.mktemp("sim"), [])
+    try:
+        yield s.port
+    finally:
+        s.stop()

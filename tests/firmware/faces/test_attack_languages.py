@@ -583,27 +583,24 @@ def _menu_views():
     return out
 
 
-def _wrapped(text):
-    """The reason word-wrapped as menu_oled promises: lines of at most 21, a word split only when longer."""
-    lines = []
-    line = ""
-    for word in text.split():
-        while len(word) > COLS:
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(word[:COLS])
-            word = word[COLS:]
-        if not line:
-            line = word
-        elif len(line) + 1 + len(word) <= COLS:
-            line += " " + word
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines
+def _wrap_broken(text, lines):
+    """Why `lines` are not `text` word-wrapped as menu_oled promises, or None: every line at most 21 characters,
+    the words in order and whole (one longer than a line alone, in pieces), no line that could have taken the
+    next line's first word. Checked on its properties, not by wrapping again."""
+    if not lines or len(lines) > 4:
+        return "%d lines" % len(lines)
+    if any(len(line) > COLS or not line.strip() for line in lines):
+        return "a line too long or empty"
+    if "".join(" ".join(lines).split()) != "".join(text.split()):
+        return "not the words of the reason"
+    words = text.split()
+    if any(len(w) <= COLS and w not in " ".join(lines).split() for w in words):
+        return "a word split"
+    for i in range(1, len(lines)):
+        first = lines[i].split()[0]
+        if len(lines[i - 1]) + 1 + len(first) <= COLS and len(lines[i - 1]) < COLS:
+            return "line %d could have taken %r" % (i, first)
+    return None
 
 
 def test_every_menu_face_fits_in_every_language():
@@ -615,9 +612,9 @@ def test_every_menu_face_fits_in_every_language():
                     _fits(faces[side], code, (where, side, blink), bad)
             if detail and len(detail) > COLS:
                 shown = [it[3] for it in faces[0] if it[0] == "text" and it[2] >= 12]
-                want = _wrapped(detail)
-                if len(want) > 4 or shown != want:
-                    bad.append((code, where, "reason", detail, shown))
+                why = _wrap_broken(detail, shown)
+                if why:
+                    bad.append((code, where, "reason", why, detail, shown))
                 if _at_y([it for it in faces[0] if it[0] == "text"], 0) != [left]:
                     bad.append((code, where, "label beside a reason", left))
             if field is not None and field[1] > len(right):

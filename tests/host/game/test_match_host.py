@@ -6,7 +6,6 @@ import json
 import time
 
 import pytest
-from simkit import Sim
 
 from sagat.cli import main
 from sagatfw.link import wire as W
@@ -39,15 +38,6 @@ def _refused(capsys, port, *argv, key=True, code="refused"):
 
 def _state(capsys, port):
     return json.loads(_ok(capsys, port, "state", "--json", key=False))
-
-
-@pytest.fixture
-def sim(tmp_path):
-    s = Sim(tmp_path, [])
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def test_a_whole_kokboru_bout_from_the_pc_with_the_key(sim, tmp_path, capsys):

@@ -5,7 +5,7 @@ against `sagat sim --serial --headless` on a real pseudo-terminal: each signed, 
 import json
 
 import pytest
-from simkit import Sim, cli
+from simkit import cli
 
 from sagat.cli import main
 
@@ -27,15 +27,6 @@ def _one_line_error(capsys, port, *argv, key=True):
 
 def _state(capsys, port):
     return json.loads(_ok(capsys, port, "state", "--json", key=False))
-
-
-@pytest.fixture
-def sim(tmp_path):
-    s = Sim(tmp_path, [])
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def test_kb_3_restart_and_the_period_clock_from_the_pc(sim, tmp_path, capsys):

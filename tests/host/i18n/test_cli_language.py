@@ -140,17 +140,6 @@ def test_logs_show_and_verify_for_a_person_in_russian(image, lang, capsys):
     assert code == 0 and "the chain links every record" in out, out
 
 
-@pytest.fixture(scope="module")
-def sim_port(tmp_path_factory):
-    from simkit import Sim
-
-    s = Sim(tmp_path_factory.mktemp("sim"), [])
-    try:
-        yield s.port
-    finally:
-        s.stop()
-
-
 def test_a_clock_in_each_language_and_its_json_in_none(sim_port, lang, capsys):
     """new, state, info against the simulator: a person's words in the language, --json the same."""
     lang("ru_RU.UTF-8")

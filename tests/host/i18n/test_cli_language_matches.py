@@ -259,17 +259,6 @@ def test_a_link_error_is_english_for_the_hall_and_the_users_language_for_the_com
     assert str(plain) == plain.text() == "the clock is not connected"
 
 
-@pytest.fixture(scope="module")
-def sim_port(tmp_path_factory):
-    from simkit import Sim
-
-    s = Sim(tmp_path_factory.mktemp("sim"), [])
-    try:
-        yield s.port
-    finally:
-        s.stop()
-
-
 def test_the_clocks_refusal_in_the_language_with_its_own_reason(sim_port, lang, capsys):
     lang("C")
     code, out, err = cli(capsys, "toss", "left", "--port", sim_port)

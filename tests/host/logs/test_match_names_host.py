@@ -8,9 +8,8 @@ import csv
 import io
 import json
 
-import pytest
 from matchlogkit import copy, play, seal, verify, write
-from simkit import Sim, cli
+from simkit import cli
 
 from sagat import logs
 from sagatfw.log import names as N
@@ -79,15 +78,6 @@ def test_attack_a_names_record_that_is_not_text_shows_as_unreadable(tmp_path, ca
     assert [e["names"] for e in log.events if e["type"] == "names"] == [None]
     code, out, err = cli(capsys, "logs", "show", "--records", path)
     assert code == 0 and "names unreadable" in out, out + err
-
-
-@pytest.fixture
-def sim(tmp_path):
-    s = Sim(tmp_path, [])
-    try:
-        yield s
-    finally:
-        s.stop()
 
 
 def test_sagat_new_names_the_riders_and_state_gives_them(sim, capsys):
