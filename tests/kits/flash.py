@@ -28,6 +28,19 @@ class Flash:
         self.read_only = False
         self.armed = False  # the cut counts operations from arm() on
 
+    @classmethod
+    def within(cls, buf, blocks, block_size=4096):
+        """An erased chip of `blocks` blocks in the front of `buf`, a buffer its test allocated once
+        (at import, while the heap is empty) and reuses for one chip at a time: a new chip of
+        megabytes each time would need a free run of the heap as long, and where the heap's small
+        objects fall, and so whether that run is there, depends on things as far off as the length
+        of the clone's path."""
+        view = memoryview(buf)[: blocks * block_size]
+        ff = b"\xff" * block_size
+        for i in range(blocks):
+            view[i * block_size : (i + 1) * block_size] = ff
+        return cls(block_size, blocks, image=view)
+
     def arm(self):
         """Start counting operations towards the cut (e.g. after formatting)."""
         self.ops = 0
