@@ -17,6 +17,9 @@ DIO = 3
 
 
 def _driver():
+    # the pin trace of this driver only: 256 drivers' traces in one list grew it, doubling, to a
+    # 512 KB run of the heap (a MemoryError with the heap fragmented otherwise than here)
+    FM.TRACE.clear()
     chip = FM.TM1637Chip(CLK, DIO)
     tm = TM1637(FM.Pin(CLK), FM.Pin(DIO))
     return chip, tm
