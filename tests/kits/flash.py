@@ -29,13 +29,16 @@ class Flash:
         self.armed = False  # the cut counts operations from arm() on
 
     @classmethod
-    def within(cls, buf, blocks, block_size=4096):
-        """An erased chip of `blocks` blocks in the front of `buf`, a buffer its test allocated once
-        (at import, while the heap is empty) and reuses for one chip at a time: a new chip of
-        megabytes each time would need a free run of the heap as long, and where the heap's small
-        objects fall, and so whether that run is there, depends on things as far off as the length
-        of the clone's path."""
+    def within(cls, buf, blocks, image=None, block_size=4096):
+        """A chip of `blocks` blocks in the front of `buf`, erased or holding a copy of `image`: `buf`
+        is a buffer its test allocated once (at import, while the heap is empty) and reuses for one
+        chip at a time. A new chip of a megabyte or more each time needs a free run of the heap as
+        long, and where the heap's small objects fall, and so whether that run is there, depends on
+        things as far off as the length of the clone's path."""
         view = memoryview(buf)[: blocks * block_size]
+        if image is not None:
+            view[:] = image
+            return cls(block_size, blocks, image=view)
         ff = b"\xff" * block_size
         for i in range(blocks):
             view[i * block_size : (i + 1) * block_size] = ff
