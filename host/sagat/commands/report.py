@@ -32,7 +32,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         moves = pgn.read_moves(args.moves) if args.moves else None
         figures = report.build(args.sources, args.out, keys, pairs, event, moves, source, info.get("clocks"),
                                args.lang or L.from_env())
-    except (report.ReportError, P.PairingsError, pgn.PgnError) as e:
+    except (report.ReportError, report.RoundFileError, P.PairingsError, pgn.PgnError) as e:
         raise UserError(str(e)) from None
     # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)
     text = f"{figures['games']} game(s): {figures['verified']} verified"

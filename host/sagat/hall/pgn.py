@@ -14,7 +14,7 @@ import re
 from sagatfw.core import tcparse
 from sagatfw.core import timecontrol as TC
 
-from .report import turns
+from .timeuse import turns
 
 
 class PgnError(Exception):
@@ -81,12 +81,12 @@ def _side_tc(tc, side: str) -> str | None:
 def clock_comments(events: list[dict]) -> list[tuple[str, int, int, int]]:
     """Every completed move (a press after the start) in play order: (side, full-move number (White's
     n and Black's reply share n), the mover's face after it in ms (after any increment or stage time,
-    as the press record has it), ms used (report.turns': its pauses excluded, TK-C15))."""
+    as the press record has it), ms used (timeuse.turns': its pauses excluded, TK-C15))."""
     per_side = turns(events)
     taken = {"left": 0, "right": 0}
     out = []
     started = False
-    for e in events:  # the presses report.turns counts, in the order they were made
+    for e in events:  # the presses timeuse.turns counts, in the order they were made
         if e["type"] == "game_start":
             started = True
         elif e["type"] == "press" and started and e.get("side") in taken:

@@ -23,8 +23,11 @@ from urllib.parse import quote
 from sagatfw.log import records as R
 
 from .. import client, logs
-from . import MAX_ROUND, is_date
 from . import lang as L
+from .roundfile import ROUND_FILE, TRF_COPY, RoundFileError, round_info  # noqa: F401 (the hall's, the command's)
+from .timeuse import clock_text as _clock
+from .timeuse import plot, turns  # noqa: F401 (pgn's, the tests')
+from .timeuse import side_name as _side
 
 CSS = """body{font:16px/1.4 system-ui,"DejaVu Sans",sans-serif;margin:2rem;max-width:70rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.2rem .5rem;text-align:left}
@@ -80,163 +83,6 @@ def _board_cell(label: str) -> str:
     if not m:
         return _e(label)
     return m.group(1) + (f" <small>{_e(m.group(2))}</small>" if m.group(2) else "")
-
-
-def turns(events: list[dict]) -> dict[str, list[tuple[int, int, int]]]:
-    """Each side's moves: (move number, ms used on the clock for it, ms left after it). The time
-    used is the turn's game time less its pauses (TK-C15, TK-C18: a paused clock uses none)."""
-    out: dict[str, list] = {"left": [], "right": []}
-    start = None
-    paused = 0
-    stop_at = None
-    for e in events:
-        kind = e["type"]
-        if kind == "game_start":
-            start, paused, stop_at = e["t"], 0, None
-        elif kind in ("pause", "adjourn") and start is not None:
-            stop_at = e["t"]
-        elif kind in ("resume", "resume_adjourned") and stop_at is not None:
-            paused += e["t"] - stop_at
-            stop_at = None
-        elif kind == "press" and start is not None and e.get("side") in out:
-            s = e["side"]
-            out[s].append((len(out[s]) + 1, e["t"] - start - paused, e.get(f"{s}_ms") or 0))
-            start, paused = e["t"], 0
-    return out
-
-
-FLAG_COLOUR = "#b3131b"
-SIDE_COLOURS = {"left": "#1f6fb2", "right": "#c2541b"}
-
-
-def _flag_marks(events: list[dict]) -> list[tuple[dict, float]]:
-    """Each flag and where it fell on the plot's move axis: n + 0.5 when the side had made n moves (its
-    time ran out while it thought about move n + 1), its moves counted as turns() counts them (the
-    presses after the start), not its final count (a sudden-death side may play on at 0)."""
-    count = {"left": 0, "right": 0}
-    started = False
-    out = []
-    for e in events:
-        kind = e["type"]
-        if kind == "game_start":
-            started = True
-        elif kind == "press" and started and e.get("side") in count:
-            count[e["side"]] += 1
-        elif kind == "flag" and e.get("side") in count:
-            out.append((e, count[e["side"]] + 0.5))
-    return out
-
-
-def _side(side, lang: str) -> str:
-    """left, right in lang (anything else as it is)."""
-    return L.words(lang)(f"side_{side}") if side in ("left", "right") else str(side)
-
-
-def _clock(ms: int, lang: str) -> str:
-    """A clock time (M:SS.mmm) with lang's decimal sign."""
-    return L.decimal_comma(logs.clock_text(ms), lang)
-
-
-def _no_move_figure(events: list[dict], title: str, lang: str = "en"):
-    """A game without a completed move (a forfeit before the start, TK-R4, or a flag before the first
-    press): what happened, in words, instead of two empty axes."""
-    from matplotlib.figure import Figure
-
-    w = L.words(lang)
-    lines = [w("plot_no_move")]
-    for e in events:
-        if e["type"] == "flag":
-            lines.append(w("plot_flag_fell", side=_side(e.get("side"), lang), order=e.get("order"),
-                           t=_clock(e["t"], lang)))
-    results = [e for e in events if e["type"] == "result"]
-    if results:
-        r = results[-1]
-        lines.append(w("plot_result_at", result=r.get("result") or r.get("winner"), t=_clock(r["t"], lang)))
-    else:
-        lines.append(w("plot_no_result"))
-    fig = Figure(figsize=(9, 2.6))
-    ax = fig.add_subplot()
-    ax.set_axis_off()
-    ax.set_title(title, parse_math=False)  # a folder's name: plain text, never mathtext
-    ax.text(0.5, 0.45, "\n".join(lines), ha="center", va="center", transform=ax.transAxes, fontsize=12,
-            linespacing=1.6, parse_math=False)
-    return fig
-
-
-def _figure(events: list[dict], title: str, lang: str = "en"):
-    """The time-use figure of a game (a matplotlib Figure, not shown nor saved): time left after each
-    move above, time used per move below, each flag a dashed line where it fell, labelled at its own
-    height, and its point at 0 marked above the axis' lower bound."""
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
-
-    moves = turns(events)
-    w = L.words(lang)
-    if not moves["left"] and not moves["right"]:
-        return _no_move_figure(events, title, lang)
-    fig = Figure(figsize=(9, 6))
-    top, bottom = fig.subplots(2, 1, sharex=True)
-    peak = 0.0
-    for side in ("left", "right"):
-        m = moves[side]
-        xs = [n for n, _u, _r in m]
-        left_min = [r / 60000 for _n, _u, r in m]
-        peak = max([peak, *left_min])
-        top.plot(xs, left_min, marker="o", ms=3, label=_side(side, lang), color=SIDE_COLOURS[side])
-        off = -0.2 if side == "left" else 0.2
-        bottom.bar([x + off for x in xs], [u / 1000 for _n, u, _r in m], width=0.4, label=_side(side, lang),
-                   color=SIDE_COLOURS[side])
-    flags = _flag_marks(events)
-    for i, (e, x) in enumerate(flags):
-        side = e["side"]
-        top.axvline(x, color=FLAG_COLOUR, ls="--", lw=1)
-        n = int(x)  # the side's moves before its flag
-        if n:  # its line goes on to 0 where the flag fell
-            top.plot([n, x], [moves[side][n - 1][2] / 60000, 0], ls=":", color=SIDE_COLOURS[side])
-        top.plot([x], [0], ls="none", marker="X", ms=9, color=FLAG_COLOUR, markeredgecolor=SIDE_COLOURS[side],
-                 zorder=5, label=w("plot_flag") if i == 0 else None)
-    top.set_ylabel(w("plot_left"))
-    bottom.set_ylabel(w("plot_used"))
-    bottom.set_xlabel(w("plot_move"))
-    if lang != "en":  # the axes' numbers with lang's decimal comma (2,5 min)
-        from matplotlib.ticker import FuncFormatter
-
-        for ax in (top, bottom):
-            ax.yaxis.set_major_formatter(FuncFormatter(
-                lambda v, _pos: L.decimal_comma(f"{v:.6g}", lang).replace("-", "\u2212")))
-    bottom.xaxis.set_major_locator(MaxNLocator(integer=True))  # moves: whole numbers (shared with the top)
-    top.set_title(title, parse_math=False)  # a folder's name: plain text, never mathtext (a `$` in it)
-    top.grid(alpha=0.3)
-    bottom.grid(alpha=0.3)
-    if flags:
-        # 0 above the lower bound (a flag's point is not on the frame), and a row at the top for each
-        # flag's label, so that no label sits on another nor on the lines
-        peak = peak or 1 / 60
-        rows = 0.1 * len(flags)
-        lo = -0.07 * peak
-        top.set_ylim(lo, lo + (peak - lo) / (1 - rows - 0.05))
-        x0, x1 = top.get_xlim()
-        for i, (e, x) in enumerate(flags):
-            right = x > (x0 + x1) / 2  # the label on the side of its line that has room
-            label = w("plot_flag_text", side=_side(e["side"], lang), order=e.get("order"), t=_clock(e["t"], lang))
-            top.text(x, 0.97 - 0.1 * i, f"{' ' if not right else ''}{label}{' ' if right else ''}",
-                     transform=top.get_xaxis_transform(),
-                     ha="right" if right else "left", va="top", color=FLAG_COLOUR, clip_on=True, parse_math=False)
-    top.legend(loc="best")
-    fig.tight_layout()
-    return fig
-
-
-def plot(events: list[dict], path: str, title: str, lang: str = "en") -> None:
-    """The game's time-use figure (_figure) saved as PNG at path (the game's page links it)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    fig = _figure(events, title, lang)
-    FigureCanvasAgg(fig)
-    fig.savefig(path, dpi=100)
 
 
 SEALED = "this clock's log is sealed with an arbiter key: give --key/--key-file to verify it"
@@ -384,56 +230,6 @@ STATUS_WORDS = {"verified": "verified", "unkeyed": "chain intact, authorship unp
                 "failed": "NOT verified", "nolog": "no log"}
 CSV_FIELDS = ("board", "left", "right", "result", "code", "log", "flags", "game", "clock", "kazans")
 
-
-def round_info(paths: list[str]) -> dict:
-    """What the hall wrote of its round beside the logs (round.json: the event, the round, the date,
-    the control, the pairings and each board's clock), from the first source folder that has it; {}
-    if none. ReportError naming the file and what in it is not what the hall writes."""
-    for p in paths:
-        path = os.path.join(p, ROUND_FILE)
-        if not os.path.isfile(path):
-            continue
-        try:
-            with open(path, encoding="utf-8") as fh:
-                info = json.load(fh)
-        except (OSError, ValueError) as e:
-            raise ReportError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-        if not isinstance(info, dict):
-            raise ReportError(f"{path} is not the hall's round file")
-
-        def bad(what: str, path: str = path):
-            return ReportError(f"{path}: {what}")
-
-        for k in ("event", "site", "tc"):
-            if info.get(k) is not None and (not isinstance(info[k], str) or len(info[k]) > 200):
-                raise bad(f"its {k} is not a text")
-        rnd = info.get("round")
-        if rnd is not None and (type(rnd) is not int or not 1 <= rnd <= MAX_ROUND):
-            raise bad(f"its round is not a round number 1..{MAX_ROUND}")
-        if info.get("date") is not None and not is_date(info["date"]):
-            raise bad("its date is not YYYY-MM-DD")
-        out = {"event": info.get("event"), "site": info.get("site"), "tc": info.get("tc"), "round": rnd,
-               "date": info.get("date"), "pairings": {}, "clocks": {},
-               "trf": os.path.join(p, TRF_COPY) if info.get("trf") == TRF_COPY else None}
-        for key, want in (("pairings", "board: [left, right]"), ("clocks", "board: the clock's uid")):
-            table = info.get(key) or {}
-            if not isinstance(table, dict):
-                raise bad(f"its {key} are not {want}")
-            for k, v in table.items():
-                if not (isinstance(k, str) and re.fullmatch(r"[1-9][0-9]{0,2}", k)):
-                    raise bad(f"{key}: {k!r} is not a board number 1..999")
-                if key == "pairings" and not (isinstance(v, list) and len(v) == 2 and all(
-                        isinstance(x, str) and x.strip() for x in v)):
-                    raise bad(f"pairings: board {k}'s are not [left, right], two names")
-                if key == "clocks" and not (isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,40}", v)):
-                    raise bad(f"clocks: board {k}'s is not a clock's uid")
-                out[key][int(k)] = tuple(v) if key == "pairings" else v
-        return out
-    return {}
-
-
-ROUND_FILE = "round.json"  # written by the hall into its --out (core.Hall.save_round)
-TRF_COPY = "pairings.trf"  # beside it: the pairing program's TRF the hall's pairings came from
 
 
 def _cell(text: str) -> str:
