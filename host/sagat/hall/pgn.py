@@ -192,6 +192,9 @@ def game(events: list[dict], tags: dict[str, str], moves: str | None = None) -> 
         out.append(("SagatTimeControl", wtc))  # a delay, Bronstein, byo-yomi: no PGN form
     if termination:
         out.append(("Termination", termination))
+    kazans = _kazans(events, white)
+    if kazans:
+        out.append(("Kazans", kazans[0]))  # White's-Black's, as the Result (TK-R7)
     if utc:
         out += [("UTCDate", ".".join(utc.groups()[:3])), ("UTCTime", utc.group(4))]
     written = {k for k, _v in out} | {"Left", "Right"}
@@ -200,9 +203,12 @@ def game(events: list[dict], tags: dict[str, str], moves: str | None = None) -> 
     out += [(k, v) for k, v in sheet_tags.items() if k not in written]  # the sheet's own: Variant, ...
 
     clock = clock_comments(events)
-    body = _movetext(clock, white, tokens) if moves is not None else _numbers(clock, white)
+    flags = _flags(events, white)
+    body = _movetext(clock, white, tokens, flags) if moves is not None else _numbers(clock, white, flags)
+    placed = len(clock)  # the moves that carry their clock comment (and a flag's)
     if moves is not None:
         have = main_moves(tokens)
+        placed = min(have, placed)
         if have > len(clock):
             body.append(f"{{the scoresheet has {have} moves, the clock counted {len(clock)}: the scoresheet's "
                         f"last {have - len(clock)} have no clock time}}")
@@ -211,27 +217,85 @@ def game(events: list[dict], tags: dict[str, str], moves: str | None = None) -> 
                         f"last {len(clock) - have} are on no move here}}")
         if sheet_result not in ("", "*", result):
             body.append(f"{{the scoresheet's result: {sheet_result}}}")
-    for e in sorted((e for e in events if e["type"] == "flag"), key=lambda e: e.get("order") or 99):
-        who = "White" if e.get("side") == white else "Black"
-        nth = {1: ", first", 2: ", second"}.get(e.get("order") or 0, "")
-        body.append(f"{{flag: {who} ({e.get('side')}) at game time {_hms(e['t'])}{nth}}}")
+    body += [c for i in sorted(flags) if i >= placed for c in flags[i]]  # a flag on no move written here
     if why:
         body.append("{" + why + "}")
+    if kazans:
+        body.append("{" + kazans[1] + "}")
     body.append(result)
     return "\n".join(_tag(k, v) for k, v in out) + "\n\n" + _wrap(body) + "\n"
 
 
-def _numbers(clock: list[tuple[str, int, int, int]], white: str) -> list[str]:
-    """The movetext without moves: each move's number (n. White's, n... Black's) and its clock comment."""
-    out = []
-    for side, n, clk, used in clock:
-        out += [f"{n}." if side == white else f"{n}...", _comment(clk, used)]
+def _who(side, white: str) -> str:
+    return f"{'White' if side == white else 'Black'} ({side})"
+
+
+def _flags(events: list[dict], white: str) -> dict[int, list[str]]:
+    """Each flag's comment by the move during which it fell (its index in clock_comments' order): the
+    flagged side's next press after it (the move it was thinking about); a flag whose move was never
+    pressed (the game ended on it) by the index after the last move."""
+    out: dict[int, list[str]] = {}
+    waiting: dict[str, list[dict]] = {"left": [], "right": []}
+    i = 0
+    started = False
+    for e in events:  # the presses clock_comments counts, in the order they were made
+        if e["type"] == "game_start":
+            started = True
+        elif e["type"] == "flag" and e.get("side") in waiting:
+            waiting[e["side"]].append(e)
+        elif e["type"] == "press" and started and e.get("side") in waiting:
+            out.setdefault(i, []).extend(_flag_comment(f, white) for f in waiting[e["side"]])
+            waiting[e["side"]] = []
+            i += 1
+    unpressed = sorted(waiting["left"] + waiting["right"], key=lambda e: e.get("order") or 99)
+    out.setdefault(i, []).extend(_flag_comment(f, white) for f in unpressed)
     return out
 
 
-def _movetext(clock: list[tuple[str, int, int, int]], white: str, tokens: list[tuple[str, str]]) -> list[str]:
+def _flag_comment(e: dict, white: str) -> str:
+    nth = {1: ", first", 2: ", second"}.get(e.get("order") or 0, "")
+    return f"{{flag: {_who(e['side'], white)} at game time {_hms(e['t'])}{nth}}}"
+
+
+def _kazans(events: list[dict], white: str) -> tuple[str, str] | None:
+    """(the Kazans tag, White's-Black's, and the final comment) of a result entered with the final kazans
+    (TK-R7), as the firmware's log reader decodes them from the result's record (log/read.kazans_of:
+    the event's [left's, right's]); None without them. The comment says why a side whose flag fell
+    first did not lose (TK-R7: 82 or more win; 81: neither a win nor a loss, TK-C12)."""
+    res = [e for e in events if e["type"] == "result" and e.get("result")]
+    k = res[-1].get("kazans") if res else None
+    if not (isinstance(k, list) and len(k) == 2):
+        return None
+    black = OTHER[white]
+    mine = {"left": k[0], "right": k[1]}
+    text = f"final kazans: {_who(white, white)} {mine[white]}, {_who(black, white)} {mine[black]}"
+    flags = sorted((e for e in events if e["type"] == "flag" and e.get("side") in mine),
+                   key=lambda e: e.get("order") or 99)
+    winner = WINNER.get(res[-1]["result"], (None, False))[0]
+    if flags and winner != OTHER[flags[0]["side"]]:  # the result departs from the first flag
+        f = flags[0]["side"]
+        who = "White" if f == white else "Black"
+        text += (f"; {who}'s flag fell first, and a player whose time has run out with 82 or more kumalaks wins "
+                 "(TK-R7)" if winner == f else
+                 f"; {who}'s flag fell first with {mine[f]} kumalaks: neither a win (TK-R7) nor a loss (TK-C12), "
+                 "the arbiter's result")
+    return f"{mine[white]}-{mine[black]}", text
+
+
+def _numbers(clock: list[tuple[str, int, int, int]], white: str, flags: dict[int, list[str]]) -> list[str]:
+    """The movetext without moves: each move's number (n. White's, n... Black's), its clock comment, and
+    the comment of a flag that fell during it."""
+    out = []
+    for i, (side, n, clk, used) in enumerate(clock):
+        out += [f"{n}." if side == white else f"{n}...", _comment(clk, used), *flags.get(i, ())]
+    return out
+
+
+def _movetext(clock: list[tuple[str, int, int, int]], white: str, tokens: list[tuple[str, str]],
+              flags: dict[int, list[str]]) -> list[str]:
     """The scoresheet's movetext, the main line renumbered (n. before White's move, n... before Black's
-    after anything else) and the i-th clock comment after its i-th move (and the move's NAGs)."""
+    after anything else) and the i-th clock comment after its i-th move (and the move's NAGs), then the
+    comment of a flag that fell during it."""
     out: list[str] = []
     depth = 0
     i = 0
@@ -239,7 +303,7 @@ def _movetext(clock: list[tuple[str, int, int, int]], white: str, tokens: list[t
     last_white = False
     for kind, text in tokens:
         if pending and not (kind == "nag" and depth == 0):
-            out.append(pending)
+            out += pending
             pending = None
             last_white = False
         if depth == 0 and kind == "number":
@@ -257,12 +321,12 @@ def _movetext(clock: list[tuple[str, int, int, int]], white: str, tokens: list[t
             out.append(text)
             if i < len(clock):
                 _side, _n, clk, used = clock[i]
-                pending = _comment(clk, used)
+                pending = [_comment(clk, used), *flags.get(i, ())]
             last_white = is_white
             i += 1
             continue
         out.append(text)
         last_white = last_white and kind == "nag" and depth == 0
     if pending:
-        out.append(pending)
+        out += pending
     return out
