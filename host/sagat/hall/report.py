@@ -25,8 +25,8 @@ from sagatfw.log import records as R
 from .. import client, logs
 from . import lang as L
 from .roundfile import ROUND_FILE, TRF_COPY, RoundFileError, round_info  # noqa: F401 (the hall's, the command's)
+from .timeuse import can_plot, plot, turns  # noqa: F401 (turns: the tests')
 from .timeuse import clock_text as _clock
-from .timeuse import plot, turns  # noqa: F401 (pgn's, the tests')
 from .timeuse import side_name as _side
 
 CSS = """body{font:16px/1.4 system-ui,"DejaVu Sans",sans-serif;margin:2rem;max-width:70rem;color:#111}
@@ -138,7 +138,7 @@ def _flags_text(flags: list[dict], lang: str = "en") -> str:
 
 
 def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tuple[str, list[str]],
-               head_note: str, keys: list[bytes], png: str, event: dict | None = None,
+               head_note: str, keys: list[bytes], png: str | None, event: dict | None = None,
                pgn_name: str | None = None, lang: str = "en") -> tuple[str, dict]:
     start = next((e for e in evs if e["type"] == "game_start"), None)
     setup = next((e for e in evs if e.get("tc")), start)
@@ -195,6 +195,8 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
             _side(e.get("side") or e.get("by") or "", lang), e.get("wall") or "",
             _details(e))) + "</tr>" for e in evs if e["type"] != "checkpoint")
     line = _event_line(event, lang)
+    plot_html = (f"<h2>{_e(w('time_use'))}</h2><img src=\"{_e(quote(os.path.basename(png)))}\" "
+                 f"alt=\"{_e(w('time_use_alt'))}\">\n") if png else ""  # (none without matplotlib)
     first_side = (setup or {}).get("first")
     first_text = f" &middot; {_e(w('first_player', side=_side(first_side, lang)))}" if first_side else ""
     heads = "".join(f"<th>{_e(h)}</th>" for h in (
@@ -207,8 +209,7 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
 <p>{who} &middot; {_e(w('tc', tc='' if tc is None else tc))}{first_text}{
     f' &middot; <a href="{_e(quote(pgn_name))}">{_e(w("pgn_link"))}</a>' if pgn_name else ''}</p>
 <div class="cert"><h2>{_e(w('certificate'))}</h2><table>{cert}</table></div>
-<h2>{_e(w('time_use'))}</h2><img src="{_e(quote(os.path.basename(png)))}" alt="{_e(w('time_use_alt'))}">
-<h2>{_e(w('events'))}</h2><table><tr>{heads}</tr>{table}</table></body></html>"""
+{plot_html}<h2>{_e(w('events'))}</h2><table><tr>{heads}</tr>{table}</table></body></html>"""
     summary = {"label": label, "game": game, "players": players,
                "result": (result[-1].get("result") or result[-1].get("winner")) if result else None,
                "kazans": result[-1].get("kazans") if result else None,
@@ -288,29 +289,10 @@ def _round_games(played: list[tuple[str, int]], board: int, clocks: dict) -> tup
     return max(played, key=lambda x: x[1]) if played else None
 
 
-def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | None = None,
-          event: dict | None = None, moves: str | None = None, source=None, clocks: dict | None = None,
-          lang: str = "en") -> dict:
-    """Write the round's index.html (the results table), round.csv, round.trf (with pairings), and a
-    page, a PNG and a PGN per game into out_dir; returns figures. `event`: name, round, date, site,
-    tc; `moves`: a scoresheet PGN's text (one game, or the round's games with their Board tags);
-    `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates;
-    `clocks`: each board's clock (its uid as in the folders' names), where the hall named one; `lang`:
-    the pages' language (kk, ru, ky, en: lang.py; round.csv, round.trf and the PGN stay as they are).
-
-    A paired board's players go on its round game alone: its clock's last game (_round_games); a
-    clock's earlier games (a pull takes its whole log) are listed without players, never as the
-    round's, and so are the games of a clock the hall did not name for the board."""
-    from . import pgn
-
-    L.check(lang)
-    w = L.words(lang)
-    pairings = pairings or {}
-    clocks = clocks or {}
-    event = dict(event or {})
-    os.makedirs(out_dir, exist_ok=True)
-    read = []  # (label, log, verdict, head note, the played games' numbers)
-    for label, folder in _sources(paths, bool(pairings)):
+def _read(paths: list[str], keys: list[bytes], paired: bool, w) -> list[tuple]:
+    """Each pulled clock's (label, log, verdict, head note, its played games' numbers)."""
+    read = []
+    for label, folder in _sources(paths, paired):
         try:
             with open(os.path.join(folder, "records.bin"), "rb") as fh:
                 data = fh.read()
@@ -338,26 +320,71 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             if any(e["type"] in ("game_start", "result") for e in evs) and not any(e["type"] == "match" for e in evs):
                 played.append(game)  # (a game set up but never played: none; matches: their own table)
         read.append((label, log, check(log, extra, keys), head_note, played))
-    by_board: dict[int, list[tuple[str, int]]] = {}
+    return read
+
+
+def _round_of(read: list[tuple], pairings: dict, clocks: dict) -> set[tuple[str, int]]:
+    """The round's games (label, game): each board's (a folder without a board number: its own) clock's
+    last game (_round_games). A paired board's logs of two clocks with none named: ReportError; an
+    unpaired board's: none of its games is the round's (its games carry no round nor its date)."""
+    by_board: dict = {}
     for label, _log, _v, _h, played in read:
-        if _board(label) in pairings:
-            by_board.setdefault(_board(label), []).extend((label, g) for g in played)
-    round_of = {b: _round_games(p, b, clocks) for b, p in by_board.items()}
+        board = _board(label)
+        by_board.setdefault(label if board is None else board, []).extend((label, g) for g in played)
+    out = set()
+    for b, played in by_board.items():
+        try:
+            found = _round_games(played, b, clocks)
+        except ReportError:
+            if b in pairings:
+                raise
+            found = None
+        if found:
+            out.add(found)
+    return out
+
+
+def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | None = None,
+          event: dict | None = None, moves: str | None = None, source=None, clocks: dict | None = None,
+          lang: str = "en") -> dict:
+    """Write the round's index.html (the results table), round.csv, round.trf (with pairings), and a
+    page, a PNG and a PGN per game into out_dir; returns figures. `event`: name, round, date, site,
+    tc; `moves`: a scoresheet PGN's text (one game, or the round's games with their Board tags);
+    `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates;
+    `clocks`: each board's clock (its uid as in the folders' names), where the hall named one; `lang`:
+    the pages' language (kk, ru, ky, en: lang.py; round.csv, round.trf and the PGN stay as they are).
+
+    A paired board's players go on its round game alone: its clock's last game (_round_games); a
+    clock's earlier games (a pull takes its whole log) are listed without players, never as the
+    round's, and so are the games of a clock the hall did not name for the board."""
+    from . import pgn
+
+    L.check(lang)
+    w = L.words(lang)
+    pairings = pairings or {}
+    clocks = clocks or {}
+    event = dict(event or {})
+    os.makedirs(out_dir, exist_ok=True)
+    read = _read(paths, keys, bool(pairings), w)
+    of_round = _round_of(read, pairings, clocks)
+    plots = can_plot()  # without matplotlib: everything but the plots
     rows = []
     for label, log, verdict, head_note, played in read:
         board = _board(label)
         for game in played:
             evs = log.shown(game=game)
-            mine = board is not None and round_of.get(board) == (label, game)
+            mine = (label, game) in of_round  # the round's game: the pairing's players, the round's date
             players = pairings.get(board) if mine else None
             name = f"{label}-game-{game}"
-            png = os.path.join(out_dir, name + ".png")
-            plot(evs, png, w("game_title", board=_board_title(label, lang), game=game), lang)
+            png = os.path.join(out_dir, name + ".png") if plots else None
+            if png:
+                plot(evs, png, w("game_title", board=_board_title(label, lang), game=game), lang)
             try:
                 sheet = pgn.pick(moves, board, str(event["round"]) if event.get("round") else None) \
                     if moves is not None and mine else None
+                # another game's date: the clock's own (UTC) when it was synced (pgn.game), else ????.??.??
                 tags = {"Event": event.get("name") or "?", "Site": event.get("site") or "?",
-                        "Date": (event.get("date") or "????.??.??").replace("-", ".") if mine else "????.??.??",
+                        "Date": event["date"].replace("-", ".") if mine and event.get("date") else None,
                         "Round": str(event.get("round") or "?") if mine else "?",
                         "Board": str(board) if board else "?",
                         "Left": players[0] if players else "?", "Right": players[1] if players else "?"}
@@ -426,7 +453,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             raise ReportError(f"round.trf: {e}") from None
         trf_path = os.path.join(out_dir, "round.trf")
         trf.save(trf_path, text)
-    return {"games": len(rows) - len(missing), "no_log": missing,
+    return {"games": len(rows) - len(missing), "no_log": missing, "plots": plots,
             **{k: sum(1 for r in rows if r["status"] == k) for k in ("verified", "unkeyed", "sealed", "failed")},
             "index": os.path.join(out_dir, "index.html"), "csv": os.path.join(out_dir, "round.csv"),
             "trf": trf_path, "pgn": [r["pgn"] for r in rows if r.get("pgn")]}

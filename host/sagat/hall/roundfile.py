@@ -20,9 +20,12 @@ class RoundFileError(Exception):
 
 def round_info(paths: list[str]) -> dict:
     """What the hall wrote of its round beside the logs (round.json: the event, the round, the date,
-    the control, the pairings and each board's clock), from the first source folder that has it; {}
-    if none. RoundFileError naming the file and what in it is not what the hall writes."""
-    for p in paths:
+    the control, the pairings and each board's clock), from the first source folder that has it, or
+    whose hall's folder has it (a board's folder given alone: the hall's is the folder it is in); {}
+    if none. RoundFileError naming the file and what in it is not what the hall writes. Its "trf" is
+    the path of the hall's copy of the pairing program's TRF when round.json names one (the file may
+    be gone since: the caller looks)."""
+    for p in [x for given in paths for x in (given, *_hall_of(given))]:
         path = os.path.join(p, ROUND_FILE)
         if not os.path.isfile(path):
             continue
@@ -63,3 +66,10 @@ def round_info(paths: list[str]) -> dict:
                 out[key][int(k)] = tuple(v) if key == "pairings" else v
         return out
     return {}
+
+
+def _hall_of(folder: str) -> list[str]:
+    """The folder a pulled log's folder is in (the hall's, where it pulls each board: board-03-<uid>)."""
+    if not os.path.isfile(os.path.join(folder, "records.bin")):
+        return []
+    return [os.path.dirname(os.path.abspath(folder))]

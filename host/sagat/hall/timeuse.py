@@ -9,6 +9,15 @@ from .. import logs
 from . import lang as L
 
 
+def can_plot() -> bool:
+    """Whether matplotlib is there to draw the plots (the report writes everything else without it)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def turns(events: list[dict]) -> dict[str, list[tuple[int, int, int]]]:
     """Each side's moves: (move number, ms used on the clock for it, ms left after it). The time
     used is the turn's game time less its pauses (TK-C15, TK-C18: a paused clock uses none)."""
