@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..cliutil import UserError, adder, arbiter_keys, check_round, out
-from ..i18n import LANGUAGES, _
+from ..i18n import LANGUAGES, _, ngettext
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -43,18 +43,22 @@ def cmd_report(args: argparse.Namespace) -> int:
     except (report.ReportError, report.RoundFileError, P.PairingsError, pgn.PgnError) as e:
         raise UserError(str(e)) from None
     # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)
-    text = f"{figures['games']} game(s): {figures['verified']} verified"
+    n = figures["games"]
+    text = ngettext("{n} game(s): {verified} verified", "{n} game(s): {verified} verified", n).format(
+        n=n, verified=figures["verified"])
     if figures["unkeyed"]:
-        text += f", {figures['unkeyed']} chain intact without a key (authorship unproven)"
+        text += _(", {n} chain intact without a key (authorship unproven)").format(n=figures["unkeyed"])
     if figures["sealed"]:  # a keyed clock's log without its key: not checked (neither broken nor unkeyed)
-        text += f", {figures['sealed']} sealed with an arbiter key, not checked (give --key-file or --key)"
+        text += _(", {n} sealed with an arbiter key, not checked (give --key-file or --key)").format(
+            n=figures["sealed"])
     if figures["failed"]:
-        text += f", {figures['failed']} NOT verified"
+        text += _(", {n} NOT verified").format(n=figures["failed"])
     if figures.get("no_log"):  # paired boards whose clocks left no played game
         n = len(figures["no_log"])
-        text += f"; {n} paired board{'s' if n > 1 else ''} with no log ({', '.join(map(str, figures['no_log']))})"
-    made = ", round.csv" + (", round.trf" if figures["trf"] else " (no round.trf: give --pairings)") + \
-        (f", {len(figures['pgn'])} PGN" if figures["pgn"] else "")
+        text += ngettext("; {n} paired board with no log ({boards})", "; {n} paired boards with no log ({boards})",
+                         n).format(n=n, boards=", ".join(map(str, figures["no_log"])))
+    made = ", round.csv" + (", round.trf" if figures["trf"] else _(" (no round.trf: give --pairings)")) + \
+        (_(", {n} PGN").format(n=len(figures["pgn"])) if figures["pgn"] else "")
     if not can_plot():  # (build wrote no plot then: figures' "plots")
         notes.append(_("no time-use plots: matplotlib is not installed (pip install 'sagat[report]'); the rest "
                        "is written"))
