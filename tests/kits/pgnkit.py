@@ -50,3 +50,24 @@ def clocks(comment):
     node = chess.pgn.Game()
     node.comment = comment
     return round(node.clock() * 1000), round(node.emt() * 1000)
+
+
+def sim_games(folder, script):
+    """The games the simulator plays from `script` (its lines) in virtual time, as the report reads their
+    log: [events of each game that started or has a result], and the log's records (records.bin's bytes)."""
+    import json
+    import os
+
+    from sagat import logs
+    from sagat.cli import main
+
+    path = os.path.join(str(folder), "game.jsonl")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("".join(json.dumps(x) + "\n" for x in script))
+    flash = os.path.join(str(folder), "flash.img")
+    assert main(["sim", "--script", path, "--virtual", "--flash", flash]) == 0
+    data = b"".join(d for _n, d in logs.read_image(flash))
+    log = logs.read_segments([("records.bin", data)], [], replay=True)
+    assert not log.replay_problems, log.replay_problems
+    games = [log.shown(game=g) for g in log.games()]
+    return [g for g in games if any(e["type"] in ("game_start", "result") for e in g)], data

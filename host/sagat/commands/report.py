@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..cliutil import UserError, adder, arbiter_keys, check_round, out
-from ..i18n import LANGUAGES, _
+from ..i18n import LANGUAGES, _, ngettext
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     """A page per game from pulled logs, and the round's index (docs/hall.md)."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise UserError(_("sagat report draws its plots with matplotlib: pip install 'sagat[report]'")) from None
+    import os
+
     from ..hall import lang as L
     from ..hall import pairings as P
     from ..hall import pgn, report
+    from ..hall.timeuse import can_plot
 
     keys = [k for k in arbiter_keys(args) if k]
     check_round(args)
+    notes = []  # what was left out, each a line on stderr
     try:
         info = report.round_info(args.sources)  # what the hall wrote of its round: never typed twice
         event = {"name": args.event or info.get("event"), "round": args.round or info.get("round"),
@@ -27,27 +28,43 @@ def cmd_report(args: argparse.Namespace) -> int:
                  "tc": info.get("tc")}
         pairs, source = info.get("pairings") or {}, None
         trf_file = args.pairings or info.get("trf")  # (the hall keeps the pairing program's TRF it was given)
-        if trf_file:
+        gone = bool(not args.pairings and trf_file and not os.path.isfile(trf_file))
+        if gone:  # its copy deleted since: the round from the pairings round.json holds, and a line says so
+            notes.append(_("the pairing program's TRF the hall kept is gone ({file}): round.trf has this round "
+                           "alone, from the hall's round.json (give --pairings FILE.trf for the whole "
+                           "tournament)").format(file=trf_file))
+        elif trf_file:
             pairs, source, event["round"] = P.load(trf_file, event["round"])
         moves = pgn.read_moves(args.moves) if args.moves else None
-        figures = report.build(args.sources, args.out, keys, pairs, event, moves, source, info.get("clocks"),
+        # by default beside the logs: the hall's folder's report/ (a round's pages stay with its logs)
+        out_dir = args.out or os.path.join(args.sources[0], "report")
+        figures = report.build(args.sources, out_dir, keys, pairs, event, moves, source, info.get("clocks"),
                                args.lang or L.from_env())
-    except (report.ReportError, P.PairingsError, pgn.PgnError) as e:
+    except (report.ReportError, report.RoundFileError, P.PairingsError, pgn.PgnError) as e:
         raise UserError(str(e)) from None
     # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)
-    text = f"{figures['games']} game(s): {figures['verified']} verified"
+    n = figures["games"]
+    text = ngettext("{n} game(s): {verified} verified", "{n} game(s): {verified} verified", n).format(
+        n=n, verified=figures["verified"])
     if figures["unkeyed"]:
-        text += f", {figures['unkeyed']} chain intact without a key (authorship unproven)"
+        text += _(", {n} chain intact without a key (authorship unproven)").format(n=figures["unkeyed"])
     if figures["sealed"]:  # a keyed clock's log without its key: not checked (neither broken nor unkeyed)
-        text += f", {figures['sealed']} sealed with an arbiter key, not checked (give --key-file or --key)"
+        text += _(", {n} sealed with an arbiter key, not checked (give --key-file or --key)").format(
+            n=figures["sealed"])
     if figures["failed"]:
-        text += f", {figures['failed']} NOT verified"
+        text += _(", {n} NOT verified").format(n=figures["failed"])
     if figures.get("no_log"):  # paired boards whose clocks left no played game
         n = len(figures["no_log"])
-        text += f"; {n} paired board{'s' if n > 1 else ''} with no log ({', '.join(map(str, figures['no_log']))})"
-    made = ", round.csv" + (", round.trf" if figures["trf"] else " (no round.trf: give --pairings)") + \
-        (f", {len(figures['pgn'])} PGN" if figures["pgn"] else "")
-    out(args, figures, f"{text}: {figures['index']}{made}")
+        text += ngettext("; {n} paired board with no log ({boards})", "; {n} paired boards with no log ({boards})",
+                         n).format(n=n, boards=", ".join(map(str, figures["no_log"])))
+    made = ", round.csv" + (", round.trf" if figures["trf"] else _(" (no round.trf: give --pairings)")) + \
+        (_(", {n} PGN").format(n=len(figures["pgn"])) if figures["pgn"] else "")
+    if not can_plot():  # (build wrote no plot then: figures' "plots")
+        notes.append(_("no time-use plots: matplotlib is not installed (pip install 'sagat[report]'); the rest "
+                       "is written"))
+    for note in notes:
+        print("sagat: " + note, file=sys.stderr)
+    out(args, {**figures, "pairings_gone": trf_file if gone else None}, f"{text}: {figures['index']}{made}")
     return 1 if figures["failed"] else 0  # as `sagat logs verify` (the pages are written all the same)
 
 
@@ -62,8 +79,9 @@ def add(subparsers) -> None:
                "pages are written all the same), else 0. See docs/hall.md."))
     sp.add_argument("sources", nargs="+", metavar="DIR",
                     help=_("a pulled log's folder (records.bin, head.json), or a folder of them (sagat hall --out)"))
-    sp.add_argument("--out", default="sagat-report", metavar="DIR",
-                    help=_("where the pages go (default: sagat-report)"))
+    sp.add_argument("--out", metavar="DIR",
+                    help=_("where the pages go (default: report in the first DIR, e.g. sagat-hall/round-3/report "
+                           "beside the hall's logs)"))
     sp.add_argument("--pairings", metavar="FILE",
                     help=_("the round's pairings: a CSV file (board, left player, right player) or the pairing "
                          "program's TRF (its round --round; round.trf then updates that file); default: those the "

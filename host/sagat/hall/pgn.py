@@ -14,12 +14,8 @@ import re
 from sagatfw.core import tcparse
 from sagatfw.core import timecontrol as TC
 
-from .report import turns
-
-
-class PgnError(Exception):
-    """One line for the user."""
-
+from .scoresheet import PgnError, main_moves, parse, pick, read_moves  # noqa: F401 (the report's)
+from .timeuse import turns
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 OTHER = {"left": "right", "right": "left"}
@@ -81,12 +77,12 @@ def _side_tc(tc, side: str) -> str | None:
 def clock_comments(events: list[dict]) -> list[tuple[str, int, int, int]]:
     """Every completed move (a press after the start) in play order: (side, full-move number (White's
     n and Black's reply share n), the mover's face after it in ms (after any increment or stage time,
-    as the press record has it), ms used (report.turns': its pauses excluded, TK-C15))."""
+    as the press record has it), ms used (timeuse.turns': its pauses excluded, TK-C15))."""
     per_side = turns(events)
     taken = {"left": 0, "right": 0}
     out = []
     started = False
-    for e in events:  # the presses report.turns counts, in the order they were made
+    for e in events:  # the presses timeuse.turns counts, in the order they were made
         if e["type"] == "game_start":
             started = True
         elif e["type"] == "press" and started and e.get("side") in taken:
@@ -108,158 +104,6 @@ def _hms(ms: int) -> str:
 
 def _comment(clk: int, used: int) -> str:
     return "{[%%clk %s] [%%emt %s]}" % (_hms(clk), _hms(used))
-
-
-# ------------------------------------------------------------------ reading a scoresheet's PGN
-
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\r\n]|\\.)*)"\s*\]')
-_SPACE = re.compile(r"\s+")
-_RESULT = re.compile(r"(?:1-0|0-1|1/2-1/2|\*)(?=[\s{};()\[]|$)")
-_NUMBER = re.compile(r"[0-9]+\.+")
-_NAG = re.compile(r"\$[0-9]+|[!?]{1,2}(?=[\s{};()\[]|$)")
-# a move: any run of characters but PGN's delimiters; "(digits)" inside one is a toguz kumalak
-# capture (`76(10)`), any other parenthesis a variation
-_MOVE = re.compile(r'[^\s{}();\[\]"]+(?:\([0-9]+\)[^\s{}();\[\]"]*)*')
-
-
-def _parse(text: str) -> list[tuple[dict, list[tuple[str, str]], str, int]]:
-    """The games of a PGN text: (tags, movetext tokens (kind, text), Result tag or marker, where it starts)."""
-    text = text.lstrip("\ufeff")
-    games: list[tuple[dict, list[tuple[str, str]], str, int]] = []
-    pos = 0
-    line = 1
-    while True:
-        tags: dict[str, str] = {}
-        tokens: list[tuple[str, str]] = []
-        depth = 0
-        marker = ""
-        at = None
-        while pos < len(text):
-            m = _SPACE.match(text, pos)
-            if m:
-                line += m.group().count("\n")
-                pos = m.end()
-                continue
-            if text.startswith("%", pos) and (pos == 0 or text[pos - 1] == "\n"):
-                end = text.find("\n", pos)
-                pos = len(text) if end < 0 else end  # an escape line
-                continue
-            if at is None:
-                at = pos
-            if text[pos] == "[":
-                if tokens or marker:
-                    break  # the next game's tags
-                m = _TAG.match(text, pos)
-                if not m:
-                    raise PgnError(f"line {line}: a broken tag (write it [Name \"value\"])")
-                tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
-                pos = m.end()
-                continue
-            if marker:
-                break  # the next game, without tags
-            c = text[pos]
-            if c == "{":
-                end = text.find("}", pos)
-                if end < 0:
-                    raise PgnError(f"line {line}: a comment {{ that is never closed with }}")
-                tokens.append(("comment", text[pos:end + 1]))
-                line += text.count("\n", pos, end)
-                pos = end + 1
-            elif c == ";":
-                end = text.find("\n", pos)
-                end = len(text) if end < 0 else end
-                tokens.append(("line", text[pos:end]))
-                pos = end
-            elif c == "(":
-                depth += 1
-                tokens.append(("open", "("))
-                pos += 1
-            elif c == ")":
-                if not depth:
-                    raise PgnError(f"line {line}: a ) that closes no variation")
-                depth -= 1
-                tokens.append(("close", ")"))
-                pos += 1
-            elif c in '}]"':
-                raise PgnError(f"line {line}: an unexpected {c} in the moves")
-            elif depth == 0 and (m := _RESULT.match(text, pos)):
-                marker = m.group()
-                pos = m.end()
-            else:
-                for kind, rx in (("number", _NUMBER), ("nag", _NAG), ("move", _MOVE)):
-                    m = rx.match(text, pos)
-                    if m:
-                        tokens.append((kind, m.group()))
-                        pos = m.end()
-                        break
-                else:  # pragma: no cover - _MOVE takes any character the branches above leave
-                    raise PgnError(f"line {line}: cannot read {text[pos:pos + 20]!r}")
-        if depth:
-            raise PgnError(f"line {line}: a variation ( that is never closed with )")
-        if not tags and not tokens and not marker:
-            return games
-        games.append((tags, tokens, tags.get("Result") or marker, at or 0))
-
-
-def _main_moves(tokens: list[tuple[str, str]]) -> int:
-    depth = 0
-    n = 0
-    for kind, _text in tokens:
-        depth += kind == "open"
-        depth -= kind == "close"
-        n += kind == "move" and depth == 0
-    return n
-
-
-def read_moves(path: str) -> str:
-    """A scoresheet PGN file's text (one game, or a round's games told apart by [Board "N"]: pick()),
-    checked: PgnError with one line when it is missing, not UTF-8, broken or holds no moves."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        raise PgnError(f"{path}: no such file (give the scoresheet's PGN)") from None
-    except OSError as e:
-        raise PgnError(f"cannot read {path}: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise PgnError(f"{path}: not UTF-8 text (byte {e.start}): save the PGN as UTF-8") from None
-    try:
-        games = _parse(text)
-    except PgnError as e:
-        raise PgnError(f"{path}: {e}") from None
-    if not any(_main_moves(tokens) for _tags, tokens, _r, _at in games):
-        raise PgnError(f"{path}: no moves in it (a PGN's movetext, e.g. 1. 76(10) 45(12) 2. ...)")
-    return text
-
-
-def _same(a: str, b: str) -> bool:
-    a, b = a.strip(), b.strip()
-    return int(a) == int(b) if a.isdigit() and b.isdigit() else a == b
-
-
-def pick(text: str, board: int | str | None, round_: str | None = None) -> str | None:
-    """The game of `board` in a scoresheet PGN of several games: the one whose [Board] tag is `board`
-    (and whose [Round] is `round_`, when both say one); a file of one game without a Board tag is that
-    game. None if no game is the board's; PgnError if two are."""
-    games = _split(text)
-    if len(games) == 1 and "Board" not in games[0][0]:
-        return games[0][1]
-    found = [g for tags, g in games if board is not None and "Board" in tags and _same(tags["Board"], str(board))
-             and (round_ is None or "Round" not in tags or _same(tags["Round"], str(round_)))]
-    if len(found) > 1:
-        raise PgnError(f"{len(found)} games for board {board}" + (f" in round {round_}" if round_ else "")
-                       + " in the moves file: give each board one")
-    return found[0] if found else None
-
-
-def _split(text: str) -> list[tuple[dict, str]]:
-    """(tags, the game's own text) of each game of a PGN text."""
-    games = _parse(text)
-    body = text.lstrip("\ufeff")
-    return [(tags, body[at:games[i + 1][3] if i + 1 < len(games) else len(body)])
-            for i, (tags, _tokens, _r, at) in enumerate(games)]
 
 
 # ------------------------------------------------------------------ writing
@@ -321,7 +165,7 @@ def game(events: list[dict], tags: dict[str, str], moves: str | None = None) -> 
     tokens: list[tuple[str, str]] = []
     sheet_result = ""
     if moves is not None:
-        games = _parse(moves)
+        games = parse(moves)
         if len(games) != 1:
             raise PgnError(f"{len(games)} games in the moves given: one is needed")
         sheet_tags, tokens, sheet_result, _at = games[0]
@@ -348,6 +192,9 @@ def game(events: list[dict], tags: dict[str, str], moves: str | None = None) -> 
         out.append(("SagatTimeControl", wtc))  # a delay, Bronstein, byo-yomi: no PGN form
     if termination:
         out.append(("Termination", termination))
+    kazans = _kazans(events, white)
+    if kazans:
+        out.append(("Kazans", kazans[0]))  # White's-Black's, as the Result (TK-R7)
     if utc:
         out += [("UTCDate", ".".join(utc.groups()[:3])), ("UTCTime", utc.group(4))]
     written = {k for k, _v in out} | {"Left", "Right"}
@@ -356,9 +203,12 @@ def game(events: list[dict], tags: dict[str, str], moves: str | None = None) -> 
     out += [(k, v) for k, v in sheet_tags.items() if k not in written]  # the sheet's own: Variant, ...
 
     clock = clock_comments(events)
-    body = _movetext(clock, white, tokens) if moves is not None else _numbers(clock, white)
+    flags = _flags(events, white)
+    body = _movetext(clock, white, tokens, flags) if moves is not None else _numbers(clock, white, flags)
+    placed = len(clock)  # the moves that carry their clock comment (and a flag's)
     if moves is not None:
-        have = _main_moves(tokens)
+        have = main_moves(tokens)
+        placed = min(have, placed)
         if have > len(clock):
             body.append(f"{{the scoresheet has {have} moves, the clock counted {len(clock)}: the scoresheet's "
                         f"last {have - len(clock)} have no clock time}}")
@@ -367,27 +217,85 @@ def game(events: list[dict], tags: dict[str, str], moves: str | None = None) -> 
                         f"last {len(clock) - have} are on no move here}}")
         if sheet_result not in ("", "*", result):
             body.append(f"{{the scoresheet's result: {sheet_result}}}")
-    for e in sorted((e for e in events if e["type"] == "flag"), key=lambda e: e.get("order") or 99):
-        who = "White" if e.get("side") == white else "Black"
-        nth = {1: ", first", 2: ", second"}.get(e.get("order") or 0, "")
-        body.append(f"{{flag: {who} ({e.get('side')}) at game time {_hms(e['t'])}{nth}}}")
+    body += [c for i in sorted(flags) if i >= placed for c in flags[i]]  # a flag on no move written here
     if why:
         body.append("{" + why + "}")
+    if kazans:
+        body.append("{" + kazans[1] + "}")
     body.append(result)
     return "\n".join(_tag(k, v) for k, v in out) + "\n\n" + _wrap(body) + "\n"
 
 
-def _numbers(clock: list[tuple[str, int, int, int]], white: str) -> list[str]:
-    """The movetext without moves: each move's number (n. White's, n... Black's) and its clock comment."""
-    out = []
-    for side, n, clk, used in clock:
-        out += [f"{n}." if side == white else f"{n}...", _comment(clk, used)]
+def _who(side, white: str) -> str:
+    return f"{'White' if side == white else 'Black'} ({side})"
+
+
+def _flags(events: list[dict], white: str) -> dict[int, list[str]]:
+    """Each flag's comment by the move during which it fell (its index in clock_comments' order): the
+    flagged side's next press after it (the move it was thinking about); a flag whose move was never
+    pressed (the game ended on it) by the index after the last move."""
+    out: dict[int, list[str]] = {}
+    waiting: dict[str, list[dict]] = {"left": [], "right": []}
+    i = 0
+    started = False
+    for e in events:  # the presses clock_comments counts, in the order they were made
+        if e["type"] == "game_start":
+            started = True
+        elif e["type"] == "flag" and e.get("side") in waiting:
+            waiting[e["side"]].append(e)
+        elif e["type"] == "press" and started and e.get("side") in waiting:
+            out.setdefault(i, []).extend(_flag_comment(f, white) for f in waiting[e["side"]])
+            waiting[e["side"]] = []
+            i += 1
+    unpressed = sorted(waiting["left"] + waiting["right"], key=lambda e: e.get("order") or 99)
+    out.setdefault(i, []).extend(_flag_comment(f, white) for f in unpressed)
     return out
 
 
-def _movetext(clock: list[tuple[str, int, int, int]], white: str, tokens: list[tuple[str, str]]) -> list[str]:
+def _flag_comment(e: dict, white: str) -> str:
+    nth = {1: ", first", 2: ", second"}.get(e.get("order") or 0, "")
+    return f"{{flag: {_who(e['side'], white)} at game time {_hms(e['t'])}{nth}}}"
+
+
+def _kazans(events: list[dict], white: str) -> tuple[str, str] | None:
+    """(the Kazans tag, White's-Black's, and the final comment) of a result entered with the final kazans
+    (TK-R7), as the firmware's log reader decodes them from the result's record (log/read.kazans_of:
+    the event's [left's, right's]); None without them. The comment says why a side whose flag fell
+    first did not lose (TK-R7: 82 or more win; 81: neither a win nor a loss, TK-C12)."""
+    res = [e for e in events if e["type"] == "result" and e.get("result")]
+    k = res[-1].get("kazans") if res else None
+    if not (isinstance(k, list) and len(k) == 2):
+        return None
+    black = OTHER[white]
+    mine = {"left": k[0], "right": k[1]}
+    text = f"final kazans: {_who(white, white)} {mine[white]}, {_who(black, white)} {mine[black]}"
+    flags = sorted((e for e in events if e["type"] == "flag" and e.get("side") in mine),
+                   key=lambda e: e.get("order") or 99)
+    winner = WINNER.get(res[-1]["result"], (None, False))[0]
+    if flags and winner != OTHER[flags[0]["side"]]:  # the result departs from the first flag
+        f = flags[0]["side"]
+        who = "White" if f == white else "Black"
+        text += (f"; {who}'s flag fell first, and a player whose time has run out with 82 or more kumalaks wins "
+                 "(TK-R7)" if winner == f else
+                 f"; {who}'s flag fell first with {mine[f]} kumalaks: neither a win (TK-R7) nor a loss (TK-C12), "
+                 "the arbiter's result")
+    return f"{mine[white]}-{mine[black]}", text
+
+
+def _numbers(clock: list[tuple[str, int, int, int]], white: str, flags: dict[int, list[str]]) -> list[str]:
+    """The movetext without moves: each move's number (n. White's, n... Black's), its clock comment, and
+    the comment of a flag that fell during it."""
+    out = []
+    for i, (side, n, clk, used) in enumerate(clock):
+        out += [f"{n}." if side == white else f"{n}...", _comment(clk, used), *flags.get(i, ())]
+    return out
+
+
+def _movetext(clock: list[tuple[str, int, int, int]], white: str, tokens: list[tuple[str, str]],
+              flags: dict[int, list[str]]) -> list[str]:
     """The scoresheet's movetext, the main line renumbered (n. before White's move, n... before Black's
-    after anything else) and the i-th clock comment after its i-th move (and the move's NAGs)."""
+    after anything else) and the i-th clock comment after its i-th move (and the move's NAGs), then the
+    comment of a flag that fell during it."""
     out: list[str] = []
     depth = 0
     i = 0
@@ -395,7 +303,7 @@ def _movetext(clock: list[tuple[str, int, int, int]], white: str, tokens: list[t
     last_white = False
     for kind, text in tokens:
         if pending and not (kind == "nag" and depth == 0):
-            out.append(pending)
+            out += pending
             pending = None
             last_white = False
         if depth == 0 and kind == "number":
@@ -413,12 +321,12 @@ def _movetext(clock: list[tuple[str, int, int, int]], white: str, tokens: list[t
             out.append(text)
             if i < len(clock):
                 _side, _n, clk, used = clock[i]
-                pending = _comment(clk, used)
+                pending = [_comment(clk, used), *flags.get(i, ())]
             last_white = is_white
             i += 1
             continue
         out.append(text)
         last_white = last_white and kind == "nag" and depth == 0
     if pending:
-        out.append(pending)
+        out += pending
     return out

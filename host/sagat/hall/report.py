@@ -23,8 +23,11 @@ from urllib.parse import quote
 from sagatfw.log import records as R
 
 from .. import client, logs
-from . import MAX_ROUND, is_date
 from . import lang as L
+from .roundfile import ROUND_FILE, TRF_COPY, RoundFileError, round_info  # noqa: F401 (the hall's, the command's)
+from .timeuse import can_plot, plot, turns  # noqa: F401 (turns: the tests')
+from .timeuse import clock_text as _clock
+from .timeuse import side_name as _side
 
 CSS = """body{font:16px/1.4 system-ui,"DejaVu Sans",sans-serif;margin:2rem;max-width:70rem;color:#111}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.2rem .5rem;text-align:left}
@@ -82,163 +85,6 @@ def _board_cell(label: str) -> str:
     return m.group(1) + (f" <small>{_e(m.group(2))}</small>" if m.group(2) else "")
 
 
-def turns(events: list[dict]) -> dict[str, list[tuple[int, int, int]]]:
-    """Each side's moves: (move number, ms used on the clock for it, ms left after it). The time
-    used is the turn's game time less its pauses (TK-C15, TK-C18: a paused clock uses none)."""
-    out: dict[str, list] = {"left": [], "right": []}
-    start = None
-    paused = 0
-    stop_at = None
-    for e in events:
-        kind = e["type"]
-        if kind == "game_start":
-            start, paused, stop_at = e["t"], 0, None
-        elif kind in ("pause", "adjourn") and start is not None:
-            stop_at = e["t"]
-        elif kind in ("resume", "resume_adjourned") and stop_at is not None:
-            paused += e["t"] - stop_at
-            stop_at = None
-        elif kind == "press" and start is not None and e.get("side") in out:
-            s = e["side"]
-            out[s].append((len(out[s]) + 1, e["t"] - start - paused, e.get(f"{s}_ms") or 0))
-            start, paused = e["t"], 0
-    return out
-
-
-FLAG_COLOUR = "#b3131b"
-SIDE_COLOURS = {"left": "#1f6fb2", "right": "#c2541b"}
-
-
-def _flag_marks(events: list[dict]) -> list[tuple[dict, float]]:
-    """Each flag and where it fell on the plot's move axis: n + 0.5 when the side had made n moves (its
-    time ran out while it thought about move n + 1), its moves counted as turns() counts them (the
-    presses after the start), not its final count (a sudden-death side may play on at 0)."""
-    count = {"left": 0, "right": 0}
-    started = False
-    out = []
-    for e in events:
-        kind = e["type"]
-        if kind == "game_start":
-            started = True
-        elif kind == "press" and started and e.get("side") in count:
-            count[e["side"]] += 1
-        elif kind == "flag" and e.get("side") in count:
-            out.append((e, count[e["side"]] + 0.5))
-    return out
-
-
-def _side(side, lang: str) -> str:
-    """left, right in lang (anything else as it is)."""
-    return L.words(lang)(f"side_{side}") if side in ("left", "right") else str(side)
-
-
-def _clock(ms: int, lang: str) -> str:
-    """A clock time (M:SS.mmm) with lang's decimal sign."""
-    return L.decimal_comma(logs.clock_text(ms), lang)
-
-
-def _no_move_figure(events: list[dict], title: str, lang: str = "en"):
-    """A game without a completed move (a forfeit before the start, TK-R4, or a flag before the first
-    press): what happened, in words, instead of two empty axes."""
-    from matplotlib.figure import Figure
-
-    w = L.words(lang)
-    lines = [w("plot_no_move")]
-    for e in events:
-        if e["type"] == "flag":
-            lines.append(w("plot_flag_fell", side=_side(e.get("side"), lang), order=e.get("order"),
-                           t=_clock(e["t"], lang)))
-    results = [e for e in events if e["type"] == "result"]
-    if results:
-        r = results[-1]
-        lines.append(w("plot_result_at", result=r.get("result") or r.get("winner"), t=_clock(r["t"], lang)))
-    else:
-        lines.append(w("plot_no_result"))
-    fig = Figure(figsize=(9, 2.6))
-    ax = fig.add_subplot()
-    ax.set_axis_off()
-    ax.set_title(title, parse_math=False)  # a folder's name: plain text, never mathtext
-    ax.text(0.5, 0.45, "\n".join(lines), ha="center", va="center", transform=ax.transAxes, fontsize=12,
-            linespacing=1.6, parse_math=False)
-    return fig
-
-
-def _figure(events: list[dict], title: str, lang: str = "en"):
-    """The time-use figure of a game (a matplotlib Figure, not shown nor saved): time left after each
-    move above, time used per move below, each flag a dashed line where it fell, labelled at its own
-    height, and its point at 0 marked above the axis' lower bound."""
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
-
-    moves = turns(events)
-    w = L.words(lang)
-    if not moves["left"] and not moves["right"]:
-        return _no_move_figure(events, title, lang)
-    fig = Figure(figsize=(9, 6))
-    top, bottom = fig.subplots(2, 1, sharex=True)
-    peak = 0.0
-    for side in ("left", "right"):
-        m = moves[side]
-        xs = [n for n, _u, _r in m]
-        left_min = [r / 60000 for _n, _u, r in m]
-        peak = max([peak, *left_min])
-        top.plot(xs, left_min, marker="o", ms=3, label=_side(side, lang), color=SIDE_COLOURS[side])
-        off = -0.2 if side == "left" else 0.2
-        bottom.bar([x + off for x in xs], [u / 1000 for _n, u, _r in m], width=0.4, label=_side(side, lang),
-                   color=SIDE_COLOURS[side])
-    flags = _flag_marks(events)
-    for i, (e, x) in enumerate(flags):
-        side = e["side"]
-        top.axvline(x, color=FLAG_COLOUR, ls="--", lw=1)
-        n = int(x)  # the side's moves before its flag
-        if n:  # its line goes on to 0 where the flag fell
-            top.plot([n, x], [moves[side][n - 1][2] / 60000, 0], ls=":", color=SIDE_COLOURS[side])
-        top.plot([x], [0], ls="none", marker="X", ms=9, color=FLAG_COLOUR, markeredgecolor=SIDE_COLOURS[side],
-                 zorder=5, label=w("plot_flag") if i == 0 else None)
-    top.set_ylabel(w("plot_left"))
-    bottom.set_ylabel(w("plot_used"))
-    bottom.set_xlabel(w("plot_move"))
-    if lang != "en":  # the axes' numbers with lang's decimal comma (2,5 min)
-        from matplotlib.ticker import FuncFormatter
-
-        for ax in (top, bottom):
-            ax.yaxis.set_major_formatter(FuncFormatter(
-                lambda v, _pos: L.decimal_comma(f"{v:.6g}", lang).replace("-", "\u2212")))
-    bottom.xaxis.set_major_locator(MaxNLocator(integer=True))  # moves: whole numbers (shared with the top)
-    top.set_title(title, parse_math=False)  # a folder's name: plain text, never mathtext (a `$` in it)
-    top.grid(alpha=0.3)
-    bottom.grid(alpha=0.3)
-    if flags:
-        # 0 above the lower bound (a flag's point is not on the frame), and a row at the top for each
-        # flag's label, so that no label sits on another nor on the lines
-        peak = peak or 1 / 60
-        rows = 0.1 * len(flags)
-        lo = -0.07 * peak
-        top.set_ylim(lo, lo + (peak - lo) / (1 - rows - 0.05))
-        x0, x1 = top.get_xlim()
-        for i, (e, x) in enumerate(flags):
-            right = x > (x0 + x1) / 2  # the label on the side of its line that has room
-            label = w("plot_flag_text", side=_side(e["side"], lang), order=e.get("order"), t=_clock(e["t"], lang))
-            top.text(x, 0.97 - 0.1 * i, f"{' ' if not right else ''}{label}{' ' if right else ''}",
-                     transform=top.get_xaxis_transform(),
-                     ha="right" if right else "left", va="top", color=FLAG_COLOUR, clip_on=True, parse_math=False)
-    top.legend(loc="best")
-    fig.tight_layout()
-    return fig
-
-
-def plot(events: list[dict], path: str, title: str, lang: str = "en") -> None:
-    """The game's time-use figure (_figure) saved as PNG at path (the game's page links it)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    fig = _figure(events, title, lang)
-    FigureCanvasAgg(fig)
-    fig.savefig(path, dpi=100)
-
-
 SEALED = "this clock's log is sealed with an arbiter key: give --key/--key-file to verify it"
 HEAD_SEALED = "head: it is signed with the arbiter key: give --key to check it"  # (logs.check_head's)
 
@@ -292,7 +138,7 @@ def _flags_text(flags: list[dict], lang: str = "en") -> str:
 
 
 def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tuple[str, list[str]],
-               head_note: str, keys: list[bytes], png: str, event: dict | None = None,
+               head_note: str, keys: list[bytes], png: str | None, event: dict | None = None,
                pgn_name: str | None = None, lang: str = "en") -> tuple[str, dict]:
     start = next((e for e in evs if e["type"] == "game_start"), None)
     setup = next((e for e in evs if e.get("tc")), start)
@@ -349,6 +195,8 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
             _side(e.get("side") or e.get("by") or "", lang), e.get("wall") or "",
             _details(e))) + "</tr>" for e in evs if e["type"] != "checkpoint")
     line = _event_line(event, lang)
+    plot_html = (f"<h2>{_e(w('time_use'))}</h2><img src=\"{_e(quote(os.path.basename(png)))}\" "
+                 f"alt=\"{_e(w('time_use_alt'))}\">\n") if png else ""  # (none without matplotlib)
     first_side = (setup or {}).get("first")
     first_text = f" &middot; {_e(w('first_player', side=_side(first_side, lang)))}" if first_side else ""
     heads = "".join(f"<th>{_e(h)}</th>" for h in (
@@ -361,8 +209,7 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
 <p>{who} &middot; {_e(w('tc', tc='' if tc is None else tc))}{first_text}{
     f' &middot; <a href="{_e(quote(pgn_name))}">{_e(w("pgn_link"))}</a>' if pgn_name else ''}</p>
 <div class="cert"><h2>{_e(w('certificate'))}</h2><table>{cert}</table></div>
-<h2>{_e(w('time_use'))}</h2><img src="{_e(quote(os.path.basename(png)))}" alt="{_e(w('time_use_alt'))}">
-<h2>{_e(w('events'))}</h2><table><tr>{heads}</tr>{table}</table></body></html>"""
+{plot_html}<h2>{_e(w('events'))}</h2><table><tr>{heads}</tr>{table}</table></body></html>"""
     summary = {"label": label, "game": game, "players": players,
                "result": (result[-1].get("result") or result[-1].get("winner")) if result else None,
                "kazans": result[-1].get("kazans") if result else None,
@@ -384,56 +231,6 @@ STATUS_WORDS = {"verified": "verified", "unkeyed": "chain intact, authorship unp
                 "failed": "NOT verified", "nolog": "no log"}
 CSV_FIELDS = ("board", "left", "right", "result", "code", "log", "flags", "game", "clock", "kazans")
 
-
-def round_info(paths: list[str]) -> dict:
-    """What the hall wrote of its round beside the logs (round.json: the event, the round, the date,
-    the control, the pairings and each board's clock), from the first source folder that has it; {}
-    if none. ReportError naming the file and what in it is not what the hall writes."""
-    for p in paths:
-        path = os.path.join(p, ROUND_FILE)
-        if not os.path.isfile(path):
-            continue
-        try:
-            with open(path, encoding="utf-8") as fh:
-                info = json.load(fh)
-        except (OSError, ValueError) as e:
-            raise ReportError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-        if not isinstance(info, dict):
-            raise ReportError(f"{path} is not the hall's round file")
-
-        def bad(what: str, path: str = path):
-            return ReportError(f"{path}: {what}")
-
-        for k in ("event", "site", "tc"):
-            if info.get(k) is not None and (not isinstance(info[k], str) or len(info[k]) > 200):
-                raise bad(f"its {k} is not a text")
-        rnd = info.get("round")
-        if rnd is not None and (type(rnd) is not int or not 1 <= rnd <= MAX_ROUND):
-            raise bad(f"its round is not a round number 1..{MAX_ROUND}")
-        if info.get("date") is not None and not is_date(info["date"]):
-            raise bad("its date is not YYYY-MM-DD")
-        out = {"event": info.get("event"), "site": info.get("site"), "tc": info.get("tc"), "round": rnd,
-               "date": info.get("date"), "pairings": {}, "clocks": {},
-               "trf": os.path.join(p, TRF_COPY) if info.get("trf") == TRF_COPY else None}
-        for key, want in (("pairings", "board: [left, right]"), ("clocks", "board: the clock's uid")):
-            table = info.get(key) or {}
-            if not isinstance(table, dict):
-                raise bad(f"its {key} are not {want}")
-            for k, v in table.items():
-                if not (isinstance(k, str) and re.fullmatch(r"[1-9][0-9]{0,2}", k)):
-                    raise bad(f"{key}: {k!r} is not a board number 1..999")
-                if key == "pairings" and not (isinstance(v, list) and len(v) == 2 and all(
-                        isinstance(x, str) and x.strip() for x in v)):
-                    raise bad(f"pairings: board {k}'s are not [left, right], two names")
-                if key == "clocks" and not (isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,40}", v)):
-                    raise bad(f"clocks: board {k}'s is not a clock's uid")
-                out[key][int(k)] = tuple(v) if key == "pairings" else v
-        return out
-    return {}
-
-
-ROUND_FILE = "round.json"  # written by the hall into its --out (core.Hall.save_round)
-TRF_COPY = "pairings.trf"  # beside it: the pairing program's TRF the hall's pairings came from
 
 
 def _cell(text: str) -> str:
@@ -492,29 +289,10 @@ def _round_games(played: list[tuple[str, int]], board: int, clocks: dict) -> tup
     return max(played, key=lambda x: x[1]) if played else None
 
 
-def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | None = None,
-          event: dict | None = None, moves: str | None = None, source=None, clocks: dict | None = None,
-          lang: str = "en") -> dict:
-    """Write the round's index.html (the results table), round.csv, round.trf (with pairings), and a
-    page, a PNG and a PGN per game into out_dir; returns figures. `event`: name, round, date, site,
-    tc; `moves`: a scoresheet PGN's text (one game, or the round's games with their Board tags);
-    `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates;
-    `clocks`: each board's clock (its uid as in the folders' names), where the hall named one; `lang`:
-    the pages' language (kk, ru, ky, en: lang.py; round.csv, round.trf and the PGN stay as they are).
-
-    A paired board's players go on its round game alone: its clock's last game (_round_games); a
-    clock's earlier games (a pull takes its whole log) are listed without players, never as the
-    round's, and so are the games of a clock the hall did not name for the board."""
-    from . import pgn
-
-    L.check(lang)
-    w = L.words(lang)
-    pairings = pairings or {}
-    clocks = clocks or {}
-    event = dict(event or {})
-    os.makedirs(out_dir, exist_ok=True)
-    read = []  # (label, log, verdict, head note, the played games' numbers)
-    for label, folder in _sources(paths, bool(pairings)):
+def _read(paths: list[str], keys: list[bytes], paired: bool, w) -> list[tuple]:
+    """Each pulled clock's (label, log, verdict, head note, its played games' numbers)."""
+    read = []
+    for label, folder in _sources(paths, paired):
         try:
             with open(os.path.join(folder, "records.bin"), "rb") as fh:
                 data = fh.read()
@@ -542,26 +320,71 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             if any(e["type"] in ("game_start", "result") for e in evs) and not any(e["type"] == "match" for e in evs):
                 played.append(game)  # (a game set up but never played: none; matches: their own table)
         read.append((label, log, check(log, extra, keys), head_note, played))
-    by_board: dict[int, list[tuple[str, int]]] = {}
+    return read
+
+
+def _round_of(read: list[tuple], pairings: dict, clocks: dict) -> set[tuple[str, int]]:
+    """The round's games (label, game): each board's (a folder without a board number: its own) clock's
+    last game (_round_games). A paired board's logs of two clocks with none named: ReportError; an
+    unpaired board's: none of its games is the round's (its games carry no round nor its date)."""
+    by_board: dict = {}
     for label, _log, _v, _h, played in read:
-        if _board(label) in pairings:
-            by_board.setdefault(_board(label), []).extend((label, g) for g in played)
-    round_of = {b: _round_games(p, b, clocks) for b, p in by_board.items()}
+        board = _board(label)
+        by_board.setdefault(label if board is None else board, []).extend((label, g) for g in played)
+    out = set()
+    for b, played in by_board.items():
+        try:
+            found = _round_games(played, b, clocks)
+        except ReportError:
+            if b in pairings:
+                raise
+            found = None
+        if found:
+            out.add(found)
+    return out
+
+
+def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | None = None,
+          event: dict | None = None, moves: str | None = None, source=None, clocks: dict | None = None,
+          lang: str = "en") -> dict:
+    """Write the round's index.html (the results table), round.csv, round.trf (with pairings), and a
+    page, a PNG and a PGN per game into out_dir; returns figures. `event`: name, round, date, site,
+    tc; `moves`: a scoresheet PGN's text (one game, or the round's games with their Board tags);
+    `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates;
+    `clocks`: each board's clock (its uid as in the folders' names), where the hall named one; `lang`:
+    the pages' language (kk, ru, ky, en: lang.py; round.csv, round.trf and the PGN stay as they are).
+
+    A paired board's players go on its round game alone: its clock's last game (_round_games); a
+    clock's earlier games (a pull takes its whole log) are listed without players, never as the
+    round's, and so are the games of a clock the hall did not name for the board."""
+    from . import pgn
+
+    L.check(lang)
+    w = L.words(lang)
+    pairings = pairings or {}
+    clocks = clocks or {}
+    event = dict(event or {})
+    os.makedirs(out_dir, exist_ok=True)
+    read = _read(paths, keys, bool(pairings), w)
+    of_round = _round_of(read, pairings, clocks)
+    plots = can_plot()  # without matplotlib: everything but the plots
     rows = []
     for label, log, verdict, head_note, played in read:
         board = _board(label)
         for game in played:
             evs = log.shown(game=game)
-            mine = board is not None and round_of.get(board) == (label, game)
+            mine = (label, game) in of_round  # the round's game: the pairing's players, the round's date
             players = pairings.get(board) if mine else None
             name = f"{label}-game-{game}"
-            png = os.path.join(out_dir, name + ".png")
-            plot(evs, png, w("game_title", board=_board_title(label, lang), game=game), lang)
+            png = os.path.join(out_dir, name + ".png") if plots else None
+            if png:
+                plot(evs, png, w("game_title", board=_board_title(label, lang), game=game), lang)
             try:
                 sheet = pgn.pick(moves, board, str(event["round"]) if event.get("round") else None) \
                     if moves is not None and mine else None
+                # another game's date: the clock's own (UTC) when it was synced (pgn.game), else ????.??.??
                 tags = {"Event": event.get("name") or "?", "Site": event.get("site") or "?",
-                        "Date": (event.get("date") or "????.??.??").replace("-", ".") if mine else "????.??.??",
+                        "Date": event["date"].replace("-", ".") if mine and event.get("date") else None,
                         "Round": str(event.get("round") or "?") if mine else "?",
                         "Board": str(board) if board else "?",
                         "Left": players[0] if players else "?", "Right": players[1] if players else "?"}
@@ -630,7 +453,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             raise ReportError(f"round.trf: {e}") from None
         trf_path = os.path.join(out_dir, "round.trf")
         trf.save(trf_path, text)
-    return {"games": len(rows) - len(missing), "no_log": missing,
+    return {"games": len(rows) - len(missing), "no_log": missing, "plots": plots,
             **{k: sum(1 for r in rows if r["status"] == k) for k in ("verified", "unkeyed", "sealed", "failed")},
             "index": os.path.join(out_dir, "index.html"), "csv": os.path.join(out_dir, "round.csv"),
             "trf": trf_path, "pgn": [r["pgn"] for r in rows if r.get("pgn")]}
