@@ -47,7 +47,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         text += f"; {n} paired board{'s' if n > 1 else ''} with no log ({', '.join(map(str, figures['no_log']))})"
     made = ", round.csv" + (", round.trf" if figures["trf"] else " (no round.trf: give --pairings)") + \
         (f", {len(figures['pgn'])} PGN" if figures["pgn"] else "")
-    out(args, figures, f"{text}: {figures['index']}{made}")
+    # a clock's result that replaced the one the pairing program had entered (trf.write: the clock's wins)
+    told = "".join("\n" + _("board {board}: the clock's result {clock} ({white} - {black}) replaces the pairing "
+                             "program's {source} in round.trf; check it before the next round is paired").format(**a)
+                   for a in figures.get("trf_alerts") or [])
+    out(args, figures, f"{text}: {figures['index']}{made}{told}")
     return 1 if figures["failed"] else 0  # as `sagat logs verify` (the pages are written all the same)
 
 

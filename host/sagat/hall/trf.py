@@ -62,7 +62,8 @@ def _block(opponent: int, colour: str, result: str) -> str:
 
 
 def _rank(points: dict[int, float]) -> dict[int, int]:
-    """Rank by points, ties sharing a rank (TRF26 86-89: "ties allowed"); 1, 1, 3."""
+    """Rank by points, ties sharing a rank (TRF26 86-89: "ties allowed"), the next rank counting them
+    (standard competition ranking: 1, 1, 3)."""
     order = sorted(points.values(), reverse=True)
     return {n: order.index(p) + 1 for n, p in points.items()}
 
@@ -126,16 +127,19 @@ def _header(event: dict, games: list[dict], have: set[str]) -> list[str]:
     return out
 
 
-def write(event: dict, games: list[dict], source: Tournament | None = None) -> str:
-    """The round as TRF-2026 text (lines end CR LF; save it with save() or open(..., newline="")).
+def write(event: dict, games: list[dict], source: Tournament | None = None, alerts: list | None = None) -> str:
+    """The round as TRF-2026 text (save it with save() or open(..., newline="")).
 
     event: {"name", "round", "date" YYYY-MM-DD, "city", "arbiter", "tc"} (None where unknown).
     games: one per board: {"board", "left", "right", "first": "left"|"right" (White), "result":
     "1-0" | "0-1" | "1/2-1/2" | "+/-" | "-/+" | "-/-" (left-right) or None (not finished)}.
     Without `source`, the players are numbered by board (board 1's White 1, its Black 2, ...) and
-    their points are this round's. With `source` (read()), every line stays as it was but this round's
-    blocks, the points and ranks of the players whose games are written, tag 132's date of the round,
-    and the header tags the source lacks (122, 222 from event["tc"])."""
+    their points are this round's; lines end CR LF. With `source` (read()), every line stays as it was
+    (its line ends and BOM too) but this round's blocks (a result the source has for a pair stays where
+    the clock has none: _round_blocks), every player's points (by the source's tag 162) and rank, tag
+    132's date of the round, and the header tags the source lacks (122, 222 from event["tc"]). `alerts`
+    gets {"board", "white", "black", "clock", "source"} (the results White-Black, "1-0", "+/-", ...) for
+    each pair whose clock's result replaced another the source had."""
     rnd = int(event.get("round") or 0)
     if not 1 <= rnd <= 999:
         raise TrfError(f"round {event.get('round')!r} is not a round number 1..999")
@@ -145,7 +149,7 @@ def write(event: dict, games: list[dict], source: Tournament | None = None) -> s
         raise TrfError(f"a board is given twice: {boards}")
     if source is None:
         return _fresh(event, games, rnd)
-    return _onto(event, games, rnd, source)
+    return _onto(event, games, rnd, source, [] if alerts is None else alerts)
 
 
 def _fresh(event: dict, games: list[dict], rnd: int) -> str:
@@ -215,43 +219,87 @@ def _numbers(t: Tournament, rnd: int, games: list[dict]) -> dict[int, tuple[int,
     return out
 
 
-def _onto(event: dict, games: list[dict], rnd: int, t: Tournament) -> str:
+def _at(p: Player, rnd: int) -> Block:
+    return p.rounds[rnd - 1] if rnd <= len(p.rounds) else Block(0, "", "")
+
+
+def _pair_text(white: str, black: str) -> str:
+    """A pair's codes as a result White-Black ("1-0", "1/2-1/2", "+/-"), or "W/B" codes where none is."""
+    return next((name for name, codes in RESULTS.items() if codes == (white, black)),
+                f"{white or '?'}/{black or '?'}")
+
+
+def _round_blocks(t: Tournament, rnd: int, games: list[dict], alerts: list) -> dict[int, Block]:
+    """{start rank: its round-`rnd` block} of the players at the clocks: the clock's game; where the
+    source already has a result for the same pair (a forfeit the pairing program entered), the source's
+    when the clock has none, the clock's when it has one (the source's was entered before the game),
+    and then an alert when the two differ."""
     nums = _numbers(t, rnd, games)
     new: dict[int, Block] = {}
     for g in games:
-        left, right = nums[int(g["board"])]
+        board = int(g["board"])
+        left, right = nums[board]
         lc, rc = _codes(g)
         lcol, rcol = ("w", "b") if g.get("first", "left") == "left" else ("b", "w")  # the first player: White
-        new[left] = Block(right, lcol, lc)
-        new[right] = Block(left, rcol, rc)
-    points = {}
+        clock = {left: Block(right, lcol, lc), right: Block(left, rcol, rc)}
+        was = {n: _at(t.players[n], rnd) for n in clock}
+        if all(was[n].opponent == clock[n].opponent for n in clock) and any(was[n].result for n in clock):
+            if not lc and not rc:
+                clock = was  # TRF-2026: a blank result is a zero-point bye; the source's result stays
+            elif any(was[n].result != clock[n].result for n in clock):
+                w, k = (left, right) if lcol == "w" else (right, left)
+                alerts.append({"board": board, "white": t.players[w].name, "black": t.players[k].name,
+                               "clock": _pair_text(clock[w].result, clock[k].result),
+                               "source": _pair_text(was[w].result, was[k].result)})
+        new.update(clock)
+    return new
+
+
+def _points(t: Tournament, rnd: int, new: dict[int, Block]) -> dict[int, int]:
+    """Every player's points (tenths) with round `rnd` as written, by the file's tag 162: the source's
+    points, less its round-`rnd` result's where they count it, plus the written one's. They count it
+    unless they are exactly the results' without it (a bye the pairing program allocated, not counted
+    yet); what else they hold (an acceleration, a penalty) stays."""
+    out = {}
     for n, p in t.players.items():
-        points[n] = p.points
-        if n in new:
-            old = p.rounds[rnd - 1] if rnd <= len(p.rounds) else Block(0, "", "")
-            points[n] = p.points - CODE_POINTS.get(old.result, 0.0) + CODE_POINTS[new[n].result]
+        old = _at(p, rnd)
+        src, gone = round(p.points * 10), t.tenths(old.result)
+        counted = not (gone and src == sum(t.tenths(b.result) for b in p.rounds) - gone)
+        out[n] = src - (gone if counted else 0) + t.tenths(new.get(n, old).result)
+        if not 0 <= out[n] <= 999:
+            raise TrfError(f"{t.path}: player {n}'s points {out[n] / 10:.1f} do not fit positions 81-84 "
+                           f"(0.0 to 99.9)")
+    return out
+
+
+def _onto(event: dict, games: list[dict], rnd: int, t: Tournament, alerts: list) -> str:
+    new = _round_blocks(t, rnd, games, alerts)
+    points = _points(t, rnd, new)
     ranks = _rank(points)
     lines = list(t.lines)
-    for n, p in t.players.items():
-        if n not in new:
+    at = ROUND1 + 10 * (rnd - 1)
+    for n, p in t.players.items():  # every line whose points, rank or round changes; the others as they were
+        s = lines[p.line]
+        pts, rank = s[POINTS].strip(), s[RANK].strip()
+        block = _block(new[n].opponent, new[n].colour, new[n].result) if n in new else None
+        if (round(float(pts or 0) * 10) == points[n] and rank.isdigit() and int(rank) == ranks[n]
+                and (block is None or s[at:at + 10].ljust(10) == block)):
             continue
-        s = lines[p.line].ljust(ROUND1 + 10 * rnd)
-        s = s[:POINTS.start] + f"{points[n]:4.1f}" + s[POINTS.stop:RANK.start] + f"{ranks[n]:4d}" + s[RANK.stop:]
-        at = ROUND1 + 10 * (rnd - 1)
-        b = new[n]
-        lines[p.line] = (s[:at] + _block(b.opponent, b.colour, b.result) + s[at + 10:]).rstrip()
+        s = s.ljust(max(RANK.stop, at + 10 if block else 0))
+        s = s[:POINTS.start] + f"{points[n] / 10:4.1f}" + s[POINTS.stop:RANK.start] + f"{ranks[n]:4d}" + s[RANK.stop:]
+        lines[p.line] = (s[:at] + block + s[at + 10:] if block else s).rstrip()
     day = _ymd(event.get("date"), short=True)
     have = {ln[:3] for ln in lines}
     for i, ln in enumerate(lines):
-        if day and ln[:3] == "132" and not ln[ROUND1 + 10 * (rnd - 1):ROUND1 + 10 * rnd].strip():
+        if day and ln[:3] == "132":  # the round's date given: this round's, whatever the slot had
             lines[i] = _with_round_date(ln, rnd, day).rstrip()
     add = [ln for ln in _header(event, games, have) if ln[:3] in ("122", "132", "222")]
     first = next((i for i, ln in enumerate(lines) if ln[:3] == "001"), len(lines))
     lines[first:first] = add
-    return "".join(ln + EOL for ln in lines)
+    return ("\ufeff" if t.bom else "") + t.eol.join(lines) + (t.eol if t.last_eol else "")
 
 
 def save(path: str, text: str) -> None:
-    """Write write()'s text to `path` as it is: UTF-8, CR LF kept (no newline translation)."""
+    """Write write()'s text to `path` as it is: UTF-8, its line ends and BOM kept (no newline translation)."""
     with open(path, "w", encoding="utf-8", newline="") as fh:
         fh.write(text)

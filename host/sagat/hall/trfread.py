@@ -30,11 +30,16 @@ ROUND1 = 91  # round r's 10 columns start at 92 + 10 (r - 1)
 MIN_001 = 84  # a player's line reaches at least its points (81-84)
 EOL = "\r\n"  # TRF26 Remark 1: each line ends with a carriage return (CR LF: every reader takes it)
 
-# A player's points per result code: TRF26 tag 162's defaults (W win or forfeit win or full-point bye 1,
-# D draw or half-point bye 0.5, L loss and A absence 0, P pairing-allocated bye as W); toguz kumalak
-# scores the same (TK-R2: win 1, draw 1/2; TK-R4: the absent player (-) 0, the opponent (+) 1).
-CODE_POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5,
-               "0": 0.0, "-": 0.0, "L": 0.0, "Z": 0.0, "": 0.0}
+# A result code's kind in TRF26 tag 162 ("Scoring point system for individuals"): W win over the board or
+# by forfeit, or a full-point bye; D draw or half-point bye; L loss over the board; A absence (a zero-point
+# bye or a forfeit loss; a blank result is "equivalent to Z"); P pairing-allocated bye.
+KIND = {"1": "W", "+": "W", "W": "W", "F": "W", "U": "P", "=": "D", "D": "D", "H": "D", "0": "L", "L": "L",
+        "-": "A", "Z": "A", "": "A"}
+# 162's defaults, in tenths of a point (the points column's "11.5"): toguz kumalak scores the same (TK-R2:
+# win 1, draw 1/2; TK-R4: the absent player (-) 0, the opponent (+) 1). P is W's and X (an unknown
+# result, which no 001 code is) D's where 162 does not give them.
+SCORING = {"W": 10, "D": 5, "L": 0, "A": 0}
+CODE_POINTS = {code: SCORING.get(kind, SCORING["W"]) / 10 for code, kind in KIND.items()}  # by the defaults
 
 # What a player without a game in a round has (the round's result code; '' no entry: not paired).
 BYE_NAMES = {"U": "pairing-allocated bye", "F": "full-point bye", "H": "half-point bye",
@@ -72,6 +77,14 @@ class Tournament:
     lines: list[str]  # every line of the file, without its end of line
     players: dict[int, Player] = field(default_factory=dict)
     byes240: dict[int, dict[int, str]] = field(default_factory=dict)  # round -> {start rank: F/H/Z}
+    scoring: dict[str, int] = field(default_factory=lambda: dict(SCORING, P=10, X=5))  # 162's, tenths
+    eol: str = EOL  # the file's own line end (its first), its BOM, and whether its last line has an end:
+    bom: bool = False  # write() gives them back as they were
+    last_eol: bool = True
+
+    def tenths(self, code: str) -> int:
+        """A result code's points by the file's tag 162, in tenths of a point."""
+        return self.scoring[KIND.get(code, "A")]
 
     def tag(self, tag: str) -> str | None:
         """The text of the first `tag` line (after "TAG "), or None."""
@@ -99,9 +112,12 @@ def read(path: str) -> Tournament:
         n = data[: e.start].count(b"\n") + 1
         raise TrfError(f"{path} line {n}: not UTF-8 text (save the TRF as UTF-8)") from None
     lines = re.split(r"\r\n|\r|\n", text)
-    if lines and lines[-1] == "":
+    last_eol = bool(lines) and lines[-1] == ""
+    if last_eol:
         lines.pop()
-    t = Tournament(path, lines)
+    eol = re.search(r"\r\n|\r|\n", text)
+    t = Tournament(path, lines, eol=eol.group() if eol else EOL, bom=data.startswith(b"\xef\xbb\xbf"),
+                   last_eol=last_eol or not lines)
     for i, ln in enumerate(lines):
         n = i + 1
         if not ln.strip():
@@ -119,6 +135,8 @@ def read(path: str) -> Tournament:
             t.players[p.number] = p
         elif ln[:3] == "240":
             _byes240(t, path, n, ln)
+        elif ln[:3] == "162":
+            _scoring162(t, path, n, ln)
     if not t.players:
         raise TrfError(f"{path}: no player (001) line: not a TRF file")
     for p in t.players.values():
@@ -168,11 +186,38 @@ def _byes240(t: Tournament, path: str, n: int, ln: str) -> None:
         t.byes240.setdefault(int(m.group(2)), {})[int(num)] = m.group(1)
 
 
+def _scoring162(t: Tournament, path: str, n: int, ln: str) -> None:
+    """TRF26's scoring: a kind (W, D, L, A, P, X) at position 6 and its points at 7-10 ("11.5"), the next
+    pair 9 columns on (15, 16-19; 24, 25-28; ...). bbpPairings writes A as Z (its absence: a forfeit loss
+    or a zero-point bye), and so it is read."""
+    where = f"{path} line {n}: tag 162"
+    form = "162  W 1.0    D 0.5 ...: a kind at 6, its points at 7-10, the next 9 columns on"
+    body = ln.rstrip()
+    if len(body) < 6:
+        raise TrfError(f"{where}: no scoring at position 6 ({form})")
+    given = {}
+    for at in range(5, len(body), 9):
+        kind, pts = body[at], body[at + 1:at + 5]
+        if kind not in "WDLAPXZ":
+            raise TrfError(f"{where}: {kind!r} (position {at + 1}) is none of W, D, L, A, P, X ({form})")
+        if not pts.strip() or not _POINTS.fullmatch(pts.strip()):
+            raise TrfError(f"{where}: {kind}'s points {pts.strip()!r} (positions {at + 2}-{at + 5}) are not a number "
+                           f"like 11.5")
+        if body[at + 5:at + 9].strip():
+            raise TrfError(f"{where}: {body[at + 5:at + 14].strip()!r} at positions {at + 6}-{at + 9}, which "
+                           f"are blank ({form})")
+        given["A" if kind == "Z" else kind] = round(float(pts) * 10)
+    t.scoring.update({k: v for k, v in given.items() if k in SCORING})
+    t.scoring["P"] = given.get("P", t.scoring["W"])
+    t.scoring["X"] = given.get("X", t.scoring["D"])
+
+
 # ---- the round's pairings ----
 
 
-def _score(p: Player, rnd: int) -> float:
-    return sum(CODE_POINTS.get(b.result, 0.0) for b in p.rounds[: rnd - 1])
+def _score(t: Tournament, p: Player, rnd: int) -> int:
+    """The player's score before round `rnd`, by the file's tag 162 (tenths)."""
+    return sum(t.tenths(b.result) for b in p.rounds[: rnd - 1])
 
 
 def _paired(t: Tournament, rnd: int) -> list[Player]:
@@ -180,13 +225,14 @@ def _paired(t: Tournament, rnd: int) -> list[Player]:
 
 
 def _to_play(t: Tournament) -> int:
-    """The first round paired (an opponent in its block) with no result in any of its pairs: ITDX writes
-    a paired, unplayed game as opponent and colour with the result column blank."""
+    """The first round paired (an opponent in its block) with a pair still without a result: ITDX writes
+    a paired, unplayed game as opponent and colour with the result column blank (the pairing program
+    may have entered a forfeit it knew of in the round's other pairs)."""
     last = max((len(p.rounds) for p in t.players.values()), default=0)
     played = []
     for r in range(1, last + 1):
         ps = _paired(t, r)
-        if ps and all(not p.rounds[r - 1].result for p in ps):
+        if any(not p.rounds[r - 1].result for p in ps):
             return r
         if ps:
             played.append(r)
@@ -201,7 +247,7 @@ def pairings(t: Tournament, round_no: int | None = None
     The round is `round_no`, else the first one paired with no result yet. TRF-2026 has no board
     numbers for individuals: boards are numbered in the order pairing programs publish (FIDE C.04, the
     sorting of the pairs): the higher score of the pair first, then the pair's sum of scores, then the
-    start rank of the pair's higher-placed player; scores before the round, by tag 162's defaults.
+    start rank of the pair's higher-placed player; scores before the round, by the file's tag 162.
     White (the first player, бастаушы) sits at the left face. Players without an opponent: byes()."""
     rnd = _to_play(t) if round_no is None else int(round_no)
     if rnd < 1:
@@ -225,8 +271,8 @@ def pairings(t: Tournament, round_no: int | None = None
         if b.colour == "w":
             pairs.append((p, q))
 
-    def order(pair: tuple[Player, Player]) -> tuple[float, float, int]:
-        (sw, w), (sb, k) = (_score(pair[0], rnd), pair[0].number), (_score(pair[1], rnd), pair[1].number)
+    def order(pair: tuple[Player, Player]) -> tuple[int, int, int]:
+        (sw, w), (sb, k) = (_score(t, pair[0], rnd), pair[0].number), (_score(t, pair[1], rnd), pair[1].number)
         top = min((-sw, w), (-sb, k))  # the higher-placed: more points, then the lower start rank
         return (top[0], -(sw + sb), top[1])
 
