@@ -55,3 +55,32 @@ def player_line(number, name, points, rounds, rank=None, sex="m", rating="", fed
     for opp, colour, result in rounds:
         line += "%4s %1s %1s  " % ("0000" if opp == 0 else opp, colour, result)
     return line.rstrip()
+
+
+# TRF-2026 tag 162: the points of each kind of result (W win OTB or by forfeit or full-point bye, D draw or
+# half-point bye, L loss OTB, A absence: zero-point bye or forfeit loss, P pairing-allocated bye (as W),
+# X unknown (as D)); and each result code's kind (the result table; a blank is "equivalent to Z")
+DEFAULT_SCORES = {"W": 1.0, "D": 0.5, "L": 0.0, "A": 0.0}
+KIND = {"1": "W", "+": "W", "W": "W", "F": "W", "U": "P", "=": "D", "D": "D", "H": "D", "0": "L", "L": "L",
+        "-": "A", "Z": "A", " ": "A"}
+
+
+def scores(tags):
+    """{kind: points} from the 162 lines of read_trf's tags: its code at position 6, the points at 7-10
+    ("11.5"), the next pair 9 columns on (15, 16-19; 24, 25-28; ...)."""
+    given = {}
+    for text in tags.get("162", []):
+        line = ("162 " + text).rstrip()
+        for at in range(5, len(line), 9):
+            assert line[at] in "WDLAPX" and line[at + 5:at + 9].strip() == "", "162 %r" % line
+            given[line[at]] = float(line[at + 1:at + 5])
+    out = dict(DEFAULT_SCORES, **{k: v for k, v in given.items() if k in DEFAULT_SCORES})
+    out["P"] = given.get("P", out["W"])
+    out["X"] = given.get("X", out["D"])
+    return out
+
+
+def points_by_results(player, table):
+    """A player's points as his rounds' results give them under `table` (scores()): what a pairing
+    engine checks the points column (81-84) against."""
+    return sum(table[KIND[result]] for _opp, _colour, result in player["rounds"])

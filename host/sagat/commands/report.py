@@ -64,7 +64,11 @@ def cmd_report(args: argparse.Namespace) -> int:
                        "is written"))
     for note in notes:
         print("sagat: " + note, file=sys.stderr)
-    out(args, {**figures, "pairings_gone": trf_file if gone else None}, f"{text}: {figures['index']}{made}")
+    # a clock's result that replaced the one the pairing program had entered (trf.write: the clock's wins)
+    told = "".join("\n" + _("board {board}: the clock's result {clock} ({white} - {black}) replaces the pairing "
+                             "program's {source} in round.trf; check it before the next round is paired").format(**a)
+                   for a in figures.get("trf_alerts") or [])
+    out(args, {**figures, "pairings_gone": trf_file if gone else None}, f"{text}: {figures['index']}{made}{told}")
     return 1 if figures["failed"] else 0  # as `sagat logs verify` (the pages are written all the same)
 
 

@@ -14,7 +14,8 @@ class PairingsError(Exception):
 
 def _is_trf(path: str) -> bool:
     """A TRF by its content: its first line that is neither blank nor a comment ('#', TRF's "###") is
-    a tag and a space ("012 ", "001 ", "XXR "); a CSV row starts with a board number and a comma."""
+    a tag and a space ("012 ", "001 ", "XXR ") or a bare tag ("012": a tournament without a name); a
+    CSV row starts with a board number and a comma."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(4096)
@@ -22,7 +23,7 @@ def _is_trf(path: str) -> bool:
         return False  # the CSV reader says why
     for line in head.decode("utf-8", "replace").lstrip("\ufeff").splitlines():
         if line.strip() and not line.startswith("#"):
-            return re.match(r"(?:[0-9]{3}|XX[A-Z]) ", line) is not None
+            return re.match(r"(?:[0-9]{3}|XX[A-Z])(?: |$)", line) is not None
     return False
 
 

@@ -350,7 +350,8 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     """Write the round's index.html (the results table), round.csv, round.trf (with pairings), and a
     page, a PNG and a PGN per game into out_dir; returns figures. `event`: name, round, date, site,
     tc; `moves`: a scoresheet PGN's text (one game, or the round's games with their Board tags);
-    `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates;
+    `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates
+    (figures' trf_alerts: the pairs whose clock's result replaced the one the source had);
     `clocks`: each board's clock (its uid as in the folders' names), where the hall named one; `lang`:
     the pages' language (kk, ru, ky, en: lang.py; round.csv, round.trf and the PGN stay as they are).
 
@@ -440,7 +441,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
         fh.write(index)
     with open(os.path.join(out_dir, "round.csv"), "w", encoding="utf-8", newline="") as fh:
         fh.write(_csv(rows))
-    trf_path = None
+    trf_path, trf_alerts = None, []  # (a clock's result that replaced the pairing program's: trf.write)
     if pairings:  # the pairing program needs the players: no TRF of a round without pairings
         from . import trf
 
@@ -448,7 +449,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
             text = trf.write({"name": event.get("name") or "?", "round": event.get("round") or 1,
                               "date": event.get("date"), "city": event.get("site"), "arbiter": event.get("arbiter"),
                               "tc": event.get("tc") or next((r["tc"] for r in rows if r.get("tc")), None)},
-                             _trf_games(rows, pairings), source)
+                             _trf_games(rows, pairings), source, trf_alerts)
         except trf.TrfError as e:
             raise ReportError(f"round.trf: {e}") from None
         trf_path = os.path.join(out_dir, "round.trf")
@@ -456,4 +457,4 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     return {"games": len(rows) - len(missing), "no_log": missing, "plots": plots,
             **{k: sum(1 for r in rows if r["status"] == k) for k in ("verified", "unkeyed", "sealed", "failed")},
             "index": os.path.join(out_dir, "index.html"), "csv": os.path.join(out_dir, "round.csv"),
-            "trf": trf_path, "pgn": [r["pgn"] for r in rows if r.get("pgn")]}
+            "trf": trf_path, "trf_alerts": trf_alerts, "pgn": [r["pgn"] for r in rows if r.get("pgn")]}
