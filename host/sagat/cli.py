@@ -20,11 +20,25 @@ from .i18n import _, use_for_argparse
 GROUPS = (tc, logs, clock, game, deploy, admin, hall, report, sim)
 
 
+def version_text() -> str:
+    """`sagat --version`: the installed package's version and the firmware's (sagatfw.VERSION, what
+    `sagat sim` runs and `sagat deploy` puts on a board), in one line."""
+    from importlib import metadata
+
+    try:
+        package = metadata.version("sagat")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        package = _("(not installed)")
+    # (argparse reads %(prog)s in a version string: a literal % is doubled)
+    return _("sagat {version}, firmware {firmware}").format(version=package, firmware=__version__).replace("%", "%%")
+
+
 def build_parser() -> argparse.ArgumentParser:
     use_for_argparse()  # argparse's own words ("usage:", "options") in the user's language too
     p = Parser(prog="sagat", description=_("The toguz kumalak tournament clock's host command: configure a clock "
                "over USB serial, pull and verify its log, run the simulator, put the firmware on a board."))
-    p.add_argument("--version", action="version", version=f"sagat {__version__}")
+    p.add_argument("--version", action="version", version=version_text(),
+                   help=_("print the versions of sagat and of the firmware it carries, and exit"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for group in GROUPS:
         group.add(sub)

@@ -186,8 +186,12 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
     with open(raw_path, "rb") as fh:  # this pull's records: how many are segment anchors (no seq of their own)
         fh.seek(len(have))
         new = fh.read()
-    anchors = sum(1 for i in range(1, len(new), R.RECORD_SIZE) if new[i] == R.T_ANCHOR)
+    recs = [new[i : i + R.RECORD_SIZE] for i in range(0, len(new) - R.RECORD_SIZE + 1, R.RECORD_SIZE)]
+    seqs = [R.seq_of(r) for r in recs if R.type_of(r) != R.T_ANCHOR]
+    anchors = len(recs) - len(seqs)
+    # first, last: the clock's log; new_first, new_last: the seq range this pull added (None: nothing new)
     return {"pulled": pulled, "records": pulled - anchors, "anchors": anchors, "first": first, "last": last,
+            "new_first": min(seqs) if seqs else None, "new_last": max(seqs) if seqs else None,
             "events": events, "uid": uid}
 
 

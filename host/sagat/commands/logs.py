@@ -214,14 +214,16 @@ def _out_dir(path: str) -> None:
 
 
 def _pulled_text(figures: dict) -> str:
-    """`N new records (seq a..b) + K segment anchors`: each log segment opens with an anchor record
-    (its chain's start, docs/log-format.md) that has no seq of its own, so a pull of seq 0..34 may
-    bring 36 records."""
+    """`N new records (seq a..b) + K segment anchors`, a..b the seqs this pull added (a second pull's
+    start after the first's end): each log segment opens with an anchor record (its chain's start,
+    docs/log-format.md) that has no seq of its own, so a pull of seq 0..34 may bring 36 records."""
     n, k = figures.get("records", figures["pulled"]), figures.get("anchors", 0)
     if n == 0 and k == 0:
         return _("no new records (the folder holds the whole log)")
+    if figures.get("new_first") is None:  # segment anchors alone
+        return ngettext("{k} segment anchor, no new record", "{k} segment anchors, no new record", k).format(k=k)
     text = ngettext("{n} new record (seq {first}..{last})", "{n} new records (seq {first}..{last})", n).format(
-        n=n, first=figures["first"], last=figures["last"])
+        n=n, first=figures["new_first"], last=figures["new_last"])
     return text + (ngettext(" + {k} segment anchor", " + {k} segment anchors", k).format(k=k) if k else "")
 
 
