@@ -45,12 +45,12 @@ def free_port() -> int:
 
 
 def _get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=5) as r:
+    with urllib.request.urlopen(url, timeout=WAIT) as r:
         return json.load(r)
 
 
 def get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=5) as r:
+    with urllib.request.urlopen(url, timeout=WAIT) as r:
         return json.load(r)
 
 
@@ -75,7 +75,7 @@ def stop_hall(proc, n: int) -> None:
     sims = children(proc.pid)
     assert len(sims) == n
     proc.terminate()
-    assert proc.wait(timeout=20) == 0
+    assert proc.wait(timeout=60) == 0
     # the hall has stopped its simulators: each one's exit may take a moment on a loaded machine
     deadline = time.monotonic() + WAIT
     while [p for p in sims if os.path.exists(f"/proc/{p}")] and time.monotonic() < deadline:
@@ -165,7 +165,8 @@ def press(d, css: str) -> None:
     again if it went between finding and clicking)."""
     from selenium.common.exceptions import StaleElementReferenceException
 
-    for _ in range(20):
+    end = time.monotonic() + WAIT
+    while time.monotonic() < end:
         try:
             d.find_element("css selector", css).click()
             return
@@ -182,7 +183,7 @@ def answer(d, button_id: str, *answers: bool) -> list[str]:
     d.find_element("id", button_id).click()
     asked = []
     for yes in answers:
-        end = time.monotonic() + 5
+        end = time.monotonic() + WAIT
         while True:
             try:
                 a = d.switch_to.alert

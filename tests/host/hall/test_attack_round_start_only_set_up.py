@@ -22,13 +22,14 @@ def test_start_round_skips_clocks_this_hall_did_not_set_up(tmp_path):
             assert rep["boards"][n] == {"ok": None, "text": "not set up by this hall: Set up all first",
                                          "msg": {"key": "skip_not_by_this_hall"}}, rep
         assert hall.set_up("5")["done"] == 2
-        hall.board(2).submit(lambda c: c.request("new", tc="600", first="left")).result(5)  # at the table
+        hall.board(2).submit(lambda c: c.request("new", tc="600", first="left")).result(60)  # at the table
         _until(lambda: hall.view()["boards"][1]["faces"]["left"]["text"] == "10:00", 30, "board 2 set up again")
-        rep = hall.start_round(lead_ms=300)
+        # (a lead a loaded machine's arm always makes: one that came after the instant was refused)
+        rep = hall.start_round(lead_ms=5000)
         assert rep["boards"][1]["ok"] is True and hall.round["armed"] == 1, rep
         assert rep["boards"][2] == {"ok": None, "text": "set up at the table since (600, not 5): Set up all first",
                                    "msg": {"key": "skip_set_up_at_table", "tc": "600", "mine": "5"}}
-        _until(lambda: hall.view()["boards"][0]["state"] == "running", 30, "board 1 started")
+        _until(lambda: hall.view()["boards"][0]["state"] == "running", 60, "board 1 started")
         assert hall.view()["boards"][1]["state"] == "setup"  # never started
     finally:
         hall.close()

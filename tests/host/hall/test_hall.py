@@ -105,7 +105,7 @@ def test_a_clock_plugged_in_later_appears_and_a_bad_port_says_why(tmp_path):
         assert hall.set_up("5")["boards"] == {1: {"ok": None, "text": "not connected",
                                                   "msg": {"key": "skip_not_connected"}},
                                               2: {"ok": True, "text": "set up 5"}}
-        hall.board(2).submit(lambda c: c.request("start")).result(5)
+        hall.board(2).submit(lambda c: c.request("start")).result(60)
         _until(lambda: hall.view()["boards"][1]["state"] == "running", 30, "running")
         rep = hall.start_round()
         assert rep["boards"][2] == {"ok": None, "text": "not set up (the clock is running)",

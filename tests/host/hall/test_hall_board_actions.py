@@ -52,7 +52,7 @@ def test_a_games_corrections_from_the_hall_are_signed_and_logged(hall2):
     until(lambda: _board(hall, 1)["state"] == "setup", 30, "set up")
     assert hall.act(1, "first", {"side": "right"})["done"] == 1  # who moves first, before the start
     until(lambda: _board(hall, 1)["running"] is None and hall.board(1).state.get("first") == "right", 30, "right first")
-    hall.board(1).submit(lambda c: c.request("start", auth=True)).result(5)
+    hall.board(1).submit(lambda c: c.request("start", auth=True)).result(60)
     until(lambda: _board(hall, 1)["state"] == "running" and _board(hall, 1)["running"] == "right", 30, "right runs")
     assert hall.act("1", "pause")["done"] == 1
     until(lambda: _board(hall, 1)["state"] == "paused", 30, "paused")
@@ -82,7 +82,7 @@ def test_a_games_corrections_from_the_hall_are_signed_and_logged(hall2):
     # its whole first stage (600 s here): a late installation the clock takes, and one it refuses once started
     assert hall.act(2, "late_install", {"elapsed_ms": 600000})["done"] == 1
     assert _board(hall, 2)["faces"]["left"]["text"] == "10:00"
-    hall.board(2).submit(lambda c: c.request("start", auth=True)).result(5)
+    hall.board(2).submit(lambda c: c.request("start", auth=True)).result(60)
     until(lambda: _board(hall, 2)["state"] == "running", 30, "board 2 running")
     rep = hall.act(2, "late_install", {"elapsed_ms": 600000})
     assert rep["failed"] == 1 and "before the clock is started" in rep["boards"][2]["text"], rep
@@ -108,7 +108,7 @@ def test_what_the_hall_does_not_take_never_reaches_the_clock(hall2):
 
 def test_a_match_boards_referee_actions_from_the_hall(hall2):
     hall, _out = hall2
-    hall.board(2).submit(lambda c: c.request("new", auth=True, mode="kokboru")).result(5)  # set up at the field
+    hall.board(2).submit(lambda c: c.request("new", auth=True, mode="kokboru")).result(60)  # set up at the field
     until(lambda: _board(hall, 2)["mode"] == "kokboru", 30, "a kok-boru match")
     with pytest.raises(HallError, match="not an action for a match"):
         hall.act(2, "extend", {})

@@ -81,6 +81,23 @@ def browser(hall):
     yield from chromium()
 
 
+# what each card has shown since (window.seen: its number's states and state words), noted as the
+# page draws them
+SEEN = """window.seen = {};
+const note = () => document.querySelectorAll('article.board').forEach(a => {
+  const s = window.seen[a.dataset.number] || (window.seen[a.dataset.number] = []);
+  const w = a.querySelector('.state');
+  for (const v of [a.dataset.state, w && w.textContent]) if (v && !s.includes(v)) s.push(v);
+});
+new MutationObserver(note).observe(document.getElementById('boards'),
+                                   {subtree: true, childList: true, attributes: true, characterData: true});
+note();"""
+
+
+def _every_seen(what: str) -> str:
+    return f"Object.keys(window.seen).length == {N} && Object.values(window.seen).every(s => s.includes('{what}'))"
+
+
 def test_a_round_in_the_browser(hall, browser):
     d = browser
     d.get(hall["url"])
@@ -100,28 +117,38 @@ def test_a_round_in_the_browser(hall, browser):
     until(d, f"{CARDS}.every(a => a.dataset.state == 'setup' && a.querySelector('.face .time').textContent == "
               f"'{TC_S}.0')", WAIT, "every face at 2.0")
 
-    # start the round: armed on every clock for one instant
+    # start the round: armed on every clock for one instant. Armed and running are passing states
+    # (the flags fall 2 s after the instant): what each card ever showed is noted as the page draws
+    # it, so that a loaded machine's slow polls of the page never miss one
+    d.execute_script(SEEN)
     assert answer(d, "btn-start", True)[0].startswith("Start the round")
     until(d, "document.getElementById('action').textContent.startsWith('start round: 8 done')", WAIT, "start round")
-    rnd = get(hall["url"] + "api/state")["round"]
+    st = get(hall["url"] + "api/state")
+    rnd = st["round"]
     assert rnd["armed"] == N
+    # each board armed through its link's sync: its round trip then (the instant's uncertainty on it)
+    arm_rtt = [float(re.search(r"link ([\d.]+) ms", b["text"]).group(1)) for b in st["action"]["boards"].values()]
     # (the hall's monotonic clock is this machine's: its instant is comparable with ours)
     flag_at = rnd["target"] / 1000 + TC_S
     left = rnd["target"] / 1000 - time.monotonic() - 0.1
     if left > 1.5:  # (the page is sent the hall 4 times a second) before the instant, each board says so
-        until(d, f"{CARDS}.every(a => a.querySelector('.state').textContent == 'armed')", left, "every board armed")
+        until(d, _every_seen("armed"), WAIT, "every board armed")
     # the page follows the clocks 4 times a second; on a loaded machine (the browser, the hall and 8
-    # simulators on 2 cores) it may lag: generous bounds here, the exact start is checked below on
-    # each clock's own ticks (`exact`, `spread`)
-    until(d, f"{CARDS}.every(a => a.dataset.state == 'running')", max(0.1, rnd["target"] / 1000 - time.monotonic())
-           + 10.0, "every clock running on the page within 10 s of the round's instant")
+    # simulators on 2 cores) it may lag: the exact start is checked below on each clock's own ticks
+    # (`exact`, `spread`)
+    until(d, _every_seen("running"), max(0.1, rnd["target"] / 1000 - time.monotonic()) + WAIT,
+          "every clock running on the page")
     seen = until(d, f"{CARDS}.every(a => a.querySelector('.face.left').dataset.flag == '1') && performance.now()",
-                  max(0.1, flag_at - time.monotonic()) + 10.0, "every flag on the page within 10 s of its instant")
+                  max(0.1, flag_at - time.monotonic()) + WAIT, "every flag on the page")
     assert seen
     assert d.execute_script(f"return {CARDS}.every(a => a.classList.contains('alert-flag'))")
-    # the achieved spread, measured through each link's sync, is on the page
+    # the achieved spread, measured through each link's sync, is on the page: within 25 ms, or within
+    # what the links' syncs can tell when a loaded machine's round trips are longer (each clock
+    # started exactly at its armed tick, and the sims' ticks are this PC's monotonic clock: no
+    # drift): half a round trip at the arming and at the measure, each side, and a few ms of rounding
     spread = float(until(d, "document.getElementById('round').dataset.spread", WAIT, "the spread shown"))
-    assert 0 <= spread < 25, spread
+    err = get(hall["url"] + "api/state")["round"]["err_ms"]
+    assert 0 <= spread < max(25, max(arm_rtt) + err + 5), (spread, arm_rtt, err)
     assert "spread" in d.find_element("id", "round").text
     exact = [b["start"]["exact"] for b in get(hall["url"] + "api/state")["boards"]]
     assert exact == [True] * N  # each clock started at exactly the tick it was armed for
@@ -136,6 +163,7 @@ def test_a_round_in_the_browser(hall, browser):
     # a confirmation that names the board, the players and the result in words
     assert d.find_element("id", "res-question").text == \
         "Enter 0-1 on board 1 (Player 1 \u2013 Player 2): the right player wins?"
+    entered = time.monotonic()  # (the protest window runs from the result's entry, after this click)
     d.find_element("id", "res-yes").click()
     until(d, "document.getElementById('action').textContent.startsWith('board 1: result 0-1: 1 done')", WAIT,
            "the result entered")
@@ -169,7 +197,10 @@ def test_a_round_in_the_browser(hall, browser):
     assert get(hall["url"] + "api/state")["boards"][0]["result"] == "0-1"
     until(d, "document.querySelector('#board-1 [data-pull=verified]')", WAIT, "board 1's log verified")
     foot = text_of(d, "#board-1 .foot")
-    assert "verified (code" in foot and re.search(r"protest (30:00|29:[0-5]\d) left", foot), foot
+    left = re.search(r"protest (\d+):([0-5]\d) left", foot)
+    assert "verified (code" in foot and left, foot
+    # counting down from 30:00 since the result was entered (however long a loaded machine took since)
+    assert 30 * 60 - (time.monotonic() - entered) - 1 <= int(left[1]) * 60 + int(left[2]) <= 30 * 60, foot
     assert "without a key" not in foot
     # its flag is history now: said on its line, no longer a pulsing alert nor counted as flagged
     assert "FLAG left" in foot and not d.find_elements("css selector", "#board-1 .alerts span"), foot
@@ -516,8 +547,11 @@ def test_a_lost_board_and_a_silent_hall_are_greyed_and_say_since_when(hall, brow
                                                                alerts=[{"kind": "link", "text": "link lost"}])]})
     assert "seen 12 s ago" in text_of(d, "#board-1 .foot")
     assert "grayscale" in d.execute_script("return getComputedStyle(document.querySelector('#board-1 .faces')).filter")
-    # the hall stops answering (the page's feed is closed): within 3 s the whole page is greyed
-    until(d, "document.body.classList.contains('stale')", 6, "the page greyed")
+    # the hall stops answering (the page's feed is closed): within 3 s the whole page is greyed. The
+    # page's clock is moved on those 3 s (its own check runs each second of the wall's: a loaded
+    # machine's browser may run it late, never early)
+    d.execute_script("const h = heard; Date.now = () => h + 3001;")
+    until(d, "document.body.classList.contains('stale')", WAIT, "the page greyed")
     assert d.find_element("id", "stale").text.startswith("the hall is not answering")
     assert "grayscale" in d.execute_script("return getComputedStyle(document.querySelector('main')).filter")
 

@@ -131,10 +131,10 @@ def test_a_browser_asking_for_russian_gets_russian(any_hall, browser):
     assert d.execute_script("return localStorage.getItem('sagat-lang')") is None  # nothing chosen: the browser's
     # the same hall to a browser that asks for none of the four: English (and --lang none: each browser its own)
     with urllib.request.urlopen(urllib.request.Request(any_hall + "api/lang", headers={"Accept-Language": "de"}),
-                                timeout=5) as r:
+                                timeout=30) as r:
         assert json.load(r)["lang"] == "en"
     with urllib.request.urlopen(urllib.request.Request(any_hall + "api/lang", headers={"Accept-Language": "kk-KZ"}),
-                                timeout=5) as r:
+                                timeout=30) as r:
         assert json.load(r)["lang"] == "kk"
 
 
@@ -170,5 +170,5 @@ def test_the_halls_own_messages_are_said_in_kazakh(kk_hall, browser):
           "another's action, said in Kazakh")
     shown = until(d, "(document.querySelector('#board-1 [data-pull=\"verified\"]') || {}).textContent", WAIT,
                   "board 1's log verified")
-    code = json.loads(urllib.request.urlopen(kk_hall + "api/state", timeout=5).read())["boards"][0]["result_code"]
+    code = json.loads(urllib.request.urlopen(kk_hall + "api/state", timeout=30).read())["boards"][0]["result_code"]
     assert shown == f"расталды (код {code})", shown

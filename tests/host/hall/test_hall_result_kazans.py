@@ -27,7 +27,7 @@ def test_tk_r7_the_kazans_are_on_the_board_beside_the_result(tmp_path):
         until(lambda: _board(hall, 1)["state"], 60, "the sim up")
         assert hall.set_up("300")["done"] == 1
         until(lambda: _board(hall, 1)["state"] == "setup", 30, "set up")
-        hall.board(1).submit(lambda c: c.request("start", auth=True)).result(5)
+        hall.board(1).submit(lambda c: c.request("start", auth=True)).result(60)
         for bad in ("82", "a-b", "1000-1"):
             with pytest.raises(HallError, match="two counts"):
                 hall.result(1, "0-1", bad)

@@ -29,13 +29,13 @@ def _one_line(capsys) -> str:
 @pytest.mark.parametrize("device", ["repl"], indirect=True)
 def test_info_on_micropython_without_sagat_says_deploy(device, capsys):
     t0 = time.monotonic()
-    assert main(["info", "--port", device.port, "--timeout", "20"]) == 2
+    assert main(["info", "--port", device.port, "--timeout", "60"]) == 2
     line = _one_line(capsys)
     assert "runs MicroPython without sagat" in line and "sagat deploy" in line, line
     assert "refused" not in line
     # the prompt says it at once, no timeout needed: well inside a timeout long enough that a
     # loaded machine's own slowness can never reach it
-    assert time.monotonic() - t0 < 10
+    assert time.monotonic() - t0 < 50
 
 
 @pytest.mark.parametrize("device", ["echo"], indirect=True)
@@ -51,7 +51,7 @@ def test_info_on_a_silent_device_times_out_in_one_line(device, capsys):
     assert main(["info", "--port", device.port, "--timeout", "0.5"]) == 2
     line = _one_line(capsys)
     assert line.startswith("sagat: no answer from the clock on " + device.port), line
-    assert time.monotonic() - t0 < 10  # the timeout ends it (without one: for ever)
+    assert time.monotonic() - t0 < 60  # the timeout ends it (without one: for ever)
 
 
 def test_port_errors_are_one_line_without_repeated_errno(capsys):
@@ -79,9 +79,9 @@ def test_a_stale_answer_is_never_taken_for_a_new_one(device, capsys):
 @pytest.mark.parametrize("device", ["partial"], indirect=True)
 def test_a_partial_line_on_the_link_is_ended_by_the_leading_newline(device, capsys):
     t0 = time.monotonic()
-    assert main(["state", "--port", device.port, "--timeout", "20"]) == 0, capsys.readouterr().err
+    assert main(["state", "--port", device.port, "--timeout", "60"]) == 0, capsys.readouterr().err
     assert "7-6" in capsys.readouterr().out
-    assert time.monotonic() - t0 < 10  # answered, not waited out
+    assert time.monotonic() - t0 < 50  # answered, not waited out (the 60 s timeout)
 
 
 def test_old_input_is_flushed_on_open():
@@ -108,9 +108,9 @@ def test_the_sim_answers_after_a_partial_line_left_by_an_earlier_host(tmp_path, 
         with serial.Serial(sim.port, 115200, timeout=0.2) as s:
             s.write(b'{"id":1,"cmd":"sta')
         t0 = time.monotonic()
-        assert main(["state", "--port", sim.port, "--timeout", "20"]) == 0, capsys.readouterr().err
+        assert main(["state", "--port", sim.port, "--timeout", "60"]) == 0, capsys.readouterr().err
         assert "setup" in capsys.readouterr().out
-        assert time.monotonic() - t0 < 10  # answered, not waited out
+        assert time.monotonic() - t0 < 50  # answered, not waited out (the 60 s timeout)
     finally:
         sim.stop()
 

@@ -73,6 +73,12 @@ def _pull(dev, out, capsys):
     return rc, err, took
 
 
+def _reads(dev):
+    """The log.read requests the device was sent: the pull's work, bounded whatever the machine's speed
+    (its time is bounded too, generously: a failsafe against a pull that never ends)."""
+    return sum(1 for r in dev.requests if r.get("cmd") == "log.read")
+
+
 def _size(out):
     path = os.path.join(out, "records.bin")
     return os.path.getsize(path) if os.path.exists(path) else 0
@@ -95,7 +101,7 @@ def test_a_pull_that_never_advances_stops_with_one_line(devices, tmp_path, capsy
     rc, err, took = _pull(dev, tmp_path / "p", capsys)
     assert rc == 2 and len(err) == 1, err
     assert err[0].startswith("sagat: ") and "did not advance" in err[0], err
-    assert _size(tmp_path / "p") == 0 and took < 5
+    assert _size(tmp_path / "p") == 0 and _reads(dev) <= 4 and took < 60
 
 
 def test_a_head_claiming_seq_a_billion_stops_with_one_line(devices, tmp_path, capsys):
@@ -106,7 +112,7 @@ def test_a_head_claiming_seq_a_billion_stops_with_one_line(devices, tmp_path, ca
     rc, err, took = _pull(dev, tmp_path / "p", capsys)
     assert rc == 2 and len(err) == 1, err
     assert "head claims seq 1000000000" in err[0] and "log.info said the log ends at 9" in err[0], err
-    assert _size(tmp_path / "p") <= (10 + 256) * R.RECORD_SIZE and took < 5
+    assert _size(tmp_path / "p") <= (10 + 256) * R.RECORD_SIZE and _reads(dev) <= 1 and took < 60
     assert not os.path.exists(tmp_path / "p" / "head.json")
 
 
@@ -118,7 +124,7 @@ def test_records_beyond_log_infos_figures_stop_the_pull(devices, tmp_path, capsy
     rc, err, took = _pull(dev, tmp_path / "p", capsys)
     assert rc == 2 and len(err) == 1, err
     assert "more records than the clock's log.info says it holds" in err[0], err
-    assert _size(tmp_path / "p") <= (10 + 256 + 256) * R.RECORD_SIZE and took < 10
+    assert _size(tmp_path / "p") <= (10 + 256 + 256) * R.RECORD_SIZE and _reads(dev) <= 4 and took < 60
 
 
 @pytest.mark.parametrize("info, words", [
@@ -131,8 +137,8 @@ def test_a_log_info_past_any_flash_is_refused_before_pulling(devices, tmp_path, 
     devices.append(dev)
     rc, err, took = _pull(dev, tmp_path / "p", capsys)
     assert rc == 2 and len(err) == 1 and words in err[0], err
-    assert _size(tmp_path / "p") == 0 and took < 5
-    assert not any(r.get("cmd") == "log.read" for r in dev.requests)
+    assert _size(tmp_path / "p") == 0 and took < 60
+    assert _reads(dev) == 0
 
 
 def test_a_chunk_larger_than_asked_stops_the_pull(devices, tmp_path, capsys):
@@ -141,7 +147,7 @@ def test_a_chunk_larger_than_asked_stops_the_pull(devices, tmp_path, capsys):
     devices.append(dev)
     rc, err, took = _pull(dev, tmp_path / "p", capsys)
     assert rc == 2 and len(err) == 1 and "sent 306 records, asked for at most 256" in err[0], err
-    assert _size(tmp_path / "p") == 0 and took < 5
+    assert _size(tmp_path / "p") == 0 and _reads(dev) <= 2 and took < 60
 
 
 def test_a_log_read_announcing_a_gigabyte_is_refused(devices, tmp_path, capsys):
@@ -152,7 +158,7 @@ def test_a_log_read_announcing_a_gigabyte_is_refused(devices, tmp_path, capsys):
     devices.append(dev)
     rc, err, took = _pull(dev, tmp_path / "p", capsys)
     assert rc == 2 and len(err) == 1 and "announced 1000000000 raw bytes" in err[0], err
-    assert took < 5
+    assert _reads(dev) <= 1 and took < 60
 
 
 def test_an_answer_without_an_end_of_line_is_refused(devices, tmp_path, capsys):
@@ -160,7 +166,7 @@ def test_an_answer_without_an_end_of_line_is_refused(devices, tmp_path, capsys):
     devices.append(dev)
     rc, err, took = _pull(dev, tmp_path / "p", capsys)
     assert rc == 2 and len(err) == 1 and "bytes without an end of line" in err[0], err
-    assert took < 5
+    assert _reads(dev) <= 1 and took < 60
 
 
 def test_the_halls_automatic_pull_of_a_hostile_clock_fails_soon_and_bounded(devices, tmp_path):
@@ -183,7 +189,7 @@ def test_the_halls_automatic_pull_of_a_hostile_clock_fails_soon_and_bounded(devi
         b.start()
     try:
         for b, words in zip(boards, ("did not advance", "head claims seq 1000000000"), strict=True):
-            until(lambda b=b: b.pulls.state == "failed", 20, f"board {b.number}'s pull failed")
+            until(lambda b=b: b.pulls.state == "failed", 60, f"board {b.number}'s pull failed")
             assert words in b.pulls.message and b.pulls.attempt == 1, b.pulls
             assert "\n" not in b.pulls.message
         took = time.monotonic() - t0
@@ -194,4 +200,4 @@ def test_the_halls_automatic_pull_of_a_hostile_clock_fails_soon_and_bounded(devi
             b.thread.join(10)
     total = sum(os.path.getsize(os.path.join(root, f)) for root, _, files in os.walk(out) for f in files)
     assert total < 64 << 10, total
-    assert took < 20
+    assert _reads(stuck) <= 4 and _reads(far) <= 1 and took < 60

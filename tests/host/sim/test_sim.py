@@ -185,7 +185,9 @@ def test_five_hour_game_in_virtual_time(tmp_path, capsys):
     assert presses[-1]["left_ms"] == presses[-1]["right_ms"] == (7200 + 3600 + 300 * 30 - 300 * 30) * 1000
     assert [e["side"] for e in ev if e["type"] == "stage"] == ["left", "right"]
     print(f"5-hour game, 600 presses, in virtual time: {took:.1f} s")
-    assert took < 60
+    # virtual, not real time: a thirtieth of the game's 5 hours at most (about 1.5 s on a quiet machine;
+    # its speed is benchmarks' business, and a loaded machine's is not this test's)
+    assert took < 5 * 3600 / 30
 
 
 # The budget is a 64 KB heap. On the 64-bit unix port every object is about 1.4 times its size on a
@@ -336,13 +338,19 @@ def test_interactive_serial_in_a_terminal_serves_the_protocol(tmp_path):
         time.sleep(0.1)
     line = bytes(screen).split(b"serial port", 1)[1].split()[0]
     port = line.decode()
+    def last_frame():
+        """The last whole frame drawn (from ESC [ H to ESC [ J): the one being read may be cut."""
+        whole = [f for f in bytes(screen).split(b"\x1b[H") if f.endswith(b"\x1b[J")]
+        return whole[-1] if whole else b""
+
     try:
-        while b"READY" not in screen and time.monotonic() < deadline:
-            time.sleep(0.1)
         # the faces' screen is redrawn in place from its top: the port stays on it, under the faces
-        frame = bytes(screen).rsplit(b"\x1b[H", 1)[-1]
-        assert b"READY" in frame and b"serial port " + port.encode() in frame, frame
-        with Clock(port, timeout=5) as c:
+        shown = b"serial port " + port.encode()
+        while not (b"READY" in last_frame() and shown in last_frame()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        frame = last_frame()
+        assert b"READY" in frame and shown in frame, frame
+        with Clock(port, timeout=60) as c:
             assert c.request("identify")["board"] == "sim"
             assert c.request("state")["state"] == "setup"
             os.write(fd, b" ")  # the space key in the terminal starts the clock
@@ -351,7 +359,7 @@ def test_interactive_serial_in_a_terminal_serves_the_protocol(tmp_path):
                 time.sleep(0.1)
             assert c.request("state")["state"] == "running", bytes(screen[-2000:])
         os.write(fd, b"q")
-        end = time.monotonic() + 20
+        end = time.monotonic() + 60
         while time.monotonic() < end:
             done, status = os.waitpid(pid, os.WNOHANG)
             if done:
