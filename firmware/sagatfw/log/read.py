@@ -23,6 +23,8 @@ from sagatfw.log.records import (
     T_CHECKPOINT,
     T_GAP,
     T_TEXT,
+    TAG_AT,
+    TAG_SIZE,
     TEXT_AT,
     TEXT_SIZE,
     ZERO_CHAIN,
@@ -42,6 +44,13 @@ def kazans_of(rec):
     if rec[1] != C.EV_RESULT or rec[PAYLOAD] != 1:
         return None
     return rec[PAYLOAD + 1], rec[PAYLOAD + 2]
+
+
+def tag_of(rec):
+    """A result record's (a game's or a match's) clock tag (records.clock_tag of the id of the clock that
+    entered it), or None where it has none: zeros (a clock that knew no id, or an older firmware's record)."""
+    tag = bytes(rec[TAG_AT : TAG_AT + TAG_SIZE])
+    return None if tag == bytes(TAG_SIZE) else tag
 
 
 ORIGIN_NAMES = ("changed", "defaults_missing", "defaults_corrupt", "key_set", "key_cleared", "maintenance")
