@@ -671,8 +671,9 @@ def _head_shaped(head) -> bool:
 def code_problem(code: str) -> str | None:
     """What is wrong with a result code as typed (None if it has the code's shape): six digits."""
     code = code.strip()
-    if len(code) != R.CODE_DIGITS or not code.isdigit():
-        return f"a result code is {R.CODE_DIGITS} digits (the faces show CODE and {R.CODE_DIGITS} digits), not {code!r}"
+    digits = logread.CODE_DIGITS
+    if len(code) != digits or not code.isdigit():
+        return f"a result code is {digits} digits (the faces show CODE and {digits} digits), not {code!r}"
     return None
 
 

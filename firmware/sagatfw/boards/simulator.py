@@ -198,7 +198,7 @@ def main(argv):
         board.status = opts["--status"]
         app = App(board)
         uid = sim_uid(opts["--flash"] if opts["--dir"] is None else opts["--dir"])
-        R.tag = R.clock_tag(uid)  # its result records name this clock (records.clock_tag), as the link's Server does
+        R.Chain.tag = R.clock_tag(uid)  # its result records name this clock (records.clock_tag), as a Server does
         start = int(opts["--start"])
         if virtual:
             board.vt = start

@@ -23,8 +23,6 @@ from sagatfw.log.records import (
     T_CHECKPOINT,
     T_GAP,
     T_TEXT,
-    TAG_AT,
-    TAG_SIZE,
     TEXT_AT,
     TEXT_SIZE,
     ZERO_CHAIN,
@@ -44,6 +42,11 @@ def kazans_of(rec):
     if rec[1] != C.EV_RESULT or rec[PAYLOAD] != 1:
         return None
     return rec[PAYLOAD + 1], rec[PAYLOAD + 2]
+
+
+CODE_DIGITS = 6  # a result code's (records.result_code)
+TAG_AT = 48  # a result record's (a game's or a match's) clock tag (records.clock_tag): its last payload bytes
+TAG_SIZE = 4
 
 
 def tag_of(rec):

@@ -122,6 +122,10 @@ class Chain:
     """HMAC-SHA256 keyed chain; key b"" (no arbiter key) still detects accidents, not forgers.
     The one HMAC of the firmware: the protocol's proof of authority (link/auth.py) uses it too."""
 
+    # The clock's tag, clock_tag(its id), that its result records carry: set before boot (link/server.py's Server,
+    # the simulator). Here, not a global of this module: its table of names is full (a new one costs RAM).
+    tag = bytes(4)
+
     def __init__(self, key=b""):
         if len(key) > 64:
             key = hashlib.sha256(key).digest()
@@ -187,7 +191,7 @@ def pack_event(buf, ev, e, game, seq, left_stage, right_stage, wall_s=0, wall_ms
     elif ev[e + C.F_TYPE] == C.EV_RESULT:
         if ev[e + C.F_BEFORE_STAGE]:  # the kazans (rules.result)
             struct.pack_into("<BBB", buf, PAYLOAD, 1, ev[e + C.F_BEFORE_MOVES], ev[e + C.F_AFTER_MOVES])
-        buf[TAG_AT : TAG_AT + TAG_SIZE] = tag  # this clock's: its code differs from another clock's of the same history
+        buf[48:52] = Chain.tag  # (read.TAG_AT) this clock's: its code differs from another clock's of the same history
 
 
 def stage_byte(stage):
@@ -250,12 +254,6 @@ def pack_anchor(buf, game, seq, prev):
     struct.pack_into("<I", buf, CRC, crc32(memoryview(buf)[:CRC]))
 
 
-CODE_DIGITS = 6
-TAG_AT = 48  # a result record's (a game's or a match's) clock tag: its last payload bytes
-TAG_SIZE = 4
-tag = bytes(TAG_SIZE)  # this clock's tag, clock_tag(its id): set before boot (link/server.py Server, the simulator)
-
-
 def result_code(link):
     """The result code of a result record with chain value `link`: six digits that the faces show
     when a result is entered and the arbiter copies onto the scoresheet. The chain value depends
@@ -267,13 +265,13 @@ def result_code(link):
 
 
 def clock_tag(uid):
-    """The TAG_SIZE bytes a clock writes at TAG_AT of its result records: the first bytes of
-    SHA-256("sagat-clock:" + uid), uid its id as the link's identify says it (machine.unique_id in
-    hex; the simulator's "sim-..."); zeros for no id. Made once at boot (records.tag: pack_event and
-    a match's result write it); the host checks a head's uid against a record's tag with it."""
+    """The 4 bytes a clock writes at bytes 48..51 of its result records (read.TAG_AT): the first bytes
+    of SHA-256("sagat-clock:" + uid), uid its id as the link's identify says it (machine.unique_id in
+    hex; the simulator's "sim-..."); zeros for no id. Made once before boot (Chain.tag: pack_event
+    and a match's result write it); the host checks a head's uid against a record's tag with it."""
     if not uid:
-        return bytes(TAG_SIZE)
-    return hashlib.sha256(b"sagat-clock:" + uid.encode()).digest()[:TAG_SIZE]
+        return bytes(4)
+    return hashlib.sha256(b"sagat-clock:" + uid.encode()).digest()[:4]
 
 
 def text_records(text):
