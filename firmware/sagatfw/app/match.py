@@ -382,6 +382,7 @@ class MatchApp:
             if kind == M.EV_RESULT:
                 struct.pack_into("<BBBBb", j.buf, R.PAYLOAD + 4, m.warnings[0], m.warnings[1], m.reds[0], m.reds[1],
                                  m.entering)
+                j.buf[48:52] = R.Chain.tag  # the clock's tag (read.TAG_AT), as a game's (records.pack_event)
             else:
                 struct.pack_into("<BBBBb", j.buf, R.PAYLOAD + 4, 0, 0, 0, 0, 0)
             if j._admit(1, kind == M.EV_RESULT):

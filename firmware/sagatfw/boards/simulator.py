@@ -16,6 +16,7 @@ from sagatfw import forget
 from sagatfw.boards.sim import KEYS, Board, mount_flash, ms_now
 from sagatfw.core.ticks import TICKS_MAX, ticks_diff
 from sagatfw.engine import clock as C
+from sagatfw.log import records as R
 from sagatfw.ui import buttons as B
 
 SIDES = {"left": C.LEFT, "right": C.RIGHT}
@@ -196,6 +197,8 @@ def main(argv):
         board = Board(base if virtual else None, "--quiet" in flags, None, opts["--oled"])
         board.status = opts["--status"]
         app = App(board)
+        uid = sim_uid(opts["--flash"] if opts["--dir"] is None else opts["--dir"])
+        R.Chain.tag = R.clock_tag(uid)  # its result records name this clock (records.clock_tag), as a Server does
         start = int(opts["--start"])
         if virtual:
             board.vt = start
@@ -203,8 +206,7 @@ def main(argv):
             from sagatfw.link.server import Server
             from sagatfw.link.stream import Link
 
-            app.link = Link(Server(app, {"uid": _uid(opts["--flash"] if opts["--dir"] is None else opts["--dir"])},
-                                   board.ticks()))
+            app.link = Link(Server(app, {"uid": uid}, board.ticks()))
             from sagatfw.boards.simserial import SerialDriver  # only with a link: the probe's heap is tight
 
             SerialDriver.attach(app.link)
@@ -269,8 +271,9 @@ class _TextOut:
         self.stream.write(text.encode())
 
 
-def _uid(path):
-    """A stable id for this simulated board: a hash of its flash image's path."""
+def sim_uid(path):
+    """A stable id for this simulated board, its machine.unique_id: a hash of its flash image's path
+    (two flash images, two clocks: their result codes of one history differ, records.clock_tag)."""
     import binascii
     import hashlib
 

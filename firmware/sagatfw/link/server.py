@@ -70,6 +70,7 @@ class Server(Pull):
     def __init__(self, app, board_info=None, now=None):
         self.app = app
         self.info = board_info or {}
+        R.Chain.tag = R.clock_tag(self.info.get("uid"))  # the id it gives the host names its result records
         self.root = app.board.root
         self.inbuf = bytearray(IN_SIZE)
         self.n = 0  # bytes held in inbuf

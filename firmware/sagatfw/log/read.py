@@ -44,6 +44,18 @@ def kazans_of(rec):
     return rec[PAYLOAD + 1], rec[PAYLOAD + 2]
 
 
+CODE_DIGITS = 6  # a result code's (records.result_code)
+TAG_AT = 48  # a result record's (a game's or a match's) clock tag (records.clock_tag): its last payload bytes
+TAG_SIZE = 4
+
+
+def tag_of(rec):
+    """A result record's (a game's or a match's) clock tag (records.clock_tag of the id of the clock that
+    entered it), or None where it has none: zeros (a clock that knew no id, or an older firmware's record)."""
+    tag = bytes(rec[TAG_AT : TAG_AT + TAG_SIZE])
+    return None if tag == bytes(TAG_SIZE) else tag
+
+
 ORIGIN_NAMES = ("changed", "defaults_missing", "defaults_corrupt", "key_set", "key_cleared", "maintenance")
 
 

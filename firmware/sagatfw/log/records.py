@@ -19,7 +19,8 @@
 #   31   1    reserved (0)
 #   32   4    wall_s (u32, Unix seconds), 36 2 wall_ms (u16)
 #   38  14    payload: adjust before/after; game_start: start of the tc text; settings; result: 1, left's
-#             and right's kazan counts (u8 each) when they were entered (TK-R7)
+#             and right's kazan counts (u8 each) when they were entered (TK-R7); a game's and a match's
+#             result: bytes 48..51 the clock's tag (clock_tag of its id; zeros: no id known)
 #   52   8    chain: HMAC-SHA256(key, previous chain || bytes 0..51), first 8 bytes
 #   60   4    crc: CRC-32 of bytes 0..59
 #
@@ -121,6 +122,10 @@ class Chain:
     """HMAC-SHA256 keyed chain; key b"" (no arbiter key) still detects accidents, not forgers.
     The one HMAC of the firmware: the protocol's proof of authority (link/auth.py) uses it too."""
 
+    # The clock's tag, clock_tag(its id), that its result records carry: set before boot (link/server.py's Server,
+    # the simulator). Here, not a global of this module: its table of names is full (a new one costs RAM).
+    tag = bytes(4)
+
     def __init__(self, key=b""):
         if len(key) > 64:
             key = hashlib.sha256(key).digest()
@@ -183,8 +188,10 @@ def pack_event(buf, ev, e, game, seq, left_stage, right_stage, wall_s=0, wall_ms
             ev[e + C.F_AFTER_MOVES],
             stage_byte(ev[e + C.F_AFTER_STAGE]),
         )
-    elif ev[e + C.F_TYPE] == C.EV_RESULT and ev[e + C.F_BEFORE_STAGE]:  # the kazans (rules.result)
-        struct.pack_into("<BBB", buf, PAYLOAD, 1, ev[e + C.F_BEFORE_MOVES], ev[e + C.F_AFTER_MOVES])
+    elif ev[e + C.F_TYPE] == C.EV_RESULT:
+        if ev[e + C.F_BEFORE_STAGE]:  # the kazans (rules.result)
+            struct.pack_into("<BBB", buf, PAYLOAD, 1, ev[e + C.F_BEFORE_MOVES], ev[e + C.F_AFTER_MOVES])
+        buf[48:52] = Chain.tag  # (read.TAG_AT) this clock's: its code differs from another clock's of the same history
 
 
 def stage_byte(stage):
@@ -247,15 +254,24 @@ def pack_anchor(buf, game, seq, prev):
     struct.pack_into("<I", buf, CRC, crc32(memoryview(buf)[:CRC]))
 
 
-CODE_DIGITS = 6
-
-
 def result_code(link):
     """The result code of a result record with chain value `link`: six digits that the faces show
     when a result is entered and the arbiter copies onto the scoresheet. The chain value depends
-    on the key and on every record before it, so `sagat logs verify --game N --code C` proves from
-    paper that the log still holds game N as it was when its result was entered."""
+    on the key, on every record before it (the game's setup among them) and on the result record,
+    whose clock tag (clock_tag) names the clock: so `sagat logs verify --game N --code C` proves from
+    paper that the log still holds game N as it was when its result was entered on that clock, and
+    two clocks with the same history give different codes."""
     return "%06d" % (struct.unpack(">I", bytes(link[:4]))[0] % 1000000)
+
+
+def clock_tag(uid):
+    """The 4 bytes a clock writes at bytes 48..51 of its result records (read.TAG_AT): the first bytes
+    of SHA-256("sagat-clock:" + uid), uid its id as the link's identify says it (machine.unique_id in
+    hex; the simulator's "sim-..."); zeros for no id. Made once before boot (Chain.tag: pack_event
+    and a match's result write it); the host checks a head's uid against a record's tag with it."""
+    if not uid:
+        return bytes(4)
+    return hashlib.sha256(b"sagat-clock:" + uid.encode()).digest()[:4]
 
 
 def text_records(text):

@@ -133,6 +133,7 @@ def _verify(args: argparse.Namespace) -> int:
     extra: list[str] = []
     notes: list[str] = []
     head_path = None if args.no_head else _head_file(args)
+    clock = args.clock or _pulled_uid(args)  # the clock the log should be: its result records must name it
     keys = [k for k in arbiter_keys(args) if k]
     if not keys:
         _needs_key(log)
@@ -145,9 +146,10 @@ def _verify(args: argparse.Namespace) -> int:
                 file=head_path, error=getattr(e, "strerror", None) or e)) from None
         found = logs.check_head(log, head, keys)
         uid = head.get("uid") if isinstance(head, dict) else None
-        want = args.clock or _pulled_uid(args)
+        want = clock
         if want is not None and uid != want:
             found.append(_("head: it is clock {uid}'s, not clock {want}'s").format(uid=uid, want=want))
+        clock = clock or (uid if isinstance(uid, str) else None)
         extra += found
         if not found:
             text = _("head: clock {uid}: the log reaches its last record (seq {seq}), signed with the key, as the "
@@ -165,7 +167,7 @@ def _verify(args: argparse.Namespace) -> int:
     elif args.clock:
         raise UserError(_("--clock needs a head: the clock id is in the head.json of a pull"))
     if args.code is not None:
-        ok_code, line = logs.check_code(log, args.game, args.code, keys, unkeyed_ok=True)
+        ok_code, line = logs.check_code(log, args.game, args.code, keys, unkeyed_ok=True, uid=clock, translate=True)
         (notes if ok_code else extra).append(line)
     ok, lines = logs.verify_report(log, extra=extra, translate=not args.json)
     if ok:

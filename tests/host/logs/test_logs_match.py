@@ -327,7 +327,8 @@ def test_the_result_code_of_a_match(bout, tmp_path, capsys):
     code = R.result_code(R.chain_of(res))
     path = write(tmp_path, good, "keyed")
     rc, out, _ = verify(capsys, path, KEY, "--game", "1", "--code", code)
-    assert rc == 0 and f"code {code}: game 1's result right (golden_score) at seq {R.seq_of(res)}" in out, out
+    assert rc == 0 and (f"code {code}: game 1's result right wins 6-7: the first score in golden score (KB-17) at seq "
+                        f"{R.seq_of(res)} is the one the faces showed") in out, out
     wrong = f"{(int(code) + 1) % 10**6:06d}"
     rc, out, _ = verify(capsys, path, KEY, "--game", "1", "--code", wrong)
     assert rc == 1 and "is not the code of game 1's result" in out
@@ -431,4 +432,4 @@ def test_the_game_csv_is_unchanged_by_matches(tmp_path, capsys):
     header = capsys.readouterr().out.splitlines()[0]
     assert header == ",".join(logs.CSV_FIELDS) == (
         "game,seq,type,t,left_ms,right_ms,left_moves,right_moves,running,wall,side,by,order,stage,result,reason,tc,"
-        "first,before,after,dropped")
+        "first,before,after,dropped,kazans")
