@@ -22,6 +22,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from browserkit import children
+from hallkit import until
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = b"installed-arbiter-key"
@@ -187,28 +189,6 @@ def _post(url: str, data: dict) -> dict:
         return json.load(r)
 
 
-def _until(fn, what: str):
-    deadline = time.monotonic() + WAIT
-    while True:
-        got = fn()
-        if got:
-            return got
-        assert time.monotonic() < deadline, what
-        time.sleep(0.2)
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for p in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{p}/stat") as fh:
-                if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
-                    out.append(int(p))
-        except (OSError, ValueError, IndexError):
-            pass
-    return out
-
-
 def test_the_installed_hall_serves_its_clocks_and_its_folder_reports_and_verifies(installed):
     """`sagat hall --sim 2` with the hall extra alone: /api/state answers with both clocks up, a forfeit
     entered on board 1 has its log pulled and verified by the hall; then `sagat report` of the hall's
@@ -228,22 +208,23 @@ def test_the_installed_hall_serves_its_clocks_and_its_folder_reports_and_verifie
             assert line, f"sagat hall stopped: {proc.stderr.read()}"
             assert "Traceback" not in line
             url = next((w for w in line.split() if w.startswith("http://")), None)
-        boards = _until(lambda: [b for b in _get(url + "api/state")["boards"]
-                                 if b["link"] == "up" and b["key_set"]], "both clocks up with the hall's key")
+        boards = until(lambda: [b for b in _get(url + "api/state")["boards"]
+                                 if b["link"] == "up" and b["key_set"]], WAIT, "both clocks up with the hall's key")
         assert len(_get(url + "api/state")["boards"]) == 2 and len(boards) == 2
         _post(url + "api/setup", {"tc": "600"})
-        _until(lambda: all(b["state"] == "setup" and b["tc"] == "600" for b in _get(url + "api/state")["boards"]),
-               "both clocks set up")
+        until(lambda: all(b["state"] == "setup" and b["tc"] == "600" for b in _get(url + "api/state")["boards"]),
+               WAIT, "both clocks set up")
         assert _post(url + "api/board/1/result", {"result": "+/-"})["done"] == 1
-        _until(lambda: next((b for b in _get(url + "api/state")["boards"]
-                             if b["number"] == 1 and b["pull"]["state"] == "verified"), None), "board 1's log verified")
-        sims = _children(proc.pid)
+        until(lambda: next((b for b in _get(url + "api/state")["boards"]
+                             if b["number"] == 1 and b["pull"]["state"] == "verified"), None), WAIT,
+              "board 1's log verified")
+        sims = children(proc.pid)
         assert len(sims) == 2
     finally:
         proc.send_signal(signal.SIGTERM)  # as a service manager stops it: its simulators go with it
         code = proc.wait(timeout=30)
     assert code == 0, proc.stderr.read()
-    _until(lambda: not [p for p in sims if os.path.exists(f"/proc/{p}")], "the hall's simulators stopped")
+    until(lambda: not [p for p in sims if os.path.exists(f"/proc/{p}")], WAIT, "the hall's simulators stopped")
     folder = installed.work / "sagat-hall" / "round-1"
     (records,) = folder.rglob("records.bin")
     report = installed.run("report", str(folder), "--key-file", "arbiter.key", "--out", "report", "--json")
