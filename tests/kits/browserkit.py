@@ -160,19 +160,34 @@ def until(driver, js: str, timeout: float, what: str):
         time.sleep(0.05)
 
 
-def press(d, css: str) -> None:
-    """A real click on an element of a card (cards are drawn again as their clocks change: find it
-    again if it went between finding and clicking)."""
-    from selenium.common.exceptions import StaleElementReferenceException
+# A press as a finger or a mouse makes it, found and made in one script: the element at its centre must be
+# it (shown, not covered, as WebDriver's click requires), then pointerdown, pointerup and click on it.
+_PRESS = """
+const e = document.querySelector(arguments[0]);
+if (!e || e.disabled) return false;
+const r = e.getBoundingClientRect();
+if (!r.width || !r.height) return false;
+const x = r.left + r.width / 2, y = r.top + r.height / 2;
+const at = document.elementFromPoint(x, y);
+if (!at || !(at === e || e.contains(at))) { e.scrollIntoView({block: "center"}); return false; }
+const o = {bubbles: true, cancelable: true, clientX: x, clientY: y, pointerType: "mouse", isPrimary: true};
+at.dispatchEvent(new PointerEvent("pointerdown", o));
+at.dispatchEvent(new PointerEvent("pointerup", o));
+at.click();
+return true;
+"""
 
+
+def press(d, css: str) -> None:
+    """A press on an element of a card (the page acts on pointerdown: a card may be drawn again before
+    the release), found and pressed in one script. Cards are drawn again as their clocks change: a
+    find and a click in two WebDriver calls fell on either side of a redraw every time for 30 s on a
+    loaded machine (three CI runs at once)."""
     end = time.monotonic() + WAIT
-    while time.monotonic() < end:
-        try:
-            d.find_element("css selector", css).click()
-            return
-        except StaleElementReferenceException:
-            continue
-    raise AssertionError(f"{css}: never still long enough to click")
+    while not d.execute_script(_PRESS, css):
+        if time.monotonic() >= end:
+            raise AssertionError(f"{css}: not shown, or covered, for {WAIT} s")
+        time.sleep(0.05)
 
 
 def answer(d, button_id: str, *answers: bool) -> list[str]:
