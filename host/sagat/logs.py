@@ -425,7 +425,8 @@ class _Sheet:
         if kind == "break_end":
             cut = _(", cut short by the referee's start") if e.get("early") else ""
             if e.get("power_cut"):
-                cut = _(", at its last durable instant before the power cut (the referee starts the next period)")
+                cut = _(", at its last durable instant before the power cut (the referee starts the next "
+                        "period)")
             return _("{brk} ends after {length}").format(brk=self.brk, length=_ms(e.get("length_ms"))) + cut
         if kind == "score":
             return _("SCORE {side} +{points} (entry {entry})").format(side=side, points=e.get("points"),
@@ -434,7 +435,8 @@ class _Sheet:
             if self.periods and self.periods[-1][0] == name:  # the period's score as it now stands
                 self.periods[-1] = (name, score, self.periods[-1][2])
             if kind == "late_score":
-                text = _("SCORE {side} +{points} (entry {entry}), entered after the {period} ended: counts for it")
+                text = _("SCORE {side} +{points} (entry {entry}), entered after the {period} ended: counts "
+                         "for it")
             else:
                 text = _("CARD {side} {card} (entry {entry}), entered after the {period} ended: counts for it")
             return text.format(side=side, points=e.get("points"), card=_value(e.get("card")),
@@ -624,7 +626,8 @@ def check_head(log: Log, head: dict, keys: list[bytes]) -> list[str]:
     keys = [k for k in keys if k]  # as the reader numbers them
     out = []
     if not _head_shaped(head):
-        return ["head: not a head file (seq, first: whole numbers or null; link, nonce, uid: text; mac: text or null)"]
+        return ["head: not a head file (seq, first: whole numbers or null; link, nonce, uid: text; mac: text "
+                "or null)"]
     seq, link = head["seq"], head["link"]
     if seq is None:
         return [] if log.records == 0 else ["head: the clock said its log was empty"]
@@ -757,23 +760,23 @@ def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None,
             continue
         words = dict(code=code, game=game, seq=res.seq, result=result_words(log, game, res), uid=uid)
         if uid and res.tag is not None and res.tag != R.clock_tag(uid):
-            return False, _("code: game {game}'s result at seq {seq} was entered on another clock, not clock {uid}: "
-                            "this log is another clock's, or the code is checked against the wrong clock").format(
-                **words)
+            return False, _("code: game {game}'s result at seq {seq} was entered on another clock, not clock "
+                            "{uid}: this log is another clock's, or the code is checked against the wrong "
+                            "clock").format(**words)
         on = _(" on clock {uid}").format(uid=uid) if uid and res.tag is not None else ""
         if res.keyed:
-            line = _("code {code}: game {game}'s result {result} at seq {seq} is the one the faces showed: the log "
-                     "holds game {game} as it was when its result was entered").format(**words) + on
+            line = _("code {code}: game {game}'s result {result} at seq {seq} is the one the faces showed: "
+                     "the log holds game {game} as it was when its result was entered").format(**words) + on
         elif res.unkeyed and keys and not unkeyed_ok:
-            return False, _("code: game {game}'s result at seq {seq} does not link under a key given: its code proves "
-                            "nothing").format(**words)
-        elif res.unkeyed:
-            line = _("code {code}: matches game {game}'s result {result} at seq {seq}, which is not under an arbiter "
-                     "key: anyone can recompute an unkeyed code for any history, so this shows nothing about "
-                     "tampering (only a code under the key does)").format(**words)
-        else:  # its record links under no chain this check knows: a damaged or sealed stretch
-            return False, _("code: game {game}'s result at seq {seq} does not link under a key given nor unkeyed: its "
+            return False, _("code: game {game}'s result at seq {seq} does not link under a key given: its "
                             "code proves nothing").format(**words)
+        elif res.unkeyed:
+            line = _("code {code}: matches game {game}'s result {result} at seq {seq}, which is not under an "
+                     "arbiter key: anyone can recompute an unkeyed code for any history, so this shows "
+                     "nothing about tampering (only a code under the key does)").format(**words)
+        else:  # its record links under no chain this check knows: a damaged or sealed stretch
+            return False, _("code: game {game}'s result at seq {seq} does not link under a key given nor "
+                            "unkeyed: its code proves nothing").format(**words)
         if i < len(results) - 1:
             later = results[-1]
             line += _(" (a later result record, seq {seq}, changed it to {result})").format(
@@ -783,11 +786,12 @@ def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None,
     words = dict(code=code, game=game, seq=last.seq, result=result_words(log, game, last),
                  gives=R.result_code(last.link), uid=uid)
     if uid and last.tag is not None and last.tag == R.clock_tag(uid):
-        text = _("code: {code} is not the code of game {game}'s result in this log (seq {seq}, {result}, gives "
-                 "{gives}): the game was changed or cut, or {code} is another clock's code (this log is clock {uid}'s)")
+        text = _("code: {code} is not the code of game {game}'s result in this log (seq {seq}, {result}, "
+                 "gives {gives}): the game was changed or cut, or {code} is another clock's code (this log "
+                 "is clock {uid}'s)")
     else:
-        text = _("code: {code} is not the code of game {game}'s result in this log (seq {seq}, {result}, gives "
-                 "{gives}): the game was changed or cut, or this is another clock's log")
+        text = _("code: {code} is not the code of game {game}'s result in this log (seq {seq}, {result}, "
+                 "gives {gives}): the game was changed or cut, or this is another clock's log")
     return False, text.format(**words)
 
 
@@ -814,19 +818,19 @@ def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None,
     if not found:
         if gaps:  # whole and authentic, but the clock could not keep everything: not a plain OK
             dropped = sum(e.get("dropped") or 0 for e in log.events if e["type"] == "gap")
-            text = ngettext("OK, WITH GAPS: {n} records, seq {first}..{last}, games {games}; the chain links every "
-                            "record; the clock dropped {dropped} records in {gaps} gap where its log was full "
-                            "(below), and those games are replayed up to the gap",
-                            "OK, WITH GAPS: {n} records, seq {first}..{last}, games {games}; the chain links every "
-                            "record; the clock dropped {dropped} records in {gaps} gaps where its log was full "
-                            "(below), and those games are replayed up to the gap", len(gaps))
+            text = ngettext("OK, WITH GAPS: {n} records, seq {first}..{last}, games {games}; the chain links "
+                            "every record; the clock dropped {dropped} records in {gaps} gap where its log "
+                            "was full (below), and those games are replayed up to the gap",
+                            "OK, WITH GAPS: {n} records, seq {first}..{last}, games {games}; the chain links "
+                            "every record; the clock dropped {dropped} records in {gaps} gaps where its log "
+                            "was full (below), and those games are replayed up to the gap", len(gaps))
             return True, [text.format(n=log.records, first=log.start_seq, last=log.last_seq, games=games,
                                       dropped=dropped, gaps=len(gaps))] + gaps
         match = any(e["type"] == "match" for e in log.events)
-        text = _("OK: {n} records, seq {first}..{last}, games {games}; the chain links every record and the engine "
-                 "reproduces every game and match") if match else \
-            _("OK: {n} records, seq {first}..{last}, games {games}; the chain links every record and the engine "
-              "reproduces every game")
+        text = _("OK: {n} records, seq {first}..{last}, games {games}; the chain links every record and the "
+                 "engine reproduces every game and match") if match else \
+            _("OK: {n} records, seq {first}..{last}, games {games}; the chain links every record and the "
+              "engine reproduces every game")
         return True, [text.format(n=log.records, first=log.start_seq, last=log.last_seq, games=games)]
     first = next((p for p in log.problems if p[1] is not None), None)
     lines = [_("BROKEN at seq {seq} ({kind})").format(seq=first[1], kind=first[0]) if first else _("BROKEN")]
@@ -847,8 +851,8 @@ def gap_lines(log: Log, translate: bool = False) -> list[str]:
     runs on through the gap (the record is sealed like any other), but the game is replayed only
     up to it. `translate`: in the user's language (else English: the hall reads it)."""
     with english() if not translate else nullcontext():
-        text = _("GAP at seq {seq} (game {game}, t {start}..{end}): the clock dropped {n} records here: its log was "
-                 "full; the game is replayed up to there")
+        text = _("GAP at seq {seq} (game {game}, t {start}..{end}): the clock dropped {n} records here: its "
+                 "log was full; the game is replayed up to there")
     return [
         text.format(seq=e["seq"], game=e["game"], start=clock_text(e["t"]), end=clock_text(e.get("until_t") or 0),
                     n=e.get("dropped"))

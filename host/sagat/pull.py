@@ -72,8 +72,8 @@ class Bounds:
         size, backlog = info.get("bytes"), info.get("backlog")
         if isinstance(size, int) and not isinstance(size, bool) and size >= 0:
             if size > MAX_LOG_BYTES:
-                raise NotThisLog(say(N_("the clock says its log holds {size} bytes, more than any clock's flash "
-                                        "({mb} MB): a broken or hostile device; nothing pulled"),
+                raise NotThisLog(say(N_("the clock says its log holds {size} bytes, more than any clock's "
+                                        "flash ({mb} MB): a broken or hostile device; nothing pulled"),
                                      size=size, mb=MAX_LOG_BYTES >> 20))
             on_clock = size // R.RECORD_SIZE + (backlog if isinstance(backlog, int) and 0 < backlog else 0)
         else:  # a clock of before `bytes`: its seq range, and an anchor for every 8 records at worst
@@ -91,8 +91,8 @@ class Bounds:
     def take(self, n: int) -> None:
         self.taken += n
         if self.taken > self.records:
-            raise NotThisLog(say(N_("log.read sent more records than the clock's log.info says it holds ({taken} > "
-                                    "{records}): a broken or hostile device; the pull stops there"),
+            raise NotThisLog(say(N_("log.read sent more records than the clock's log.info says it holds "
+                                    "({taken} > {records}): a broken or hostile device; the pull stops there"),
                                  taken=self.taken, records=self.records))
 
 
@@ -137,8 +137,8 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
         raise NotThisLog(say(N_("log.info names no seq range ({first}..{last}): a broken or hostile device"),
                              first=repr(first), last=repr(last)))
     if last - first + 1 > MAX_LOG_RECORDS:
-        raise NotThisLog(say(N_("the clock says its log holds seq {first}..{last}, more records than any clock's "
-                                "flash holds ({most}): a broken or hostile device; nothing pulled"),
+        raise NotThisLog(say(N_("the clock says its log holds seq {first}..{last}, more records than any "
+                                "clock's flash holds ({most}): a broken or hostile device; nothing pulled"),
                              first=first, last=last, most=MAX_LOG_RECORDS))
     start = first
     if have:
@@ -147,7 +147,8 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
             tail = have[-R.RECORD_SIZE :]  # an older pull: after its last record (an anchor: at it)
             mine = R.seq_of(tail) + (0 if R.type_of(tail) == R.T_ANCHOR else 1)
         if mine > last + 1:
-            raise NotThisLog(say(N_("{file} does not continue this clock's log (seq {seq}, clock {first}..{last})"),
+            raise NotThisLog(say(N_("{file} does not continue this clock's log (seq {seq}, clock "
+                                    "{first}..{last})"),
                                  file=raw_path, seq=mine, first=first, last=last))
         start = max(mine, first)
     bounds = Bounds(info, start, last)
@@ -169,9 +170,9 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
         head = _head(clock, uid)
         if head is not None and head["seq"] is not None:
             if not _whole(head["seq"]) or head["seq"] > bounds.end():
-                raise NotThisLog(say(N_("the clock's head claims seq {seq}, but its log.info said the log ends at "
-                                        "{last}: a running game adds a few records, not that many (a broken or "
-                                        "hostile device); the pull stops there"),
+                raise NotThisLog(say(N_("the clock's head claims seq {seq}, but its log.info said the log "
+                                        "ends at {last}: a running game adds a few records, not that many (a "
+                                        "broken or hostile device); the pull stops there"),
                                      seq=repr(head["seq"]), last=last))
             if head["seq"] >= seq:
                 more, seq = _records(clock, fh, seq, head["seq"], chunk, bar, first, save, binary, bounds)
@@ -230,12 +231,12 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
         # (255-record segments: a chunk of 256 may cross two), so only the other entries are bounded
         anchors = sum(1 for i in range(1, len(data), R.RECORD_SIZE) if data[i] == R.T_ANCHOR)
         if n - anchors > chunk or anchors > n - anchors:
-            raise NotThisLog(say(N_("log.read from {seq} sent {n} records, asked for at most {chunk}: a broken or "
-                                    "hostile device; the pull stops there"), seq=asked, n=n, chunk=chunk))
+            raise NotThisLog(say(N_("log.read from {seq} sent {n} records, asked for at most {chunk}: a "
+                                    "broken or hostile device; the pull stops there"), seq=asked, n=n, chunk=chunk))
         if not _whole(nxt) or nxt < asked or (nxt == asked and nxt <= last):
             # (an anchor alone at the log's very end is the one chunk that may leave `next` where it was)
-            raise NotThisLog(say(N_("log.read from {seq} did not advance (next {next}): a broken or hostile device; "
-                                    "the pull stops there"), seq=asked, next=repr(nxt)))
+            raise NotThisLog(say(N_("log.read from {seq} did not advance (next {next}): a broken or hostile "
+                                    "device; the pull stops there"), seq=asked, next=repr(nxt)))
         fh.write(data)
         fh.flush()  # what is written stays: an interrupted pull resumes after it
         pulled += n
@@ -266,8 +267,9 @@ def _head(clock: Clock, uid) -> dict | None:
         if "unknown_cmd" in str(e):
             return None
         if "auth_required" in str(e):
-            sys.stderr.write("sagat: " + _("the clock has an arbiter key: without --key it does not sign the pull's "
-                                           "end (no head.json; `sagat logs verify --key` will ask for it)") + "\n")
+            sys.stderr.write("sagat: " + _("the clock has an arbiter key: without --key it does not sign the "
+                                           "pull's end (no head.json; `sagat logs verify --key` will ask for "
+                                           "it)") + "\n")
             return None
         raise
     head = {"nonce": nonce, "uid": ans.get("uid"), "first": ans.get("first"), "seq": ans.get("seq"),
@@ -275,8 +277,8 @@ def _head(clock: Clock, uid) -> dict | None:
     if head["uid"] != uid:
         raise NotThisLog(say(N_("the clock's head names clock {theirs}, not {uid}"), theirs=head["uid"], uid=uid))
     if head["mac"] and clock.key and not head_ok(head, clock.key):
-        raise NotThisLog(say(N_("the clock's signed head does not verify with the key given: a wrong key, or not "
-                                "this clock")))
+        raise NotThisLog(say(N_("the clock's signed head does not verify with the key given: a wrong key, or "
+                                "not this clock")))
     return head
 
 

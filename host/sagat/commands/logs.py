@@ -152,18 +152,18 @@ def _verify(args: argparse.Namespace) -> int:
         clock = clock or (uid if isinstance(uid, str) else None)
         extra += found
         if not found:
-            text = _("head: clock {uid}: the log reaches its last record (seq {seq}), signed with the key, as the "
-                     "clock gave it at the pull: nothing was cut off its end") if head.get("mac") else \
-                _("head: clock {uid}: the log reaches its last record (seq {seq}), as the clock gave it at the "
-                  "pull: nothing was cut off its end")
+            text = _("head: clock {uid}: the log reaches its last record (seq {seq}), signed with the key, "
+                     "as the clock gave it at the pull: nothing was cut off its end") if head.get("mac") else \
+                _("head: clock {uid}: the log reaches its last record (seq {seq}), as the clock gave it at "
+                  "the pull: nothing was cut off its end")
             notes.append(text.format(uid=uid, seq=head.get("seq")))
     elif args.records and keys and not args.no_head:
         extra.append(_("head: none beside the records: a keyed pull's end is proven only by the head.json it "
-                       "saved (--head FILE; --no-head checks the records alone, which cannot show records cut off "
-                       "the end)"))
+                       "saved (--head FILE; --no-head checks the records alone, which cannot show records "
+                       "cut off the end)"))
     elif log.records:
-        notes.append(_("head: not checked (a pull's head.json proves that nothing was cut off the end; an image "
-                       "or records alone cannot: see docs/log-format.md)"))
+        notes.append(_("head: not checked (a pull's head.json proves that nothing was cut off the end; an "
+                       "image or records alone cannot: see docs/log-format.md)"))
     elif args.clock:
         raise UserError(_("--clock needs a head: the clock id is in the head.json of a pull"))
     if args.code is not None:
@@ -204,8 +204,8 @@ def cmd_logs_export(args: argparse.Namespace) -> int:
 def _out_dir(path: str) -> None:
     """A pull's --out: a folder that exists or can be made, checked before the clock is asked anything."""
     if os.path.exists(path) and not os.path.isdir(path):
-        raise UserError(_("--out {dir}: not a folder (a pull writes records.bin, head.json and events.jsonl in "
-                          "it)").format(dir=path))
+        raise UserError(_("--out {dir}: not a folder (a pull writes records.bin, head.json and events.jsonl "
+                          "in it)").format(dir=path))
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
@@ -286,8 +286,8 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
     ans = call(args, run)
     if not total:
         return out(args, {"erased_segments": 0, "first": ans.get("first"), "stopped": ans.get("stopped")},
-                    _("nothing erased: no segment holds only games up to {game} (pulled and verified up to seq "
-                      "{upto}); the clock's log starts at seq {first}").format(game=game, upto=upto,
+                    _("nothing erased: no segment holds only games up to {game} (pulled and verified up to "
+                      "seq {upto}); the clock's log starts at seq {first}").format(game=game, upto=upto,
                                                                                first=ans.get("first")))
     return out(args, {"erased_segments": total, "first": ans.get("first"), "stopped": ans.get("stopped")},
                 _("{n} segment(s) of games up to {game} erased (pulled and verified up to seq {upto}); "
@@ -301,10 +301,11 @@ def _log_source(sp: argparse.ArgumentParser) -> None:
                         help=_("a littlefs image: the simulator's flash or a board's dump"))
     source.add_argument("--records", metavar="FILE", help=_("the records.bin that `sagat logs pull` saved"))
     sp.add_argument("--block-size", type=int, default=None, metavar="BYTES",
-                    help=_("the image's block size in bytes (default: detected; 4096 for a Pico's or the sim's)"))
+                    help=_("the image's block size in bytes (default: detected; 4096 for a Pico's or the "
+                           "sim's)"))
     sp.add_argument("--key", action="append", metavar="KEY",
-                    help=_("the arbiter key the log's chain is keyed with, to check the chain (repeat it for keys "
-                           "used before)"))
+                    help=_("the arbiter key the log's chain is keyed with, to check the chain (repeat it for "
+                           "keys used before)"))
     sp.add_argument("--key-file", metavar="FILE", help=_("read the arbiter key from FILE (instead of --key)"))
 
 
@@ -312,8 +313,8 @@ def add(subparsers) -> None:
     """Adds `sagat logs` and its actions: show, pull, erase, verify, export."""
     cmd = adder(subparsers)
     lp = cmd("logs", _("read, verify and export a clock's log"),
-             _("A clock's log: pull it over serial, show, verify and export it (from a pull's records.bin or a "
-               "flash image), erase what a pull saved. See docs/arbiter-guide.md."))
+             _("A clock's log: pull it over serial, show, verify and export it (from a pull's records.bin or "
+               "a flash image), erase what a pull saved. See docs/arbiter-guide.md."))
     lsub = lp.add_subparsers(dest="logs_command", metavar="ACTION", parser_class=Parser, required=True)
     sp = cmd("show", _("every event, as a table per game or JSON lines"), parent=lsub)
     _log_source(sp)
@@ -323,8 +324,9 @@ def add(subparsers) -> None:
     sp.add_argument("--checkpoints", action="store_true", help=_("also the checkpoint records"))
     sp.set_defaults(func=cmd_logs_show)
     sp = cmd("pull", _("copy the clock's log over serial (resumes an interrupted pull)"),
-             _("Copy the clock's log over serial into DIR: records.bin, events.jsonl and head.json (the clock's "
-               "signed last record: with a key set, --key is needed for it). A second pull adds only what is new."),
+             _("Copy the clock's log over serial into DIR: records.bin, events.jsonl and head.json (the "
+               "clock's signed last record: with a key set, --key is needed for it). A second pull adds only "
+               "what is new."),
              parent=lsub)
     link_args(sp)
     sp.add_argument("--out", default="sagat-log", metavar="DIR",
@@ -336,14 +338,17 @@ def add(subparsers) -> None:
                     help=_("the folder `sagat logs pull` wrote (default: sagat-log)"))
     sp.set_defaults(func=cmd_logs_erase)
     sp = cmd("verify", _("check every CRC and chain link and replay every game; exit 1 if broken"),
-             _("Check a log: every record's CRC, the sequence, the chain (with --key), a replay of every game, and "
-               "a pull's head. Prints OK, or BROKEN at seq N and exits 1."), parent=lsub)
-    sp.add_argument("--head", metavar="FILE", help=_("the head a pull saved (default: head.json beside --records)"))
+             _("Check a log: every record's CRC, the sequence, the chain (with --key), a replay of every "
+               "game, and a pull's head. Prints OK, or BROKEN at seq N and exits 1."), parent=lsub)
+    sp.add_argument("--head", metavar="FILE", help=_("the head a pull saved (default: head.json beside "
+                                                     "--records)"))
     sp.add_argument("--no-head", action="store_true", help=_("check the records alone (a cut end goes unseen)"))
     sp.add_argument("--clock", metavar="UID",
                     help=_("the clock the log must be from (its id, as `sagat info` shows)"))
-    sp.add_argument("--game", type=int, metavar="N", help=_("with --code: the game whose scoresheet has the code"))
-    sp.add_argument("--code", metavar="CODE", help=_("the result code the faces showed for --game (six digits)"))
+    sp.add_argument("--game", type=int, metavar="N", help=_("with --code: the game whose scoresheet has the "
+                                                            "code"))
+    sp.add_argument("--code", metavar="CODE", help=_("the result code the faces showed for --game (six "
+                                                     "digits)"))
     _log_source(sp)
     sp.add_argument("--json", action="store_true", help=_("the verdict and every problem as one JSON object"))
     sp.set_defaults(func=cmd_logs_verify)
