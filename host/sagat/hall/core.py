@@ -31,6 +31,9 @@ STRANGER = said("skip_stranger", "another clock on its port: assign it to the bo
 NOT_CONNECTED = said("skip_not_connected", "not connected")
 BUSY = said("err_busy", "busy: another action is still running; try again when it is done")
 FIRST = said("err_first", "first must be left or right")
+# a board armed for the round's instant still to come: `new` would drop its start (it would stay in setup
+# while the round runs), so what would set it up again leaves it alone and says why (TK-C5)
+ARMED = said("skip_armed", "armed to start with the round in a moment: left alone (Pause all cancels the start)")
 
 
 def A_MATCH(mode) -> str:  # noqa: N802 - (a sentence, as STRANGER is)
@@ -345,6 +348,14 @@ class Hall:
         with b.lock:
             return (b.state or {}).get("state") if b.link == "up" else None
 
+    @staticmethod
+    def _armed_now(b: BoardLink) -> bool:
+        """The board's clock is armed for an instant still to come (a Start round's arming window):
+        in setup, waiting for its start (`state`'s armed; the Start round read it again at once)."""
+        with b.lock:
+            st = b.state or {}
+            return st.get("state") == "setup" and st.get("armed") is not None
+
     @_one_at_a_time
     def set_up(self, tc: str, first: str = "left", mode: str | None = None) -> dict:
         """A new game on every board whose clock is not in a game (setup or finished): `new`,
@@ -387,6 +398,9 @@ class Hall:
             st = self._state_of(b)
             if b.stranger:
                 skipped[b.number] = STRANGER
+                return False
+            if st == "setup" and self._armed_now(b):
+                skipped[b.number] = ARMED
                 return False
             if st in ("setup", "finished"):
                 return True
@@ -453,8 +467,8 @@ class Hall:
         try:
             self.cancel_start.clear()
             report = self._all("pause", {"by": "host"}, ("running",))
-            armed = [b for b in list(self.boards) if self._state_of(b) == "setup" and (b.state or {}).get("armed")
-                     is not None and not b.stranger]
+            armed = [b for b in list(self.boards) if self._state_of(b) == "setup" and self._armed_now(b)
+                     and not b.stranger]
             if not armed:
                 return report
 
@@ -739,6 +753,10 @@ class Hall:
             if st.get("state") != "setup":
                 raise HallError(said("err_first_before_start", "board {n}: who moves first is set before the start "
                                      "(the clock is {state})", n=b.number, state=state(st.get("state"))))
+            if self._armed_now(b):  # (`new` would drop its start: the round would run without it)
+                raise HallError(said("err_first_armed", "board {n}: armed to start with the round in a moment: who "
+                                     "moves first is set before Start round (Pause all cancels the start)",
+                                     n=b.number))
             tc = st.get("tc")
             if isinstance(tc, dict):
                 tc = f"{tc.get('left')}|{tc.get('right')}"
