@@ -24,6 +24,7 @@ from sagatfw.core.ticks import TICKS_MAX
 from sagatfw.engine import clock as C
 from sagatfw.engine.matchbase import Match
 from sagatfw.log import match as matchlog
+from sagatfw.log import names as _N  # a match's names: how much of them the clock keeps
 from sagatfw.log import settings as fw_settings
 from sagatfw.ui import actions as FA  # the one table of actions (the firmware's)
 
@@ -61,7 +62,12 @@ def _kind_help(spec) -> str:
         return " or ".join(", ".join(a[b or 0:]).rsplit(", ", 1))
     if kind == "tc":
         return 'a TimeControl string or {"left": ..., "right": ...}'
-    return "an object of settings"
+    if kind == "names":  # (log/names.py fit_names: both in one record, each cut on a character boundary)
+        return (f'a match\'s two sides\' names, ["left\'s", "right\'s"] (a list of two texts; the clock keeps '
+                f'{_N.NAMES_SIZE - 1} bytes of UTF-8 for the two, a longer name cut)')
+    if kind == "values":
+        return "an object of settings"
+    raise ValueError(f"{kind}: an argument kind without help")  # (a new kind of the table: say what it takes)
 
 
 ACTIONS: dict[str, dict] = {"press": {"side": (True, None, "left or right")}}
