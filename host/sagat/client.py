@@ -73,13 +73,32 @@ class LinkError(Exception):
 JSON_DEPTH = 64  # no answer of the protocol and no file a pull writes nests deeper than a few levels
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _BRACKET = re.compile(rb"[\[\]{}]")
+# where a lone surrogate may come from: a \uD800-\uDFFF escape, or one's own UTF-8 bytes (which
+# Python's decoder takes from bytes as it takes an escape: "surrogatepass")
+_MAY_SURROGATE = re.compile(rb"\\u[dD][89abcdefABCDEF]|\xed[\xa0-\xbf]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _valid_text(x):
+    """x with every lone surrogate of its texts (keys too) made U+FFFD: valid Unicode (a pair's
+    halves are one character once decoded, so a surrogate left is alone)."""
+    if isinstance(x, str):
+        return _SURROGATE.sub("\ufffd", x)
+    if isinstance(x, list):
+        return [_valid_text(v) for v in x]
+    if isinstance(x, dict):
+        return {_valid_text(k): _valid_text(v) for k, v in x.items()}
+    return x
 
 
 def loads(text):
-    """json.loads for text from a device or a file that may be hostile: nesting deeper than
-    JSON_DEPTH is refused as a ValueError like any other bad JSON (Python's decoder would raise
-    RecursionError at about 1,000 levels, and what decodes must also encode again), so every
-    caller's one-line error for bad JSON covers it."""
+    """json.loads for text from a device, a peer hall (MQTT) or a file that may be hostile:
+    nesting deeper than JSON_DEPTH is refused as a ValueError like any other bad JSON (Python's
+    decoder would raise RecursionError at about 1,000 levels, and what decodes must also encode
+    again), so every caller's one-line error for bad JSON covers it. A lone surrogate in a text
+    (the escape "\\ud800", valid JSON, or its own UTF-8 bytes) becomes U+FFFD: such a text cannot
+    be encoded as UTF-8, so a clock's name printed (`sagat info`) or served by the hall (its
+    /api/state, every board's) would fail with it; it is made valid here, where the text enters."""
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     depth = 0
     for m in _BRACKET.finditer(_STRING.sub(b"", raw)):
@@ -90,9 +109,10 @@ def loads(text):
         else:
             depth -= 1
     try:
-        return json.loads(text)
+        out = json.loads(text)
     except RecursionError:  # (not reached after the check above; kept as the last guard)
         raise ValueError(f"JSON nested deeper than {JSON_DEPTH} levels") from None
+    return _valid_text(out) if _MAY_SURROGATE.search(raw) else out
 
 
 def load(fh):

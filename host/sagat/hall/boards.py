@@ -123,7 +123,7 @@ class PullState:
     # given), unkeyed (the chain intact, no key), failed
     message: str = ""
     game: int | None = None
-    result_host: float | None = None  # host ms of the result (TK-P1's window starts there)
+    result_host: float | None = None  # host ms of the game's end, its first result (TK-P1's window starts there)
     result_wall: str | None = None
     attempt: int = 0  # of this game's pull
     retry_at: float | None = None  # host ms of the next attempt (retrying)
@@ -387,10 +387,13 @@ class BoardLink:
         with self.lock:
             prev = self.pulls if self.pulls.game == game and self.pulls.state == "retrying" else None
             attempt = prev.attempt + 1 if prev else 1
+            # TK-P1: 30 minutes from the end of the game. A result replaced (the arbiter's correction,
+            # pulled again) does not end the game again: the window the game's first pull opened runs on
+            ended = self.pulls.result_host if self.pulls.game == game else None
             self.pulls = PullState("pulling", said("pull_pulling_again", "pulling the log (attempt {attempt} of "
                                                    "{tries})", attempt=attempt, tries=PULL_TRIES) if prev else
                                    said("pull_pulling", "pulling the log"),
-                                   game, prev.result_host if prev else host_ms(), attempt=attempt,
+                                   game, host_ms() if ended is None else ended, attempt=attempt,
                                    code=st.get("result_code"))
         folder = os.path.join(self.out_dir, f"board-{self.number:02d}-{folder_uid(self.ident.get('uid'))}")
         try:
@@ -416,13 +419,12 @@ class BoardLink:
                 if not ok_code:
                     extra.append(line)
             ok, lines = logs.verify_report(log, extra=extra)
-            wall = result = None
-            for e in log.events:
-                if e.get("game") == game and e.get("type") == "result":
-                    wall, result = e.get("wall"), e.get("result")  # the last one counts
+            results = [e for e in log.events if e.get("game") == game and e.get("type") == "result"]
+            wall, result = (results[-1].get("wall"), results[-1].get("result")) if results else (None, None)
+            # (the last one counts; the first is when the game ended: TK-P1's window runs from it)
             result_host = self.pulls.result_host
-            when = _wall_ms(wall)
-            if when is not None:  # TK-P1 counts from the result itself, not from when the hall saw it
+            when = _wall_ms(results[0].get("wall")) if results else None
+            if when is not None:  # TK-P1 counts from the game's end itself, not from when the hall saw it
                 result_host = min(result_host, host_ms() - (time.time() * 1000 - when))
             # without a key the chain shows no tampering by accident, but anybody could have written it
             state = ("verified" if keys else "unkeyed") if ok else "failed"

@@ -1,8 +1,9 @@
 """The result entered is on its board: the hall's view and /api/state give it as `result` beside the
 code, from the clock's own state; a forfeit before the start (TK-R4, `-/-` both absent) is entered
 from the hall; a wrong result is replaced from the hall (signed, logged: the last one counts, as on
-the clock) and the log is pulled again, so the pulled log and the protest window are the last
-result's. Real simulated clocks over their pseudo-terminals."""
+the clock) and the log is pulled again, so the pulled log is the last result's; its protest window
+stays the game's (TK-P1: from the end of the game, not from the correction). Real simulated clocks
+over their pseudo-terminals."""
 
 from __future__ import annotations
 
@@ -95,6 +96,51 @@ def test_set_up_all_keeps_the_last_games_verdict_and_protest_window_in_view(tmp_
         last = b["last_game"]
         assert last["game"] == 1 and last["pull"]["state"] == "verified", last
         assert window_left(last["protest_ms"]) and last["pull"]["message"].startswith("verified (code"), last
+    finally:
+        hall.close()
+        sims.close()
+
+
+def test_a_replaced_result_keeps_the_games_protest_window(tmp_path):
+    # TK-P1: a protest within 30 minutes of the end of the game. An arbiter's correction of the
+    # result (the last one counts) does not end the game again: its window is the game's, not a new one
+    from sagat.hall.boards import host_ms
+
+    sims = Sims(1, str(tmp_path / "sims"))
+    hall = Hall(key=KEY, out_dir=str(tmp_path / "logs"), discover=False)
+
+    def window_end(code: str) -> tuple[float, float]:
+        """When the board's window ends (host ms), as its view says once the log of the result with
+        `code` is verified: within the two bounds (the view's own instant is between them)."""
+        until(lambda: _board(hall, 1)["pull"]["state"] == "verified" and _board(hall, 1)["result_code"] == code
+              and code in _board(hall, 1)["pull"]["message"], 30, f"result {code}'s log verified")
+        before = host_ms()
+        left = _board(hall, 1)["protest_ms"]
+        after = host_ms()
+        assert left is not None and 0 < left <= 30 * 60000, left
+        return before + left, after + left + 1
+
+    try:
+        (port,) = sims.start()
+        hall.add(port, "sim", 1)
+        until(lambda: _board(hall, 1)["state"], 60, "the sim up")
+        assert hall.set_up("300")["done"] == 1
+        until(lambda: _board(hall, 1)["state"] == "setup", 30, "set up")
+        hall.board(1).submit(lambda c: c.request("start", auth=True)).result(60)
+        until(lambda: _board(hall, 1)["state"] == "running", 30, "running")
+        assert hall.result(1, "1-0")["done"] == 1
+        first = until(lambda: _board(hall, 1)["result_code"], 30, "the result's code")
+        lo, hi = window_end(first)
+        seen = host_ms()
+        until(lambda: host_ms() > seen + 2000, 10, "2 s more")
+        assert hall.result(1, "0-1")["done"] == 1  # the arbiter's correction, 2 s or more after the result
+        code = until(lambda: _board(hall, 1)["result_code"] != first and _board(hall, 1)["result_code"], 30,
+                     "the corrected result's code")
+        lo2, hi2 = window_end(code)
+        assert _board(hall, 1)["result"] == "0-1"
+        # the same window: it ends when the first one's did (not 2 s or more later, from the correction);
+        # a second's slack before it: it is kept by the first result's wall time, when the clock has it
+        assert lo2 <= hi and hi2 >= lo - 1000, (lo, hi, lo2, hi2)
     finally:
         hall.close()
         sims.close()
