@@ -19,6 +19,7 @@ from sagatfw.log import read as logread
 from sagatfw.log import records as R
 from sagatfw.log.replay import Mismatch, Replay
 
+from . import resultcheck
 from .client import Msg, say
 from .i18n import N_, _, english, ngettext
 
@@ -175,7 +176,8 @@ def _add(out: list, got) -> None:
 
 def check_games(events: list[dict]) -> list[str]:
     """Replay each complete game (from its setup record) through the engine; what the engine
-    derives (flags, stages, low time, default) must be what the log says."""
+    derives (flags, stages, low time, default) must be what the log says, and each result record one
+    the clock enters (resultcheck.py: the firmware's kazans.check, with the flag the engine has down)."""
     problems = []
     by_game: dict[int, list[dict]] = {}
     for e in events:
@@ -186,16 +188,21 @@ def check_games(events: list[dict]) -> list[str]:
             problems.extend(_check_match(game, evs[matches[-1]], evs[matches[-1] + 1 :]))
             continue
         starts = [i for i, e in enumerate(evs) if e["type"] == "settings" and e.get("tc") is not None]
-        if not starts:
-            continue  # its setup was rotated out: nothing to replay from
-        rp = Replay()
-        try:
-            for e in evs[starts[-1] :]:
+        rp = Replay() if starts else None  # (no setup: rotated out, nothing to replay from)
+        for e in evs[starts[-1] :] if starts else evs:
+            if e["type"] == "result":  # one the clock enters, with the flag the engine has down (kazans.check)
+                clock = rp.clock if rp is not None and rp.gap is None else None
+                _add(problems, resultcheck.problem(game, e, clock))
+            if rp is None:
+                continue
+            try:
                 rp.feed(e)
-        except Mismatch as e:
-            problems.append(f"game {game}: {e}")
-        except Exception as e:  # noqa: BLE001 - any record a forger can make: a problem, never a crash
-            problems.append(f"game {game}: cannot replay: {e!r}")
+            except Mismatch as x:
+                problems.append(f"game {game}: {x}")
+                rp = None
+            except Exception as x:  # noqa: BLE001 - any record a forger can make: a problem, never a crash
+                problems.append(f"game {game}: cannot replay: {x!r}")
+                rp = None
     return problems
 
 
@@ -809,7 +816,8 @@ def verify_report(log: Log, limit: int = 10, extra: list[str] | None = None,
     if log.good == 0:
         return False, [_("BROKEN: none of the {n} records is a sagat record (not a log, or wiped)").format(
             n=log.records)]
-    found = [f"{kind}: {_options(detail)}" for kind, _seq, detail in log.problems] + list(log.replay_problems) + extra
+    found = [f"{kind}: {_options(detail)}" for kind, _seq, detail in log.problems] + \
+        [resultcheck.said(p) for p in log.replay_problems] + extra
     found += [f"gap: the gap record at seq {seq} is not under a key given: anybody could have written it, and "
               f"the engine does not replay its game past it (without a key, a gap proves nothing)"
               for seq in log.unkeyed_gaps]

@@ -240,7 +240,8 @@ class Reader:
                 return
             if origin == ORIGIN_KEY_CLEARED and got == -1:
                 self.cur = -1
-                self.cleared_by = old
+                if old != -1:  # (a clock with no key logs a clear too, unkeyed: it retires no key)
+                    self.cleared_by = old
                 return
             if origin == ORIGIN_KEY_SET and not self.chains and got is None:
                 self.lost = True
