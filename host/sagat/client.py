@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass
 
 from sagatfw.link import auth as signing
+from sagatfw.link import wire
+from sagatfw.log import names as clocknames
 
 from .i18n import N_, _
 
@@ -204,6 +206,14 @@ def pick_port(port: str | None) -> str:
 SIGNED_UID_PROTOCOL = 2  # the firmware's protocol from which a request's MAC covers the clock's id
 
 
+def kept_names(left: str, right: str) -> list[str]:
+    """A match's two names as the clock keeps them (sagatfw.log.names.fit_names: NAMES_SIZE bytes of
+    UTF-8 for both, each cut on a character boundary; both empty: ["", ""], none). ValueError (a
+    UnicodeError for text that is not UTF-8) for names that are not text."""
+    pair = clocknames.names_of(clocknames.fit_names(left, right) or b"")
+    return ["", ""] if pair is None else list(pair)
+
+
 class Clock:
     """A clock on a serial port. Opening holds DTR and RTS low, so an ESP32 is not reset.
 
@@ -229,6 +239,7 @@ class Clock:
         self.heard = False  # anything at all came back since the last request
         self.echoed = False  # our own request came back
         self.answers: dict = {}  # answers to requests of this connection that arrived early
+        self.too_long: list = []  # the ids of requests sent in lines over the clock's MAX_LINE, in order
         s = serial.Serial()
         s.port = port
         s.baudrate = BAUD
@@ -335,6 +346,13 @@ class Clock:
 
         req = {"id": self.next_id, "cmd": cmd, **args}
         self.next_id += 1
+        names = args.get("names")
+        if cmd == "new" and isinstance(names, (list, tuple)) and len(names) == 2 and all(
+                isinstance(n, str) for n in names):  # what the clock keeps, no more, in the signed line
+            try:
+                req["names"] = kept_names(*names)
+            except ValueError as e:
+                raise LinkError(say(N_("{cmd}: {error}"), cmd=cmd, error=str(e))) from None
         if auth and self.key:
             uid = self.signing_uid()
             nonce = self.request("auth.challenge")["nonce"]
@@ -342,7 +360,14 @@ class Clock:
                 req["auth"] = signing.sign(self.key, nonce, req, uid)  # the firmware's own canonical form
             except ValueError as e:  # e.g. a decimal number: the protocol carries whole numbers
                 raise LinkError(say(N_("{cmd}: {error}"), cmd=cmd, error=str(e))) from None
-        line = json.dumps(req, separators=(",", ":")).encode()
+        # UTF-8, not \\uXXXX: the protocol's lines are UTF-8 (a Cyrillic letter is 2 bytes of the 512, not
+        # 6); the MAC covers the request's canonical form (link/auth.py), whatever escapes the line has
+        try:
+            line = json.dumps(req, separators=(",", ":"), ensure_ascii=False).encode()
+        except UnicodeError as e:  # a lone surrogate: an argument that was not UTF-8 text
+            raise LinkError(say(N_("{cmd}: {error}"), cmd=cmd, error=str(e))) from None
+        if len(line) >= wire.MAX_LINE:  # the clock answers it line_too_long, with no id: it is this one's
+            self.too_long.append(req["id"])
         try:
             self.serial.write(line + b"\n")
         except (serial.SerialException, OSError) as e:
@@ -379,6 +404,11 @@ class Clock:
                                         port=self.port, size=size, cmd=cmd, kb=MAX_ANSWER_BIN >> 10))
                 ans["raw"] = self._take(size, deadline, cmd)  # a log.read's records, raw, after its line
             aid = ans.get("id")
+            err = ans.get("error")
+            if aid is None and self.too_long and isinstance(err, dict) and err.get("code") == wire.LINE_TOO_LONG:
+                aid = self.too_long.pop(0)  # (answers come in order: the oldest over-long line's)
+            elif aid in self.too_long:  # a clock that took it after all
+                self.too_long.remove(aid)
             if isinstance(aid, int) and not isinstance(aid, bool) and self.next_id - 4096 <= aid < self.next_id:
                 self.answers[aid] = ans  # ours (a skipped wait's answer is dropped with the connection)
             # else: not ours (id null: the error for the partial line the "\n" ended; a stale answer)

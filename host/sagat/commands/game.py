@@ -8,7 +8,9 @@ import argparse
 import sagatfw
 from sagatfw.engine.rules import RESULT_NAMES
 from sagatfw.log import match as FM
+from sagatfw.log import names as FN
 
+from ..client import kept_names
 from ..cliutil import UserError, adder, call, link_args, out
 from ..i18n import _
 from .clock import faces_text, match_text, state_word
@@ -50,15 +52,19 @@ def _match_options(args: argparse.Namespace) -> dict:
                 flag=flag, others=others, mode=args.mode, takes=takes))
         opts[name] = _option(flag, v)
     if args.names is not None:  # kept in the clock's log after the setup (docs/match.md, "Names")
-        for n in args.names:
-            if any(ord(c) < 32 or ord(c) == 127 for c in n):
-                raise UserError(_("--names: a name is text, without control characters"))
-        if len("".join(args.names).encode()) > 39:
+        try:
+            kept = kept_names(*args.names)  # as the clock keeps them (sagatfw.log.names.fit_names)
+        except UnicodeError:  # (what the terminal gave was not UTF-8)
+            raise UserError(_("--names: a name is not UTF-8 text")) from None
+        except ValueError:
+            raise UserError(_("--names: a name is text, without control characters")) from None
+        if kept != list(args.names):
             import sys
 
-            print("sagat: " + _("the names take more than the clock's 39 bytes of UTF-8: it keeps the start of "
-                                "each (`sagat state` shows what it kept)"), file=sys.stderr)
-        opts["names"] = list(args.names)
+            print("sagat: " + _("the names take more than the clock's {n} bytes of UTF-8: it keeps the start of "
+                                "each (`sagat state` shows what it kept)").format(n=FN.NAMES_SIZE - 1),
+                  file=sys.stderr)
+        opts["names"] = kept
     return opts
 
 

@@ -20,6 +20,7 @@ from sagatfw.core.ticks import ticks_diff
 from .. import client
 from . import NAME_RE
 from .boards import BoardLink, alert, folder_uid, host_ms, sample
+from .pairings import clean_name
 from .said import joined, said, side, state, text_of, with_msg
 
 DISCOVER_S = 2.0
@@ -445,7 +446,7 @@ class Hall:
             clash = b.clash
             pairing = None if clash and clash[1] else self.pairings.get(b.number)
             if pairing:
-                args["names"] = [str(pairing[0]), str(pairing[1])]
+                args["names"] = [clean_name(str(pairing[0])), clean_name(str(pairing[1]))]  # (the link cuts them)
             ans = clock.request("new", auth=True, **args)
             with b.lock:
                 b.start_report = None

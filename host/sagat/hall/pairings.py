@@ -12,6 +12,16 @@ class PairingsError(Exception):
     """One line for the user."""
 
 
+_CONTROL = re.compile(r" *[\x00-\x1f\x7f][\x00-\x1f\x7f ]*")
+
+
+def clean_name(name: str) -> str:
+    """A player's or team's name as a clock takes it (sagatfw.log.names.fit_names refuses control
+    characters): each run of control characters a pairing program or a spreadsheet left in it (a tab,
+    a NUL, a line's end), with the spaces beside it, one space; none at its ends."""
+    return _CONTROL.sub(" ", name).strip()
+
+
 def _is_trf(path: str) -> bool:
     """A TRF by its content: its first line that is neither blank nor a comment ('#', TRF's "###") is
     a tag and a space ("012 ", "001 ", "XXR ") or a bare tag ("012": a tournament without a name); a

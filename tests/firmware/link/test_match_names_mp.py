@@ -3,11 +3,14 @@
 # `state`; after a reboot `state` reads them from the log once. Names that are not text are
 # refused before anything changes; a game takes none. MicroPython only (littlefs in RAM).
 import gc
+import json
 import sys
 
 from flash import unmount
-from protocolrig import KEY, Rig
+from protocolrig import KEY, UID, Rig
 
+from sagatfw.link import auth as AU
+from sagatfw.link import wire as W
 from sagatfw.log import names as N
 from sagatfw.log import records as R
 
@@ -84,4 +87,21 @@ def test_attack_names_that_are_not_text_are_refused_and_nothing_changes():
     assert rig.app.journal.seq == seq and rig.app.match.m.MODE == "kokboru"
     assert rig.ok("state")["names"] is None
     gc.collect()
+    unmount()
+
+
+def test_a_signed_new_in_raw_utf8_with_the_names_cut_as_the_host_sends_it_is_taken():
+    # the host (sagat.client) cuts the names with fit_names before it signs and sends its line in
+    # UTF-8: the clock reads the letters as they are, and the MAC covers the canonical form
+    south, north = "Оңтүстік Қазақстан облысының құрамасы", "Солтүстік Қазақстан облысының құрамасы"
+    kept = N.names_of(N.fit_names(south, north))
+    rig = Rig(key=KEY)
+    nonce = rig.ok("auth.challenge")["nonce"]
+    req = {"id": 77, "cmd": "new", "mode": "kokboru", "names": [kept[0], kept[1]]}
+    req["auth"] = AU.sign(KEY, nonce, req, UID)
+    line = json.dumps(req).encode()  # MicroPython's json writes the letters as they are: UTF-8
+    assert kept[0].encode() in line and b"\\u" not in line and len(line) < W.MAX_LINE
+    got = rig.lines(line + b"\n")
+    assert got[0]["ok"] is True and got[0]["names"] == {"left": kept[0], "right": kept[1]}, got
+    assert rig.ok("state")["names"] == {"left": kept[0], "right": kept[1]}
     unmount()
