@@ -415,7 +415,9 @@ class Clock:
         ans = self.answers.pop(rid)
         if ans.get("ok"):
             return ans
-        err = ans.get("error") or {}
+        err = ans.get("error")
+        if not isinstance(err, dict):  # (not the protocol's {"code", "message"}: a broken device's)
+            err = {}
         # the clock's own code and reason as the clock gave them (its language is the clock's)
         code, reason = str(err.get("code", "?")), str(err.get("message", "")).rstrip(": ")
         if reason:
