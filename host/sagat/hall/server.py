@@ -14,7 +14,8 @@ out (1,024 on a desktop) and nothing was answered, the arbiter's actions neither
   of the address holding the most), one that never sent a whole request first; with none idle it is
   closed at once;
 - connections are accepted at most BACKLOG at a time (half the cap at most), each counted before more
-  are, so the open files never run out under a burst (three eighths of them at most); if they do
+  are, so the open files never run out under a burst (three eighths of them at most), while the
+  system keeps QUEUE more waiting (a wave of them drops no one's connect); if the files run out
   all the same (a cause elsewhere), that is one line in the log a minute, not a traceback for each
   connection."""
 
@@ -32,7 +33,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 IDLE_S = 5.0  # a connection with no request in flight: its request's headers must come within this
 PER_ADDRESS = 16  # connections from one address at once (a browser opens at most 6 to one server)
 MAX_CONNECTIONS = 256  # connections at once, at most; and at most a quarter of the open files' limit
-BACKLOG = 128  # connections accepted in one go, and the listening socket's queue (at most half the cap)
+BACKLOG = 128  # connections accepted in one go (at most half the cap)
+QUEUE = 1024  # connections the system keeps waiting to be accepted (they hold none of this process's files)
 MAX_HEADERS = 16 * 1024  # a request's line and headers, at most (h11's default, said here)
 SWEEP_S = 0.5  # how often the idle connections are looked at
 OUT_OF_FILES = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
@@ -169,11 +171,17 @@ class Server(uvicorn.Server):
         self.conns = Conns(connection_cap() if cap is None else cap)
         self.out_of_files_said = -1e9
         protocol = type("HallProtocol", (_Protocol,), {"conns": self.conns})
-        # (a queue too short drops the arbiter's connect when many others come: it is sent again 1 s later)
         backlog = max(8, min(BACKLOG, self.conns.cap // 2))
         super().__init__(uvicorn.Config(app, http=protocol, ws="none", log_level="warning", lifespan="off",
                                         access_log=False, backlog=backlog, timeout_keep_alive=int(IDLE_S),
                                         h11_max_incomplete_event_size=MAX_HEADERS))
+
+    async def startup(self, sockets=None) -> None:
+        await super().startup(sockets)
+        # (asyncio listens with its accept's batch; a wave of connections over it dropped the arbiter's
+        # connect, which the system sends again only a second later)
+        for sock in sockets or ():
+            sock.listen(QUEUE)
 
     async def serve(self, sockets=None) -> None:
         loop = asyncio.get_running_loop()
