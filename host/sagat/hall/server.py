@@ -35,7 +35,7 @@ PER_ADDRESS = 16  # connections from one address at once (a browser opens at mos
 MAX_CONNECTIONS = 256  # connections at once, at most; and at most a quarter of the open files' limit
 BACKLOG = 128  # connections accepted in one go (at most half the cap)
 QUEUE = 1024  # connections the system keeps waiting to be accepted (they hold none of this process's files)
-MAX_HEADERS = 16 * 1024  # a request's line and headers, at most (h11's default, said here)
+MAX_HEADERS = 16 * 1024  # a request's line and headers kept unfinished, at most (h11's default, said here)
 SWEEP_S = 0.5  # how often the idle connections are looked at
 OUT_OF_FILES = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 
