@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import ipaddress
+import logging
 import sys
 import time
 
@@ -164,6 +165,25 @@ class _Protocol(H11Protocol):
         super().connection_lost(exc)
 
 
+class _OncePerMinute(logging.Filter):
+    """uvicorn's warnings (`Invalid HTTP request received.`, one a bad request: any client can send
+    thousands), each said once a minute at most."""
+
+    def __init__(self):
+        super().__init__()
+        self.said: dict[str, float] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.WARNING:
+            return True
+        now = time.monotonic()
+        key = str(record.msg)
+        if now - self.said.get(key, -1e9) < 60:
+            return False
+        self.said[key] = now
+        return True
+
+
 class Server(uvicorn.Server):
     """uvicorn's server of the hall's app, with its connections bounded (the module's text)."""
 
@@ -175,6 +195,9 @@ class Server(uvicorn.Server):
         super().__init__(uvicorn.Config(app, http=protocol, ws="none", log_level="warning", lifespan="off",
                                         access_log=False, backlog=backlog, timeout_keep_alive=int(IDLE_S),
                                         h11_max_incomplete_event_size=MAX_HEADERS))
+        quiet = logging.getLogger("uvicorn.error")  # (uvicorn's Config has set up its loggers)
+        if not any(isinstance(f, _OncePerMinute) for f in quiet.filters):
+            quiet.addFilter(_OncePerMinute())
 
     async def startup(self, sockets=None) -> None:
         await super().startup(sockets)

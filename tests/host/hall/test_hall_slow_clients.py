@@ -202,3 +202,16 @@ def test_an_address_counts_as_one_pc():
     assert address_of(("2001:db8:1:3::5", 1, 0, 0)) != address_of(("2001:db8:1:2::5", 1, 0, 0))
     assert address_of(("fe80::1%eth0", 1, 0, 2)) == "fe80::/64"
     assert address_of(None) == "?"
+
+
+def test_bad_requests_are_one_line_in_the_log(hall):
+    # any client can send thousands: the hall's log says so once (a minute), not once each
+    port, lines = hall
+    for _ in range(20):
+        with socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0)) as s:
+            s.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+            s.settimeout(10)
+            assert s.recv(200).startswith(b"HTTP/1.1 400")
+    assert request(port, "GET", "/api/state")[0] == 200
+    log = "".join(lines)
+    assert log.count("Invalid HTTP request received.") == 1, log
