@@ -40,7 +40,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-        sock.listen(64)
+        sock.listen(64)  # (uvicorn listens again with server.py's BACKLOG)
     except OSError as e:
         hint = " (another `sagat hall`? give --http-port)" if e.errno == 98 else ""
         raise StartError(f"cannot serve the page on {host}:{port}: {e.strerror or e}{hint}") from None
@@ -53,8 +53,7 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
         publish: str | None = None, subscribe: str | None = None, name: str | None = None,
         event: dict | None = None, sim_think: str | None = None, lang: str | None = None) -> int:
     try:
-        import uvicorn
-
+        from .server import Server
         from .web import make_app
     except ImportError as e:
         raise StartError(f"sagat hall needs its web stack: pip install 'sagat[hall]' ({e.name} is missing)") from None
@@ -155,7 +154,7 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
                 webbrowser.open(url)
             servers: list = []  # (the server, once made: the pages' streams end when it stops)
             app = make_app(hall, host, token, stopping=lambda: bool(servers) and servers[0].should_exit, lang=lang)
-            server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
+            server = Server(app)  # (what one client may hold bounded: server.py)
             servers.append(server)
             server.run(sockets=[sock])
         except KeyboardInterrupt:

@@ -23,6 +23,7 @@ from starlette.responses import FileResponse, JSONResponse, RedirectResponse, St
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .. import client
 from . import lang as L
 from .core import Hall, HallError
 from .said import said, text_of, with_msg
@@ -37,8 +38,15 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
+MAX_BODY = 1 << 20  # an action's JSON body, at most (the page's are under a hundred bytes)
+
+
 class _NotJson(Exception):
     pass
+
+
+class _BadBody(Exception):
+    """An action's body the hall does not read: (its HTTP status, the one-line error)."""
 
 
 READ_ONLY = said("err_read_only", "this page is read-only here: act from the address `sagat hall` printed (with its "
@@ -270,10 +278,20 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
             # (CORS, which this server never allows); a page of another site that reaches the hall
             # under its own name (DNS rebinding) is refused by _Guard (Host, Origin)
             raise _NotJson()
-        try:
-            data = await request.json()
-        except ValueError:
-            return {}
+        size = request.headers.get("content-length", "")
+        if size.isdigit() and int(size) > MAX_BODY:
+            raise _BadBody(413, f"the body is over {MAX_BODY} bytes")
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise _BadBody(413, f"the body is over {MAX_BODY} bytes")
+        if not raw.strip():
+            return {}  # (none: a script's POST)
+        try:  # the project's bounded reader: nesting too deep is bad JSON, not a RecursionError
+            data = client.loads(raw)
+        except ValueError as e:  # (UnicodeDecodeError too)
+            raise _BadBody(400, f"the body is not JSON: {e}") from None
         return data if isinstance(data, dict) else {}
 
     async def action(fn, *args):  # (every POST reads its body with _body first)
@@ -349,7 +367,11 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         return JSONResponse({"error": "the hall's actions take a JSON body (Content-Type: application/json)"},
                             status_code=415)
 
-    app = Starlette(exception_handlers={_NotJson: not_json}, routes=[
+    async def bad_body(request: Request, exc: Exception):
+        status, text = exc.args
+        return JSONResponse({"error": text}, status_code=status)
+
+    app = Starlette(exception_handlers={_NotJson: not_json, _BadBody: bad_body}, routes=[
         Route("/", index),
         Route("/api/state", state),
         Route("/api/access", access),
