@@ -174,12 +174,13 @@ class Reader:
     Keys (`key`: one key or a list, the current one first, then older ones): each key is valid only
     for its own range of the chain. The log starts under whichever chain its first record links
     under (unkeyed, or a key given); every record must link under the same chain as the one before
-    it, except right after a settings record with origin key_set (then under a key given other
-    than the one it retired) or key_cleared (then unkeyed). Both records are sealed under the key
+    it, except right after a settings record with origin key_set (then under any key given: the
+    same key set again is one) or key_cleared (then unkeyed). Both records are sealed under the key
     they retire, so only its holder can make them. With a key given, a log of which no record links
     under it fails (a log made on any unkeyed clock is no proof); a log that ends under an older
     key, or unkeyed without a key_cleared record under the first (current) one, fails too (it may
-    have been cut at a key change, or continued by the holder of a retired key)."""
+    have been cut at a key change, or continued by the holder of a retired key: then the problem
+    names where a key_set record last kept its key)."""
 
     def __init__(self, key=b"", checkpoints=False, verify=True):
         keys = key if isinstance(key, (list, tuple)) else [key]
@@ -189,6 +190,7 @@ class Reader:
         self.lost = False  # the range is under a key not given: links cannot be checked
         self.switch = None  # (origin, seq, chain) after a key_set / key_cleared record
         self.cleared_by = None  # the key whose holder cleared it (the last key_cleared record accepted)
+        self.again = None  # (seq, key_set seq): the range's key kept at a key_set record (the same key set again)
         self.anchor = None  # the seq the last segment anchor gave the record after it
         self.linked = None  # the chain the last record linked under: a key's index, -1 unkeyed; None unchecked
         self.used = 0  # records that link under a key given
@@ -211,12 +213,12 @@ class Reader:
         if self.verify:
             self.problems.append((kind, seq, detail))
 
-    def _which(self, prev, body, link, skip=None):
-        """The chain the record links under: a key's index, -1 unkeyed, None for none."""
+    def _which(self, prev, body, link, unkeyed=True):
+        """The chain the record links under: a key's index, -1 unkeyed (if it may be), None for none."""
         for i in range(len(self.chains)):
-            if i != skip and self.chains[i].link(prev, body) == link:
+            if self.chains[i].link(prev, body) == link:
                 return i
-        if skip != -1 and self.unkeyed.link(prev, body) == link:
+        if unkeyed and self.unkeyed.link(prev, body) == link:
             return -1
         return None
 
@@ -234,8 +236,11 @@ class Reader:
         self.switch = None
         if sw is not None:
             origin, at, old = sw
-            got = self._which(self.prev, body, link, old if origin == ORIGIN_KEY_SET else None)
-            if origin == ORIGIN_KEY_SET and got is not None and got >= 0:
+            got = self._which(self.prev, body, link, origin != ORIGIN_KEY_SET)  # (a key_set sets a key)
+            if origin == ORIGIN_KEY_SET and got is not None:
+                # under the key it retired: the same key set again (`sagat key K --key K`), or that key's
+                # holder going on after a change (then the log cannot end under the first --key: finish)
+                self.again = (seq, at) if got == old else None
                 self.cur = got
                 return
             if origin == ORIGIN_KEY_CLEARED and got == -1:
@@ -248,9 +253,8 @@ class Reader:
                 self._problem(P_KEY, seq, "seq %d onward is under the arbiter key set at seq %d: give --key "
                               "(nothing after it is checked without it)" % (seq, at))
                 return
-            old_links = self._which(self.prev, body, link) == old
-            if origin == ORIGIN_KEY_SET and old_links:
-                why = "seq %d links under the key that the key change at seq %d retired" % (seq, at)
+            if origin == ORIGIN_KEY_SET and self._which(self.prev, body, link) == -1:
+                why = "seq %d is unkeyed, but a key was set at seq %d" % (seq, at)
             elif origin == ORIGIN_KEY_SET:
                 why = "seq %d links under none of the keys given: the key set at seq %d is needed" % (seq, at)
             else:
@@ -383,15 +387,24 @@ class Reader:
                 self._problem(P_KEY, None, "no record links under the key given: this log was not written "
                               "under it (a log from another clock, or made without the key, proves nothing)")
             elif self.cur is not None and self.cur > 0:
-                self._problem(P_KEY, self.last_seq, "the log ends %s, not under the first --key (the "
-                              "current one): records after a key change may be missing" % self._name(self.cur))
+                self._end("the log ends %s, not under the first --key (the current one): records after a key "
+                          "change may be missing" % self._name(self.cur))
             elif self.cur == -1 and self.cleared_by != 0:
                 # a retired key (perhaps leaked) cannot clear the key and go on unkeyed: the clear
                 # that ends a log must be the current key's
-                self._problem(P_KEY, self.last_seq, "the log ends unkeyed, and no key_cleared record under the "
-                              "first --key (the current one) says so: records after a key change may be missing "
-                              "or made with a retired key")
+                self._end("the log ends unkeyed, and no key_cleared record under the first --key (the current "
+                          "one) says so: records after a key change may be missing or made with a retired key")
         return self._flush_pending()
+
+    def _end(self, why):
+        """A log that ends under a key not the current one: named where a key_set record last kept that
+        key (from there on, the records may be its holder's, going on after the key change)."""
+        if self.again is None:
+            self._problem(P_KEY, self.last_seq, why)
+        else:
+            seq, at = self.again
+            self._problem(P_KEY, seq, "seq %d links under the key that the key change at seq %d retired (or set "
+                          "again), and %s" % (seq, at, why))
 
     def events(self, records):
         """All events of an iterable of records, in order (a list of dicts)."""

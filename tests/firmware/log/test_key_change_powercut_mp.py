@@ -87,6 +87,12 @@ def test_a_torn_operation_at_every_flash_operation_of_a_key_clearing():
     _sweep(b"", True)
 
 
+def test_a_power_cut_at_every_flash_operation_of_the_same_key_set_again():
+    # (the arbiter sets the key the clock has: its key_set record, then records under the same key)
+    ops = _sweep(KEY, False)
+    print("the same key set again: power cut at every one of", ops, "flash operations: the key and the log agree")
+
+
 def test_a_change_that_waited_in_ram_then_another_cut_short_keeps_the_key_and_the_log_in_step():
     # K1 -> K2 while the flash refuses writes (its record waits in RAM, the key file stays K1),
     # the flash takes it later; then K2 -> K1 is cut before its record: the key in force after the
