@@ -159,6 +159,7 @@ _NEXT_END = const(4)  # the game's time reaches MAX_GAME_MS
 MAX_FACE_MS = const(864000000)  # 240 h
 MAX_LOG_MOVES = const(65535)  # a record's move counts are u16: a side's count stops there
 MAX_GAME_MS = const(864000000)  # 10 days
+PROTEST_MS = const(1800000)  # TK-P1, TK-P9: 30 min from the end of the game (its first result) to protest or sign
 
 
 class Clock:

@@ -24,7 +24,7 @@
 
 from sagatfw import T
 from sagatfw.core import timecontrol as tcm
-from sagatfw.engine.clock import RESULT_NAMES
+from sagatfw.engine import clock as _C  # RESULT_NAMES, PROTEST_MS (one name in this module's dict: RAM)
 
 try:
     from micropython import const
@@ -55,7 +55,6 @@ _ST_NONE = const(0)
 _ST_CODE = const(1)
 _TICKS_MAX = const(0x3FFFFFFF)  # core/ticks.py's
 _TICKS_HALF = const(0x20000000)
-_PROTEST_MS = const(1800000)  # TK-P1, TK-P9: 30 min from the result
 
 _SAID = None  # type: list | None  # the board number's texts (_said), made once a clock is numbered
 
@@ -93,9 +92,9 @@ def status_text(app, four=False):
         c, j = app.clock, getattr(app, "journal", None)
         if c.state == _FINISHED and getattr(j, "result_wall", None) is not None and j.sync_wall_ms is not None \
                 and c.t // 3000 & 1:
-            left = (j.result_wall + _PROTEST_MS - j.sync_wall_ms  # ms left at c.last (a finished clock's t goes on)
+            left = (j.result_wall + _C.PROTEST_MS - j.sync_wall_ms  # ms left at c.last (a finished clock's t goes on)
                     - ((c.last - j.sync_ticks + _TICKS_HALF) & _TICKS_MAX) + _TICKS_HALF)
-            if 0 < left <= _PROTEST_MS:
+            if 0 < left <= _C.PROTEST_MS:
                 return T("PROTEST") + " %d:%02d" % ((left + 999) // 60000, (left + 999) // 1000 % 60)
         return _said(app)[4]  # (a list: a code is shown)
     if s == _ST_NONE and app.match is None and app.clock.state == _SETUP:
@@ -381,7 +380,7 @@ def state_text(clock, result=None):
     if st == _FINISHED:
         if result is None:
             return T("END")
-        return T("END") + " " + (RESULT_NAMES[result] if isinstance(result, int) else result)
+        return T("END") + " " + (_C.RESULT_NAMES[result] if isinstance(result, int) else result)
     return ""
 
 

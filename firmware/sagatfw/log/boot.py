@@ -34,6 +34,7 @@ def open_log(j, keyfile=None):  # Journal.open (not `open`: that name is the bui
     for name in reversed(names):
         last = None
         result = None  # the segment's last result record (a game's or a match's)
+        first = None  # the first result record of its game in the segment: the end of the game (TK-P1)
         played = -1  # the game of its last clock event but a result
         index = 0
         whole = True  # every record of the segment is whole and well formed, the last one last
@@ -48,6 +49,8 @@ def open_log(j, keyfile=None):  # Journal.open (not `open`: that name is the bui
                     last = bytes(rec)
                     kind = R.type_of(rec)
                     if kind == C.EV_RESULT or kind == 0x2A:  # 0x2A: log/match.py EV_BASE + engine/match.py EV_RESULT
+                        if result is None or R.game_of(result) != R.game_of(last):
+                            first = last  # (a later one of the game is the arbiter's correction)
                         result = last
                     elif kind <= C.EV_POWER_RESTORE:
                         played = R.game_of(rec)
@@ -73,14 +76,15 @@ def open_log(j, keyfile=None):  # Journal.open (not `open`: that name is the bui
             # The current game's last result: its code is shown again after a reboot (the arbiter
             # may not have copied it yet). A game logs no clock event after its result (no press,
             # pause, correction...): the segment just read has it, if the game has one (a game in
-            # progress: nothing more is read for it, whatever its length).
+            # progress: nothing more is read for it, whatever its length), and its first result too,
+            # whose wall time dates the end of the game for TK-P1's window (a correction keeps it).
             j.snap[2] = played == j.game  # a game's (a match logs no clock event): restore tries its snapshot
             if not j.snap[2]:
                 _find_result(j, names, names.index(name))  # a match's, or a game not started: as before
             elif result is not None and R.game_of(result) == j.game:
                 j.result_code = R.result_code(R.chain_of(result))
                 j.result_seq = R.seq_of(result)
-                j.result_arg, j.result_wall = R.arg_of(result), _wall_of(result)
+                j.result_arg, j.result_wall = R.arg_of(result), _wall_of(first)
             break
     j.file = None  # the next record continues j.resume, or starts a new segment
     j.opened = True
@@ -122,27 +126,34 @@ def _settle_key(j, keyfile, before, last):
 
 def _find_result(j, names, i):
     """The current game's last result record, if it is in segment i or the one before it: its
-    code is shown again after a reboot (the arbiter may not have copied it yet)."""
+    code is shown again after a reboot (the arbiter may not have copied it yet). A game's first
+    result there gives the wall time of the end of the game, from which TK-P1's window runs (a
+    correction, a later result, keeps it): segment i - 1 is read for it too when segment i begins
+    with a record of the game (its anchor names the game) and holds a result of it."""
     buf = bytearray(R.RECORD_SIZE)
+    first = -1  # the seq of the game's first result found so far (newest segment first), -1: none
     for k in (i, i - 1):
         if k < 0:
             return
-        found = False
+        found = 0  # the game's records in segment k: 0 none, 2 from its anchor on, 1 from later on
         try:
             for rec in j._read_segment(names[k], buf):
                 if R.check(rec) or R.game_of(rec) != j.game:
                     continue
-                found = True
+                if not found:
+                    found = 2 if R.type_of(rec) == R.T_ANCHOR else 1
                 if R.type_of(rec) == C.EV_RESULT or R.type_of(rec) == 0x2A:  # a game's or a match's
                     # result (0x2A: log/match.py EV_BASE + engine/match.py EV_RESULT)
-                    j.result_code = R.result_code(R.chain_of(rec))
-                    j.result_seq = R.seq_of(rec)
-                    j.result_arg = R.arg_of(rec)
-                    if R.type_of(rec) == C.EV_RESULT:  # a game's wall time (TK-P1 on its faces): a match's
+                    if R.seq_of(rec) > j.result_seq:  # (the last one: an older segment's are earlier)
+                        j.result_code = R.result_code(R.chain_of(rec))
+                        j.result_seq = R.seq_of(rec)
+                        j.result_arg = R.arg_of(rec)
+                    if R.type_of(rec) == C.EV_RESULT and (first < 0 or R.seq_of(rec) < first):
+                        first = R.seq_of(rec)  # a game's wall time (TK-P1 on its faces): a match's
                         j.result_wall = _wall_of(rec)  # would be an attribute more in the match's heap
         except OSError:
             return
-        if j.result_code is not None or not found:
+        if not found or (j.result_code is not None and (first < 0 or found == 1)):
             return
 
 

@@ -72,7 +72,7 @@ def _whole(backlog, room):
 
 
 class Journal:
-    result_wall = None  # the last game result's wall ms (TK-P1; None: unsynced), on the instance once set (RAM)
+    result_wall = None  # the game's first result's wall ms (TK-P1; None: unsynced), on the instance once set (RAM)
 
     def __init__(self, root="/log", key=b"", segment_records=SEGMENT_RECORDS, max_bytes=262144, checkpoint_ms=15000,
                  backlog=32, room_bytes=_ROOM_BYTES):
@@ -266,9 +266,9 @@ class Journal:
             if self._admit(1 + R.text_records(rest), kind == C.EV_RESULT):
                 self._push()
                 if kind == C.EV_RESULT:
+                    self.result_wall = self.result_wall if self.result_code else (ws * 1000 + wms if ok else None)
                     self.result_code = R.result_code(self.prev)  # the faces show it (scoresheet)
                     self.result_seq, self.result_arg = self.seq - 1, R.arg_of(self.buf)
-                    self.result_wall = ws * 1000 + wms if ok else None
                 self._push_text(rest)
             self.last_t = self.snap[1] = t
         clock.clear_events()

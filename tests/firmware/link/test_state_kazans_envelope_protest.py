@@ -84,3 +84,48 @@ def test_tk_p1_the_protest_window_counts_down_from_the_results_wall_time():
     st = r.ok("state")
     assert st["protest_ms"] == 0 and "CODE" in F.status_text(r.app)  # closed: the code alone
     done()
+
+
+def test_tk_p1_a_corrected_result_keeps_the_games_protest_window():
+    """TK-P1 counts 30 minutes from the end of the game: the arbiter's correction (a second result of the finished
+    game) leaves `state`'s protest_ms and the status line counting from the first result."""
+    r = rig()
+    r.ok("new", tc="300", first="left")
+    r.ok("time.sync", wall_ms=WALL)
+    r.ok("start")
+    r.at(5000)
+    r.ok("result", result="1-0")  # the end of the game
+    r.at(65000)
+    r.ok("result", result="0-1")  # corrected a minute later
+    st = r.ok("state")
+    assert (st["result"], st["protest_ms"]) == ("0-1", 1800000 - 60000), st
+    assert [e["result"] for e in r.app.journal.game_events() if e["type"] == "result"] == ["1-0", "0-1"]
+    shown = set()
+    for ms in range(70000, 76000, 1000):  # the status line counts the same window (28:55 left at 70 s)
+        r.at(ms)
+        shown.add(F.status_text(r.app))
+    assert {s for s in shown if "PROTEST" in s} == {"PROTEST 28:55", "PROTEST 28:54", "PROTEST 28:50"}, shown
+    r.at(5000 + 1800000)  # 30 minutes after the end of the game: closed, whatever the correction's time
+    st = r.ok("state")
+    assert st["protest_ms"] == 0 and "CODE" in F.status_text(r.app), (st, F.status_text(r.app))
+    done()
+
+
+def test_tk_p1_a_game_ended_before_the_wall_time_was_known_has_no_window_after_its_correction():
+    """The end of the game is what dates the window: a result entered before any time.sync leaves the clock
+    without it (protest_ms null, no PROTEST on the faces) though its correction comes after a sync."""
+    r = rig()
+    r.ok("new", tc="300", first="left")
+    r.ok("start")
+    r.at(5000)
+    r.ok("result", result="1-0")
+    r.ok("time.sync", wall_ms=WALL)
+    r.at(65000)
+    r.ok("result", result="0-1")
+    assert r.ok("state")["protest_ms"] is None
+    shown = set()
+    for ms in range(70000, 76000, 1000):
+        r.at(ms)
+        shown.add(F.status_text(r.app))
+    assert not [s for s in shown if "PROTEST" in s], shown
+    done()
