@@ -19,6 +19,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from sagatfw.core.ticks import TICKS_MAX, ticks_add, ticks_diff
+from sagatfw.engine.clock import PROTEST_MS  # TK-P1: 30 min from the end of the game, as the clock counts
 from sagatfw.faces.game import time_text
 
 from .. import client, logs, pull
@@ -26,7 +27,6 @@ from .said import msg_of, said, text_of, with_msg
 
 POLL_S = 0.25  # 4 updates a second per board (the page wants at least 2)
 RECONNECT_S = 2.0
-PROTEST_MS = 30 * 60 * 1000  # TK-P1: a protest within 30 minutes of the result
 SYNC_PROBES = 8
 PULL_TRIES = 4  # a pull that failed on the link (a USB hiccup at the game's end) is tried 3 more times,
 PULL_BACKOFF_S = 2.0  # after 2, 4, 8 s
