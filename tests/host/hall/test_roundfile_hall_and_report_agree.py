@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import socket
 import subprocess
@@ -185,3 +186,21 @@ def test_a_nested_round_json_is_one_line(tmp_path, capsys):
     assert code == 2, err
     (line,) = err.splitlines()
     assert line == f"sagat: cannot read {tmp_path / 'round.json'}: JSON nested deeper than 64 levels", line
+
+
+@pytest.mark.parametrize("info, why", [
+    ({"event": "Қ" * 201}, "its event is 201 characters long: at most 200"),
+    ({"site": "Т" * 201}, "its site is 201 characters long: at most 200"),
+    ({"round": 1000}, "its round is not a round number 1..999"),
+    ({"pairings": {str(b): ["A", "B"] for b in range(998, 1003)}},
+     "pairings: 3 boards beyond 999 (from board 1000)"),
+    ({"clocks": {"1000": "aaa"}}, "clocks: '1000' is not a board number 1..999"),
+    ({"tc": "300+2|abc"}, "its tc is not a time control the clock takes"),
+])
+def test_a_round_json_beyond_what_a_round_may_hold_is_one_line(tmp_path, capsys, info, why):
+    """What no hall writes (it refuses such a round at its start, or its page never sets it up)."""
+    (tmp_path / "round.json").write_text(json.dumps(info), encoding="utf-8")
+    code, _out, err = cli(capsys, "report", str(tmp_path))
+    assert code == 2, err
+    (line,) = err.splitlines()
+    assert line.startswith(f"sagat: {tmp_path / 'round.json'}: ") and why in line, line
