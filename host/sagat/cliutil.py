@@ -121,10 +121,17 @@ def adder(subparsers):
 
 
 def check_round(args) -> None:
-    """`--round` and `--date` of `sagat hall` and `sagat report`, checked alike (UserError)."""
+    """`--round`, `--date`, `--event` and `--site` of `sagat hall` and `sagat report`, checked alike
+    (UserError) and as the report reads the hall's round.json (hall.roundfile.problem: what the hall
+    starts with, its report takes)."""
     from .hall import MAX_ROUND, is_date
+    from .hall.roundfile import problem
 
     if args.date is not None and not is_date(args.date):
         raise UserError(_("--date {date!r}: give the round's date as YYYY-MM-DD").format(date=args.date))
     if args.round is not None and not 1 <= args.round <= MAX_ROUND:
         raise UserError(_("--round {round}: a round is 1..{max}").format(round=args.round, max=MAX_ROUND))
+    found = problem({"name": args.event, "site": args.site})
+    if found:
+        raise UserError(_("{option} {why}").format(option="--event" if found[0] == "name" else "--site",
+                                                   why=found[1]))

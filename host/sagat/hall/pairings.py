@@ -7,6 +7,9 @@ from __future__ import annotations
 import csv
 import re
 
+from ..i18n import _
+from .roundfile import MAX_BOARD, problem
+
 
 class PairingsError(Exception):
     """One line for the user."""
@@ -39,7 +42,9 @@ def _is_trf(path: str) -> bool:
 
 def load(path: str, round_no: int | None = None):
     """(pairings as read() gives them, the tournament a TRF holds or None, the round's number: the one
-    given, a TRF's round to play, or None): the report writes that tournament's TRF with the round."""
+    given, a TRF's round to play, or None): the report writes that tournament's TRF with the round.
+    A round no round may be (roundfile.problem: a TRF's round 1000, its boards from 1000 up) is a
+    PairingsError: the hall refuses it at its start, as its report would refuse its round.json."""
     if not _is_trf(path):
         return read(path), None, round_no
     from . import trf
@@ -49,6 +54,11 @@ def load(path: str, round_no: int | None = None):
         rnd, boards, _ranks = trf.pairings(t, round_no)
     except trf.TrfError as e:
         raise PairingsError(str(e)) from None
+    found = problem({"round": rnd}, boards)
+    if found:
+        raise PairingsError(_("{file}: round {round} {why}").format(file=path, round=rnd, why=found[1])
+                            if found[0] == "round" else
+                            _("{file}: round {round}'s pairings: {why}").format(file=path, round=rnd, why=found[1]))
     return boards, t, rnd
 
 
@@ -85,8 +95,8 @@ def read(path: str, round_no: int | None = None) -> dict[int, tuple[str, str]]:
                         if len(cells) == 1 and c in cells[0]), "")  # a spreadsheet's export in another locale
             fields = "1 field" if len(cells) == 1 else f"{len(cells)} fields"
             raise PairingsError(f"{path} line {n}: {fields}; want 3: board, left player, right player" + sep)
-        if not re.fullmatch(r"[0-9]{1,3}", cells[0]) or not 1 <= int(cells[0]) <= 999:  # ASCII: not ², ١, １
-            raise PairingsError(f"{path} line {n}: board {cells[0]!r} is not a board number 1..999")
+        if not re.fullmatch(r"[0-9]{1,3}", cells[0]) or not 1 <= int(cells[0]) <= MAX_BOARD:  # ASCII: not ², ١, １
+            raise PairingsError(f"{path} line {n}: board {cells[0]!r} is not a board number 1..{MAX_BOARD}")
         board = int(cells[0])
         if board in out:
             raise PairingsError(f"{path} line {n}: board {board} is paired twice")
