@@ -63,7 +63,7 @@ def test_the_arbiter_acts_while_1100_half_open_connections_are_held():
         assert attacker.started.wait(120)
         # the arbiter's signed Set up all and GET /api/state, one after the other, while the attack holds
         # (past IDLE_S: the half-open ones have been closed and opened again meanwhile)
-        busy = bench.arbiter_acts(port, token, IDLE_S + 5, timeout=10, pid=proc.pid)
+        busy = bench.arbiter_acts(port, token, IDLE_S + 5, timeout=10, pid=proc.pid, rounds=5)
         figures = (f"setup: {bench.summary(busy['times']['setup'])}; state: {bench.summary(busy['times']['state'])}; "
                    f"attacker: {attacker.opened} opened, {attacker.closed} closed by the hall; "
                    f"the hall's open files: {busy['files']} at most")
