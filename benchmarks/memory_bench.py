@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 import frozen_unix  # noqa: E402
 
-from sagat.sim import firmware_dir, micropython  # noqa: E402
+from sagat.sim.board import firmware_dir, micropython  # noqa: E402
 
 BUDGET_KB = 64
 

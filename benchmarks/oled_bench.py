@@ -30,8 +30,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from sagat import sim as S  # noqa: E402
 from sagat.client import Clock  # noqa: E402
+from sagat.sim import runners  # noqa: E402
 
 BUDGET_MS = 20
 
@@ -52,7 +52,8 @@ def run(work: str, oled: str | None, seconds: int) -> int | None:
     port: list[str] = []
 
     def serve():
-        S.run_serial(flash, headless=True, ready=lambda p: (port.append(p), ready.set()), script=script, oled=oled)
+        runners.run_serial(flash, headless=True, ready=lambda p: (port.append(p), ready.set()), script=script,
+                           oled=oled)
 
     threading.Thread(target=serve, daemon=True).start()
     if not ready.wait(60):

@@ -24,8 +24,8 @@ sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from sagat import pull as P  # noqa: E402
-from sagat import sim as S  # noqa: E402
 from sagat.client import Clock  # noqa: E402
+from sagat.sim import runners  # noqa: E402
 from sagatfw.log import records as R  # noqa: E402
 
 
@@ -70,13 +70,13 @@ def main() -> int:
         with open(script, "w") as fh:
             fh.write("".join(json.dumps(x) + "\n" for x in lines))
         t0 = time.monotonic()
-        S.run_script(script, flash, virtual=True, echo=lambda *a, **k: None)
+        runners.run_script(script, flash, virtual=True, echo=lambda *a, **k: None)
         made = time.monotonic() - t0
         ready = threading.Event()
         port = []
 
         def serve():
-            S.run_serial(flash, headless=True, ready=lambda p: (port.append(p), ready.set()))
+            runners.run_serial(flash, headless=True, ready=lambda p: (port.append(p), ready.set()))
 
         proc_thread = threading.Thread(target=serve, daemon=True)
         proc_thread.start()

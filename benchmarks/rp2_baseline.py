@@ -41,8 +41,8 @@ sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware"), os.p
 
 import rp2emu  # noqa: E402
 
-from sagat import sim as S  # noqa: E402
 from sagat.client import Clock  # noqa: E402
+from sagat.sim import runners  # noqa: E402
 
 
 def arg(name: str, default: int) -> int:
@@ -61,7 +61,7 @@ def log_files(work: str, presses: int, finished: bool = True) -> dict[str, bytes
         lines.append({"at": 1000 * (presses + 1), "do": "result", "result": "1-0"})
     with open(script, "w") as fh:
         fh.write("".join(json.dumps(x) + "\n" for x in lines))
-    S.run_script(script, flash, virtual=True, echo=lambda *a, **k: None)
+    runners.run_script(script, flash, virtual=True, echo=lambda *a, **k: None)
     files = rp2emu.littlefs_files(open(flash, "rb").read())
     return {k: v for k, v in files.items() if k.startswith("/log/") or k == "/settings.json"}
 

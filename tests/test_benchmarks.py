@@ -155,7 +155,7 @@ def test_whole_firmware_with_faces_and_log_pull_in_a_bounded_heap(tmp_path):
     memory_bench, _ = _memory_bench()
     import shutil
 
-    from sagat.sim import firmware_dir
+    from sagat.sim.board import firmware_dir
 
     exe = tool("micropython")
     assert exe, "no micropython: install the dev extra"

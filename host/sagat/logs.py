@@ -80,7 +80,7 @@ class Log:
 
 def read_image(path: str, block_size: int | None = None) -> list[tuple[str, bytes]]:
     """The log segments (name, bytes) in a littlefs image file, oldest first."""
-    import littlefs
+    from . import image
 
     try:
         with open(path, "rb") as fh:
@@ -90,17 +90,7 @@ def read_image(path: str, block_size: int | None = None) -> list[tuple[str, byte
     if not data:
         raise LogError(say(N_("image {file} is empty"), file=path))
     sizes = (block_size,) if block_size else BLOCK_SIZES
-    fs = None
-    for size in sizes:
-        if len(data) % size or len(data) // size < 2:
-            continue
-        ctx = littlefs.UserContext(len(data))
-        ctx.buffer[:] = data
-        try:
-            fs = littlefs.LittleFS(context=ctx, block_size=size, block_count=len(data) // size, mount=True)
-            break
-        except Exception:  # littlefs raises LittleFSError (and others) for what is not a filesystem
-            fs = None
+    fs = image.mount_any(data, sizes)
     if fs is None:
         raise LogError(say(N_("{file} is not a littlefs image (tried block sizes {sizes})"), file=path,
                             sizes=", ".join(map(str, sizes))))

@@ -8,8 +8,7 @@ import re
 
 from simkit import cli
 
-from sagat import logs
-from sagat import sim as simhost
+from sagat import image, logs
 
 KEY = "tournament key"
 NEW = {"at": 0, "do": "new", "tc": "60", "first": "left"}
@@ -47,11 +46,10 @@ KINDS = {
 
 def keyed_flash(path, key=KEY):
     """A fresh sim flash image holding the arbiter key (as key.set leaves it): its log is keyed from seq 0."""
-    fs, ctx = simhost._lfs(str(path))
+    fs = image.load(path)
     with fs.open("/key", "wb") as fh:
         fh.write(key.encode())
-    fs.unmount()
-    path.write_bytes(bytes(ctx.buffer))
+    image.save(fs, path)
     return str(path)
 
 

@@ -70,10 +70,10 @@ def sha256(path: str | Path) -> str:
 def frozen_sources_digest(firmware_dir: str | Path = FIRMWARE) -> str:
     """SHA-256 over what firmware/manifest.py freezes (main.py and sagatfw/**.py: the deploy's
     list), each file's path and bytes: what a frozen image's sidecar .json records."""
-    from sagat.deploy import firmware_files
+    from sagat import firmware
 
     h = hashlib.sha256()
-    for rel in firmware_files(firmware_dir):
+    for rel in firmware.files(firmware_dir):
         data = (Path(firmware_dir) / rel).read_bytes()
         h.update(b"%s\0%d\0" % (rel.encode(), len(data)))
         h.update(data)
@@ -86,9 +86,10 @@ def frozen_sources_digest(firmware_dir: str | Path = FIRMWARE) -> str:
 def deploy_files(board: str = "pico", firmware_dir: str | Path = FIRMWARE) -> dict[str, bytes]:
     """What `sagat deploy --board pico` writes: main.py, the __init__.py sources, every other module
     as .mpy (mpy-cross), and /board."""
-    from sagat.deploy import build, find_mpy_cross
+    from sagat import firmware
+    from sagat.deploy.install import build
 
-    files = build(firmware_dir, find_mpy_cross())
+    files = build(firmware_dir, firmware.require_mpy_cross())
     files["/board"] = board.encode()
     return files
 

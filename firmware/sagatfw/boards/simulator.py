@@ -5,7 +5,7 @@
 #                                [--start MS] [--quiet] [--oled diff|full] [--final] [--status TEXT]
 #                                [--serial [--headless] [--play SEED:LO-HI]]
 #
-# `sagat sim` (host/sagat/sim.py) validates a script, splits it at power cuts and runs one process
+# `sagat sim` (host/sagat/sim/) validates a script, splits it at power cuts and runs one process
 # per boot with --actions; without --actions the sim is interactive (boards/sim.py's keys). --final
 # prints the faces once as a script's last boot ends them; --status puts a line of the host's (the
 # serial port) under the interactive faces; --play a random player's levers (boards/simplayer.py).

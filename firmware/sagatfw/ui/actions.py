@@ -1,7 +1,7 @@
 # sagat: the actions that change the clock, in one table: each action's name,
 # its arguments, the method it calls and who may call it; one check of the arguments (`args`) and
 # one way to refuse (`sagatfw.Refused(reason)`). The protocol (link/commands.py), the simulator's scripts
-# (boards/simulator.py), the on-clock menu (ui/menu.py) and the host's script checker (host/sagat/sim.py)
+# (boards/simulator.py), the on-clock menu (ui/menu.py) and the host's script checker (host/sagat/sim/script.py)
 # all go through this table: nobody else checks an action's arguments or turns an engine's "no"
 # into a reason. Loaded for a request, a script line or a menu choice, and forgotten after it.
 #

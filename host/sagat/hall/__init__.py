@@ -73,8 +73,8 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
     if sims is not None and not 1 <= sims <= 64:  # (None: no --sim)
         raise StartError("--sim takes 1..64 simulated clocks")
     if sim_think is not None:
-        from ..sim import SimError as _SimError
-        from ..sim import play_spec
+        from ..sim.runners import play_spec
+        from ..sim.script import SimError as _SimError
 
         if sims is None:
             raise StartError("--sim-play moves the simulated clocks: give --sim N too")

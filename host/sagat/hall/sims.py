@@ -52,15 +52,15 @@ class Sims:
 
     def start(self, timeout: float = 60.0) -> list[str]:
         """Start every sim; returns their ports in order (board 1 first)."""
-        from .. import sim
+        from ..sim import board as simboard
 
         os.makedirs(self.folder, exist_ok=True)
         env = _env()
         # one compiled copy of the firmware for all of them (each compiling its own took most of the
         # start-up with many sims); they only read it, and it goes with the folder
         try:
-            env[sim.SHARED_FW] = sim.firmware_dir(compiled=sim.micropython() is not None,
-                                                  into=os.path.join(self.folder, "firmware"))
+            env[simboard.SHARED_FW] = simboard.firmware_dir(compiled=simboard.micropython() is not None,
+                                                            into=os.path.join(self.folder, "firmware"))
         except OSError as e:
             raise SimError(f"cannot prepare the simulators' firmware: {e}") from None
         for i in range(1, self.n + 1):

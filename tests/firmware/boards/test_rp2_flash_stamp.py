@@ -116,7 +116,7 @@ def device_files() -> dict[str, bytes]:
     import subprocess
     import tempfile
 
-    from sagat.deploy import find_mpy_cross
+    from sagat.firmware import require_mpy_cross
 
     fw = rp2emu.FIRMWARE
     out = {"/main.py": MAIN}
@@ -126,7 +126,7 @@ def device_files() -> dict[str, bytes]:
         for m in MODULES:
             dst = Path(tmp) / "out.mpy"
             rel = f"sagatfw/{m}.py"
-            subprocess.run([find_mpy_cross(), "-o", str(dst), "-s", rel, str(fw / rel)], check=True)
+            subprocess.run([require_mpy_cross(), "-o", str(dst), "-s", rel, str(fw / rel)], check=True)
             out[f"/sagatfw/{m}.mpy"] = dst.read_bytes()
     return out
 

@@ -11,7 +11,7 @@ import time
 import pytest
 from fakedev import ScriptedClock
 
-from sagat import deploy as D
+from sagat.deploy.transport import DeployError, MpremoteTransport
 
 
 @pytest.fixture
@@ -22,10 +22,10 @@ def streaming():
 
 
 def test_entering_the_repl_of_a_streaming_device_stops_within_its_budget(streaming):
-    t = D.MpremoteTransport(streaming.port, repl_s=3.0)
+    t = MpremoteTransport(streaming.port, repl_s=3.0)
     t0 = time.monotonic()
     try:
-        with pytest.raises(D.DeployError, match="never MicroPython.s raw REPL prompt"):
+        with pytest.raises(DeployError, match="never MicroPython.s raw REPL prompt"):
             t.enter_raw_repl(soft_reset=True)
     finally:
         t.close()
@@ -52,10 +52,10 @@ def test_a_slow_stream_stops_at_the_time_budget(tmp_path):
 
     th = threading.Thread(target=drip, daemon=True)
     th.start()
-    t = D.MpremoteTransport(dev.port, repl_s=2.0)
+    t = MpremoteTransport(dev.port, repl_s=2.0)
     t0 = time.monotonic()
     try:
-        with pytest.raises(D.DeployError, match=r"bytes in 2 s, never MicroPython.s raw REPL prompt"):
+        with pytest.raises(DeployError, match=r"bytes in 2 s, never MicroPython.s raw REPL prompt"):
             t.enter_raw_repl(soft_reset=True)
     finally:
         stop.set()

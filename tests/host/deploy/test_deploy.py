@@ -17,7 +17,9 @@ import pytest
 from mpremote.transport import listdir_result
 
 from conftest import FIRMWARE, tool
-from sagat import deploy as D
+from sagat import firmware
+from sagat.deploy import install, protocol, transport
+from sagat.deploy.transport import DeployError
 from sagatfw import VERSION
 
 MPY_PICO = 6 | 3 << 8 | 4 << 10  # .mpy v6.3, armv6m: what an RP2040 with MicroPython 1.24+ reports
@@ -138,7 +140,7 @@ def mpy_cross() -> str:
 
 
 _BUILDS: dict[tuple[str, str], dict[str, bytes]] = {}
-_build = D.build
+_build = install.build
 
 
 @pytest.fixture(autouse=True)
@@ -151,7 +153,7 @@ def _build_once(monkeypatch: pytest.MonkeyPatch) -> None:
             _BUILDS[key] = _build(firmware_dir, mpy_cross)
         return dict(_BUILDS[key])
 
-    monkeypatch.setattr(D, "build", build)
+    monkeypatch.setattr(install, "build", build)
 
 
 def _compiled(mpy_cross: str, rel: str, tmp: Path) -> bytes:
@@ -167,7 +169,7 @@ def _identify(board: str = "pico", firmware: str = VERSION):
 
 def _run(transport, mpy_cross, board="pico", state=None, identify=None, fw=FIRMWARE, **kw):
     lines: list[str] = []
-    report = D.deploy(
+    report = install.deploy(
         transport, board, fw, mpy_cross, VERSION,
         ask_state=lambda: state, identify=identify or _identify(board or "pico"), log=lines.append, **kw,
     )
@@ -181,7 +183,7 @@ def _writes(t: FakeTransport) -> list[str]:
 def _expected_files() -> list[str]:
     """The board paths of a fresh install, in the order they are written (main.py last)."""
     paths = []
-    for rel in D.firmware_files(FIRMWARE):
+    for rel in firmware.files(FIRMWARE):
         if rel == "main.py":
             continue
         paths.append("/" + (rel if rel.endswith("__init__.py") else rel[:-3] + ".mpy"))
@@ -210,7 +212,7 @@ def test_fresh_board_exact_files_and_commands(mpy_cross: str, tmp_path: Path) ->
     assert sorted(t.files) == sorted(files)
     assert t.files["/main.py"] == Path(FIRMWARE, "main.py").read_bytes()  # boot runs main.py, as source
     assert t.files["/board"] == b"pico"
-    for rel in D.firmware_files(FIRMWARE):
+    for rel in firmware.files(FIRMWARE):
         if rel.endswith("__init__.py"):
             assert t.files["/" + rel] == Path(FIRMWARE, rel).read_bytes()
         elif rel != "main.py":
@@ -311,14 +313,14 @@ def test_upgrade_keeps_settings_key_and_log_and_removes_stale_files(mpy_cross: s
 @pytest.mark.parametrize("state", ["running", "paused", "flagged", "adjourned", "some-new-state"])
 def test_refuses_while_a_game_is_in_progress(mpy_cross: str, state: str) -> None:
     t = FakeTransport(files=KEPT)
-    with pytest.raises(D.DeployError, match=f"the clock is {state}: a game is in progress"):
+    with pytest.raises(DeployError, match=f"the clock is {state}: a game is in progress"):
         _run(t, mpy_cross, state=state)
     assert t.calls == []  # the REPL was never entered: Ctrl-C never reached the clock
 
 
 def test_refuses_another_mpy_version(mpy_cross: str) -> None:
     t = FakeTransport(mpy=5 | 2 << 10, files=KEPT)  # MicroPython 1.12-1.18
-    with pytest.raises(D.DeployError) as e:
+    with pytest.raises(DeployError) as e:
         _run(t, mpy_cross)
     msg = str(e.value)
     assert "loads .mpy v5, this mpy-cross emits v6" in msg and "update MicroPython" in msg and "\n" not in msg
@@ -328,48 +330,48 @@ def test_refuses_another_mpy_version(mpy_cross: str) -> None:
 
 def test_refuses_a_board_without_mpy_version(mpy_cross: str) -> None:
     t = FakeTransport(mpy=0)
-    with pytest.raises(D.DeployError, match="does not say its .mpy version"):
+    with pytest.raises(DeployError, match="does not say its .mpy version"):
         _run(t, mpy_cross)
     assert _writes(t) == []
 
 
 def test_refuses_the_wrong_board(mpy_cross: str) -> None:
     t = FakeTransport(platform="esp32", mpy=MPY_ESP32)
-    with pytest.raises(D.DeployError, match="--board pico needs MicroPython for rp2, the board runs it for esp32"):
+    with pytest.raises(DeployError, match="--board pico needs MicroPython for rp2, the board runs it for esp32"):
         _run(t, mpy_cross, board="pico")
     assert _writes(t) == []
-    with pytest.raises(D.DeployError, match="unknown board 'sim'"):
+    with pytest.raises(DeployError, match="unknown board 'sim'"):
         _run(FakeTransport(), mpy_cross, board="sim")
 
 
 def test_refuses_another_firmware_version_before_touching_anything(mpy_cross: str) -> None:
     t = FakeTransport()
-    with pytest.raises(D.DeployError, match="is version"):
-        D.deploy(t, "pico", FIRMWARE, mpy_cross, "9.9.9", ask_state=lambda: None, identify=_identify())
+    with pytest.raises(DeployError, match="is version"):
+        install.deploy(t, "pico", FIRMWARE, mpy_cross, "9.9.9", ask_state=lambda: None, identify=_identify())
     assert t.calls == []
 
 
 def test_failed_identify_is_an_error(mpy_cross: str) -> None:
-    with pytest.raises(D.DeployError, match="did not answer identify"):
+    with pytest.raises(DeployError, match="did not answer identify"):
         _run(FakeTransport(), mpy_cross, identify=lambda: None)
-    with pytest.raises(D.DeployError, match=f"says firmware 0.0.1 on pico, expected {VERSION} on pico"):
+    with pytest.raises(DeployError, match=f"says firmware 0.0.1 on pico, expected {VERSION} on pico"):
         _run(FakeTransport(), mpy_cross, identify=_identify("pico", "0.0.1"))
-    with pytest.raises(D.DeployError, match=f"says firmware {VERSION} on esp32"):
+    with pytest.raises(DeployError, match=f"says firmware {VERSION} on esp32"):
         _run(FakeTransport(), mpy_cross, identify=_identify("esp32"))
 
 
 def test_unreachable_port_is_one_line(mpy_cross: str) -> None:
-    t = D.MpremoteTransport("/dev/no-such-sagat-port")  # opening is lazy: nothing happens yet
-    with pytest.raises(D.DeployError, match="cannot open /dev/no-such-sagat-port"):
+    t = transport.MpremoteTransport("/dev/no-such-sagat-port")  # opening is lazy: nothing happens yet
+    with pytest.raises(DeployError, match="cannot open /dev/no-such-sagat-port"):
         _run(t, mpy_cross)
 
 
 def test_transport_protocol_uses_mpremote_names() -> None:
     from mpremote.transport_serial import SerialTransport
 
-    names = [n for n in vars(D.Transport) if not n.startswith("_")]
+    names = [n for n in vars(transport.Transport) if not n.startswith("_")]
     assert names and all(callable(getattr(SerialTransport, n, None)) for n in names), names
-    assert all(callable(getattr(D.MpremoteTransport, n, None)) for n in names)
+    assert all(callable(getattr(transport.MpremoteTransport, n, None)) for n in names)
 
 
 # ---------------------------------------------------------------------- OLED faces: sagat's driver
@@ -402,7 +404,7 @@ def test_oled_board_needs_no_driver_from_the_internet(mpy_cross: str, oled_fw: s
 def test_package_json_lists_exactly_the_firmware() -> None:
     with open(os.path.join(FIRMWARE, "package.json"), encoding="utf-8") as f:
         pkg = json.load(f)
-    files = D.firmware_files(FIRMWARE)
+    files = firmware.files(FIRMWARE)
     assert "main.py" in files and "sagatfw/engine/clock.py" in files and "sagatfw/boards/pico.py" in files
     assert pkg["urls"] == [[f, f] for f in files]  # board path = path next to package.json
     assert "deps" not in pkg  # the OLED driver is sagat's own (sagatfw/faces/oled.py)
@@ -425,14 +427,14 @@ def test_manifest_freezes_the_same_firmware() -> None:
     frozen = ["main.py"] + sorted(
         p.relative_to(FIRMWARE).as_posix() for p in Path(FIRMWARE, "sagatfw").rglob("*.py")
     )  # package("sagatfw") takes every .py under it, as firmware_files does
-    assert frozen == D.firmware_files(FIRMWARE)
+    assert frozen == firmware.files(FIRMWARE)
 
 
 def test_decode_mpy() -> None:
-    assert D.decode_mpy(MPY_PICO) == (6, 3, "armv6m")
-    assert D.decode_mpy(6 | 3 << 8 | 7 << 10) == (6, 3, "armv7emsp")  # RP2350
-    assert D.decode_mpy(MPY_ESP32) == (6, 3, "xtensawin")
-    assert D.decode_mpy(6) == (6, 0, None)
+    assert install.decode_mpy(MPY_PICO) == (6, 3, "armv6m")
+    assert install.decode_mpy(6 | 3 << 8 | 7 << 10) == (6, 3, "armv7emsp")  # RP2350
+    assert install.decode_mpy(MPY_ESP32) == (6, 3, "xtensawin")
+    assert install.decode_mpy(6) == (6, 0, None)
 
 
 def test_cli_deploy_errors_are_one_line(capsys):
@@ -463,14 +465,14 @@ def test_maintenance_goes_last_before_the_repl(mpy_cross: str) -> None:
 def test_no_maintenance_during_a_game_and_a_refusal_stops_deploy(mpy_cross: str) -> None:
     asked = []
     t = FakeTransport(files=KEPT)
-    with pytest.raises(D.DeployError, match="a game is in progress"):
+    with pytest.raises(DeployError, match="a game is in progress"):
         _run(t, mpy_cross, state="paused", open_repl=lambda: asked.append(1) or True)
     assert asked == [] and t.calls == []
 
     def refused():
-        raise D.DeployError("clock refused maintenance: auth_failed: auth does not match")
+        raise DeployError("clock refused maintenance: auth_failed: auth does not match")
 
-    with pytest.raises(D.DeployError, match="auth_failed"):
+    with pytest.raises(DeployError, match="auth_failed"):
         _run(t, mpy_cross, state="setup", open_repl=refused)
     assert t.calls == [] and t.files == KEPT  # the REPL was never tried
 
@@ -506,9 +508,9 @@ def test_cli_deploy_to_a_keyed_clock_without_the_key_is_one_line(tmp_path, capsy
         assert out.err.strip().splitlines() == ["sagat: this clock has an arbiter key: give --key to deploy"]
         assert _repl_open(sim.port) is False  # nothing was sent that could open it
         # the wrong key: one line too, and the REPL stays shut
-        ask_state, _identify, open_repl = D.serial_protocol(sim.port, key=b"a guess")
+        ask_state, _identify, open_repl = protocol.serial_protocol(sim.port, key=b"a guess")
         assert ask_state() == "setup"
-        with pytest.raises(D.DeployError, match=r"auth_failed.*is --key this clock's arbiter key\?"):
+        with pytest.raises(DeployError, match=r"auth_failed.*is --key this clock's arbiter key\?"):
             open_repl()
         assert _repl_open(sim.port) is False and sim.proc.poll() is None
     finally:
@@ -529,15 +531,15 @@ def test_cli_deploy_with_the_key_sends_maintenance_first(tmp_path, capsys, monke
             super().enter_raw_repl(soft_reset)
 
     t = Board(files=KEPT)
-    real = D.serial_protocol
+    real = protocol.serial_protocol
 
-    def protocol(port, timeout=3.0, boot_s=20.0, key=b""):
+    def fake_protocol(port, timeout=3.0, boot_s=20.0, key=b""):
         ask_state, _identify, open_repl = real(port, timeout, boot_s, key)
         return ask_state, _identify_fake, open_repl
 
     _identify_fake = _identify("pico")
-    monkeypatch.setattr(D, "MpremoteTransport", lambda port, **kw: t)
-    monkeypatch.setattr(D, "serial_protocol", protocol)
+    monkeypatch.setattr(transport, "MpremoteTransport", lambda port, **kw: t)
+    monkeypatch.setattr(protocol, "serial_protocol", fake_protocol)
     keyfile = tmp_path / "arbiter.key"
     keyfile.write_bytes(SIM_KEY + b"\n")
     try:
@@ -571,7 +573,7 @@ def test_deploy_waits_for_the_rebooted_board_by_asking_it(monkeypatch, capsys) -
     def sleep(s):
         now[0] += s
 
-    monkeypatch.setattr(D, "time", types.SimpleNamespace(monotonic=lambda: now[0], sleep=sleep))
+    monkeypatch.setattr(protocol, "time", types.SimpleNamespace(monotonic=lambda: now[0], sleep=sleep))
     tries = []
 
     class Clock:
@@ -590,7 +592,7 @@ def test_deploy_waits_for_the_rebooted_board_by_asking_it(monkeypatch, capsys) -
             return {"firmware": "0.1.0", "board": "pico"}
 
     monkeypatch.setattr(client, "Clock", Clock)
-    _ask, identify, _open = D.serial_protocol("/dev/null", 0.1, boot_s=30.0)
+    _ask, identify, _open = protocol.serial_protocol("/dev/null", 0.1, boot_s=30.0)
     t0 = now[0]
     assert identify() == {"firmware": "0.1.0", "board": "pico"}
     assert [t - t0 for t in tries] == [0, 0.5, 1.0, 1.5]  # three 0.5 s waits, then its answer
@@ -602,26 +604,26 @@ def test_deploy_waits_for_the_rebooted_board_by_asking_it(monkeypatch, capsys) -
             raise client.LinkError("no answer", "silent")
 
     monkeypatch.setattr(client, "Clock", Silent)
-    _ask, identify, _open = D.serial_protocol("/dev/null", 0.1, boot_s=1.0)
+    _ask, identify, _open = protocol.serial_protocol("/dev/null", 0.1, boot_s=1.0)
     t0 = now[0]
     assert identify() is None and 1.0 <= now[0] - t0 <= 1.5 and [t - t0 for t in tries] == [0, 0.5, 1.0, 1.5]
     # the CLI's --boot-timeout reaches it, and the REPL's own wait scales with it
     seen = {}
 
-    def protocol(port, timeout=3.0, boot_s=60.0, key=b""):
+    def fake_protocol(port, timeout=3.0, boot_s=60.0, key=b""):
         seen["boot_s"] = boot_s
         return None, None, None
 
-    def transport(port, repl_s=10.0):
+    def fake_transport(port, repl_s=10.0):
         seen["repl_s"] = repl_s
 
-    def deploy(*a, **kw):
-        raise D.DeployError("stop here")
+    def fake_deploy(*a, **kw):
+        raise DeployError("stop here")
 
-    monkeypatch.setattr(D, "serial_protocol", protocol)
-    monkeypatch.setattr(D, "MpremoteTransport", transport)
-    monkeypatch.setattr(D, "deploy", deploy)
-    monkeypatch.setattr(D, "find_mpy_cross", lambda: "mpy-cross")
+    monkeypatch.setattr(protocol, "serial_protocol", fake_protocol)
+    monkeypatch.setattr(transport, "MpremoteTransport", fake_transport)
+    monkeypatch.setattr(install, "deploy", fake_deploy)
+    monkeypatch.setattr(firmware, "require_mpy_cross", lambda: "mpy-cross")
     monkeypatch.setattr(client, "pick_port", lambda p: "/dev/null")
     assert main(["deploy", "--port", "/dev/null", "--boot-timeout", "120"]) == 2
     assert seen == {"boot_s": 120.0, "repl_s": 60.0} and "stop here" in capsys.readouterr().err

@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sagat.sim import SimError, parse_script
+from sagat.sim.script import SimError, parse_script
 from sagatfw.ui import actions as FA
 
 NAMES = sorted(n for n in FA.ACTIONS if n != "settings.set")  # a script's settings are its own fields

@@ -185,7 +185,7 @@ def test_the_nonce_is_used_up_by_an_unknown_command_that_carries_auth(tmp_path):
 
 
 def _checker_accepts(lines):
-    from sagat.sim import SimError, parse_script
+    from sagat.sim.script import SimError, parse_script
 
     try:
         parse_script("\n".join(json.dumps(x) for x in lines))

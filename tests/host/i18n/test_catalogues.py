@@ -34,7 +34,9 @@ GUIDE_FILES = ("host/sagat/cli.py", "host/sagat/cliutil.py", "host/sagat/i18n.py
                "host/sagat/commands/tc.py", "host/sagat/commands/deploy.py", "host/sagat/commands/sim.py",
                # the link's, a pull's, deploy's and the simulator's errors and notes (the protocol's and the
                # log's own words, and the line `sagat hall --sim` reads, stay as they are)
-               "host/sagat/client.py", "host/sagat/pull.py", "host/sagat/deploy.py", "host/sagat/sim.py")
+               "host/sagat/client.py", "host/sagat/pull.py", "host/sagat/firmware.py",
+               "host/sagat/deploy/install.py", "host/sagat/deploy/protocol.py", "host/sagat/deploy/transport.py",
+               "host/sagat/sim/board.py", "host/sagat/sim/runners.py", "host/sagat/sim/script.py")
 
 
 @pytest.fixture(scope="module")

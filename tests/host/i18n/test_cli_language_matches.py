@@ -368,19 +368,20 @@ def test_a_bad_sim_script_is_one_line_in_russian(lang, capsys, tmp_path):
 
 
 def test_deploys_errors_in_the_language(lang):
-    from sagat import deploy as D
+    from sagat.deploy import install
+    from sagat.deploy.transport import DeployError
 
     lang("ru_RU.UTF-8")
-    with pytest.raises(D.DeployError) as e:
-        D.deploy(None, "sim", "/nonexistent", "mpy-cross", "0", ask_state=lambda: None, identify=lambda: None)
+    with pytest.raises(DeployError) as e:
+        install.deploy(None, "sim", "/nonexistent", "mpy-cross", "0", ask_state=lambda: None, identify=lambda: None)
     assert str(e.value) == "неизвестная плата 'sim' (одна из: pico, esp32)"
     lang("kk_KZ.UTF-8")
-    with pytest.raises(D.DeployError) as e:
-        D.deploy(None, None, "/nonexistent", "mpy-cross", "0", ask_state=lambda: None, identify=lambda: None)
+    with pytest.raises(DeployError) as e:
+        install.deploy(None, None, "/nonexistent", "mpy-cross", "0", ask_state=lambda: None, identify=lambda: None)
     assert str(e.value) == "/nonexistent микробағдарлама қалтасы емес (main.py және sagatfw/)"
     lang("C")
-    with pytest.raises(D.DeployError, match=r"^unknown board 'sim' \(one of: pico, esp32\)$"):
-        D.deploy(None, "sim", "/nonexistent", "mpy-cross", "0", ask_state=lambda: None, identify=lambda: None)
+    with pytest.raises(DeployError, match=r"^unknown board 'sim' \(one of: pico, esp32\)$"):
+        install.deploy(None, "sim", "/nonexistent", "mpy-cross", "0", ask_state=lambda: None, identify=lambda: None)
 
 
 def test_deploy_to_no_port_in_kazakh(lang, capsys):

@@ -132,7 +132,7 @@ if __name__ == "__main__":
 
 
 def test_erase_only_what_a_pull_saved_and_verifies(tmp_path, capsys):
-    from sagat import sim as S
+    from sagat.sim import runners
 
     flash = tmp_path / "flash.img"
     lines = [{"at": 0, "do": "new", "tc": "-"}, {"at": 0, "do": "start"}]
@@ -145,7 +145,7 @@ def test_erase_only_what_a_pull_saved_and_verifies(tmp_path, capsys):
     ]
     script = tmp_path / "s.jsonl"
     script.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    S.run_script(str(script), str(flash), virtual=True, echo=lambda *a, **k: None)
+    runners.run_script(str(script), str(flash), virtual=True, echo=lambda *a, **k: None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", str(flash)],
         stderr=subprocess.PIPE, text=True,

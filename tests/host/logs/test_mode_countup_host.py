@@ -13,7 +13,7 @@ from apprig import Rig, records
 import sagatfw
 from sagat import logs
 from sagat.cli import main
-from sagat.sim import SimError, parse_script
+from sagat.sim.script import SimError, parse_script
 from sagatfw.log import records as R
 from sagatfw.ui import buttons as B
 

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from sagat.cli import main
-from sagat.sim import SimError, parse_script, plan_boots
+from sagat.sim.script import SimError, parse_script, plan_boots
 
 
 def _script(path, lines):
@@ -426,7 +426,7 @@ def test_refused_script_actions_are_warnings_with_line_and_reason(tmp_path, caps
 
 
 def test_sim_help_lists_the_script_actions(capsys):
-    from sagat.sim import ACTIONS
+    from sagat.sim.script import ACTIONS
 
     with pytest.raises(SystemExit):
         main(["sim", "--help"])
@@ -437,7 +437,7 @@ def test_sim_help_lists_the_script_actions(capsys):
 
 def test_a_script_without_flash_never_touches_the_saved_game(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    from sagat.sim import default_flash
+    from sagat.sim.board import default_flash
 
     saved = default_flash()
     assert main(["sim", "--script", _game(tmp_path), "--virtual"]) == 0

@@ -1,9 +1,9 @@
-"""`sagat sim --help`'s script actions (host/sagat/sim.py actions_help): each field described by what
+"""`sagat sim --help`'s script actions (host/sagat/sim/script.py actions_help): each field described by what
 it takes, from the firmware's one table of actions (its kind: sagatfw/ui/actions.py)."""
 
 from __future__ import annotations
 
-from sagat.sim import ACTIONS, actions_help
+from sagat.sim.script import ACTIONS, actions_help
 from sagatfw.log import names as N
 
 

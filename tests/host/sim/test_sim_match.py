@@ -9,7 +9,7 @@ import pytest
 from matchscripts import KILITHATTU, KOKBORU
 
 from sagat.cli import main
-from sagat.sim import SimError, actions_help, parse_script
+from sagat.sim.script import SimError, actions_help, parse_script
 from sagatfw.app.match import lot_bit
 
 
