@@ -1,7 +1,7 @@
 """`sagat report --lang kk|ru|ky|en`: the round's page, each game's page, its flag-fall certificate and its
 time-use plot's axes in the language chosen, with its dates (7 декабря 2026, 7 желтоқсан 2026, 7-декабрь
 2026) and its decimal comma; round.csv stays the machine's (English). A game the simulator played in
-virtual time, both flags fallen (tests/host/hall/test_report_plot.py's way)."""
+virtual time, both flags fallen (tests/host/round/test_report_plot.py's way)."""
 
 from __future__ import annotations
 
