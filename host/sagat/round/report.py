@@ -4,8 +4,8 @@ Each game's page has the time-use plot of both sides per move (matplotlib, saved
 it), the flag-fall certificate (who fell first, the exact instants by the clock's own ticks, the
 wall time, what the chain, the key and the signed head prove, the result and its code) and the
 events table; its clock record is beside it as PGN (pgn.py). The round's page is the results table
-(board, players, result, code, verified, flags: one A4 page in print), also as round.csv, and the
-round goes to the pairing program as round.trf (trf.py).
+(board, players, result, code, verified, flags: one A4 page in print), also as round.csv (pages.py),
+and the round goes to the pairing program as round.trf (trf.py).
 
 A source is what `sagat logs pull` (or the hall) wrote for one clock: a folder with records.bin
 (and head.json), or a folder of such folders (the hall's --out, `board-03-<uid>` each)."""
@@ -272,7 +272,7 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     `source`: the tournament the pairings came from (trf.Tournament), whose TRF the round updates
     (figures' trf_alerts: the pairs whose clock's result replaced the one the source had);
     `clocks`: each board's clock (its uid as in the folders' names), where the hall named one; `lang`:
-    the pages' language (kk, ru, ky, en: lang.py; round.csv, round.trf and the PGN stay as they are).
+    the pages' language (kk, ru, ky, en: words.py; round.csv, round.trf and the PGN stay as they are).
 
     A paired board's players go on its round game alone: its clock's last game (_round_games); a
     clock's earlier games (a pull takes its whole log) are listed without players, never as the
