@@ -122,10 +122,9 @@ def adder(subparsers):
 
 def check_round(args) -> None:
     """`--round`, `--date`, `--event` and `--site` of `sagat hall` and `sagat report`, checked alike
-    (UserError) and as the report reads the hall's round.json (hall.roundfile.problem: what the hall
+    (UserError) and as the report reads the hall's round.json (round.folder.problem: what the hall
     starts with, its report takes)."""
-    from .hall import MAX_ROUND, is_date
-    from .hall.roundfile import problem
+    from .round.folder import MAX_ROUND, is_date, problem
 
     if args.date is not None and not is_date(args.date):
         raise UserError(_("--date {date!r}: give the round's date as YYYY-MM-DD").format(date=args.date))

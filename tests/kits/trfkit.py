@@ -1,5 +1,5 @@
 """A small TRF reader (and a 001 line builder) for the tests, written from FIDE's TRF-2026 text
-(https://handbook.fide.com/files/handbook/TRF26.pdf), not from sagat's host/sagat/hall/trf.py, so that
+(https://handbook.fide.com/files/handbook/TRF26.pdf), not from sagat's host/sagat/round/trf.py, so that
 it checks that writer: strict about the columns, so a field one column off fails here.
 
 001 line, positions from 1: 1-3 "001", 5-8 start rank, 10 sex, 11-13 title, 15-47 name, 49-52 rating,

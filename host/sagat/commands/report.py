@@ -1,4 +1,4 @@
-"""`sagat report`: a page per game from pulled logs, and the round's index (sagat/hall/report.py)."""
+"""`sagat report`: a page per game from pulled logs, and the round's index (sagat/round/report.py)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     """A page per game from pulled logs, and the round's index (docs/hall.md)."""
     import os
 
-    from ..hall import lang as L
-    from ..hall import pairings as P
-    from ..hall import pgn, report
-    from ..hall.timeuse import can_plot
+    from ..round import pairings as P
+    from ..round import pgn, report
+    from ..round.folder import RoundFileError, round_info
+    from ..round.timeuse import can_plot
+    from ..round.words import from_env
 
     keys = [k for k in arbiter_keys(args) if k]
     check_round(args)
     notes = []  # what was left out, each a line on stderr
     try:
-        info = report.round_info(args.sources)  # what the hall wrote of its round: never typed twice
+        info = round_info(args.sources)  # what the hall wrote of its round: never typed twice
         event = {"name": args.event or info.get("event"), "round": args.round or info.get("round"),
                  "date": args.date or info.get("date"), "site": args.site or info.get("site"),
                  "tc": info.get("tc")}
@@ -39,8 +40,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         # by default beside the logs: the hall's folder's report/ (a round's pages stay with its logs)
         out_dir = args.out or os.path.join(args.sources[0], "report")
         figures = report.build(args.sources, out_dir, keys, pairs, event, moves, source, info.get("clocks"),
-                               args.lang or L.from_env())
-    except (report.ReportError, report.RoundFileError, P.PairingsError, pgn.PgnError) as e:
+                               args.lang or from_env())
+    except (report.ReportError, RoundFileError, P.PairingsError, pgn.PgnError) as e:
         raise UserError(str(e)) from None
     # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)
     n = figures["games"]

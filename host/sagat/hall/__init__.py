@@ -15,22 +15,6 @@ DEFAULT_HTTP_PORT = 8716
 NAME_RE = r"[A-Za-z0-9_-]{1,32}"  # a hall's name on the MQTT broker (mqtt.py checks the same)
 
 
-MAX_ROUND = 999  # a round's number: TRF-2026 counts rounds in 3 digits
-
-
-def is_date(text) -> bool:
-    """A round's date as the hall, the report and round.json take it: YYYY-MM-DD, a real date."""
-    import datetime
-
-    if not isinstance(text, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
-        return False
-    try:
-        datetime.date.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
-
-
 class StartError(Exception):
     """One line for the user (the cli turns it into `sagat: ...`, exit code 2)."""
 
@@ -57,7 +41,7 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
         from .web import make_app
     except ImportError as e:
         raise StartError(f"sagat hall needs its web stack: pip install 'sagat[hall]' ({e.name} is missing)") from None
-    from . import pairings as P
+    from ..round import pairings as P
     from .core import Hall
     from .sims import SimError, Sims
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import queue
-import re
 import threading
 import time
 from concurrent.futures import Future
@@ -23,6 +22,7 @@ from sagatfw.engine.clock import PROTEST_MS  # TK-P1: 30 min from the end of the
 from sagatfw.faces.game import time_text
 
 from .. import client, logs, pull
+from ..round.folder import board_folder
 from .said import msg_of, said, text_of, with_msg
 
 POLL_S = 0.25  # 4 updates a second per board (the page wants at least 2)
@@ -395,7 +395,7 @@ class BoardLink:
                                    said("pull_pulling", "pulling the log"),
                                    game, host_ms() if ended is None else ended, attempt=attempt,
                                    code=st.get("result_code"))
-        folder = os.path.join(self.out_dir, f"board-{self.number:02d}-{folder_uid(self.ident.get('uid'))}")
+        folder = os.path.join(self.out_dir, board_folder(self.number, self.ident.get("uid")))
         try:
             top = os.path.realpath(self.out_dir)
             if os.path.dirname(os.path.realpath(folder)) != top:  # (a link there to elsewhere)
@@ -613,11 +613,6 @@ def _result_of(st: dict, pulls: PullState) -> str | None:
     if r is None and pulls.game == st.get("game") and pulls.code == st.get("result_code"):
         r = pulls.result
     return r if r in RESULT_NAMES else None
-
-
-def folder_uid(uid) -> str:
-    """A clock's uid as its log folder names it (board-03-<this>): the clock's text, a name only."""
-    return re.sub(r"[^A-Za-z0-9_-]", "_", str(uid or "clock"))[:40]
 
 
 def _tc_text(tc) -> str | None:

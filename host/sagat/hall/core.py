@@ -6,7 +6,6 @@ TK-C5), pause all and resume all (TK-C15, TK-C18), each signed with the arbiter 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import threading
@@ -18,9 +17,9 @@ from sagatfw.core import presets, tcparse
 from sagatfw.core.ticks import ticks_diff
 
 from .. import client
+from ..round.pairings import clean_name
 from . import NAME_RE
-from .boards import BoardLink, alert, folder_uid, host_ms, sample
-from .pairings import clean_name
+from .boards import BoardLink, alert, host_ms, sample
 from .said import joined, said, side, state, text_of, with_msg
 
 DISCOVER_S = 2.0
@@ -203,34 +202,19 @@ class Hall:
             self._disc.start()
 
     def save_round(self) -> None:
-        """round.json beside the pulled logs: the event, the round, its date, the control set up and
-        the pairings, so `sagat report` of the folder never has them typed twice (report.round_info).
-        Written whole and then renamed: a cut write never leaves half a file."""
+        """round.json beside the pulled logs (round.folder.write_round), so `sagat report` of the
+        folder never has the round typed twice: each board's clock with it, a clock's clash aside."""
         if not self.out_dir:
             return
-        from .report import ROUND_FILE, TRF_COPY
+        from ..round.folder import ROUND_FILE, write_round
 
-        info = {"event": self.event.get("name"), "round": self.event.get("round"), "date": self.event.get("date"),
-                "site": self.event.get("site"), "tc": self.tc,
-                "pairings": {str(b): list(p) for b, p in sorted(self.pairings.items())},
-                # each board's clock (as its folder names it): the report takes that clock's games, not a
-                # stranger's nor another clock's that was on the board before
-                "clocks": {str(b.number): folder_uid(b.clock_uid) for b in sorted(self.boards, key=lambda x: x.number)
-                           if b.clock_uid and not (b.clash and b.clash[1])}}
-        path = os.path.join(self.out_dir, ROUND_FILE)
+        clocks = {b.number: b.clock_uid for b in sorted(self.boards, key=lambda x: x.number)
+                  if b.clock_uid and not (b.clash and b.clash[1])}
         try:
-            os.makedirs(self.out_dir, exist_ok=True)
-            if self.event.get("trf"):  # the pairing program's TRF the pairings came from, as it was
-                import shutil
-
-                shutil.copyfile(self.event["trf"], os.path.join(self.out_dir, TRF_COPY))
-                info["trf"] = TRF_COPY
-            with open(path + ".new", "w", encoding="utf-8") as fh:
-                json.dump(info, fh, ensure_ascii=False, indent=1)
-            os.replace(path + ".new", path)
+            write_round(self.out_dir, self.event, self.tc, self.pairings, clocks)
         except OSError as e:
-            self.discover_error = said("note_cannot_write", "cannot write {path}: {why}", path=path,
-                                       why=e.strerror or e)
+            self.discover_error = said("note_cannot_write", "cannot write {path}: {why}",
+                                       path=os.path.join(self.out_dir, ROUND_FILE), why=e.strerror or e)
 
     def close(self) -> None:
         self.stop.set()

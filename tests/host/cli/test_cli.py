@@ -256,7 +256,7 @@ def test_report_says_what_its_logs_prove(tmp_path, capsys):
 
 def test_report_without_a_key_says_why_a_log_is_not_checked(tmp_path, capsys, monkeypatch):
     # a keyed clock's log read without its key is not checked: the line says to give the key
-    from sagat.hall import report
+    from sagat.round import report
 
     index = str(tmp_path / "index.html")
     monkeypatch.setattr(report, "build", lambda sources, out, keys, pairs, *more: {

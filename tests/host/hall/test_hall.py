@@ -12,9 +12,9 @@ from hallkit import until as _until
 
 from sagat.cli import main
 from sagat.client import Port
-from sagat.hall import pairings as P
 from sagat.hall.core import Hall
 from sagat.hall.sims import Sims
+from sagat.round import pairings as P
 
 
 def _write(tmp_path, text, name="pairs.csv"):

@@ -19,8 +19,8 @@ from sagat import client
 from sagat.cli import main
 from sagat.hall import boards as HB
 from sagat.hall import core
-from sagat.hall import pairings as P
 from sagat.hall.core import Hall, HallError
+from sagat.round import pairings as P
 
 GOOD = RUNNING
 
@@ -137,7 +137,7 @@ def test_a_hostile_uid_stays_in_out_and_an_unkeyed_log_is_not_called_verified(mo
     outside = [p for p in tmp_path.rglob("*") if p.is_file() and out not in p.parents
                and tmp_path / "sims" not in p.parents]
     assert outside == [] and not (tmp_path / "a" / "x$\\frac{$").exists()
-    (folder,) = [f for f in os.listdir(out) if f != "round.json"]  # (the hall's round: report.round_info)
+    (folder,) = [f for f in os.listdir(out) if f != "round.json"]  # (the hall's round: round.folder.round_info)
     assert folder == "board-01-__________x__frac__"
 
     # the report: a folder named with `$`, `#` and `%2f` reports, and links right

@@ -16,6 +16,7 @@ import pytest
 from sagat.hall import lang as L
 from sagat.hall import web
 from sagat.i18n import LANGUAGES
+from sagat.round.words import words as report_words
 
 STATIC = Path(web.__file__).parent / "static"
 NAMES = re.compile(r"\{([a-z_]+)\}")
@@ -88,8 +89,9 @@ def test_the_rule_books_terms():
     # Kyrgyz: калыс (the arbiter), такта, коргоол (тогуз коргоол's)
     assert ky["btn_arbiter"] == "калыс" and ky["col_board"] == "такта" and "коргоол" in ky["kazans_hint_title"]
     # the report's too
-    assert L.words("kk")("certificate").startswith("Жалауша") and L.words("ru")("certificate") == "Акт о падении флажка"
-    assert L.words("kk")("first_player", side="сол") == "бастаушы: сол"
+    assert report_words("kk")("certificate").startswith("Жалауша")
+    assert report_words("ru")("certificate") == "Акт о падении флажка"
+    assert report_words("kk")("first_player", side="сол") == "бастаушы: сол"
 
 
 @pytest.mark.parametrize("header, want", [

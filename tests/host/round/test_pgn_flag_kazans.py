@@ -1,4 +1,4 @@
-"""A game's PGN where a flag fell and play went on (host/sagat/hall/pgn.py, docs/pgn.md): each flag's
+"""A game's PGN where a flag fell and play went on (host/sagat/round/pgn.py, docs/pgn.md): each flag's
 comment at the move during which it fell, and a win on kazans after a flag (TK-R7) with its kazans in a
 tag and in the final comment, White's first. Games the simulator played in virtual time, their PGN read
 back by python-chess (tests/kits/pgnkit.py)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from pgnkit import read, sim_games
 
-from sagat.hall import pgn
+from sagat.round import pgn
 
 NAMES = {"Left": "Асель Нурланқызы", "Right": "Бекзат Ержанұлы"}
 

@@ -1,6 +1,6 @@
 """FIDE's Tournament Report File (TRF16, TRF-2026: docs/trf.md) read: a tournament's lines as they are,
 its players (001), byes (240) and scoring (162), and a round's pairings in the pairing programs' board
-order. sagat.hall.trf writes the round back onto it.
+order. sagat.round.trf writes the round back onto it.
 
 A player is a fixed-column `001` line (positions counted from 1):
 

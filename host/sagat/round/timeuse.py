@@ -6,7 +6,7 @@ report writes everything but the plots."""
 from __future__ import annotations
 
 from .. import logs
-from . import lang as L
+from .words import decimal_comma, words
 
 
 def can_plot() -> bool:
@@ -65,12 +65,12 @@ def _flag_marks(events: list[dict]) -> list[tuple[dict, float]]:
 
 def side_name(side, lang: str) -> str:
     """left, right in lang (anything else as it is)."""
-    return L.words(lang)(f"side_{side}") if side in ("left", "right") else str(side)
+    return words(lang)(f"side_{side}") if side in ("left", "right") else str(side)
 
 
 def clock_text(ms: int, lang: str) -> str:
     """A clock time (M:SS.mmm) with lang's decimal sign."""
-    return L.decimal_comma(logs.clock_text(ms), lang)
+    return decimal_comma(logs.clock_text(ms), lang)
 
 
 def _no_move_figure(events: list[dict], title: str, lang: str = "en"):
@@ -78,7 +78,7 @@ def _no_move_figure(events: list[dict], title: str, lang: str = "en"):
     press): what happened, in words, instead of two empty axes."""
     from matplotlib.figure import Figure
 
-    w = L.words(lang)
+    w = words(lang)
     lines = [w("plot_no_move")]
     for e in events:
         if e["type"] == "flag":
@@ -107,7 +107,7 @@ def _figure(events: list[dict], title: str, lang: str = "en"):
     from matplotlib.ticker import MaxNLocator
 
     moves = turns(events)
-    w = L.words(lang)
+    w = words(lang)
     if not moves["left"] and not moves["right"]:
         return _no_move_figure(events, title, lang)
     fig = Figure(figsize=(9, 6))
@@ -139,7 +139,7 @@ def _figure(events: list[dict], title: str, lang: str = "en"):
 
         for ax in (top, bottom):
             ax.yaxis.set_major_formatter(FuncFormatter(
-                lambda v, _pos: L.decimal_comma(f"{v:.6g}", lang).replace("-", "\u2212")))
+                lambda v, _pos: decimal_comma(f"{v:.6g}", lang).replace("-", "\u2212")))
     bottom.xaxis.set_major_locator(MaxNLocator(integer=True))  # moves: whole numbers (shared with the top)
     top.set_title(title, parse_math=False)  # a folder's name: plain text, never mathtext (a `$` in it)
     top.grid(alpha=0.3)

@@ -1,4 +1,4 @@
-"""What a round may hold is one definition (sagat.hall.roundfile.problem): what `sagat hall` starts
+"""What a round may hold is one definition (sagat.round.folder.problem): what `sagat hall` starts
 with, `sagat report` reads from the round.json the hall wrote (a bye with an empty name, in the CSV or
 the TRF; an --event and a --site of 200 characters; a TRF round of 999 boards; round 999; a handicap
 control of 239 characters), and what neither can take the hall refuses at its start in one line, in

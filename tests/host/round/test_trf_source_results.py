@@ -11,7 +11,7 @@ from played import played_game
 from trfkit import player_line, points_by_results, read_trf, scores
 
 from sagat.cli import main
-from sagat.hall import trf
+from sagat.round import trf
 
 NAMES = {1: "Нұрланұлы, Ерлан", 2: "Иванов, Пётр", 3: "Сейітқали, Асель", 4: "Смирнова, Ольга"}
 # round 1 played (1-2 1-0, 3-4 a draw); round 2 paired 3-1 and 4-2, where the pairing program entered

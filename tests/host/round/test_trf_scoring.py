@@ -6,7 +6,7 @@ The points are checked as a pairing engine checks them: against the results, by 
 import pytest
 from trfkit import player_line, points_by_results, read_trf, scores
 
-from sagat.hall import trf
+from sagat.round import trf
 
 S310 = "162  W 3.0    D 1.0    L 0.0    A 0.0"  # three points a win, one a draw (positions 6, 7-10, 15, ...)
 

@@ -8,7 +8,7 @@ import csv
 import re
 
 from ..i18n import _
-from .roundfile import MAX_BOARD, problem
+from .folder import MAX_BOARD, problem
 
 
 class PairingsError(Exception):
@@ -43,7 +43,7 @@ def _is_trf(path: str) -> bool:
 def load(path: str, round_no: int | None = None):
     """(pairings as read() gives them, the tournament a TRF holds or None, the round's number: the one
     given, a TRF's round to play, or None): the report writes that tournament's TRF with the round.
-    A round no round may be (roundfile.problem: a TRF's round 1000, its boards from 1000 up) is a
+    A round no round may be (folder.problem: a TRF's round 1000, its boards from 1000 up) is a
     PairingsError: the hall refuses it at its start, as its report would refuse its round.json."""
     if not _is_trf(path):
         return read(path), None, round_no
@@ -66,7 +66,7 @@ def read(path: str, round_no: int | None = None) -> dict[int, tuple[str, str]]:
     """{board number: (left player, right player)}; PairingsError naming the file and line.
 
     A TRF gives round `round_no`'s pairings (else the first round paired without results), White at
-    the left face; its byes are no board (sagat.hall.trf.byes lists them)."""
+    the left face; its byes are no board (trf.byes lists them)."""
     if _is_trf(path):
         from . import trf
 

@@ -1,7 +1,7 @@
 """`sagat report --lang kk|ru|ky|en`: the round's page, each game's page, its flag-fall certificate and its
 time-use plot's axes in the language chosen, with its dates (7 декабря 2026, 7 желтоқсан 2026, 7-декабрь
 2026) and its decimal comma; round.csv stays the machine's (English). A game the simulator played in
-virtual time, both flags fallen (tests/host/hall/test_report_plot.py's way)."""
+virtual time, both flags fallen (tests/host/round/test_report_plot.py's way)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from matplotlib.figure import Figure
 
 from sagat import logs
 from sagat.cli import main
-from sagat.hall import lang as L
-from sagat.hall import report
+from sagat.round import pages
+from sagat.round import words as L
 
 # "10": ten seconds' sudden death; left flags thinking about its 2nd move, plays on at 0, then right flags
 GAME = [{"at": 0, "do": "new", "tc": "10", "first": "left"}, {"at": 0, "do": "start"},
@@ -39,7 +39,7 @@ def logs_dir(tmp_path_factory):
 
 @pytest.fixture
 def figures(monkeypatch):
-    """Every figure report.plot saves (to read its axes' labels)."""
+    """Every figure timeuse.plot saves (to read its axes' labels)."""
     saved = []
     real = Figure.savefig
 
@@ -137,4 +137,4 @@ def test_every_report_word_in_every_language():
     assert [L.date_text("2026-12-07", x) for x in ("kk", "ru", "ky", "en")] == [
         "7 желтоқсан 2026", "7 декабря 2026", "7-декабрь 2026", "2026-12-07"]
     assert L.number(2.5, "ru") == "2,5" and L.number(2.5, "en") == "2.5"
-    assert report._board_title("board-08-e6614103e7", "kk") == "8-тақта (e6614103e7 сағаты)"
+    assert pages.board_title("board-08-e6614103e7", "kk") == "8-тақта (e6614103e7 сағаты)"

@@ -1,12 +1,12 @@
-"""The round out as FIDE's TRF-2026 (sagat.hall.trf.write), a round's pairings in from a TRF
+"""The round out as FIDE's TRF-2026 (sagat.round.trf.write), a round's pairings in from a TRF
 (trf.read, trf.pairings, pairings.read), and the time control in TRF-2026's tag 222. The files are
 read back with tests/kits/trfkit.py, written from the spec's columns, not from the module."""
 
 import pytest
 from trfkit import player_line, read_trf
 
-from sagat.hall import pairings as P
-from sagat.hall import trf
+from sagat.round import pairings as P
+from sagat.round import trf
 
 KZ = ["Асель Нурланқызы", "Ерлан Сейітқалиұлы", "Айгерім Жұмабаева", "Бауыржан Төлеуов"]
 RU = ["Пётр Иванов", "Ольга Смирнова", "Виктор Ким", "Наталья Щербакова"]

@@ -4,7 +4,7 @@ players without a game this round too: equal points share a rank, the next rank 
 
 from trfkit import player_line, read_trf
 
-from sagat.hall import trf
+from sagat.round import trf
 
 # round 1 played (1-2, 3-4, 5-6 each 1-0); round 2 paired 1-3 and 2-4, 5 and 6 not paired; the ranks
 # the pairing program wrote before round 1 (by start rank)

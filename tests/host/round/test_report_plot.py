@@ -1,4 +1,4 @@
-"""`sagat report`'s time-use plot (report.plot), read through matplotlib's own objects, not pixels: both
+"""`sagat report`'s time-use plot (timeuse.plot), read through matplotlib's own objects, not pixels: both
 flags' labels never overlap and stay inside the axes; the flagged side's 0 is above the axis' lower
 bound and marked; a game with no move says so in words (still a PNG, which the page links). Games the
 simulator played in virtual time (tests/kits/played.py's way)."""
@@ -15,7 +15,7 @@ from matplotlib.text import Text
 
 from sagat import logs
 from sagat.cli import main
-from sagat.hall import report
+from sagat.round import timeuse
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -66,7 +66,7 @@ def played(tmp_path_factory):
 
 @pytest.fixture
 def figure_of(monkeypatch, tmp_path):
-    """report.plot's figure as it was saved (the PNG is still written)."""
+    """timeuse.plot's figure as it was saved (the PNG is still written)."""
     saved = []
     real = Figure.savefig
 
@@ -79,7 +79,7 @@ def figure_of(monkeypatch, tmp_path):
     def draw(events, title="Board 1 (clock sim), game 1"):
         saved.clear()
         path = tmp_path / "plot.png"
-        report.plot(events, str(path), title)
+        timeuse.plot(events, str(path), title)
         assert path.read_bytes().startswith(PNG)
         assert len(saved) == 1
         fig = saved[0]
@@ -149,7 +149,7 @@ def test_the_flagged_sides_zero_is_visible_and_marked(played, figure_of, name, s
 def test_a_game_without_moves_says_so_in_words(played, figure_of, name, words):
     _, games = played
     events = games[name][2]
-    assert report.turns(events) == {"left": [], "right": []}
+    assert timeuse.turns(events) == {"left": [], "right": []}
     fig = figure_of(events, "Board $2$ (clock sim), game 1")
     assert not [line for ax in fig.axes for line in ax.get_lines()]  # no data lines
     assert not [c for ax in fig.axes for c in ax.containers]  # no bars

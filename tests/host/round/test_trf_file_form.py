@@ -6,8 +6,8 @@ date the slot had."""
 import pytest
 from trfkit import player_line, read_trf
 
-from sagat.hall import pairings as P
-from sagat.hall import trf
+from sagat.round import pairings as P
+from sagat.round import trf
 
 LINES = ["012 Кубок", "### the players", "132" + " " * 88 + "25/03/12  25/03/13",
          player_line(1, "Ерлан", 0.0, [(2, "w", " ")]), player_line(2, "Пётр", 0.0, [(1, "b", " ")])]

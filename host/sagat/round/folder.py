@@ -1,7 +1,7 @@
-"""What a round may hold, and what the hall wrote of its round beside the pulled logs, read for
-`sagat report` (round.json: the event, the round, the date, the control, the pairings and each board's
-clock; core.Hall.save_round writes it, and pairings.trf beside it when the pairings came from the
-pairing program's TRF).
+"""The round's folder: what the hall writes of its round beside the pulled logs and `sagat report`
+reads there (round.json: the event, the round, the date, the control, the pairings and each board's
+clock; pairings.trf beside it when the pairings came from the pairing program's TRF), and the name
+of each board's log folder (board-03-<uid>): one function writes each, one reads it.
 
 One definition of a round (`problem`) serves both ends: the hall's start refuses what it cannot hold
 (its options: cliutil.check_round; its pairings file: pairings.load), and the report reads round.json
@@ -9,16 +9,48 @@ by it, so a round the hall started with is never one its report refuses."""
 
 from __future__ import annotations
 
+import datetime
+import json
 import os
 import re
+import shutil
 
 from ..i18n import _, ngettext
-from . import MAX_ROUND, is_date
 
-ROUND_FILE = "round.json"  # written by the hall into its --out (core.Hall.save_round)
+ROUND_FILE = "round.json"  # written by the hall into its --out (write_round)
 TRF_COPY = "pairings.trf"  # beside it: the pairing program's TRF the hall's pairings came from
+MAX_ROUND = 999  # a round's number: TRF-2026 counts rounds in 3 digits
 MAX_TEXT = 200  # the event's name and the site: a heading's line, the TRF's 012 and 022, the PGN's tags
-MAX_BOARD = 999  # a board's number: a clock's own is 1..999 (boards.py) and the page acts on 3 digits
+MAX_BOARD = 999  # a board's number: a clock's own is 1..999 (the hall's boards.py) and the page acts on 3 digits
+BOARD_FOLDER = re.compile(r"board-0*([0-9]+)(?:-(.+))?")  # board_folder's names (and a row's "board-3")
+
+
+def is_date(text) -> bool:
+    """A round's date as the hall, the report and round.json take it: YYYY-MM-DD, a real date."""
+    if not isinstance(text, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def folder_uid(uid) -> str:
+    """A clock's uid as its log folder names it (board-03-<this>): the clock's text, a name only."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", str(uid or "clock"))[:40]
+
+
+def board_folder(number: int, uid) -> str:
+    """The folder the hall pulls board `number`'s clock `uid` into: board-03-<uid> (board_of reads it)."""
+    return f"board-{number:02d}-{folder_uid(uid)}"
+
+
+def board_of(name: str) -> tuple[int, str | None] | None:
+    """(board, the clock's uid or None) of a folder board_folder named ("board-03-e6614103e7": (3,
+    "e6614103e7"); "board-3": (3, None)), None for any other name (a folder `sagat logs pull` wrote)."""
+    m = BOARD_FOLDER.fullmatch(name)
+    return (int(m.group(1)), m.group(2)) if m else None
 
 
 class RoundFileError(Exception):
@@ -127,6 +159,28 @@ def round_info(paths: list[str]) -> dict:
                 "clocks": tables["clocks"],
                 "trf": os.path.join(p, TRF_COPY) if info.get("trf") == TRF_COPY else None}
     return {}
+
+
+def write_round(out_dir: str, event: dict, tc, pairings: dict, clocks: dict) -> None:
+    """round.json into the hall's out_dir (round_info reads it): the event's name, round, date and
+    site, the control set up, the pairings {board: (left, right)} and each board's clock {board:
+    uid, as its folder names it}, so `sagat report` of the folder never has them typed twice; with
+    event["trf"] (the pairing program's TRF the pairings came from) a copy of it, as it was, beside.
+    Written whole and then renamed: a cut write never leaves half a file. OSError as the OS gives it."""
+    info = {"event": event.get("name"), "round": event.get("round"), "date": event.get("date"),
+            "site": event.get("site"), "tc": tc,
+            "pairings": {str(b): list(p) for b, p in sorted(pairings.items())},
+            # each board's clock (as its folder names it): the report takes that clock's games, not a
+            # stranger's nor another clock's that was on the board before
+            "clocks": {str(b): folder_uid(uid) for b, uid in sorted(clocks.items())}}
+    path = os.path.join(out_dir, ROUND_FILE)
+    os.makedirs(out_dir, exist_ok=True)
+    if event.get("trf"):
+        shutil.copyfile(event["trf"], os.path.join(out_dir, TRF_COPY))
+        info["trf"] = TRF_COPY
+    with open(path + ".new", "w", encoding="utf-8") as fh:
+        json.dump(info, fh, ensure_ascii=False, indent=1)
+    os.replace(path + ".new", path)
 
 
 def _hall_of(folder: str) -> list[str]:

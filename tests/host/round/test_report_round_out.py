@@ -131,8 +131,8 @@ def test_the_halls_folder_carries_the_round_to_the_report(round_dir, tmp_path, c
     # and the pairing program's TRF; `sagat report FOLDER` then needs neither typed again
     from trfkit import player_line
 
-    from sagat.hall import pairings as P
     from sagat.hall.core import Hall
+    from sagat.round import pairings as P
 
     src = tmp_path / "event.trf"
     src.write_bytes(("\r\n".join(["012 " + EVENT, player_line(1, LEFT, 0.0, [(2, "w", " ")]),

@@ -1,4 +1,4 @@
-"""A game's clock record as PGN (host/sagat/hall/pgn.py, docs/pgn.md): games played by the simulator in
+"""A game's clock record as PGN (host/sagat/round/pgn.py, docs/pgn.md): games played by the simulator in
 virtual time (`sagat sim --script --virtual --flash`), their PGN read back by python-chess, the
 clock comments equal to the log's press records."""
 
@@ -14,8 +14,8 @@ from pgnkit import clocks, read
 
 from sagat import logs
 from sagat.cli import main
-from sagat.hall import pgn
-from sagat.hall.report import turns
+from sagat.round import pgn
+from sagat.round.timeuse import turns
 
 NAMES = {"Left": "Асель Нурланқызы", "Right": "Бекзат Ержанұлы"}
 ROUND = {"Event": "Қазақстан чемпионаты", "Site": "Түркістан", "Date": "2025.03.14", "Round": "2", "Board": "3"}
