@@ -18,7 +18,7 @@ from hallkit import until as _until
 from sagat import client
 from sagat.cli import main
 from sagat.hall import boards as HB
-from sagat.hall import core
+from sagat.hall import core, jobs
 from sagat.hall import pairings as P
 from sagat.hall.core import Hall, HallError
 
@@ -212,7 +212,7 @@ def test_two_starts_at_once_one_is_told_busy(monkeypatch):
 
     # (a job's bound long enough for a loaded machine: before, 3 s, and the sync held at the gate was
     # cut off as "no answer in time" when this test's threads took that long to press Pause all)
-    monkeypatch.setattr(core, "JOB_S", 60.0)
+    monkeypatch.setattr(jobs, "JOB_S", 60.0)
     hall = _hall(monkeypatch, {"a": dict(GOOD, state="setup", tc="420")}, {"time.sync": sync, "arm": {}})
     try:
         _until(lambda: hall.view()["boards"][0]["state"] == "setup", 30, "set up")
