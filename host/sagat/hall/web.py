@@ -204,24 +204,26 @@ class _Feed:
             yield "data: " + self.text + "\n\n"
 
 
-async def events(scope, receive, send):
+class _Events:
     """GET /api/events: the shared feed, to at most MAX_EVENT_CLIENTS pages at once; on a hall
     served beyond this PC, pages without the access token (spectators) to ARBITER_PAGES fewer, so
-    the arbiters' own pages always find a place."""
-    feed, token = scope["app"].state.feed, scope["app"].state.token
-    limit = MAX_EVENT_CLIENTS if has_token(Headers(scope=scope), token) else MAX_EVENT_CLIENTS - ARBITER_PAGES
-    if feed.clients >= limit:
-        return await JSONResponse({"error": f"{MAX_EVENT_CLIENTS} pages are open on the hall already: "
-                                   "close one"}, status_code=503)(scope, receive, send)
-    feed.join()
-    try:
-        await StreamingResponse(feed.stream(), media_type="text/event-stream",
-                                headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})(
-            scope, receive, send)
-    except (OSError, ClientDisconnect):
-        pass  # the page went away
-    finally:
-        feed.leave()
+    the arbiters' own pages always find a place. (An ASGI app: the stream is its own response.)"""
+
+    async def __call__(self, scope, receive, send):
+        feed, token = scope["app"].state.feed, scope["app"].state.token
+        limit = MAX_EVENT_CLIENTS if has_token(Headers(scope=scope), token) else MAX_EVENT_CLIENTS - ARBITER_PAGES
+        if feed.clients >= limit:
+            return await JSONResponse({"error": f"{MAX_EVENT_CLIENTS} pages are open on the hall already: "
+                                       "close one"}, status_code=503)(scope, receive, send)
+        feed.join()
+        try:
+            await StreamingResponse(feed.stream(), media_type="text/event-stream",
+                                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})(
+                scope, receive, send)
+        except (OSError, ClientDisconnect):
+            pass  # the page went away
+        finally:
+            feed.leave()
 
 
 # ------------------------------------------------------------------ the routes (request.app.state: make_app's)
@@ -374,7 +376,7 @@ ROUTES = [
     Route("/api/state", state),
     Route("/api/access", access),
     Route("/api/lang", language),
-    Route("/api/events", events),
+    Route("/api/events", _Events()),
     Route("/api/setup", setup, methods=["POST"]),
     Route("/api/start", start, methods=["POST"]),
     Route("/api/pause", pause, methods=["POST"]),
