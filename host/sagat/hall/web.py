@@ -1,7 +1,9 @@
 """The hall's web server: Starlette on uvicorn, the page's plain HTML/CSS/JS (no build step, no
 CDN: it works offline), live updates over Server-Sent Events, and the arbiter's actions as POSTs.
 Every serial port is served by its own thread (boards.py): nothing here waits on a link, and an
-action's waiting runs in a worker thread (asyncio.to_thread)."""
+action's waiting runs in a worker thread (asyncio.to_thread). The routes are one list (ROUTES), each
+finding the hall, the shared feed, the access token and --lang in the app's state, which the app
+factory (make_app) gives it; what an action does is the hall's (core.py), not this module's."""
 
 from __future__ import annotations
 
