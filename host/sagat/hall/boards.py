@@ -18,12 +18,10 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from sagatfw.core.ticks import TICKS_MAX, ticks_add, ticks_diff
-from sagatfw.engine.clock import PROTEST_MS  # TK-P1: 30 min from the end of the game, as the clock counts
-from sagatfw.faces.game import time_text
 
 from .. import client, logs, pull
 from ..round.folder import board_folder
-from .said import msg_of, said, text_of, with_msg
+from .said import said, text_of
 
 POLL_S = 0.25  # 4 updates a second per board (the page wants at least 2)
 RECONNECT_S = 2.0
@@ -64,11 +62,12 @@ GARBAGE_IDENTIFY = said("err_garbage_identify", "the clock answered garbage (to 
 NOT_CONNECTED = said("err_not_connected", "the clock is not connected")
 
 
-_MS = 10 ** 10  # 115 days: any clock time
+ANY_MS = 10 ** 10  # 115 days: any clock time
 # a state's numbers: ints (never a float, NaN or text) within these bounds, or missing (None)
-_INTS = {"game": 2 ** 31, "battery": 100, "match_ms": _MS, "break_ms": _MS, "stoppage_ms": _MS, "stopped_ms": _MS}
-_FACE_INTS = {"ms": _MS, "moves": 10 ** 6, "stage": 999, "flag": 9, "delay_ms": _MS}
-_SIDE_INTS = {"score": 10 ** 6, "warnings": 99, "reds": 99}  # a match's side
+_INTS = {"game": 2 ** 31, "battery": 100, "match_ms": ANY_MS, "break_ms": ANY_MS, "stoppage_ms": ANY_MS,
+         "stopped_ms": ANY_MS}
+_FACE_INTS = {"ms": ANY_MS, "moves": 10 ** 6, "stage": 999, "flag": 9, "delay_ms": ANY_MS}
+SIDE_INTS = {"score": 10 ** 6, "warnings": 99, "reds": 99}  # a match's side
 _TEXTS = ("state", "mode", "running", "first_flag", "message", "log_error", "result_code", "result", "period_name",
           "winner", "why")
 
@@ -98,7 +97,7 @@ def garbage(st) -> str | None:
         f = st.get(side)
         if f is not None and not isinstance(f, dict):
             return f"{side} is a {type(f).__name__}"
-        why = why or (f and _bad_ints(f, _SIDE_INTS if st.get("mode") else _FACE_INTS, side + "."))
+        why = why or (f and _bad_ints(f, SIDE_INTS if st.get("mode") else _FACE_INTS, side + "."))
     return why
 
 
@@ -229,7 +228,7 @@ class BoardLink:
         """Who answered on this port: the board's clock, or another one (a clock swapped at the table,
         a new process on a reused pseudo-terminal: a stranger, that the hall neither keys, sets up nor
         starts until the arbiter assigns it); and whether it booted again since it was last seen."""
-        uid = _text(ident.get("uid")) or "?"
+        uid = cut_text(ident.get("uid")) or "?"
         up = ident.get("uptime_ms")
         with self.lock:
             if self.clock_uid is None:
@@ -477,192 +476,9 @@ class BoardLink:
                 best = s
         return best
 
-    # ------------------------------------------------------------- the view
 
-    def view(self, pairing: tuple[str, str] | None, now_host: float) -> dict:
-        with self.lock:
-            st = self.state or {}
-            link, error = self.link, self.error
-            pulls = self.pulls
-            sync = self.sync
-            updated = self.updated
-            start = self.start_report
-        stale = updated is not None and now_host - updated > 2500 and pulls.state != "pulling"  # a pull: no polls
-        if link == "up" and stale:
-            link = "lost"
-            error = error or said("err_no_state", "no state for {s} s", s="%.0f" % ((now_host - updated) / 1000))
-        v: dict = {
-            "number": self.number, "port": self.port, "source": self.source,
-            "players": list(pairing) if pairing else None,
-            "link": link, "error": error, **({"error_msg": msg_of(error)} if msg_of(error) else {}),
-            "rtt_ms": round(sync.rtt, 1) if sync else None,
-            "uid": _text(self.ident.get("uid")), "firmware": _text(self.ident.get("firmware")),
-            "key_set": self.ident.get("key_set") if isinstance(self.ident.get("key_set"), bool) else None,
-            "state": st.get("state"), "game": st.get("game"), "mode": st.get("mode") or "game",
-            "running": st.get("running"), "battery": st.get("battery"), "low_battery": bool(st.get("low_battery")),
-            "message": st.get("message"), "log_error": st.get("log_error"), "log_full": bool(st.get("log_full")),
-            "result_code": st.get("result_code"), "armed": st.get("armed") is not None,
-            "tc": _tc_text(st.get("tc")),  # the board's control, as its clock has it
-            # how long ago its clock last answered (a lost link: the page says so, its faces greyed)
-            "seen_ms": int(now_host - updated) if updated is not None else None,
-            # the result entered (the clock's, else the pulled log's for a firmware without it in state)
-            "result": _result_of(st, pulls),
-            # its final kazans, left's and right's, when the arbiter entered them (TK-R7)
-            "kazans": _kazans_of(st) if _result_of(st, pulls) else None,
-            "pull": _pull_view(pulls),
-            "start": start,
-        }
-        if st.get("mode"):
-            v["match"] = _match_view(st)
-            names = st.get("names")
-            if names and not pairing:  # the clock's own (its log's), when the hall has no pairing for it
-                v["players"] = [names["left"], names["right"]]
-        else:
-            tenths = self.settings.get("tenths_below_ms")
-            if type(tenths) is not int or not 0 <= tenths <= _MS:
-                tenths = 20000
-            faces = {}
-            for side in ("left", "right"):
-                f = st.get(side) or {}
-                faces[side] = {
-                    "text": time_text(f.get("ms", 0), tenths, bool(f.get("countup"))) if f else "-",
-                    "ms": f.get("ms"), "moves": f.get("moves"), "stage": f.get("stage"),
-                    # which fell first shows once both are down (contract 2)
-                    "flag": f.get("flag") or 0, "first": st.get("first_flag") == side and all(
-                        (st.get(x) or {}).get("flag") for x in ("left", "right")),
-                    "low": bool(f.get("low")), "default": bool(f.get("default")),
-                    "stage_mark": bool(f.get("stage_mark")), "delay_ms": f.get("delay_ms") or 0,
-                }
-            v["faces"] = faces
-        protest = None
-        if pulls.result_host is not None and st.get("state") == "finished":
-            protest = max(0, int(PROTEST_MS - (now_host - pulls.result_host)))
-        v["protest_ms"] = protest
-        with self.lock:
-            last = self.last_pull
-        v["last_game"] = None
-        if last is not None and now_host - last.result_host < PROTEST_MS:
-            # the next game is set up, but TK-P1's 30 minutes of the last one still run: its verdict
-            # and its window stay on the board until the window closes
-            v["last_game"] = {"game": last.game, "pull": _pull_view(last),
-                              "protest_ms": int(PROTEST_MS - (now_host - last.result_host))}
-        alerts = []
-        with self.lock:
-            stranger, own, restored, key_problem = self.stranger, self.clock_uid, self.restored, self.key_problem
-        if key_problem and link == "up":
-            alerts.append(alert("key", key_problem))
-        if stranger:
-            alerts.append(alert("stranger", said(
-                "alert_stranger", "another clock on this port ({clock}; the board's was {own}): assign it to the board "
-                "before the hall acts on it", clock=stranger, own=own)))
-        if restored:
-            alerts.append(alert("restore", said("alert_restore", "power cut: the clock restored its game, paused; "
-                                                "check the times before resuming (TK-C18)")))
-        v["stranger"] = stranger
-        v["restored"] = restored
-        if link in ("lost", "unreachable"):
-            alerts.append(alert("link", said("alert_unreachable", "clock unreachable") if link == "unreachable" else
-                                said("alert_link_lost", "link lost")))
-        elif link == "error":
-            alerts.append(alert("link", said("alert_garbage", "garbage from the clock")))
-        flags = [s for s in ("left", "right") if (st.get(s) or {}).get("flag")]
-        v["flag_note"] = None
-        if flags and not st.get("mode"):
-            first = st.get("first_flag")
-            text = "FLAG " + " ".join(s + (" (1st)" if s == first and len(flags) > 1 else "") for s in flags)
-            if st.get("state") == "finished":  # the result is in: the flag is the game's story, not an alert
-                v["flag_note"] = text
-            else:
-                alerts.append({"kind": "flag", "text": text})
-        if st.get("low_battery"):
-            alerts.append(alert("battery", said("alert_battery", "low battery")))
-        if st.get("log_full"):
-            alerts.append(alert("log", said("alert_log_full", "log full")))
-        elif st.get("log_error"):
-            alerts.append(alert("log", said("alert_log_error", "log error")))
-        if pulls.state == "failed":
-            alerts.append(alert("verify", said("alert_verify", "log: {why}", why=pulls.message)))
-        v["alerts"] = alerts
-        return v
-
-
-def alert(kind: str, text) -> dict:
-    """An alert on a board: its kind, its English text and, when it has one, its code for the page (msg)."""
-    return with_msg({"kind": kind}, "text", text, "msg")
-
-
-def _pull_view(p: PullState) -> dict:
-    """A pull's state and its message (with its code for the page, msg, when it has one)."""
-    return with_msg({"state": p.state}, "message", p.message, "msg")
-
-
-def _kazans_of(st: dict) -> list[int] | None:
-    """The clock's `kazans` of the result on its faces: two counts 0..162 (TK-R1), else None."""
-    k = st.get("kazans")
-    ok = isinstance(k, list) and len(k) == 2 and all(type(x) is int and 0 <= x <= 162 for x in k) and sum(k) <= 162
-    return list(k) if ok else None
-
-
-def _result_of(st: dict, pulls: PullState) -> str | None:
-    """The game's result while its code is on the faces: the clock's `result`, else its pulled log's."""
-    from sagatfw.engine.rules import RESULT_NAMES
-
-    if st.get("mode") or not st.get("result_code"):
-        return None
-    r = st.get("result")
-    if r is None and pulls.game == st.get("game") and pulls.code == st.get("result_code"):
-        r = pulls.result
-    return r if r in RESULT_NAMES else None
-
-
-def _tc_text(tc) -> str | None:
-    """A state's control as text: "300+2", or a handicap's two "300+2 | 180+2"."""
-    if isinstance(tc, dict):
-        left, right = _text(tc.get("left")), _text(tc.get("right"))
-        return f"{left} | {right}" if left and right else None
-    return _text(tc)
-
-
-def _break_name(mode) -> str:
-    """A match mode's break ("rest", "changeover": its engine's BREAK_NAME), "break" if unknown."""
-    from sagatfw.log import match as matchlog
-
-    i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
-    return matchlog.engine_class(i).BREAK_NAME if i >= 0 else "break"
-
-
-def _break_text(mode, time: str) -> str:
-    """A match's break and its countdown, "rest 0:45" (KB-6), "changeover 0:30" (KT-4.4)."""
-    name = _break_name(mode)
-    if name == "rest":
-        return said("match_break_rest", "rest {time}", time=time)
-    if name == "changeover":
-        return said("match_break_changeover", "changeover {time}", time=time)
-    return f"{name} {time}"
-
-
-def _match_view(st: dict) -> dict:
-    """A match's part of a board's view (the page's match tile): the period and its time, the
-    scores and cards, the break's countdown in a break (KB-6, KT-4.4), the running stoppage in one
-    (KB-16, KT-4.5) and the period's stopped time (the time added back, KT-4.5), the names the
-    clock holds, the result."""
-    state = st.get("state")
-    stopped = st.get("stopped_ms") or 0
-    names = st.get("names")
-    brk = _break_text(st.get("mode"), time_text(st.get("break_ms") or 0, 0)) if state == "break" else None
-    return {
-        "period": st.get("period_name"), "state": state,
-        "time": time_text(st.get("match_ms") or 0, 0, bool(st.get("counts_up"))),
-        **{s: {k: (st.get(s) or {}).get(k) for k in _SIDE_INTS} for s in ("left", "right")},
-        "break": brk, **({"break_msg": msg_of(brk)} if msg_of(brk) else {}),
-        "stoppage": time_text(st.get("stoppage_ms") or 0, 0, True) if state == "stopped" else None,
-        "stopped": time_text(stopped, 0, True) if stopped else None,
-        "names": [names["left"], names["right"]] if names else None,
-        "winner": st.get("winner"), "why": st.get("why"),
-    }
-
-
-def _text(x) -> str | None:
+def cut_text(x) -> str | None:
+    """A clock's text as the hall keeps it: 64 characters at most; None if it is not text."""
     return x[:64] if isinstance(x, str) else None
 
 

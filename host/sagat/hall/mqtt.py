@@ -25,25 +25,23 @@ clocks attached to the hall that holds them (the key and the links are there).
 Whoever can publish to the broker can publish anything under any hall's name (docs/hall.md: give
 each hall its own broker user, allowed to write only under its own name). So a subscriber takes a
 board only under a well-formed topic and rebuilds it from the fields the page knows, each of its
-type (text cut short, alerts of known kinds); what a remote hall says it verified is shown as its
-report, never as verified here; no message, however made, stops the subscriber."""
+type (text cut short, alerts of known kinds: remoteview.py); what a remote hall says it verified is
+shown as its report, never as verified here; no message, however made, stops the subscriber. The
+broker's address, user and client, and this hall's name on it: mqttlink.py."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
-import os
 import re
 import secrets
-import socket
 import threading
-import uuid
-from urllib.parse import unquote, urlparse
 
 from .. import client
 from .boards import host_ms
-from .said import Said, joined, msg_of, said, with_msg
+from .mqttlink import CONNECTING, NAME, broker, credentials, new_client, no_broker, refused
+from .remoteview import remote_view
+from .said import joined, said, with_msg
+from .tile import alert
 
 PREFIX = "sagat/hall"
 PUBLISH_S = 0.25
@@ -65,35 +63,12 @@ STATUS_MS = 5000  # a publisher says "online RUN" again this often: another run 
 TWIN_MS = 15000  # two runs heard under one name: said until this long after they were last heard both
 MAX_RUNS = 4  # runs remembered per hall (a hall started again makes a new one)
 RUN = re.compile(r"[0-9a-f]{1,16}")  # a hall's run (Publisher.run)
-NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a hall's name (sagat hall --name)
 NUMBER = re.compile(r"[1-9][0-9]{0,3}")
-LINKS = ("opening", "up", "lost", "unreachable", "error")  # (boards.py: error, its clock answers garbage)
-ALERT_KINDS = ("link", "flag", "battery", "log", "verify", "number")
-PULL_STATES = ("idle", "pulling", "retrying", "failed", "unkeyed")  # (and "verified": a remote hall's report)
-WORD = re.compile(r"[a-z_]{1,20}")  # a state, a mode
-# the codes of a remote hall's pull message shown (inside "reported by hall ..."), by its pull's state
-REPORTED = {"verified": ("log_verified", "pull_verified_code"),
-            "failed": ("pull_failed", "pull_failed_tries", "pull_not_verified")}
-
-
-class MqttError(Exception):
-    """One line for the user."""
 
 
 def twin_note(name: str) -> str:
     return said("mqtt_twin", "hall {name}: two halls publish under this name (another PC with --name {name}?): give "
                 "each its own --name", name=name)
-
-
-CONNECTING = said("mqtt_connecting", "connecting to the broker")
-
-
-def refused(reason) -> str:
-    return said("mqtt_refused", "the broker refused: {why}", why=reason)
-
-
-def no_broker(host: str, port: int) -> str:
-    return said("mqtt_no_broker", "no broker at {host}:{port}", host=host, port=port)
 
 
 def _status(payload: bytes) -> tuple[str, str | None] | None:
@@ -102,90 +77,6 @@ def _status(payload: bytes) -> tuple[str, str | None] | None:
     if word not in ("online", "offline") or (run and not RUN.fullmatch(run)):
         return None
     return word, run or None
-
-
-def _hardware_address() -> str | None:
-    """The PC's network card's hardware address, the same whichever card is connected: on Linux
-    the least of its physical cards' (not a virtual one, which may be new each boot), elsewhere
-    uuid.getnode()'s; None if there is none (a random address is none)."""
-    try:
-        names = sorted(os.listdir("/sys/class/net"))
-    except OSError:
-        node = uuid.getnode()
-        return None if node >> 40 & 1 else f"{node:012x}"  # (a random one has its multicast bit set)
-    found = []
-    for name in names:
-        if not os.path.exists(f"/sys/class/net/{name}/device"):
-            continue  # a virtual one (a bridge, a container's, a VPN's)
-        try:
-            with open(f"/sys/class/net/{name}/address", encoding="ascii") as fh:
-                mac = fh.read().strip().lower()
-        except (OSError, ValueError):
-            continue
-        if mac and mac.strip("0:"):
-            found.append(mac)
-    return min(found) if found else None
-
-
-def _machine_id() -> str | None:
-    """What tells this PC from another, the same on each run: its system's machine id (a cloned
-    disk keeps it) and its network card's address (a cloned disk runs on another card); None if
-    neither is known."""
-    parts = []
-    for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
-        try:
-            with open(path, encoding="ascii", errors="replace") as fh:
-                mid = fh.read().strip()
-        except OSError:
-            continue
-        if mid:
-            parts.append(mid)
-            break
-    mac = _hardware_address()
-    if mac:
-        parts.append(mac)
-    return "/".join(parts) or None
-
-
-def default_name() -> str:
-    """A hall's name when --name is not given: this PC's host name and 4 hex digits of its own
-    (cloned PCs share their host name), the same on each run; the host name alone when nothing of
-    the PC's own is known. 1 to 32 letters, digits, _ or -."""
-    host = re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname().split(".")[0]) or "hall"
-    mid = _machine_id()
-    if mid is None:
-        return host[:32]
-    # (hashed: the machine id is not published; sagat's own key, so it is no other program's hash)
-    return f"{host[:27]}-{hashlib.sha256(b'sagat hall name/' + mid.encode()).hexdigest()[:4]}"
-
-
-def broker(url: str) -> tuple[str, int]:
-    """(host, port) of mqtt://HOST[:PORT] (or HOST[:PORT])."""
-    u = urlparse(url if "://" in url else "mqtt://" + url)
-    if u.scheme != "mqtt" or not u.hostname:
-        raise MqttError(f"{url!r} is not a broker's address: mqtt://HOST[:PORT] (e.g. mqtt://localhost:1883)")
-    try:
-        port = u.port or 1883
-    except ValueError:
-        raise MqttError(f"{url!r}: the port must be a number") from None
-    return u.hostname, port
-
-
-def credentials(url: str) -> tuple[str, str | None] | None:
-    """(user, password) of mqtt://USER[:PASSWORD]@HOST: the hall's broker user (docs/hall.md); the
-    password may come from SAGAT_MQTT_PASSWORD instead (not in the process list)."""
-    u = urlparse(url if "://" in url else "mqtt://" + url)
-    if not u.username:
-        return None
-    return unquote(u.username), unquote(u.password) if u.password is not None else os.environ.get("SAGAT_MQTT_PASSWORD")
-
-
-def _client(name: str):
-    try:
-        import paho.mqtt.client as mqtt
-    except ImportError:
-        raise MqttError("the MQTT bridge needs paho-mqtt: pip install 'sagat[mqtt]'") from None
-    return mqtt, mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=name)
 
 
 class Publisher:
@@ -197,7 +88,7 @@ class Publisher:
         self.run = secrets.token_hex(4)  # this run's id: another hall under this name is told apart
         self.host, self.port = broker(url)
         # (each run its own client id: a broker drops a client when another connects with its id)
-        self.mqtt, self.client = _client(f"sagat-hall-pub-{name}-{self.run}")
+        self.mqtt, self.client = new_client(f"sagat-hall-pub-{name}-{self.run}")
         if credentials(url):
             self.client.username_pw_set(*credentials(url))
         self.base = f"{PREFIX}/{name}"
@@ -308,7 +199,7 @@ class Subscriber:
     def __init__(self, url: str, name: str):
         self.name = name
         self.host, self.port = broker(url)
-        self.mqtt, self.client = _client(f"sagat-hall-sub-{name}-{secrets.token_hex(4)}")
+        self.mqtt, self.client = new_client(f"sagat-hall-sub-{name}-{secrets.token_hex(4)}")
         if credentials(url):
             self.client.username_pw_set(*credentials(url))
         self.client.on_connect = self._connected
@@ -518,7 +409,7 @@ class Subscriber:
         for (hall, _n), (view, at) in items:
             v = dict(view)
             v["seen_ms"] = int(now - at)
-            twin = [_alert("number", said("alert_twin_halls", "two halls publish as {hall}: give each its own --name",
+            twin = [alert("number", said("alert_twin_halls", "two halls publish as {hall}: give each its own --name",
                                           hall=hall))] if hall in twins else []
             others = [a for a in v["alerts"] if a["kind"] != "link"] + twin  # (its own link alert: replaced)
             if down is not None or hall in offline or now - at > REMOTE_STALE_MS:
@@ -527,175 +418,18 @@ class Subscriber:
                 v["link"], v["stale"] = "lost", True
                 with_msg(v, "error", said("remote_stale", "{why}: hall {hall}'s last state, {s} s ago", why=down,
                                           hall=hall, s=v["seen_ms"] // 1000))
-                v["alerts"] = others + [_alert("link", said("alert_broker_lost", "broker lost: its last state"))]
+                v["alerts"] = others + [alert("link", said("alert_broker_lost", "broker lost: its last state"))]
             elif hall in offline or now - at > REMOTE_STALE_MS:
                 if hall in offline:
                     why = said("remote_offline", "hall {hall} is offline", hall=hall)
-                    alert = said("alert_hall_offline", "hall {hall} offline", hall=hall)
+                    note = said("alert_hall_offline", "hall {hall} offline", hall=hall)
                 else:
-                    why = alert = said("remote_silent", "nothing from hall {hall} for {s} s", hall=hall,
+                    why = note = said("remote_silent", "nothing from hall {hall} for {s} s", hall=hall,
                                        s=REMOTE_STALE_MS // 1000)
                 v["link"] = "lost"
                 with_msg(v, "error", why)
-                v["alerts"] = others + [_alert("link", alert)]
+                v["alerts"] = others + [alert("link", note)]
             else:
                 v["alerts"] = v["alerts"] + twin
             out.append(v)
         return out
-
-
-def _text(x, n: int) -> str | None:
-    if x is None:
-        return None
-    if isinstance(x, bool) or not isinstance(x, (str, int, float)):
-        return None
-    return str(x)[:n]
-
-
-def _int(x, lo: int = -(2 ** 53), hi: int = 2 ** 53) -> int | None:
-    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-        return None
-    return x
-
-
-def _num(x) -> float | int | None:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or abs(x) > 1e12:
-        return None
-    return x
-
-
-def _word(x) -> str | None:
-    return x if isinstance(x, str) and WORD.fullmatch(x) else None
-
-
-def _dict(x) -> dict:
-    return x if isinstance(x, dict) else {}
-
-
-KEY = re.compile(r"[a-z][a-z0-9_]{0,39}")
-MSG_NAMES = 8  # a code's names, at most (the hall's have 5)
-
-
-def _msg(x, depth: int = 0) -> dict | None:
-    """A remote hall's code for a text (said.py's msg), rebuilt: a key, and names whose values are
-    numbers, short texts or codes (4 deep at most); None for anything else. The page says only the
-    codes it knows (hall.js), and a remote hall's text is its word whatever its code says."""
-    if not isinstance(x, dict) or depth > 4 or not isinstance(x.get("key"), str) or not KEY.fullmatch(x["key"]) \
-            or len(x) > MSG_NAMES + 1:
-        return None
-    out: dict = {"key": x["key"]}
-    for name, v in x.items():
-        if name == "key":
-            continue
-        if not isinstance(name, str) or not WORD.fullmatch(name):
-            return None
-        if isinstance(v, dict):
-            v = _msg(v, depth + 1)
-        elif isinstance(v, str):
-            v = v[:120]
-        elif _num(v) is None:
-            v = None
-        if v is None:
-            return None
-        out[name] = v
-    return out
-
-
-def _said(text: str | None, msg) -> str | None:
-    """A remote hall's text with its code (rebuilt), a Said, when it has one it may say."""
-    m = _msg(msg)
-    if text is None or m is None:
-        return text
-    out = Said(text)
-    out.msg = m
-    return out
-
-
-def _alert(kind: str, text) -> dict:
-    return with_msg({"kind": kind}, "text", text, "msg")
-
-
-def remote_view(view: dict, hall: str, number: int) -> dict:
-    """A board's view as another hall published it, rebuilt from the fields the page shows, each
-    of its type: nothing else passes (the page is the arbiter's, its buttons sign)."""
-    pull = _dict(view.get("pull"))
-    pstate, pmsg = pull.get("state"), _text(pull.get("message"), 120) or ""
-    # whatever a remote hall says of its log is its word: its text never stands alone ("unkeyed"
-    # with the text "verified ..." read as verified), nor its code
-    if pstate == "idle":
-        pmsg = ""
-    elif pstate == "pulling":
-        pmsg = said("remote_pulling", "pulling the log at hall {hall}", hall=hall)
-    elif pstate == "retrying":
-        pmsg = said("remote_retrying", "pulling the log at hall {hall} (its link failed: trying again)", hall=hall)
-    elif pstate == "unkeyed":
-        pmsg = said("remote_unkeyed", "chain intact, authorship unproven, reported by hall {hall}: not verified here",
-                    hall=hall)
-    else:  # "failed" (its own words), "verified" or anything else: "reported"
-        words = (pmsg or (pstate if isinstance(pstate, str) else ""))[:120]
-        code = _dict(pull.get("msg"))  # (its words' code, only one of its state's: never "verified" for a failure)
-        if pmsg and code.get("key") in REPORTED.get(pstate, ()):
-            words = _said(words, code)
-        pmsg = said("remote_reported", "{said}, reported by hall {hall}: not verified here", said=words, hall=hall)
-        if pstate not in PULL_STATES:
-            pstate = "reported"
-    players = view.get("players")
-    start = view.get("start")
-    v = {
-        "number": f"{hall}:{number}", "hall": hall, "source": "mqtt",
-        "port": _text(view.get("port"), 64), "uid": _text(view.get("uid"), 40),
-        "firmware": _text(view.get("firmware"), 40), "key_set": view.get("key_set") is True,
-        "players": [_text(p, 64) or "" for p in players[:2]] if isinstance(players, list) and len(players) == 2
-        else None,
-        "link": view.get("link") if view.get("link") in LINKS else "lost",
-        "error": _said(_text(view.get("error"), 200), view.get("error_msg")),
-        "rtt_ms": _num(view.get("rtt_ms")),
-        "state": _word(view.get("state")), "game": _int(view.get("game"), 0),
-        "mode": _word(view.get("mode")) or "game",
-        "running": view.get("running") if view.get("running") in ("left", "right") else None,
-        "battery": _int(view.get("battery"), 0, 100), "low_battery": view.get("low_battery") is True,
-        "message": _text(view.get("message"), 80), "log_error": _text(view.get("log_error"), 80),
-        "log_full": view.get("log_full") is True, "result_code": _text(view.get("result_code"), 16),
-        "flag_note": _text(view.get("flag_note"), 40),
-        "armed": view.get("armed") is True,
-        "pull": with_msg({"state": pstate}, "message", pmsg, "msg"),
-        "start": {"armed": _dict(start).get("armed") is True, "dev_ms": _num(_dict(start).get("dev_ms")),
-                  "err_ms": _num(_dict(start).get("err_ms")),
-                  "exact": _dict(start).get("exact") if isinstance(_dict(start).get("exact"), bool) else None}
-        if isinstance(start, dict) else None,
-        "protest_ms": _int(view.get("protest_ms"), 0),
-    }
-    match = view.get("match")
-    if isinstance(match, dict):
-        def side(s):
-            s = _dict(s)
-            return {"score": _int(s.get("score"), 0, 9999) or 0, "warnings": _int(s.get("warnings"), 0, 9) or 0,
-                    "reds": _int(s.get("reds"), 0, 9) or 0}
-        v["match"] = {"period": _text(match.get("period"), 32), "time": _text(match.get("time"), 16) or "-",
-                      "left": side(match.get("left")), "right": side(match.get("right")),
-                      "winner": match.get("winner") if match.get("winner") in ("left", "right", "none") else None,
-                      "why": _text(match.get("why"), 64), "state": _word(match.get("state")),
-                      "break": _said(_text(match.get("break"), 32), match.get("break_msg")),
-                      "stoppage": _text(match.get("stoppage"), 16),
-                      "stopped": _text(match.get("stopped"), 16)}
-    else:
-        faces = _dict(view.get("faces"))
-        v["faces"] = {}
-        for s in ("left", "right"):
-            f = _dict(faces.get(s))
-            v["faces"][s] = {
-                "text": _text(f.get("text"), 16) or "-", "ms": _num(f.get("ms")),
-                "moves": _int(f.get("moves"), 0, 99999), "stage": _int(f.get("stage"), 0, 99),
-                "flag": _int(f.get("flag"), 0, 2) or 0, "first": f.get("first") is True, "low": f.get("low") is True,
-                "default": f.get("default") is True, "stage_mark": f.get("stage_mark") is True,
-                "delay_ms": _int(f.get("delay_ms"), 0) or 0,
-            }
-    alerts = view.get("alerts")
-    v["alerts"] = [_alert(a["kind"], _said(_text(a.get("text"), 80) or "", a.get("msg")))
-                   for a in (alerts if isinstance(alerts, list) else [])
-                   if isinstance(a, dict) and a.get("kind") in ALERT_KINDS][:8]
-    if msg_of(v["error"]):
-        v["error_msg"] = msg_of(v["error"])
-    if isinstance(match, dict) and msg_of(v["match"]["break"]):
-        v["match"]["break_msg"] = msg_of(v["match"]["break"])
-    return v

@@ -192,7 +192,7 @@ class Server(uvicorn.Server):
         self.out_of_files_said = -1e9
         protocol = type("HallProtocol", (_Protocol,), {"conns": self.conns})
         backlog = max(8, min(BACKLOG, self.conns.cap // 2))
-        super().__init__(uvicorn.Config(app, http=protocol, ws="none", log_level="warning", lifespan="off",
+        super().__init__(uvicorn.Config(app, http=protocol, ws="none", log_level="warning", lifespan="on",
                                         access_log=False, backlog=backlog, timeout_keep_alive=int(IDLE_S),
                                         h11_max_incomplete_event_size=MAX_HEADERS))
         quiet = logging.getLogger("uvicorn.error")  # (uvicorn's Config has set up its loggers)

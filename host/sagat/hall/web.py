@@ -1,11 +1,14 @@
 """The hall's web server: Starlette on uvicorn, the page's plain HTML/CSS/JS (no build step, no
 CDN: it works offline), live updates over Server-Sent Events, and the arbiter's actions as POSTs.
 Every serial port is served by its own thread (boards.py): nothing here waits on a link, and an
-action's waiting runs in a worker thread (asyncio.to_thread)."""
+action's waiting runs in a worker thread (asyncio.to_thread). The routes are one list (ROUTES), each
+finding the hall, the shared feed, the access token and --lang in the app's state, which the app
+factory (make_app) gives it; what an action does is the hall's (core.py), not this module's."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import ipaddress
@@ -56,15 +59,6 @@ READ_ONLY = said("err_read_only", "this page is read-only here: act from the add
 def _error(text) -> dict:
     """An error's answer: {"error": its English text, "msg": its code for the page (when it has one)}."""
     return with_msg({}, "error", text, "msg")
-
-
-def is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def host_names(host: str) -> set[str]:
@@ -215,26 +209,194 @@ class _Feed:
 class _Events:
     """GET /api/events: the shared feed, to at most MAX_EVENT_CLIENTS pages at once; on a hall
     served beyond this PC, pages without the access token (spectators) to ARBITER_PAGES fewer, so
-    the arbiters' own pages always find a place."""
-
-    def __init__(self, feed: _Feed, token: str | None):
-        self.feed = feed
-        self.token = token
+    the arbiters' own pages always find a place. (An ASGI app: the stream is its own response.)"""
 
     async def __call__(self, scope, receive, send):
-        limit = MAX_EVENT_CLIENTS if has_token(Headers(scope=scope), self.token) else MAX_EVENT_CLIENTS - ARBITER_PAGES
-        if self.feed.clients >= limit:
+        feed, token = scope["app"].state.feed, scope["app"].state.token
+        limit = MAX_EVENT_CLIENTS if has_token(Headers(scope=scope), token) else MAX_EVENT_CLIENTS - ARBITER_PAGES
+        if feed.clients >= limit:
             return await JSONResponse({"error": f"{MAX_EVENT_CLIENTS} pages are open on the hall already: "
                                        "close one"}, status_code=503)(scope, receive, send)
-        self.feed.join()
+        feed.join()
         try:
-            await StreamingResponse(self.feed.stream(), media_type="text/event-stream",
+            await StreamingResponse(feed.stream(), media_type="text/event-stream",
                                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})(
                 scope, receive, send)
         except (OSError, ClientDisconnect):
             pass  # the page went away
         finally:
-            self.feed.leave()
+            feed.leave()
+
+
+# ------------------------------------------------------------------ the routes (request.app.state: make_app's)
+
+
+async def index(request: Request):
+    token = request.app.state.token
+    given = request.query_params.get("t")
+    if token is not None and given is not None and hmac.compare_digest(given.encode("utf-8", "replace"),
+                                                                       token.encode()):
+        resp = RedirectResponse("/", status_code=303)  # the token to a cookie, out of the address bar
+        resp.set_cookie(cookie_name(token), token, httponly=True, samesite="strict", path="/")
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        return resp
+    return FileResponse(STATIC / "index.html", headers={
+        "Content-Security-Policy": CSP, "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"})
+
+
+async def access(request: Request):
+    return JSONResponse({"act": has_token(request.headers, request.app.state.token)})
+
+
+async def language(request: Request):
+    # the page's language: --lang, else the browser's; the page may choose another (kept in the browser)
+    lang = request.app.state.lang
+    chosen = lang or L.accept(request.headers.get("accept-language")) or L.DEFAULT
+    return JSONResponse({"lang": chosen, "languages": list(L.LANGUAGES), "hall": lang},
+                        headers={"Cache-Control": "no-store"})
+
+
+async def state(request: Request):
+    feed = request.app.state.feed
+    text = feed.current()
+    return JSONResponse(json.loads(text), status_code=500 if feed.failed else 200)
+
+
+async def _body(request: Request) -> dict:
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        # another web site's form cannot send JSON to this page without the browser asking first
+        # (CORS, which this server never allows); a page of another site that reaches the hall
+        # under its own name (DNS rebinding) is refused by _Guard (Host, Origin)
+        raise _NotJson()
+    size = request.headers.get("content-length", "")
+    if size.isdigit() and int(size) > MAX_BODY:
+        raise _BadBody(413, f"the body is over {MAX_BODY} bytes")
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise _BadBody(413, f"the body is over {MAX_BODY} bytes")
+    if not raw.strip():
+        return {}  # (none: a script's POST)
+    try:  # the project's bounded reader: nesting too deep is bad JSON, not a RecursionError
+        data = client.loads(raw)
+    except ValueError as e:  # (UnicodeDecodeError too)
+        raise _BadBody(400, f"the body is not JSON: {e}") from None
+    return data if isinstance(data, dict) else {}
+
+
+async def _action(request: Request, fn, *args):  # (every POST reads its body with _body first)
+    try:
+        return JSONResponse(await asyncio.to_thread(fn, *args))
+    except HallError as e:  # (HallBusy: 409, another action still running)
+        return JSONResponse(_error(text_of(e)), status_code=getattr(e, "status", 400))
+    finally:
+        request.app.state.feed.at = None  # the shared view is from before the action: never given after it
+
+
+async def setup(request: Request):
+    data = await _body(request)
+    tc = data.get("tc")
+    mode = data.get("mode") or None  # a match round: kokboru, kilithattu (the pairings' names go with it)
+    if mode is not None and not isinstance(mode, str):
+        return JSONResponse(_error(said("err_mode_name", "mode must be a match mode's name")), status_code=400)
+    if mode is None and (not isinstance(tc, str) or not tc.strip()):
+        return JSONResponse(_error(said("err_give_tc", "give a time control, e.g. 420 or tk-blitz")),
+                            status_code=400)
+    first = data.get("first") or "left"
+    hall = request.app.state.hall
+    return await _action(request, hall.set_up, tc.strip() if isinstance(tc, str) else "", first, mode)
+
+
+async def start(request: Request):
+    await _body(request)
+    app, hall = request.app, request.app.state.hall
+    resp = await _action(request, hall.start_round)
+    rnd = hall.last_start  # (the round's, or a late start's)
+    if resp.status_code == 200 and rnd is not None and not rnd["measured"]:  # (not a refused start's)
+        async def later():
+            await asyncio.sleep(hall.measure_wait_s(rnd))
+            await asyncio.to_thread(hall.measure_round)
+            app.state.feed.at = None
+
+        task = asyncio.get_running_loop().create_task(later())
+        app.state.tasks.add(task)
+        task.add_done_callback(app.state.tasks.discard)
+    return resp
+
+
+async def pause(request: Request):
+    await _body(request)
+    return await _action(request, request.app.state.hall.pause_all)
+
+
+async def resume(request: Request):
+    data = await _body(request)
+    # a board restored after a power cut only when the page asked the arbiter first (TK-C18)
+    return await _action(request, request.app.state.hall.resume_all, data.get("restored") is True)
+
+
+async def act(request: Request):
+    data = await _body(request)
+    cmd = data.pop("cmd", None)
+    if not isinstance(cmd, str):
+        return JSONResponse(_error(said("err_give_cmd", "give the action as cmd (adjust, extend, pause, ...)")),
+                            status_code=400)
+    return await _action(request, request.app.state.hall.act, request.path_params["number"], cmd, data)
+
+
+async def locate(request: Request):
+    await _body(request)
+    return await _action(request, request.app.state.hall.locate, request.path_params["number"])
+
+
+async def assign(request: Request):
+    await _body(request)
+    return await _action(request, request.app.state.hall.assign, request.path_params["number"])
+
+
+async def result(request: Request):
+    data = await _body(request)
+    # the path's text as it is: the hall takes only the page's ASCII digits (int() takes any script's)
+    kazans = data.get("kazans")  # the final kazans, "82-79" (TK-R7): the hall and the clock check them
+    return await _action(request, request.app.state.hall.result, request.path_params["number"],
+                         str(data.get("result")), None if kazans is None else str(kazans))
+
+
+async def not_json(request: Request, exc: Exception):
+    return JSONResponse({"error": "the hall's actions take a JSON body (Content-Type: application/json)"},
+                        status_code=415)
+
+
+async def bad_body(request: Request, exc: Exception):
+    status, text = exc.args
+    return JSONResponse({"error": text}, status_code=status)
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/api/state", state),
+    Route("/api/access", access),
+    Route("/api/lang", language),
+    Route("/api/events", _Events()),
+    Route("/api/setup", setup, methods=["POST"]),
+    Route("/api/start", start, methods=["POST"]),
+    Route("/api/pause", pause, methods=["POST"]),
+    Route("/api/resume", resume, methods=["POST"]),
+    Route("/api/board/{number}/result", result, methods=["POST"]),
+    Route("/api/board/{number}/assign", assign, methods=["POST"]),
+    Route("/api/board/{number}/act", act, methods=["POST"]),
+    Route("/api/board/{number}/locate", locate, methods=["POST"]),
+    Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+]
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app: Starlette):
+    """The app's life on its server: the start's measures still waiting end with it."""
+    yield
+    for task in list(app.state.tasks):
+        task.cancel()
 
 
 def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stopping=None,
@@ -243,150 +405,11 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
     hall served beyond this PC), or None; `stopping()`: True once the server stops; `lang`: the
     page's language (--lang: kk, ru, ky, en), else each browser's (its Accept-Language)."""
     L.check(lang)
-    guard_args = (host_names(host), token)
     feed = _Feed(hall)
     if stopping is not None:
         feed.stopping = stopping
-
-    async def index(request: Request):
-        given = request.query_params.get("t")
-        if token is not None and given is not None and hmac.compare_digest(given.encode("utf-8", "replace"),
-                                                                           token.encode()):
-            resp = RedirectResponse("/", status_code=303)  # the token to a cookie, out of the address bar
-            resp.set_cookie(cookie_name(token), token, httponly=True, samesite="strict", path="/")
-            resp.headers["Referrer-Policy"] = "no-referrer"
-            return resp
-        return FileResponse(STATIC / "index.html", headers={
-            "Content-Security-Policy": CSP, "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"})
-
-    async def access(request: Request):
-        return JSONResponse({"act": has_token(request.headers, token)})
-
-    async def language(request: Request):
-        # the page's language: --lang, else the browser's; the page may choose another (kept in the browser)
-        chosen = lang or L.accept(request.headers.get("accept-language")) or L.DEFAULT
-        return JSONResponse({"lang": chosen, "languages": list(L.LANGUAGES), "hall": lang},
-                            headers={"Cache-Control": "no-store"})
-
-    async def state(request: Request):
-        text = feed.current()
-        return JSONResponse(json.loads(text), status_code=500 if feed.failed else 200)
-
-    async def _body(request: Request) -> dict:
-        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            # another web site's form cannot send JSON to this page without the browser asking first
-            # (CORS, which this server never allows); a page of another site that reaches the hall
-            # under its own name (DNS rebinding) is refused by _Guard (Host, Origin)
-            raise _NotJson()
-        size = request.headers.get("content-length", "")
-        if size.isdigit() and int(size) > MAX_BODY:
-            raise _BadBody(413, f"the body is over {MAX_BODY} bytes")
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                raise _BadBody(413, f"the body is over {MAX_BODY} bytes")
-        if not raw.strip():
-            return {}  # (none: a script's POST)
-        try:  # the project's bounded reader: nesting too deep is bad JSON, not a RecursionError
-            data = client.loads(raw)
-        except ValueError as e:  # (UnicodeDecodeError too)
-            raise _BadBody(400, f"the body is not JSON: {e}") from None
-        return data if isinstance(data, dict) else {}
-
-    async def action(fn, *args):  # (every POST reads its body with _body first)
-        try:
-            return JSONResponse(await asyncio.to_thread(fn, *args))
-        except HallError as e:  # (HallBusy: 409, another action still running)
-            return JSONResponse(_error(text_of(e)), status_code=getattr(e, "status", 400))
-        finally:
-            feed.at = None  # the shared view is from before the action: never given after it
-
-    async def setup(request: Request):
-        data = await _body(request)
-        tc = data.get("tc")
-        mode = data.get("mode") or None  # a match round: kokboru, kilithattu (the pairings' names go with it)
-        if mode is not None and not isinstance(mode, str):
-            return JSONResponse(_error(said("err_mode_name", "mode must be a match mode's name")), status_code=400)
-        if mode is None and (not isinstance(tc, str) or not tc.strip()):
-            return JSONResponse(_error(said("err_give_tc", "give a time control, e.g. 420 or tk-blitz")),
-                                status_code=400)
-        first = data.get("first") or "left"
-        return await action(hall.set_up, tc.strip() if isinstance(tc, str) else "", first, mode)
-
-    async def start(request: Request):
-        await _body(request)
-        resp = await action(hall.start_round)
-        rnd = hall.last_start  # (the round's, or a late start's)
-        if resp.status_code == 200 and rnd is not None and not rnd["measured"]:  # (not a refused start's)
-            async def later():
-                from .boards import host_ms
-
-                await asyncio.sleep(max(0.0, (rnd["target"] - host_ms()) / 1000) + 0.4)
-                await asyncio.to_thread(hall.measure_round)
-                feed.at = None
-
-            task = asyncio.get_running_loop().create_task(later())
-            app.state.tasks.add(task)
-            task.add_done_callback(app.state.tasks.discard)
-        return resp
-
-    async def pause(request: Request):
-        await _body(request)
-        return await action(hall.pause_all)
-
-    async def resume(request: Request):
-        data = await _body(request)
-        # a board restored after a power cut only when the page asked the arbiter first (TK-C18)
-        return await action(hall.resume_all, data.get("restored") is True)
-
-    async def act(request: Request):
-        data = await _body(request)
-        cmd = data.pop("cmd", None)
-        if not isinstance(cmd, str):
-            return JSONResponse(_error(said("err_give_cmd", "give the action as cmd (adjust, extend, pause, ...)")),
-                                status_code=400)
-        return await action(hall.act, request.path_params["number"], cmd, data)
-
-    async def locate(request: Request):
-        await _body(request)
-        return await action(hall.locate, request.path_params["number"])
-
-    async def assign(request: Request):
-        await _body(request)
-        return await action(hall.assign, request.path_params["number"])
-
-    async def result(request: Request):
-        data = await _body(request)
-        # the path's text as it is: the hall takes only the page's ASCII digits (int() takes any script's)
-        kazans = data.get("kazans")  # the final kazans, "82-79" (TK-R7): the hall and the clock check them
-        return await action(hall.result, request.path_params["number"], str(data.get("result")),
-                            None if kazans is None else str(kazans))
-
-    async def not_json(request: Request, exc: Exception):
-        return JSONResponse({"error": "the hall's actions take a JSON body (Content-Type: application/json)"},
-                            status_code=415)
-
-    async def bad_body(request: Request, exc: Exception):
-        status, text = exc.args
-        return JSONResponse({"error": text}, status_code=status)
-
-    app = Starlette(exception_handlers={_NotJson: not_json, _BadBody: bad_body}, routes=[
-        Route("/", index),
-        Route("/api/state", state),
-        Route("/api/access", access),
-        Route("/api/lang", language),
-        Route("/api/events", _Events(feed, token)),
-        Route("/api/setup", setup, methods=["POST"]),
-        Route("/api/start", start, methods=["POST"]),
-        Route("/api/pause", pause, methods=["POST"]),
-        Route("/api/resume", resume, methods=["POST"]),
-        Route("/api/board/{number}/result", result, methods=["POST"]),
-        Route("/api/board/{number}/assign", assign, methods=["POST"]),
-        Route("/api/board/{number}/act", act, methods=["POST"]),
-        Route("/api/board/{number}/locate", locate, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
-    ])
-    app.state.tasks = set()
-    app.add_middleware(_Guard, *guard_args)
+    app = Starlette(routes=ROUTES, exception_handlers={_NotJson: not_json, _BadBody: bad_body}, lifespan=lifespan)
+    app.state.hall, app.state.feed, app.state.token, app.state.lang = hall, feed, token, lang
+    app.state.tasks = set()  # (the start's measures waiting: a task is kept until it is done)
+    app.add_middleware(_Guard, host_names(host), token)
     return app

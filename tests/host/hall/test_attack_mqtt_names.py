@@ -17,9 +17,10 @@ import pytest
 from hallkit import until
 from mqttkit import GOOD, Boards, message, mosquitto, subscriber
 
-from sagat.hall import NAME_RE
 from sagat.hall import mqtt as M
+from sagat.hall import mqttlink
 from sagat.hall.core import Hall
+from sagat.hall.mqttlink import NAME_RE
 
 NOTE = "hall annex: two halls publish under this name (another PC with --name annex?): give each its own --name"
 A, B = "a1a1a1a1", "b2b2b2b2"
@@ -181,22 +182,22 @@ def test_the_default_name_differs_on_cloned_pcs_and_stays_on_one(monkeypatch):
     monkeypatch.setattr(socket, "gethostname", lambda: "venue-pc.local")
     names = {}
     for machine in ("machine-one", "machine-two", "machine-one"):
-        monkeypatch.setattr(M, "_machine_id", lambda machine=machine: machine)
-        names.setdefault(machine, set()).add(M.default_name())
+        monkeypatch.setattr(mqttlink, "_machine_id", lambda machine=machine: machine)
+        names.setdefault(machine, set()).add(mqttlink.default_name())
     one, two = names["machine-one"], names["machine-two"]
     assert len(one) == 1 and one != two  # stable on one PC, another on a clone with the same host name
     for name in one | two:
         assert re.fullmatch(NAME_RE, name) and name.startswith("venue-pc-"), name
     monkeypatch.setattr(socket, "gethostname", lambda: "Зал №1 " + "x" * 60)
-    name = M.default_name()
+    name = mqttlink.default_name()
     assert re.fullmatch(NAME_RE, name) and len(name) <= 32, name
-    monkeypatch.setattr(M, "_machine_id", lambda: None)  # nothing of the PC's own: its host name alone
+    monkeypatch.setattr(mqttlink, "_machine_id", lambda: None)  # nothing of the PC's own: its host name alone
     monkeypatch.setattr(socket, "gethostname", lambda: "venue-pc")
-    assert M.default_name() == "venue-pc"
+    assert mqttlink.default_name() == "venue-pc"
 
 
 def test_the_default_name_on_this_pc_is_stable():
-    assert M.default_name() == M.default_name()
-    assert re.fullmatch(NAME_RE, M.default_name())
-    if M._machine_id() is not None:
-        assert M.default_name() != re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname().split(".")[0])[:32]
+    assert mqttlink.default_name() == mqttlink.default_name()
+    assert re.fullmatch(NAME_RE, mqttlink.default_name())
+    if mqttlink._machine_id() is not None:
+        assert mqttlink.default_name() != re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname().split(".")[0])[:32]

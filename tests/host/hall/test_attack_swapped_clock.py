@@ -14,7 +14,7 @@ import pytest
 from hallkit import RUNNING, Clocks, until
 
 from sagat.hall import boards as HB
-from sagat.hall import core
+from sagat.hall import jobs
 from sagat.hall.core import Hall, HallError
 
 KEY = b"an arbiter key"
@@ -57,17 +57,17 @@ def test_a_swapped_clock_is_a_stranger_the_hall_does_not_act_on_until_assigned(m
         assert "another clock on this port (uid-other; the board's was uid-p1)" in b["alerts"][0]["text"]
         clocks.asked.clear()
         report = hall.set_up("300")
-        assert report["boards"][1] == {"ok": None, "text": core.STRANGER, "msg": core.STRANGER.msg} and \
+        assert report["boards"][1] == {"ok": None, "text": jobs.STRANGER, "msg": jobs.STRANGER.msg} and \
             report["boards"][2]["ok"], report
         assert [p for p, cmd, _a, _auth in clocks.asked if cmd == "new"] == ["p2"]  # never set up
         report = hall.start_round(lead_ms=200)
-        assert report["boards"][1] == {"ok": None, "text": core.STRANGER, "msg": core.STRANGER.msg}, report
+        assert report["boards"][1] == {"ok": None, "text": jobs.STRANGER, "msg": jobs.STRANGER.msg}, report
         assert not any(p == "p1" for p, _c, _a, _auth in clocks.asked)  # no request of the hall's at all
         with pytest.raises(HallError, match="another clock on its port"):
             hall.result(1, "1-0")
         clocks.states["p1"] = dict(RUNNING, state="paused")
         until(lambda: _board(hall, 1)["state"] == "paused", 30, "board 1 paused")
-        assert hall.resume_all()["boards"][1] == {"ok": None, "text": core.STRANGER, "msg": core.STRANGER.msg}
+        assert hall.resume_all()["boards"][1] == {"ok": None, "text": jobs.STRANGER, "msg": jobs.STRANGER.msg}
         # the arbiter checked the clock at the table: it is board 1's now, and the hall acts on it
         assert hall.assign("1")["done"] == 1
         assert _board(hall, 1)["stranger"] is None and not _board(hall, 1)["alerts"]

@@ -14,6 +14,7 @@ from sagat.cli import main
 from sagat.client import Port
 from sagat.hall.core import Hall
 from sagat.hall.sims import Sims
+from sagat.hall.tile import board_view
 from sagat.round import pairings as P
 
 
@@ -140,7 +141,7 @@ GAME = {"state": "running", "game": 2, "running": "right", "first_flag": "left",
 
 
 def test_what_a_board_shows():
-    v = _link(dict(GAME)).view(("Aibek", "Dana"), 1e18)
+    v = board_view(_link(dict(GAME)), ("Aibek", "Dana"), 1e18)
     assert v["players"] == ["Aibek", "Dana"] and v["mode"] == "game"
     left, right = v["faces"]["left"], v["faces"]["right"]
     assert left["text"] == "0:00" and right["text"] == "19.9"  # the faces' text (19.95 s: 0:20)
@@ -148,18 +149,18 @@ def test_what_a_board_shows():
     assert left["stage_mark"] and right["low"] and left["moves"] == 31 and left["stage"] == 2
     assert [a["kind"] for a in v["alerts"]] == ["flag", "battery", "log"]
     both = dict(GAME, right=dict(GAME["right"], ms=0, flag=2))
-    v = _link(both).view(None, 1e18)
+    v = board_view(_link(both), None, 1e18)
     assert v["faces"]["left"]["first"] and not v["faces"]["right"]["first"]
     assert v["alerts"][0]["text"] == "FLAG left (1st) right"
     match = {"mode": "kokboru", "state": "running", "game": 3, "period_name": "2nd half", "match_ms": 61500,
              "counts_up": False, "left": {"score": 6, "warnings": 1, "reds": 0},
              "right": {"score": 2, "warnings": 0, "reds": 0}, "winner": None, "why": None}
-    v = _link(match).view(None, 1e18)
+    v = board_view(_link(match), None, 1e18)
     assert v["mode"] == "kokboru" and "faces" not in v
     assert v["match"]["time"] == "1:02" and v["match"]["left"]["score"] == 6 and v["match"]["period"] == "2nd half"
     stale = _link(dict(GAME))
     stale.updated = 0.0
-    assert stale.view(None, 10000.0)["link"] == "lost"  # no state for 10 s: said, with an alert
+    assert board_view(stale, None, 10000.0)["link"] == "lost"  # no state for 10 s: said, with an alert
 
 
 def test_a_busy_port_is_a_board_that_says_so(monkeypatch):
@@ -206,7 +207,7 @@ def test_a_finished_games_flag_is_history_not_an_alert():
 
 def test_the_printed_address_has_this_pcs_ip_addresses_too(monkeypatch):
     # a venue's PCs often cannot resolve the hall PC's name: its IP addresses are printed too
-    import sagat.hall as H
+    from sagat.hall import serve as H
 
     monkeypatch.setattr(H.socket, "gethostname", lambda: "vm")
     monkeypatch.setattr(H, "local_ips", lambda v6=False: ["192.168.1.20", "10.0.0.5"] + (["fd00::2"] if v6 else []))

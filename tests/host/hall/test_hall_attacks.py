@@ -18,7 +18,7 @@ from hallkit import until as _until
 from sagat import client
 from sagat.cli import main
 from sagat.hall import boards as HB
-from sagat.hall import core
+from sagat.hall import core, jobs
 from sagat.hall.core import Hall, HallError
 from sagat.round import pairings as P
 
@@ -85,10 +85,14 @@ def test_one_boards_view_failing_leaves_the_others_on_the_page(monkeypatch):
     try:
         _until(lambda: all(b["link"] == "up" and b["state"] for b in hall.view()["boards"]), 30, "3 boards up")
 
-        def broken(pairing, now):
-            raise TypeError("a bug in one board's view")
+        tile = core.board_view
 
-        hall.board(2).view = broken
+        def broken(link, pairing, now):  # (board 2's tile: a bug in it)
+            if link is hall.board(2):
+                raise TypeError("a bug in one board's view")
+            return tile(link, pairing, now)
+
+        monkeypatch.setattr(core, "board_view", broken)
         boards = hall.view()["boards"]
         assert [b["number"] for b in boards] == [1, 2, 3]
         assert boards[0]["link"] == boards[2]["link"] == "up" and boards[0]["faces"]["left"]["text"] == "1:00"
@@ -212,7 +216,7 @@ def test_two_starts_at_once_one_is_told_busy(monkeypatch):
 
     # (a job's bound long enough for a loaded machine: before, 3 s, and the sync held at the gate was
     # cut off as "no answer in time" when this test's threads took that long to press Pause all)
-    monkeypatch.setattr(core, "JOB_S", 60.0)
+    monkeypatch.setattr(jobs, "JOB_S", 60.0)
     hall = _hall(monkeypatch, {"a": dict(GOOD, state="setup", tc="420")}, {"time.sync": sync, "arm": {}})
     try:
         _until(lambda: hall.view()["boards"][0]["state"] == "setup", 30, "set up")

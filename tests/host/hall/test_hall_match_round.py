@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 from hallkit import until
 
-from sagat.hall.boards import _match_view, garbage
+from sagat.hall.boards import garbage
 from sagat.hall.core import Hall, HallError
 from sagat.hall.sims import Sims
+from sagat.hall.tile import _match_view
 
 KEY = bytes(range(48, 64))
 

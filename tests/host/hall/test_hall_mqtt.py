@@ -22,7 +22,7 @@ from hallkit import until as _until
 from mqttkit import GOOD, message, mosquitto, need, subscriber
 
 from sagat.hall import boards as HB
-from sagat.hall import core
+from sagat.hall import core, mqttlink
 from sagat.hall import mqtt as M
 from sagat.hall.core import Hall, HallError
 from sagat.hall.sims import Sims
@@ -37,16 +37,16 @@ def broker(tmp_path):
 
 
 def test_addresses(monkeypatch):
-    assert M.broker("mqtt://localhost") == ("localhost", 1883)
-    assert M.broker("mqtt://annex:s%40cret@broker-pc:1884") == ("broker-pc", 1884)
-    assert M.credentials("mqtt://annex:s%40cret@broker-pc") == ("annex", "s@cret")
+    assert mqttlink.broker("mqtt://localhost") == ("localhost", 1883)
+    assert mqttlink.broker("mqtt://annex:s%40cret@broker-pc:1884") == ("broker-pc", 1884)
+    assert mqttlink.credentials("mqtt://annex:s%40cret@broker-pc") == ("annex", "s@cret")
     monkeypatch.setenv("SAGAT_MQTT_PASSWORD", "from-env")
-    assert M.credentials("mqtt://annex@broker-pc") == ("annex", "from-env")
-    assert M.credentials("mqtt://broker-pc") is None
-    assert M.broker("10.0.0.2:1884") == ("10.0.0.2", 1884)
+    assert mqttlink.credentials("mqtt://annex@broker-pc") == ("annex", "from-env")
+    assert mqttlink.credentials("mqtt://broker-pc") is None
+    assert mqttlink.broker("10.0.0.2:1884") == ("10.0.0.2", 1884)
     for bad in ("http://x", "mqtt://", "mqtt://h:port"):
-        with pytest.raises(M.MqttError):
-            M.broker(bad)
+        with pytest.raises(mqttlink.MqttError):
+            mqttlink.broker(bad)
 
 
 def test_a_hall_shows_the_clocks_of_a_hall_on_another_pc(broker, tmp_path):

@@ -106,7 +106,7 @@ def test_a_board_renumbered_is_cleared_from_the_broker_under_its_old_number(monk
         def publish(self, topic, payload, qos=0, retain=False):
             sent.append((topic, payload, retain))
 
-    monkeypatch.setattr(M, "_client", lambda name: (None, FakeClient()))
+    monkeypatch.setattr(M, "new_client", lambda name: (None, FakeClient()))
 
     class FakeHall:
         numbers = [1]

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from hallkit import until
 
-from sagat.hall.boards import _kazans_of
 from sagat.hall.core import Hall, HallError
 from sagat.hall.sims import Sims
+from sagat.hall.tile import _kazans_of
 
 KEY = bytes(range(1, 17))
 

@@ -26,7 +26,7 @@ import pytest
 from browserkit import start_hall, stop_hall
 from hallkit import until
 
-from sagat.hall import core, mqtt, said, web
+from sagat.hall import boardacts, core, mqtt, mqttlink, remoteview, said, web
 from sagat.hall.said import Said
 from sagat.i18n import LANGUAGES
 
@@ -110,8 +110,8 @@ def test_hall_js_says_every_code_the_server_sends_and_no_other():
 
 def test_every_action_has_its_name_said():
     # "board 3: adjust": each action the hall takes from the page has its word in the report
-    assert set(core.CMDS) == (set(core.GAME_ACTS) | set(core.MATCH_ACTS)) - {"first"}
-    assert all(isinstance(v, Said) and str(v) == k for k, v in core.CMDS.items())
+    assert set(boardacts.CMDS) == (set(boardacts.GAME_ACTS) | set(boardacts.MATCH_ACTS)) - {"first"}
+    assert all(isinstance(v, Said) and str(v) == k for k, v in boardacts.CMDS.items())
 
 
 # what a server text made without a code looks like: a HallError, LinkError, Garbage of a literal or an
@@ -122,8 +122,8 @@ _FIELDS = ("text", "message", "error", "note", "what", "break")
 _LEFT = {
     ("web.py", "error"): ("this hall answers to", "refused: the hall takes actions only from its own page",
                           "pages are open on the hall already", "the hall's actions take a JSON body"),
-    ("boards.py", "text"): ("FLAG ",),  # (flagText() says a board's flags in the page's words)
-    ("core.py", "LinkError"): ("not started (the clock is",),  # (the round's measure: not on the page)
+    ("tile.py", "text"): ("FLAG ",),  # (flagText() says a board's flags in the page's words)
+    ("roundstart.py", "LinkError"): ("not started (the clock is",),  # (the round's measure: not on the page)
 }
 
 
@@ -195,7 +195,7 @@ def test_a_remote_halls_codes_are_rebuilt():
                                                                 **{f"n{i}": 1 for i in "abcdefghi"})},  # (9 names)
                        {"kind": "log", "text": "x", "msg": {"key": "err_busy", "<b>": 1}}],
             "match": None}
-    v = mqtt.remote_view(view, "annex", 3)
+    v = remoteview.remote_view(view, "annex", 3)
     assert v["alerts"][0] == {"kind": "battery", "text": "low battery", "msg": code}
     assert [a.get("msg") for a in v["alerts"][1:3]] == [None, None]  # not a key; nested too deep
     assert v["alerts"][3]["msg"] == {"key": "alert_verify", "why": "y" * 120}  # (a text cut short)
@@ -208,7 +208,7 @@ def test_a_remote_halls_codes_are_rebuilt():
     assert say(v["pull"]["msg"], _EN) == v["pull"]["message"]
     assert say(v["pull"]["msg"], _table("ru")) == "проверен (код 1), по данным зала annex: здесь не проверен"
     # a failure whose code says "verified": its words stand, without that code
-    lie = mqtt.remote_view(dict(view, pull={"state": "failed", "message": "pull failed: x",
+    lie = remoteview.remote_view(dict(view, pull={"state": "failed", "message": "pull failed: x",
                                             "msg": {"key": "log_verified"}}), "annex", 3)
     assert lie["pull"]["msg"] == {"key": "remote_reported", "hall": "annex", "said": "pull failed: x"}
     # a remote board's own error, its code kept while its hall is heard
@@ -218,7 +218,7 @@ def test_a_remote_halls_codes_are_rebuilt():
     assert b4["error_msg"] == {"key": "err_not_connected"} and say(b4["error_msg"], _table("kk")) == "сағат қосылмаған"
     # the subscriber's own words on a remote board: the hall's silence, said in the page's language
     sub._take("sagat/hall/annex/board/3", json.dumps(dict(view, link="up")).encode())
-    sub.link_error = mqtt.no_broker("broker-pc", 1883)
+    sub.link_error = mqttlink.no_broker("broker-pc", 1883)
     (b, _b4) = sub.views()
     assert b["error_msg"]["key"] == "remote_stale" and say(b["error_msg"], _EN) == b["error"]
     assert b["error"].startswith("no broker at broker-pc:1883: hall annex's last state")

@@ -133,7 +133,7 @@ def test_on_the_network_an_action_needs_the_printed_token():
         while "anyone on the network can see the page" not in "".join(lines):  # (its warning, next)
             assert time.monotonic() < end, lines
             time.sleep(0.05)
-        from sagat.hall import local_ips
+        from sagat.hall.serve import local_ips
 
         for ip in local_ips():  # and by this PC's IP addresses (its name may not resolve at the venue)
             assert f" http://{ip}:{port}/?t={token}\n" in "".join(lines[1:]), (ip, lines)
@@ -375,7 +375,7 @@ def acting(monkeypatch):
     from hallkit import until as _until
 
     from sagat.hall import boards as HB
-    from sagat.hall import core
+    from sagat.hall import jobs
     from sagat.hall.core import Hall
     from sagat.hall.web import make_app
 
@@ -389,7 +389,7 @@ def acting(monkeypatch):
 
     # (a job's bound long enough for a loaded machine: with 3 s, the sync held at the gate while the
     # test's own requests were answered could be cut off as "no answer in time", its board not armed)
-    monkeypatch.setattr(core, "JOB_S", 60.0)
+    monkeypatch.setattr(jobs, "JOB_S", 60.0)
     monkeypatch.setattr(HB.client, "Clock", _Clocks(
         {"a": dict(GOOD, state="setup", tc="420"), "b": dict(GOOD, state="setup", tc="420"), "c": dict(GOOD)},
         {"time.sync": sync, "arm": {}, "result": {"state": "finished"}}))
