@@ -2,6 +2,7 @@
 the progress bar, and the `sagat` commands against the simulator as a new user types them."""
 
 import json
+import os
 import subprocess
 import sys
 import types
@@ -122,8 +123,16 @@ def test_commands_against_the_simulator(tmp_path, capsys):
         err = capsys.readouterr().err.strip().splitlines()
         assert err == ["sagat: bad TimeControl '300+': missing increment seconds in stage 1 '300+'"]
     finally:
+        try:  # the pty held open here while it goes, so its number is not another test's new pty (one
+            held = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)  # answering) when we ask
+        except OSError:
+            held = None
         sim.stop()
-    assert main(["state", "--port", port, "--timeout", "0.5"]) == 2  # the clock is gone: one line
+    try:
+        assert main(["state", "--port", port, "--timeout", "0.5"]) == 2  # the clock is gone: one line
+    finally:
+        if held is not None:
+            os.close(held)
     assert capsys.readouterr().err.count("\n") == 1
 
 
