@@ -12,10 +12,10 @@ import re
 import pytest
 from matplotlib.figure import Figure
 
-from sagat import logs
 from sagat.cli import main
 from sagat.hall import lang as L
 from sagat.hall import report
+from sagat.log.flash import read_image
 
 # "10": ten seconds' sudden death; left flags thinking about its 2nd move, plays on at 0, then right flags
 GAME = [{"at": 0, "do": "new", "tc": "10", "first": "left"}, {"at": 0, "do": "start"},
@@ -33,7 +33,7 @@ def logs_dir(tmp_path_factory):
     assert main(["sim", "--script", str(script), "--virtual", "--flash", str(flash)]) == 0
     board = root / "logs" / "board-01-sim"
     board.mkdir(parents=True)
-    (board / "records.bin").write_bytes(b"".join(data for _name, data in logs.read_image(str(flash))))
+    (board / "records.bin").write_bytes(b"".join(data for _name, data in read_image(str(flash))))
     return root / "logs"
 
 

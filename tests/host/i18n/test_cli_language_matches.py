@@ -178,13 +178,14 @@ def test_a_log_that_cannot_be_read_is_one_line_in_the_language(lang, capsys, tmp
 
 
 def test_a_log_error_stays_english_for_the_hall(lang):
-    """logs.LogError: str() is what the hall shows and matches (English in every language); text() the
+    """decode.LogError: str() is what the hall shows and matches (English in every language); text() the
     command's line in the user's language."""
-    from sagat import logs
+    from sagat.log import decode
+    from sagat.log.flash import read_image
 
     lang("kk_KZ.UTF-8")
-    with pytest.raises(logs.LogError) as e:
-        logs.read_image("/nonexistent/flash.img")
+    with pytest.raises(decode.LogError) as e:
+        read_image("/nonexistent/flash.img")
     assert str(e.value) == "cannot read image /nonexistent/flash.img: No such file or directory"
     assert e.value.text() == "/nonexistent/flash.img бейнесін оқу мүмкін емес: No such file or directory"
 
