@@ -63,11 +63,12 @@ def verify(pulled: Pulled, keys: list[bytes], *, game: int | None = None, code: 
     a keyed log without its head is a problem (the head alone shows that nothing was cut off the
     end). `translate`: the lines in the user's language (`sagat logs verify`'s text), else English
     (the hall, `--json`, the report)."""
-    if not translate:
-        with english():
-            return verify(pulled, keys, game=game, code=code, uid=uid, unkeyed_ok=unkeyed_ok, need_head=need_head,
-                          translate=True, limit=limit)
-    keys = [k for k in keys if k]
+    with nullcontext() if translate else english():
+        return _verify(pulled, [k for k in keys if k], game, code, uid, unkeyed_ok, need_head, limit)
+
+
+def _verify(pulled: Pulled, keys: list[bytes], game, code, uid, unkeyed_ok: bool, need_head: bool,
+            limit: int) -> Verdict:
     log = read_segments(pulled.segments, keys, replay=True)
     v = Verdict(BROKEN, bool(keys), False, log, head=pulled.head, uid=uid if uid is not None else pulled.uid)
     v.problems += [Problem(P.RECORDS, kind, f"{kind}: {_options(detail)}", seq) for kind, seq, detail in log.problems]
