@@ -296,8 +296,9 @@ def _read(paths: list[str], keys: list[bytes], paired: bool, w) -> list[tuple]:
         except LogError as e:
             raise ReportError(str(e)) from None
         log, found = v.log, v.part(P.HEAD)
-        head_note = w("head_none") if v.head is None and not found else \
-            "; ".join(w("head_sealed") if x.code == P.HEAD_SEALED else x.line for x in found) if found else w("head_ok")
+        head_note = w("head_none") if v.head is None and not found else w("head_ok")
+        if found:
+            head_note = "; ".join(w("head_sealed") if x.code == P.HEAD_SEALED else x.line for x in found)
         played = []
         for game in log.games():
             evs = log.shown(game=game)
