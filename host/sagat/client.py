@@ -3,6 +3,7 @@ port without resetting an ESP32, requests and answers (docs/protocol.md), arbite
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -62,7 +63,8 @@ def say(msgid: str, **fields) -> Msg:
 
 class LinkError(Exception):
     """One line for the user. code: the clock's error code when the clock refused (else None).
-    str(e) is English (the hall matches it and shows it); e.text() is in the user's language."""
+    str(e) is English (the hall shows it); e.text() is in the user's language. What went wrong is
+    told by the type (LinkLost, NotAClock) and the code, never by the words."""
 
     code: str | None = None
 
@@ -70,6 +72,11 @@ class LinkError(Exception):
         """The message in the user's language (a Msg's), or as it was given (text)."""
         m = self.args[0] if len(self.args) == 1 else None
         return m.text() if isinstance(m, Msg) else str(self)
+
+
+class LinkLost(LinkError):
+    """The link itself is gone: the port failed once open, or the clock did not answer within the
+    timeout. The connection is of no more use (the hall drops it and opens the port again)."""
 
 
 JSON_DEPTH = 64  # no answer of the protocol and no file a pull writes nests deeper than a few levels
@@ -153,20 +160,21 @@ def port_error(port: str, e: BaseException, what: str = OPEN) -> LinkError:
     """A port error as one line: pyserial's SerialException repeats the errno and the path
     ("could not open port X: [Errno 2] could not open port X: [Errno 2] No such file..."); the
     system's own words say it once (as the system says them), with a hint for the usual causes.
-    what: OPEN or LOST."""
+    what: OPEN or LOST (then a LinkLost)."""
     import errno as E
     import os
 
+    kind = LinkLost if what == LOST else LinkError
     code = getattr(e, "errno", None)
     if isinstance(code, int) and code > 0:
         text = os.strerror(code)
         hint = next((PORT_HINTS[n] for n in PORT_HINTS if getattr(E, n, None) == code), None)
-        return LinkError(say(what, port=port, error=text, hint=say(hint) if hint else ""))
+        return kind(say(what, port=port, error=text, hint=say(hint) if hint else ""))
     text = str(e)
     m = re.search(r"\[Errno (\d+)\] ([^:\[]+)", text)  # a message that carries an errno as text
     if m:
         text = m.group(2).strip()
-    return LinkError(say(what, port=port, error=text or type(e).__name__, hint=""))
+    return kind(say(what, port=port, error=text or type(e).__name__, hint=""))
 
 
 @dataclass
@@ -252,7 +260,7 @@ class Clock:
         try:
             s.open()
         except (serial.SerialException, OSError) as e:
-            if s.exclusive and "exclusively lock" in str(e):
+            if s.exclusive and getattr(e, "errno", None) in (errno.EAGAIN, errno.EWOULDBLOCK):  # (its flock's)
                 raise LinkError(say(N_("cannot open {port}: it is in use by another program (a hall, another "
                                        "sagat, mpremote, a serial monitor): close that first"), port=port)) from None
             raise port_error(port, e) from None
@@ -462,9 +470,9 @@ class Clock:
             why = say(N_("it answers, but not in sagat's protocol ({line})"),
                       line=repr(self.junk.decode("utf-8", "replace")))
             return NotAClock(say(NOT_A_CLOCK, port=self.port, why=why), "other")
-        return LinkError(say(N_("no answer from the clock on {port} to {cmd} within {seconds} s (is it a sagat "
-                                "clock? `sagat info` says what answers there)"),
-                             port=self.port, cmd=cmd, seconds=f"{self.timeout:g}"))
+        return LinkLost(say(N_("no answer from the clock on {port} to {cmd} within {seconds} s (is it a sagat "
+                               "clock? `sagat info` says what answers there)"),
+                            port=self.port, cmd=cmd, seconds=f"{self.timeout:g}"))
 
 
 NOT_A_CLOCK = N_("{port} is not a sagat clock: {why}")

@@ -1,7 +1,8 @@
 """`sagat logs pull`: the clock's log over the serial link, in resumable chunks, saved as the raw
-records (to verify again at any time), the decoded events (contract 3 JSON lines) and the clock's
-head: its last durable record, signed with the arbiter key over a nonce this pull chose
-(head.json), so `sagat logs verify` can tell a complete pull from one cut short."""
+records (records.bin, to verify again at any time) and the clock's head: its last durable record,
+signed with the arbiter key over a nonce this pull chose (head.json), so `sagat logs verify` can
+tell a complete pull from one cut short. The pull writes the folder and verifies nothing: reading
+and verifying it is sagat.log's (log/pulled.py, which also writes the decoded events.jsonl)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import os
 import sys
 
 from sagatfw.link import auth as A
+from sagatfw.link import wire as W
 from sagatfw.log import records as R
 
 from . import client
@@ -96,17 +98,24 @@ class Bounds:
                                  taken=self.taken, records=self.records))
 
 
+# The pulled folder's files (log/pulled.py reads them): the raw records, the clock's signed head,
+# where to resume (with the clock's id), and the decoded events (written by log/pulled.py)
+RECORDS_FILE = "records.bin"
+HEAD_FILE = "head.json"
+CLOCK_FILE = "clock.json"
+EVENTS_FILE = "events.jsonl"
+
+
 def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = None) -> dict:
-    """Pull every record not yet in out_dir/records.bin, append them, and rewrite
-    out_dir/events.jsonl from all records pulled. Returns figures.
+    """Pull every record not yet in out_dir/records.bin and append them. Returns figures.
 
     The clock says where each chunk starts (`from`) and where to go on (`next`); the pull follows
     those, so a gap in the clock's log (records it lost) or a damaged record never makes it write a
     record twice: the gap stays a gap, for `sagat logs verify` to report. Where to resume is kept in
     out_dir/clock.json with the clock's id, so a pull never continues another clock's log."""
     os.makedirs(out_dir, exist_ok=True)
-    raw_path = os.path.join(out_dir, "records.bin")
-    meta_path = os.path.join(out_dir, "clock.json")
+    raw_path = os.path.join(out_dir, RECORDS_FILE)
+    meta_path = os.path.join(out_dir, CLOCK_FILE)
     info = clock.request("log.info")
     if "uid" not in info:  # an older clock's log.info has no uid: its id is in identify only
         info["uid"] = clock.request("identify").get("uid")
@@ -183,7 +192,6 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
             json.dump(head, fh)
         if head["seq"] is not None:
             last = head["seq"]
-    events = write_events(raw_path, os.path.join(out_dir, "events.jsonl"))
     with open(raw_path, "rb") as fh:  # this pull's records: how many are segment anchors (no seq of their own)
         fh.seek(len(have))
         new = fh.read()
@@ -193,10 +201,7 @@ def pull(clock: Clock, out_dir: str, chunk: int = 256, progress: bool | None = N
     # first, last: the clock's log; new_first, new_last: the seq range this pull added (None: nothing new)
     return {"pulled": pulled, "records": pulled - anchors, "anchors": anchors, "first": first, "last": last,
             "new_first": min(seqs) if seqs else None, "new_last": max(seqs) if seqs else None,
-            "events": events, "uid": uid}
-
-
-HEAD_FILE = "head.json"
+            "uid": uid}
 
 
 def _whole(v) -> bool:
@@ -264,9 +269,9 @@ def _head(clock: Clock, uid) -> dict | None:
     try:
         ans = clock.request("log.head", auth=True, nonce=nonce)  # with a key set, only its holder may ask
     except LinkError as e:
-        if "unknown_cmd" in str(e):
+        if e.code == W.UNKNOWN_CMD:  # a clock too old to give one
             return None
-        if "auth_required" in str(e):
+        if e.code == W.AUTH_REQUIRED:
             sys.stderr.write("sagat: " + _("the clock has an arbiter key: without --key it does not sign the "
                                            "pull's end (no head.json; `sagat logs verify --key` will ask for "
                                            "it)") + "\n")
@@ -290,15 +295,3 @@ def head_ok(head: dict, key: bytes) -> bool:
         return False
     want = A.hex_text(A.hmac_sha256(key, msg))
     return isinstance(head.get("mac"), str) and A.same(want.encode(), head["mac"].encode())
-
-
-def write_events(raw_path: str, events_path: str, key: bytes = b"") -> int:
-    from . import logs
-
-    with open(raw_path, "rb") as fh:
-        data = fh.read()
-    log = logs.read_segments([("records.bin", data)], key, replay=False)
-    with open(events_path, "w", encoding="utf-8") as fh:
-        for e in log.shown():
-            fh.write(json.dumps(e) + "\n")
-    return len(log.shown())

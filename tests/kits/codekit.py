@@ -8,7 +8,9 @@ import re
 
 from simkit import cli
 
-from sagat import image, logs
+from sagat import image
+from sagat.log import decode
+from sagat.log.flash import read_image
 
 KEY = "tournament key"
 NEW = {"at": 0, "do": "new", "tc": "60", "first": "left"}
@@ -66,5 +68,5 @@ def played(capsys, tmp_path, lines, keyed=False, name="clock"):
 
 
 def result_seq(flash, game=1):
-    log = logs.read_segments(logs.read_image(flash), replay=False)
+    log = decode.read_segments(read_image(flash), replay=False)
     return log.results[game][-1].seq

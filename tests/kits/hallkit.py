@@ -44,7 +44,7 @@ class Clocks:
                     clocks.cut.discard(port)
                     from sagat import client
 
-                    raise client.LinkError("serial link lost (a test's cut)")
+                    raise client.LinkLost("serial link lost (a test's cut)")
                 if cmd == "identify":
                     # (a clock keyed as the hall is: the hall's key is its own, key_set says so)
                     ans = {"uid": f"uid-{port.rsplit('/', 1)[-1]}", "firmware": "test", "key_set": bool(key)}

@@ -9,8 +9,8 @@ tests/host/game/test_match_result_undo_and_reboot_host.py. CPython (the host pac
 import json
 import struct
 
-from sagat import logs
 from sagat.cli import main
+from sagat.log.flash import read_image
 from sagatfw.log import records as R
 
 # header offsets of a match record (docs/log-format.md, "Match records")
@@ -29,7 +29,7 @@ def play(tmp_path, capsys, lines, name="m"):
     _, err = capsys.readouterr()
     assert code == 0, err
     out = []
-    for _name, data in logs.read_image(str(flash)):
+    for _name, data in read_image(str(flash)):
         for at in range(0, len(data), R.RECORD_SIZE):
             if data[at + 1] != R.T_ANCHOR:
                 out.append(bytearray(data[at : at + R.RECORD_SIZE]))

@@ -58,16 +58,17 @@ def sim_games(folder, script):
     import json
     import os
 
-    from sagat import logs
     from sagat.cli import main
+    from sagat.log import decode
+    from sagat.log.flash import read_image
 
     path = os.path.join(str(folder), "game.jsonl")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write("".join(json.dumps(x) + "\n" for x in script))
     flash = os.path.join(str(folder), "flash.img")
     assert main(["sim", "--script", path, "--virtual", "--flash", flash]) == 0
-    data = b"".join(d for _n, d in logs.read_image(flash))
-    log = logs.read_segments([("records.bin", data)], [], replay=True)
+    data = b"".join(d for _n, d in read_image(flash))
+    log = decode.read_segments([("records.bin", data)], [], replay=True)
     assert not log.replay_problems, log.replay_problems
     games = [log.shown(game=g) for g in log.games()]
     return [g for g in games if any(e["type"] in ("game_start", "result") for e in g)], data

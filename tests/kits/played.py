@@ -10,8 +10,8 @@ import os
 def played_game(folder: str) -> None:
     """A game with moves, a flag and a result, played by the sim in virtual time, saved as a pull
     saves it (records.bin: the log's segments, anchors and all)."""
-    from sagat import logs
     from sagat.cli import main
+    from sagat.log.flash import read_image
 
     script = os.path.join(folder, "game.jsonl")
     lines = [{"at": 0, "do": "new", "tc": "30|40", "first": "left"}, {"at": 0, "do": "start"}]
@@ -28,7 +28,7 @@ def played_game(folder: str) -> None:
     board = os.path.join(folder, "logs", "board-03-sim")
     os.makedirs(board)
     with open(os.path.join(board, "records.bin"), "wb") as fh:
-        for _name, data in logs.read_image(flash):
+        for _name, data in read_image(flash):
             fh.write(data)
 
 
@@ -38,7 +38,9 @@ def keyed_log(folder: str, key: str = "secret") -> str:
     import subprocess
     import sys
 
-    from sagat import logs, pull
+    from sagat import pull
+    from sagat.log import decode
+    from sagat.log.flash import read_image
     from sagatfw.link import auth as A
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -50,9 +52,9 @@ def keyed_log(folder: str, key: str = "secret") -> str:
     board = os.path.join(folder, "keyed", "board-05-e6614103e7")
     os.makedirs(board)
     with open(os.path.join(board, "records.bin"), "wb") as fh:
-        for _name, data in logs.read_image(image):
+        for _name, data in read_image(image):
             fh.write(data)
-    log = logs.read_segments([("records.bin", open(os.path.join(board, "records.bin"), "rb").read())],
+    log = decode.read_segments([("records.bin", open(os.path.join(board, "records.bin"), "rb").read())],
                              key.encode(), replay=False)
     head = {"seq": log.last_seq, "first": log.start_seq, "link": log.last_link.hex(), "nonce": "ab" * 16,
             "uid": "e6614103e7"}

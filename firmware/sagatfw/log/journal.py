@@ -74,7 +74,7 @@ def _whole(backlog, room):
 class Journal:
     result_wall = None  # the game's first result's wall ms (TK-P1; None: unsynced), on the instance once set (RAM)
 
-    def __init__(self, root="/log", key=b"", segment_records=SEGMENT_RECORDS, max_bytes=262144, checkpoint_ms=15000,
+    def __init__(self, root=R.ROOT, key=b"", segment_records=SEGMENT_RECORDS, max_bytes=262144, checkpoint_ms=15000,
                  backlog=32, room_bytes=_ROOM_BYTES):
         self.root = root
         self.chain = R.Chain(key)

@@ -350,6 +350,8 @@ def chain_of(rec):
     return bytes(rec[CHAIN : CHAIN + CHAIN_SIZE])
 
 
-# The log folder's files (log/journal.py writes them; its boot half, the snapshot reader and log.list read them)
+# The log folder and its files (log/journal.py writes them; its boot half, the snapshot reader and log.list
+# read them; the host reads them from a flash image)
+ROOT = "/log"  # the log folder on the clock's flash (the journal's root)
 SUFFIX = ".seg"  # a segment of the chain, named by its first record's seq (10 digits) and this
 CKPT = "ckpt"  # the latest checkpoint: one record, overwritten (not a segment)

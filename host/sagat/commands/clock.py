@@ -89,12 +89,12 @@ def info_text(ans: dict, game: dict | None) -> str:
         if used is not None or free is not None else _("not measured")
     rows.append((_("heap"), heap))
     if game:
-        from .. import logs
+        from ..log import show
 
         sides = []
         for side in ("left", "right"):
             f = game.get(side) or {}
-            text = f"{state_word(side)} {logs.clock_text(f.get('ms', 0))}"
+            text = f"{state_word(side)} {show.clock_text(f.get('ms', 0))}"
             if f.get("flag"):
                 text += " FLAG"
             if game.get("running") == side:
@@ -136,7 +136,7 @@ def match_text(st: dict) -> str:
     """A match's `state` as one line for a referee's table: mode, period, time, score, cards,
     stoppage, and the result once there is one."""
 
-    from ..logs import sheet_word as word  # the modes', periods' and sides' names, as the score sheet's
+    from ..log.show import sheet_word as word  # the modes', periods' and sides' names, as the score sheet's
 
     def sheet_word(name) -> str:
         return word(name) if name else str(name)
@@ -180,14 +180,14 @@ def _code_text(st: dict) -> str:
 
 
 def faces_text(st: dict) -> str:
-    from .. import logs
+    from ..log import show
 
     if st.get("mode"):
         return match_text(st)
 
     def face(side: str) -> str:
         f = st.get(side) or {}
-        text = logs.clock_text(f.get("ms", 0))
+        text = show.clock_text(f.get("ms", 0))
         if f.get("flag"):
             text += " FLAG" + (" 1ST" if st.get("first_flag") == side else "")
         return text
@@ -206,7 +206,7 @@ def faces_text(st: dict) -> str:
                         else _("protest time over"))
     if st.get("state") == "adjourned":  # TK-A3: the envelope's times used (resume_adjourned takes them back)
         used = [(st.get(s) or {}).get("used_ms") for s in ("left", "right")]
-        code += "  " + _("used {times}").format(times=" | ".join("-" if u is None else logs.clock_text(u)
+        code += "  " + _("used {times}").format(times=" | ".join("-" if u is None else show.clock_text(u)
                                                                   for u in used))
     return f"{a:>22} | {b:<22}  " + _("moves {moves}").format(moves=moves) + f"  {state_word(st.get('state'))}{code}"
 

@@ -7,10 +7,11 @@ import argparse
 
 import sagatfw
 from sagatfw.engine.rules import RESULT_NAMES
+from sagatfw.link import wire as W
 from sagatfw.log import match as FM
 from sagatfw.log import names as FN
 
-from ..client import kept_names
+from ..client import LinkError, kept_names
 from ..cliutil import UserError, adder, call, link_args, out
 from ..i18n import _
 from .clock import faces_text, match_text, state_word
@@ -101,19 +102,23 @@ def cmd_new(args: argparse.Namespace) -> int:
 def _referee(args: argparse.Namespace, cmd: str, **values) -> int:
     """A referee's command (a match's, or start, resume and result for a game too): the answer
     is the state after it."""
-    ans = call(args, lambda c: c.request(cmd, auth=True, **values))
+    return _answer(args, call(args, lambda c: c.request(cmd, auth=True, **values)))
+
+
+def _answer(args: argparse.Namespace, ans: dict) -> int:
+    """A referee's command's answer: the state after it."""
     ans.pop("id", None)
     ans.pop("ok", None)
     return out(args, ans, faces_text(ans) if ans.get("mode") else _brief(ans))
 
 
 def _brief(ans: dict) -> str:
-    from .. import logs
+    from ..log import show
 
     run = _(", {side} running").format(side=state_word(ans["running"])) if ans.get("running") else ""
     return _("{state}: left {left}, right {right}").format(
-        state=state_word(ans.get("state")), left=logs.clock_text(ans.get("left_ms") or 0),
-        right=logs.clock_text(ans.get("right_ms") or 0)) + run
+        state=state_word(ans.get("state")), left=show.clock_text(ans.get("left_ms") or 0),
+        right=show.clock_text(ans.get("right_ms") or 0)) + run
 
 
 def cmd_referee(args: argparse.Namespace) -> int:
@@ -122,10 +127,20 @@ def cmd_referee(args: argparse.Namespace) -> int:
 
 def cmd_pause(args: argparse.Namespace) -> int:
     """The arbiter pauses a running game (TK-C15, logged `by arbiter`); a match's time stops with a stoppage."""
+    match = []  # the clock refused, and a match is set up on it (its state says so, not the refusal's words)
+
+    def pause(clock):
+        try:
+            return clock.request("pause", auth=True, by="arbiter")
+        except LinkError as e:
+            if e.code == W.REFUSED and clock.request("state").get("mode"):
+                match.append(True)
+            raise
+
     try:
-        return _referee(args, "pause", by="arbiter")
+        return _answer(args, call(args, pause))
     except UserError as e:
-        if "match is set up" in str(e):
+        if match:
             raise UserError(f"{e}" + _("; a match's time stops with `sagat stoppage`")) from None
         raise
 

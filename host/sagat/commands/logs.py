@@ -8,31 +8,33 @@ import json
 import os
 import sys
 
-from .. import client
 from ..cliutil import Parser, UserError, adder, arbiter_keys, call, link_args, out
 from ..i18n import _, english, ngettext
 
 
-def _read_log(args: argparse.Namespace, replay: bool = True):
-    from .. import logs
+def _pulled(args: argparse.Namespace, with_head: bool = False):
+    """The log the options name: --records (what `sagat logs pull` saved, with the head beside it or
+    --head, unless `with_head` is off) or --image (a flash image)."""
+    from ..log import pulled
+    from ..log.decode import LogError
 
-    keys = arbiter_keys(args)  # (a bad key is said before the log is read)
     try:
         if args.records:  # what `sagat logs pull` saved
-            try:
-                with open(args.records, "rb") as fh:
-                    data = fh.read()
-            except OSError as e:
-                text = _("cannot read {file}: {error}")
-                raise UserError(text.format(file=args.records, error=e.strerror or e)) from None
-            if not data:
-                raise UserError(_("{file} is empty").format(file=args.records))
-            return logs.read_segments([(os.path.basename(args.records), data)], keys, replay)
+            return pulled.read_records(args.records, head=args.head if with_head else None, with_head=with_head,
+                                       empty_ok=False)
         if not args.image:
             raise UserError(_("give --image FILE (a flash image) or --records FILE (from `sagat logs pull`)"))
-        return logs.read_segments(logs.read_image(args.image, args.block_size), keys, replay)
-    except logs.LogError as e:
+        return pulled.read_flash(args.image, args.block_size, head=args.head if with_head else None)
+    except LogError as e:
         raise UserError(e.text()) from None
+
+
+def _read_log(args: argparse.Namespace):
+    """show/export: the log's records decoded (no replay: that is verify's)."""
+    from ..log.decode import read_segments
+
+    keys = arbiter_keys(args)  # (a bad key is said before the log is read)
+    return read_segments(_pulled(args).segments, keys, replay=False)
 
 
 def _damage(log) -> int:
@@ -60,42 +62,16 @@ def _readable(args: argparse.Namespace, log) -> None:
 
 
 def cmd_logs_show(args: argparse.Namespace) -> int:
-    from .. import logs
+    from ..log import export, show
 
-    log = _read_log(args, replay=False)
+    log = _read_log(args)
     _readable(args, log)
     events = log.shown(args.checkpoints, args.game)
     if args.json:
-        sys.stdout.write(logs.to_json_lines(events))
+        sys.stdout.write(export.to_json_lines(events))
     else:
-        sys.stdout.write(logs.table(log, args.checkpoints, args.game))
+        sys.stdout.write(show.table(log, args.checkpoints, args.game))
     return _damage(log)
-
-
-def _head_file(args: argparse.Namespace) -> str | None:
-    """The head a pull saved: --head, else head.json beside --records (None if there is none)."""
-    from .. import pull
-
-    if args.head:
-        return args.head
-    if args.records:
-        path = os.path.join(os.path.dirname(os.path.abspath(args.records)), pull.HEAD_FILE)
-        if os.path.exists(path):
-            return path
-    return None
-
-
-def _pulled_uid(args: argparse.Namespace) -> str | None:
-    """The clock id `sagat logs pull` wrote in clock.json beside --records, if any."""
-    if not args.records:
-        return None
-    path = os.path.join(os.path.dirname(os.path.abspath(args.records)), "clock.json")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            uid = client.load(fh).get("uid")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return uid if isinstance(uid, str) else None
 
 
 def _needs_key(log) -> None:
@@ -123,71 +99,44 @@ def cmd_logs_verify(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from .. import logs
+    from ..log import problem as P
+    from ..log.code import code_problem
+    from ..log.verify import verify
 
     if (args.code is None) != (args.game is None):
         raise UserError(_("--code and --game go together: the result code copied from game N's scoresheet"))
-    if args.code is not None and logs.code_problem(args.code):
-        raise UserError(f"--code: {logs.code_problem(args.code)}")
-    log = _read_log(args)
-    extra: list[str] = []
-    notes: list[str] = []
-    head_path = None if args.no_head else _head_file(args)
-    clock = args.clock or _pulled_uid(args)  # the clock the log should be: its result records must name it
-    keys = [k for k in arbiter_keys(args) if k]
+    if args.code is not None and code_problem(args.code):
+        raise UserError(f"--code: {code_problem(args.code)}")
+    keys = [k for k in arbiter_keys(args) if k]  # (a bad key is said before the log is read)
+    source = _pulled(args, with_head=not args.no_head)
+    v = verify(source, keys, game=args.game, code=args.code, uid=args.clock or source.uid, unkeyed_ok=True,
+               need_head=bool(args.records) and not args.no_head, translate=not args.json)
     if not keys:
-        _needs_key(log)
-    if head_path:
-        try:
-            with open(head_path, encoding="utf-8") as fh:
-                head = client.load(fh)
-        except (OSError, ValueError) as e:
-            raise UserError(_("cannot read the head {file}: {error}").format(
-                file=head_path, error=getattr(e, "strerror", None) or e)) from None
-        found = logs.check_head(log, head, keys)
-        uid = head.get("uid") if isinstance(head, dict) else None
-        want = clock
-        if want is not None and uid != want:
-            found.append(_("head: it is clock {uid}'s, not clock {want}'s").format(uid=uid, want=want))
-        clock = clock or (uid if isinstance(uid, str) else None)
-        extra += found
-        if not found:
-            text = _("head: clock {uid}: the log reaches its last record (seq {seq}), signed with the key, "
-                     "as the clock gave it at the pull: nothing was cut off its end") if head.get("mac") else \
-                _("head: clock {uid}: the log reaches its last record (seq {seq}), as the clock gave it at "
-                  "the pull: nothing was cut off its end")
-            notes.append(text.format(uid=uid, seq=head.get("seq")))
-    elif args.records and keys and not args.no_head:
-        extra.append(_("head: none beside the records: a keyed pull's end is proven only by the head.json it "
-                       "saved (--head FILE; --no-head checks the records alone, which cannot show records "
-                       "cut off the end)"))
-    elif log.records:
-        notes.append(_("head: not checked (a pull's head.json proves that nothing was cut off the end; an "
-                       "image or records alone cannot: see docs/log-format.md)"))
-    elif args.clock:
+        _needs_key(v.log)
+    if source.head_error is not None:
+        e = source.head_error
+        raise UserError(_("cannot read the head {file}: {error}").format(
+            file=source.head_path, error=getattr(e, "strerror", None) or e)) from None
+    if source.head is None and args.clock and not v.log.records and not v.part(P.HEAD):
         raise UserError(_("--clock needs a head: the clock id is in the head.json of a pull"))
-    if args.code is not None:
-        ok_code, line = logs.check_code(log, args.game, args.code, keys, unkeyed_ok=True, uid=clock, translate=True)
-        (notes if ok_code else extra).append(line)
-    ok, lines = logs.verify_report(log, extra=extra, translate=not args.json)
-    if ok:
-        lines += notes
+    lines = v.lines + (v.notes if v.ok else [])
     if args.json:
-        print(json.dumps({"ok": ok, "records": log.records, "first_seq": log.start_seq, "last_seq": log.last_seq,
-                          "problems": [list(p) for p in log.problems], "replay": log.replay_problems,
-                          "checks": extra, "notes": notes}))
+        checks = [p.line for p in v.problems if p.part in (P.HEAD, P.CODE)]
+        print(json.dumps({"ok": v.ok, "records": v.log.records, "first_seq": v.log.start_seq,
+                          "last_seq": v.log.last_seq, "problems": [list(p) for p in v.log.problems],
+                          "replay": v.log.replay_problems, "checks": checks, "notes": v.notes}))
     else:
         print("\n".join(lines))
-    return 0 if ok else 1
+    return 0 if v.ok else 1
 
 
 def cmd_logs_export(args: argparse.Namespace) -> int:
-    from .. import logs
+    from ..log import export
 
-    log = _read_log(args, replay=False)
+    log = _read_log(args)
     _readable(args, log)
     events = log.shown(args.checkpoints, args.game)
-    text = logs.to_csv(events) if args.format == "csv" else logs.to_json_lines(events)
+    text = export.to_csv(events) if args.format == "csv" else export.to_json_lines(events)
     if args.output and args.output != "-":
         try:
             with open(args.output, "w", encoding="utf-8", newline="") as fh:
@@ -231,9 +180,13 @@ def _pulled_text(figures: dict) -> str:
 
 def cmd_logs_pull(args: argparse.Namespace) -> int:
     from .. import pull
+    from ..log import pulled
 
     _out_dir(args.out)
     figures = call(args, lambda c: pull.pull(c, args.out))
+    uid = figures.pop("uid")  # (the events' count before the clock's id, as the output always had it)
+    figures["events"] = pulled.write_events(args.out)
+    figures["uid"] = uid
     return out(
         args,
         figures,
@@ -244,20 +197,19 @@ def cmd_logs_pull(args: argparse.Namespace) -> int:
 
 def cmd_logs_erase(args: argparse.Namespace) -> int:
     """Erase finished games from the clock, but only what a pull saved and verifies."""
-    from .. import logs
+    from ..log import pulled
+    from ..log.verify import verify
 
-    raw = os.path.join(args.pulled, "records.bin")
     try:
-        with open(raw, "rb") as fh:
-            data = fh.read()
-    except OSError as e:
+        source = pulled.read_folder(args.pulled, with_head=False)
+    except pulled.Unreadable as e:
         raise UserError(_("erase needs a pull to keep: cannot read {file}: {error}").format(
-            file=raw, error=e.strerror or e)) from None
-    log = logs.read_segments([("records.bin", data)], arbiter_keys(args), replay=True)
-    ok, lines = logs.verify_report(log)
-    if not ok:
+            file=e.file, error=e.error)) from None
+    v = verify(source, arbiter_keys(args))
+    if not v.ok:
         raise UserError(_("the pulled copy in {dir} does not verify ({why}): nothing erased").format(
-            dir=args.pulled, why=lines[0]))
+            dir=args.pulled, why=v.lines[0]))
+    log = v.log
     upto = log.last_seq
     finished = sorted({e["game"] for e in log.events if e["type"] == "result"})
     if not finished:
@@ -265,11 +217,7 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
     game = finished[-1]
     total = 0
 
-    try:
-        with open(os.path.join(args.pulled, "clock.json"), encoding="utf-8") as fh:
-            pulled_uid = client.load(fh).get("uid")
-    except (OSError, ValueError):
-        pulled_uid = None
+    pulled_uid = source.uid
 
     def run(clock):
         nonlocal total

@@ -57,7 +57,7 @@ def serial_protocol(port: str, timeout: float = 3.0, boot_s: float = 60.0, key: 
             with client.Clock(port, timeout, key) as clock:
                 clock.request("maintenance", auth=True)
         except client.LinkError as e:
-            hint = _(" (is --key this clock's arbiter key?)") if e.code == "auth_failed" or "auth_failed" in str(e) \
+            hint = _(" (is --key this clock's arbiter key?)") if e.code == "auth_failed" \
                 else ""
             raise DeployError(e.text() + hint) from None
         return True

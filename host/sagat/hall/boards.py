@@ -19,7 +19,10 @@ from dataclasses import dataclass, field
 
 from sagatfw.core.ticks import TICKS_MAX, ticks_add, ticks_diff
 
-from .. import client, logs, pull
+from .. import client, pull
+from ..log import pulled
+from ..log.decode import LogError
+from ..log.verify import verify
 from ..round.folder import board_folder
 from .said import said, text_of
 
@@ -319,7 +322,7 @@ class BoardLink:
                     fut.set_result(fn(clock))
                 except client.LinkError as e:
                     fut.set_exception(e)
-                    if isinstance(e, client.NotAClock) or "serial link lost" in str(e) or "no answer" in str(e):
+                    if isinstance(e, (client.NotAClock, client.LinkLost)):
                         raise
                 except Exception as e:  # noqa: BLE001 - the job's own failure is the job's answer
                     fut.set_exception(e)
@@ -338,7 +341,7 @@ class BoardLink:
             try:
                 clock.request("time.sync", auth=True, wall_ms=int(time.time() * 1000))
             except client.LinkError as e:
-                if "serial link lost" in str(e) or "no answer" in str(e):
+                if isinstance(e, client.LinkLost):
                     raise
                 self.synced = False  # refused (the key?): said by the actions, not retried at each poll
         if self.out_dir and self._finished(st) and not self.stranger and not (self.clash and self.clash[1]):
@@ -380,7 +383,7 @@ class BoardLink:
     # ----------------------------------------------------- log pull and verify
 
     def _pull(self, clock: client.Clock, st: dict) -> None:
-        """The game just finished: its log pulled and verified (pull.py, logs.py), and
+        """The game just finished: its log pulled and verified (pull.py, log/verify.py), and
         TK-P1's protest window from its result."""
         game = st.get("game")
         with self.lock:
@@ -400,24 +403,11 @@ class BoardLink:
             if os.path.dirname(os.path.realpath(folder)) != top:  # (a link there to elsewhere)
                 raise OSError(f"{folder} leads out of {self.out_dir}")
             pull.pull(clock, folder, progress=False)
-            with open(os.path.join(folder, "records.bin"), "rb") as fh:
-                data = fh.read()
+            pulled.write_events(folder)
             keys = [k for k in self.keys if k]
-            log = logs.read_segments([("records.bin", data)], keys, replay=True)
-            extra = []
-            head_path = os.path.join(folder, pull.HEAD_FILE)
-            if os.path.exists(head_path):
-
-                with open(head_path, encoding="utf-8") as fh:
-                    extra += logs.check_head(log, client.load(fh), keys)
-            elif keys:
-                extra.append("head: the clock did not sign the pull's end")
             code = st.get("result_code")
-            if code and isinstance(game, int):
-                ok_code, line = logs.check_code(log, game, code, keys)
-                if not ok_code:
-                    extra.append(line)
-            ok, lines = logs.verify_report(log, extra=extra)
+            verdict = verify(pulled.read_folder(folder), keys, game=game, code=code, need_head=True)
+            log, ok, lines = verdict.log, verdict.ok, verdict.lines
             results = [e for e in log.events if e.get("game") == game and e.get("type") == "result"]
             wall, result = (results[-1].get("wall"), results[-1].get("result")) if results else (None, None)
             # (the last one counts; the first is when the game ended: TK-P1's window runs from it)
@@ -433,11 +423,11 @@ class BoardLink:
             elif state == "unkeyed":
                 msg = said("pull_unkeyed_code", "chain intact, authorship unproven (code {code})", code=code) \
                     if code else said("log_unkeyed", "chain intact, authorship unproven")
-            else:  # (the verdict's first line, logs.py's English: the page says it is not verified)
+            else:  # (the verdict's first line, in English: the page says it is not verified)
                 msg = said("pull_not_verified", "{why}", why=lines[0])
             with self.lock:
                 self.pulls = PullState(state, msg, game, result_host, wall, code=code, result=result)
-        except (client.LinkError, logs.LogError, OSError) as e:
+        except (client.LinkError, LogError, OSError) as e:
             hiccup = isinstance(e, client.LinkError) and not isinstance(e, pull.NotThisLog)
             with self.lock:
                 result_host = self.pulls.result_host
@@ -452,7 +442,7 @@ class BoardLink:
                         if attempt > 1 else said("pull_failed", "pull failed: {why}", why=text_of(e))
                     self.pulls = PullState("failed", failed, game, result_host, attempt=attempt,
                                            code=st.get("result_code"))
-            if isinstance(e, client.LinkError) and ("serial link lost" in str(e) or "no answer" in str(e)):
+            if isinstance(e, client.LinkLost):
                 raise
 
     # --------------------------------------------------------------- the jobs

@@ -19,7 +19,10 @@ from urllib.parse import quote
 
 from sagatfw.log import records as R
 
-from .. import client, logs
+from ..log import problem as P
+from ..log import pulled
+from ..log.decode import LogError
+from ..log.verify import UNVERIFIED, Verdict, verify
 from . import pages, pgn, trf
 from .folder import board_of
 from .pages import board_title, esc, event_line, flags_text, kazans_text, verdict_html
@@ -59,35 +62,30 @@ def _board(label: str) -> int | None:
 
 
 SEALED = "this clock's log is sealed with an arbiter key: give --key/--key-file to verify it"
-HEAD_SEALED = "head: it is signed with the arbiter key: give --key to check it"  # (logs.check_head's)
 
 
-def check(log, extra: list[str], keys: list[bytes]) -> tuple[str, list[str]]:
-    """(status, lines): "verified" (under a key given), "unkeyed" (an intact chain without a key:
-    no authorship), "sealed" (a keyed clock's log without its key: it cannot be checked, which is
-    neither a broken log nor an unkeyed one) or "failed"."""
-    sealed = not keys and (any(p[0] == R.P_KEY for p in log.problems) or HEAD_SEALED in extra)
-    if not sealed:
-        ok, lines = logs.verify_report(log, extra=extra)
-        return ("verified" if keys else "unkeyed") if ok else "failed", lines
+def check(v: Verdict) -> tuple[str, list[str], bool]:
+    """(status, lines, sealed) of a log's verdict (log/verify.py): "verified" (under a key given),
+    "unkeyed" (an intact chain without a key: no authorship), "sealed" (a keyed clock's log without
+    its key: it cannot be checked, which is neither a broken log nor an unkeyed one) or "failed"."""
+    if not v.sealed:
+        return ("verified" if v.keyed else "unkeyed") if v.ok else "failed", v.lines, False
+    if v.status == UNVERIFIED:
+        return "sealed", [SEALED], True
     # what can be seen without the key: damage to the records themselves, a game the engine cannot
     # replay, a head that is not this log's (the chain and the head's MAC need the key)
-    other = ([f"{kind}: {detail}" for kind, _seq, detail in log.problems if kind != R.P_KEY]
-             + list(log.replay_problems) + [x for x in extra if x != HEAD_SEALED])
-    if not other:
-        return "sealed", [SEALED]
-    return "failed", [SEALED + "; and without it, it is damaged:"] + other[:10]
+    other = [p.line for p in v.problems if p.code not in (R.P_KEY, P.HEAD_SEALED, "gap")]
+    return "failed", [SEALED + "; and without it, it is damaged:"] + other[:10], True
 
 
-def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tuple[str, list[str]],
+def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tuple[str, list[str], bool],
                head_note: str, keys: list[bytes], png: str | None, event: dict | None = None,
                pgn_name: str | None = None, lang: str = "en") -> tuple[str, dict]:
     start = next((e for e in evs if e["type"] == "game_start"), None)
     setup = next((e for e in evs if e.get("tc")), start)
     result = [e for e in evs if e["type"] == "result"]
     flags = [e for e in evs if e["type"] == "flag"]
-    status, lines = verdict
-    sealed = lines[0].startswith(SEALED)  # (also a sealed log damaged where no key is needed to see it)
+    status, lines, sealed = verdict  # (sealed: also a sealed log damaged where no key is needed to see it)
     res_rec = (log.results.get(game) or [None])[-1]
     code = R.result_code(res_rec[1]) if res_rec else None
     keyed = bool(res_rec and res_rec[3])
@@ -114,13 +112,13 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
     if code:
         why = w("code_keyed") if keyed else w("code_sealed") if sealed else w("code_unkeyed")
         rows.append(("code", w("result_code"), f"{code} ({why})"))
-    shown = [w("sealed_why") + x[len(SEALED):] if x.startswith(SEALED) else x for x in lines[:3]]
+    shown = [w("sealed_why") + lines[0][len(SEALED):]] + lines[1:3] if sealed else lines[:3]
     rows.append(("log", w("log"), verdict_html(status, lang) + ": " + esc("; ".join(shown))))
     if status == "sealed":
         pass  # the log's line says it: the key is needed
     elif keys:
         rows.append(("key", w("key"), w("key_ok") if status == "verified" else w("key_bad")))
-    elif not lines[0].startswith(SEALED):
+    elif not sealed:
         rows.append(("key", w("key"), w("key_none")))
     rows.append(("head", w("head"), esc(head_note)))
     who = f"{esc(players[0])} &ndash; {esc(players[1])}" if players else ""
@@ -213,32 +211,19 @@ def _read(paths: list[str], keys: list[bytes], paired: bool, w) -> list[tuple]:
     read = []
     for label, folder in _sources(paths, paired):
         try:
-            with open(os.path.join(folder, "records.bin"), "rb") as fh:
-                data = fh.read()
-        except OSError as e:
-            raise ReportError(f"cannot read {folder}/records.bin: {e.strerror or e}") from None
-        try:
-            log = logs.read_segments([("records.bin", data)], keys, replay=True)
-        except logs.LogError as e:
-            raise ReportError(f"{folder}: {e}") from None
-        extra = []
-        head_note = w("head_none")
-        head_path = os.path.join(folder, "head.json")
-        if os.path.exists(head_path):
-            try:
-                with open(head_path, encoding="utf-8") as fh:
-                    found = logs.check_head(log, client.load(fh), keys)
-            except (OSError, ValueError) as e:
-                found = [f"head: cannot read {head_path}: {e}"]
-            extra += found
-            head_note = ("; ".join(w("head_sealed") if x == HEAD_SEALED else x for x in found) if found
-                         else w("head_ok"))
+            v = verify(pulled.read_folder(folder), keys)
+        except LogError as e:
+            raise ReportError(str(e)) from None
+        log, found = v.log, v.part(P.HEAD)
+        head_note = w("head_none") if v.head is None and not found else w("head_ok")
+        if found:
+            head_note = "; ".join(w("head_sealed") if x.code == P.HEAD_SEALED else x.line for x in found)
         played = []
         for game in log.games():
             evs = log.shown(game=game)
             if any(e["type"] in ("game_start", "result") for e in evs) and not any(e["type"] == "match" for e in evs):
                 played.append(game)  # (a game set up but never played: none; matches: their own table)
-        read.append((label, log, check(log, extra, keys), head_note, played))
+        read.append((label, log, check(v), head_note, played))
     return read
 
 

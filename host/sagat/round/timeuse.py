@@ -5,7 +5,7 @@ report writes everything but the plots."""
 
 from __future__ import annotations
 
-from .. import logs
+from ..log.show import clock_text as log_clock_text
 from .words import decimal_comma, words
 
 
@@ -70,7 +70,7 @@ def side_name(side, lang: str) -> str:
 
 def clock_text(ms: int, lang: str) -> str:
     """A clock time (M:SS.mmm) with lang's decimal sign."""
-    return decimal_comma(logs.clock_text(ms), lang)
+    return decimal_comma(log_clock_text(ms), lang)
 
 
 def _no_move_figure(events: list[dict], title: str, lang: str = "en"):

@@ -118,25 +118,28 @@ def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, h
 def _last_game(flash: str) -> int:
     if not os.path.exists(flash):
         return 0
-    from .. import logs
+    from ..log.decode import LogError, read_segments
+    from ..log.flash import read_image
 
     try:
-        log = logs.read_segments(logs.read_image(flash), replay=False)
-    except logs.LogError:
+        log = read_segments(read_image(flash), replay=False)
+    except LogError:
         return 0
     return max((e["game"] for e in log.events), default=0)
 
 
 def _write_log(flash: str, out: str, after_game: int) -> int:
-    from .. import logs
+    from ..log.decode import LogError, read_segments
+    from ..log.export import to_json_lines
+    from ..log.flash import read_image
 
     try:
-        log = logs.read_segments(logs.read_image(flash), replay=False)
-    except logs.LogError as e:
+        log = read_segments(read_image(flash), replay=False)
+    except LogError as e:
         raise SimError(e.text()) from None
     events = [e for e in log.shown() if e["game"] > after_game]
     with open(out, "w", encoding="utf-8") as fh:
-        fh.write(logs.to_json_lines(events))
+        fh.write(to_json_lines(events))
     return len(events)
 
 

@@ -28,9 +28,10 @@ WITHDRAWN = [
 
 
 def _events(flash):
-    from sagat import logs
+    from sagat.log import decode
+    from sagat.log.flash import read_image
 
-    log = logs.read_segments(logs.read_image(str(flash)))
+    log = decode.read_segments(read_image(str(flash)))
     return [e for e in log.shown() if e.get("game") == 1]
 
 

@@ -12,9 +12,9 @@ import os
 import pytest
 from hallkit import until
 
-from sagat import logs
 from sagat.hall.core import Hall, HallError
 from sagat.hall.sims import Sims
+from sagat.log import decode
 
 KEY = bytes(range(32, 48))
 
@@ -26,7 +26,7 @@ def _board(hall, n):
 def _events(out, n):
     (folder,) = [d for d in os.listdir(out) if d.startswith(f"board-{n:02d}-")]
     with open(os.path.join(out, folder, "records.bin"), "rb") as fh:
-        log = logs.read_segments([("records.bin", fh.read())], [KEY], replay=True)
+        log = decode.read_segments([("records.bin", fh.read())], [KEY], replay=True)
     assert not log.problems and not log.replay_problems, (log.problems, log.replay_problems)
     return [e for e in log.events if e.get("game") == log.games()[-1]]
 

@@ -169,7 +169,7 @@ def _pull_view(hall):
 
 def test_a_pull_that_failed_on_the_link_is_tried_again(monkeypatch, tmp_path, a_log):
     def hiccup(folder):
-        raise client.LinkError("serial link lost on /dev/p1: Input/output error")
+        raise client.LinkLost("serial link lost on /dev/p1: Input/output error")
 
     def ok(folder):
         with open(os.path.join(folder, "records.bin"), "wb") as fh:

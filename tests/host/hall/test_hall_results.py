@@ -12,9 +12,9 @@ import time
 
 from hallkit import until
 
-from sagat import logs
 from sagat.hall.core import Hall
 from sagat.hall.sims import Sims
+from sagat.log import decode
 
 KEY = bytes(range(1, 17))
 
@@ -26,7 +26,7 @@ def _board(hall, n):
 def _pulled(out, n):
     (folder,) = [d for d in os.listdir(out) if d.startswith(f"board-{n:02d}-")]
     with open(os.path.join(out, folder, "records.bin"), "rb") as fh:
-        log = logs.read_segments([("records.bin", fh.read())], [KEY], replay=True)
+        log = decode.read_segments([("records.bin", fh.read())], [KEY], replay=True)
     return [e["result"] for e in log.events if e["type"] == "result"]
 
 

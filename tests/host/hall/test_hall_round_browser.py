@@ -20,8 +20,8 @@ from browserkit import CARDS, WAIT, answer, chromium, get, need_browser, press, 
 from pgnkit import clocks, read
 from trfkit import read_trf
 
-from sagat import logs
 from sagat.cli import main
+from sagat.log import decode
 
 KEY = b"round arbiter key"
 N = 8
@@ -149,7 +149,7 @@ def test_a_round_of_moving_clocks_from_pairings_to_the_pairing_program(round_hal
     for n in range(1, N + 1):
         (folder,) = [f for f in os.listdir(round_hall["out"]) if f.startswith(f"board-{n:02d}-")]
         with open(os.path.join(round_hall["out"], folder, "records.bin"), "rb") as fh:
-            log = logs.read_segments([("records.bin", fh.read())], [KEY], replay=True)
+            log = decode.read_segments([("records.bin", fh.read())], [KEY], replay=True)
         presses = [e for e in log.events if e["type"] == "press"]
         got = read((out / f"{folder}-game-1.pgn").read_text(encoding="utf-8"))
         assert got.tags["White"] == NAMES[2 * n - 2] and got.tags["Round"] == "2" and got.tags["Event"] == EVENT

@@ -26,7 +26,9 @@ LANGS = tool.LANGS  # kk, ru, ky
 
 # the files of the commands the arbiter's guide uses (info, state, new, result, key, logs pull/verify/show),
 # their errors, their --help, and argparse's own words: every msgid from these is translated
-GUIDE_FILES = ("host/sagat/cli.py", "host/sagat/cliutil.py", "host/sagat/i18n.py", "host/sagat/logs.py",
+GUIDE_FILES = ("host/sagat/cli.py", "host/sagat/cliutil.py", "host/sagat/i18n.py",
+               # the log's (what `logs show`, `logs verify` and `logs export` say)
+               *(f"host/sagat/log/{m}.py" for m in ("decode", "flash", "pulled", "show", "code", "verify", "export")),
                "host/sagat/commands/admin.py", "host/sagat/commands/clock.py", "host/sagat/commands/game.py",
                "host/sagat/commands/logs.py",
                # and the other commands of this module set: tc, presets, deploy, sim (`sagat hall` and

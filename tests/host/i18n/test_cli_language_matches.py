@@ -178,13 +178,14 @@ def test_a_log_that_cannot_be_read_is_one_line_in_the_language(lang, capsys, tmp
 
 
 def test_a_log_error_stays_english_for_the_hall(lang):
-    """logs.LogError: str() is what the hall shows and matches (English in every language); text() the
+    """decode.LogError: str() is what the hall shows and matches (English in every language); text() the
     command's line in the user's language."""
-    from sagat import logs
+    from sagat.log import decode
+    from sagat.log.flash import read_image
 
     lang("kk_KZ.UTF-8")
-    with pytest.raises(logs.LogError) as e:
-        logs.read_image("/nonexistent/flash.img")
+    with pytest.raises(decode.LogError) as e:
+        read_image("/nonexistent/flash.img")
     assert str(e.value) == "cannot read image /nonexistent/flash.img: No such file or directory"
     assert e.value.text() == "/nonexistent/flash.img бейнесін оқу мүмкін емес: No such file or directory"
 
@@ -231,8 +232,9 @@ def test_several_clocks_in_russian(lang, capsys, monkeypatch):
 
 
 def test_a_link_error_is_english_for_the_hall_and_the_users_language_for_the_command(lang):
-    """client.LinkError: str() stays English in every language (the hall matches "serial link lost" and
-    "no answer" in it and shows it); text() is the command's line in the user's language."""
+    """client.LinkError: str() stays English in every language (the hall shows it); text() is the
+    command's line in the user's language. A lost link (the port failed, or no answer) is its own
+    type, LinkLost: the hall tells it by the type, never by the words."""
     import errno
 
     from sagat import client
@@ -240,8 +242,10 @@ def test_a_link_error_is_english_for_the_hall_and_the_users_language_for_the_com
     lang("kk_KZ.UTF-8")
     lost = client.port_error("/dev/p1", OSError(errno.EIO, "Input/output error"), client.LOST)
     assert str(lost) == "serial link lost on /dev/p1: Input/output error"
+    assert isinstance(lost, client.LinkLost)
     assert lost.text() == "/dev/p1 сериялық байланысы үзілді: Input/output error"
     busy = client.port_error("/dev/p1", OSError(errno.EBUSY, "busy"))
+    assert not isinstance(busy, client.LinkLost)  # (a port that does not open: nothing was lost)
     assert str(busy).startswith("cannot open /dev/p1: ") and str(busy).endswith("mpremote, a serial monitor, Thonny)")
     assert busy.text().startswith("/dev/p1 ашу мүмкін емес: ") and "басқа бағдарлама" in busy.text()
     clock = client.Clock.__new__(client.Clock)  # (the silence's words only: no port behind it)
@@ -250,6 +254,7 @@ def test_a_link_error_is_english_for_the_hall_and_the_users_language_for_the_com
     assert str(silent) == ("no answer from the clock on /dev/p1 to state within 2 s (is it a sagat clock? "
                            "`sagat info` says what answers there)")
     assert silent.text().startswith("/dev/p1 сағаты 2 с ішінде state сұрауына жауап бермеді")
+    assert isinstance(silent, client.LinkLost)
     clock.echoed = True
     echo = clock._silence("state")
     assert isinstance(echo, client.NotAClock) and echo.kind == "echo"

@@ -13,8 +13,9 @@ import pytest
 from imagekit import make_image
 
 from conftest import FIRMWARE, tool
-from sagat import logs
 from sagat.cli import main
+from sagat.log import decode
+from sagat.log.flash import read_image
 from sagatfw.engine import clock as C
 from sagatfw.log import records as R
 
@@ -25,7 +26,7 @@ def plain_image(tmp_path_factory):
 
 
 def _records(image):
-    return [bytearray(d[i : i + 64]) for _, d in logs.read_image(image) for i in range(0, len(d), 64)]
+    return [bytearray(d[i : i + 64]) for _, d in read_image(image) for i in range(0, len(d), 64)]
 
 
 def _rechain(recs, key=b""):
@@ -61,8 +62,8 @@ def test_head_json_with_a_lone_surrogate_does_not_crash_verify(plain_image, tmp_
     """A crafted head.json beside records.bin: a well-shaped head (seq and link of the real last
     record) whose clock id is "\\udc80" (valid JSON). `sagat logs verify` printed its notes with
     that id and died: `internal error (UnicodeEncodeError ...)`, exit 3."""
-    segs = logs.read_image(plain_image)
-    log = logs.read_segments(segs)
+    segs = read_image(plain_image)
+    log = decode.read_segments(segs)
     rec = tmp_path / "records.bin"
     rec.write_bytes(b"".join(d for _, d in segs))
     head = {"seq": log.last_seq, "first": log.start_seq, "link": log.last_link.hex(), "nonce": "00" * 16,

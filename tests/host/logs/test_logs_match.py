@@ -32,8 +32,8 @@ from matchlogkit import (
 )
 from matchscripts import KILITHATTU, KOKBORU
 
-from sagat import logs
 from sagat.cli import main
+from sagat.log import export
 from sagatfw.app.match import lot_bit
 from sagatfw.log import records as R
 
@@ -404,8 +404,8 @@ def test_export_csv_of_a_match_has_a_match_s_columns(bout, tmp_path, capsys):
     recs, flash = bout
     assert main(["logs", "export", "--image", flash, "--game", "1"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert list(rows[0]) == logs.match_csv_fields()
-    assert logs.match_csv_fields()[-5:] == ["lead", "first", "changeover_ms", "method", "seed"]
+    assert list(rows[0]) == export.match_csv_fields()
+    assert export.match_csv_fields()[-5:] == ["lead", "first", "changeover_ms", "method", "seed"]
     assert rows[0]["type"] == "match" and rows[0]["mode"] == "kokboru" and rows[0]["lead"] == "8"
     score = next(r for r in rows if r["type"] == "score")
     assert (score["period_name"], score["match_ms"], score["left"], score["right"], score["side"], score["points"],
@@ -415,7 +415,7 @@ def test_export_csv_of_a_match_has_a_match_s_columns(bout, tmp_path, capsys):
     # the whole log: game 0 (the boot's settings) and the match: the game's columns, then the match's
     assert main(["logs", "export", "--image", flash]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert list(rows[0])[: len(logs.CSV_FIELDS)] == logs.CSV_FIELDS and "period_name" in rows[0]
+    assert list(rows[0])[: len(export.CSV_FIELDS)] == export.CSV_FIELDS and "period_name" in rows[0]
     assert rows[0]["type"] == "settings" and rows[-1]["why"] == "golden_score"
     assert main(["logs", "export", "--image", flash, "--format", "json", "--game", "1"]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -430,6 +430,6 @@ def test_the_game_csv_is_unchanged_by_matches(tmp_path, capsys):
     ], "game")
     assert main(["logs", "export", "--image", flash]) == 0
     header = capsys.readouterr().out.splitlines()[0]
-    assert header == ",".join(logs.CSV_FIELDS) == (
+    assert header == ",".join(export.CSV_FIELDS) == (
         "game,seq,type,t,left_ms,right_ms,left_moves,right_moves,running,wall,side,by,order,stage,result,reason,tc,"
         "first,before,after,dropped,kazans")

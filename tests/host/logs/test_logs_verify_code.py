@@ -13,8 +13,8 @@ import pytest
 from imagekit import make_image
 
 from conftest import ROOT, tool
-from sagat import logs
 from sagat.cli import main
+from sagat.log.flash import read_image
 from sagatfw.engine import clock as C
 from sagatfw.log import records as R
 
@@ -32,7 +32,7 @@ def _run(capsys, *argv):
 def plain(tmp_path_factory):
     """An unkeyed log (tests/kits/make_image.py: game 1 ends 1-0), as records without anchors."""
     image = make_image(tmp_path_factory.mktemp("plain") / "plain.img")
-    recs = [bytearray(data[i : i + R.RECORD_SIZE]) for _n, data in logs.read_image(image)
+    recs = [bytearray(data[i : i + R.RECORD_SIZE]) for _n, data in read_image(image)
             for i in range(0, len(data), R.RECORD_SIZE)]
     return [r for r in recs if R.type_of(r) != R.T_ANCHOR]
 
@@ -59,7 +59,7 @@ def _code(recs, game):
 
 
 def _image_code(image, game):
-    return _code([data[i : i + 64] for _n, data in logs.read_image(image) for i in range(0, len(data), 64)], game)
+    return _code([data[i : i + 64] for _n, data in read_image(image) for i in range(0, len(data), 64)], game)
 
 
 def test_an_unkeyed_code_that_matches_says_it_shows_nothing_about_tampering(plain, tmp_path, capsys):
@@ -136,7 +136,7 @@ def test_a_log_keyed_from_its_first_record_without_a_key_names_the_options(tmp_p
 
 def test_a_keyed_log_with_damage_of_its_own_stays_broken_and_names_the_options(keyed_later, tmp_path, capsys):
     # damage seen without the key (a record of game 1 edited) is tampering, not a usage error
-    segs = logs.read_image(keyed_later)
+    segs = read_image(keyed_later)
     recs = [bytearray(d[i : i + 64]) for _n, d in segs for i in range(0, len(d), 64)]
     recs = [r for r in recs if R.type_of(r) != R.T_ANCHOR]
     press = next(r for r in recs if R.type_of(r) == C.EV_PRESS and R.game_of(r) == 1)

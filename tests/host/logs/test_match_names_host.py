@@ -11,7 +11,8 @@ import json
 from matchlogkit import copy, play, seal, verify, write
 from simkit import cli
 
-from sagat import logs
+from sagat.log import decode, export
+from sagat.log.flash import read_image
 from sagatfw.log import names as N
 from sagatfw.log import records as R
 
@@ -40,11 +41,11 @@ def test_logs_show_names_the_riders_on_the_match_score_sheet(tmp_path, capsys):
     assert "names left Асан Үсөнов, right Usen" in out  # its own line, after the setup's
     code, out, err = cli(capsys, "logs", "verify", "--image", flash)
     assert code == 0, out + err
-    log = logs.read_segments(logs.read_image(flash))
+    log = decode.read_segments(read_image(flash))
     ev = [e for e in log.events if e["type"] == "names"]
     assert ev == [{"game": R.game_of(recs[i]), "seq": R.seq_of(recs[i + 1]), "type": "names", "t": 0, "wall": None,
                    "names": {"left": "Асан Үсөнов", "right": "Usen"}}]
-    rows = list(csv.DictReader(io.StringIO(logs.to_csv(log.shown(game=R.game_of(recs[i]))))))
+    rows = list(csv.DictReader(io.StringIO(export.to_csv(log.shown(game=R.game_of(recs[i]))))))
     row = next(r for r in rows if r["type"] == "names")
     assert json.loads(row["names"]) == {"left": "Асан Үсөнов", "right": "Usen"}
 
@@ -74,7 +75,7 @@ def test_attack_a_names_record_that_is_not_text_shows_as_unreadable(tmp_path, ca
     bad = copy(recs)
     bad[_setup_at(recs) + 1][N.NAMES_AT] = 0xFF  # not UTF-8
     path = write(tmp_path, seal(bad), "bad")
-    log = logs.read_segments([("bad.bin", open(path, "rb").read())])
+    log = decode.read_segments([("bad.bin", open(path, "rb").read())])
     assert [e["names"] for e in log.events if e["type"] == "names"] == [None]
     code, out, err = cli(capsys, "logs", "show", "--records", path)
     assert code == 0 and "names unreadable" in out, out + err

@@ -11,8 +11,8 @@ import pytest
 from apprig import Rig, records
 
 import sagatfw
-from sagat import logs
 from sagat.cli import main
+from sagat.log import export
 from sagat.sim.script import SimError, parse_script
 from sagatfw.log import records as R
 from sagatfw.ui import buttons as B
@@ -111,7 +111,7 @@ def test_without_its_line_the_mode_is_unknown_to_the_host(tmp_path, capsys):
 
 def test_the_csv_has_a_column_for_every_registered_mode_s_options(monkeypatch):
     monkeypatch.setattr(sagatfw, "MODES", sagatfw.MODES + (("countup", "CountUp", ("lead", "target")),))
-    fields = logs.match_csv_fields()
+    fields = export.match_csv_fields()
     assert fields[-4:] == ["changeover_ms", "method", "target", "seed"] and fields.count("lead") == 1, fields
 
 

@@ -53,12 +53,16 @@ class FakeClock:
             if self.new:
                 ans.update(uid="old-or-new", bin=True)
             return ans
-        if cmd == "log.head":
-            raise LinkError("clock refused log.head: unknown_cmd")
+        if cmd == "log.head":  # as the client raises a clock's refusal: its code with it
+            e = LinkError("clock refused log.head: unknown_cmd")
+            e.code = "unknown_cmd"
+            raise e
         assert cmd == "log.read"
         limit = 256 if self.new else 32
         if "bin" in args and not self.new or args["max_records"] > limit:
-            raise LinkError("clock refused log.read: bad_arg")
+            e = LinkError("clock refused log.read: bad_arg")
+            e.code = "bad_arg"
+            raise e
         start = args["from_seq"]
         got = self.recs[start : start + args["max_records"]]
         ans = {"ok": True, "from": start, "next": start + len(got), "last": last, "count": len(got)}

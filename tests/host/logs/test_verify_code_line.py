@@ -69,7 +69,7 @@ def test_the_host_reads_a_result_through_the_firmwares_decoder_only():
     import sagat
 
     root = Path(sagat.__file__).parent
-    for path in [root / "logs.py", root / "matchreplay.py", *sorted((root / "hall").glob("*.py")),
+    for path in [*sorted((root / "log").glob("*.py")), *sorted((root / "hall").glob("*.py")),
                  *sorted((root / "commands").glob("*.py"))]:
         text = path.read_text(encoding="utf-8")
         assert "arg_of(" not in text and "0x100000" not in text, path

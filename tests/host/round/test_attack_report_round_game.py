@@ -18,8 +18,8 @@ import shutil
 import pytest
 from trfkit import read_trf
 
-from sagat import logs
 from sagat.cli import main
+from sagat.log.flash import read_image
 
 
 def _log(folder, games):
@@ -42,7 +42,7 @@ def _log(folder, games):
     flash = os.path.join(folder, "f.img")
     assert main(["sim", "--script", script, "--virtual", "--flash", flash]) == 0
     with open(os.path.join(folder, "records.bin"), "wb") as fh:
-        for _n, data in logs.read_image(flash):
+        for _n, data in read_image(flash):
             fh.write(data)
     os.remove(flash)
     os.remove(script)

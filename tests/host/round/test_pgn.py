@@ -12,8 +12,9 @@ import chess.pgn
 import pytest
 from pgnkit import clocks, read
 
-from sagat import logs
 from sagat.cli import main
+from sagat.log import decode
+from sagat.log.flash import read_image
 from sagat.round import pgn
 from sagat.round.timeuse import turns
 
@@ -57,8 +58,8 @@ def games(tmp_path_factory):
     path.write_text("".join(json.dumps(x) + "\n" for x in script), encoding="utf-8")
     flash = str(folder / "flash.img")
     assert main(["sim", "--script", str(path), "--virtual", "--flash", flash]) == 0
-    data = b"".join(d for _n, d in logs.read_image(flash))
-    log = logs.read_segments([("records.bin", data)], [], replay=True)
+    data = b"".join(d for _n, d in read_image(flash))
+    log = decode.read_segments([("records.bin", data)], [], replay=True)
     assert not log.replay_problems, log.replay_problems
     played = [log.shown(game=g) for g in log.games() if any(e["type"] == "game_start" for e in log.shown(game=g))]
     names = ("increment", "handicap", "forfeit_left_black", "double_forfeit", "flag", "unfinished")

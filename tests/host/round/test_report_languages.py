@@ -12,8 +12,8 @@ import re
 import pytest
 from matplotlib.figure import Figure
 
-from sagat import logs
 from sagat.cli import main
+from sagat.log.flash import read_image
 from sagat.round import pages
 from sagat.round import words as L
 
@@ -33,7 +33,7 @@ def logs_dir(tmp_path_factory):
     assert main(["sim", "--script", str(script), "--virtual", "--flash", str(flash)]) == 0
     board = root / "logs" / "board-01-sim"
     board.mkdir(parents=True)
-    (board / "records.bin").write_bytes(b"".join(data for _name, data in logs.read_image(str(flash))))
+    (board / "records.bin").write_bytes(b"".join(data for _name, data in read_image(str(flash))))
     return root / "logs"
 
 

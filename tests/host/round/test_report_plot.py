@@ -13,8 +13,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from sagat import logs
 from sagat.cli import main
+from sagat.log import decode
+from sagat.log.flash import read_image
 from sagat.round import timeuse
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -43,7 +44,7 @@ def _play(folder, lines) -> bytes:
         fh.write("".join(json.dumps(x) + "\n" for x in lines))
     flash = os.path.join(folder, "flash.img")
     assert main(["sim", "--script", script, "--virtual", "--flash", flash]) == 0
-    return b"".join(data for _name, data in logs.read_image(flash))
+    return b"".join(data for _name, data in read_image(flash))
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +59,7 @@ def played(tmp_path_factory):
         board = root / "logs" / f"board-{n:02d}-sim"
         board.mkdir(parents=True)
         (board / "records.bin").write_bytes(data)
-        log = logs.read_segments([("records.bin", data)], [], replay=True)
+        log = decode.read_segments([("records.bin", data)], [], replay=True)
         (game,) = [g for g in log.games() if any(e["type"] in ("game_start", "result") for e in log.shown(game=g))]
         out[name] = (board.name, game, log.shown(game=game))
     return root, out

@@ -17,8 +17,8 @@ import pytest
 from played import played_game
 from trfkit import read_trf
 
-from sagat import logs
 from sagat.cli import main
+from sagat.log import decode
 
 EVENT = "Қазақстан чемпионаты"
 LEFT, RIGHT = "Асель Нурланқызы", "Бекзат Ержанұлы"
@@ -40,7 +40,7 @@ def _pairings(folder):
 
 def _presses(folder):
     with open(folder / "logs" / "board-03-sim" / "records.bin", "rb") as fh:
-        log = logs.read_segments([("records.bin", fh.read())], [], replay=True)
+        log = decode.read_segments([("records.bin", fh.read())], [], replay=True)
     return [e for e in log.events if e["type"] == "press"]
 
 

@@ -15,8 +15,8 @@ import re
 from sagatfw.engine import clock as C
 from sagatfw.engine import kazans
 
-from .client import Msg
-from .i18n import N_
+from ..client import Msg
+from ..i18n import N_
 
 
 class Line(str):

@@ -212,21 +212,31 @@ class MatchReplay:
         self._drain()
 
     def _drain(self) -> None:
+        """What the engine emitted, as the log's events: each packed into a record as the board
+        writes it and decoded by the firmware's decoder (matchlog.decode), the same codec both ways."""
         m = self.m
-        buf = bytearray(R.RECORD_SIZE)
         mode = matchlog.mode_index(self.mode)
         for i in range(m.n_events):
-            f = m.field
-            R.pack_header(buf, matchlog.EV_BASE + f(i, M.F_TYPE), 0, 0, f(i, M.F_T), f(i, M.F_PMS), f(i, M.F_VAL),
-                          f(i, M.F_LEFT), f(i, M.F_RIGHT), f(i, M.F_PERIOD), f(i, M.F_SIDE), f(i, M.F_ARG), mode, 0,
-                          0, 0, False)
-            struct.pack_into("<I", buf, R.PAYLOAD, f(i, M.F_STOPPED))
-            if f(i, M.F_TYPE) == M.EV_RESULT:  # its final view, as the board packs it (a result is
-                matchlog.pack_final(buf, m)  # its call's last event: the view is the result's)
-            else:
-                struct.pack_into(matchlog.FINAL, buf, matchlog.FINAL_AT, 0, 0, 0, 0, 0)
-            self.queue.append(matchlog.decode(buf))
+            self.queue.append(matchlog.decode(_record(m, i, mode)))
         m.clear_events()
+
+
+def _record(m: Match, i: int, mode: int) -> bytearray:
+    """The engine's event i as the board's record of it (no game, seq nor chain: the decoder's
+    fields only). The layout is sagatfw/log/match.py's (EV_BASE, the header's fields, the stopped
+    time at the payload, a result's final view through its pack_final); the board's writer of it is
+    sagatfw/app/match.py's, until the log layer packs a match's event itself."""
+    f = m.field
+    buf = bytearray(R.RECORD_SIZE)
+    R.pack_header(buf, matchlog.EV_BASE + f(i, M.F_TYPE), 0, 0, f(i, M.F_T), f(i, M.F_PMS), f(i, M.F_VAL),
+                  f(i, M.F_LEFT), f(i, M.F_RIGHT), f(i, M.F_PERIOD), f(i, M.F_SIDE), f(i, M.F_ARG), mode, 0, 0, 0,
+                  False)
+    struct.pack_into("<I", buf, R.PAYLOAD, f(i, M.F_STOPPED))
+    if f(i, M.F_TYPE) == M.EV_RESULT:  # its final view, as the board packs it (a result is its call's
+        matchlog.pack_final(buf, m)  # last event: the view is the result's)
+    else:
+        struct.pack_into(matchlog.FINAL, buf, matchlog.FINAL_AT, 0, 0, 0, 0, 0)
+    return buf
 
 
 def _side(ev: dict, key: str) -> int:
