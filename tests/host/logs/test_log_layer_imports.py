@@ -11,7 +11,7 @@ from pathlib import Path
 import sagat
 
 HOST = Path(sagat.__file__).parent
-BELOW_LOG = {"sagat.client", "sagat.i18n", "sagat.pull"}
+BELOW_LOG = {"sagat.client", "sagat.i18n", "sagat.pull", "sagat.image"}  # (image: littlefs images)
 
 
 def _imports(path: Path) -> set:

@@ -17,10 +17,10 @@ from played import played_game
 import sagat
 from sagat.cli import main
 from sagat.hall import boards as HB
-from sagat.hall import report
 from sagat.hall.core import Hall
 from sagat.log import problem as P
 from sagat.log import verify as V
+from sagat.round import report
 
 HOST = Path(sagat.__file__).parent
 FILES = ("records.bin", "head.json", "clock.json")  # what a pull saves and log/pulled.py reads
