@@ -19,6 +19,7 @@ from sagatfw.core.ticks import ticks_diff
 
 from .. import client
 from . import NAME_RE
+from .acts import GAME_ACTS, MATCH_ACTS
 from .boards import BoardLink, alert, folder_uid, host_ms, sample
 from .pairings import clean_name
 from .said import joined, said, side, state, text_of, with_msg
@@ -40,12 +41,9 @@ ARMED = said("skip_armed", "armed to start with the round in a moment: left alon
 def A_MATCH(mode) -> str:  # noqa: N802 - (a sentence, as STRANGER is)
     return said("skip_match", "a {mode} match", mode=mode)
 
-# One board's corrections from the arbiter's seat (Hall.act): the action and the arguments it takes
+# One board's corrections from the arbiter's seat (Hall.act): GAME_ACTS, MATCH_ACTS (acts.py, from the
+# firmware's table of actions), the action and the arguments it takes
 MAX_ARG = 2 ** 31 - 1  # a correction's numbers: the clock checks its own ranges (ms at most 100 h)
-GAME_ACTS = {"pause": (), "resume": (), "adjust": ("side", "ms", "moves", "stage"), "extend": (),
-             "late_install": ("elapsed_ms", "moves"), "adjourn": (), "resume_adjourned": (), "first": ("side",)}
-MATCH_ACTS = {"start": (), "score": ("side", "points"), "card": ("side", "kind"), "stoppage": (), "resume": (),
-              "undo": (), "result": ("winner",), "restart": (), "adjust": ("ms",), "toss": ("side",)}
 # each action's name as the page says it in its report ("board 3: adjust")
 CMDS = {"pause": said("cmd_pause", "pause"), "resume": said("cmd_resume", "resume"),
         "adjust": said("cmd_adjust", "adjust"), "extend": said("cmd_extend", "extend"),

@@ -24,6 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import client
+from . import acts
 from . import lang as L
 from .core import Hall, HallError
 from .said import said, text_of, with_msg
@@ -268,6 +269,9 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         return JSONResponse({"lang": chosen, "languages": list(L.LANGUAGES), "hall": lang},
                             headers={"Cache-Control": "no-store"})
 
+    async def actions(request: Request):  # the arbiter dialog's, from the firmware's table (acts.py)
+        return JSONResponse(acts.page())
+
     async def state(request: Request):
         text = feed.current()
         return JSONResponse(json.loads(text), status_code=500 if feed.failed else 200)
@@ -376,6 +380,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
         Route("/api/state", state),
         Route("/api/access", access),
         Route("/api/lang", language),
+        Route("/api/actions", actions),
         Route("/api/events", _Events(feed, token)),
         Route("/api/setup", setup, methods=["POST"]),
         Route("/api/start", start, methods=["POST"]),

@@ -26,7 +26,7 @@ import pytest
 from browserkit import start_hall, stop_hall
 from hallkit import until
 
-from sagat.hall import core, mqtt, said, web
+from sagat.hall import acts, core, mqtt, said, web
 from sagat.hall.said import Said
 from sagat.i18n import LANGUAGES
 
@@ -110,7 +110,7 @@ def test_hall_js_says_every_code_the_server_sends_and_no_other():
 
 def test_every_action_has_its_name_said():
     # "board 3: adjust": each action the hall takes from the page has its word in the report
-    assert set(core.CMDS) == (set(core.GAME_ACTS) | set(core.MATCH_ACTS)) - {"first"}
+    assert set(core.CMDS) == (set(acts.GAME_ACTS) | set(acts.MATCH_ACTS)) - {"first"}
     assert all(isinstance(v, Said) and str(v) == k for k, v in core.CMDS.items())
 
 
