@@ -1,6 +1,7 @@
 """The arbiter's corrections at one board (host/sagat/hall/acts.py): the clock's own table of actions
 (sagatfw/ui/actions.py), less what the hall does with its own buttons, with the arguments the clock
-takes and the page has a field for; served to the page (/api/actions)."""
+takes and the page has a field for; served to the page (/api/actions), whose scripts hold no copy of
+it; and the page's scripts, ES modules, served as JavaScript."""
 
 from __future__ import annotations
 
@@ -127,3 +128,41 @@ def test_the_hall_serves_the_page_its_actions():
     assert [a["cmd"] for a in page["match"]] == list(acts.MATCH_ACTS)
     assert all(a["label"] == "act_" + a["cmd"] for a in page["game"])
     assert all(a["label"] == "mact_" + a["cmd"] for a in page["match"])
+
+
+def _scripts() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(STATIC.glob("*.js"))}
+
+
+def test_the_pages_scripts_hold_no_copy_of_the_action_table():
+    scripts = _scripts()
+    assert "hall.js" in scripts
+    # the words of an action come with the hall's table: no script spells one
+    labels = {a["label"] for table in acts.page().values() for a in table}
+    for name, js in scripts.items():
+        assert not labels & set(re.findall(r'"([a-z_]+)"', js)), name
+    # and no line names two of the actions the dialog offers, as a table of them would
+    names = (set(acts.GAME_ACTS) | set(acts.MATCH_ACTS)) - {"first"}
+    one = re.compile(r"(?<![\w.$-])(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")(?![\w-])")
+    for name, js in scripts.items():
+        for n, line in enumerate(js.splitlines(), 1):
+            found = set(one.findall(line.split("//")[0]))
+            assert len(found) < 2, (name, n, found, line)
+
+
+def test_the_page_is_es_modules_served_as_javascript():
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r"<script\b[^>]*>", html) == ['<script type="module" src="/static/hall.js">']
+    app = web.make_app(_Hall())
+    scripts = _scripts()
+    for name, js in scripts.items():
+        status, headers, body = _get(app, f"/static/{name}")
+        # a module script of another type the browser refuses to run (Chromium: "Strict MIME type checking")
+        assert status == 200 and headers["content-type"].split(";")[0] in ("text/javascript", "application/javascript")
+        assert body.decode("utf-8") == js
+        for imported in re.findall(r'^import [^;]* from "\./([a-z]+\.js)";$', js, re.M):
+            assert imported in scripts, (name, imported)
+        assert len([x for x in js.splitlines() if x.strip() and not x.strip().startswith("//")]) <= 450, name
+    # every module is loaded by the page: imported by another (hall.js, the one the page names, first)
+    imported = {m for js in scripts.values() for m in re.findall(r' from "\./([a-z]+\.js)";', js)}
+    assert imported | {"hall.js"} == set(scripts)
