@@ -54,12 +54,15 @@ def get(url: str) -> dict:
         return json.load(r)
 
 
-def start_hall(args: list[str], n: int, cwd: str | None = None):
+def start_hall(args: list[str], n: int, cwd: str | None = None, prelude: str | None = None):
     """`sagat hall --no-usb --no-browser` with args on a free port: (the process, the page's address,
-    the seconds until every one of its n clocks was up with the hall's key)."""
+    the seconds until every one of its n clocks was up with the hall's key). `prelude`: Python the
+    hall's process runs first (a test's change to what the hall imports, e.g. the firmware's table)."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
-    proc = subprocess.Popen([sys.executable, "-m", "sagat", "hall", "--no-usb", "--no-browser", "--http-port",
+    sagat = ["-m", "sagat"] if prelude is None else \
+        ["-c", prelude + "\nimport sys\nfrom sagat.entry import run\nsys.exit(run())"]
+    proc = subprocess.Popen([sys.executable, *sagat, "hall", "--no-usb", "--no-browser", "--http-port",
                              str(port), *args], stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
     try:
         url, t0 = started(proc, n)
@@ -144,6 +147,20 @@ def chromium(width: int = 1680, height: int = 1050):
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+# The page's own modules, as the page has them (an ES module is one a page: an import here gets the page's
+# instance, its state too), for a test that draws what it gives the page or reads the page's state.
+_MODULES = ("view", "stream", "alerts")
+
+
+def in_page(driver, script: str, *args):
+    """Run `script` (a function's body, `arguments` its args) in the page with its modules at hand by
+    name (view.render(...), stream.source, alerts.setMuted(...)); what it returns."""
+    names = ", ".join(_MODULES)
+    return driver.execute_script(
+        f"return Promise.all({list(_MODULES)!r}.map((m) => import(`/static/${{m}}.js`)))"
+        f".then(([{names}]) => {{ {script}\n}});", *args)
 
 
 def until(driver, js: str, timeout: float, what: str):

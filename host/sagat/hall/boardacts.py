@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import re
 
+from .acts import GAME_ACTS, MATCH_ACTS
 from .boards import BoardLink
 from .jobs import NOT_CONNECTED, STRANGER, HallError, Jobs, job_result, one_at_a_time, then_state
 from .mqttlink import NAME_RE
 from .said import said, side, state
 
-# One board's corrections from the arbiter's seat (Hall.act): the action and the arguments it takes
+# One board's corrections from the arbiter's seat (Hall.act): GAME_ACTS, MATCH_ACTS (acts.py, from the
+# firmware's table of actions), the action and the arguments it takes
 MAX_ARG = 2 ** 31 - 1  # a correction's numbers: the clock checks its own ranges (ms at most 100 h)
-GAME_ACTS = {"pause": (), "resume": (), "adjust": ("side", "ms", "moves", "stage"), "extend": (),
-             "late_install": ("elapsed_ms", "moves"), "adjourn": (), "resume_adjourned": (), "first": ("side",)}
-MATCH_ACTS = {"start": (), "score": ("side", "points"), "card": ("side", "kind"), "stoppage": (), "resume": (),
-              "undo": (), "result": ("winner",), "restart": (), "adjust": ("ms",), "toss": ("side",)}
 # each action's name as the page says it in its report ("board 3: adjust")
 CMDS = {"pause": said("cmd_pause", "pause"), "resume": said("cmd_resume", "resume"),
         "adjust": said("cmd_adjust", "adjust"), "extend": said("cmd_extend", "extend"),

@@ -27,6 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import client
+from . import acts
 from . import lang as L
 from .core import Hall, HallError
 from .said import said, text_of, with_msg
@@ -256,6 +257,10 @@ async def language(request: Request):
                         headers={"Cache-Control": "no-store"})
 
 
+async def actions(request: Request):  # the arbiter dialog's, from the firmware's table (acts.py)
+    return JSONResponse(acts.page())
+
+
 async def state(request: Request):
     feed = request.app.state.feed
     text = feed.current()
@@ -378,6 +383,7 @@ ROUTES = [
     Route("/api/state", state),
     Route("/api/access", access),
     Route("/api/lang", language),
+    Route("/api/actions", actions),
     Route("/api/events", _Events()),
     Route("/api/setup", setup, methods=["POST"]),
     Route("/api/start", start, methods=["POST"]),

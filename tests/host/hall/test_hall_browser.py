@@ -29,6 +29,7 @@ from browserkit import (
     chromium,
     free_port,
     get,
+    in_page,
     need_browser,
     press,
     start_hall,
@@ -332,8 +333,8 @@ def test_the_page_escapes_whatever_a_board_says(hall, browser):
                "faces": {"left": {"text": "1:00"}, "right": {"text": "1:00"}}}]
     # drawn and read in one go (the next update draws the hall's own boards again: before, a loaded
     # machine's update came between the drawing and a second script's reading, which found no board 8)
-    got, pull8 = d.execute_script(
-        "render(arguments[0]); return [" + CARDS + ".map(a => [a.dataset.number, a.textContent]), "
+    got, pull8 = in_page(
+        d, "view.render(arguments[0]); return [" + CARDS + ".map(a => [a.dataset.number, a.textContent]), "
         "document.querySelector('[data-number=\"8\"] [data-pull=unkeyed]').className]", {"boards": boards, "key": True})
     nums = [n for n, _t in got]
     assert nums[:2] == [XSS, "m"] and "5" in nums and "6" in nums and "8" in nums, got
@@ -357,8 +358,8 @@ def test_the_page_says_what_each_log_and_link_proves(hall, browser):
               for n, link, pull in ((1, "up", "verified"), (2, "up", "unkeyed"), (3, "up", "reported"),
                                     (4, "error", "failed"))]
     # drawn and read in one go (the next update draws the hall's own boards again)
-    green, amber, grey, red, dot = d.execute_script(
-        "render(arguments[0]); const c = (q) => getComputedStyle(document.querySelector(q));"
+    green, amber, grey, red, dot = in_page(
+        d, "view.render(arguments[0]); const c = (q) => getComputedStyle(document.querySelector(q));"
         "return ['verified', 'unkeyed', 'reported', 'failed'].map((p) => c(`[data-pull=${p}]`).color)"
         ".concat([c('[data-number=\"4\"] .dot').backgroundColor])", {"boards": boards, "key": True})
     assert green == "rgb(55, 179, 107)" and amber == "rgb(240, 160, 32)" and red == "rgb(216, 38, 47)"
@@ -454,7 +455,7 @@ def _screen(d, width, height, mobile=False):
 
 
 def _stop_updates(d):
-    d.execute_script("source.close()")  # the page then draws only what the test gives it
+    in_page(d, "stream.source.close()")  # the page then draws only what the test gives it
 
 
 def test_the_projector_view_fits_32_boards_on_a_1920x1080_screen_and_pages_through_more(hall, browser):
@@ -467,7 +468,7 @@ def test_the_projector_view_fits_32_boards_on_a_1920x1080_screen_and_pages_throu
         wide = {"text": "1:23:45", "moves": 20, "stage": 1, "flag": 1}  # the widest a face shows, flagged
         boards = [_fake(n, faces={"left": wide, "right": wide}, alerts=[{"kind": "flag", "text": "FLAG left"}])
                   if n % 5 == 0 else _fake(n) for n in range(1, 41)]
-        got = d.execute_script("Date.now = () => 5000; render(arguments[0]);" + _BOXES, {"boards": boards})
+        got = in_page(d, "Date.now = () => 5000; view.render(arguments[0]);" + _BOXES, {"boards": boards})
         assert (got["w"], got["h"]) == (1920, 1080), got
         assert len(got["cards"]) == 32  # page 1 of 2
         for left, top, right, bottom in got["cards"]:
@@ -479,7 +480,7 @@ def test_the_projector_view_fits_32_boards_on_a_1920x1080_screen_and_pages_throu
         assert clipped == [], clipped  # every face's whole time, none cut
         assert d.find_element("id", "page").text == "page 1/2"
         d.save_screenshot(os.path.join(DOCS, "hall-projector.png"))
-        nums = d.execute_script("Date.now = () => 15000; render(arguments[0]);"
+        nums = in_page(d, "Date.now = () => 15000; view.render(arguments[0]);"
                                 f"return {CARDS}.map(a => a.dataset.number)", {"boards": boards})
         assert nums == [str(n) for n in range(33, 41)] and d.find_element("id", "page").text == "page 2/2"
     finally:
@@ -497,7 +498,7 @@ def test_on_a_phone_one_long_name_never_pushes_a_face_off_screen(hall, browser):
         long = "Асель Нурланқызы Бекзатқызы-Жұмабаева " * 6
         boards = [_fake(1, players=[long, long]), _fake(2), _fake(3, hall="annex" * 6, link="up"),
                   _fake(4, battery=100, rtt_ms=123.4)]
-        got = d.execute_script("render(arguments[0]);" + _BOXES, {"boards": boards, "event": {
+        got = in_page(d, "view.render(arguments[0]);" + _BOXES, {"boards": boards, "event": {
             "name": "Қазақстан Республикасының тоғызқұмалақтан чемпионаты", "round": 11, "date": "2026-12-07"}})
         w = got["w"]
         assert got["scroll"] <= w and got["header"] <= w, got  # nothing wider than the screen
@@ -523,18 +524,19 @@ def test_a_first_flag_and_an_alert_sound_and_notify_unless_muted(hall, browser):
           this.createOscillator = () => ({frequency: {}, connect() {}, start() { window.sounds += 1; }, stop() {}}); };
         window.Notification = function (title, opts) { window.notes.push(opts.body); };
         window.Notification.permission = 'granted';
-        localStorage.setItem('sagat-muted', '0'); muted = false; showMute();""")
+        """)
+    in_page(d, "alerts.setMuted(false)")
     quiet = [_fake(1), _fake(2)]
     flag = {"kind": "flag", "text": "FLAG left"}
-    d.execute_script("render(arguments[0])", {"boards": quiet})
-    d.execute_script("render(arguments[0])", {"boards": [_fake(1, alerts=[flag]), _fake(2)]})
+    in_page(d, "view.render(arguments[0])", {"boards": quiet})
+    in_page(d, "view.render(arguments[0])", {"boards": [_fake(1, alerts=[flag]), _fake(2)]})
     assert d.execute_script("return [window.sounds, window.notes]") == [1, ["board 1: FLAG left"]]
-    d.execute_script("render(arguments[0])", {"boards": [_fake(1, alerts=[flag]), _fake(2)]})  # no news
+    in_page(d, "view.render(arguments[0])", {"boards": [_fake(1, alerts=[flag]), _fake(2)]})  # no news
     assert d.execute_script("return window.sounds") == 1
     d.find_element("id", "btn-mute").click()
     assert d.find_element("id", "btn-mute").text == "sound off"
     lost = {"kind": "link", "text": "link lost"}
-    d.execute_script("render(arguments[0])", {"boards": [_fake(1, alerts=[flag]), _fake(2, alerts=[lost])]})
+    in_page(d, "view.render(arguments[0])", {"boards": [_fake(1, alerts=[flag]), _fake(2, alerts=[lost])]})
     assert d.execute_script("return [window.sounds, window.notes.length, document.body.dataset.alerts]") == [1, 1, "2"]
     assert "board 2: link lost" in d.find_element("id", "alert-line").text  # said on the page all the same
     d.find_element("id", "btn-mute").click()  # (back on for the next tests)
@@ -545,14 +547,14 @@ def test_a_lost_board_and_a_silent_hall_are_greyed_and_say_since_when(hall, brow
     d.get(hall["url"])
     until(d, f"{CARDS}.length == {N}", WAIT, "the page")
     _stop_updates(d)
-    d.execute_script("render(arguments[0])", {"boards": [_fake(1, link="lost", seen_ms=12500,
+    in_page(d, "view.render(arguments[0])", {"boards": [_fake(1, link="lost", seen_ms=12500,
                                                                alerts=[{"kind": "link", "text": "link lost"}])]})
     assert "seen 12 s ago" in text_of(d, "#board-1 .foot")
     assert "grayscale" in d.execute_script("return getComputedStyle(document.querySelector('#board-1 .faces')).filter")
     # the hall stops answering (the page's feed is closed): within 3 s the whole page is greyed. The
     # page's clock is moved on those 3 s (its own check runs each second of the wall's: a loaded
     # machine's browser may run it late, never early)
-    d.execute_script("const h = heard; Date.now = () => h + 3001;")
+    in_page(d, "const h = stream.heard; Date.now = () => h + 3001;")
     until(d, "document.body.classList.contains('stale')", WAIT, "the page greyed")
     assert d.find_element("id", "stale").text.startswith("the hall is not answering")
     assert "grayscale" in d.execute_script("return getComputedStyle(document.querySelector('main')).filter")
@@ -581,7 +583,7 @@ def test_a_hall_with_no_clocks_shows_no_action_buttons(hall, browser):
     d.get(hall["url"])
     until(d, f"{CARDS}.length == {N}", WAIT, "the page")
     _stop_updates(d)
-    d.execute_script("render(arguments[0])", {"boards": [_fake(1, hall="annex")]})  # another hall's board only
+    in_page(d, "view.render(arguments[0])", {"boards": [_fake(1, hall="annex")]})  # another hall's board only
     shown = d.execute_script("const v = (s) => document.querySelector(s).offsetParent !== null;"
                              "return [v('#btn-start'), v('#btn-setup'), v('#noclocks')]")
     assert shown == [False, False, True]

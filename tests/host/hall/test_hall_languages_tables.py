@@ -1,6 +1,7 @@
 """The hall page's words: one table a language (host/sagat/hall/static/lang/<lang>.json), each with every
-key the English one has and the same {names} in each text; every key hall.js looks up (t("key"), or
-kept for later with k("key")) and every data-i18n key of index.html is in them; the terms are the
+key the English one has and the same {names} in each text; every key the page's scripts look up (t("key"),
+or kept for later with k("key")), the words of each action the hall serves the page (acts.py) and every
+data-i18n key of index.html are in them; the terms are the
 Kazakh rule book's, Russian tournament usage and Kyrgyz. The server's /api/lang: --lang, else the
 browser's Accept-Language."""
 
@@ -13,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from sagat.hall import acts, web
 from sagat.hall import lang as L
-from sagat.hall import web
 from sagat.i18n import LANGUAGES
 from sagat.round.words import words as report_words
 
@@ -27,11 +28,12 @@ def _table(lang: str) -> dict:
 
 
 def _used() -> set[str]:
-    js = (STATIC / "hall.js").read_text(encoding="utf-8")
+    js = "\n".join(p.read_text(encoding="utf-8") for p in sorted(STATIC.glob("*.js")))  # (the page's modules)
     html = (STATIC / "index.html").read_text(encoding="utf-8")
     keys = set(re.findall(r'\b[tk]\(\s*"([^"]+)"', js))
     keys |= set(re.findall(r'data-i18n(?:-title|-placeholder)?="([^"]+)"', html))
-    # a key built at run time would escape this test: hall.js spells each one out
+    keys |= {a["label"] for table in acts.page().values() for a in table}  # (the dialog's actions: the server's)
+    # a key built at run time would escape this test: the page's scripts spell each one out
     assert not re.search(r'\bt\(\s*[`\'"][^`\'"]*[`\'"]\s*\+', js), "t(\"...\" + x): spell the key out (k(\"...\"))"
     assert not re.search(r"\bt\(\s*`", js), "t(`...`): spell the key out"
     return keys

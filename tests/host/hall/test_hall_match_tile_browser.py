@@ -12,7 +12,7 @@ import tempfile
 import time
 
 import pytest
-from browserkit import CARDS, WAIT, chromium, get, need_browser, press, start_hall, stop_hall, until
+from browserkit import CARDS, WAIT, chromium, get, in_page, need_browser, press, start_hall, stop_hall, until
 
 KEY = b"hall arbiter key, matches"
 N = 2
@@ -57,15 +57,15 @@ def test_the_match_tile_shows_the_break_the_stoppage_and_the_time_added_back_kb_
     d = browser
     d.get(hall["url"])
     until(d, f"{CARDS}.length == {N}", WAIT, "the page")
-    d.execute_script("source.close()")  # the page then draws only what the test gives it
+    in_page(d, "stream.source.close()")  # the page then draws only what the test gives it
     boards = [_match_board(1, state="break", stopped="1:05", **{"break": "changeover 0:45"}),
               dict(_match_board(2, state="stopped", stoppage="0:12", stopped="1:17", names=["Team A", "Team B"]),
                    players=["Team A", "Team B"]),
               _match_board(3, names=["Асан", "Үсөн"]),
               _match_board(4)]
-    js = ("render(arguments[0]); return " + CARDS + ".map(a => [a.dataset.number, "
+    js = ("view.render(arguments[0]); return " + CARDS + ".map(a => [a.dataset.number, "
           "a.querySelector('.match').textContent.replace(/\\s+/g, ' ')])")
-    got = d.execute_script(js, {"boards": boards, "key": True})
+    got = in_page(d, js, {"boards": boards, "key": True})
     text = dict(got)
     assert "changeover 0:45" in text["1"] and "stopped 1:05" in text["1"] and "STOPPAGE" not in text["1"]
     assert "STOPPAGE 0:12" in text["2"] and "stopped 1:17" in text["2"]

@@ -1,11 +1,11 @@
 """What the hall composes itself reaches the page in the page's language (host/sagat/hall/said.py): every
 text the server makes for the page (a pull's verdict, an action's report and its refusals, a board's link
-and key notes, the MQTT bridge's) carries a code beside its English, {"key": ..., its names}, which hall.js
-says with its table; the English text stays what the API always gave.
+and key notes, the MQTT bridge's) carries a code beside its English, {"key": ..., its names}, which the page
+(static/words.js) says with its table; the English text stays what the API always gave.
 
 Attacks: a code the server sends that a table lacks, or with other names than the table's text; an
 English text of the server's that is not the English table's (the page would say something else than
-the API); a code hall.js would not say (it shows the English then); a server text made without a code
+the API); a code the page would not say (it shows the English then); a server text made without a code
 (an f-string raised as a HallError); a remote hall's code that is not a code (the page's table is not
 the remote hall's to pick freely); and over HTTP against a real hall of simulated clocks, every code in
 its answers and its state, said in English, is its English text, and in Kazakh is Kazakh."""
@@ -26,7 +26,7 @@ import pytest
 from browserkit import start_hall, stop_hall
 from hallkit import until
 
-from sagat.hall import boardacts, core, mqtt, mqttlink, remoteview, said, web
+from sagat.hall import acts, boardacts, core, mqtt, mqttlink, remoteview, said, web
 from sagat.hall.said import Said
 from sagat.i18n import LANGUAGES
 
@@ -63,14 +63,14 @@ def _codes() -> dict[str, tuple[str, set]]:
 
 
 def _js_said() -> set[str]:
-    js = (STATIC / "hall.js").read_text(encoding="utf-8")
+    js = (STATIC / "words.js").read_text(encoding="utf-8")
     m = re.search(r"const SAID = new Set\(\[(.*?)\]\);", js, re.S)
-    assert m, "hall.js: const SAID = new Set([...]);"
+    assert m, "words.js: const SAID = new Set([...]);"
     return set(re.findall(r'\bk\(\s*"([^"]+)"\s*\)', m.group(1)))
 
 
 def say(msg, table: dict, depth: int = 0) -> str | None:
-    """hall.js's sayCode(): a code in a table's words (None: a key the page does not say)."""
+    """words.js's sayCode(): a code in a table's words (None: a key the page does not say)."""
     if isinstance(msg, str):
         return msg
     if isinstance(msg, (int, float)) and not isinstance(msg, bool):
@@ -104,13 +104,13 @@ def test_every_code_the_server_sends_is_in_every_table_with_its_names():
             assert set(NAMES.findall(table[key])) == names, (lang, key, table[key])
 
 
-def test_hall_js_says_every_code_the_server_sends_and_no_other():
+def test_the_page_says_every_code_the_server_sends_and_no_other():
     assert _SAID == set(_codes()), set(_codes()) ^ _SAID
 
 
 def test_every_action_has_its_name_said():
     # "board 3: adjust": each action the hall takes from the page has its word in the report
-    assert set(boardacts.CMDS) == (set(boardacts.GAME_ACTS) | set(boardacts.MATCH_ACTS)) - {"first"}
+    assert set(boardacts.CMDS) == (set(acts.GAME_ACTS) | set(acts.MATCH_ACTS)) - {"first"}
     assert all(isinstance(v, Said) and str(v) == k for k, v in boardacts.CMDS.items())
 
 
