@@ -559,14 +559,14 @@ def _menu_views():
         grab("preset %d" % i)
     reason = "corrections need the clock stopped (pause first)"  # an engine's reason, as it is
     for label in MN.ARB + (MN.RESUME,):
-        mn._say("OK", label[0], 0, "OK", label[1])
+        mn.say("OK", label[0], 0, "OK", label[1])
         grab("ok " + label[0])
-        mn._no(label[0], label[1], 0, reason)
+        mn.say_no(label[0], label[1], 0, reason)
         grab("no " + label[0])
     for spec in E.SETTINGS:
-        mn._say("OK", spec[0], 0, "OK", spec[1])
+        mn.say("OK", spec[0], 0, "OK", spec[1])
         grab("ok " + spec[0])
-        mn._no(spec[0], spec[1], 0, reason)
+        mn.say_no(spec[0], spec[1], 0, reason)
         grab("no " + spec[0])
     for what, what4 in (
         ("NEW GAME", "NEW"),
@@ -575,9 +575,9 @@ def _menu_views():
         ("RESULT", "RSLT"),
         ("LATE", "LATE"),
     ):
-        mn._no(what, what4, 0, reason)
+        mn.say_no(what, what4, 0, reason)
         grab("no " + what)
-    mn._say("OK", "LATE", 0)
+    mn.say("OK", "LATE", 0)
     grab("ok late")
     mn.msg = None
     return out
