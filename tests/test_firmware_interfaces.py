@@ -78,3 +78,29 @@ def test_the_two_seams_are_public_interfaces():
 def test_the_check_sees_a_private_member_of_a_handed_object():
     src = "def f(mn, c):\n    mn._push(3)\n    x = c._commit\n    self._own()\n    mn.enter(3)\n    y.__class__\n"
     assert private_uses(src) == {"mn._push": 2, "c._commit": 3}
+
+
+def _attributes(mod):
+    with open(MODULES[mod], encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
+    return {(ast.unparse(n.value), n.attr) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+
+
+def test_the_faces_read_no_journal():
+    """What the faces show comes from the app's view (App.protest_left for TK-P1's window), never from the
+    journal's fields."""
+    journal = {"journal", "result_wall", "sync_wall_ms", "sync_ticks"}
+    for mod in MODULES:
+        if mod.startswith("sagatfw.faces."):
+            read = {a for _, a in _attributes(mod)} & journal
+            assert not read, (mod, read)
+
+
+def test_the_boards_draw_what_the_faces_decide():
+    """No board chooses what a face says: the status line, the result code's turns, a match's note or the
+    battery's warning are faces/screen.py's, the same for every board."""
+    decisions = {("app", "status"), ("app", "code_text"), ("F", "status_text"), ("F", "STATUS4"),
+                 ("F", "leds"), ("F", "oled"), ("F", "tm1637"), ("MF", "oled"), ("MF", "tm1637"), ("MF", "leds")}
+    for mod in ("sagatfw.boards.hw", "sagatfw.boards.sim"):
+        made = _attributes(mod) & decisions
+        assert not made, (mod, made)

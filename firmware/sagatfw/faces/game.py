@@ -24,7 +24,7 @@
 
 from sagatfw import T
 from sagatfw.core import timecontrol as tcm
-from sagatfw.engine import clock as _C  # RESULT_NAMES, PROTEST_MS (one name in this module's dict: RAM)
+from sagatfw.engine import clock as _C  # RESULT_NAMES (one name in this module's dict: RAM)
 
 try:
     from micropython import const
@@ -62,7 +62,8 @@ _SAID = None  # type: list | None  # the board number's texts (_said), made once
 def _said(app):
     """The board number's and the result code's texts, made again only when the number, the app's code text
     ("CODE 042917") or the language changed, never at a refresh: [the number, "BOARD 8", "b  8", the code text,
-    "B8 CODE 042917", the word BOARD]; None for a clock never numbered and no code (no list)."""
+    "B8 CODE 042917", the word BOARD, the code's four-digit halves "C042" and "917"]; None for a clock never
+    numbered and no code (no list)."""
     global _SAID
     n = app.store.values.get("board", 0)
     code = app.code_text
@@ -70,13 +71,15 @@ def _said(app):
     if s is None:
         if not n and code is None:
             return None
-        s = _SAID = [0, None, None, None, None, None]
+        s = _SAID = [0, None, None, None, None, None, None, None]
     if n != s[0] or code is not s[3] or T("BOARD") is not s[5]:
         s[0] = n
         s[5] = T("BOARD")
         s[1] = s[5] + " %d" % n if n else None
         s[2] = "b%3d" % n if n else None
         s[3] = code
+        s[6] = "C" + code[5:8] if code else None  # (its first three digits after the C, the last three)
+        s[7] = code[8:11] if code else None
         code = T("CODE") + code[4:] if code else None
         s[4] = "B%d %s" % (n, code) if n and code else code
     return s
@@ -89,18 +92,24 @@ def status_text(app, four=False):
     the number ("BOARD 8"). `four`: a four-digit face's (STATUS4, "b  8"; its code is hw.py's)."""
     s = app.status
     if s == _ST_CODE and not four:
-        c, j = app.clock, getattr(app, "journal", None)
-        if c.state == _FINISHED and getattr(j, "result_wall", None) is not None and j.sync_wall_ms is not None \
-                and c.t // 3000 & 1:
-            left = (j.result_wall + _C.PROTEST_MS - j.sync_wall_ms  # ms left at c.last (a finished clock's t goes on)
-                    - ((c.last - j.sync_ticks + _TICKS_HALF) & _TICKS_MAX) + _TICKS_HALF)
-            if 0 < left <= _C.PROTEST_MS:
+        c = app.clock
+        if c.state == _FINISHED and c.t // 3000 & 1:
+            # the window's ms left at the clock's last call (a finished clock's t goes on): the app's view of it
+            # (App.protest_left: built from the result's wall time and the time sync, which the faces never read)
+            left = app.protest_left(c.last)
+            if left:
                 return T("PROTEST") + " %d:%02d" % ((left + 999) // 60000, (left + 999) // 1000 % 60)
         return _said(app)[4]  # (a list: a code is shown)
     if s == _ST_NONE and app.match is None and app.clock.state == _SETUP:
         said = _said(app)
         return None if said is None else said[2 if four else 1]
     return STATUS4[s] if four else (STATUS_TEXT[s] and T(STATUS_TEXT[s]))
+
+
+def code4(app, side):
+    """The result code's half on `side`'s four-digit face: "C042" on the left, "917" on the right (of
+    "CODE 042917"), made once for each code (_said), so that its turns on the faces allocate nothing."""
+    return _said(app)[6 + side]
 
 
 # The arbiter's `locate` (link/commands.py): for 5 s the boards blink the faces and beep once a second,

@@ -217,15 +217,6 @@ def test_the_run_row_of_every_stopped_state_fits_in_every_language():
     assert not bad, bad
 
 
-class _Journal:
-    """What status_text reads of the journal for TK-P1's protest window: the result's wall time, a sync."""
-
-    def __init__(self, ticks):
-        self.result_wall = 0
-        self.sync_wall_ms = 0
-        self.sync_ticks = ticks
-
-
 def test_every_status_line_with_board_999_fits_in_every_language():
     def run(code, bad):
         g = Game("300")
@@ -245,12 +236,12 @@ def test_every_status_line_with_board_999_fits_in_every_language():
         g.call("result", 4000, 2)  # c.t // 3000 is odd: the protest window's turn
         app.status = 1
         app.code_text = "CODE 042917"
-        app.journal = _Journal(g.clock.last)
+        app.protest_ms = 1800000  # the app's view of TK-P1's window: all of it left (App.protest_left)
         text = F.status_text(app)
         if text != T("PROTEST") + " 30:00":
             bad.append((code, "protest", text))
         _check_game(g.clock, code, "protest", bad, text, 2)
-        app.journal = None
+        app.protest_ms = 0
         text = F.status_text(app)
         if text != "B999 " + T("CODE") + " 042917":
             bad.append((code, "code", text))
