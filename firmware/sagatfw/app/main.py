@@ -60,8 +60,8 @@ class App:
         self.code_text = None  # "CODE 042917" while status is _ST_CODE
         self.setup_logged = False  # the current game's setup record is in the journal
         self.last_press_switched = False
-        # ticks of the next frame; None: at the first step (never ticks 0: ticks_diff(now, 0) is negative for a boot
-        # at ticks >= 2^29, and no faces showed for 6.2 days)
+        # ticks of the next frame; None: at the first step (never ticks 0: ticks_diff(now, 0) is
+        # negative for a boot at ticks >= 2^29, and no faces showed for 6.2 days)
         self.next_face = None
         self.next_retry = None  # when to try the flash again while records wait in RAM
         self.armed = None  # ticks at which the game set up starts by itself (arm: the hall's round, TK-C5)
@@ -118,8 +118,9 @@ class App:
             try:
                 self._set_up(v["tc"], v["first"])
             except Exception as e:  # noqa: BLE001 - no settings file may stop the clock from booting
-                # Store.load checks the control with the same parser (parse_sides), so this is a file its check let
-                # through (an older firmware's, a MemoryError): the defaults, said and logged like any bad file.
+                # Store.load checks the control with the same parser (parse_sides), so this is a
+                # file its check let through (an older firmware's, a MemoryError): the defaults,
+                # said and logged like any bad file.
                 board.note("settings refused: %s" % (e,))
                 origin = self.store.reset_game_defaults("bad settings, defaults for: tc (%s)" % (e,))
                 self._set_up(v["tc"], v["first"])
@@ -200,9 +201,9 @@ class App:
         if link is not None:  # serve the host: bounded work, never a wait
             st = self.clock.state
             if due and nxt is not None:
-                # the faces' pass (every REFRESH_MS): the link waits for the next one, so that no pass
-                # does two slow things (the Pico: a refresh 7 ms, reading a line 5, writing 4 KB 5);
-                # only Ctrl-C's guard is set at once (a button may have started a game)
+                # the faces' pass (every REFRESH_MS): the link waits for the next one, so that no
+                # pass does two slow things (the Pico: a refresh 7 ms, reading a line 5, writing
+                # 4 KB 5); only Ctrl-C's guard is set at once (a button may have started a game)
                 link.guard(st != C.SETUP and st != C.FINISHED)
             else:
                 link.service(now, st != C.SETUP and st != C.FINISHED)
@@ -431,8 +432,9 @@ class App:
         ValueError (and nothing changed) on an unknown key or a bad value."""
         if self.clock.state not in (C.SETUP, C.FINISHED):
             raise S.Refused("settings change between games (pause is not enough)")
-        # every value, then the whole as the boot will use it (the same parser, the clock's own rules): ValueError
-        # before anything is saved or changed (a value saved and then refused stopped the next boot)
+        # every value, then the whole as the boot will use it (the same parser, the clock's own
+        # rules): ValueError before anything is saved or changed (a value saved and then refused
+        # stopped the next boot)
         from sagatfw.log.settings import GAME_KEYS, check_all
 
         logged = self.setup_logged
@@ -524,8 +526,9 @@ async def _loop(app):
             said[1] = 0
             app.status = _ST_ERROR
             board.note("step failed: %s" % (e,))
-        # presses are stamped in their IRQ: the sleep never delays a press. While the link has an answer on its way
-        # (a log pull) the loop only yields, so the answer goes at the link's speed.
+        # presses are stamped in their IRQ: the sleep never delays a press. While the link has an
+        # answer on its way (a log pull) the loop only yields, so the answer goes at the link's
+        # speed.
         link = app.link
         await asyncio.sleep_ms(0 if link is not None and link.busy else 5)
 
@@ -540,9 +543,9 @@ def run():
     board = board_for_platform().Board()
     app = App(board)
     now = board.ticks()
-    # The serial link: the protocol on the board's USB serial / UART stdio (contract 6). Made before the boot: its
-    # buffers (3 KB) go in one piece low in the heap, before the log's replay leaves it in small pieces; the loop
-    # serves it only after the boot.
+    # The serial link: the protocol on the board's USB serial / UART stdio (contract 6). Made before
+    # the boot: its buffers (3 KB) go in one piece low in the heap, before the log's replay leaves
+    # it in small pieces; the loop serves it only after the boot.
     import binascii
 
     import machine

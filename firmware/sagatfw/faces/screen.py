@@ -33,9 +33,10 @@ except ImportError:  # CPython
         return x
 
 
+# (private consts: no entries in the module's dict, which lives in RAM)
 _ST_CODE = const(1)  # the status line's result code (faces.STATUS_TEXT)
-WARN_EVERY_S = const(30)  # "bAtt" for 1 s in every 30 s during play
-MSG_EVERY_S = const(10)  # a message for 1 s in every 10 s during play
+_WARN_EVERY_S = const(30)  # "bAtt" for 1 s in every 30 s during play
+_MSG_EVERY_S = const(10)  # a message for 1 s in every 10 s during play
 
 
 def _menu(app):
@@ -90,9 +91,9 @@ def tm1637(buf, app, side, now, low_battery):
         # the result code (for the scoresheet) every other 2 s, with the final times: "C123" on the
         # left face, " 456" on the right
         return F.text4(buf, F.code4(app, side))
-    if m4 is not None and (turn if c.running == -1 else c.running != side and c.t // 1000 % MSG_EVERY_S == 5):
+    if m4 is not None and (turn if c.running == -1 else c.running != side and c.t // 1000 % _MSG_EVERY_S == 5):
         return F.text4(buf, m4)
-    if low_battery and c.running != -1 and c.running != side and c.t // 1000 % WARN_EVERY_S == 0:
+    if low_battery and c.running != -1 and c.running != side and c.t // 1000 % _WARN_EVERY_S == 0:
         return F.text4(buf, "bAtt")
     return F.tm1637(buf, c, side, app.store.values["tenths_below_ms"], blink)
 
