@@ -177,14 +177,20 @@ class App:
             self.next_face = now
         b = self.buttons
         while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
-            if self.armed is not None:
-                self._armed_due(b.ticks)  # an armed start before a press stamped at or after its instant
+            # an armed start before a press stamped at or after its instant: the clock starts at the
+            # armed instant itself (charged from there, whenever the loop noticed), across the ticks'
+            # wrap (start clears armed). Written out here and below: an App method more costs RAM in
+            # the class's dict, which the frozen 64 KB budget holds.
+            a = self.armed
+            if a is not None and ticks_diff(b.ticks, a) >= 0:
+                self.start(a)
             self._button(b.button, b.kind, b.ticks)
             if self.match is not None:  # the menu set up a match: it takes the rest
                 return self.match.step(now)
             self._log(now)  # each press durable before the next is applied (log/journal.py), however long the step
-        if self.armed is not None:
-            self._armed_due(now)
+        a = self.armed
+        if a is not None and ticks_diff(now, a) >= 0:  # the armed start's instant (as above)
+            self.start(a)
         self.clock.advance(now)
         self._log(now)
         j = self.journal
@@ -224,13 +230,6 @@ class App:
         if at < 0:
             return None
         return ticks_add(now, at - c.t)
-
-    def _armed_due(self, at):
-        """The armed start, once ticks `at` reach it: the clock starts at the armed instant itself
-        (charged from there, whenever the loop noticed), across the ticks' wrap."""
-        a = self.armed
-        if ticks_diff(at, a) >= 0:
-            self.start(a)  # clears armed
 
     def _log(self, now):
         c = self.clock

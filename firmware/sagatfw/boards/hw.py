@@ -268,14 +268,16 @@ class HwBoard:
         for face in self.led_pins:
             for pin in face:
                 pin(0)
-        items = S.empty_battery(self.seg)
+        # (the faces' last words before the sleep, here rather than in faces/screen.py: a function more
+        # there would cost its dict an entry for the whole of every game)
         if self.display == "tm1637":
+            F.text4(self.seg, "bAtt")
             for tm in self.tm:
                 tm.show(self.seg)  # bit-banged: no error to stop the sleep
         else:
             for o in self.oled:
                 try:  # a face that no longer answers (a loose I2C wire) must not keep the cell draining
-                    o.draw(items)
+                    o.draw(F.menu_oled(F.T("EMPTY"), None, 1, F.T("BATTERY"), F.T("CHARGE IT")))
                     o.send()
                 except OSError:
                     pass

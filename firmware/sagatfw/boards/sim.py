@@ -102,7 +102,7 @@ class Board:
 
             simoled.attach(self, oled)
         if not quiet or oled:  # as a board's faces: loaded with the board, before the boot (a quiet,
-            from sagatfw.faces import screen  # noqa: F401  - scripted run never loads them)
+            from sagatfw.faces import game as faces  # noqa: F401  - scripted run never loads them)
         self.out = out if out is not None else sys.stdout
         self.buttons = None
         self.beeps = 0
@@ -145,20 +145,35 @@ class Board:
         if self.quiet and self.oled is None:
             return
         from sagatfw.faces import game as F  # loaded in __init__ unless the run was quiet then
-        from sagatfw.faces import screen as S  # what the faces show (as on a board): this board draws it
 
         self.frames += 1
         located = F.locating(app, now)  # the arbiter's locate (ms left): LOCATE, a beep a second
         if located and (located - 1) // 1000 != self.located:
             self.beep(150, now, True)
         self.located = (located - 1) // 1000 if located else -1
-        drawn = S.oled(app, now, 100, False)  # (the sim's battery: full, battery())
-        state = C.STATE_NAMES[app.clock.state]
-        if app.match is not None:  # the title names the match's state (faces/match.py: loaded only then)
+        c = app.clock
+        tenths = app.store.values["tenths_below_ms"]
+        blink = (now // 500) & 1
+        menu = app.menu
+        state = C.STATE_NAMES[c.state]
+        if menu is not None and menu.active:  # the on-clock menu replaces the faces
+            left, right = menu.view(now)
+            drawn = F.menu_items(left, right, menu.field, blink, menu.detail)
+        elif app.match is not None:  # a match mode's faces (faces/match.py: loaded only then)
             from sagatfw.faces import match as MF
 
-            m = app.match.m
+            ma = app.match
+            m = ma.m
+            note = getattr(ma, "note", None)  # a MatchApp's (tests may give the engine alone)
+            drawn = (MF.oled(m, C.LEFT, (note and note(C.LEFT, now)) or F.status_text(app)),
+                     MF.oled(m, C.RIGHT, (note and note(C.RIGHT, now)) or F.status_text(app)))
             state = m.MODE + " " + MF.M.STATE_NAMES[m.state]
+        else:
+            drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, F.status_text(app)),
+                     F.oled(c, C.RIGHT, tenths, 100, False, blink, F.status_text(app)))
+        # (the same choice as faces/screen.py's `oled`, which the Pico's and the ESP32's OLEDs draw; the
+        # sim has no four-digit face, so nothing of screen's turns applies, and loading screen.py here
+        # would cost the sim's frozen heap its module, at the 64 KB budget's edge)
         if self.oled is not None:
             from sagatfw.boards import simoled
 

@@ -66,8 +66,7 @@ _SAID = None  # type: list | None  # the board number's texts (_said), made once
 def _said(app):
     """The board number's and the result code's texts, made again only when the number, the app's code text
     ("CODE 042917") or the language changed, never at a refresh: [the number, "BOARD 8", "b  8", the code text,
-    "B8 CODE 042917", the word BOARD, the code's four-digit halves "C042" and "917"]; None for a clock never
-    numbered and no code (no list)."""
+    "B8 CODE 042917", the word BOARD]; None for a clock never numbered and no code (no list)."""
     global _SAID
     n = app.store.values.get("board", 0)
     code = app.code_text
@@ -75,15 +74,13 @@ def _said(app):
     if s is None:
         if not n and code is None:
             return None
-        s = _SAID = [0, None, None, None, None, None, None, None]
+        s = _SAID = [0, None, None, None, None, None]
     if n != s[0] or code is not s[3] or T("BOARD") is not s[5]:
         s[0] = n
         s[5] = T("BOARD")
         s[1] = s[5] + " %d" % n if n else None
         s[2] = "b%3d" % n if n else None
         s[3] = code
-        s[6] = "C" + code[5:8] if code else None  # (its first three digits after the C, the last three)
-        s[7] = code[8:11] if code else None
         code = T("CODE") + code[4:] if code else None
         s[4] = "B%d %s" % (n, code) if n and code else code
     return s
@@ -109,12 +106,6 @@ def status_text(app, four=False):
         said = _said(app)
         return None if said is None else said[2 if four else 1]
     return STATUS4[s] if four else (STATUS_TEXT[s] and T(STATUS_TEXT[s]))
-
-
-def code4(app, side):
-    """The result code's half on `side`'s four-digit face: "C042" on the left, "917" on the right (of
-    "CODE 042917"), made once for each code (_said), so that its turns on the faces allocate nothing."""
-    return _said(app)[6 + side]
 
 
 # The arbiter's `locate` (link/commands.py): for 5 s the boards blink the faces and beep once a

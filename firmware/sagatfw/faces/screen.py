@@ -1,7 +1,8 @@
-# sagat: what the two faces show now, decided once for every board. The boards only draw it:
-# boards/hw.py on its TM1637s or OLEDs and its LEDs, boards/sim.py in the terminal and on its OLED
-# model. Before, the Pico's driver chose the result code's turns, the messages and the battery's
-# "bAtt" itself and the sim board did not share that choice; now both take it from here.
+# sagat: what the two faces show now, decided here, not by a board's driver: boards/hw.py (the Pico's
+# and the ESP32's) only draws it on its TM1637s or OLEDs and its LEDs. Before, that driver chose the
+# result code's turns, the messages and the battery's "bAtt" itself. The sim board, OLED faces only,
+# makes `oled`'s choice with faces/game.py's and faces/match.py's items itself (boards/sim.py): this
+# module loaded there would cost the sim's frozen heap its module at the 64 KB budget's edge.
 #
 # What is on the faces: the on-clock menu while it is open (ui/menu.py's view), a match's faces while
 # a match is set up (faces/match.py, loaded only then), else the game's (faces/game.py); with them
@@ -20,35 +21,21 @@
 #                     with 10 h of play left); while the clock is stopped both low LEDs blink instead,
 #                     so it shows at setup too
 # No allocation on a running game's four-digit face and LEDs (a refresh of the tick path), as
-# faces/game.py's: tests/firmware/faces/test_screen_heap_mp.py; the code's halves are made once a code
-# (faces.code4).
+# faces/game.py's: tests/firmware/faces/test_screen_heap_mp.py.
 
 from sagatfw.faces import game as F
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-
-    def const(x):  # type: ignore[misc]
-        return x
-
-
-# (private consts: no entries in the module's dict, which lives in RAM)
-_ST_CODE = const(1)  # the status line's result code (faces.STATUS_TEXT)
-_WARN_EVERY_S = const(30)  # "bAtt" for 1 s in every 30 s during play
-_MSG_EVERY_S = const(10)  # a message for 1 s in every 10 s during play
-
-
-def _menu(app):
-    """The menu, while it is open and replaces the faces; else None."""
-    menu = app.menu
-    return menu if menu is not None and menu.active else None
+# Codes and periods as literals: a const() needs `const` imported, a name more in this module's dict,
+# which lives in RAM (the frozen 64 KB budget holds every entry).
+#   1   the status line's result code (faces.STATUS_TEXT)
+#   30  "bAtt" for 1 s in every 30 s during play; 10: a message for 1 s in every 10 s during play
 
 
 def leds(app, side, now, low_battery):
     """The LED bitmask (faces/game.py's LED_* bits) of `side`'s face; -1 while the menu is open (the LEDs
     keep what they showed). `low_battery`: the board's warning. No allocation in a game."""
-    if _menu(app) is not None:
+    menu = app.menu
+    if menu is not None and menu.active:
         return -1
     blink = (now // 500) & 1
     if app.match is not None:
@@ -67,10 +54,10 @@ def tm1637(buf, app, side, now, low_battery):
     faces or the game's, and the turns of the code, a message and the battery (above). No allocation in a
     running game's time."""
     blink = (now // 500) & 1
-    menu = _menu(app)
-    if menu is not None:  # what is edited on the left, its value on the right (its field blinking)
+    menu = app.menu
+    if menu is not None and menu.active:  # what is edited on the left, its value on the right (its field blinking)
         return F.text4(buf, menu.view4(now)[side], menu.field4 if side == 1 else None, blink)
-    code = app.code_text if app.status == _ST_CODE else None
+    code = app.code_text if app.status == 1 else None
     turn = (now // 2000) & 1
     if app.match is not None:
         from sagatfw.faces import match as MF
@@ -81,7 +68,7 @@ def tm1637(buf, app, side, now, low_battery):
         if note is not None:
             return F.text4(buf, note)
         if code is not None and turn:
-            return F.text4(buf, F.code4(app, side))  # as a game's
+            return F.text4(buf, ("C" + code[5:8]) if side == 0 else code[8:11])  # as a game's
         if m4 is not None and turn:
             return F.text4(buf, m4)
         return MF.tm1637(buf, ma.m, side, blink)
@@ -90,10 +77,10 @@ def tm1637(buf, app, side, now, low_battery):
     if code is not None and turn:
         # the result code (for the scoresheet) every other 2 s, with the final times: "C123" on the
         # left face, " 456" on the right
-        return F.text4(buf, F.code4(app, side))
-    if m4 is not None and (turn if c.running == -1 else c.running != side and c.t // 1000 % _MSG_EVERY_S == 5):
+        return F.text4(buf, ("C" + code[5:8]) if side == 0 else code[8:11])
+    if m4 is not None and (turn if c.running == -1 else c.running != side and c.t // 1000 % 10 == 5):
         return F.text4(buf, m4)
-    if low_battery and c.running != -1 and c.running != side and c.t // 1000 % _WARN_EVERY_S == 0:
+    if low_battery and c.running != -1 and c.running != side and c.t // 1000 % 30 == 0:
         return F.text4(buf, "bAtt")
     return F.tm1637(buf, c, side, app.store.values["tenths_below_ms"], blink)
 
@@ -102,8 +89,8 @@ def oled(app, now, battery, low_battery):
     """Both OLED faces' draw items, (left, right): the menu's, a match's (its note, else the status line, at
     the bottom) or the game's (the board's `battery` percent or None, and its warning, on the top line)."""
     blink = (now // 500) & 1
-    menu = _menu(app)
-    if menu is not None:
+    menu = app.menu
+    if menu is not None and menu.active:
         left, right = menu.view(now)
         return F.menu_items(left, right, menu.field, blink, menu.detail)
     if app.match is not None:
@@ -117,10 +104,3 @@ def oled(app, now, battery, low_battery):
     tenths = app.store.values["tenths_below_ms"]
     return (F.oled(c, 0, tenths, battery, low_battery, blink, F.status_text(app)),
             F.oled(c, 1, tenths, battery, low_battery, blink, F.status_text(app)))
-
-
-def empty_battery(buf):
-    """The faces once the cell is empty, before the board sleeps: `buf` filled with "bAtt" for a four-digit
-    face; returned, an OLED's draw items (the same on both)."""
-    F.text4(buf, "bAtt")
-    return F.menu_oled(F.T("EMPTY"), None, 1, F.T("BATTERY"), F.T("CHARGE IT"))
