@@ -47,6 +47,10 @@ class FakeApp:
         self.journal = None
         self.next_face = None
         self.locate_until = None  # the arbiter's locate (faces.locating)
+        self.protest_ms = 0  # what protest_left says: TK-P1's window, as the App builds it from its journal
+
+    def protest_left(self, at):
+        return self.protest_ms
 
 
 def show_all(board, app, now):

@@ -139,7 +139,7 @@ def cost(seq):
 
 def go_to(rig, index):
     """Move a list's choice to `index` with the fewest presses."""
-    n = rig.menu._count()
+    n = rig.menu.choices()
     return rig.presses_of(shortest(rig.menu.i, index, 0, n - 1, n > M.BIG))
 
 

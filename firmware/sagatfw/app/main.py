@@ -60,8 +60,8 @@ class App:
         self.code_text = None  # "CODE 042917" while status is _ST_CODE
         self.setup_logged = False  # the current game's setup record is in the journal
         self.last_press_switched = False
-        # ticks of the next frame; None: at the first step (never ticks 0: ticks_diff(now, 0) is negative for a boot
-        # at ticks >= 2^29, and no faces showed for 6.2 days)
+        # ticks of the next frame; None: at the first step (never ticks 0: ticks_diff(now, 0) is
+        # negative for a boot at ticks >= 2^29, and no faces showed for 6.2 days)
         self.next_face = None
         self.next_retry = None  # when to try the flash again while records wait in RAM
         self.armed = None  # ticks at which the game set up starts by itself (arm: the hall's round, TK-C5)
@@ -118,8 +118,9 @@ class App:
             try:
                 self._set_up(v["tc"], v["first"])
             except Exception as e:  # noqa: BLE001 - no settings file may stop the clock from booting
-                # Store.load checks the control with the same parser (parse_sides), so this is a file its check let
-                # through (an older firmware's, a MemoryError): the defaults, said and logged like any bad file.
+                # Store.load checks the control with the same parser (parse_sides), so this is a
+                # file its check let through (an older firmware's, a MemoryError): the defaults,
+                # said and logged like any bad file.
                 board.note("settings refused: %s" % (e,))
                 origin = self.store.reset_game_defaults("bad settings, defaults for: tc (%s)" % (e,))
                 self._set_up(v["tc"], v["first"])
@@ -176,14 +177,20 @@ class App:
             self.next_face = now
         b = self.buttons
         while b.take(now) >= 0:  # in timestamp order (long holds at their instant), before the clock moves on
-            if self.armed is not None:
-                self._armed_due(b.ticks)  # an armed start before a press stamped at or after its instant
+            # an armed start before a press stamped at or after its instant: the clock starts at the
+            # armed instant itself (charged from there, whenever the loop noticed), across the ticks'
+            # wrap (start clears armed). Written out here and below: an App method more costs RAM in
+            # the class's dict, which the frozen 64 KB budget holds.
+            a = self.armed
+            if a is not None and ticks_diff(b.ticks, a) >= 0:
+                self.start(a)
             self._button(b.button, b.kind, b.ticks)
             if self.match is not None:  # the menu set up a match: it takes the rest
                 return self.match.step(now)
             self._log(now)  # each press durable before the next is applied (log/journal.py), however long the step
-        if self.armed is not None:
-            self._armed_due(now)
+        a = self.armed
+        if a is not None and ticks_diff(now, a) >= 0:  # the armed start's instant (as above)
+            self.start(a)
         self.clock.advance(now)
         self._log(now)
         j = self.journal
@@ -200,9 +207,9 @@ class App:
         if link is not None:  # serve the host: bounded work, never a wait
             st = self.clock.state
             if due and nxt is not None:
-                # the faces' pass (every REFRESH_MS): the link waits for the next one, so that no pass
-                # does two slow things (the Pico: a refresh 7 ms, reading a line 5, writing 4 KB 5);
-                # only Ctrl-C's guard is set at once (a button may have started a game)
+                # the faces' pass (every REFRESH_MS): the link waits for the next one, so that no
+                # pass does two slow things (the Pico: a refresh 7 ms, reading a line 5, writing
+                # 4 KB 5); only Ctrl-C's guard is set at once (a button may have started a game)
                 link.guard(st != C.SETUP and st != C.FINISHED)
             else:
                 link.service(now, st != C.SETUP and st != C.FINISHED)
@@ -223,13 +230,6 @@ class App:
         if at < 0:
             return None
         return ticks_add(now, at - c.t)
-
-    def _armed_due(self, at):
-        """The armed start, once ticks `at` reach it: the clock starts at the armed instant itself
-        (charged from there, whenever the loop noticed), across the ticks' wrap."""
-        a = self.armed
-        if ticks_diff(at, a) >= 0:
-            self.start(a)  # clears armed
 
     def _log(self, now):
         c = self.clock
@@ -269,6 +269,16 @@ class App:
         if st == C.FINISHED or (st == C.SETUP and not self.setup_logged):
             return self.journal.durable_code()
         return None
+
+    def protest_left(self, at):
+        """The ms left at ticks `at` of TK-P1's protest window (30 min from the end of the game: its result's
+        wall time), or 0 (closed, or no wall time: the result's record has none, or no time sync since the
+        boot). The faces' view of it (faces.status_text's PROTEST 29:59): they never read the journal."""
+        j = self.journal
+        if j is None or j.result_wall is None or j.sync_wall_ms is None:
+            return 0
+        left = j.result_wall + C.PROTEST_MS - j.sync_wall_ms - ticks_diff(at, j.sync_ticks)
+        return left if 0 < left <= C.PROTEST_MS else 0
 
     def _code_status(self):
         """_ST_CODE (its text in code_text) once the result code is durable, else _ST_NONE."""
@@ -421,8 +431,9 @@ class App:
         ValueError (and nothing changed) on an unknown key or a bad value."""
         if self.clock.state not in (C.SETUP, C.FINISHED):
             raise S.Refused("settings change between games (pause is not enough)")
-        # every value, then the whole as the boot will use it (the same parser, the clock's own rules): ValueError
-        # before anything is saved or changed (a value saved and then refused stopped the next boot)
+        # every value, then the whole as the boot will use it (the same parser, the clock's own
+        # rules): ValueError before anything is saved or changed (a value saved and then refused
+        # stopped the next boot)
         from sagatfw.log.settings import GAME_KEYS, check_all
 
         logged = self.setup_logged
@@ -514,8 +525,9 @@ async def _loop(app):
             said[1] = 0
             app.status = _ST_ERROR
             board.note("step failed: %s" % (e,))
-        # presses are stamped in their IRQ: the sleep never delays a press. While the link has an answer on its way
-        # (a log pull) the loop only yields, so the answer goes at the link's speed.
+        # presses are stamped in their IRQ: the sleep never delays a press. While the link has an
+        # answer on its way (a log pull) the loop only yields, so the answer goes at the link's
+        # speed.
         link = app.link
         await asyncio.sleep_ms(0 if link is not None and link.busy else 5)
 
@@ -530,9 +542,9 @@ def run():
     board = board_for_platform().Board()
     app = App(board)
     now = board.ticks()
-    # The serial link: the protocol on the board's USB serial / UART stdio (contract 6). Made before the boot: its
-    # buffers (3 KB) go in one piece low in the heap, before the log's replay leaves it in small pieces; the loop
-    # serves it only after the boot.
+    # The serial link: the protocol on the board's USB serial / UART stdio (contract 6). Made before
+    # the boot: its buffers (3 KB) go in one piece low in the heap, before the log's replay leaves
+    # it in small pieces; the loop serves it only after the boot.
     import binascii
 
     import machine

@@ -8,6 +8,7 @@ from machine import ADC, PWM, Pin
 from sagatfw.core.ticks import TICKS_MAX, ticks_add, ticks_diff
 from sagatfw.engine import clock as C
 from sagatfw.faces import game as F
+from sagatfw.faces import screen as S  # what the faces show: this board draws it
 
 try:
     from micropython import const
@@ -21,15 +22,12 @@ BEEP_HZ = const(2000)
 BATTERY_MS = const(5000)  # the cell is read every 5 s
 CUTOFF_READS = const(3)  # readings in a row under the cut-off before the clock sleeps (not a beep's dip)
 NO_CELL_MV = const(2000)  # less is no cell at all: a LiPo's protection cuts it off near 2.4 V
-WARN_EVERY_S = const(30)  # TM1637: "bAtt" for 1 s in every 30 s during play
-_ST_CODE = const(1)  # the status line's result code (faces.STATUS_TEXT)
-MSG_EVERY_S = const(10)  # TM1637: a message (LOG ERROR...) for 1 s in every 10 s during play
 LOCATE_BEEP_MS = const(150)  # a locate's beep, once a second (faces.locating)
 LOCATE_BLINK_MS = const(250)  # a locate's faces: dark every other 250 ms (2 Hz)
 _DARK = b"\x00\x00\x00\x00"  # a TM1637 face dark (a locate's blink)
 # LEDs of a face, in the pin map's order: running, flag, low time (TK-C17), mark (a stage passed at a
-# flag, TK-C13, or the default time, TK-C6); the low-battery warning blinks the low LEDs of both
-# faces while the clock is stopped, so it shows at setup (during play: "bAtt", see show).
+# flag, TK-C13, or the default time, TK-C6); faces/screen.py says which are lit (the low-battery
+# warning blinks the low LEDs of both faces while the clock is stopped).
 _LED_BITS = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW, F.LED_STAGE | F.LED_DEFAULT)
 # a face with three LEDs (fewer free pins): the third shows low time or a mark
 _LED_BITS3 = (F.LED_RUNNING, F.LED_FLAG, F.LED_LOW | F.LED_STAGE | F.LED_DEFAULT)
@@ -71,7 +69,6 @@ class HwBoard:
             sda, scl = p["i2c"]
             i2c = I2C(p.get("i2c_id", 0), sda=Pin(sda), scl=Pin(scl), freq=400000)
             self.oled = [OLED(i2c, a) for a in (0x3C, 0x3D)]
-        self._items = [None, None]  # this frame's OLED draw items, per face
         self._kept = None  # the second of the OLEDs' last keep
         self._located = -1  # the second of a locate's last beep
         self._dark = False  # the OLEDs inverted by a locate
@@ -146,50 +143,21 @@ class HwBoard:
                 o.invert(dark)
 
     def _faces(self, app, now):
-        c = app.clock
-        v = app.store.values
-        blink = (now // 500) & 1
-        menu = app.menu
-        if menu is not None and menu.active:
-            self._show_menu(app, menu, now, blink)
-            return
-        if app.match is not None:
-            self._show_match(app, app.match.m, now, blink)
-            return
-        items = self._items
+        """Draw what faces/screen.py says both faces show (the menu, a match or the game, and what the app
+        and the battery have to say): the LEDs, then each TM1637 or both OLEDs."""
+        tm = self.display == "tm1637"
         for side in (0, 1):
-            mask = F.leds(c, side, blink)
-            if self.low and c.running == -1 and blink:
-                mask |= F.LED_LOW  # low battery: both low LEDs blink while the clock is stopped
-            pins = self.led_pins[side]
-            bits = _LED_BITS3 if len(pins) == 3 else _LED_BITS
-            for i in range(len(pins)):
-                pins[i](1 if mask & bits[i] else 0)
-            if self.display == "tm1637":
-                self.tm[side].brightness = v["brightness"]
-                code = app.code_text if app.status == _ST_CODE else None
-                m4 = F.status_text(app, True)  # (in setup: the board number, "b  8")
-                if code is not None and (now // 2000) & 1:
-                    # the result code (for the scoresheet) every other 2 s, with the final times:
-                    # "C123" on the left face, " 456" on the right
-                    F.text4(self.seg, ("C" + code[5:8]) if side == 0 else code[8:11])
-                elif m4 is not None and ((now // 2000) & 1 if c.running == -1 else
-                                         c.running != side and c.t // 1000 % MSG_EVERY_S == 5):
-                    # what the OLED's bottom line says (a log that fails, bad settings): every
-                    # other 2 s while stopped; during play 1 s in every 10 s on the waiting face
-                    F.text4(self.seg, m4)
-                elif self.low and c.running != -1 and c.running != side and c.t // 1000 % WARN_EVERY_S == 0:
-                    # the low-battery warning during play (FIDE: 10 h after it):
-                    # 1 s in every 30 s of play on the face of the side not running, whose time
-                    # stands still
-                    F.text4(self.seg, "bAtt")
-                else:
-                    F.tm1637(self.seg, c, side, v["tenths_below_ms"], blink)
-                self.tm[side].show(self.seg)
-            else:
-                items[side] = F.oled(c, side, v["tenths_below_ms"], self.level, self.low, blink, F.status_text(app))
-        if self.display != "tm1637":
-            self._send(app, items, now)
+            mask = S.leds(app, side, now, self.low)
+            if mask >= 0:  # (-1: the menu is open, the LEDs keep what they showed)
+                pins = self.led_pins[side]
+                bits = _LED_BITS3 if len(pins) == 3 else _LED_BITS
+                for i in range(len(pins)):
+                    pins[i](1 if mask & bits[i] else 0)
+            if tm:
+                self.tm[side].brightness = app.store.values["brightness"]
+                self.tm[side].show(S.tm1637(self.seg, app, side, now, self.low))
+        if not tm:
+            self._send(app, S.oled(app, now, self.level, self.low), now)
 
     def _send(self, app, items, now):
         from sagatfw.faces.oled import show_faces
@@ -204,48 +172,6 @@ class HwBoard:
                     pass  # said by show_faces' error
         if show_faces(self.oled, items):
             app.next_face = now  # pages left: sent at the loop's next pass (5 ms), each pass in budget
-
-    def _show_match(self, app, m, now, blink):
-        """A match mode's faces (faces/match.py): TM1637 the match time left, the score right; OLED
-        each side's score, cards and the match time; the LEDs: running, cards, the winner."""
-        from sagatfw.faces import match as MF
-
-        items = self._items
-        for side in (0, 1):
-            mask = MF.leds(m, side, blink)
-            pins = self.led_pins[side]
-            bits = _LED_BITS3 if len(pins) == 3 else _LED_BITS
-            for i in range(len(pins)):
-                pins[i](1 if mask & bits[i] else 0)
-            if self.display == "tm1637":
-                self.tm[side].brightness = app.store.values["brightness"]
-                m4 = F.STATUS4[app.status]
-                note = app.match.note4(now) if side == 1 else None  # the score face
-                code = app.code_text if app.status == _ST_CODE else None
-                if note is not None:
-                    F.text4(self.seg, note)
-                elif code is not None and (now // 2000) & 1:
-                    F.text4(self.seg, ("C" + code[5:8]) if side == 0 else code[8:11])  # as a game's
-                elif m4 is not None and (now // 2000) & 1:
-                    F.text4(self.seg, m4)
-                else:
-                    MF.tm1637(self.seg, m, side, blink)
-                self.tm[side].show(self.seg)
-            else:
-                items[side] = MF.oled(m, side, app.match.note(side, now) or F.status_text(app))
-        if self.display != "tm1637":
-            self._send(app, items, now)
-
-    def _show_menu(self, app, menu, now, blink):
-        """The on-clock menu on both faces: what is edited on the left, its value on the right."""
-        if self.display == "tm1637":
-            texts = menu.view4(now)
-            for side in (0, 1):
-                F.text4(self.seg, texts[side], menu.field4 if side == 1 else None, blink)
-                self.tm[side].show(self.seg)
-        else:
-            left, right = menu.view(now)
-            self._send(app, F.menu_items(left, right, menu.field, blink, menu.detail), now)
 
     # ----------------------------------------------------------------- sound
 
@@ -342,6 +268,8 @@ class HwBoard:
         for face in self.led_pins:
             for pin in face:
                 pin(0)
+        # (the faces' last words before the sleep, here rather than in faces/screen.py: a function more
+        # there would cost its dict an entry for the whole of every game)
         if self.display == "tm1637":
             F.text4(self.seg, "bAtt")
             for tm in self.tm:

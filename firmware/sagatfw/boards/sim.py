@@ -171,6 +171,9 @@ class Board:
         else:
             drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, F.status_text(app)),
                      F.oled(c, C.RIGHT, tenths, 100, False, blink, F.status_text(app)))
+        # (the same choice as faces/screen.py's `oled`, which the Pico's and the ESP32's OLEDs draw; the
+        # sim has no four-digit face, so nothing of screen's turns applies, and loading screen.py here
+        # would cost the sim's frozen heap its module, at the 64 KB budget's edge)
         if self.oled is not None:
             from sagatfw.boards import simoled
 

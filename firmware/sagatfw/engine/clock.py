@@ -149,7 +149,7 @@ _NEXT_END = const(4)  # the game's time reaches MAX_GAME_MS
 #   MAX_FACE_MS  no face ever holds more. The parser's stages together stay below it (8 x 24 h) and
 #                a correction (MAX_MS) too; what only accumulates - Fischer and Bronstein credits,
 #                repeating stages (at most 1 h a move, tcparse), tie extensions (TK-C14), an
-#                hourglass's gain, a count-up face - is added up to it and no further (`_credit`).
+#                hourglass's gain, a count-up face - is added up to it and no further (`credit`).
 #                The record of the move shows the face as it is.
 #   MAX_GAME_MS  a game's time t (pauses included) stops there: a clock running or paused at that
 #                instant adjourns itself (an `adjourn` event at t = MAX_GAME_MS, which a replay
@@ -209,6 +209,8 @@ class Clock:
     max_stage = rules.max_stage
 
     # ------------------------------------------------------------- time base
+    # What rules.py works with (with `advance`, `restart` and `emit` below): the public methods here
+    # are the seam between the two files, the private ones the engine's own.
 
     def _sync(self, now):
         """Advance `t` to ticks `now`. A `now` older than the last call counts as no time."""
@@ -220,7 +222,8 @@ class Clock:
             self.t += dt if dt < room else room
             self.last = now
 
-    def _countup(self, s):
+    def counts_up(self, s):
+        """Side s's control is a count-up ("-"): its face shows the time used."""
         return self.tc[s].kind == tcm.COUNTUP
 
     def _hourglass(self):
@@ -239,7 +242,7 @@ class Clock:
                 rem += used if used < lost else lost
                 return rem if rem < MAX_FACE_MS else MAX_FACE_MS
             return rem
-        if self._countup(s):
+        if self.counts_up(s):
             rem += used
             return rem if rem < MAX_FACE_MS else MAX_FACE_MS
         d = self.delay_left[s]
@@ -248,7 +251,7 @@ class Clock:
         rem -= used
         return rem if rem > 0 else 0
 
-    def _commit(self, at):
+    def commit(self, at):
         """Fold the running side's segment up to game time `at` into its stored state."""
         r = self.running
         if r == NONE:
@@ -258,8 +261,8 @@ class Clock:
         if used <= 0:
             return
         self.turn_used[r] += used
-        if self._countup(r):
-            self._credit(r, used)
+        if self.counts_up(r):
+            self.credit(r, used)
             return
         d = self.delay_left[r]
         if d:
@@ -273,15 +276,17 @@ class Clock:
             used = rem
         self.rem[r] = rem - used
         if self._hourglass() and not self.flag[1 - r]:  # a flagged side stays at zero (contract 2)
-            self._credit(1 - r, used)
+            self.credit(1 - r, used)
 
-    def _credit(self, s, ms):
+    def credit(self, s, ms):
         """Add ms to side s's face, up to MAX_FACE_MS (the log's range, see there)."""
         rem = self.rem[s]
         room = MAX_FACE_MS - rem
         self.rem[s] = rem + ms if ms < room else MAX_FACE_MS
 
-    def _set_low(self, s):
+    def arm_low(self, s):
+        """Set side s's low-time mark by its face now: armed (its low_time event still to come) while the
+        face is above the mark and the mark counts (TK-C17); after anything that changed the face."""
         self.above_low[s] = 1 if (self.low_counts(s) and self.rem[s] > self.settings.low_time_ms) else 0
 
     def low_counts(self, s):
@@ -303,7 +308,7 @@ class Clock:
             kind = _NEXT_DEFAULT
             best = self.settings.default_ms + 1  # TK-C6: *more than* the default time (a move at 30:00.000 is on time)
         r = self.running
-        if state == RUNNING and not self._countup(r):
+        if state == RUNNING and not self.counts_up(r):
             base = self.seg_start + self.delay_left[r]
             if self.above_low[r]:
                 at = base + self.rem[r] - self.settings.low_time_ms
@@ -344,7 +349,7 @@ class Clock:
                 self._default(at)
             elif kind == _NEXT_LOW:
                 self.above_low[self.running] = 0  # TK-C17: the face equals the mark now
-                self._emit(EV_LOW_TIME, at, self.running, 0)
+                self.emit(EV_LOW_TIME, at, self.running, 0)
             elif kind == _NEXT_END:
                 self._game_bound(at)
             else:
@@ -354,11 +359,11 @@ class Clock:
         """The game's time reached MAX_GAME_MS: the clock adjourns itself (TK-A1's adjournment, made
         by the clock's range) and t goes no further."""
         if self.state == RUNNING:
-            self._commit(at)
+            self.commit(at)
             self.to_move = self.running
             self.running = NONE
         self.state = ADJOURNED
-        self._emit(EV_ADJOURN, at, NONE, 0)
+        self.emit(EV_ADJOURN, at, NONE, 0)
 
     def _default(self, at):
         """TK-C6, TK-R4: at the default time, mark each side whose clock ran without a move."""
@@ -366,7 +371,7 @@ class Clock:
         for s in (LEFT, RIGHT):
             if self.has_run[s] and self.moves[s] == 0:
                 self.default_mark[s] = 1
-                self._emit(EV_DEFAULT, at, s, 0)
+                self.emit(EV_DEFAULT, at, s, 0)
 
     # ------------------------------------------------------------ operations
 
@@ -380,14 +385,14 @@ class Clock:
         self.running = self.first
         self.to_move = NONE
         self._begin_turn(self.first, 0)
-        self._emit(EV_GAME_START, 0, NONE, self.first)
+        self.emit(EV_GAME_START, 0, NONE, self.first)
         return True
 
     def _begin_turn(self, s, at):
         self.seg_start = at
         self.turn_used[s] = 0
         self.has_run[s] = 1
-        self.delay_left[s] = 0 if self._countup(s) else rules.turn_delay(self, s)  # its stage's
+        self.delay_left[s] = 0 if self.counts_up(s) else rules.turn_delay(self, s)  # its stage's
 
     def press(self, side, now):
         """A press of `side`'s lever at ticks `now` (its IRQ timestamp). Only the running side's
@@ -396,46 +401,47 @@ class Clock:
         if not self.advance(now) or self.state != RUNNING or side != self.running:
             return False  # TK-C9, or stopped: the press does nothing
         at = self.t
-        self._commit(at)
+        self.commit(at)
         if self.moves[side] < MAX_LOG_MOVES:  # a record holds moves as u16: the count stops there
             self.moves[side] += 1
         self.stage_moves[side] += 1
         added = rules.after_move(self, side)  # increment, refund, byo-yomi, the next stage (TK-C16)
-        self._set_low(side)  # an increment may lift the face back over the mark (TK-C17)
+        self.arm_low(side)  # an increment may lift the face back over the mark (TK-C17)
         other = 1 - side
         self.running = other
-        self._set_low(other)  # hourglass: the other face has grown
+        self.arm_low(other)  # hourglass: the other face has grown
         self._begin_turn(other, at)
-        self._emit(EV_PRESS, at, side, 0)
+        self.emit(EV_PRESS, at, side, 0)
         if added:
-            self._emit(EV_STAGE, at, side, added)
+            self.emit(EV_STAGE, at, side, added)
         return True
 
     def pause(self, by, now):
         """Stop the running face (TK-C15, TK-C18); `by` is BY_LEFT/RIGHT/ARBITER/HOST/PLAYER."""
         if not self.advance(now) or self.state != RUNNING:
             return False
-        self._commit(self.t)
+        self.commit(self.t)
         self.to_move = self.running
         self.running = NONE
         self.state = PAUSED
-        self._emit(EV_PAUSE, self.t, NONE, by)
+        self.emit(EV_PAUSE, self.t, NONE, by)
         return True
 
     def resume(self, now):
         """Continue the side that was running before the pause."""
         if not self.advance(now) or self.state != PAUSED:
             return False
-        self._restart(EV_RESUME)
+        self.restart(EV_RESUME)
         return True
 
-    def _restart(self, ev):
+    def restart(self, ev):
+        """The side to move runs again from `t`, logged as `ev` (a resume, a resumption after adjournment)."""
         self.state = RUNNING
         self.running = self.to_move
         self.to_move = NONE
         self.seg_start = self.t
         self.has_run[self.running] = 1
-        self._emit(ev, self.t, NONE, 0)
+        self.emit(ev, self.t, NONE, 0)
 
     # --------------------------------------------------------------- queries
 
@@ -476,7 +482,9 @@ class Clock:
 
     # ---------------------------------------------------------------- events
 
-    def _emit(self, kind, at, side, arg):
+    def emit(self, kind, at, side, arg):
+        """Queue an event of `kind` at game time `at` with both faces and move counts as they are then; its
+        fields from F_BEFORE_MS on are 0 for the caller to fill. Returns its offset in `events`."""
         n = self.n_events
         if n >= EV_CAPACITY:
             raise RuntimeError("clock event queue full: drain it after every call")

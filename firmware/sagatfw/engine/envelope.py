@@ -45,7 +45,7 @@ def used_ms(c, s):
     ms = c.ms(s)
     g = control_ms(c, s)
     if g < 0:
-        return ms if c._countup(s) else -1
+        return ms if c.counts_up(s) else -1
     return g - ms if g > ms else 0
 
 
@@ -63,12 +63,12 @@ def faces(c, lms=None, rms=None, lu=None, ru=None):
                 raise ValueError("%s: its time remaining or its time used, not both" % name)
             if not isinstance(u, int) or u < 0 or u > _MAX_MS:
                 raise ValueError("%s_used_ms must be 0..%d" % (name, _MAX_MS))
-            g = u if c._countup(s) else control_ms(c, s)
+            g = u if c.counts_up(s) else control_ms(c, s)
             if g < 0:
                 raise ValueError("an hourglass keeps no time used: give %s_ms" % name)
             if u > g:
                 raise ValueError("%s_used_ms %d: more than %s's control gives for its moves (%d)" % (name, u, name, g))
-            out[s] = g if c._countup(s) else g - u
+            out[s] = g if c.counts_up(s) else g - u
         if out[s] is not None and (not isinstance(out[s], int) or out[s] < 0 or out[s] > _MAX_MS):
             raise ValueError("%s_ms must be 0..%d" % (name, _MAX_MS))
     return out

@@ -5,9 +5,14 @@
 # TK-C11, adjournment TK-A1..A4, the result, the power restore TK-C18).
 #
 # Pure module, below clock.py: it imports nothing of it. Each function takes the Clock `c` and
-# works on its state through its fields and its time base (`_commit`, `_credit`, `_set_low`,
-# `_emit`, `advance`); clock.py binds the public ones as Clock's methods (`Clock.adjust is
-# rules.adjust`), so they cost no method of their own. The words both modules use (sides, states,
+# works on its state through its fields and the time base's public methods, which are the whole
+# seam between the two files (clock.py's "the time base" section; nothing named with a leading _ of
+# the Clock is used here, tests/test_firmware_interfaces.py holds this): `advance` (the clock
+# brought to `now`), `commit` (the running side's time folded into its face), `credit` (time
+# added to a face, up to its bound), `arm_low` (the low-time mark set by the face), `emit` (an
+# event queued), `restart` (the side to move runs again), `counts_up`. clock.py binds the public
+# functions as Clock's methods (`Clock.adjust is rules.adjust`), so they cost no method of their
+# own. The words both modules use (sides, states,
 # events, fields) are clock.py's public consts, copied here as private consts (`_LEFT` for
 # `LEFT`): those take no RAM on MicroPython, and tests/firmware/engine/test_clock_props.py checks that each is its
 # clock.py twin. The rules' own words (MAX_MS, REASON_NAMES, RESULT_NAMES, Settings, ...) live
@@ -136,7 +141,7 @@ def new_game(c, left, right=None, first=_LEFT, settings=None):
         c.has_run[s] = 0
         c.default_mark[s] = 0
         c.stage_mark[s] = 0
-        c._set_low(s)
+        c.arm_low(s)
     c.state = _SETUP
     c.running = _NONE
     c.to_move = first
@@ -188,10 +193,10 @@ def after_move(c, side):
             if flagged:
                 pass  # no increment, no refund
             elif st.mode == tcm.FISCHER:
-                c._credit(side, st.bonus_ms)
+                c.credit(side, st.bonus_ms)
             elif st.mode == tcm.BRONSTEIN:
                 used = c.turn_used[side]
-                c._credit(side, used if used < st.bonus_ms else st.bonus_ms)
+                c.credit(side, used if used < st.bonus_ms else st.bonus_ms)
             if (
                 not c.by_flag
                 and st.moves
@@ -204,14 +209,14 @@ def after_move(c, side):
                 c.stage[side] = added
                 c.stage_moves[side] = 0
                 if not flagged:
-                    c._credit(side, tc.stage(added).time_ms)
+                    c.credit(side, tc.stage(added).time_ms)
     return added
 
 
 def out_of_time(c, at):
     """The running side's face reached zero at game time `at`."""
     r = c.running
-    c._commit(at)
+    c.commit(at)
     tc = c.tc[r]
     stage = c.stage[r]
     n = len(tc.stages)
@@ -232,7 +237,7 @@ def out_of_time(c, at):
         c.to_move = r
         c.running = _NONE
         c.state = _FLAGGED
-    c._emit(_EV_FLAG, at, r, c.flags_down)
+    c.emit(_EV_FLAG, at, r, c.flags_down)
 
 
 def _stage_at_flag(c, r, at):
@@ -242,17 +247,17 @@ def _stage_at_flag(c, r, at):
     stage = c.stage[r] + 1
     c.stage[r] = stage
     c.stage_moves[r] = 0
-    c._credit(r, c.tc[r].stage(stage).time_ms)
+    c.credit(r, c.tc[r].stage(stage).time_ms)
     c.stage_mark[r] = 1
-    c._set_low(r)
-    c._emit(_EV_STAGE, at, r, stage)
+    c.arm_low(r)
+    c.emit(_EV_STAGE, at, r, stage)
 
 
 def _byo_period(c, r, at, stage):
     c.stage[r] = stage
     c.rem[r] = c.tc[r].byo_ms
-    c._set_low(r)
-    c._emit(_EV_STAGE, at, r, stage)
+    c.arm_low(r)
+    c.emit(_EV_STAGE, at, r, stage)
 
 
 def max_stage(c, side):
@@ -279,22 +284,22 @@ def extend(c, now):
     if c.state not in (_RUNNING, _PAUSED, _FLAGGED) or c.t >= _MAX_GAME_MS:
         return False  # at the game's bound nothing runs again
     at = c.t
-    c._commit(at)
+    c.commit(at)
     for s in (_LEFT, _RIGHT):
         if in_byo(c, s):
             # the extension is main time (contract 2): a side in byo-yomi goes back to its
             # final stage with what its face holds; the periods start again after it
             c.stage[s] = len(c.tc[s].stages)
             c.stage_moves[s] = 0
-        c._credit(s, c.settings.extension_ms)
+        c.credit(s, c.settings.extension_ms)
         c.flag[s] = 0
-        c._set_low(s)
+        c.arm_low(s)
     if c.state == _FLAGGED:
         c.state = _RUNNING
         c.running = c.to_move
         c.to_move = _NONE
         c.seg_start = at
-    c._emit(_EV_EXTENSION, at, _NONE, 0)
+    c.emit(_EV_EXTENSION, at, _NONE, 0)
     return True
 
 
@@ -337,12 +342,12 @@ def adjust(c, side, now, ms=None, moves=None, stage=None, reason=REASON_CORRECTI
         else:
             done = c.moves[side] - tc.moves_before(c.stage[side])
             c.stage_moves[side] = done if done > 0 else 0
-    c._set_low(side)
+    c.arm_low(side)
     if c.flag[side] and c.rem[side] > 0:
         c.flag[side] = 0  # time given back: the flag is lifted
         if c.state == _FLAGGED and not c.flag[1 - side]:
             c.state = _PAUSED  # resume runs the side to move
-    e = c._emit(_EV_ADJUST, c.t, side, reason)
+    e = c.emit(_EV_ADJUST, c.t, side, reason)
     ev = c.events
     ev[e + _F_BEFORE_MS] = b_ms
     ev[e + _F_BEFORE_MOVES] = b_moves
@@ -371,7 +376,7 @@ def late_install(c, elapsed_ms, now, moves=None):
     if moves is not None and (not isinstance(moves, int) or moves < 0 or moves > MAX_MOVES):
         raise ValueError("moves must be 0..%d" % MAX_MOVES)
     for s in (_LEFT, _RIGHT):
-        if c._countup(s):
+        if c.counts_up(s):
             raise Refused("late installation needs a time limit, not a count-up")
     for s in (_LEFT, _RIGHT):
         made = c.moves[s] if moves is None else moves
@@ -406,11 +411,11 @@ def adjourn(c, now):
     if not c.advance(now) or (c.state != _RUNNING and c.state != _PAUSED):
         return False
     if c.state == _RUNNING:
-        c._commit(c.t)
+        c.commit(c.t)
         c.to_move = c.running
         c.running = _NONE
     c.state = _ADJOURNED
-    c._emit(_EV_ADJOURN, c.t, _NONE, 0)
+    c.emit(_EV_ADJOURN, c.t, _NONE, 0)
     return True
 
 
@@ -431,7 +436,7 @@ def resume_adjourned(c, now, *times):
                 adjust(c, s, now, ms=faces[s])
     if c.t >= c.settings.default_ms:
         c.default_done = True  # TK-C6 is about the round's start: its time passed during the adjournment
-    c._restart(_EV_RESUME_ADJOURNED)
+    c.restart(_EV_RESUME_ADJOURNED)
     return True
 
 
@@ -454,12 +459,12 @@ def result(c, code, now, *k):
         c.t = 0
         c.last = now
     elif c.state == _RUNNING:
-        c._commit(c.t)
+        c.commit(c.t)
         c.to_move = c.running
         c.running = _NONE
     c.state = _FINISHED
     c.default_done = True
-    e = c._emit(_EV_RESULT, c.t, _NONE, code)
+    e = c.emit(_EV_RESULT, c.t, _NONE, code)
     if lk != -1:  # the kazans: a flag, then left's and right's count (records.pack_event)
         ev = c.events
         ev[e + _F_BEFORE_STAGE] = 1
@@ -473,9 +478,9 @@ def power_restore(c, now):
     at its last durable time) and `t` goes on from there; ticks restart at `now`. The
     arbiter decides about the gap (TK-C18)."""
     if c.state == _RUNNING:
-        c._commit(c.t)
+        c.commit(c.t)
         c.to_move = c.running
         c.running = _NONE
         c.state = _PAUSED
     c.last = now
-    c._emit(_EV_POWER_RESTORE, c.t, _NONE, 0)
+    c.emit(_EV_POWER_RESTORE, c.t, _NONE, 0)

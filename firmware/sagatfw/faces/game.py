@@ -1,13 +1,14 @@
 # sagat: what each face shows for a clock state (contract 2 of docs/design.md).
 #
-# Pure module: no `machine`, never reads the time, never touches files; runs unchanged under CPython and MicroPython.
-# Everything is computed from a Clock (engine/clock.py) at its last call, plus what the clock does not know (the blink
-# phase, the battery, a message, the result).
+# Pure module: no `machine`, never reads the time, never touches files; runs unchanged under CPython
+# and MicroPython. Everything is computed from a Clock (engine/clock.py) at its last call, plus what
+# the clock does not know (the blink phase, the battery, a message, the result).
 #
 # Four outputs:
 #   tm1637(buf, clock, side, ...)  4-digit 7-segment bytes for a TM1637 module (no allocation)
 #   leds(clock, side, blink)       the face's indicator LEDs as a bitmask (no allocation)
-#   oled(clock, side, ...)         draw items for a 128x64 SSD1306 (the text font, glyphs.py; the 8x8 digits)
+#   oled(clock, side, ...)         draw items for a 128x64 SSD1306 (the text font, glyphs.py; the
+#                                  time in framebuf's 8x8 digits, scaled)
 #   time_text(ms, ...)             the time as text: the OLED's big digits and the sim's terminal
 # Time formats (contract 2; TK-B10: "0:00:00 (h:mm:ss)" on an electronic clock is time expired):
 #   from one hour up      H:MM:SS  (TM1637: H.MM, hours and minutes only)
@@ -16,15 +17,16 @@
 #                                   two digits of seconds)
 #   at zero               0:00     (and the face's flag), never 0.0
 #
-# Rounding. A counting-down face never shows zero while time remains: the time is rounded UP to the resolution of the
-# format, and the format is the one the ROUNDED value falls in. So 19.94 s rounds up to 20.0 s, which is not below 20 s,
-# so the face shows 0:20 (seconds, rounded up: 20); 59:59.001 rounds up to 1:00:00 and shows H:MM:SS (TM1637: 1.00);
-# 0.05 s shows 0.1 (a value v means "more than v - one unit, at most v"). A count-up face (control "-") shows the
-# elapsed time rounded DOWN (a stopwatch), in M:SS or H:MM:SS, never with tenths.
+# Rounding. A counting-down face never shows zero while time remains: the time is rounded UP to the
+# resolution of the format, and the format is the one the ROUNDED value falls in. So 19.94 s rounds
+# up to 20.0 s, which is not below 20 s, so the face shows 0:20 (seconds, rounded up: 20); 59:59.001
+# rounds up to 1:00:00 and shows H:MM:SS (TM1637: 1.00); 0.05 s shows 0.1 (a value v means "more
+# than v - one unit, at most v"). A count-up face (control "-") shows the elapsed time rounded DOWN
+# (a stopwatch), in M:SS or H:MM:SS, never with tenths.
 
 from sagatfw import T
 from sagatfw.core import timecontrol as tcm
-from sagatfw.engine import clock as _C  # RESULT_NAMES, PROTEST_MS (one name in this module's dict: RAM)
+from sagatfw.engine import clock as _C  # RESULT_NAMES (one name in this module's dict: RAM)
 
 try:
     from micropython import const
@@ -35,18 +37,20 @@ except ImportError:  # CPython
 
 
 # clock.py's states, as private consts (no entries in this module's dict, which lives in RAM: it
-# stays under a step of its table); tests/firmware/engine/test_clock_props.py checks each against its clock.py twin
+# stays under a step of its table); tests/firmware/engine/test_clock_props.py checks each against
+# its clock.py twin
 _SETUP = const(0)
 _RUNNING = const(1)
 _PAUSED = const(2)
 _ADJOURNED = const(4)
 _FINISHED = const(5)
 
-# The status line (App.status): what the faces say besides the game or match, as a code, the later outweighing the
-# earlier. The codes index these texts: the OLED's bottom line and state's "message" (in the clock's language: T);
-# the four-digit face's (docs/user-guide.md lists them). Code 0 is none (in setup: the board number); code 1 the result
-# code, whose text is its own (App.code_text, "CODE 042917", "B8 CODE 042917"; on four digits "C042" and " 917"). A
-# module that sets or reads a code names it as a private const (_ST_LOG_ERROR = const(2)): no heap for the names
+# The status line (App.status): what the faces say besides the game or match, as a code, the later
+# outweighing the earlier. The codes index these texts: the OLED's bottom line and state's "message"
+# (in the clock's language: T); the four-digit face's (docs/user-guide.md lists them). Code 0 is
+# none (in setup: the board number); code 1 the result code, whose text is its own (App.code_text,
+# "CODE 042917", "B8 CODE 042917"; on four digits "C042" and " 917"). A module that sets or reads a
+# code names it as a private const (_ST_LOG_ERROR = const(2)): no heap for the names
 # (tests/host/sim/test_sim_faces.py checks every such const against these tables).
 STATUS_TEXT = (None, "CODE", "LOG ERROR", "LOG FULL", "LOG DAMAGED", "RESTORE FAILED", "SETTINGS DEFAULT",
                "SETTINGS UNSAVED", "ERROR")
@@ -89,12 +93,13 @@ def status_text(app, four=False):
     the number ("BOARD 8"). `four`: a four-digit face's (STATUS4, "b  8"; its code is hw.py's)."""
     s = app.status
     if s == _ST_CODE and not four:
-        c, j = app.clock, getattr(app, "journal", None)
-        if c.state == _FINISHED and getattr(j, "result_wall", None) is not None and j.sync_wall_ms is not None \
-                and c.t // 3000 & 1:
-            left = (j.result_wall + _C.PROTEST_MS - j.sync_wall_ms  # ms left at c.last (a finished clock's t goes on)
-                    - ((c.last - j.sync_ticks + _TICKS_HALF) & _TICKS_MAX) + _TICKS_HALF)
-            if 0 < left <= _C.PROTEST_MS:
+        c = app.clock
+        if c.state == _FINISHED and c.t // 3000 & 1:
+            # the window's ms left at the clock's last call (a finished clock's t goes on): the
+            # app's view of it (App.protest_left: built from the result's wall time and the time
+            # sync, which the faces never read)
+            left = app.protest_left(c.last)
+            if left:
                 return T("PROTEST") + " %d:%02d" % ((left + 999) // 60000, (left + 999) // 1000 % 60)
         return _said(app)[4]  # (a list: a code is shown)
     if s == _ST_NONE and app.match is None and app.clock.state == _SETUP:
@@ -103,8 +108,8 @@ def status_text(app, four=False):
     return STATUS4[s] if four else (STATUS_TEXT[s] and T(STATUS_TEXT[s]))
 
 
-# The arbiter's `locate` (link/commands.py): for 5 s the boards blink the faces and beep once a second,
-# whatever the sound setting (the arbiter's call); the game untouched, nothing logged.
+# The arbiter's `locate` (link/commands.py): for 5 s the boards blink the faces and beep once a
+# second, whatever the sound setting (the arbiter's call); the game untouched, nothing logged.
 def locating(app, now):
     """The ms a locate has left at ticks `now` (its end in app.locate_until), or 0: none (an ended
     one leaves app.locate_until). No allocation."""
@@ -126,17 +131,20 @@ _TENTHS_CAP = const(60000)  # S.t shows at most 59.9
 
 # ------------------------------------------------------------------------------------ TM1637
 #
-# Segment bytes, standard TM1637 encoding: bit0 = a (top), bit1 = b, ... bit6 = g (middle). Byte 0 is the leftmost
-# digit. Bit 7 of a byte is that digit's decimal point on modules that have decimal points; on the common "clock"
-# modules with a colon, bit 7 of byte 1 drives the colon instead (and the other points are not wired). The same bytes
-# serve both kinds: the separator after the second digit is always bit 7 of byte 1, shown as "1.24" or "1:24".
+# Segment bytes, standard TM1637 encoding: bit0 = a (top), bit1 = b, ... bit6 = g (middle). Byte 0
+# is the leftmost digit. Bit 7 of a byte is that digit's decimal point on modules that have decimal
+# points; on the common "clock" modules with a colon, bit 7 of byte 1 drives the colon instead (and
+# the other points are not wired). The same bytes serve both kinds: the separator after the second
+# digit is always bit 7 of byte 1, shown as "1.24" or "1:24".
 #
 #   H.MM  [blank, H | DP, M tens, M units]       from one hour; hours above 9 show 9.59
 #   MM:SS [M tens or blank, M units | DP, S tens, S units]   colon lit: " 5:07", " 0:20", " 0:00"
-#   SS.t  [blank, S tens or blank, S units | DP, tenths]     "19.9", " 0.1" (the point: bit 7 of byte 2)
+#   SS.t  [blank, S tens or blank, S units | DP, tenths]     "19.9", " 0.1" (the point is bit 7 of
+#                                                           byte 2: visible on modules with points)
 #
-# H.MM and MM:SS use the same positions (" 1.00" is one hour or one minute): while the face runs in H.MM its separator
-# blinks (lit in blink phase 1), so a running hours face ticks and differs from M:SS (steady colon).
+# H.MM and MM:SS use the same positions (" 1.00" is one hour or one minute): while the face runs in
+# H.MM its separator blinks (lit in blink phase 1), so a running hours face ticks and differs from
+# M:SS (steady colon).
 
 DIGITS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"  # 0..9
 SEG_DP = const(0x80)  # bit 7: the digit's decimal point; on byte 1 also the colon
@@ -214,9 +222,10 @@ def tm1637(buf, clock, side, tenths_below_ms=20000, blink=0):
 #                side START runs (TK-C5), so a TM1637 clock shows it too
 #   LED_FLAG     this side's flag is down: steady; while BOTH flags are down the one that fell first
 #                blinks (lit in blink phase 1): which fell first is always visible (FIDE; DGT's too)
-#   LED_STAGE    the next stage was added at this side's flag (stage_advance "flag"): steady, for the
-#                arbiter to check the move count (TK-C13), as DGT's steady period flag
-#   LED_LOW      this side's time is at or under low_time_ms, not zero, where the mark counts (is_low)
+#   LED_STAGE    the next stage was added at this side's flag (stage_advance "flag"): steady, for
+#                the arbiter to check the move count (TK-C13), as DGT's steady period flag
+#   LED_LOW      this side's time is at or under low_time_ms, not zero, where the mark counts
+#                (is_low)
 #   LED_DEFAULT  the default time found this side without a move (TK-C6): the arbiter decides
 
 LED_RUNNING = const(1)
@@ -282,24 +291,30 @@ def face_text(clock, side, tenths_below_ms=20000):
 
 # -------------------------------------------------------------------------------------- OLED
 #
-# A 128x64 face as a list of draw items, drawn in order on a cleared screen (the first item clears it):
-# ("fill", x, y, w, h, color); ("text", x, y, string, scale): the text font (faces/glyphs.py, 6x12 px a character,
-# Latin and Cyrillic) scaled by an integer; ("big", x, y, string, scale): framebuf's 8x8 font scaled (the time's
-# digits). Rows (a text line is 12 px: capitals on its rows 2..9, accents above, descenders below):
+# A 128x64 face as a list of draw items, drawn in order on a cleared screen (the first item clears
+# it): ("fill", x, y, w, h, color); ("text", x, y, string, scale): the text font (faces/glyphs.py,
+# 6x12 px a character, Latin and Cyrillic) scaled by an integer; ("big", x, y, string, scale):
+# framebuf's 8x8 font scaled (the time's digits). Rows (a text line is 12 px: capitals on its rows
+# 2..9, accents above, descenders below):
 #
-#   y 0..11   top line: "M12 S2" (moves completed, stage) left; battery right: "B 87%", and when low_battery "B LOW"
-#             in blink phase 1 (the percent, if known, in phase 0)
-#   y 12..39  the time, big, centred, at the largest scale that fits: 3 for M:SS and S.t, 2 for H:MM:SS (8 * 16 px)
-#   y 40..51  the run row: a solid bar while this side runs; while the clock is stopped, the state ("READY", "PAUSE",
-#             "ADJ", "END 1-0"); on the side to move framed and pointed at ("> PAUSE <"), so it is visible which side
-#             a resume (or the start, TK-C5) runs (its running LED blinks too, see leds)
-#   y 52..63  bottom line: the face's marks, "FLAG" (+ "1ST" on the flag that fell first while both are down), "LOW"
-#             (TK-C17), "ST>" (stage added at a flag, TK-C13), "DEF" (default time, TK-C6), "d5" (unused simple delay
-#             of the side to move, seconds rounded up), "USED 1:23:45" while adjourned (the time used, TK-A3:
-#             envelope.used_ms); or `message` instead ("SETTINGS DEFAULT", "LOG ERROR")
+#   y 0..11   top line: "M12 S2" (moves completed, stage) left; battery right: "B 87%", and when
+#             low_battery "B LOW" in blink phase 1 (the percent, if known, in phase 0)
+#   y 12..39  the time, big, centred, at the largest scale that fits: 3 for M:SS and S.t, 2 for
+#             H:MM:SS (8 characters * 16 px = 128)
+#   y 40..51  the run row: a solid bar while this side runs; while the clock is stopped, the state
+#             ("READY", "PAUSE", "ADJ", "END 1-0"); on the side to move framed and pointed at
+#             ("> PAUSE <"), so it is visible which side a resume (or the start, TK-C5) runs (its
+#             running LED blinks too, see leds)
+#   y 52..63  bottom line: the face's marks, "FLAG" (+ "1ST" on the flag that fell first while both
+#             are down), "LOW" (TK-C17), "ST>" (stage added at a flag, TK-C13), "DEF" (default time,
+#             TK-C6), "d5" (unused simple delay of the side to move, seconds rounded up),
+#             "USED 1:23:45" while adjourned (the time used, TK-A3: envelope.used_ms); or `message`
+#             instead ("SETTINGS DEFAULT", "LOG ERROR")
 #
-# The battery is on the top line so that a message never hides it (FIDE: battery level shown). Words are in the clock's
-# language (faces/words.py), 21 characters a line; each fits in every language (tests/firmware/faces/test_words.py).
+# The battery is on the top line so that a message never hides it (FIDE: battery level shown). Words
+# are in the clock's language (faces/words.py), 21 characters a line; each fits in every language
+# (tests/firmware/faces/test_words.py). The menu's reasons (an engine's refusal) are word-wrapped
+# (menu_oled); only a text from outside the firmware's words (a message longer than a line) is cut.
 
 OLED_W = const(128)
 OLED_H = const(64)
@@ -413,18 +428,21 @@ def oled(clock, side, tenths_below_ms=20000, battery=None, low_battery=False, bl
 
 # ------------------------------------------------------------------------------ menu texts
 #
-# The on-clock menu (ui/menu.py) shows short texts: on each TM1637 face at most four characters, on each OLED a line of
-# up to 10 characters at scale 2 (21 at scale 1). A menu names the field being edited, `field` = (start, stop), indexes
-# into the text; in blink phase 0 that field is hidden (TM1637) or blank above a steady underline (OLED).
+# The on-clock menu (ui/menu.py) shows short texts: on each TM1637 face at most four characters, on
+# each OLED a line of up to 10 characters at scale 2 (21 at scale 1). A menu names the field being
+# edited, `field` = (start, stop), character indexes into the text; in blink phase 0 that field is
+# hidden (TM1637) or drawn blank above a steady underline (OLED), so the arbiter sees what PLUS and
+# MINUS change.
 #
-# TM1637 alphabet: digits, letters (case folded; K, M, V, W, X are rough), space - _ = ? / + ' " ( ) [ ]; anything else
-# is blank. A '.' or ':' after a character lights that cell's point (on byte 1 the colon of clock modules), so "1:23"
-# shows as " 1:23" and "TI.L" as " TI.L" in three cells; a separator with no character before it takes a blank cell of
-# its own. Texts shorter than four cells are right-aligned (as numbers are on a clock), longer ones show their first
-# four cells.
+# TM1637 alphabet: digits, letters (case folded; K, M, V, W, X are rough), space - _ = ? / + ' " ( )
+# [ ]; anything else is blank. A '.' or ':' after a character lights that cell's point (on byte 1
+# the colon of clock modules), so "1:23" shows as " 1:23" and "TI.L" as " TI.L" in three cells; a
+# separator with no character before it takes a blank cell of its own. Texts shorter than four cells
+# are right-aligned (as numbers are on a clock), longer ones show their first four cells.
 
-# The segment byte of each ASCII code (0: blank): the digits (DIGITS), the letters of both cases A..Z, and the signs
-# ' "(' ')' '-' '/' '=' '?' '[' ']' '_' '+'. A bytes constant: in flash when frozen (made at the import, it took heap).
+# The segment byte of each ASCII code (0: blank): the digits (DIGITS), the letters of both cases
+# A..Z, and the signs ' "(' ')' '-' '/' '=' '?' '[' ']' '_' '+'. A bytes constant: in flash when
+# frozen (made at the import, it took heap).
 SEG_TEXT = (
     b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"  # 0..15
     b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"  # 16..31

@@ -396,7 +396,7 @@ class Server(Pull):
 
 
 def _face(c, s):
-    countup = c.tc[s] is not None and c._countup(s)
+    countup = c.tc[s] is not None and c.counts_up(s)
     used = None
     if c.state == C.ADJOURNED:  # TK-A3: the envelope's time used (engine/envelope.py, loaded for it: RAM)
         from sagatfw.engine.envelope import used_ms

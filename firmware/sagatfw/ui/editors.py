@@ -27,9 +27,13 @@
 # Functions of the menu (menu.Menu, `mn`), not a class of their own: menu.py opens an editor with
 # first(), custom(), match(), setting(), edit_time/moves/stage/late() or result(), and hands the
 # editors' levels its buttons and its view through count(), change(), start(), back() and render().
-# An editor moves between levels and answers with the menu's own means (mn._push, mn._back,
-# mn._act, mn._say, mn._no, mn.close, mn._set, mn._arb_label). menu.py imports this module, never
-# the other way round; the app forgets both when the menu closes (app/main.py, app/match.py).
+# The seam is the Menu's public interface, and nothing else of it: the state an editor edits
+# (mode, i, side, stack, hms, f, orig, value, hi, cust, same, tc, mo, app) and the means of moving
+# and answering: mn.enter (a level down), mn.back (one up), mn.act (an action of actions.py's
+# table), mn.say and mn.say_no (a message: OK, or NO and why), mn.show (the faces' texts),
+# mn.arbiter_label, mn.choices, mn.close. What is named with a leading _ in menu.py is its own
+# (tests/test_firmware_interfaces.py holds this). menu.py imports this module, never the other way
+# round; the app forgets both when the menu closes (app/main.py, app/match.py).
 
 from sagatfw import T
 from sagatfw.core import timecontrol as tcm
@@ -112,7 +116,7 @@ def _short(text):
 def first(mn, tc):
     """FIRST for a new game with the control `tc` (a preset's or the custom one's text)."""
     mn.tc = tc
-    mn._push(M_FIRST, 0 if mn.app.store.values["first"] == "left" else 1)
+    mn.enter(M_FIRST, 0 if mn.app.store.values["first"] == "left" else 1)
 
 
 def custom(mn):
@@ -131,7 +135,7 @@ def match(mn):
 
 def setting(mn):
     """The values of the setting chosen in the SETTINGS list, on the current one."""
-    mn._push(M_SETVAL, _setting_index(mn, SETTINGS[mn.i]))
+    mn.enter(M_SETVAL, _setting_index(mn, SETTINGS[mn.i]))
 
 
 def edit_time(mn, side):
@@ -147,14 +151,14 @@ def edit_time(mn, side):
     mn.hms[1] = (s // 60) % 60
     mn.hms[2] = s % 60
     mn.f = 0
-    mn._push(M_TIME)
+    mn.enter(M_TIME)
 
 
 def edit_moves(mn, side):
     mn.orig = mn.value = mn.app.clock.moves[side]
     if mn.value > MAX_MOVES:
         mn.value = MAX_MOVES
-    mn._push(M_MOVES)
+    mn.enter(M_MOVES)
 
 
 def edit_stage(mn, side):
@@ -163,16 +167,16 @@ def edit_stage(mn, side):
     mn.orig = mn.value = c.stage[side]
     if mn.value > mn.hi:
         mn.value = mn.hi
-    mn._push(M_STAGE)
+    mn.enter(M_STAGE)
 
 
 def edit_late(mn):
     mn.value = 0
-    mn._push(M_LATE)
+    mn.enter(M_LATE)
 
 
 def result(mn):
-    mn._push(M_RESULT)
+    mn.enter(M_RESULT)
 
 
 # ------------------------------------------------------------ buttons in an editor
@@ -237,16 +241,16 @@ def start(mn, ticks):
     m = mn.mode
     if m == M_FIRST:
         try:
-            mn._act("new", ticks, tc=mn.tc, first="left" if mn.i == 0 else "right")
+            mn.act("new", ticks, tc=mn.tc, first="left" if mn.i == 0 else "right")
         except ValueError as e:
-            mn._no("NEW GAME", "NEW", ticks, str(e))
+            mn.say_no("NEW GAME", "NEW", ticks, str(e))
             return
         mn.close()
     elif m == M_CMIN:
-        mn._push(M_CBONUS, mn.cust[mn.side][1])
+        mn.enter(M_CBONUS, mn.cust[mn.side][1])
     elif m == M_CBONUS:
         if mn.i:
-            mn._push(M_CSEC)
+            mn.enter(M_CSEC)
         else:
             _side_done(mn, ticks)
     elif m == M_CSEC:
@@ -256,7 +260,7 @@ def start(mn, ticks):
         if mn.same:
             _custom_done(mn, ticks)
         else:
-            mn._push(M_CMIN)
+            mn.enter(M_CMIN)
             mn.side = C.RIGHT
     elif m == M_SETVAL:
         _apply_setting(mn, ticks)
@@ -273,16 +277,16 @@ def start(mn, ticks):
         _adjust(mn, ticks, mn.value != mn.orig, None, None, mn.value)
     elif m == M_LATE:
         try:
-            mn._act("late_install", ticks, elapsed_ms=mn.value * 60000)  # TK-C11
+            mn.act("late_install", ticks, elapsed_ms=mn.value * 60000)  # TK-C11
         except ValueError as e:
-            mn._back()
-            mn._no("LATE", "LATE", ticks, str(e))
+            mn.back()
+            mn.say_no("LATE", "LATE", ticks, str(e))
             return
-        mn._back()
-        mn._say("OK", "LATE", ticks)
+        mn.back()
+        mn.say("OK", "LATE", ticks)
     elif m == M_RESULT:
         if mn.i <= 2:  # a game played: its kazans first (TK-R7)
-            mn._push(M_KAZAN, mn.i)
+            mn.enter(M_KAZAN, mn.i)
             mn.side = C.LEFT
             mn.value = -1
             return
@@ -298,19 +302,19 @@ def start(mn, ticks):
         mn.mo[0] = mn.i
         if mn.i == 0:
             mn.value = mn.mo[1]
-            mn._push(M_LEAD)
+            mn.enter(M_LEAD)
         else:
-            mn._push(M_MFIRST, mn.mo[2])
+            mn.enter(M_MFIRST, mn.mo[2])
     elif m == M_LEAD:
         mn.mo[1] = mn.value
         _new_match(mn, ticks)
     elif m == M_MFIRST:
         mn.mo[2] = mn.i
         mn.value = mn.mo[3]
-        mn._push(M_CHANGE)
+        mn.enter(M_CHANGE)
     elif m == M_CHANGE:
         mn.mo[3] = mn.value
-        mn._push(M_METHOD, mn.mo[4])
+        mn.enter(M_METHOD, mn.mo[4])
     elif m == M_METHOD:
         mn.mo[4] = mn.i
         _new_match(mn, ticks)
@@ -321,12 +325,12 @@ def _new_match(mn, ticks):
     mo = mn.mo
     try:
         if mo[0] == 0:
-            mn._act("new", ticks, mode="kokboru", lead=mo[1])  # KB-14
+            mn.act("new", ticks, mode="kokboru", lead=mo[1])  # KB-14
         else:  # KT-4.4, KT-4.6
-            mn._act("new", ticks, mode="kilithattu", first=C.SIDE_NAMES[mo[2]], changeover_ms=mo[3] * 1000,
+            mn.act("new", ticks, mode="kilithattu", first=C.SIDE_NAMES[mo[2]], changeover_ms=mo[3] * 1000,
                     method=METHODS[mo[4]][2])
     except ValueError as e:
-        mn._no("MATCH", "MTCH", ticks, str(e))
+        mn.say_no("MATCH", "MTCH", ticks, str(e))
         return
     mn.close()
 
@@ -368,7 +372,7 @@ def _side_tc(mn, s):
 
 def _side_done(mn, ticks):
     if mn.side == C.LEFT:
-        mn._push(M_CSAME, 1 if mn.same else 0)
+        mn.enter(M_CSAME, 1 if mn.same else 0)
     else:
         _custom_done(mn, ticks)
 
@@ -384,7 +388,7 @@ def _custom_done(mn, ticks):
     try:
         tcparse.parse_sides(tc)
     except ValueError as e:
-        mn._no("BAD TC", "BAD", ticks, str(e))
+        mn.say_no("BAD TC", "BAD", ticks, str(e))
         return
     first(mn, tc)
 
@@ -404,13 +408,13 @@ def _setting_index(mn, spec):
 def _apply_setting(mn, ticks):
     spec = SETTINGS[mn.stack[-1][1]]
     try:
-        mn._act("settings.set", ticks, values={spec[2]: spec[3][mn.i]})
+        mn.act("settings.set", ticks, values={spec[2]: spec[3][mn.i]})
     except ValueError as e:
-        mn._back()
-        mn._no(spec[0], spec[1], ticks, str(e))
+        mn.back()
+        mn.say_no(spec[0], spec[1], ticks, str(e))
         return
-    mn._back()
-    mn._say("OK", spec[0], ticks, "OK", spec[1])
+    mn.back()
+    mn.say("OK", spec[0], ticks, "OK", spec[1])
 
 
 # --------------------------------------------------------------------- arbiter
@@ -420,94 +424,94 @@ def _result(mn, ticks, i, lk, rk):
     """Enter result RESULT_NAMES[i] with kazans lk-rk (-1: none) and close; NO and why (back on the list)."""
     try:
         if lk < 0:
-            mn._act("result", ticks, result=C.RESULT_NAMES[i])  # TK-R2, TK-R4
+            mn.act("result", ticks, result=C.RESULT_NAMES[i])  # TK-R2, TK-R4
         else:
-            mn._act("result", ticks, result=C.RESULT_NAMES[i], left_kazan=lk, right_kazan=rk)  # TK-R7
+            mn.act("result", ticks, result=C.RESULT_NAMES[i], left_kazan=lk, right_kazan=rk)  # TK-R7
     except ValueError as e:
         if mn.mode == M_KAZAN:
-            mn._back()
-        mn._no("RESULT", "RSLT", ticks, str(e))
+            mn.back()
+        mn.say_no("RESULT", "RSLT", ticks, str(e))
         return
     mn.close()
 
 
 def _adjust(mn, ticks, changed, ms, moves, stage):
     item = mn.stack[-1][1]
-    label = mn._arb_label(item)
-    mn.f = 0  # the TIME editor is done: _back leaves it, not its previous field
+    label = mn.arbiter_label(item)
+    mn.f = 0  # the TIME editor is done: back() leaves it, not its previous field
     if changed:
         try:
-            mn._act("adjust", ticks, side=mn.side, ms=ms, moves=moves, stage=stage)
+            mn.act("adjust", ticks, side=mn.side, ms=ms, moves=moves, stage=stage)
         except ValueError as e:
-            mn._back()
-            mn._no(label[0], label[1], ticks, str(e))
+            mn.back()
+            mn.say_no(label[0], label[1], ticks, str(e))
             return
-        mn._say("OK", label[0], ticks, "OK", label[1])
-    mn._back()
-    mn.i = (item + 1) % mn._count()  # back on the arbiter's list: on to the next correction (DGT: time, moves, period)
+        mn.say("OK", label[0], ticks, "OK", label[1])
+    mn.back()
+    mn.i = (item + 1) % mn.choices()  # back on the arbiter's list: on to the next correction (DGT: time, moves, period)
 
 
 # --------------------------------------------------------------------- display
 
 
 def render(mn):
-    """The faces' texts of an editor (menu.py's _set: what is edited on the left, the value on the right)."""
+    """The faces' texts of an editor (menu.py's show: what is edited on the left, the value on the right)."""
     m = mn.mode
     i = mn.i
     side = "LR"[mn.side]
     if m == M_FIRST:
-        mn._set("FIRST", SIDES[i], "1ST", SIDES4[i], None, None, mn.tc)
+        mn.show("FIRST", SIDES[i], "1ST", SIDES4[i], None, None, mn.tc)
     elif m == M_CMIN:
         v = "%d" % mn.cust[mn.side][0]
-        mn._set("MIN " + side, v + " " + T("MIN"), "MI." + side, v)
+        mn.show("MIN " + side, v + " " + T("MIN"), "MI." + side, v)
     elif m == M_CBONUS:
-        mn._set("BONUS " + side, BONUS[i], "BO." + side, BONUS[i], None, None, BONUS_NAMES[i])
+        mn.show("BONUS " + side, BONUS[i], "BO." + side, BONUS[i], None, None, BONUS_NAMES[i])
     elif m == M_CSEC:
         v = "%d" % mn.cust[mn.side][2]
-        mn._set("SEC " + side, v + " " + T("S"), "SE." + side, v)
+        mn.show("SEC " + side, v + " " + T("S"), "SE." + side, v)
     elif m == M_CSAME:
-        mn._set("SAME R?", NO_YES[i], "SA.R", NO_YES[i])
+        mn.show("SAME R?", NO_YES[i], "SA.R", NO_YES[i])
     elif m == M_SETVAL:
         spec = SETTINGS[mn.stack[-1][1]]
         text = spec[4][i]
-        mn._set(spec[0], text, spec[1], spec[3][i] if spec[2] == "lang" else _short(text))
+        mn.show(spec[0], text, spec[1], spec[3][i] if spec[2] == "lang" else _short(text))
     elif m == M_TIME:
-        label = mn._arb_label(mn.stack[-1][1])
+        label = mn.arbiter_label(mn.stack[-1][1])
         h, mm, s = mn.hms
         hh = "%d" % h
         n = len(hh)
         text = "%s:%02d:%02d" % (hh, mm, s)
         field = ((0, n), (n + 1, n + 3), (n + 4, n + 6))[mn.f]
         if mn.f < 2:  # 4 digits: H:MM while editing hours or minutes, MM:SS for seconds
-            mn._set(label[0], text, label[1], "%s:%02d" % (hh, mm), field, field)
+            mn.show(label[0], text, label[1], "%s:%02d" % (hh, mm), field, field)
         else:
-            mn._set(label[0], text, label[1], "%02d:%02d" % (mm, s), field, (3, 5))
+            mn.show(label[0], text, label[1], "%02d:%02d" % (mm, s), field, (3, 5))
     elif m == M_MOVES or m == M_STAGE:
-        label = mn._arb_label(mn.stack[-1][1])
+        label = mn.arbiter_label(mn.stack[-1][1])
         v = "%d" % mn.value
-        mn._set(label[0], v, label[1], v, (0, len(v)), (0, len(v)))
+        mn.show(label[0], v, label[1], v, (0, len(v)), (0, len(v)))
     elif m == M_LATE:
         v = "%d" % mn.value
-        mn._set("LATE", v + " " + T("MIN"), "LATE", v, (0, len(v)), (0, len(v)), "minutes played (TK-C11)")
+        mn.show("LATE", v + " " + T("MIN"), "LATE", v, (0, len(v)), (0, len(v)), "minutes played (TK-C11)")
     elif m == M_RESULT:
-        mn._set("RESULT", RESULTS[i], "RSLT", RESULTS[i])
+        mn.show("RESULT", RESULTS[i], "RSLT", RESULTS[i])
     elif m == M_KAZAN:
         v = "%d" % mn.value if mn.value >= 0 else "--"
-        mn._set("KAZAN " + side, v, "KA." + side, v, (0, len(v)), (0, len(v)),
+        mn.show("KAZAN " + side, v, "KA." + side, v, (0, len(v)), (0, len(v)),
                 "no kumalak counts" if mn.value < 0
                 else ("kumalaks in left's kazan", "kumalaks in right's kazan")[mn.side])
     elif m == M_MODE:
-        mn._set("MATCH", MODES[i][0], "MTCH", MODES[i][1], None, None,
+        mn.show("MATCH", MODES[i][0], "MTCH", MODES[i][1], None, None,
                 ("kok-boru one-on-one", "kilithattu")[i])
     elif m == M_LEAD:
         v = "%d" % mn.value if mn.value else "OFF"
         w = T(v)  # (the four digits keep OFF)
-        mn._set("LEAD", w, "LEAD", v, (0, len(w)), (0, len(v)), "a lead of more than this wins (KB-14)")
+        mn.show("LEAD", w, "LEAD", v, (0, len(w)), (0, len(v)), "a lead of more than this wins (KB-14)")
     elif m == M_MFIRST:
-        mn._set("FIRST", SIDES[i], "1ST", SIDES4[i], None, None, "the team entering first (KT-4.4)")
+        mn.show("FIRST", SIDES[i], "1ST", SIDES4[i], None, None, "the team entering first (KT-4.4)")
     elif m == M_CHANGE:
         v = "%d" % mn.value
-        mn._set("CHANGE", v + " " + T("S"), "CHNG", v, (0, len(v)), (0, len(v)),
+        mn.show("CHANGE", v + " " + T("S"), "CHNG", v, (0, len(v)), (0, len(v)),
                 "the changeover, at most 60 s (KT-4.4)")
     elif m == M_METHOD:
-        mn._set("TIE", METHODS[i][0], "TIE", METHODS[i][1], None, None, METHOD_NAMES[i] + " (KT-4.6)")
+        mn.show("TIE", METHODS[i][0], "TIE", METHODS[i][1], None, None, METHOD_NAMES[i] + " (KT-4.6)")

@@ -223,7 +223,7 @@ class Menu:
             if kind == B.LONG:
                 self.close()
                 return True
-            self._back()
+            self.back()
         elif button == B.START:
             self._start(ticks)
         else:
@@ -276,12 +276,16 @@ class Menu:
             return st == MB.RUNNING or st == MB.BREAK or st == MB.LOT or st == MB.OVER
         return self.app.clock.state == C.RUNNING
 
-    def _push(self, mode, i=0):
+    # ---------------------------------------- the editors' means (editors.py uses these, and the state)
+
+    def enter(self, mode, i=0):
+        """Go down to level `mode` on choice `i` (back() returns to this one)."""
         self.stack.append((self.mode, self.i, self.side))
         self.mode = mode
         self.i = i
 
-    def _back(self):
+    def back(self):
+        """Up one level (the time editor: back one field); from the top, close."""
         if E.back(self):  # the time editor: back one field
             return
         if not self.stack:
@@ -291,16 +295,18 @@ class Menu:
         if self.mode == M_TOP:
             self.presets = None
 
-    def _say(self, left, right, ticks, left4=None, right4=None, detail=None):
+    def say(self, left, right, ticks, left4=None, right4=None, detail=None):
+        """A message on the faces for MSG_MS or until the next button ("OK" and what was done)."""
         self.msg = (left, right, left4 or left, right4 or right, detail)
         self.msg_until = ticks_add(ticks, MSG_MS)
 
-    def _no(self, what, what4, ticks, reason=None):
-        self._say("NO", what, ticks, "NO", what4, reason)
+    def say_no(self, what, what4, ticks, reason=None):
+        """NO and what was refused, with the reason (an engine's or the table's) on the detail line."""
+        self.say("NO", what, ticks, "NO", what4, reason)
 
     # ------------------------------------------------------------ plus, minus
 
-    def _count(self):
+    def choices(self):
         """The choices of a list level (the editors' lists included); 0 where a value is stepped."""
         m = self.mode
         if m == M_TOP:
@@ -316,7 +322,7 @@ class Menu:
         return E.count(self)
 
     def _change(self, d):
-        n = self._count()
+        n = self.choices()
         if n:
             if n <= BIG and (d > 1 or d < -1):
                 d = 1 if d > 0 else -1
@@ -329,19 +335,19 @@ class Menu:
         m = self.mode
         if m == M_TOP:
             if self.i == T_SETTINGS:
-                self._push(M_SETTINGS)
+                self.enter(M_SETTINGS)
             elif self.i == T_ARBITER:
-                self._push(M_ARB)
+                self.enter(M_ARB)
             else:
                 self.target = self.i  # T_PRESET, T_CUSTOM or T_MATCH
-                self._push(M_ABORT)
+                self.enter(M_ABORT)
                 if not self._in_progress():
                     self._enter_game(self.target)  # nothing to abort: straight on
         elif m == M_ABORT:
             if self.i == 1:
                 self._enter_game(self.target)  # in place of ABORT?: back goes to the top
             else:
-                self._back()
+                self.back()
         elif m == M_PRESET:
             E.first(self, self.presets[self.i][1])
         elif m == M_SETTINGS:
@@ -392,34 +398,34 @@ class Menu:
         elif item == A_RESULT:
             E.result(self)  # TK-R2, TK-R4
         else:
-            self._push(M_CONFIRM)  # EXTEND (TK-C14), ADJOURN (TK-A1..A3) or RESUME (TK-A4)
+            self.enter(M_CONFIRM)  # EXTEND (TK-C14), ADJOURN (TK-A1..A3) or RESUME (TK-A4)
             return
         self.side = side
 
     def _confirm(self, ticks):
         item = self.stack[-1][1]
-        label = self._arb_label(item)
+        label = self.arbiter_label(item)
         app = self.app
         reason = None
         try:
             if item == A_EXTEND:
-                self._act("extend", ticks)
+                self.act("extend", ticks)
             elif app.clock.state == C.ADJOURNED:
-                self._act("resume_adjourned", ticks)
+                self.act("resume_adjourned", ticks)
             else:
-                self._act("adjourn", ticks)
+                self.act("adjourn", ticks)
         except ValueError as e:  # Refused: why
             reason = str(e)
         if app.clock.state == C.RUNNING:
             self.close()  # the extension or the resumption runs the side to move
             return
-        self._back()
+        self.back()
         if reason is None:
-            self._say("OK", label[0], ticks, "OK", label[1])
+            self.say("OK", label[0], ticks, "OK", label[1])
         else:
-            self._no(label[0], label[1], ticks, reason)
+            self.say_no(label[0], label[1], ticks, reason)
 
-    def _act(self, name, ticks, **vals):
+    def act(self, name, ticks, **vals):
         """An action of actions.py's table with the menu's values (of the table's kinds): the same
         code and the same refusals as the protocol's and the scripts'. ValueError (Refused: why)."""
         from sagatfw.ui import actions
@@ -432,7 +438,8 @@ class Menu:
         finally:
             forget("sagatfw.ui.actions")
 
-    def _arb_label(self, item):
+    def arbiter_label(self, item):
+        """The arbiter's list item's (label, label4): ADJOURN is RESUME while adjourned (TK-A4)."""
         if item == A_ADJOURN and self.app.clock.state == C.ADJOURNED:
             return RESUME
         return ARB[item]
@@ -455,7 +462,8 @@ class Menu:
             self.msg = None
             self._render()
 
-    def _set(self, left, right, left4, right4, field=None, field4=None, detail=None):
+    def show(self, left, right, left4, right4, field=None, field4=None, detail=None):
+        """What the faces show (view, view4): the OLEDs' texts and the four-digit faces', the field edited."""
         # the OLED's words in the clock's language (a value being edited is digits: its field's places kept)
         self.left = T(left)
         self.right = right if field is not None else T(right)
@@ -470,32 +478,32 @@ class Menu:
             return
         if self.msg is not None:
             m = self.msg
-            self._set(m[0], m[1], m[2], m[3], None, None, m[4])
+            self.show(m[0], m[1], m[2], m[3], None, None, m[4])
             return
         m = self.mode
         i = self.i
         if m == M_TOP:
-            self._set("MENU", TOP[i][0], "MENU", TOP[i][1])
+            self.show("MENU", TOP[i][0], "MENU", TOP[i][1])
         elif m == M_ABORT:
-            self._set("ABORT?", NO_YES[i], "ABRT", NO_YES[i], None, None, "a game is in progress")
+            self.show("ABORT?", NO_YES[i], "ABRT", NO_YES[i], None, None, "a game is in progress")
         elif m == M_PRESET:
             name, tc = self.presets[i]
             label = tc_label(tc)
-            self._set(T("PRE") + " %d" % (i + 1), label, "P%d" % (i + 1), label)
+            self.show(T("PRE") + " %d" % (i + 1), label, "P%d" % (i + 1), label)
             self.detail = name  # a preset's name as it was given: never turned into a word of the faces
         elif m == M_SETTINGS:
-            self._set("SETTINGS", SETTINGS[i][0], "SET", SETTINGS[i][1])
+            self.show("SETTINGS", SETTINGS[i][0], "SET", SETTINGS[i][1])
         elif m == M_ARB:
-            label = self._arb_label(i)
-            self._set("ARBITER", label[0], "ARB", label[1])
+            label = self.arbiter_label(i)
+            self.show("ARBITER", label[0], "ARB", label[1])
         elif m == M_CONFIRM:
             item = self.stack[-1][1]
-            label = self._arb_label(item)
+            label = self.arbiter_label(item)
             if item == A_EXTEND:
                 ms = self.app.store.values["extension_ms"]
                 v = "%d:%02d" % (ms // 60000, (ms // 1000) % 60)
-                self._set("EXTEND?", "+" + v, "EXT", v, None, None, "both sides (TK-C14)")
+                self.show("EXTEND?", "+" + v, "EXT", v, None, None, "both sides (TK-C14)")
             else:
-                self._set(label[0] + "?", "OK?", label[1], "OK")
+                self.show(label[0] + "?", "OK?", label[1], "OK")
         else:
             E.render(self)

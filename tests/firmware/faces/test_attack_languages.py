@@ -217,15 +217,6 @@ def test_the_run_row_of_every_stopped_state_fits_in_every_language():
     assert not bad, bad
 
 
-class _Journal:
-    """What status_text reads of the journal for TK-P1's protest window: the result's wall time, a sync."""
-
-    def __init__(self, ticks):
-        self.result_wall = 0
-        self.sync_wall_ms = 0
-        self.sync_ticks = ticks
-
-
 def test_every_status_line_with_board_999_fits_in_every_language():
     def run(code, bad):
         g = Game("300")
@@ -245,12 +236,12 @@ def test_every_status_line_with_board_999_fits_in_every_language():
         g.call("result", 4000, 2)  # c.t // 3000 is odd: the protest window's turn
         app.status = 1
         app.code_text = "CODE 042917"
-        app.journal = _Journal(g.clock.last)
+        app.protest_ms = 1800000  # the app's view of TK-P1's window: all of it left (App.protest_left)
         text = F.status_text(app)
         if text != T("PROTEST") + " 30:00":
             bad.append((code, "protest", text))
         _check_game(g.clock, code, "protest", bad, text, 2)
-        app.journal = None
+        app.protest_ms = 0
         text = F.status_text(app)
         if text != "B999 " + T("CODE") + " 042917":
             bad.append((code, "code", text))
@@ -559,14 +550,14 @@ def _menu_views():
         grab("preset %d" % i)
     reason = "corrections need the clock stopped (pause first)"  # an engine's reason, as it is
     for label in MN.ARB + (MN.RESUME,):
-        mn._say("OK", label[0], 0, "OK", label[1])
+        mn.say("OK", label[0], 0, "OK", label[1])
         grab("ok " + label[0])
-        mn._no(label[0], label[1], 0, reason)
+        mn.say_no(label[0], label[1], 0, reason)
         grab("no " + label[0])
     for spec in E.SETTINGS:
-        mn._say("OK", spec[0], 0, "OK", spec[1])
+        mn.say("OK", spec[0], 0, "OK", spec[1])
         grab("ok " + spec[0])
-        mn._no(spec[0], spec[1], 0, reason)
+        mn.say_no(spec[0], spec[1], 0, reason)
         grab("no " + spec[0])
     for what, what4 in (
         ("NEW GAME", "NEW"),
@@ -575,9 +566,9 @@ def _menu_views():
         ("RESULT", "RSLT"),
         ("LATE", "LATE"),
     ):
-        mn._no(what, what4, 0, reason)
+        mn.say_no(what, what4, 0, reason)
         grab("no " + what)
-    mn._say("OK", "LATE", 0)
+    mn.say("OK", "LATE", 0)
     grab("ok late")
     mn.msg = None
     return out

@@ -133,7 +133,7 @@ def test_user_presets_follow_the_built_in_ones():
         assert rig.view()[1] == "5|3" and rig.menu.detail == "odds"
         rig.press(B.MINUS)
         assert rig.view()[1] == "15+5" and rig.menu.detail == "club"
-        n = rig.menu._count()
+        n = rig.menu.choices()
         rig.press(B.PLUS, long=True)  # a long list: LONG steps by 10
         assert rig.menu.i == (n - 2 + 10) % n
         rig.press(B.MINUS, long=True)
