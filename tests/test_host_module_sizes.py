@@ -11,16 +11,10 @@ from conftest import ROOT
 
 HOST = os.path.join(ROOT, "host", "sagat")
 
-# The host modules over the rule when it was set, with their code lines then: each is being split
-# along its seams. Empty this as the splits land; a module listed here may shrink (or go) but not
-# grow, and no other may go over.
-KNOWN_OVER = {
-    "sagat.logs": 695,
-    "sagat.hall.core": 618,
-    "sagat.sim": 602,
-    "sagat.hall.boards": 548,
-    "sagat.hall.mqtt": 535,
-}
+# The host modules over the rule that may stay so for now, with their code lines then (none: the
+# split of logs.py, hall/core.py, sim.py, hall/boards.py and hall/mqtt.py brought every one under
+# it). A module listed here may shrink (or go) but not grow, and no other may go over.
+KNOWN_OVER: dict[str, int] = {}
 
 
 def test_no_host_module_is_over_the_size_rule():
