@@ -5,8 +5,9 @@ tests/firmware/        the firmware's tests, a folder per layer (core, engine, l
                        tests/test_micropython.py under the MicroPython unix port too; test_*_mp.py:
                        MicroPython only (heap_lock, littlefs); test_*_props.py and the rp2 emulator's:
                        CPython only (Hypothesis, the emulated Pico).
-tests/host/            the sagat command and the host package, a folder per command group (tc, logs,
-                       clock, link, game, deploy, hall, round, sim, cli).
+tests/host/            the sagat command and the host package: a folder per host package (log, round,
+                       hall, sim, deploy) and per command group of the top modules (clock, game, link,
+                       tc, cli, i18n).
 tests/kits/            what tests share (no test module imports another): the clock and match kits,
                        the rigs (the App's board, the menu's, the protocol's, the serial link's), the
                        fake `machine`, flash images, the fake device, the hall's and MQTT kits, the

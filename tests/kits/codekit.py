@@ -1,5 +1,5 @@
 """Results of every kind the firmware records, entered on the simulator in virtual time, for the tests of
-`sagat logs verify --code` (tests/host/logs): the scripts (a win, a draw, a flag, a default, with and
+`sagat logs verify --code` (tests/host/log): the scripts (a win, a draw, a flag, a default, with and
 without the final kazans, a match's result) and the words the code line names each with, a flash
 keyed from its first record, and the code the sim's faces showed."""
 

@@ -2,7 +2,7 @@
 # module (its engine, a Match of sagatfw/engine/matchbase.py with its rules, names and options) and
 # one line in sagatfw.MODES (register() adds it, unregister() takes it away). Nothing else in the
 # firmware or the host names it: the app, the log, the link, the faces and `sagat logs` take it
-# from the registry (tests/firmware/app/test_mode_countup_mp.py, tests/host/logs/test_mode_countup_host.py).
+# from the registry (tests/firmware/app/test_mode_countup_mp.py, tests/host/log/test_mode_countup_host.py).
 #
 # One period, "time", counting up from 0:00 on the referee's start, with stoppages; a point at a
 # time for either side; a lead of more than `lead` points ends it at once (0: only the referee's

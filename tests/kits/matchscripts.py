@@ -1,7 +1,7 @@
 """The sim's match scripts (the lines of `sagat sim --script`, docs/user-guide.md): a kok-boru bout (a
 score, a card, a stoppage, an undo, the rest, golden score) and a kilithattu match (a stoppage,
 the changeover, a tie, both lots, seed 7). Played end to end by tests/host/sim/test_sim_match.py;
-the logs they leave are the match logs of tests/host/logs (test_logs_match,
+the logs they leave are the match logs of tests/host/log (test_logs_match,
 test_attack_match_verify_and_score) and tests/host/game/test_match_result_undo_and_reboot_host.py."""
 
 KOKBORU = [
