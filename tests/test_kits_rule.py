@@ -29,6 +29,6 @@ def test_no_test_module_or_kit_imports_a_test_module():
 
 
 def test_the_rule_sees_an_import_of_a_test_module():
-    text = "import os\nfrom test_menu import Rig\n    import test_x\nfrom kit import raises\n"
+    text = "import os\nfrom test_menu import Rig\n    import test_x\nfrom clockkit import raises\n"
     found = [m.group(1) or m.group(2) for m in IMPORT.finditer(text)]
     assert found == ["test_menu", "test_x"]

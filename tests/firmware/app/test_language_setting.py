@@ -7,7 +7,7 @@ import json
 from menukit import Board, rmtree  # (Board: a fresh folder of its own)
 
 import sagatfw
-from kit import raises
+from clockkit import raises
 from sagatfw.app.main import App
 from sagatfw.engine import clock as C
 from sagatfw.faces import words_kk, words_ky, words_ru

@@ -5,7 +5,7 @@ import io
 
 from boardkit import FakeApp
 
-from kit import Game
+from clockkit import Game
 from sagatfw.boards.sim import Board
 from sagatfw.core.ticks import ticks_add
 

@@ -7,7 +7,7 @@
 #   - a game's time t stops at clock.MAX_GAME_MS (10 days): a running or paused clock adjourns itself
 #     there, and it cannot be resumed (enter the result, or set the game up again).
 # Runs under CPython (where the int array raises OverflowError) and MicroPython (where it wraps).
-from kit import Game, L, R, raises
+from clockkit import Game, L, R, raises
 from sagatfw.core import tcparse
 from sagatfw.core import timecontrol as tcm
 from sagatfw.engine import clock as C

@@ -1,7 +1,7 @@
 # The adjournment's envelope (TK-A3) and the resumption from it (TK-A4), on the engine: each side's time used as
 # the envelope records it (increments accounted for), and resume_adjourned taking the used or the remaining times
 # back, each logged as a correction before the resumption (both runtimes).
-from kit import Game, L, R, raises
+from clockkit import Game, L, R, raises
 from sagatfw.engine.envelope import used_ms
 
 

@@ -2,7 +2,7 @@
 # (TK-C14), stages counted while a flag is down (TK-C16), an hourglass and a flagged side, and more
 # events between two calls than the event queue holds. Run by pytest under CPython and by
 # tests/mprun.py under MicroPython.
-from kit import NEAR_WRAP, Game, L, R
+from clockkit import NEAR_WRAP, Game, L, R
 from sagatfw.core.ticks import ticks_add
 from sagatfw.engine import clock as C
 from sagatfw.log.read import take_events

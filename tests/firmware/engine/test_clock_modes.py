@@ -1,6 +1,6 @@
 # Exact-millisecond tests of the clock engine, one group per time-control mode (contract 2).
 # Run by pytest under CPython and by tests/mprun.py under MicroPython.
-from kit import NEAR_WRAP, Game, L, R, play
+from clockkit import NEAR_WRAP, Game, L, R, play
 from sagatfw.engine import clock as C
 
 # ------------------------------------------------------------------ sudden death (TK-B3)

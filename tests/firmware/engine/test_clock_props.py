@@ -3,7 +3,7 @@
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kit import NEAR_WRAP, Game, L, R
+from clockkit import NEAR_WRAP, Game, L, R
 from sagatfw.core.ticks import TICKS_MAX, ticks_add
 from sagatfw.engine import clock as C
 from sagatfw.log.read import take_events

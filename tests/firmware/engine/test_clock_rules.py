@@ -1,6 +1,6 @@
 # Exact-millisecond tests of the clock engine, one group per rule of docs/rules.md and bullet of
 # contract 2 (docs/design.md). Run by pytest under CPython and by tests/mprun.py under MicroPython.
-from kit import NEAR_WRAP, Game, L, R, play, raises
+from clockkit import NEAR_WRAP, Game, L, R, play, raises
 from sagatfw.engine import clock as C
 
 # ----------------------------------------------------------------- TK-C7, TK-C9

@@ -1,7 +1,7 @@
 # A result entered before the start (a forfeit, TK-R4) happens at t = 0 - the
 # game never started - and the clock's time base starts at that instant, not at the board's boot.
 # (The protest window of TK-P1 runs from the result's wall time, which the journal derives from it.)
-from kit import NEAR_WRAP, Game
+from clockkit import NEAR_WRAP, Game
 from sagatfw.engine import clock as C
 
 

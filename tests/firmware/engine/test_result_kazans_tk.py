@@ -1,6 +1,6 @@
 # A game's result with the final kazan counts (TK-R1, TK-R5, TK-R7, TK-C12, TK-R4), on the engine: the
 # check of a new result's counts (engine/kazans.py) and the counts kept in the result's event (both runtimes).
-from kit import Game, L, raises
+from clockkit import Game, L, raises
 from sagatfw.engine import kazans
 from sagatfw.engine.clock import RESULT_NAMES
 

@@ -1,6 +1,6 @@
 # Toguz kumalak's rule corners at the table, each in the rule's words (its ID in the test's name), on
 # the engine (both runtimes).
-from kit import Game, L, R
+from clockkit import Game, L, R
 from sagatfw import Refused
 
 # TK-C6: "A player more than 30 min late loses." -------------------------------------------------

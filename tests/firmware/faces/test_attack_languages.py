@@ -9,7 +9,7 @@ from boardkit import FakeApp
 from matchkit import MIN, Run
 
 import sagatfw
-from kit import Game, L, R
+from clockkit import Game, L, R
 from sagatfw import T
 from sagatfw.engine import clock as C
 from sagatfw.engine import match as M

@@ -4,7 +4,7 @@
 # changes, not at each refresh (the same text object comes back). Both runtimes.
 from boardkit import FakeApp, say
 
-from kit import Game, L
+from clockkit import Game, L
 from sagatfw.faces import game as F
 
 

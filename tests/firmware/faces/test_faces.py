@@ -1,7 +1,7 @@
 # What each face shows (faces/game.py, contract 2's "Display" bullet): exact TM1637 bytes, LED masks,
 # OLED draw items and time texts, for clock states reached with real clock operations. Run by
 # pytest under CPython and by tests/mprun.py under MicroPython.
-from kit import Game, L, R
+from clockkit import Game, L, R
 from sagatfw.engine.envelope import used_ms
 from sagatfw.faces import game as F
 

@@ -3,7 +3,7 @@
 # low_time, not in setup, not in play, not after an increment lifts it over 5:00; a 10-minute game
 # does from 5:00 down. One rule (Clock.low_counts) for the engine's low_time,
 # the faces' LOW (is_low) and `state`.
-from kit import Game, L, R
+from clockkit import Game, L, R
 from sagatfw.faces import game as F
 
 

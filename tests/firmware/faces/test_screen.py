@@ -3,7 +3,7 @@
 # the battery's warning, the OLEDs' items of the game, a match or the menu. Both runtimes.
 from boardkit import FakeApp, say
 
-from kit import Game, L, R
+from clockkit import Game, L, R
 from sagatfw.faces import game as F
 from sagatfw.faces import screen as S
 

@@ -2,7 +2,7 @@
 # writes records.Chain.tag, the clock's, set before boot), so the result code of one history differs from clock to
 # clock; the tag is read back by log/read.py's tag_of and leaves the result's own fields (its kazans, arg_of) as
 # they were. The pure codec, on both runtimes.
-from kit import Game, L
+from clockkit import Game, L
 from sagatfw.log import records as R
 from sagatfw.log.read import TAG_AT, TAG_SIZE, decode, kazans_of, tag_of
 

@@ -1,6 +1,6 @@
 # Binary log records: encode/decode to contract 3, CRC, keyed chain, and detection of missing,
 # reordered, edited and torn records. Runs under CPython and MicroPython.
-from kit import Game, R
+from clockkit import Game, R
 from sagatfw.core import timecontrol as tcm
 from sagatfw.engine import clock as C
 from sagatfw.log import read as LR

@@ -1,7 +1,7 @@
 # The result record keeps the final kazans (TK-R7) in its payload, and the journal's result_arg carries them with
 # the result (records.arg_of, unpacked by link/server.py's state as _result_of does here): the codec, on both
 # runtimes.
-from kit import Game, L
+from clockkit import Game, L
 from sagatfw.log import records as R
 from sagatfw.log.read import decode, kazans_of, take_events
 

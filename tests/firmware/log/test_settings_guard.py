@@ -10,7 +10,7 @@ import os
 from menukit import Board as MenuBoard
 from menukit import rmtree
 
-from kit import raises
+from clockkit import raises
 from sagatfw.app.main import App
 from sagatfw.core import tcparse
 from sagatfw.engine import clock as C

@@ -8,7 +8,7 @@ tests/host/log/test_attack_keyed_pull_head.py.)"""
 
 import json
 
-from kit import Game
+from clockkit import Game
 from sagat.cli import main
 from sagatfw.core import timecontrol as tcm
 from sagatfw.engine import clock as C

@@ -7,7 +7,7 @@ import os
 import re
 from types import SimpleNamespace
 
-from kit import Game, L, R
+from clockkit import Game, L, R
 from sagatfw.boards.sim import Board
 from sagatfw.faces import game as F
 
