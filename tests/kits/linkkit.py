@@ -1,6 +1,6 @@
 # The serial link's kit for the link's MicroPython tests (tests/firmware/link: test_repl_mp,
-# test_link_pass_mp, test_attack_link_pass_mp, test_log_read_stream_mp): one direction of the
-# link as a stream that counts what was read; a booted App with its link on two of them behind the
+# test_link_pass_mp, test_link_pass_ctrl_c_and_floods_mp, test_log_read_stream_mp): one direction
+# of the link as a stream that counts what was read; a booted App with its link on two of them behind the
 # sim board's SerialDriver, which does what a board's USB CDC / UART driver does with the interrupt
 # character (SerialRig); the answers in a pull's written bytes; a finished game on protocolrig's
 # Rig; and log.read's answer worked out from the segment files by the plain reading of

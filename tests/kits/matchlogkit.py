@@ -3,7 +3,7 @@ any) onto a flash image and its records come back as bytearrays (anchors dropped
 record's header offsets and event types (docs/log-format.md, "Match records"); the records sealed
 again from seq 0, with the arbiter key or without it, written out, and `sagat logs verify` run on
 them or on the image. Used by tests/host/log/test_logs_match.py,
-tests/host/log/test_attack_match_verify_and_score.py and
+tests/host/log/test_verify_match_restored_from_checkpoint.py and
 tests/host/game/test_match_result_undo_and_reboot_host.py. CPython (the host package)."""
 
 import json

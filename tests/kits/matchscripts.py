@@ -2,7 +2,8 @@
 score, a card, a stoppage, an undo, the rest, golden score) and a kilithattu match (a stoppage,
 the changeover, a tie, both lots, seed 7). Played end to end by tests/host/sim/test_sim_match.py;
 the logs they leave are the match logs of tests/host/log (test_logs_match,
-test_attack_match_verify_and_score) and tests/host/game/test_match_result_undo_and_reboot_host.py."""
+test_verify_match_restored_from_checkpoint) and
+tests/host/game/test_match_result_undo_and_reboot_host.py."""
 
 KOKBORU = [
     {"at": 0, "do": "new", "mode": "kokboru", "lead": 8},

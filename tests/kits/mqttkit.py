@@ -1,8 +1,8 @@
 """The hall's MQTT tests' kit (sagat/hall/mqtt.py): a real Mosquitto (Debian's package) started on a
 free port, skipped without it or paho-mqtt and failed under CI; a broker's message as paho hands
 it over; a Subscriber fed by hand; a well-formed remote board. Used by
-tests/host/hall/test_hall_mqtt.py, test_attack_hall_mqtt_slots.py, test_attack_mqtt_names.py and
-test_hall_browser.py."""
+tests/host/hall/test_hall_mqtt.py, test_hall_mqtt_flood_is_bounded.py,
+test_hall_mqtt_two_halls_one_name.py and test_hall_browser.py."""
 
 from __future__ import annotations
 

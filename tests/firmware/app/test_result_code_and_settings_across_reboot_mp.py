@@ -1,7 +1,8 @@
 # Attacks on the firmware (MicroPython unix port, littlefs in RAM): the
 # result code on the faces, a reboot after a result, and settings changed before the start. Each
 # test performs one attack and asserts what a sound clock must do; each failed when written (a
-# finding) and passes with its fix. Run: python -m pytest -q tests/test_micropython.py -k result_code_and_reboot
+# finding) and passes with its fix.
+# Run: python -m pytest -q tests/test_micropython.py -k result_code_and_settings_across_reboot
 import gc
 
 from flash import Flash, mount, unmount

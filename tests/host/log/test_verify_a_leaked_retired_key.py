@@ -4,7 +4,7 @@ current key, forges what OLD can seal (a key_cleared record, then unkeyed histor
 code). Each test performs one attack and asserts what a sound verifier must say (the first, the
 genuine rotated log, is the control). Each one failed when it was written (a finding); the fixes
 made them pass. Nothing here is skipped. (A keyed clock's pull without the key:
-tests/host/log/test_attack_keyed_pull_head.py.)"""
+tests/host/log/test_verify_keyed_pull_and_its_head.py.)"""
 
 import json
 

@@ -3,7 +3,7 @@ cable, or with a copy of a pull (records.bin, head.json), WITHOUT the arbiter ke
 the start, a head asked of the clock, head.json deleted or crafted, another clock's head. Each test
 performs one attack and asserts what a sound verifier must say. Each one failed when it was
 written (a finding); the fixes made them pass. Nothing here is skipped. (A leaked retired key:
-tests/host/clock/test_attack_retired_key.py.)"""
+tests/host/log/test_verify_a_leaked_retired_key.py.)"""
 
 import binascii
 import json
