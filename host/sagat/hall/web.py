@@ -378,6 +378,17 @@ async def bad_body(request: Request, exc: Exception):
     return JSONResponse({"error": text}, status_code=status)
 
 
+
+class _Revalidated(StaticFiles):
+    """The page's files, each checked again on every load (Cache-Control: no-cache; an unchanged
+    file is a 304 by its ETag): a browser that kept the modules of an older sagat would mix them
+    with the new ones after an upgrade, one module importing a name another no longer has."""
+
+    def file_response(self, *args, **kwargs):
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
 ROUTES = [
     Route("/", index),
     Route("/api/state", state),
@@ -393,7 +404,7 @@ ROUTES = [
     Route("/api/board/{number}/assign", assign, methods=["POST"]),
     Route("/api/board/{number}/act", act, methods=["POST"]),
     Route("/api/board/{number}/locate", locate, methods=["POST"]),
-    Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    Mount("/static", _Revalidated(directory=str(STATIC)), name="static"),
 ]
 
 

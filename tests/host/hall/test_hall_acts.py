@@ -166,3 +166,12 @@ def test_the_page_is_es_modules_served_as_javascript():
     # every module is loaded by the page: imported by another (hall.js, the one the page names, first)
     imported = {m for js in scripts.values() for m in re.findall(r' from "\./([a-z]+\.js)";', js)}
     assert imported | {"hall.js"} == set(scripts)
+
+
+def test_the_pages_modules_are_checked_again_on_each_load():
+    # a browser that kept yesterday's modules would mix them with today's after an upgrade (one module's
+    # import of a name the other no longer has): each is asked again (ETag: an unchanged file is a 304)
+    app = web.make_app(_Hall())
+    for name in [*_scripts(), "hall.css", "lang/kk.json"]:
+        status, headers, _body = _get(app, f"/static/{name}")
+        assert status == 200 and headers.get("cache-control") == "no-cache", (name, headers)
