@@ -224,7 +224,7 @@ def log_erase(srv, req, now):
         if stopped:
             break
         try:
-            os.remove(j._path(name))
+            os.remove(j.path(name))
         except OSError as e:
             stopped = "remove failed: %s" % (e,)
             break

@@ -97,7 +97,7 @@ def _listing(j):
         size = sizes[name] if sizes else -1
         if size < 0:
             try:
-                size = os.stat(j._path(name))[6]
+                size = os.stat(j.path(name))[6]
             except OSError:
                 size = 0
         total += size

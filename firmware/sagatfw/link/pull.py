@@ -195,7 +195,7 @@ class Pull:
             got = 0
             try:
                 if f is None:
-                    f = open_beside(self.app.journal, plan[i])
+                    f = self.app.journal.open_for_reading(plan[i])
                     f.seek(plan[i + 1] * R.RECORD_SIZE)
                     if plan[i + 3]:  # a finished segment (the journal writes the newest): kept open
                         rd[_FILE] = f
@@ -250,7 +250,7 @@ class Pull:
         """(file, whole records, 1 if a torn partial record ends it) of a segment, or (None, 0, 0);
         the caller closes the file."""
         try:
-            f = open_beside(self.app.journal, name)
+            f = self.app.journal.open_for_reading(name)
         except OSError:
             return None, 0, 0
         try:
@@ -442,16 +442,3 @@ class _Read:
 def _seq(raw, at):
     """The seq field of the record at raw[at:] (records.seq_of without a tuple or a slice)."""
     return raw[at + 4] | raw[at + 5] << 8 | raw[at + 6] << 16 | raw[at + 7] << 24
-
-
-def open_beside(j, name):
-    """Segment `name` of journal `j` opened for reading beside the one the journal writes, or in
-    its room if the heap has no second 1.2 KB piece for a littlefs file (log/journal.py: park).
-    The pull's, and link/match.py's for a match's names (log/names.py match_names)."""
-    try:
-        return open(j._path(name), "rb")
-    except MemoryError:
-        if j.file is None or j.backlog:
-            raise
-    j.park()
-    return open(j._path(name), "rb")
