@@ -63,7 +63,7 @@ def l_head(srv, req, now):
     seq = j.head_seq if j.head_seq >= 0 else None
     link = binascii.hexlify(j.head_link).decode()
     uid = srv.info.get("uid")
-    first = first_record(srv, srv.names())
+    first = first_record(srv, srv.app.journal.segments())
     first = first[0] if first else None
     body = {"first": first, "seq": seq, "link": link, "game": j.game, "uid": uid, "key_set": bool(srv.key),
             "mac": None}

@@ -8,9 +8,9 @@ import binascii
 import gc
 
 try:
-    from typing import Any  # the type checker's only
+    from typing import Any  # the type checker's only (MicroPython keeps nothing of annotations)
 except ImportError:
-    Any = None
+    pass
 
 try:
     from micropython import const
@@ -242,10 +242,6 @@ class Pull:
     # Segments are read with one open file each (an open costs a littlefs file buffer): the size
     # from a seek to the end, records with readinto into preallocated buffers.
 
-    def names(self):
-        return self.app.journal.segments()
-
-
     def open_segment(self, name):
         """(file, whole records, 1 if a torn partial record ends it) of a segment, or (None, 0, 0);
         the caller closes the file."""
@@ -287,7 +283,7 @@ class Pull:
                 low = False
             if low:
                 gc.collect()
-            names = self.names()
+            names = self.app.journal.segments()
             segs = self.segs = [j.seq, len(j.backlog), now, names, [W.seg_first(n) for n in names]]
         segs[2] = now
         names = segs[3]

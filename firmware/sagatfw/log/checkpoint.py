@@ -1,11 +1,10 @@
-# sagat: the boot's reading of the checkpoint file's snapshot, so a reboot replays only the records
-# after it.
+# sagat: the boot's reading of the checkpoint file's snapshot, so a reboot replays only the records after it.
 #
-# Journal.checkpoint (log/journal.py) writes it, through log/snapshot.py (its layout and its
-# writer), after the checkpoint record, in the same file (ROOT/ckpt, replaced atomically by
-# littlefs at close), with every checkpoint and every segment_records // 4 records of a game: the
-# clock's whole state after the last durable record S, tied to S's seq and chain value, MACed under
-# the arbiter key as the log's records are. The layout is in docs/log-format.md, "Snapshots".
+# log/journal.py's Journal.checkpoint writes it after the checkpoint record, in the same file (ROOT/ckpt,
+# replaced atomically by littlefs at close), with every checkpoint and every segment_records // 4
+# records of a game: the clock's whole state after the last durable record S, tied to S's seq and
+# chain value, MACed under the arbiter key as the log's records are. The layout is in
+# docs/log-format.md, "Snapshots".
 #
 # `load` checks it and loads it into the clock: then the boot replays only the records after S
 # (log/boot.py's restore), not the whole game. Whatever does not check out raises ValueError (the
@@ -16,7 +15,6 @@ import struct
 
 from sagatfw.engine import clock as C
 from sagatfw.log import records as R
-from sagatfw.log import snapshot as SN  # the layout (loaded with the journal)
 
 try:
     from micropython import const
@@ -26,7 +24,14 @@ except ImportError:  # CPython
         return x
 
 
+_MAGIC = const(0x53)
+_VERSION = const(1)
+_FIXED = const(97)  # the fixed part, before the control's text
+_MAC = const(16)
 _MAX = const(1024)  # a longer file is not a checkpoint with its snapshot
+
+FIELDS = "<BBHI8sIBbbBIHBBBIII"  # magic .. low_time_ms, at 0 (45 bytes); then each side's at 45 and 70
+SIDE = "<IHIIIIHB"  # rem, moves, stage, stage_moves, delay_left, turn_used, flag, marks (25 bytes)
 
 
 def _no(why):
@@ -40,7 +45,7 @@ def read(j):
             data = f.read(_MAX + 1)
     except OSError:
         _no("no checkpoint file")
-    if len(data) < R.RECORD_SIZE + SN.FIXED + SN.MAC:
+    if len(data) < R.RECORD_SIZE + _FIXED + _MAC:
         _no("no snapshot (%d bytes): a checkpoint record alone, or torn" % len(data))
     if len(data) > _MAX:
         _no("the checkpoint file is too long")
@@ -82,10 +87,10 @@ def load(j, clock):
         _no("the checkpoint record is damaged")
     n = len(body)
     (magic, version, size, seq, link, t_ev, state, running, to_move, first, seg_start, flags_down, done, freeze,
-     advance, ext, default, low) = struct.unpack_from(SN.FIELDS, body, 0)
-    if magic != SN.MAGIC or version != SN.VERSION or size != n:
+     advance, ext, default, low) = struct.unpack_from(FIELDS, body, 0)
+    if magic != _MAGIC or version != _VERSION or size != n:
         _no("not a snapshot of this format (or torn)")
-    if j.chain.mac(rec, body[: n - SN.MAC])[:SN.MAC] != bytes(body[n - SN.MAC :]):
+    if j.chain.mac(rec, body[: n - _MAC])[:_MAC] != bytes(body[n - _MAC :]):
         _no("the snapshot's MAC is wrong (edited, torn, or made under another key)")
     if R.game_of(rec) != j.game:
         _no("the snapshot is of game %d, the log's is %d" % (R.game_of(rec), j.game))
@@ -99,7 +104,7 @@ def load(j, clock):
     if R.game_of(last) != j.game or R.chain_of(last) != link:
         _no("seq %d in the log is not the record the snapshot follows (rewritten?)" % seq)
     ntc = struct.unpack_from("<H", body, 95)[0]
-    if SN.FIXED + ntc + SN.MAC != n:
+    if _FIXED + ntc + _MAC != n:
         _no("the snapshot's length does not fit its control")
     if (state != C.RUNNING and state != C.PAUSED and state != C.FLAGGED and state != C.ADJOURNED) or freeze > 2 \
             or advance > 1 or running < -1 or running > 1 or to_move < -1 or to_move > 1 \
@@ -107,7 +112,7 @@ def load(j, clock):
         _no("the snapshot's state is out of range")
     from sagatfw.core import tcparse  # the boot forgets it with the snapshot reader
 
-    left, right = tcparse.parse_sides(bytes(body[SN.FIXED : SN.FIXED + ntc]).decode())
+    left, right = tcparse.parse_sides(bytes(body[_FIXED : _FIXED + ntc]).decode())
     clock.new_game(left, right, first, C.Settings(None if freeze == 2 else freeze == 1,
                                                   "flag" if advance else "moves", ext, default, low))
     clock.state = state
@@ -118,7 +123,7 @@ def load(j, clock):
     clock.flags_down = flags_down
     clock.default_done = done == 1
     for s in (C.LEFT, C.RIGHT):
-        (rem, moves, stage, stage_moves, delay, used, flag, marks) = struct.unpack_from(SN.SIDE, body, 45 + 25 * s)
+        (rem, moves, stage, stage_moves, delay, used, flag, marks) = struct.unpack_from(SIDE, body, 45 + 25 * s)
         if rem > C.MAX_FACE_MS or stage < 1 or marks > 15:
             _no("the snapshot's %s side is out of range" % C.SIDE_NAMES[s])
         clock.rem[s] = rem

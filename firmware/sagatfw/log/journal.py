@@ -19,9 +19,10 @@
 # It holds the journal's next seq and links to the last record under the key, so the boot uses it
 # only if no record was made after it: a reboot comes back within checkpoint_ms of the cut, and the
 # log grows with the game's events only, however often the clock checkpoints. The same file
-# carries a snapshot of the clock after the record (log/snapshot.py writes it, log/checkpoint.py
-# reads it), written with every checkpoint and after every `min(segment_records // 4, 32)` records
-# in a game, so a reboot loads it and replays only the records after it.
+# carries a snapshot of the clock after the record (`checkpoint` writes it, log/checkpoint.py reads
+# it at boot), written with every checkpoint and after every
+# `min(segment_records // 4, 32)` records in a game, so a reboot loads it and replays only the
+# records after it.
 #
 # When the backlog is full, new records are not sealed (no seq is used) but counted; the next
 # record written is a T_GAP record with that count, chained like any other, so the log says where
@@ -42,7 +43,6 @@ from sagatfw.core import timecontrol as tcm
 from sagatfw.core.ticks import ticks_add, ticks_diff
 from sagatfw.engine import clock as C
 from sagatfw.log import records as R
-from sagatfw.log import snapshot
 from sagatfw.log.segments import SEGMENT_RECORDS, Segments
 
 # const() with a leading underscore: no entry in the module's dict, which lives in RAM
@@ -58,7 +58,29 @@ class Journal(Segments):
 
     def __init__(self, root="/log", key=b"", segment_records=SEGMENT_RECORDS, max_bytes=262144,
                  checkpoint_ms=15000, backlog=32, room_bytes=_ROOM_BYTES):
-        Segments.__init__(self, root, segment_records, max_bytes, backlog, room_bytes)
+        # the segments' fields (log/segments.py, where each is said)
+        self.root = root
+        self.segment_records = segment_records
+        self.max_bytes = max_bytes
+        self.hold = False
+        self.backlog_max = backlog
+        self.room_bytes = room_bytes
+        self.buf = bytearray(R.RECORD_SIZE)
+        self.game = 0
+        self.backlog = []
+        self.before = R.ZERO_CHAIN
+        self.head_seq = -1
+        self.head_link = R.ZERO_CHAIN
+        self.file = None
+        self.seg = None
+        self.resume = None
+        self.opened = False
+        self.seg_records = 0
+        self.error = None
+        self.full = False
+        self.urgent = False
+        self.room = None
+        # the writer's
         self.chain = R.Chain(key)
         self.checkpoint_ms = checkpoint_ms
         self.gbuf = bytearray(R.RECORD_SIZE)  # the first record dropped: the gap record's header
@@ -211,7 +233,7 @@ class Journal(Segments):
         game in progress (set up and not finished) after every min(segment_records // 4, 32)
         records (so a reboot replays at most about that many). The file holds a record that takes
         the next seq and links to the last one, but is not in the chain (the boot uses it only if
-        nothing was logged after it), followed by the snapshot of the clock (log/snapshot.py).
+        nothing was logged after it), followed by the snapshot of the clock (below).
         Returns True if written."""
         st = clock.state
         if st == C.RUNNING and clock.t - self.last_t >= self.checkpoint_ms:
@@ -223,7 +245,9 @@ class Journal(Segments):
             return False  # records are not durable: after a reboot this checkpoint could not follow them
         # One open littlefs file at a time (1.2 KB in one piece each, which a heap split by the
         # small objects of play may not have twice), and this one opened before the snapshot is
-        # made, so that nothing small splits its room first.
+        # made, so that nothing small splits its room first; the segment's file takes that room
+        # back as soon as this one is closed (below), as a match's checkpoint does.
+        reopen = self.file is not None
         self.park()
         try:
             f = open(self.path(R.CKPT), "wb")
@@ -234,7 +258,37 @@ class Journal(Segments):
         R.seal(self.buf, self.prev, self.chain)  # the link it would have: self.prev stays
         snap = None
         if not self.dropped:  # (after a gap the boot replays the log, and refuses the game, as before)
-            snap = snapshot.pack(self, clock)
+            # The snapshot (docs/log-format.md, "Snapshots"; log/checkpoint.py's load reads it, with
+            # its FIELDS and SIDE: the layouts below): the clock's state after the last record (seq
+            # self.seq - 1, chain self.prev), its t there (snap[1]: the record above has the clock's
+            # t now), the settings and the control, then HMAC-SHA256 under the key of the record and
+            # all that (16 bytes). Written here, not in a module of its own beside the reader: a
+            # module kept loaded costs the loop's heap its object and table of names (about 250 B
+            # on the 64-bit port, more than the 64 KB probe's margin), and one loaded for each
+            # checkpoint left the heap split where the segment's file looks for its 1.2 KB after it.
+            c = clock
+            s = c.settings
+            tc = tcm.format_sides(c.tc[C.LEFT], c.tc[C.RIGHT]).encode()
+            n = 113 + len(tc)  # 97 fixed bytes, the control, the MAC
+            snap = bytearray(n)
+            struct.pack_into(
+                "<BBHI8sIBbbBIHBBBIII", snap, 0, 0x53, 1, n, self.seq - 1, self.prev, self.snap[1], c.state,
+                c.running, c.to_move, c.first, c.seg_start, c.flags_down,
+                # the default time passed since the last event leaves no record when it marks
+                # nobody, and a replay of the log passes it only later: as of that event it is to come
+                1 if c.default_done and s.default_ms <= self.snap[1] else 0,
+                2 if s.freeze is None else (1 if s.freeze else 0), 1 if s.stage_advance == "flag" else 0,
+                s.extension_ms, s.default_ms, s.low_time_ms,
+            )
+            for i in (C.LEFT, C.RIGHT):
+                struct.pack_into(
+                    "<IHIIIIHB", snap, 45 + 25 * i, c.rem[i], c.moves[i], c.stage[i], c.stage_moves[i],
+                    c.delay_left[i], c.turn_used[i], c.flag[i],
+                    c.above_low[i] | c.has_run[i] << 1 | c.default_mark[i] << 2 | c.stage_mark[i] << 3,
+                )
+            struct.pack_into("<H", snap, 95, len(tc))
+            snap[97 : 97 + len(tc)] = tc
+            snap[n - 16 :] = self.chain.mac(self.buf, memoryview(snap)[: n - 16])[:16]
         try:
             try:
                 f.write(self.buf)
@@ -242,6 +296,13 @@ class Journal(Segments):
                     f.write(snap)
             finally:
                 f.close()  # littlefs: the new content replaces the old one here, atomically
+                f = snap = None  # (garbage: the segment's buffer takes their room)
+                if reopen:
+                    r = self.resume
+                    try:
+                        self.unpark()
+                    except (OSError, MemoryError):  # the next write opens it
+                        self.resume = r
         except OSError:
             return False
         return True

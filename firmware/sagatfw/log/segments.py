@@ -16,13 +16,14 @@
 # went wrong, and the next commit tries again, after removing old finished games if the filesystem
 # is full.
 #
-# ROOT/room is ballast (`room_bytes`, the journal's 8 KB) held back on the flash: when the game in progress alone fills
-# the flash, the ballast goes for a record that must be kept (a result, settings: `urgent`) and
-# `full` says LOG FULL; `make_room` puts it back at the next game's (or match's) setup.
+# ROOT/room is ballast (`room_bytes`, the journal's 8 KB) held back on the flash: when the game in
+# progress alone fills the flash, the ballast goes for a record that must be kept (a result,
+# settings: `urgent`) and `full` says LOG FULL; `make_room` puts it back at the next game's (or
+# match's) setup.
 #
 # Reading: `read_segment` yields a segment's records one at a time into one buffer (the boot, the
-# checkpoint's reader, a match's restore); `open_for_reading` opens one for a reader that wants the file
-# itself (a log pull, a match's names), in the writer's room when the heap has no other.
+# checkpoint's reader, a match's restore); `open_for_reading` opens one for a reader that wants
+# the file itself (a log pull, a match's names), in the writer's room when the heap has no other.
 
 import os
 
@@ -32,6 +33,12 @@ except ImportError:  # CPython
 
     def const(x):  # type: ignore[misc]
         return x
+
+
+try:
+    from typing import Any  # (the annotations': MicroPython keeps nothing of them)
+except ImportError:
+    pass
 
 
 from sagatfw.log import records as R
@@ -49,49 +56,32 @@ _ROOM = const("room")  # the ballast's file: flash held back for the records tha
 SEGMENT_RECORDS = 255
 
 
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
-def _whole(backlog, room):
-    """How many of the backlog's first records go into `room` without parting a record from its
-    text continuations (each flush is durable on its own: a cut between the two would leave a
-    game's setup without its control)."""
-    n = room if room < len(backlog) else len(backlog)
-    while 0 < n < len(backlog) and R.type_of(backlog[n]) == R.T_TEXT:
-        n -= 1
-    return n
-
-
 class Segments:
-    def __init__(self, root, segment_records, max_bytes, backlog, room_bytes):
-        self.root = root
-        self.segment_records = segment_records
-        self.max_bytes = max_bytes
-        self.hold = False  # a log.read's records are being sent: no segment is removed meanwhile
-        self.backlog_max = backlog
-        self.room_bytes = room_bytes
-        self.buf = bytearray(R.RECORD_SIZE)  # one record: the writer packs into it, a new segment its anchor
-        self.game = 0  # the current game's number (the writer's): its segments are never removed
-        self.backlog = []  # sealed records not yet durable
-        self.before = R.ZERO_CHAIN  # chain of the record before backlog[0]: a new segment's anchor states it
-        self.head_seq = -1  # the last durable record: its seq and chain value (protocol log.head)
-        self.head_link = R.ZERO_CHAIN
-        self.file = None  # the segment being written, open only while a batch is written
-        self.seg = None  # its name
-        self.resume = None  # (segment name, records) the next write appends to (after boot too)
-        # the boot (log/boot.py open_log) found the log's end: nothing is written before it (the
-        # first record would take seq 0, and its segment's name would replace the oldest one)
-        self.opened = False
-        self.seg_records = 0
-        self.error = None  # the last write error, as text; None when all is durable
-        self.full = False  # the flash is full with the game in progress: LOG FULL
-        self.urgent = False  # a record that must be kept waits: the ballast may go for it
-        self.room = None  # the ballast is on the flash (None: not looked yet)
+    """The log's files, a base of log/journal.py's Journal. Its fields are made in Journal.__init__,
+    and each helper used once is written where it is used: a method is a place in the class's
+    table, which lives in RAM (17 places fill a table of 17; the next size is 23). The fields:"""
+
+    root: str  # the log's folder
+    segment_records: int  # records a segment holds at most, its anchor included
+    max_bytes: int  # the log's bound: past it the oldest finished games' segments go
+    hold: bool  # a log.read's records are being sent: no segment is removed meanwhile
+    backlog_max: int  # records the RAM backlog holds at most
+    room_bytes: int  # the ballast's size (0: none)
+    buf: bytearray  # one record: the writer packs into it, a new segment its anchor
+    game: int  # the current game's number (the writer's): its segments are never removed
+    backlog: list  # sealed records not yet durable
+    before: bytes  # chain of the record before backlog[0]: a new segment's anchor states it
+    head_seq: int  # the last durable record: its seq and chain value (protocol log.head)
+    head_link: bytes
+    file: Any  # the segment being written, open only while a batch is written (else None)
+    seg: Any  # its name
+    resume: Any  # (segment name, records) the next write appends to (after boot too), or None
+    opened: bool  # the boot found the log's end (log/boot.py open_log): nothing is written before
+    seg_records: int  # records in the segment being written
+    error: Any  # the last write error, as text; None when all is durable
+    full: bool  # the flash is full with the game in progress: LOG FULL
+    urgent: bool  # a record that must be kept waits: the ballast may go for it
+    room: Any  # the ballast is on the flash (None: not looked yet)
 
     # ------------------------------------------------------------------ reading
 
@@ -153,7 +143,19 @@ class Segments:
                 self.urgent = False  # (`full` stays until a game's setup puts the ballast back)
                 return True
             except OSError as e:
-                self._failed()
+                # Close the segment, and go on at its end next time if the flash holds it as it
+                # was before the batch (littlefs keeps a file's last flushed content when a write
+                # fails): the next try does not start a new segment (each would take the folder's
+                # metadata, and a full flash has none). A segment that is not so (a shorter or
+                # longer file) is left: the next try starts a new one, as after a damaged tail.
+                f = self.file
+                self._close()
+                if f is not None and self.seg is not None:
+                    try:
+                        if os.stat(self.path(self.seg))[6] == self.seg_records * R.RECORD_SIZE:
+                            self.resume = (self.seg, self.seg_records)
+                    except OSError:
+                        pass
                 self.error = "log write failed: %s" % e
                 if e.args and e.args[0] in (_ENOSPC, _ENAMETOOLONG):
                     # full: remove the oldest finished game's segment and try again; when only the
@@ -167,16 +169,22 @@ class Segments:
                     return False
 
     def _write_backlog(self):
-        while self.backlog:
+        backlog = self.backlog
+        while backlog:
             self.unpark()
             if self.file is None or self.seg_records >= self.segment_records:
                 self._new_segment()
             room = self.segment_records - self.seg_records
-            n = _whole(self.backlog, room)
+            # as many of the backlog's first records as go into the room without parting a record
+            # from its text continuations (each flush is durable on its own: a cut between the two
+            # would leave a game's setup without its control)
+            n = room if room < len(backlog) else len(backlog)
+            while 0 < n < len(backlog) and R.type_of(backlog[n]) == R.T_TEXT:
+                n -= 1
             if n == 0 and self.seg_records > 1:
                 self.seg_records = self.segment_records  # the record and its text go to a new segment
                 continue
-            batch = self.backlog[: n or room]
+            batch = backlog[: n or room]
             for rec in batch:
                 self.file.write(rec)
             self.file.flush()  # littlefs: the sync that makes these records durable
@@ -184,23 +192,7 @@ class Segments:
             last = batch[-1]
             self.before = self.head_link = R.chain_of(last)
             self.head_seq = R.seq_of(last)
-            del self.backlog[: len(batch)]
-
-    def _failed(self):
-        """After a write error: close the segment, and go on at its end next time if the flash
-        holds it as it was before the batch (littlefs keeps a file's last flushed content when a
-        write fails): the next try does not start a new segment (each would take the folder's
-        metadata, and a full flash has none). A segment that is not so (a shorter or longer file)
-        is left: the next try starts a new one, as after a damaged tail."""
-        f = self.file
-        self._close()
-        if f is None or self.seg is None:
-            return
-        try:
-            if os.stat(self.path(self.seg))[6] == self.seg_records * R.RECORD_SIZE:
-                self.resume = (self.seg, self.seg_records)
-        except OSError:
-            pass
+            del backlog[: len(batch)]
 
     def park(self):
         """Close the segment's file (its records durable) till the next write, for another file to
@@ -238,8 +230,10 @@ class Segments:
         seq = R.seq_of(self.backlog[0])
         name = "%010d%s" % (seq, R.SUFFIX)
         path = self.path(name)
-        if _exists(path):  # a segment from before a cut holds no durable record with this seq
+        try:  # a segment from before a cut holds no durable record with this seq
             os.remove(path)
+        except OSError:
+            pass  # (none there)
         self.seg = None  # (a failed create leaves nothing to go on at)
         self.file = open(path, "wb")
         self.seg = name
@@ -253,46 +247,41 @@ class Segments:
 
     # ------------------------------------------------------------------ room on the flash
 
-    def _last_game(self, name):
-        """The game of a segment's last readable record, or None."""
-        last = None
-        buf = bytearray(R.RECORD_SIZE)
-        try:
-            for rec in self.read_segment(name, buf):
-                if not R.check(rec):
-                    last = R.game_of(rec)
-        except OSError:
-            pass
-        return last
-
-    def _removable(self, names):
-        """Index of the oldest segment that may go: all its records belong to games before the
-        current one (unreadable segments are evidence: never removed here). -1 if none."""
-        for i in range(len(names) - 1):
-            last = self._last_game(names[i])
-            if last is None:
-                continue
-            if last >= self.game:
-                return -1  # the game in progress: keep it
-            return i
-        return -1
-
     def _remove_oldest(self):
+        """Remove the oldest segment that may go: all its records belong to games before the
+        current one (the game of its last readable record, read whole; unreadable segments are
+        evidence: never removed here), never the newest. True if one went."""
         if self.hold:  # a pull is reading them (for a moment): the records wait in RAM till then
             return False
         names = self.segments()
-        i = self._removable(names)
-        if i < 0:
-            return False
-        try:
-            os.remove(self.path(names[i]))
-        except OSError:
-            return False
-        return True
+        buf = bytearray(R.RECORD_SIZE)
+        for i in range(len(names) - 1):
+            last = None
+            try:
+                for rec in self.read_segment(names[i], buf):
+                    if not R.check(rec):
+                        last = R.game_of(rec)
+            except OSError:
+                pass
+            if last is None:
+                continue
+            if last >= self.game:
+                return False  # the game in progress: keep it
+            try:
+                os.remove(self.path(names[i]))
+            except OSError:
+                return False
+            return True
+        return False
 
     def _has_room(self):
         if self.room is None:
-            self.room = self.room_bytes == 0 or _exists(self.path(_ROOM))
+            self.room = True
+            if self.room_bytes:
+                try:
+                    os.stat(self.path(_ROOM))
+                except OSError:
+                    self.room = False
         return self.room
 
     def _free_room(self):
