@@ -43,9 +43,10 @@ _ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
 _ASK_START = const(2)  # START? : a second START cuts the changeover short (pending: above the sides)
 _ASK_TOSS = const(3)  # TOSS? : a lever enters the toss's winner
 
-# What a match loads, forgotten when it closes (with the engine modules of sagatfw.MODES)
-_MODULES = ("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.matchwrite", "sagatfw.log.match",
-            "sagatfw.log.wall", "sagatfw.faces.match", "sagatfw.engine.matchbase", "sagatfw.engine.match")
+# What a match loads, forgotten when it closes (with the engine modules of sagatfw.MODES); a
+# private const: no place in the module's table of names, which lives in RAM while a match runs
+_MODULES = const(("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.matchwrite", "sagatfw.log.match",
+            "sagatfw.log.wall", "sagatfw.faces.match", "sagatfw.engine.matchbase", "sagatfw.engine.match"))
 
 
 def forget_engines():
@@ -353,23 +354,3 @@ def _game_queue(app):
     from sagatfw.engine import clock as C
 
     app.clock.events = array("i", bytes(4 * C.EV_SIZE * C.EV_CAPACITY))
-
-
-def option_args(engine, opts):
-    """A match's options by name (as scripts, the protocol and the log give them) as engine's
-    new_match arguments (its OPTIONS: a value name becomes its number)."""
-    kw = {}
-    for k in opts:
-        spec = None
-        for o in engine.OPTIONS:
-            if o[0] == k:
-                spec = o
-                break
-        if spec is None:
-            raise ValueError("%s has no option %s" % (engine.MODE, k))
-        names = spec[2]  # (None: a number)
-        v = opts[k]
-        if names is not None:
-            v = names.index(v) if v in names else -2  # no side, no method: new_match refuses it
-        kw[k] = v
-    return kw

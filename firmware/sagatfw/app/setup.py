@@ -11,7 +11,7 @@ import gc
 import struct
 
 import sagatfw as S
-from sagatfw.app.match import MatchApp, _game_queue, forget_engines, option_args
+from sagatfw.app.match import MatchApp, _game_queue, forget_engines
 from sagatfw.engine import match as M
 from sagatfw.log import matchwrite as MW
 from sagatfw.log import records as R
@@ -270,3 +270,23 @@ def _resume_checkpoint(j, m):
     if (m.brk_t + m.brk_len - t if st == M.BREAK else m._elapsed_at(t)) != (brk if st == M.BREAK else pms):
         return
     m.advance(t)  # replayed engines count ticks as t
+
+
+def option_args(engine, opts):
+    """A match's options by name (as scripts, the protocol and the log give them) as engine's
+    new_match arguments (its OPTIONS: a value name becomes its number)."""
+    kw = {}
+    for k in opts:
+        spec = None
+        for o in engine.OPTIONS:
+            if o[0] == k:
+                spec = o
+                break
+        if spec is None:
+            raise ValueError("%s has no option %s" % (engine.MODE, k))
+        names = spec[2]  # (None: a number)
+        v = opts[k]
+        if names is not None:
+            v = names.index(v) if v in names else -2  # no side, no method: new_match refuses it
+        kw[k] = v
+    return kw

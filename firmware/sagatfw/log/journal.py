@@ -43,8 +43,13 @@ from sagatfw.core import timecontrol as tcm
 from sagatfw.core.ticks import ticks_add, ticks_diff
 from sagatfw.engine import clock as C
 from sagatfw.log import records as R
-from sagatfw.log.segments import SEGMENT_RECORDS, Segments
+from sagatfw.log.segments import Segments
 
+# 255 records (16,320 bytes) fill four 4 KB blocks of littlefs's skip-list files (each block after
+# the first gives up 4 to 8 bytes to its pointers): 256 records would take five, and the 128 of
+# before took three blocks for 8,192 bytes. Four blocks a segment keep the log folder at 128 files
+# or fewer on every board's flash (the ESP32's 2 MB, 512 blocks), full of one game or not.
+SEGMENT_RECORDS = 255
 # const() with a leading underscore: no entry in the module's dict, which lives in RAM
 _ROOM_BYTES = const(8192)  # the ballast's size (log/segments.py)
 _SNAP_EVERY = const(32)  # a snapshot after at most this many records of a game (fewer with small segments)
@@ -159,9 +164,10 @@ class Journal(Segments):
 
     # ------------------------------------------------------------------ a game's records
 
-    def _wall(self, clock, t, now):
-        """The wall time of the clock's `t` (its seconds, its ms, True), once the clock was synced;
-        else (0, 0, False)."""
+    def wall(self, clock, t, now):
+        """The wall time of `clock`'s t (its seconds, its ms, True), once the clock was synced;
+        else (0, 0, False). `clock` the game's Clock, or a match's engine (log/matchwrite.py):
+        both keep `state` (SETUP 0 in both), `t` and `last` (the ticks at t)."""
         if self.sync_wall_ms is None:
             return 0, 0, False
         if clock.state == C.SETUP:
@@ -172,7 +178,7 @@ class Journal(Segments):
         return ms // 1000, ms % 1000, True
 
     def _header(self, clock, kind, t, side, arg, now):
-        ws, wms, ok = self._wall(clock, t, now)
+        ws, wms, ok = self.wall(clock, t, now)
         R.pack_header(
             self.buf, kind, self.game, self.seq, t, clock._ms_at(C.LEFT, t), clock._ms_at(C.RIGHT, t),
             clock.moves[C.LEFT], clock.moves[C.RIGHT], clock.running, side, arg,
@@ -205,7 +211,7 @@ class Journal(Segments):
                 self.commit()  # a long batch (a call with many instants) goes to the flash as it comes
             e = i * C.EV_SIZE
             t = ev[e + C.F_T]
-            ws, wms, ok = self._wall(clock, t, now)
+            ws, wms, ok = self.wall(clock, t, now)
             R.pack_event(self.buf, ev, e, self.game, self.seq, clock.stage[C.LEFT],
                          clock.stage[C.RIGHT], ws, wms, ok)
             rest = b""

@@ -13,7 +13,6 @@
 # log/match.py's by tests/host/game/test_match_result_undo_and_reboot_host.py. Loaded with a match
 # (app/match.py, app/setup.py) and forgotten with it.
 
-import gc
 import struct
 
 try:
@@ -24,7 +23,6 @@ except ImportError:  # CPython
         return x
 
 
-from sagatfw.core.ticks import ticks_add, ticks_diff
 from sagatfw.engine import match as M  # (loaded with the match: the engine's codes)
 from sagatfw.log import records as R
 
@@ -34,23 +32,13 @@ _SETUP = const("<BBII")  # log/match.py SETUP: the options at places 1..3 and th
 _FINAL = const("<BBBBb")  # log/match.py FINAL at FINAL_AT (the payload's + 4): a result's final view
 
 
-def _wall(j, m, t, now):
-    """The wall time of the engine's `t` (its seconds, its ms, True), once the clock was synced;
-    else (0, 0, False). As the journal's _wall for a game's clock."""
-    if j.sync_wall_ms is None:
-        return 0, 0, False
-    ticks = now if m.state == M.SETUP else ticks_add(m.last, t - m.t)  # (set up: t stays 0)
-    ms = j.sync_wall_ms + ticks_diff(ticks, j.sync_ticks)
-    return ms // 1000, ms % 1000, True
-
-
 def begin(j, m, mode, seed, now, names):
     """The match's setup record (engine m set up, of `mode`: its place in sagatfw.MODES): a new
     game of the log; then its names' record (log/names.py T_NAMES), if it has `names`, admitted
     with it (never one without the other). The segment is closed after (commit's `close`), and
     the match gets its ballast, as a game does. Returns True if durable."""
     j.game += 1
-    ws, wms, ok = _wall(j, m, 0, now)
+    ws, wms, ok = j.wall(m, 0, now)
     v = [-1, 0, 0, 0]  # its options at the places the engine's OPTIONS say (log/match.py's setup layout)
     for o in m.OPTIONS:
         v[o[1]] = getattr(m, o[0])
@@ -83,7 +71,7 @@ def events(j, m, mode, now):
         e = i * M.EV_SIZE
         kind = ev[e + M.F_TYPE]
         t = ev[e + M.F_T]
-        ws, wms, ok = _wall(j, m, t, now)
+        ws, wms, ok = j.wall(m, t, now)
         R.pack_header(j.buf, _EV_BASE + kind, j.game, j.seq, t, ev[e + M.F_PMS], ev[e + M.F_VAL],
                       ev[e + M.F_LEFT], ev[e + M.F_RIGHT], ev[e + M.F_PERIOD], ev[e + M.F_SIDE],
                       ev[e + M.F_ARG], mode, 0, ws, wms, ok)
@@ -113,6 +101,8 @@ def commit(j, close):
     file) is a write that waits: the records stay in the RAM backlog (LOG ERROR) and are tried
     again, as after a write error. A checkpoint closes the segment for its own file and opens it
     again after (checkpoint): the two take turns with one buffer."""
+    import gc  # (built in: a name here costs the module's table nothing)
+
     if j.file is None and j.backlog:
         gc.collect()  # the buffer in one piece: the step's garbage goes first
     resume = j.resume
@@ -142,7 +132,9 @@ def checkpoint(j, m, mode, now):
     j.last_t = m.t
     if j.backlog or j.gap or not j.opened:
         return  # the records are not durable: a checkpoint could not follow them
-    ws, wms, ok = _wall(j, m, m.t, now)
+    import gc  # (built in: a name here costs the module's table nothing)
+
+    ws, wms, ok = j.wall(m, m.t, now)
     R.pack_header(j.buf, R.T_CHECKPOINT, j.game, j.seq, m.t, m.elapsed_ms(), m.break_ms(), m.scores[0],
                   m.scores[1], m.period, M.NONE, st, mode, 0, ws, wms, ok)
     struct.pack_into("<I", j.buf, R.PAYLOAD, m.stopped_ms())

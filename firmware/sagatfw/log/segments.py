@@ -49,11 +49,6 @@ from sagatfw.log import records as R
 _ENOSPC = const(28)
 _ENAMETOOLONG = const(36)
 _ROOM = const("room")  # the ballast's file: flash held back for the records that must be kept
-# 255 records (16,320 bytes) fill four 4 KB blocks of littlefs's skip-list files (each block after
-# the first gives up 4 to 8 bytes to its pointers): 256 records would take five, and the 128 of
-# before took three blocks for 8,192 bytes. Four blocks a segment keep the log folder at 128 files
-# or fewer on every board's flash (the ESP32's 2 MB, 512 blocks), full of one game or not.
-SEGMENT_RECORDS = 255
 
 
 class Segments:

@@ -124,6 +124,10 @@ def test_the_firmware_s_copies_of_the_match_record_codes_agree_with_matchlog():
     assert (matchwrite._EV_BASE, matchwrite._EV_BASE + M.EV_RESULT, matchwrite._T_MATCH) == (
         matchlog.EV_BASE, matchlog.EV_RESULT, matchlog.T_MATCH)
     assert (matchwrite._SETUP, matchwrite._FINAL) == (matchlog.SETUP, matchlog.FINAL)
+    # the journal's wall() takes a match's engine as it takes the game's clock: set up is 0 in both
+    from sagatfw.engine import clock as C
+
+    assert M.SETUP == C.SETUP
     assert (matchsetup._EV_BASE, matchsetup._EV_RESULT, matchsetup._T_MATCH) == (
         matchlog.EV_BASE, matchlog.EV_RESULT, matchlog.T_MATCH)
     assert (matchsetup._FINAL, matchsetup._FINAL_AT) == (matchlog.FINAL, matchlog.FINAL_AT)
