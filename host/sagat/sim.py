@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import sagatfw  # sagatfw.MODES: the match modes, each one's engine and options
-from sagatfw.app import match as _MA  # a match's options as its engine takes them (the firmware's)
+from sagatfw.app import setup as _MA  # a match's options as its engine takes them (the firmware's option_args)
 from sagatfw.core import tcparse
 from sagatfw.core.ticks import TICKS_MAX
 from sagatfw.engine import clock as C
