@@ -21,7 +21,6 @@
 from sagatfw import forget
 from sagatfw.core.ticks import ticks_add, ticks_diff
 from sagatfw.engine import match as M
-from sagatfw.log import matchwrite as MW
 
 try:
     from micropython import const
@@ -286,10 +285,14 @@ class MatchApp:
         if m.state == M.BREAK and m.brk_len > _WARN_MS and t0 < m.brk_t + m.brk_len - _WARN_MS <= m.t:
             app.board.beep(_WARN_BEEP_MS, now, app.store.values["horn"])  # 10 s before the break ends
         j = app.journal
-        MW.checkpoint(j, m, self.mode, now)
+        st = m.state
+        if (st == M.RUNNING or st == M.BREAK or st == M.STOPPED) and m.t - j.last_t >= j.checkpoint_ms:
+            _write().checkpoint(j, m, self.mode, now)  # (its own test again: log/matchwrite.py)
+            forget("sagatfw.log.matchwrite")
         if j.backlog and (app.next_retry is None or ticks_diff(now, app.next_retry) >= 0):
             app.next_retry = ticks_add(now, _RETRY_MS)
-            app.log_status(MW.commit(j, False))  # (LOG ERROR goes once they are durable)
+            app.log_status(_write().commit(j, False))  # (LOG ERROR goes once they are durable)
+            forget("sagatfw.log.matchwrite")
         nxt = app.next_face
         due = nxt is None or ticks_diff(now, nxt) >= 0
         if app.link is not None:
@@ -337,14 +340,27 @@ class MatchApp:
             kind = ev[i * M.EV_SIZE + M.F_TYPE]
             if kind == M.EV_PERIOD_END or kind == M.EV_BREAK_END:
                 app.board.beep(_HORN_MS, now, app.store.values["horn"])  # the horn
-        MW.events(j, m, self.mode, now)
+        mw = _write()
+        mw.events(j, m, self.mode, now)
         if m.state != M.FINISHED and j.result_code is not None:
             j.result_code = None  # an undo withdrew the result: its code is no longer the match's
             app._forget_code()
-        ok = MW.commit(j, close)
+        ok = mw.commit(j, close)
+        mw = None
+        forget("sagatfw.log.matchwrite")
         app.log_status(ok)
         if ok and app.status == _ST_NONE and m.state == M.FINISHED:
             app.status = app._code_status()  # shown once the result record is durable
+
+
+def _write():
+    """log/matchwrite.py, loaded at the moment a match's records or its checkpoint are written
+    and forgotten right after (sagatfw.forget): its module, its table and its functions are not
+    RAM a match keeps while it runs, where the segment's file looks for its 1.2 KB in one piece
+    (the frozen firmware's match heap, tests/test_benchmarks.py)."""
+    from sagatfw.log import matchwrite
+
+    return matchwrite
 
 
 def _game_queue(app):

@@ -13,7 +13,6 @@ import struct
 import sagatfw as S
 from sagatfw.app.match import MatchApp, _game_queue, forget_engines
 from sagatfw.engine import match as M
-from sagatfw.log import matchwrite as MW
 from sagatfw.log import records as R
 
 try:
@@ -82,7 +81,11 @@ def new(app, mode, opts, now, seed=0):
     app._forget_code()
     gc.collect()  # the segment's and the ballast's buffers in one piece
     app.setup_logged = False  # the clock's next game is logged when it is set up
-    MW.begin(app.journal, engine, i, seed, now, who)
+    from sagatfw.log import matchwrite  # loaded for this only (app/match.py's _write)
+
+    matchwrite.begin(app.journal, engine, i, seed, now, who)
+    matchwrite = None
+    S.forget("sagatfw.log.matchwrite")
     if who:  # the names `state` gives (link/match.py), as their record's bytes; none: no attribute
         mapp.names = who  # type: ignore[attr-defined]  # (not one of MatchApp's own: app/match.py)
     app.match = mapp
