@@ -10,8 +10,9 @@
 # The records' codes and layout are log/match.py's (docs/log-format.md), which reads them; this
 # module does not import it: its names would be RAM beside a match (the frozen firmware's match
 # heap, docs/design.md "Budgets"), so the codes it packs are private consts below, checked against
-# log/match.py's by tests/host/game/test_match_result_undo_and_reboot_host.py. Loaded with a match
-# (app/match.py, app/setup.py) and forgotten with it.
+# log/match.py's by tests/host/game/test_match_result_undo_and_reboot_host.py. Loaded only at
+# the moment a match writes (app/match.py's _write, app/setup.py's new) and forgotten right after:
+# kept loaded for the match's life, it split the heap where the segment's file looks for 1.2 KB.
 
 import struct
 
