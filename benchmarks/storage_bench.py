@@ -21,6 +21,7 @@ sys.path.insert(0, here + "/../tests/kits")
 from flash import Flash, mount, unmount  # noqa: E402
 
 from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.log import boot as journalboot  # noqa: E402
 from sagatfw.log.journal import Journal  # noqa: E402
 
 # name, block size, littlefs progsize, filesystem blocks (what MicroPython's builds give)
@@ -48,7 +49,7 @@ def run(geometry, games, moves, seed=1):
     f = Flash(block_size=block, blocks=SIM_BLOCKS)  # erases per move do not depend on the size
     mount(f, fresh=True, progsize=prog)
     j = Journal("/flash/log", key=b"bench", segment_records=128, max_bytes=256 * 1024)
-    j.open()
+    journalboot.open_log(j)
     f.arm()
     f.programs = 0
     f.program_bytes = 0

@@ -124,7 +124,7 @@ def read_log(journal, key=b"", checkpoints=False):
     events = []
     buf = bytearray(RECORD_SIZE)
     for name in journal.segments():
-        for rec in journal._read_segment(name, buf):
+        for rec in journal.read_segment(name, buf):
             got = reader.feed(rec, name)
             if got is not None:
                 events.extend(got if isinstance(got, tuple) else (got,))

@@ -12,6 +12,7 @@ sys.path.insert(0, here + "/../../firmware")
 from flash import Flash, mount, unmount  # noqa: E402
 
 from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.log import boot as journalboot  # noqa: E402
 from sagatfw.log.journal import Journal  # noqa: E402
 
 
@@ -24,7 +25,7 @@ def main():
         with open("/flash/key", "wb") as fh:
             fh.write(key)
     j = Journal("/flash/log", key=key, segment_records=16)
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     c.new_game("420", None, C.LEFT, C.Settings(False))
     j.begin_game(c, 0)

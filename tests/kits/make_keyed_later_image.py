@@ -12,6 +12,7 @@ sys.path.insert(0, here + "/../../firmware")
 from flash import Flash, mount, unmount  # noqa: E402
 
 from sagatfw.engine import clock as C  # noqa: E402
+from sagatfw.log import boot as journalboot  # noqa: E402
 from sagatfw.log import records as R  # noqa: E402
 from sagatfw.log.journal import Journal  # noqa: E402
 
@@ -35,7 +36,7 @@ def main():
     f = Flash(blocks=32)
     mount(f, fresh=True, progsize=256)
     j = Journal("/flash/log", key=b"", segment_records=16)
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     t = game(j, c, 0, 0)
     j.log_settings(c, C.Settings(False), R.ORIGIN_KEY_SET, t + 1000)  # as commands.key_set logs it

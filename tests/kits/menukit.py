@@ -13,6 +13,7 @@ import time
 from appkit import RootBoard
 
 from sagatfw.app.main import App
+from sagatfw.log import boot as journalboot
 from sagatfw.ui import buttons as B
 from sagatfw.ui import menu as M
 
@@ -107,7 +108,7 @@ class Rig:
         return self.menu.view(self.t)
 
     def log(self, kind=None):
-        return [e for e in self.app.journal.game_events() if kind is None or e["type"] == kind]
+        return [e for e in journalboot.game_events(self.app.journal) if kind is None or e["type"] == kind]
 
     def state(self):
         return self.app.clock.state

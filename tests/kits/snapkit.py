@@ -5,6 +5,7 @@
 # a deterministic generator, no pytest, no file copies here (the tests copy the flash).
 from sagatfw.core.ticks import TICKS_MAX, ticks_add
 from sagatfw.engine import clock as C
+from sagatfw.log import boot as journalboot
 from sagatfw.log.journal import Journal
 
 BASE = TICKS_MAX - 5000  # the ticks wrap 5 s into every game
@@ -37,7 +38,7 @@ class Rand:
 
 def journal(root, key=b"", segment_records=8, checkpoint_ms=3000):
     j = Journal(root, key=key, segment_records=segment_records, checkpoint_ms=checkpoint_ms, max_bytes=1 << 30)
-    j.open()
+    journalboot.open_log(j)
     return j
 
 

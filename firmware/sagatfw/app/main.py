@@ -82,11 +82,11 @@ class App:
             self.buttons = B.Buttons()
             self.status = _ST_SETTINGS_DEFAULT
         board.attach(self.buttons)
-        self.journal = Journal(
-            board.root + "log", key=load_key(board.root), max_bytes=v["log_max_bytes"], checkpoint_ms=v["checkpoint_ms"]
-        )
-        try:
-            problems = self.journal.open(board.root + S.KEY_FILE)  # (a key change cut short is settled)
+        self.journal = Journal(board.root + "log", key=load_key(board.root), max_bytes=v["log_max_bytes"],
+                               checkpoint_ms=v["checkpoint_ms"])
+        try:  # the boot's reading of the log, loaded for it (forgotten below); a key change cut short is settled
+            from sagatfw.log import boot as journalboot
+            problems = journalboot.open_log(self.journal, board.root + S.KEY_FILE)
         except Exception as e:  # noqa: BLE001 - a MemoryError, a flash that cannot be read: play on, say so
             problems = None  # the journal writes nothing (it does not know where the log ends)
             board.note("log open failed: %s" % e)
@@ -94,7 +94,7 @@ class App:
             self.link.server.key = load_key(board.root)
         restored = False
         try:
-            restored = self.journal.opened and self.journal.restore(self.clock, now)
+            restored = self.journal.opened and journalboot.restore(self.journal, self.clock, now)
             if restored is None:  # the log's current game is a match: it comes back in app.match
                 _forget("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.log.wall")  # room for the match's replay
                 from sagatfw.app import setup as matchsetup
@@ -108,7 +108,7 @@ class App:
             self.match = None
             self.status = _ST_RESTORE_FAILED
             board.note("log restore failed: %s" % e)
-            self.clock = None  # a MemoryError too: free the half-replayed clock and the replay first
+            self.clock = journalboot = None  # a MemoryError too: free the half-replayed clock and the replay first
             _forget("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.log.wall", "sagatfw.core.tcparse",
                     "sagatfw.log.boot")
             self.clock = C.Clock()

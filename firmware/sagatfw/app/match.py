@@ -5,9 +5,10 @@
 # new one, or the log's at boot) is app/setup.py's, loaded for that only: this module is what a
 # match keeps in RAM while it runs (docs/match.md, "Memory"). The app holds a MatchApp in
 # `app.match`; while it is there, App.step and App.next_instant hand over to it (the hooks in
-# app/main.py), so the game clock stands still. A MatchApp advances the mode's engine (engine/), logs
-# each of its events as a record in the journal (the codes and layout: log/match.py,
-# docs/log-format.md), draws a lot when one is due, serves the link and refreshes the faces.
+# app/main.py), so the game clock stands still. A MatchApp advances the mode's engine (engine/), has
+# the journal log each of its events as a record (log/matchwrite.py; the codes and layout:
+# log/match.py, docs/log-format.md), draws a lot when one is due, serves the link and refreshes
+# the faces.
 #
 #   from sagatfw.app import match as matchapp
 #   app.new_match("kokboru", {"lead": 8}, now)              # ValueError (Refused) on a bad option
@@ -17,13 +18,9 @@
 # The faces of a match are faces/match.py's (the boards' show); the referee's buttons are below
 # (MatchApp._button); the protocol's match commands are link/match.py's.
 
-import gc
-import struct
-
 from sagatfw import forget
 from sagatfw.core.ticks import ticks_add, ticks_diff
 from sagatfw.engine import match as M
-from sagatfw.log import records as R
 
 try:
     from micropython import const
@@ -36,19 +33,19 @@ except ImportError:  # CPython
 _REFRESH_MS = const(100)  # as app/main.py's
 _PENDING_MS = const(3000)  # a score entry opened by a lever waits this long for its second press
 _REFUSED_MS = const(2000)  # a refusal's reason stays on the faces this long
-_RETRY_MS = const(1000)
+_RETRY_MS = const(1000)  # records waiting in RAM: the flash is tried again this often
 _HORN_MS = const(1500)  # the horn at the end of a period or a break, and the referee's own
 _WARN_MS = const(10000)  # a short horn this long before a break ends
 _WARN_BEEP_MS = const(200)
-_EV_BASE = const(0x20)  # matchlog.EV_BASE (log/match.py is not kept loaded: its names cost RAM)
 
 _ST_NONE = const(0)  # the status line says nothing (faces.STATUS_TEXT)
 _ASK_START = const(2)  # START? : a second START cuts the changeover short (pending: above the sides)
 _ASK_TOSS = const(3)  # TOSS? : a lever enters the toss's winner
 
-# What a match loads, forgotten when it closes (with the engine modules of sagatfw.MODES)
-_MODULES = ("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.match", "sagatfw.log.wall", "sagatfw.faces.match",
-            "sagatfw.engine.matchbase", "sagatfw.engine.match")
+# What a match loads, forgotten when it closes (with the engine modules of sagatfw.MODES); a
+# private const: no place in the module's table of names, which lives in RAM while a match runs
+_MODULES = const(("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.matchwrite", "sagatfw.log.match",
+            "sagatfw.log.wall", "sagatfw.faces.match", "sagatfw.engine.matchbase", "sagatfw.engine.match"))
 
 
 def forget_engines():
@@ -210,39 +207,6 @@ class MatchApp:
             self.refused = str(e)
             self.refused_until = ticks_add(ticks, _REFUSED_MS)
 
-    def _checkpoint(self, j, now):
-        """While a period, a stoppage or a break runs, where the match is every checkpoint_ms, in the journal's
-        checkpoint file (as journal.checkpoint does for a game: the next seq, linked to the last
-        record, not in the chain), so a reboot loses at most that much: restore() takes it."""
-        m = self.m
-        st = m.state
-        if (st != M.RUNNING and st != M.BREAK and st != M.STOPPED) or m.t - j.last_t < j.checkpoint_ms:
-            return  # (a stoppage too: its length goes on from the checkpoint after a power cut)
-        j.last_t = m.t
-        if j.backlog or j.gap or not j.opened:
-            return  # the records are not durable: a checkpoint could not follow them
-        ws, wms, ok = _wall(j, m, m.t, now)
-        R.pack_header(j.buf, R.T_CHECKPOINT, j.game, j.seq, m.t, m.elapsed_ms(), m.break_ms(), m.scores[0],
-                      m.scores[1], m.period, M.NONE, st, self.mode, 0, ws, wms, ok)
-        struct.pack_into("<I", j.buf, R.PAYLOAD, m.stopped_ms())
-        R.seal(j.buf, j.prev, j.chain)
-        # one file at a time (_commit): the segment is closed for it, so the checkpoint's buffer
-        # (1.2 KB in one piece) is the segment's, and the segment then takes the checkpoint's
-        reopen = j.file is not None
-        _close_segment(j)
-        gc.collect()  # the step's garbage goes first
-        try:
-            f = open(j._path("ckpt"), "wb")
-            try:
-                f.write(j.buf)
-            finally:
-                f.close()  # littlefs replaces the old content here, atomically
-                f = None  # (its buffer is garbage now: the segment takes it below)
-        except (OSError, MemoryError):  # best effort: a restore then goes back to the last record
-            pass
-        if reopen:
-            _reopen_segment(j)
-
     def in_game(self, over=False):
         """Whether Ctrl-C is a byte (link.Link.guard): the match time runs, stopped or in a break;
         with `over`, whether the match is finished (its result code stands). One method for both:
@@ -321,10 +285,14 @@ class MatchApp:
         if m.state == M.BREAK and m.brk_len > _WARN_MS and t0 < m.brk_t + m.brk_len - _WARN_MS <= m.t:
             app.board.beep(_WARN_BEEP_MS, now, app.store.values["horn"])  # 10 s before the break ends
         j = app.journal
-        self._checkpoint(j, now)
+        st = m.state
+        if (st == M.RUNNING or st == M.BREAK or st == M.STOPPED) and m.t - j.last_t >= j.checkpoint_ms:
+            _write().checkpoint(j, m, self.mode, now)  # (its own test again: log/matchwrite.py)
+            forget("sagatfw.log.matchwrite")
         if j.backlog and (app.next_retry is None or ticks_diff(now, app.next_retry) >= 0):
             app.next_retry = ticks_add(now, _RETRY_MS)
-            app.log_status(_commit(j, False))  # (LOG ERROR goes once they are durable)
+            app.log_status(_write().commit(j, False))  # (LOG ERROR goes once they are durable)
+            forget("sagatfw.log.matchwrite")
         nxt = app.next_face
         due = nxt is None or ticks_diff(now, nxt) >= 0
         if app.link is not None:
@@ -359,6 +327,8 @@ class MatchApp:
     # ------------------------------------------------------------------ the log
 
     def _log(self, now, close=False):
+        """The engine's events: the horn at a period's or a break's end, their records durable
+        (log/matchwrite.py), the status line as they say."""
         m = self.m
         n = m.n_events
         if not n:
@@ -367,93 +337,30 @@ class MatchApp:
         j = app.journal
         ev = m.events
         for i in range(n):
-            e = i * M.EV_SIZE
-            kind = ev[e + M.F_TYPE]
+            kind = ev[i * M.EV_SIZE + M.F_TYPE]
             if kind == M.EV_PERIOD_END or kind == M.EV_BREAK_END:
                 app.board.beep(_HORN_MS, now, app.store.values["horn"])  # the horn
-            t = ev[e + M.F_T]
-            ws, wms, ok = _wall(j, m, t, now)
-            R.pack_header(j.buf, _EV_BASE + kind, j.game, j.seq, t, ev[e + M.F_PMS], ev[e + M.F_VAL],
-                          ev[e + M.F_LEFT], ev[e + M.F_RIGHT], ev[e + M.F_PERIOD], ev[e + M.F_SIDE],
-                          ev[e + M.F_ARG], self.mode, 0, ws, wms, ok)
-            struct.pack_into("<I", j.buf, R.PAYLOAD, ev[e + M.F_STOPPED])
-            # matchlog.FINAL at matchlog.FINAL_AT (log/match.py's pack_final, not loaded: RAM): a
-            # result's final view, so that a reboot shows it from this record; none for the rest
-            if kind == M.EV_RESULT:
-                struct.pack_into("<BBBBb", j.buf, R.PAYLOAD + 4, m.warnings[0], m.warnings[1], m.reds[0], m.reds[1],
-                                 m.entering)
-                j.buf[48:52] = R.Chain.tag  # the clock's tag (read.TAG_AT), as a game's (records.pack_event)
-            else:
-                struct.pack_into("<BBBBb", j.buf, R.PAYLOAD + 4, 0, 0, 0, 0, 0)
-            if j._admit(1, kind == M.EV_RESULT):
-                j._push()
-                if kind == M.EV_RESULT:  # the code for the scoresheet, as a game's (journal.log_events)
-                    j.result_code = R.result_code(j.prev)
-                    j.result_seq = j.seq - 1
-            j.last_t = t
-        m.clear_events()
+        mw = _write()
+        mw.events(j, m, self.mode, now)
         if m.state != M.FINISHED and j.result_code is not None:
             j.result_code = None  # an undo withdrew the result: its code is no longer the match's
             app._forget_code()
-        ok = _commit(j, close)
+        ok = mw.commit(j, close)
+        mw = None
+        forget("sagatfw.log.matchwrite")
         app.log_status(ok)
         if ok and app.status == _ST_NONE and m.state == M.FINISHED:
             app.status = app._code_status()  # shown once the result record is durable
 
 
-def _commit(j, close):
-    """journal.commit for a match. The segment file then stays open, as a game's (its littlefs
-    buffer, 1.2 KB in one piece, is not looked for at every write: a write that cannot find it
-    waits), unless `close`: closed after the write, as after a boot, when the match is set up
-    (before its settings and its ballast are written) and after the restore's power_restore (the
-    protocol's first requests after a reboot, log.info, open their own file: the heap
-    after a restore had no room for a second buffer). No room for the buffer (a MemoryError
-    opening the file) is a write that waits: the records stay in the RAM backlog (LOG ERROR) and
-    are tried again, as after a write error. A checkpoint closes the segment for its own file and
-    opens it again after (_checkpoint): the two take turns with one buffer."""
-    if j.file is None and j.backlog:
-        gc.collect()  # the buffer in one piece: the step's garbage goes first
-    resume = j.resume
-    try:
-        ok = j.commit()
-    except MemoryError:
-        if j.file is not None:  # not the open: records may be on the flash already, as before
-            raise
-        if j.resume is None:
-            j.resume = resume  # (taken by the failed open: the next try appends to it again)
-        j.error = "log write failed: no RAM"
-        return False
-    if close:
-        _close_segment(j)
-    return ok
+def _write():
+    """log/matchwrite.py, loaded at the moment a match's records or its checkpoint are written
+    and forgotten right after (sagatfw.forget): its module, its table and its functions are not
+    RAM a match keeps while it runs, where the segment's file looks for its 1.2 KB in one piece
+    (the frozen firmware's match heap, tests/test_benchmarks.py)."""
+    from sagatfw.log import matchwrite
 
-
-def _close_segment(j):
-    """Close the journal's segment file (durable records only); the next write appends to it (the
-    journal's resume, as after a boot), or starts the next segment if it is full."""
-    if j.file is None or j.backlog:
-        return
-    names = j.segments()  # the newest segment is the one being written
-    name = names[-1] if names else None
-    names = None
-    j._close()
-    if name is not None and j.seg_records < j.segment_records:
-        j.resume = (name, j.seg_records)
-
-
-def _reopen_segment(j):
-    """The segment _close_segment closed, open again for the next write (if it cannot be now, that
-    write opens it)."""
-    r = j.resume
-    if r is None or j.file is not None:
-        return
-    gc.collect()
-    try:
-        j.file = open(j._path(r[0]), "ab")
-    except (OSError, MemoryError):
-        return
-    j.seg_records = r[1]
-    j.resume = None
+    return matchwrite
 
 
 def _game_queue(app):
@@ -463,31 +370,3 @@ def _game_queue(app):
     from sagatfw.engine import clock as C
 
     app.clock.events = array("i", bytes(4 * C.EV_SIZE * C.EV_CAPACITY))
-
-
-def _wall(j, m, t, now):
-    if j.sync_wall_ms is None:
-        return 0, 0, False
-    ticks = now if m.state == M.SETUP else ticks_add(m.last, t - m.t)
-    ms = j.sync_wall_ms + ticks_diff(ticks, j.sync_ticks)
-    return ms // 1000, ms % 1000, True
-
-
-def option_args(engine, opts):
-    """A match's options by name (as scripts, the protocol and the log give them) as engine's
-    new_match arguments (its OPTIONS: a value name becomes its number)."""
-    kw = {}
-    for k in opts:
-        spec = None
-        for o in engine.OPTIONS:
-            if o[0] == k:
-                spec = o
-                break
-        if spec is None:
-            raise ValueError("%s has no option %s" % (engine.MODE, k))
-        names = spec[2]  # (None: a number)
-        v = opts[k]
-        if names is not None:
-            v = names.index(v) if v in names else -2  # no side, no method: new_match refuses it
-        kw[k] = v
-    return kw

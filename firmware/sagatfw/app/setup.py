@@ -11,15 +11,7 @@ import gc
 import struct
 
 import sagatfw as S
-from sagatfw.app.match import (
-    MatchApp,
-    _close_segment,
-    _commit,
-    _game_queue,
-    _wall,
-    forget_engines,
-    option_args,
-)
+from sagatfw.app.match import MatchApp, _game_queue, forget_engines
 from sagatfw.engine import match as M
 from sagatfw.log import records as R
 
@@ -31,9 +23,10 @@ except ImportError:  # CPython
         return x
 
 
-# log/match.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT; SETUP below), not
-# imported: its names would be RAM beside a match set up
-# (tests/host/game/test_match_result_undo_and_reboot_host.py checks they agree)
+# log/match.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT; SETUP below),
+# not imported: its names would be RAM beside a match set up (the records are read raw here;
+# log/matchwrite.py writes them). tests/host/game/test_match_result_undo_and_reboot_host.py checks
+# that they agree.
 _EV_BASE = const(0x20)
 _EV_RESULT = const(0x2A)
 _T_MATCH = const(0x30)
@@ -70,8 +63,8 @@ def new(app, mode, opts, now, seed=0):
         # the settings file, unless it holds the values already (as a game's setup saves it: no
         # boot logs defaults in the match), while the heap holds no engine of the other mode and
         # no new one yet; the values are not changed, so a refused option below leaves nothing
-        # wrong. One file at a time (app/match.py's _commit): the segment is closed first.
-        _close_segment(app.journal)
+        # wrong. One file at a time (log/matchwrite.py's commit): the segment is closed first.
+        app.journal.park()
         if not app.store.saved:
             gc.collect()  # the file's 1.2 KB buffer in one piece
             app._save()
@@ -88,39 +81,16 @@ def new(app, mode, opts, now, seed=0):
     app._forget_code()
     gc.collect()  # the segment's and the ballast's buffers in one piece
     app.setup_logged = False  # the clock's next game is logged when it is set up
-    _begin(app.journal, engine, i, seed, now, who)
+    from sagatfw.log import matchwrite  # loaded for this only (app/match.py's _write)
+
+    matchwrite.begin(app.journal, engine, i, seed, now, who)
+    matchwrite = None
+    S.forget("sagatfw.log.matchwrite")
     if who:  # the names `state` gives (link/match.py), as their record's bytes; none: no attribute
         mapp.names = who  # type: ignore[attr-defined]  # (not one of MatchApp's own: app/match.py)
     app.match = mapp
     app.next_face = now
     return True
-
-
-def _begin(j, engine, mode, seed, now, names):
-    """The match's setup record: a new game of the log; then its names' record (log/names.py
-    T_NAMES), if it has names, admitted with it (never one without the other)."""
-    j.game += 1
-    ws, wms, ok = _wall(j, engine, 0, now)
-    v = [-1, 0, 0, 0]  # its options at the places the engine's OPTIONS say (log/match.py's setup layout)
-    for o in engine.OPTIONS:
-        v[o[1]] = getattr(engine, o[0])
-    R.pack_header(j.buf, _T_MATCH, j.game, j.seq, 0, 0, 0, 0, 0, -1, v[0], mode, mode, 0, ws, wms, ok)
-    struct.pack_into("<BBII", j.buf, R.PAYLOAD, v[1], v[2], v[3], seed)  # log/match.py's SETUP
-    if j._admit(2 if names else 1, True):
-        j._push()
-        if names:
-            from sagatfw import forget
-            from sagatfw.log import names as N  # loaded for this only
-
-            N.pack_names(j.buf, j.game, j.seq, names)
-            N = None
-            forget("sagatfw.log.names")
-            j._push()
-    j.last_t = 0
-    ok = _commit(j, True)
-    if j.opened and not j.backlog:
-        j._make_room()  # the match gets its ballast, as a game does
-    return ok
 
 
 def _records(j):
@@ -130,7 +100,7 @@ def _records(j):
     start = 0
     for i in range(len(names) - 1, -1, -1):  # the newest segment that begins before the game
         first = None
-        for rec in j._read_segment(names[i], buf):
+        for rec in j.read_segment(names[i], buf):
             if not R.check(rec):
                 first = R.game_of(rec)
             break
@@ -138,7 +108,7 @@ def _records(j):
             start = i
             break
     for name in names[start:]:
-        for rec in j._read_segment(name, buf):
+        for rec in j.read_segment(name, buf):
             if not R.check(rec) and R.game_of(rec) == j.game and (_EV_BASE <= rec[1] <= _T_MATCH or rec[1] == R.T_GAP):
                 yield rec
 
@@ -163,7 +133,7 @@ def _last_event(j):
     names = j.segments()
     for i in range(len(names) - 1, -1, -1):
         found = older = False
-        for rec in j._read_segment(names[i], buf):
+        for rec in j.read_segment(names[i], buf):
             if R.check(rec):
                 continue
             game = R.game_of(rec)
@@ -303,3 +273,23 @@ def _resume_checkpoint(j, m):
     if (m.brk_t + m.brk_len - t if st == M.BREAK else m._elapsed_at(t)) != (brk if st == M.BREAK else pms):
         return
     m.advance(t)  # replayed engines count ticks as t
+
+
+def option_args(engine, opts):
+    """A match's options by name (as scripts, the protocol and the log give them) as engine's
+    new_match arguments (its OPTIONS: a value name becomes its number)."""
+    kw = {}
+    for k in opts:
+        spec = None
+        for o in engine.OPTIONS:
+            if o[0] == k:
+                spec = o
+                break
+        if spec is None:
+            raise ValueError("%s has no option %s" % (engine.MODE, k))
+        names = spec[2]  # (None: a number)
+        v = opts[k]
+        if names is not None:
+            v = names.index(v) if v in names else -2  # no side, no method: new_match refuses it
+        kw[k] = v
+    return kw

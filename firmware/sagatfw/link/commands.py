@@ -213,7 +213,7 @@ def log_erase(srv, req, now):
     j = srv.app.journal
     if j.backlog:
         raise W.Error(W.BUSY, "log records are waiting to be written: try again")
-    names = srv.names()
+    names = srv.app.journal.segments()
     erased = 0
     stopped = None
     for name in names[:-1]:  # never the newest segment: the journal writes there
@@ -224,7 +224,7 @@ def log_erase(srv, req, now):
         if stopped:
             break
         try:
-            os.remove(j._path(name))
+            os.remove(j.path(name))
         except OSError as e:
             stopped = "remove failed: %s" % (e,)
             break
@@ -232,7 +232,7 @@ def log_erase(srv, req, now):
     srv.segs = None  # a pull lists the segments again
     if stopped is None:
         stopped = "the newest segment stays (the journal writes there)" if names else "the log is empty"
-    first = first_record(srv, srv.names())
+    first = first_record(srv, srv.app.journal.segments())
     return {
         "erased": erased,
         "first": first[0] if first else None,

@@ -63,7 +63,7 @@ def l_head(srv, req, now):
     seq = j.head_seq if j.head_seq >= 0 else None
     link = binascii.hexlify(j.head_link).decode()
     uid = srv.info.get("uid")
-    first = first_record(srv, srv.names())
+    first = first_record(srv, srv.app.journal.segments())
     first = first[0] if first else None
     body = {"first": first, "seq": seq, "link": link, "game": j.game, "uid": uid, "key_set": bool(srv.key),
             "mac": None}
@@ -97,7 +97,7 @@ def _listing(j):
         size = sizes[name] if sizes else -1
         if size < 0:
             try:
-                size = os.stat(j._path(name))[6]
+                size = os.stat(j.path(name))[6]
             except OSError:
                 size = 0
         total += size

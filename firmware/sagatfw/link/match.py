@@ -44,10 +44,9 @@ def state(srv, now):
     nm = None  # the names `new` gave (docs/protocol.md): log/names.py, loaded only when there are any
     if getattr(srv.app.match, "names", None) is not None or getattr(srv, "match_names", None) != srv.app.journal.game:
         from sagatfw import forget
-        from sagatfw.link.pull import open_beside  # (loaded with the server already)
         from sagatfw.log import names as N
 
-        nm = N.match_names(srv, open_beside)
+        nm = N.match_names(srv)
         forget("sagatfw.log.names")
     app = srv.app
     m = app.match.m

@@ -8,9 +8,9 @@ import binascii
 import gc
 
 try:
-    from typing import Any  # the type checker's only
+    from typing import Any  # the type checker's only (MicroPython keeps nothing of annotations)
 except ImportError:
-    Any = None
+    pass
 
 try:
     from micropython import const
@@ -195,7 +195,7 @@ class Pull:
             got = 0
             try:
                 if f is None:
-                    f = open_beside(self.app.journal, plan[i])
+                    f = self.app.journal.open_for_reading(plan[i])
                     f.seek(plan[i + 1] * R.RECORD_SIZE)
                     if plan[i + 3]:  # a finished segment (the journal writes the newest): kept open
                         rd[_FILE] = f
@@ -242,15 +242,11 @@ class Pull:
     # Segments are read with one open file each (an open costs a littlefs file buffer): the size
     # from a seek to the end, records with readinto into preallocated buffers.
 
-    def names(self):
-        return self.app.journal.segments()
-
-
     def open_segment(self, name):
         """(file, whole records, 1 if a torn partial record ends it) of a segment, or (None, 0, 0);
         the caller closes the file."""
         try:
-            f = open_beside(self.app.journal, name)
+            f = self.app.journal.open_for_reading(name)
         except OSError:
             return None, 0, 0
         try:
@@ -287,7 +283,7 @@ class Pull:
                 low = False
             if low:
                 gc.collect()
-            names = self.names()
+            names = self.app.journal.segments()
             segs = self.segs = [j.seq, len(j.backlog), now, names, [W.seg_first(n) for n in names]]
         segs[2] = now
         names = segs[3]
@@ -442,16 +438,3 @@ class _Read:
 def _seq(raw, at):
     """The seq field of the record at raw[at:] (records.seq_of without a tuple or a slice)."""
     return raw[at + 4] | raw[at + 5] << 8 | raw[at + 6] << 16 | raw[at + 7] << 24
-
-
-def open_beside(j, name):
-    """Segment `name` of journal `j` opened for reading beside the one the journal writes, or in
-    its room if the heap has no second 1.2 KB piece for a littlefs file (log/journal.py: park).
-    The pull's, and link/match.py's for a match's names (log/names.py match_names)."""
-    try:
-        return open(j._path(name), "rb")
-    except MemoryError:
-        if j.file is None or j.backlog:
-            raise
-    j.park()
-    return open(j._path(name), "rb")

@@ -1,8 +1,15 @@
 # sagat: the journal's boot (log/journal.py): finding where the log ends, and restoring the game in
 # progress into the clock: from the checkpoint file's snapshot and the records after it
-# (log/checkpoint.py), or, when that does not check out, by replaying the whole game. Loaded through
-# Journal.__getattr__ (j.open(), j.restore(), j.game_events()) while the clock boots, and forgotten
-# after (app.boot): the loop's heap has no room for it. Each function takes the Journal as `j`.
+# (log/checkpoint.py), or, when that does not check out, by replaying the whole game.
+#
+#   from sagatfw.log import boot as journalboot
+#   problems = journalboot.open_log(j, keyfile)    # before the journal writes anything
+#   restored = journalboot.restore(j, clock, now)  # True, False, or None: a match (app/setup.py)
+#   for ev in journalboot.game_events(j): ...      # a game's events, decoded (log/read.py)
+#
+# Loaded while the clock boots (app/main.py's App.boot) and forgotten after: the loop's heap has no
+# room for it. Each function takes the Journal as `j` and reads the log through its public means
+# (segments, read_segment, path); what it finds it sets on the journal's fields.
 
 import os
 import struct
@@ -11,7 +18,7 @@ from sagatfw.engine import clock as C
 from sagatfw.log import records as R
 
 
-def open_log(j, keyfile=None):  # Journal.open (not `open`: that name is the builtin here)
+def open_log(j, keyfile=None):  # (not `open`: that name is the builtin here)
     """Find the last durable record (its seq, chain and game) and report damage at the end
     of the log; with `keyfile` (the arbiter key's path), finish or drop a key change a power cut
     interrupted (_settle_key). Never raises for damaged or foreign files."""
@@ -39,7 +46,7 @@ def open_log(j, keyfile=None):  # Journal.open (not `open`: that name is the bui
         index = 0
         whole = True  # every record of the segment is whole and well formed, the last one last
         try:
-            for rec in j._read_segment(name, buf):
+            for rec in j.read_segment(name, buf):
                 bad = R.check(rec)
                 if bad:
                     j.problems.append((bad, None, "%s record %d" % (name, index)))
@@ -137,7 +144,7 @@ def _find_result(j, names, i):
             return
         found = 0  # the game's records in segment k: 0 none, 2 from its anchor on, 1 from later on
         try:
-            for rec in j._read_segment(names[k], buf):
+            for rec in j.read_segment(names[k], buf):
                 if R.check(rec) or R.game_of(rec) != j.game:
                     continue
                 if not found:
@@ -161,7 +168,7 @@ def _start_segment(j, names, game, buf):
     """Index of the newest segment that begins before `game` (where its records start)."""
     for i in range(len(names) - 1, -1, -1):
         first = None
-        for rec in j._read_segment(names[i], buf):
+        for rec in j.read_segment(names[i], buf):
             if not R.check(rec):
                 first = R.game_of(rec)
             break
@@ -175,7 +182,7 @@ def _first_type(j):
     names = j.segments()
     buf = bytearray(R.RECORD_SIZE)
     for name in names[_start_segment(j, names, j.game, buf):]:
-        for rec in j._read_segment(name, buf):
+        for rec in j.read_segment(name, buf):
             if not R.check(rec) and R.game_of(rec) == j.game:
                 return R.type_of(rec)
     return None
@@ -194,7 +201,7 @@ def game_events(j, game=None, at=None):
 
     reader = Reader(checkpoints=True, verify=False)  # the clock's own records: decode them
     for name in names[start:]:
-        for rec in j._read_segment(name, buf, skip):
+        for rec in j.read_segment(name, buf, skip):
             if R.check(rec) or R.game_of(rec) != game:
                 continue
             got = reader.feed(rec)
@@ -309,7 +316,7 @@ def ckpt_record(j):
     the key; else None. A game's restore and a match's (app/match.py) check what it says."""
     rec = j.buf
     try:
-        with open(j._path(R.CKPT), "rb") as f:
+        with open(j.path(R.CKPT), "rb") as f:
             if f.readinto(rec) != R.RECORD_SIZE:
                 return None
     except OSError:

@@ -1,6 +1,6 @@
 # sagat: the boot's reading of the checkpoint file's snapshot, so a reboot replays only the records after it.
 #
-# journal.Journal.checkpoint writes it after the checkpoint record, in the same file (ROOT/ckpt,
+# log/journal.py's Journal.checkpoint writes it after the checkpoint record, in the same file (ROOT/ckpt,
 # replaced atomically by littlefs at close), with every checkpoint and every segment_records // 4
 # records of a game: the clock's whole state after the last durable record S, tied to S's seq and
 # chain value, MACed under the arbiter key as the log's records are. The layout is in
@@ -41,7 +41,7 @@ def _no(why):
 def read(j):
     """The checkpoint file's bytes (the record and the snapshot), or ValueError."""
     try:
-        with open(j._path(R.CKPT), "rb") as f:
+        with open(j.path(R.CKPT), "rb") as f:
             data = f.read(_MAX + 1)
     except OSError:
         _no("no checkpoint file")
@@ -62,7 +62,7 @@ def record_at(j, names, seq, buf):
         _no("seq %d is before the log" % seq)
     k = seq - int(names[i][: -len(R.SUFFIX)]) + 1
     rec = None
-    g = j._read_segment(names[i], buf, k)
+    g = j.read_segment(names[i], buf, k)
     for r in g:
         rec = r
         break

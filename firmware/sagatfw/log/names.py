@@ -83,7 +83,7 @@ def names_of(text):
 _T_MATCH = 0x30  # log/match.py's T_MATCH (not imported: its names would be RAM beside a match)
 
 
-def _names_in_log(j, opener):
+def _names_in_log(j):
     """The current game's T_NAMES record's text (log/names.py fit_names' bytes), b"" if its setup
     has none: read once a match when its MatchApp holds none (app/setup.py's new keeps names given;
     a match without, or one restored at boot, has none). The game's setup and its names are its
@@ -93,13 +93,13 @@ def _names_in_log(j, opener):
     segs = j.segments()
     start = 0
     for i in range(len(segs) - 1, -1, -1):
-        with opener(j, segs[i]) as f:  # its first record (the anchor): the game it begins in
+        with j.open_for_reading(segs[i]) as f:  # its first record (the anchor): the game it begins in
             n = f.readinto(buf)
         if n == R.RECORD_SIZE and not R.check(buf) and R.game_of(buf) < j.game:
             start = i
             break
     for name in segs[start:]:
-        with opener(j, name) as f:
+        with j.open_for_reading(name) as f:
             while f.readinto(buf) == R.RECORD_SIZE:
                 if R.check(buf) or R.game_of(buf) != j.game or buf[1] == R.T_ANCHOR or buf[1] == _T_MATCH:
                     continue
@@ -107,10 +107,9 @@ def _names_in_log(j, opener):
     return b""
 
 
-def match_names(srv, opener):
+def match_names(srv):
     """The match's names as {"left": ..., "right": ...} (what `new` gave: docs/protocol.md), or
-    None; `opener(j, name)` opens a segment for reading (link/pull.py open_beside: this layer
-    cannot import it). A match set up with names keeps their record's bytes on its MatchApp (app/setup.py: at
+    None. A match set up with names keeps their record's bytes on its MatchApp (app/setup.py: at
     most 40); else (none given, or a match restored at boot) they are read from the log once per
     match, at its first `state`: found, they go on the MatchApp as if given; none, the server keeps
     the game's number (`match_names`, an int: a match without names costs no attribute on its
@@ -122,7 +121,7 @@ def match_names(srv, opener):
         if getattr(srv, "match_names", None) == app.journal.game:
             return None
         try:
-            raw = _names_in_log(app.journal, opener)
+            raw = _names_in_log(app.journal)
         except (OSError, MemoryError):
             return None
         if not raw:

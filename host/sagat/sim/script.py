@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 
 import sagatfw  # sagatfw.MODES: the match modes, each one's engine and options
-from sagatfw.app import match as _MA  # a match's options as its engine takes them (the firmware's)
+from sagatfw.app import setup as _MA  # a match's options as its engine takes them (the firmware's option_args)
 from sagatfw.core import tcparse
 from sagatfw.engine import clock as C
 from sagatfw.engine.matchbase import Match

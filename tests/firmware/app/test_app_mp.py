@@ -12,6 +12,7 @@ from sagatfw.app.main import App
 from sagatfw.core.ticks import TICKS_MAX, ticks_add
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.log import boot as journalboot
 from sagatfw.ui import buttons as B
 
 
@@ -36,7 +37,7 @@ def _presses(app):
 
 
 def _log(app):
-    return [e for e in app.journal.game_events()]
+    return [e for e in journalboot.game_events(app.journal)]
 
 
 def test_bounce_burst_is_one_switch_charged_at_the_first_edge():
@@ -253,19 +254,20 @@ def test_reboot_restores_the_game_paused():
 def test_a_restore_that_fails_starts_clean_and_says_so_even_out_of_memory():
     import sys
 
-    from sagatfw.log import journal as J
-
     app, board = _app("600+5")
     app.start(T(0))
     _edge(app, B.LEVER_LEFT, 3000)
     app.step(T(3000))
     seq = app.journal.seq
-    # Journal.restore is journalboot.restore, reached through Journal.__getattr__: a class
-    # attribute patched in takes its place, and deleting it brings the real one back
     real_clock = C.Clock
     for failure in (MemoryError("memory allocation failed"), ValueError("replay mismatch")):
+        # App.boot calls log/boot.py's restore: the module's function patched in takes its place
+        # (imported here, so App.boot imports this one; each boot forgets it, the next imports it anew)
+        from sagatfw.log import boot as journalboot
 
-        def restore(self, clock, now, failure=failure):
+        real_restore = journalboot.restore
+
+        def restore(j, clock, now, failure=failure):
             from sagatfw.log import replay  # noqa: F401 - loaded, as the real replay loads it
             clock.new_game("5+0", None, C.RIGHT)  # half replayed
             raise failure
@@ -276,14 +278,14 @@ def test_a_restore_that_fails_starts_clean_and_says_so_even_out_of_memory():
             made.append("sagatfw.log.replay" in sys.modules)
             return real_clock()
 
-        J.Journal.restore = restore
+        journalboot.restore = restore
         C.Clock = clock
         try:
             board2 = FakeBoard()
             app2 = App(board2)
             assert app2.boot(T(0)) is False  # no exception: the clock boots
         finally:
-            del J.Journal.restore
+            journalboot.restore = real_restore
             C.Clock = real_clock
         assert made == [False, False]  # App's, then the clean one: made after the replay was freed
         assert status_text(app2) == "RESTORE FAILED" and "log restore failed" in board2.notes[0]
@@ -301,23 +303,26 @@ def test_a_restore_that_fails_starts_clean_and_says_so_even_out_of_memory():
 def test_a_log_that_cannot_be_opened_leaves_the_clock_playing_and_the_log_untouched():
     import os
 
-    from sagatfw.log import journal as J
-
     app, board = _app("600+5")
     app.start(T(0))
     for ms in range(1000, 20000, 1000):
         tap(app, B.LEVER_LEFT if ms // 1000 % 2 else B.LEVER_RIGHT, ms)
     before = {n: open("/flash/log/" + n, "rb").read() for n in os.listdir("/flash/log")}
-    def fails(self):
+    def fails(j, keyfile=None):
         raise MemoryError("memory allocation failed")  # e.g. listing a huge log in a small heap
 
-    J.Journal.open = fails
+    # App.boot calls log/boot.py's open_log: imported here (after the first boot forgot the
+    # module), App.boot imports this one, whose function patched in takes its place
+    from sagatfw.log import boot as journalboot
+
+    real = journalboot.open_log
+    journalboot.open_log = fails
     try:
         board2 = FakeBoard()
         app2 = App(board2)
         assert app2.boot(T(0)) is False  # the clock boots: no exception
     finally:
-        del J.Journal.open  # back to journalboot's, through Journal.__getattr__
+        journalboot.open_log = real
     assert status_text(app2) == "LOG ERROR" and "log open failed" in board2.notes[0]
     app2.start(T(0))  # a game is played, unlogged, and the faces keep saying so
     for ms in range(1000, 5000, 1000):

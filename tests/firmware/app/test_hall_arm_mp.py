@@ -6,6 +6,7 @@ from flash import unmount
 from protocolrig import KEY, Rig, T
 
 from sagatfw.engine import clock as C
+from sagatfw.log import boot as journalboot
 
 
 def test_an_armed_start_starts_at_its_instant_across_the_wrap():
@@ -27,7 +28,7 @@ def test_an_armed_start_starts_at_its_instant_across_the_wrap():
     assert st["state"] == "running" and st["running"] == "right" and st["armed"] is None
     assert st["t"] == 37 and st["right"]["ms"] == 300000 - 37 and st["left"]["ms"] == 300000
     assert st["ticks"] == T(6037)
-    starts = [e for e in rig.app.journal.game_events() if e["type"] == "game_start"]
+    starts = [e for e in journalboot.game_events(rig.app.journal) if e["type"] == "game_start"]
     assert len(starts) == 1 and starts[0]["t"] == 0
     unmount()
 

@@ -11,11 +11,12 @@ from protocolrig import Rig
 
 from sagatfw.faces import match as MF
 from sagatfw.faces.game import status_text
+from sagatfw.log import boot as journalboot
 from sagatfw.log.journal import Journal
 
 
 def _events(rig, kind=None):
-    return [e for e in rig.app.journal.game_events() if kind is None or e["type"] == kind]
+    return [e for e in journalboot.game_events(rig.app.journal) if kind is None or e["type"] == kind]
 
 
 def test_an_undo_40_s_after_the_result_it_withdraws_logs_those_40_s_as_stopped_time_kb_16():
@@ -85,11 +86,11 @@ def test_a_finished_bout_comes_back_after_a_reboot_with_its_score_winner_why_and
     assert after["left"] == {"score": 0, "warnings": 1, "reds": 0}
     assert after["undoable"] == 0  # what undo could take back is not kept over a reboot
     assert _faces(app) == faces and status_text(app) == "CODE " + code and app.result_code() == code
-    n = len(list(app.journal.game_events()))
+    n = len(list(journalboot.game_events(app.journal)))
     rig2.err("undo", "refused")  # the result stands; another result can be entered
     rig2.at(3000)
     assert rig2.ok("result", winner="none")["why"] == "referee"
-    assert len(list(app.journal.game_events())) == n + 1
+    assert len(list(journalboot.game_events(app.journal))) == n + 1
     rig2.ok("new", tc="300", first="left")  # the next game: the match leaves the clock
     assert app.match is None and rig2.ok("state")["state"] == "setup"
     for mod in ("sagatfw.app.match", "sagatfw.engine.match", "sagatfw.engine.matchbase", "sagatfw.engine.kokboru"):
@@ -136,18 +137,18 @@ def test_a_long_finished_match_is_not_replayed_at_boot():
     rig.ok("score", side="left", points=2)
     rig.ok("result", winner="left")
     read = [0]
-    real = Journal._read_segment
+    real = Journal.read_segment
 
     def counted(self, name, buf):
         for rec in real(self, name, buf):
             read[0] += 1
             yield rec
 
-    Journal._read_segment = counted
+    Journal.read_segment = counted
     try:
         rig2 = Rig(fresh=False)
     finally:
-        Journal._read_segment = real
+        Journal.read_segment = real
     st = rig2.ok("state")
     assert st["state"] == "finished" and st["left"]["score"] == 2 and st["why"] == "referee"
     # the boot read the newest segment, the first records of the others and the game's first
@@ -187,11 +188,11 @@ def test_a_refused_match_of_the_other_mode_gives_the_game_clock_its_queue_back()
 
 
 def test_a_match_write_that_finds_no_ram_for_its_file_waits_and_is_written_later():
-    # a match opens one littlefs file at a time where it can (matchapp._commit): the segment is
+    # a match opens one littlefs file at a time where it can (log/matchwrite.py commit): the segment is
     # closed after a new match's setup and after a restore; a write whose file buffer cannot be
     # found (MemoryError) keeps its records in RAM (LOG ERROR) and is tried again, never a failed
     # step, and it appends to the same segment then
-    from sagatfw.log import journal as J
+    from sagatfw.log import segments as SG  # where the journal opens its segment files
 
     rig = Rig()
     rig.ok("new", mode="kokboru")
@@ -207,18 +208,18 @@ def test_a_match_write_that_finds_no_ram_for_its_file_waits_and_is_written_later
     rig2 = Rig(fresh=False)  # a reboot: the match restored, its segment closed again
     j = rig2.app.journal
     assert j.file is None and j.resume is not None
-    J.open = no_ram
+    SG.open = no_ram
     try:
         rig2.at(2000)
         st = rig2.ok("resume")  # the restore's stoppage ends: its record cannot be written yet
         assert st["state"] == "running" and st["log_error"] is not None and len(j.backlog) == 1
         assert st["message"] == "LOG ERROR" and j.resume is not None
     finally:
-        del J.open
+        del SG.open
     rig2.at(4000)  # the retry (every second)
     assert not j.backlog and j.error is None and rig2.ok("state")["message"] is None
     assert j.segments() == segments  # appended to the same segment
-    assert [e["type"] for e in rig2.app.journal.game_events()][-2:] == ["power_restore", "stoppage_end"]
+    assert [e["type"] for e in journalboot.game_events(rig2.app.journal)][-2:] == ["power_restore", "stoppage_end"]
     unmount()
 
 
@@ -234,7 +235,7 @@ def test_a_match_checkpoint_takes_the_segment_s_buffer_and_gives_it_back():
     for ms in range(1000, 47000, 500):
         rig.at(ms)  # checkpoints at t 15 s, 30 s and 45 s
     assert j.file is not None and j.resume is None  # open again for the next write
-    with open(j._path("ckpt"), "rb") as f:
+    with open(j.path("ckpt"), "rb") as f:
         assert len(f.read()) == 64
     rig.ok("score", side="left", points=4)
     assert j.segments() == segments  # the same segment, appended to

@@ -4,9 +4,11 @@
 from flash import unmount
 from protocolrig import Rig
 
+from sagatfw.log import boot as journalboot
+
 
 def _settings_records(rig):
-    return [e for e in rig.app.journal.game_events() if e["type"] == "settings"]
+    return [e for e in journalboot.game_events(rig.app.journal) if e["type"] == "settings"]
 
 
 def test_a_match_set_up_with_no_settings_file_writes_it_and_the_reboot_logs_no_defaults():

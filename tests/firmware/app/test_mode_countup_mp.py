@@ -9,10 +9,11 @@ from flash import unmount
 from protocolrig import Rig
 
 from sagatfw.faces import match as MF
+from sagatfw.log import boot as journalboot
 
 
 def _events(rig, kind=None):
-    return [e for e in rig.app.journal.game_events() if kind is None or e["type"] == kind]
+    return [e for e in journalboot.game_events(rig.app.journal) if kind is None or e["type"] == kind]
 
 
 def _play_to_a_power_cut():

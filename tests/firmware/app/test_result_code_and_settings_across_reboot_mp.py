@@ -10,6 +10,7 @@ from protocolrig import Rig
 
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.log import boot as journalboot
 
 
 def _fresh(blocks=64):
@@ -29,7 +30,7 @@ def _reboot(f):
 
 
 def _results(rig):
-    return [e for e in rig.app.journal.game_events() if e["type"] == "result"]
+    return [e for e in journalboot.game_events(rig.app.journal) if e["type"] == "result"]
 
 
 def _started():

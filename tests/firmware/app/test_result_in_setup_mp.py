@@ -5,6 +5,7 @@ from flash import unmount
 from protocolrig import Rig
 
 from sagatfw.engine import clock as C
+from sagatfw.log import boot as journalboot
 from sagatfw.log.read import iso_utc
 
 WALL = 1718000000000  # Unix ms at the time sync
@@ -12,7 +13,7 @@ UPTIME = 7200000  # the board has been on for 2 h when the result is entered
 
 
 def _last(rig, kind):
-    got = [e for e in rig.app.journal.game_events() if e["type"] == kind]
+    got = [e for e in journalboot.game_events(rig.app.journal) if e["type"] == kind]
     assert got, kind
     return got[-1]
 
@@ -33,6 +34,6 @@ def test_protocol_result_in_setup_has_t0_and_the_wall_time_of_its_instant():
     assert setup["t"] == 0 and setup["wall"] == ev["wall"]
     rig.at(UPTIME + 60000)
     rig.ok("settings.set", values={"sound": False})  # a record after the result: t from the result on
-    s = [e for e in rig.app.journal.game_events() if e["type"] == "settings"][-1]
+    s = [e for e in journalboot.game_events(rig.app.journal) if e["type"] == "settings"][-1]
     assert s["t"] == 60000, s["t"]
     unmount()

@@ -7,6 +7,8 @@ import gc
 from flash import Flash, mount, unmount
 from protocolrig import Rig
 
+from sagatfw.log import boot as journalboot
+
 
 def _fresh():
     unmount()
@@ -24,7 +26,7 @@ def _reboot(f):
 
 
 def _results(rig):
-    return [e["result"] for e in rig.app.journal.game_events() if e["type"] == "result"]
+    return [e["result"] for e in journalboot.game_events(rig.app.journal) if e["type"] == "result"]
 
 
 def test_state_gives_the_result_entered_and_the_last_one_counts_after_a_power_cut():

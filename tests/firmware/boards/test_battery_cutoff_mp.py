@@ -13,6 +13,7 @@ from sagatfw.app.main import App  # noqa: E402
 from sagatfw.boards import pico  # noqa: E402
 from sagatfw.engine import clock as C  # noqa: E402
 from sagatfw.faces import game as F  # noqa: E402
+from sagatfw.log import boot as journalboot  # noqa: E402
 
 
 class Board(pico.Board):
@@ -103,7 +104,7 @@ def test_cutoff_saves_the_instant_goes_dark_and_the_boot_restores_it():
     app2, board2 = _app(fresh=False)
     c = app2.clock
     assert c.state == C.PAUSED and c.t == at and c.ms(C.RIGHT) == right_ms and c.moves[C.LEFT] == 1
-    assert [e["type"] for e in app2.journal.game_events()][-1] == "power_restore"
+    assert [e["type"] for e in journalboot.game_events(app2.journal)][-1] == "power_restore"
     unmount()
 
 

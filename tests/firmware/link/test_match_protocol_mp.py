@@ -9,10 +9,11 @@ from flash import unmount
 from protocolrig import KEY, Rig
 
 import sagatfw
+from sagatfw.log import boot as journalboot
 
 
 def _types(rig):
-    return [e["type"] for e in rig.app.journal.game_events()]
+    return [e["type"] for e in journalboot.game_events(rig.app.journal)]
 
 
 def test_attack_a_game_start_during_a_match_never_starts_the_clock():

@@ -32,6 +32,7 @@ from sagatfw.link import auth as AU
 from sagatfw.link import pull as PL
 from sagatfw.link import server as P
 from sagatfw.link import wire as W
+from sagatfw.log import boot as journalboot
 from sagatfw.log import records as R
 from sagatfw.log.read import iso_utc
 
@@ -163,7 +164,7 @@ def test_game_commands_happy_paths_and_refusals():
     rig.err("result", "bad_arg", result="2-0")
     r = rig.ok("result", result="1/2-1/2")
     assert r["state"] == "finished"
-    ev = [e["type"] for e in rig.app.journal.game_events()]
+    ev = [e["type"] for e in journalboot.game_events(rig.app.journal)]
     assert ev == [
         "settings",
         "adjust",
@@ -190,7 +191,7 @@ def test_time_sync_puts_wall_on_later_records():
     rig.press(C.LEFT, 1500)
     rig.err("time.sync", "bad_arg", wall_ms=12)
     rig.err("time.sync", "bad_arg", wall_ms="now")
-    ev = list(rig.app.journal.game_events())
+    ev = list(journalboot.game_events(rig.app.journal))
     assert ev[-1]["type"] == "press" and ev[-1]["wall"] == iso_utc(1718000001, 623)
     unmount()
 
@@ -238,7 +239,7 @@ def test_whole_game_pulled_in_chunks_decodes_and_verifies_with_the_key():
     events, rd = _events(recs, KEY)
     assert rd.problems == []  # every CRC, seq and chain link, keyed with the arbiter key
     game = [e for e in events if e["game"] == 1]
-    assert game == list(rig.app.journal.game_events(1))  # the same as the journal reads it
+    assert game == list(journalboot.game_events(rig.app.journal, 1))  # the same as the journal reads it
     types = [e["type"] for e in game]
     assert types.count("press") == 46 and types[-1] == "result" and "adjust" in types and "stage" in types
     assert all(e["wall"] is not None for e in game)
@@ -1021,7 +1022,7 @@ def test_with_a_key_nothing_changes_without_it_in_any_state():
     attack("paused")
     rig.ok("result", KEY, result="1-0")
     attack("finished")
-    events = [e for e in rig.app.journal.game_events() if e["type"] == "result"]
+    events = [e for e in journalboot.game_events(rig.app.journal) if e["type"] == "result"]
     assert [e["result"] for e in events] == ["1-0"]  # the finished game's result stands
     unmount()
 

@@ -1,18 +1,18 @@
 # A pull reads a segment beside the one the journal writes; when the heap has no second 1.2 KB
-# piece for a littlefs file, the pull's read takes the journal's room (link/pull.py `open_beside`,
-# log/journal.py `park`): the journal's segment is closed (its records are durable) and opened
-# again at its next write. Forced here by a MemoryError on every pull's open while the journal's
+# piece for a littlefs file, the pull's read takes the journal's room (log/segments.py
+# `open_for_reading` and `park`): the journal's segment is closed (its records are durable) and
+# opened again at its next write. Forced here by a MemoryError on every pull's open while the journal's
 # segment is open, on the real App over littlefs in RAM (MicroPython only).
 from flash import unmount
 from protocolrig import KEY, Rig, _events, _real
 
-from sagatfw.link import pull as PL
+from sagatfw.log import segments as SG
 
 _OPEN = open
 
 
 class _NoRoomBeside:
-    """The pull's `open`: no room for a second file while the journal's segment is open."""
+    """The segments' `open`: no room for a second file while the journal's segment is open."""
 
     def __init__(self, journal):
         self.j = journal
@@ -40,11 +40,11 @@ def test_a_pull_with_no_room_beside_the_segment_parks_it_and_the_next_write_reop
     seg, written = j.seg, j.seg_records
     before, _ = rig.pull()
     tight = _NoRoomBeside(j)
-    PL.open = tight
+    SG.open = tight
     try:
         recs, _ = rig.pull()
     finally:
-        PL.open = _OPEN
+        SG.open = _OPEN
     assert tight.refused >= 1  # the pull found no room, took the segment's
     assert [bytes(r) for r in recs] == [bytes(r) for r in before]  # every record, the same bytes
     assert j.file is None and j.resume == (seg, written)  # parked: the segment waits for its next write
@@ -66,11 +66,11 @@ def test_no_room_and_records_waiting_in_ram_is_an_error_answer_and_nothing_lost(
     j = rig.app.journal
     j.backlog.append(bytearray(j.buf))  # a record the flash has not taken yet (a busy flash): no park
     tight = _NoRoomBeside(j)
-    PL.open = tight
+    SG.open = tight
     try:
         r = rig.call("log.read", from_seq=0, max_records=8)
     finally:
-        PL.open = _OPEN
+        SG.open = _OPEN
         j.backlog.pop()
     assert r["ok"] is False and r["error"]["code"] == "internal", r  # said, not a crash
     assert j.file is not None  # the journal's segment stays: its records come first

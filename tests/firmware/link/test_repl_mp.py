@@ -21,6 +21,7 @@ from sagatfw.link import auth as AU
 from sagatfw.link import stream as L
 from sagatfw.link import wire as W
 from sagatfw.link.commands import save_key
+from sagatfw.log import boot as journalboot
 
 # What mpremote (1.2x, mpremote/transport_serial.py) and pyboard.py write to reach the REPL:
 MPREMOTE = (
@@ -94,7 +95,7 @@ def test_maintenance_needs_the_key_and_opens_the_repl_until_the_reboot():
     assert r["ok"] is True and r["repl_open"] is True, r
     assert rig.drv.char == 3  # at once, in the same pass that answered
     # and it is in the log, under the key: from here to the next boot the flash was open
-    origins = [e.get("origin") for e in rig.app.journal.game_events() if e["seq"] >= seq]
+    origins = [e.get("origin") for e in journalboot.game_events(rig.app.journal) if e["seq"] >= seq]
     assert origins == ["maintenance"] and rig.app.journal.seq == seq + 1, origins
     assert rig.request("maintenance", KEY)["ok"] is True and rig.app.journal.seq == seq + 1  # once
     assert rig.request("identify")["repl_open"] is True

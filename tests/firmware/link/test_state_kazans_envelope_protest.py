@@ -6,6 +6,7 @@ from bothrig import T, done, rig
 
 from sagatfw.engine import clock as C
 from sagatfw.faces import game as F
+from sagatfw.log import boot as journalboot
 
 WALL = 1718000000000
 
@@ -31,7 +32,7 @@ def test_tk_r7_the_results_kazans_are_in_state_and_nonsense_is_bad_arg():
     r.ok("result", result="1-0", left_kazan=82, right_kazan=79)
     st = r.ok("state")
     assert (st["state"], st["result"], st["kazans"]) == ("finished", "1-0", [82, 79]), st
-    assert [e["kazans"] for e in r.app.journal.game_events() if e["type"] == "result"] == [[82, 79]]
+    assert [e["kazans"] for e in journalboot.game_events(r.app.journal) if e["type"] == "result"] == [[82, 79]]
     done()
 
 
@@ -53,7 +54,7 @@ def test_tk_a3_tk_a4_the_envelopes_times_used_out_and_back_in():
     st = r.ok("state")
     assert st["state"] == "running" and st["running"] == "right"
     assert st["left"]["ms"] == 285000 and st["right"]["ms"] == 293000, st
-    adj = [e for e in r.app.journal.game_events() if e["type"] == "adjust"]
+    adj = [e for e in journalboot.game_events(r.app.journal) if e["type"] == "adjust"]
     assert [(e["side"], e["after"]["ms"]) for e in adj] == [("left", 285000)]  # right's unchanged: no record
     done()
 
@@ -99,7 +100,7 @@ def test_tk_p1_a_corrected_result_keeps_the_games_protest_window():
     r.ok("result", result="0-1")  # corrected a minute later
     st = r.ok("state")
     assert (st["result"], st["protest_ms"]) == ("0-1", 1800000 - 60000), st
-    assert [e["result"] for e in r.app.journal.game_events() if e["type"] == "result"] == ["1-0", "0-1"]
+    assert [e["result"] for e in journalboot.game_events(r.app.journal) if e["type"] == "result"] == ["1-0", "0-1"]
     shown = set()
     for ms in range(70000, 76000, 1000):  # the status line counts the same window (28:55 left at 70 s)
         r.at(ms)

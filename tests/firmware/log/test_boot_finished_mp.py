@@ -1,5 +1,5 @@
 # A finished game is not replayed at boot, however long it was: the boot finds its
-# result record at the log's end (journal.open) and sets up the next game at once, showing the
+# result record at the log's end (log/boot.py open_log) and sets up the next game at once, showing the
 # result code as before. An interrupted game is still replayed (tests/firmware/log/test_powercut_mp.py).
 import time
 

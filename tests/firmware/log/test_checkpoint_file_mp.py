@@ -26,7 +26,7 @@ def _image():
 
 
 def _log_bytes(j):
-    return sum(os.stat(j._path(n))[6] for n in j.segments())
+    return sum(os.stat(j.path(n))[6] for n in j.segments())
 
 
 def test_three_hour_game_with_1s_checkpoints_keeps_every_record():

@@ -8,6 +8,7 @@ import os
 from flash import Flash, mount, read_log, unmount
 
 from sagatfw.engine import clock as C
+from sagatfw.log import boot as journalboot
 from sagatfw.log import records as REC
 from sagatfw.log.journal import Journal
 from sagatfw.log.settings import Store
@@ -44,7 +45,7 @@ def _read(j, key=b""):
 def test_write_read_restore_round_trip():
     _fresh()
     j = Journal(ROOT, segment_records=8)
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     t, ok = _game(j, c, moves=25, finish=False)
     assert ok and j.error is None
@@ -53,9 +54,9 @@ def test_write_read_restore_round_trip():
     assert [e["type"] for e in events][:2] == ["settings", "game_start"]
     assert len([e for e in events if e["type"] == "press"]) == 25
     j2 = Journal(ROOT)
-    assert j2.open() == [] and j2.seq == j.seq and j2.game == 1
+    assert journalboot.open_log(j2) == [] and j2.seq == j.seq and j2.game == 1
     c2 = C.Clock()
-    assert j2.restore(c2, 123)
+    assert journalboot.restore(j2, c2, 123)
     assert c2.state == C.PAUSED and c2.moves == c.moves and c2.t == t
     assert (c2.ms(0), c2.ms(1)) == (c.ms(0), c.ms(1))
     assert c2.side_to_move() == c.running
@@ -74,7 +75,7 @@ def _keyed_game(moves):
     gc.collect()
     _fresh(blocks=128)
     j = Journal(ROOT, key=KEY, segment_records=64)
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     t, ok = _game(j, c, tc="5400+30", moves=moves, finish=False)
     assert ok
@@ -88,7 +89,7 @@ def test_keyed_long_game_restores_in_bounded_memory():
     j, c = _keyed_game(400)
     assert j.error is None and j.seq > 400
     j2 = Journal(ROOT, key=KEY)
-    j2.open()
+    journalboot.open_log(j2)
     c2 = C.Clock()
     from sagatfw.log import read as logread
 
@@ -103,7 +104,7 @@ def test_keyed_long_game_restores_in_bounded_memory():
     gc.collect()
     before = gc.mem_alloc()
     try:
-        assert j2.restore(c2, 123)
+        assert journalboot.restore(j2, c2, 123)
     finally:
         logread.Reader._problem = orig
     assert problems == [], (len(problems), problems[:3])
@@ -123,9 +124,9 @@ def test_a_reboot_every_move_does_not_pile_up_segments():
     t = 0
     for _ in range(150):
         j = Journal(ROOT, key=KEY, segment_records=64)
-        assert j.open() == []
+        assert journalboot.open_log(j) == []
         c2 = C.Clock()
-        assert j.restore(c2, t)  # paused by the power cut
+        assert journalboot.restore(j, c2, t)  # paused by the power cut
         t += 1000
         c2.resume(t)
         j.log_events(c2, t)
@@ -145,7 +146,7 @@ def test_full_filesystem_keeps_clock_and_backlog_then_recovers():
     with open("/flash/filler", "wb") as fh:  # someone else's file takes part of the flash
         fh.write(bytes(4096 * 3))
     j = Journal(ROOT, segment_records=16, max_bytes=10**6)
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     c.new_game("-")
     assert j.begin_game(c, 0)
@@ -181,7 +182,7 @@ def test_full_filesystem_keeps_clock_and_backlog_then_recovers():
 def test_full_filesystem_removes_old_finished_games_first():
     _fresh(blocks=24)  # 96 KB: far less than 120 games need
     j = Journal(ROOT, segment_records=16, max_bytes=10**6)  # only the full flash limits the log
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     t = 0
     for g in range(120):
@@ -199,7 +200,7 @@ def test_full_filesystem_removes_old_finished_games_first():
 def test_size_bound_never_removes_the_game_in_progress():
     _fresh()
     j = Journal(ROOT, segment_records=8, max_bytes=2048)
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     for g in range(3):
         _game(j, c, moves=12, t0=g * 100000)
@@ -217,15 +218,15 @@ def test_size_bound_never_removes_the_game_in_progress():
 def test_read_only_filesystem_never_crashes():
     f = _fresh()
     j = Journal(ROOT)
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     _game(j, c, moves=3, finish=False)
     unmount()
     mount(f, readonly=True)
     j2 = Journal(ROOT)
-    assert j2.open() == []
+    assert journalboot.open_log(j2) == []
     c2 = C.Clock()
-    assert not j2.restore(c2, 5) or True  # restore replays; its power_restore cannot be written
+    assert not journalboot.restore(j2, c2, 5) or True  # restore replays; its power_restore cannot be written
     assert j2.error is not None and c2.state == C.PAUSED
     c2.resume(10)
     assert c2.press(c2.running, 1010)
@@ -237,7 +238,7 @@ def test_read_only_filesystem_never_crashes():
 def test_corrupt_segment_in_the_middle_is_reported_and_the_rest_reads():
     _fresh()
     j = Journal(ROOT, segment_records=8)
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     for g in range(3):
         _game(j, c, moves=12, t0=g * 100000)
@@ -252,24 +253,24 @@ def test_corrupt_segment_in_the_middle_is_reported_and_the_rest_reads():
     assert victim in reader.problems[0][2]
     assert events[-1]["type"] == "result" and events[-1]["game"] == 3  # the rest still reads
     j2 = Journal(ROOT)
-    assert j2.open() == [] and j2.seq == j.seq  # the end of the log is sound
+    assert journalboot.open_log(j2) == [] and j2.seq == j.seq  # the end of the log is sound
     unmount()
 
 
 def test_damaged_tail_is_reported_and_never_appended_to():
     _fresh()
     j = Journal(ROOT, segment_records=64)
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     _game(j, c, moves=5, finish=False)
     last = j.segments()[-1]
     with open(ROOT + "/" + last, "ab") as fh:
         fh.write(b"\x01" * 20)  # a torn partial record at the end
     j2 = Journal(ROOT)
-    problems = j2.open()
+    problems = journalboot.open_log(j2)
     assert [p[0] for p in problems] == [REC.P_TORN]
     c2 = C.Clock()
-    assert j2.restore(c2, 0)
+    assert journalboot.restore(j2, c2, 0)
     assert j2.segments()[-1] != last  # the new records went to a new segment
     reader, events = _read(j2)
     assert [p[0] for p in reader.problems] == [REC.P_TORN]
@@ -291,7 +292,7 @@ def test_settings_missing_corrupt_bad_values_and_logged():
     assert "extension_ms" in s.problem and "tc" in s.problem
     # the log says so
     j = Journal(ROOT)
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     c.new_game("420")
     assert j.log_settings(c, s.clock_settings(), s.origin, 0)

@@ -45,7 +45,7 @@ def _tally(j):
                 gaps.append(e)
 
     for name in j.segments():
-        for rec in j._read_segment(name, buf):
+        for rec in j.read_segment(name, buf):
             got = reader.feed(rec, name)
             if got is not None:
                 take(got)

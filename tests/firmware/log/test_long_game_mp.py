@@ -42,7 +42,7 @@ def _in_range(app):
                 last.pop(0)
 
     for name in j.segments():
-        for rec in j._read_segment(name, buf):
+        for rec in j.read_segment(name, buf):
             got = reader.feed(rec, name)
             if got is not None:
                 check(got)

@@ -80,7 +80,7 @@ def _run(flash, acked, progsize):
     mount(flash, fresh=True, progsize=progsize)
     flash.arm()
     j = _journal()
-    j.open()
+    journalboot.open_log(j)
     c = C.Clock()
     for t, action, args in _script():
         if action == "new":
@@ -133,7 +133,7 @@ def _both(image, progsize, where):
     for whole in (False, True):
         mount(Flash(image=bytearray(image)), progsize=progsize)
         j = _journal()
-        j.open()
+        journalboot.open_log(j)
         if whole:
             j.snap[2] = False
         ran = [0]
@@ -146,7 +146,7 @@ def _both(image, progsize, where):
         journalboot._first_type = counted
         c = C.Clock()
         try:
-            got = j.restore(c, 999)
+            got = journalboot.restore(j, c, 999)
         except Exception as e:  # noqa: BLE001 - the same refusal both ways
             got = repr(e)
         finally:
@@ -164,7 +164,7 @@ def _check_after_cut(image, acked, n, tear, progsize):
     flash = Flash(image=image)
     mount(flash, progsize=progsize)
     j = _journal()
-    problems = j.open()
+    problems = journalboot.open_log(j)
     assert problems == [], (where, problems)
     durable = acked[-1][0] if acked else -1
     last = j.seq - 1
@@ -176,7 +176,7 @@ def _check_after_cut(image, acked, n, tear, progsize):
         seqs = [e["seq"] for e in events]
         assert seqs == sorted(seqs), where
     c = C.Clock()
-    restored = j.restore(c, 999)
+    restored = journalboot.restore(j, c, 999)
     if restored:
         assert c.state in (C.PAUSED, C.FLAGGED, C.SETUP, C.ADJOURNED), where
         # paused exactly at the last durable record's faces, or at the checkpoint written after it:

@@ -10,6 +10,7 @@ from flash import Flash, mount, read_log, unmount
 from sagatfw.app.main import App
 from sagatfw.engine import clock as C
 from sagatfw.link.server import Server
+from sagatfw.log import boot as journalboot
 from sagatfw.log import records as R
 from sagatfw.log.journal import Journal
 from sagatfw.log.read import TAG_SIZE, tag_of
@@ -26,7 +27,7 @@ def _fresh():
 def _forfeit_code(tag):
     _fresh()
     j = Journal("/flash/log", key=KEY, segment_records=16)
-    j.open()
+    journalboot.open_log(j)
     was, R.Chain.tag = R.Chain.tag, (tag if tag is not None else bytes(TAG_SIZE))
     c = C.Clock()
     c.new_game("60")
@@ -50,7 +51,7 @@ def test_the_uid_the_link_gives_the_host_is_the_clocks_tag():
         c.new_game("60")
         assert j.begin_game(c, 0) and c.result(3, 500) and j.log_events(c, 500)
         _, events = read_log(j)
-        recs = [bytes(rec) for name in j.segments() for rec in j._read_segment(name, bytearray(R.RECORD_SIZE))]
+        recs = [bytes(rec) for name in j.segments() for rec in j.read_segment(name, bytearray(R.RECORD_SIZE))]
         assert events[-1]["type"] == "result" and tag_of(recs[-1]) == R.clock_tag("e6614103e7a1b2c3")
     finally:
         R.Chain.tag = was

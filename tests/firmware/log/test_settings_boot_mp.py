@@ -10,6 +10,7 @@ from protocolrig import Rig
 
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.log import boot as journalboot
 
 UNPLAYABLE = ("*60|300", "300|", "|300", "300|*60")
 
@@ -66,7 +67,7 @@ def test_boot_on_littlefs_survives_bad_settings_files():
         app = rig.app
         assert status_text(app) == "SETTINGS DEFAULT", data[:30]
         assert rig.ok("settings.get")["problem"]
-        recs = [e for e in app.journal.game_events(0) if e["type"] == "settings"]
+        recs = [e for e in journalboot.game_events(app.journal, 0) if e["type"] == "settings"]
         assert recs and recs[-1]["origin"] == "defaults_corrupt", recs
         assert app.clock.tc[C.LEFT].first_ms() == 420000  # TK-B3 blitz, the default
         _game_runs(rig)

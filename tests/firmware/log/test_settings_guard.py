@@ -15,6 +15,7 @@ from sagatfw.app.main import App
 from sagatfw.core import tcparse
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.log import boot as journalboot
 from sagatfw.log import settings as S
 
 
@@ -139,7 +140,7 @@ def test_boot_survives_any_settings_file_with_defaults_a_message_and_a_log_recor
         try:
             assert status_text(app) == "SETTINGS DEFAULT", (text[:40], status_text(app))
             assert app.store.origin == 2 and app.store.problem, text[:40]  # records.ORIGIN_DEFAULTS_CORRUPT
-            recs = [e for e in app.journal.game_events(0) if e["type"] == "settings"]
+            recs = [e for e in journalboot.game_events(app.journal, 0) if e["type"] == "settings"]
             assert recs and recs[-1]["origin"] == "defaults_corrupt", (text[:40], recs)
             for key in S.SCHEMA:  # every value the app runs on is a valid one
                 S.validate(key, app.store.values[key])
@@ -160,7 +161,7 @@ def test_boot_survives_a_control_that_passes_the_file_check_but_the_clock_refuse
             app, board = _boot_with(json.dumps({"tc": text, "first": "right", "sound": False}))
             try:
                 assert status_text(app) == "SETTINGS DEFAULT", text
-                recs = [e for e in app.journal.game_events(0) if e["type"] == "settings"]
+                recs = [e for e in journalboot.game_events(app.journal, 0) if e["type"] == "settings"]
                 assert recs and recs[-1]["origin"] == "defaults_corrupt", text
                 assert app.store.values["tc"] == "420" and app.store.values["sound"] is False  # the good value stays
                 assert "tc" in app.store.problem

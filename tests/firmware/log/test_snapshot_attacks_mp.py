@@ -122,12 +122,12 @@ def _restore(image, key=KEY, whole=False):
     journalboot._first_type = counted
     try:
         c = C.Clock()
-        got = j.restore(c, NOW)
+        got = journalboot.restore(j, c, NOW)
     finally:
         journalboot._first_type = real
     buf = bytearray(R.RECORD_SIZE)
     last = None
-    for rec in j._read_segment(j.segments()[-1], buf):
+    for rec in j.read_segment(j.segments()[-1], buf):
         last = bytes(rec)
     unmount()
     return got, state(c), last, ran[0]
@@ -217,7 +217,7 @@ def test_a_snapshot_that_follows_a_record_since_rewritten():
     other, _ = _play(10)
     f = _mounted(other)
     j2 = journal(ROOT, KEY, SR)
-    assert j2.restore(C.Clock(), 9500) is True and j2.seq - 1 == s  # the power_restore took seq S
+    assert journalboot.restore(j2, C.Clock(), 9500) is True and j2.seq - 1 == s  # the power_restore took seq S
     unmount()
     _refused(_with_ckpt(f.data, _ckpt(image)), "not the record the snapshot follows")
 
@@ -250,7 +250,7 @@ def test_a_snapshot_under_a_key_since_replaced():
     f = _mounted(image)
     j = journal(ROOT, KEY, SR)
     c = C.Clock()
-    assert j.restore(c, NOW) is True
+    assert journalboot.restore(j, c, NOW) is True
     j.log_settings(c, c.settings, R.ORIGIN_KEY_SET, NOW)
     j.chain = R.Chain(b"new key")
     c.resume(NOW + 1000)
@@ -301,7 +301,7 @@ def test_records_after_the_snapshot_that_do_not_replay():
 
         journalboot._first_type = counted
         try:
-            j.restore(C.Clock(), NOW)
+            journalboot.restore(j, C.Clock(), NOW)
             raise AssertionError("restored")
         except Mismatch as e:
             assert "seq %d" % (j.seq - 1) in str(e), e

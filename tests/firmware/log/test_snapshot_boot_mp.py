@@ -17,8 +17,8 @@ PRESSES = 2000
 
 
 def _counting():
-    """Count the records the journal reads (every read of a segment goes through _read_segment)."""
-    real = Journal._read_segment
+    """Count the records the journal reads (every read of a segment goes through read_segment)."""
+    real = Journal.read_segment
     n = [0]
 
     def counted(self, name, buf, *skip):
@@ -26,7 +26,7 @@ def _counting():
             n[0] += 1
             yield rec
 
-    Journal._read_segment = counted
+    Journal.read_segment = counted
     return n, real
 
 
@@ -38,7 +38,7 @@ def _boot(at):
         restored = app.boot(T(at))
         us = time.ticks_diff(time.ticks_us(), t0)
     finally:
-        Journal._read_segment = real
+        Journal.read_segment = real
     return app, restored, n[0], us
 
 

@@ -51,14 +51,14 @@ def _restore(image, snapshot, key=b"", segment_records=8):
     try:
         if not snapshot:
             j.snap[2] = False  # (what open() found: the restore tries no snapshot then)
-        got = j.restore(c, NOW)
+        got = journalboot.restore(j, c, NOW)
     finally:
         journalboot._first_type = real
     last = None
     names = j.segments()
     if names:
         buf = bytearray(R.RECORD_SIZE)
-        for rec in j._read_segment(names[-1], buf):
+        for rec in j.read_segment(names[-1], buf):
             last = bytes(rec)
     unmount()
     return got, state(c) if got else None, last, whole[0]
@@ -194,7 +194,7 @@ def test_restoring_from_the_snapshot_does_not_load_the_replay():
     mount(Flash(image=bytearray(image)))
     j = journal(ROOT)
     c = C.Clock()
-    assert j.restore(c, NOW) is True and c.state == C.PAUSED
+    assert journalboot.restore(j, c, NOW) is True and c.state == C.PAUSED
     assert "sagatfw.log.replay" not in sys.modules and "sagatfw.log.read" not in sys.modules
     assert "sagatfw.log.checkpoint" not in sys.modules  # forgotten once loaded
     unmount()

@@ -30,7 +30,7 @@ def _restore(root, key, segment_records, whole):
     journalboot._first_type = counted
     try:
         c = C.Clock()
-        got = j.restore(c, 424242)
+        got = journalboot.restore(j, c, 424242)
     finally:
         journalboot._first_type = real
     names = j.segments()

@@ -6,6 +6,7 @@ from flash import unmount
 from protocolrig import KEY, Rig
 
 from sagatfw.engine import clock as C
+from sagatfw.log import boot as journalboot
 from sagatfw.ui import actions as A
 
 # one request per row of the table (a new row without one fails the test)
@@ -33,7 +34,7 @@ SAMPLES = {
 
 
 def _events(rig):
-    return list(rig.app.journal.game_events())
+    return list(journalboot.game_events(rig.app.journal))
 
 
 def _state(rig):

@@ -9,6 +9,7 @@ from flash import Flash, mount, unmount
 from sagatfw.app.main import App
 from sagatfw.engine import match as M
 from sagatfw.faces.game import status_text  # noqa: E402
+from sagatfw.log import boot as journalboot
 from sagatfw.ui import buttons as B
 
 
@@ -22,7 +23,7 @@ def _app(mode, opts):
 
 
 def _events(app):
-    return [e for e in app.journal.game_events() if e["type"] not in ("match", "checkpoint")]
+    return [e for e in journalboot.game_events(app.journal) if e["type"] not in ("match", "checkpoint")]
 
 
 def test_a_kokboru_bout_from_the_buttons_alone_kb_5_kb_7_kb_10_kb_11_kb_16_kb_17():
@@ -153,7 +154,7 @@ def test_a_forged_checkpoint_is_not_taken():
     tap(app, B.START, 0)
     for ms in range(200, 40000, 100):
         app.step(T(ms))
-    path = app.journal._path("ckpt")
+    path = app.journal.path("ckpt")
     with open(path, "rb") as f:
         rec = bytearray(f.read())
     rec[28] ^= 1  # the left score in the checkpoint (moves field)

@@ -7,6 +7,7 @@ from flash import unmount
 
 from sagatfw.app.main import App
 from sagatfw.engine import match as M
+from sagatfw.log import boot as journalboot
 from sagatfw.ui import buttons as B
 
 
@@ -34,7 +35,7 @@ def _to(app, label, ms):
 
 
 def _kinds(app):
-    return [e["type"] for e in app.journal.game_events() if e["type"] != "checkpoint"]
+    return [e["type"] for e in journalboot.game_events(app.journal) if e["type"] != "checkpoint"]
 
 
 def test_a_kokboru_bout_and_a_kilithattu_match_set_up_from_the_menu_kb_14_kt_4_4_kt_4_6():

@@ -7,6 +7,7 @@ from flash import Flash, mount, unmount
 
 from sagatfw.app.main import App
 from sagatfw.engine import match as M
+from sagatfw.log import boot as journalboot
 from sagatfw.ui import buttons as B
 
 INN = 420000
@@ -21,7 +22,7 @@ def _app(mode, opts):
 
 
 def _events(app, kind=None):
-    return [e for e in app.journal.game_events() if e["type"] not in ("match", "checkpoint")
+    return [e for e in journalboot.game_events(app.journal) if e["type"] not in ("match", "checkpoint")
             and (kind is None or e["type"] == kind)]
 
 

@@ -114,13 +114,21 @@ def test_a_result_record_holds_the_final_view_and_a_forged_one_fails_verificatio
 
 
 def test_the_firmware_s_copies_of_the_match_record_codes_agree_with_matchlog():
-    # app/match.py and app/setup.py keep matchlog's codes as their own constants (matchlog's names
-    # would be RAM beside a match: the heap after a match's restore): they must stay the same
-    from sagatfw.app import match as matchapp
+    # log/matchwrite.py (the match's records written) and app/setup.py (read at its restore) keep
+    # matchlog's codes as their own constants (matchlog's names would be RAM beside a match: the
+    # heap after a match's restore): they must stay the same
     from sagatfw.app import setup as matchsetup
+    from sagatfw.engine import match as M
     from sagatfw.log import match as matchlog
+    from sagatfw.log import matchwrite
 
-    assert matchapp._EV_BASE == matchlog.EV_BASE
+    assert (matchwrite._EV_BASE, matchwrite._EV_BASE + M.EV_RESULT, matchwrite._T_MATCH) == (
+        matchlog.EV_BASE, matchlog.EV_RESULT, matchlog.T_MATCH)
+    assert (matchwrite._SETUP, matchwrite._FINAL) == (matchlog.SETUP, matchlog.FINAL)
+    # the journal's wall() takes a match's engine as it takes the game's clock: set up is 0 in both
+    from sagatfw.engine import clock as C
+
+    assert M.SETUP == C.SETUP
     assert (matchsetup._EV_BASE, matchsetup._EV_RESULT, matchsetup._T_MATCH) == (
         matchlog.EV_BASE, matchlog.EV_RESULT, matchlog.T_MATCH)
     assert (matchsetup._FINAL, matchsetup._FINAL_AT) == (matchlog.FINAL, matchlog.FINAL_AT)
