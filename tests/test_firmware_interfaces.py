@@ -15,8 +15,8 @@ FIRMWARE = os.path.join(os.path.dirname(__file__), "..", "firmware", "sagatfw")
 # Not the firmware's: the port's own attribute (boards/pico.py tells the Pico 2 from the Pico by it).
 PLATFORM = {"sys.implementation._machine"}
 
-# Private members used across modules when the rule was set, each a seam still to make public (the
-# the app's, the clock's, the stream's). Empty this as the seams land; a module may use fewer of
+# Private members used across modules when the rule was set, each a seam still to make public
+# (the app's, the clock's, the stream's). Empty this as the seams land; a module may use fewer of
 # these, never others, and no module not listed may use any. (The journal's are gone: its interface is public.)
 NOT_YET = {
     "sagatfw.app.match": {"app._forget_code", "app._code_status"},
