@@ -33,8 +33,8 @@ def _consts(node):
     return []
 
 
-# the menu's setters turn their words through T (ui/menu.py _set): left, right (unless a field is edited), detail
-SETTERS = {"_set": (0, 1, 6), "_say": (0, 1, 5), "_no": (0, 3)}
+# the menu's setters turn their words through T (ui/menu.py show): left, right (unless a field is edited), detail
+SETTERS = {"show": (0, 1, 6), "say": (0, 1, 5), "say_no": (0, 3)}
 
 
 def _t_words():
@@ -49,7 +49,7 @@ def _t_words():
             if name == "T" and node.args:
                 args = [node.args[0]]
             elif name in SETTERS and path.parent.name == "ui":
-                field = node.args[4] if name == "_set" and len(node.args) > 4 else None
+                field = node.args[4] if name == "show" and len(node.args) > 4 else None
                 for i in SETTERS[name]:
                     if i < len(node.args) and not (i == 1 and field is not None and not _is_none(field)):
                         args.append(node.args[i])
