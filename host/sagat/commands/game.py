@@ -117,8 +117,8 @@ def _brief(ans: dict) -> str:
 
     run = _(", {side} running").format(side=state_word(ans["running"])) if ans.get("running") else ""
     return _("{state}: left {left}, right {right}").format(
-        state=state_word(ans.get("state")), left=show.clock_text(ans.get("left_ms") or 0),
-        right=show.clock_text(ans.get("right_ms") or 0)) + run
+        state=state_word(ans.get("state")), left=show.stamp_text(ans.get("left_ms") or 0),
+        right=show.stamp_text(ans.get("right_ms") or 0)) + run
 
 
 def cmd_referee(args: argparse.Namespace) -> int:

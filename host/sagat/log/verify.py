@@ -19,7 +19,7 @@ from .head import check_head
 from .problem import Problem
 from .pulled import Pulled
 from .resultcheck import Line, said
-from .show import clock_text
+from .show import stamp_text
 
 OK = "ok"  # the chain links every record, the engines reproduce every game, the head and the code agree
 BROKEN = "broken"  # something is wrong (the problems say what)
@@ -171,7 +171,7 @@ def gap_lines(log: Log, translate: bool = False) -> list[str]:
         text = _("GAP at seq {seq} (game {game}, t {start}..{end}): the clock dropped {n} records here: its "
                  "log was full; the game is replayed up to there")
     return [
-        text.format(seq=e["seq"], game=e["game"], start=clock_text(e["t"]), end=clock_text(e.get("until_t") or 0),
+        text.format(seq=e["seq"], game=e["game"], start=stamp_text(e["t"]), end=stamp_text(e.get("until_t") or 0),
                     n=e.get("dropped"))
         for e in log.events
         if e["type"] == "gap"
