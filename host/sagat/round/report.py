@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from sagatfw.log import records as R
 
-from ..log import problem as P
+from ..log import problem as problem
 from ..log import pulled
 from ..log.decode import LogError
 from ..log.verify import UNVERIFIED, Verdict, verify
@@ -73,7 +73,7 @@ def check(v: Verdict) -> tuple[str, list[str], bool]:
         return "sealed", [SEALED], True
     # what can be seen without the key: damage to the records themselves, a game the engine cannot
     # replay, a head that is not this log's (the chain and the head's MAC need the key)
-    other = [p.line for p in v.problems if p.code not in (R.P_KEY, P.HEAD_SEALED, "gap")]
+    other = [p.line for p in v.problems if p.code not in (R.P_KEY, problem.HEAD_SEALED, "gap")]
     return "failed", [SEALED + "; and without it, it is damaged:"] + other[:10], True
 
 
@@ -213,10 +213,10 @@ def _read(paths: list[str], keys: list[bytes], paired: bool, w) -> list[tuple]:
             v = verify(pulled.read_folder(folder), keys)
         except LogError as e:
             raise ReportError(str(e)) from None
-        log, found = v.log, v.part(P.HEAD)
+        log, found = v.log, v.part(problem.HEAD)
         head_note = w("head_none") if v.head is None and not found else w("head_ok")
         if found:
-            head_note = "; ".join(w("head_sealed") if x.code == P.HEAD_SEALED else x.line for x in found)
+            head_note = "; ".join(w("head_sealed") if x.code == problem.HEAD_SEALED else x.line for x in found)
         played = []
         for game in log.games():
             evs = log.shown(game=game)
