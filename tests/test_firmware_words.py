@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FW = ROOT / "firmware" / "sagatfw"
+FW_DIR = ROOT / "firmware" / "sagatfw"
 sys.path.insert(0, str(ROOT / "firmware"))
 
 from sagatfw import MODES  # noqa: E402
 from sagatfw.faces import game as F  # noqa: E402
 from sagatfw.faces import match as MF  # noqa: E402
-from sagatfw.faces import words as W  # noqa: E402
+from sagatfw.faces import words as FW  # noqa: E402
 from sagatfw.ui import editors as E  # noqa: E402
 from sagatfw.ui import menu as MN  # noqa: E402
 
@@ -40,7 +40,7 @@ SETTERS = {"show": (0, 1, 6), "say": (0, 1, 5), "say_no": (0, 3)}
 def _t_words():
     """(file:line, text) of every string constant that reaches T: a T(...) call's argument, the menu's words."""
     out = []
-    for path in sorted(FW.rglob("*.py")):
+    for path in sorted(FW_DIR.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue
@@ -68,7 +68,7 @@ def _is_none(node):
 def test_every_word_the_code_puts_through_t_is_a_key():
     found = _t_words()
     assert len(found) > 60, found  # the scan sees the faces' calls
-    missing = [(where, text) for where, text in found if text not in W.KEYS]
+    missing = [(where, text) for where, text in found if text not in FW.KEYS]
     assert not missing, missing
 
 
@@ -84,12 +84,12 @@ def test_the_tables_the_menu_and_the_faces_show_are_keys():
     for module, cls, _ in MODES:  # the periods' and the breaks' names, as the match faces show them
         engine = getattr(__import__(module, None, None, (cls,)), cls)
         shown += [p.upper() for p in engine.PERIOD_NAMES] + [engine.BREAK_NAME.upper()]
-    assert [w for w in shown if w not in W.KEYS] == []
-    assert list(W.NAMES) == list(E.SETTINGS[-1][4]) and W.CODES == E.SETTINGS[-1][3]  # the menu's languages
+    assert [w for w in shown if w not in FW.KEYS] == []
+    assert list(FW.NAMES) == list(E.SETTINGS[-1][4]) and FW.CODES == E.SETTINGS[-1][3]  # the menu's languages
 
 
 def test_the_languages_names_are_in_their_own_scripts():
-    assert W.NAMES == ("English", "Қазақша", "Русский", "Кыргызча")
+    assert FW.NAMES == ("English", "Қазақша", "Русский", "Кыргызча")
 
 
 # the reasons a match engine gives that the buttons can meet: the OLED's bottom line shows them whole (faces/match.py
@@ -102,11 +102,11 @@ BUTTON_REASONS = ("nothing to undo", "no stoppage", "no lot due", "undo the scor
 def test_every_refusal_the_buttons_can_meet_in_a_match_fits_a_faces_line():
     from sagatfw.engine import matchbase
 
-    source = "".join((FW / "engine" / name).read_text() for name in ("matchbase.py", "kokboru.py", "kilithattu.py"))
+    source = "".join((FW_DIR / "engine" / name).read_text() for name in ("matchbase.py", "kokboru.py", "kilithattu.py"))
     for reason in BUTTON_REASONS + matchbase._NOT_IN:
         assert f'"{reason}"' in source, reason  # the list is the engines' own
         assert len(reason) <= 21, (reason, len(reason))
-    assert [r for r in BUTTON_REASONS + matchbase._NOT_IN if r not in W.KEYS] == []  # each in the clock's language
+    assert [r for r in BUTTON_REASONS + matchbase._NOT_IN if r not in FW.KEYS] == []  # each in the clock's language
 
 
 def test_every_reason_the_menu_wraps_fits_its_four_lines_in_every_language():
@@ -116,9 +116,9 @@ def test_every_reason_the_menu_wraps_fits_its_four_lines_in_every_language():
 
     from tests.firmware.faces.test_words import LIMITS, _lower
 
-    tables = [W.KEYS] + [importlib.import_module("sagatfw.faces.words_" + c).WORDS[1::2] for c in W.CODES[1:]]
+    tables = [FW.KEYS] + [importlib.import_module("sagatfw.faces.words_" + c).WORDS[1::2] for c in FW.CODES[1:]]
     for table in tables:
-        for key, word in zip(W.KEYS, table, strict=True):
+        for key, word in zip(FW.KEYS, table, strict=True):
             if key in LIMITS or not _lower(key):
                 continue
             items = F.menu_oled("NO", None, 1, "MENU", word)

@@ -161,14 +161,14 @@ def port_error(port: str, e: BaseException, what: str = OPEN) -> LinkError:
     ("could not open port X: [Errno 2] could not open port X: [Errno 2] No such file..."); the
     system's own words say it once (as the system says them), with a hint for the usual causes.
     what: OPEN or LOST (then a LinkLost)."""
-    import errno as E
+    import errno
     import os
 
     kind = LinkLost if what == LOST else LinkError
     code = getattr(e, "errno", None)
     if isinstance(code, int) and code > 0:
         text = os.strerror(code)
-        hint = next((PORT_HINTS[n] for n in PORT_HINTS if getattr(E, n, None) == code), None)
+        hint = next((PORT_HINTS[n] for n in PORT_HINTS if getattr(errno, n, None) == code), None)
         return kind(say(what, port=port, error=text, hint=say(hint) if hint else ""))
     text = str(e)
     m = re.search(r"\[Errno (\d+)\] ([^:\[]+)", text)  # a message that carries an errno as text

@@ -8,8 +8,8 @@ import os
 from appkit import RootBoard
 
 from sagatfw.app.main import App
-from sagatfw.link import auth as AU
-from sagatfw.link import server as P
+from sagatfw.link import auth as A
+from sagatfw.link import server as SV
 
 KEY = b"arbiter's secret"
 
@@ -25,7 +25,7 @@ class Rig:
         self.board = RootBoard(root)
         self.app = App(self.board)
         self.app.boot(0)
-        self.srv = P.Server(self.app, {"uid": "x"}, 0)
+        self.srv = SV.Server(self.app, {"uid": "x"}, 0)
         self.ms = 0
         self.ids = 0
 
@@ -50,7 +50,7 @@ class Rig:
         req.update(args)
         if proof is not None:
             nonce = self.call("auth.challenge")["nonce"]
-            req["auth"] = AU.sign(proof, nonce, req, "x")
+            req["auth"] = A.sign(proof, nonce, req, "x")
         got = self.raw(json.dumps(req).encode())
         assert len(got) == 1, got
         return got[0]

@@ -9,7 +9,7 @@
 # result does). Runs under CPython and MicroPython alike.
 
 import sagatfw
-from sagatfw.engine import match as B
+from sagatfw.engine import match as M
 from sagatfw.engine.matchbase import Match
 
 NAME = "countup"
@@ -35,9 +35,9 @@ class CountUp(Match):
             raise ValueError("a point is 1")
 
     def _scored(self, side, entry):
-        d = self.scores[B.LEFT] - self.scores[B.RIGHT]
+        d = self.scores[M.LEFT] - self.scores[M.RIGHT]
         if self.lead and (d > self.lead or -d > self.lead):
-            self._finish(self.t, side, B.WHY_LEAD, entry)
+            self._finish(self.t, side, M.WHY_LEAD, entry)
 
 
 

@@ -18,8 +18,8 @@ from protocolrig import UID
 from sagatfw.app.main import App
 from sagatfw.boards.simserial import SerialDriver
 from sagatfw.engine import clock as C
-from sagatfw.link import auth as AU
-from sagatfw.link import server as P
+from sagatfw.link import auth as A
+from sagatfw.link import server as SV
 from sagatfw.link import stream as L
 from sagatfw.link.commands import save_key
 from sagatfw.log import records as R
@@ -93,7 +93,7 @@ class SerialRig:
         self.app.boot(T(0))
         self.inp = Stream()
         self.out = Stream()
-        self.link = L.Link(P.Server(self.app, {"uid": UID}, T(0)), self.inp, self.out)
+        self.link = L.Link(SV.Server(self.app, {"uid": UID}, T(0)), self.inp, self.out)
         self.drv = SerialDriver.attach(self.link)
         self.app.link = self.link
         self.ms = 0
@@ -127,7 +127,7 @@ class SerialRig:
             req[k] = args[k]
         if proof is not None:
             nonce = self.request("auth.challenge")["nonce"]
-            req["auth"] = AU.sign(proof, nonce, req, UID)
+            req["auth"] = A.sign(proof, nonce, req, UID)
         self.host(b"\n" + json.dumps(req).encode() + b"\n")  # "\n" first, as a host that connects
         got = [a for a in self.answers() if a["id"] is not None]
         assert len(got) == 1 and got[0]["id"] == req["id"], got

@@ -6,10 +6,10 @@
 from matchkit import MIN, Run
 
 from sagatfw.engine import kilithattu as K
-from sagatfw.engine import match as B
+from sagatfw.engine import match as M
 from sagatfw.engine.kokboru import KokBoru
 
-R = B.RIGHT
+R = M.RIGHT
 HOUR = 60 * MIN
 
 # ------------------------------------------------------------------ kok-boru (sagatfw/engine/kokboru.py)
@@ -36,7 +36,7 @@ def golden(base=0):
     r = bout(base)
     to_second_half(r, 6 * MIN)
     r.poll(G)
-    assert r.m.state == B.READY and r.m.period == 2
+    assert r.m.state == M.READY and r.m.period == 2
     r.do("start", G)
     return r
 
@@ -64,7 +64,7 @@ def tied(base=0, lot=R, **setup):
     r.poll(INN + MIN + 1000)
     r.do("score", INN + MIN + 1000, 1 - first, 1)
     r.poll(END2)
-    assert r.m.state == B.LOT and r.m.lot_due == 1
+    assert r.m.state == M.LOT and r.m.lot_due == 1
     if lot is not None:
         r.do("draw_lot", END2, lot)
     return r

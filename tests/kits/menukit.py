@@ -15,7 +15,7 @@ from appkit import RootBoard
 from sagatfw.app.main import App
 from sagatfw.log import boot as journalboot
 from sagatfw.ui import buttons as B
-from sagatfw.ui import menu as M
+from sagatfw.ui import menu as MN
 
 SHORT_MS = 400
 LONG_MS = 1200
@@ -63,7 +63,7 @@ class Rig:
         self.board = Board()
         self.app = App(self.board)
         self.app.boot(0)
-        self.menu = M.Menu(self.app)
+        self.menu = MN.Menu(self.app)
         self.t = 1000
         if settings:
             self.app.set_settings(settings, self.t)
@@ -141,12 +141,12 @@ def cost(seq):
 def go_to(rig, index):
     """Move a list's choice to `index` with the fewest presses."""
     n = rig.menu.choices()
-    return rig.presses_of(shortest(rig.menu.i, index, 0, n - 1, n > M.BIG))
+    return rig.presses_of(shortest(rig.menu.i, index, 0, n - 1, n > MN.BIG))
 
 
 def open_arbiter(rig, item):
     rig.press(B.MENU)
-    if rig.menu.i != M.T_ARBITER:
-        go_to(rig, M.T_ARBITER)
+    if rig.menu.i != MN.T_ARBITER:
+        go_to(rig, MN.T_ARBITER)
     rig.press(B.START)
     go_to(rig, item)

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from sagat.hall import mqtt as M
+from sagat.hall import mqtt as hall_mqtt
 
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
 
@@ -91,7 +91,7 @@ class Boards:
 def subscriber():
     """A Subscriber as connected, to no broker: a test calls its _message by hand."""
     pytest.importorskip("paho.mqtt")
-    sub = M.Subscriber("mqtt://127.0.0.1:1", "main")
+    sub = hall_mqtt.Subscriber("mqtt://127.0.0.1:1", "main")
     sub.error = None  # as connected
     return sub
 

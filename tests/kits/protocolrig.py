@@ -8,11 +8,11 @@ import json
 from appkit import BASE, RootBoard, T  # noqa: F401   (the ticks wrap 5 s into every test)
 from flash import Flash, mount
 
-from sagatfw.app import main as A
+from sagatfw.app import main as app_main
 from sagatfw.app.main import App
 from sagatfw.engine import clock as C
-from sagatfw.link import auth as AU
-from sagatfw.link import server as P
+from sagatfw.link import auth as A
+from sagatfw.link import server as SV
 from sagatfw.link import wire as W
 from sagatfw.link.commands import save_key
 from sagatfw.log import records as R
@@ -27,7 +27,7 @@ SEGMENT_RECORDS = 16  # small segments: pulls and erases cross many of them
 def _keyed_journal(root, **kw):
     # What the app does at boot (see the report): the journal's chain is keyed with the arbiter key
     # stored on the flash. Small segments for these tests.
-    kw["key"] = P.load_key(root[: -len("log")])
+    kw["key"] = SV.load_key(root[: -len("log")])
     kw["segment_records"] = SEGMENT_RECORDS
     return Journal(root, **kw)
 
@@ -41,11 +41,11 @@ class Rig:
             mount(Flash(blocks=blocks), at=at, fresh=True)
             if key:
                 save_key(at + "/", key)
-        A.Journal = _keyed_journal
+        app_main.Journal = _keyed_journal
         self.board = RootBoard(at + "/")
         self.app = App(self.board)
         self.app.boot(T(0))
-        self.srv = P.Server(self.app, {"uid": UID, "number": 12}, T(0))
+        self.srv = SV.Server(self.app, {"uid": UID, "number": 12}, T(0))
         self.ms = 0
         self.ids = 0
         self.key = key
@@ -100,7 +100,7 @@ class Rig:
         req = self.request(cmd, **args)
         if proof is not None:  # prove the arbiter key: challenge, then sign
             nonce = self.call("auth.challenge")["nonce"]
-            req["auth"] = AU.sign(proof, nonce, req, UID)
+            req["auth"] = A.sign(proof, nonce, req, UID)
         got = self.lines(json.dumps(req).encode() + b"\n")
         assert len(got) == 1, got
         assert got[0]["id"] == req["id"]

@@ -8,7 +8,7 @@ from machine import ADC, PWM, Pin
 from sagatfw.core.ticks import TICKS_MAX, ticks_add, ticks_diff
 from sagatfw.engine import clock as C
 from sagatfw.faces import game as F
-from sagatfw.faces import screen as S  # what the faces show: this board draws it
+from sagatfw.faces import screen as SC  # what the faces show: this board draws it
 
 try:
     from micropython import const
@@ -147,7 +147,7 @@ class HwBoard:
         and the battery have to say): the LEDs, then each TM1637 or both OLEDs."""
         tm = self.display == "tm1637"
         for side in (0, 1):
-            mask = S.leds(app, side, now, self.low)
+            mask = SC.leds(app, side, now, self.low)
             if mask >= 0:  # (-1: the menu is open, the LEDs keep what they showed)
                 pins = self.led_pins[side]
                 bits = _LED_BITS3 if len(pins) == 3 else _LED_BITS
@@ -155,9 +155,9 @@ class HwBoard:
                     pins[i](1 if mask & bits[i] else 0)
             if tm:
                 self.tm[side].brightness = app.store.values["brightness"]
-                self.tm[side].show(S.tm1637(self.seg, app, side, now, self.low))
+                self.tm[side].show(SC.tm1637(self.seg, app, side, now, self.low))
         if not tm:
-            self._send(app, S.oled(app, now, self.level, self.low), now)
+            self._send(app, SC.oled(app, now, self.level, self.low), now)
 
     def _send(self, app, items, now):
         from sagatfw.faces.oled import show_faces

@@ -22,7 +22,7 @@
 #   Stoppages (KT-4.5): the match time stops, so the time lost is played; stopped_ms() is the
 #   innings' total, each stoppage_end carries its length.
 
-from sagatfw.engine import match as B  # (one name: each imported name is a global, and costs RAM)
+from sagatfw.engine import match as M  # (one name: each imported name is a global, and costs RAM)
 from sagatfw.engine.matchbase import Match
 
 try:
@@ -62,10 +62,10 @@ class Kilithattu(Match):
     changeover_ms = _MAX_CHANGEOVER_MS
     method = M_LOT
 
-    def new_match(self, first=B.LEFT, changeover_ms=_MAX_CHANGEOVER_MS, method=M_LOT):
+    def new_match(self, first=M.LEFT, changeover_ms=_MAX_CHANGEOVER_MS, method=M_LOT):
         """Set up a match: the team entering first (KT-4.4), the changeover (1..60 s, in ms) and
         the further tie's method (KT-4.6). Refused on a bad setting."""
-        B.check_side(first)
+        M.check_side(first)
         if not isinstance(changeover_ms, int) or changeover_ms < 1000 or changeover_ms > _MAX_CHANGEOVER_MS:
             raise ValueError("changeover must be 1000..60000 ms")
         if method != M_SUDDEN and method != M_LOT and method != M_DRAW and method != M_REFEREE:
@@ -84,7 +84,7 @@ class Kilithattu(Match):
             return self.lot_side  # KT-4.6: the lot's order
         if p == 3:
             return 1 - self.lot_side
-        return B.NONE  # sudden: either team's score counts
+        return M.NONE  # sudden: either team's score counts
 
     def _ended(self, at):
         p = self.period
@@ -95,32 +95,32 @@ class Kilithattu(Match):
             self._break(at, _EXTRA_BREAK_MS)  # KT-4.6: 1 minute, whatever the changeover
             return
         w = self._lead_side()
-        if w != B.NONE:
-            self._finish(at, w, B.WHY_POINTS, 0)
+        if w != M.NONE:
+            self._finish(at, w, M.WHY_POINTS, 0)
         elif p == 1:
-            self.state = B.LOT  # KT-4.6: the order of the extra time by lot
+            self.state = M.LOT  # KT-4.6: the order of the extra time by lot
             self.lot_due = 1
         elif self.method == M_SUDDEN:
             self._ready(SUDDEN)
         elif self.method == M_LOT:
-            self.state = B.LOT
+            self.state = M.LOT
             self.lot_due = 2
         elif self.method == M_DRAW:
-            self._finish(at, B.NONE, B.WHY_DRAW, 0)
+            self._finish(at, M.NONE, M.WHY_DRAW, 0)
         else:
-            self.state = B.OVER
+            self.state = M.OVER
 
     def _points(self, points):
         if points != 1:
             raise ValueError("a pazham is 1 point")  # KT-5.5
 
     def _may_score(self, side, entering):
-        if entering != B.NONE and side != entering:
-            raise B.Refused("not the entering team")  # KT-5.5: the pazham is the entering team's
+        if entering != M.NONE and side != entering:
+            raise M.Refused("not the entering team")  # KT-5.5: the pazham is the entering team's
 
     def _scored(self, side, entry):
         if self.period == SUDDEN:
-            self._finish(self.t, side, B.WHY_SUDDEN, entry)
+            self._finish(self.t, side, M.WHY_SUDDEN, entry)
 
     def draw_lot(self, side, now):
         """The lot that is due (KT-4.6), drawn by the caller: `side` from its random bit. Logged
@@ -128,20 +128,20 @@ class Kilithattu(Match):
         (method M_LOT): the winner. Once drawn, while it stands (extra 1 not started; lot 2's
         result), the referee's toss (a toss on the field) entered in its place: lot, val 1. One
         method for both (a method costs RAM)."""
-        B.check_side(side)
+        M.check_side(side)
         self._op(now)
         s = self.state
         entered = 1
         which = 1
-        if s == B.LOT:
+        if s == M.LOT:
             which = self.lot_due
             entered = 0  # the clock's draw
-        elif s == B.FINISHED and self.why == B.WHY_LOT:
+        elif s == M.FINISHED and self.why == M.WHY_LOT:
             which = 2
-        elif s != B.READY or self.period != 2:
-            raise B.Refused("no lot due")
+        elif s != M.READY or self.period != 2:
+            raise M.Refused("no lot due")
         self.lot_due = 0
-        self._emit(B.EV_LOT, self.t, side, which, entered)
+        self._emit(M.EV_LOT, self.t, side, which, entered)
         if which == 1:
             self.lot_side = side
             if entered:
@@ -149,4 +149,4 @@ class Kilithattu(Match):
             else:
                 self._ready(2)
         else:
-            self._finish(self.t, side, B.WHY_LOT, 0)
+            self._finish(self.t, side, M.WHY_LOT, 0)

@@ -12,7 +12,7 @@
 #   second one removes the rider (KB-11); CARD_RED removes at once (KB-12). A removal ends the
 #   match: result, the other rider wins (WHY_REMOVAL).
 
-from sagatfw.engine import match as B  # (one name: each imported name is a global, and costs RAM)
+from sagatfw.engine import match as M  # (one name: each imported name is a global, and costs RAM)
 from sagatfw.engine.matchbase import Match
 
 try:
@@ -51,10 +51,10 @@ class KokBoru(Match):
             self._break(at, _REST_MS)  # KB-6
             return
         w = self._lead_side()
-        if w == B.NONE:
+        if w == M.NONE:
             self._ready(_GOLDEN)  # KB-17: level at the end of time
         else:
-            self._finish(at, w, B.WHY_POINTS, 0)
+            self._finish(at, w, M.WHY_POINTS, 0)
 
     def _points(self, points):
         if points != 4 and points != 2 and points != 1:  # KB-7 .. KB-10
@@ -62,23 +62,23 @@ class KokBoru(Match):
 
     def _scored(self, side, entry):
         if self.period == _GOLDEN:
-            self._finish(self.t, side, B.WHY_GOLDEN, entry)  # KB-17: the first score wins at once
+            self._finish(self.t, side, M.WHY_GOLDEN, entry)  # KB-17: the first score wins at once
             return
-        d = self.scores[B.LEFT] - self.scores[B.RIGHT]
+        d = self.scores[M.LEFT] - self.scores[M.RIGHT]
         lead = self.lead
         if lead and (d > lead or -d > lead):
-            self._finish(self.t, side, B.WHY_LEAD, entry)  # KB-14: only the scorer's lead can grow
+            self._finish(self.t, side, M.WHY_LEAD, entry)  # KB-14: only the scorer's lead can grow
 
     def card(self, side, kind, now):
         """A warning (KB-11: the second removes the rider) or a red card (KB-12: removal at once),
         while a half or golden score is on."""
-        B.check_side(side)
-        if kind != B.CARD_WARNING and kind != B.CARD_RED:
+        M.check_side(side)
+        if kind != M.CARD_WARNING and kind != M.CARD_RED:
             raise ValueError("card must be warning or red")
         self._op(now)
         late = self._on()  # a card given after a half ended by time counts for that half
         n = self._push(((-kind) << 1) | side)
-        if kind == B.CARD_WARNING:
+        if kind == M.CARD_WARNING:
             self.warnings[side] += 1
             out = self.warnings[side] >= 2  # KB-11
         else:
@@ -87,6 +87,6 @@ class KokBoru(Match):
         if late:
             self._late(_EV_LATE_CARD, side, kind, n)
         else:
-            self._emit(B.EV_CARD, self.t, side, kind, n)
+            self._emit(M.EV_CARD, self.t, side, kind, n)
         if out:
-            self._finish(self.t, 1 - side, B.WHY_REMOVAL, n)
+            self._finish(self.t, 1 - side, M.WHY_REMOVAL, n)

@@ -259,9 +259,9 @@ class Menu:
         """A game or a match has begun and has no result: a new one needs ABORT? YES."""
         ma = self.app.match
         if ma is not None:
-            from sagatfw.engine import match as MB  # loaded with the match
+            from sagatfw.engine import match as M  # loaded with the match
 
-            return MB.SETUP < ma.m.state < MB.FINISHED
+            return M.SETUP < ma.m.state < M.FINISHED
         st = self.app.clock.state
         return st == C.PAUSED or st == C.FLAGGED or st == C.ADJOURNED
 
@@ -270,10 +270,10 @@ class Menu:
         menu neither opens nor stays open then."""
         ma = self.app.match
         if ma is not None:
-            from sagatfw.engine import match as MB
+            from sagatfw.engine import match as M
 
             st = ma.m.state
-            return st == MB.RUNNING or st == MB.BREAK or st == MB.LOT or st == MB.OVER
+            return st == M.RUNNING or st == M.BREAK or st == M.LOT or st == M.OVER
         return self.app.clock.state == C.RUNNING
 
     # ---------------------------------------- the editors' means (editors.py uses these, and the state)

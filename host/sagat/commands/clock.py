@@ -94,7 +94,7 @@ def info_text(ans: dict, game: dict | None) -> str:
         sides = []
         for side in ("left", "right"):
             f = game.get(side) or {}
-            text = f"{state_word(side)} {show.clock_text(f.get('ms', 0))}"
+            text = f"{state_word(side)} {show.stamp_text(f.get('ms', 0))}"
             if f.get("flag"):
                 text += " FLAG"
             if game.get("running") == side:
@@ -187,7 +187,7 @@ def faces_text(st: dict) -> str:
 
     def face(side: str) -> str:
         f = st.get(side) or {}
-        text = show.clock_text(f.get("ms", 0))
+        text = show.stamp_text(f.get("ms", 0))
         if f.get("flag"):
             text += " FLAG" + (" 1ST" if st.get("first_flag") == side else "")
         return text
@@ -206,7 +206,7 @@ def faces_text(st: dict) -> str:
                         else _("protest time over"))
     if st.get("state") == "adjourned":  # TK-A3: the envelope's times used (resume_adjourned takes them back)
         used = [(st.get(s) or {}).get("used_ms") for s in ("left", "right")]
-        code += "  " + _("used {times}").format(times=" | ".join("-" if u is None else show.clock_text(u)
+        code += "  " + _("used {times}").format(times=" | ".join("-" if u is None else show.stamp_text(u)
                                                                   for u in used))
     return f"{a:>22} | {b:<22}  " + _("moves {moves}").format(moves=moves) + f"  {state_word(st.get('state'))}{code}"
 

@@ -8,8 +8,8 @@ import argparse
 import sagatfw
 from sagatfw.engine.rules import RESULT_NAMES
 from sagatfw.link import wire as W
-from sagatfw.log import match as FM
-from sagatfw.log import names as FN
+from sagatfw.log import match as LM
+from sagatfw.log import names as N
 
 from ..client import LinkError, kept_names
 from ..cliutil import UserError, adder, call, link_args, out
@@ -40,14 +40,14 @@ def _match_options(args: argparse.Namespace) -> dict:
     if args.control is not None:
         raise UserError(_("new --mode {mode} takes no time control ({control!r}): a match's periods are "
                           "the game's rules").format(mode=args.mode, control=args.control))
-    mine = sagatfw.MODES[FM.mode_index(args.mode)][2]
+    mine = sagatfw.MODES[LM.mode_index(args.mode)][2]
     opts: dict = {"mode": args.mode}
     for flag, name in _FLAGS.items():
         v = getattr(args, flag)
         if v is None:
             continue
         if name not in mine:
-            others = _(" or ").join(FM.mode_name(i) for i, e in enumerate(sagatfw.MODES) if name in e[2])
+            others = _(" or ").join(LM.mode_name(i) for i, e in enumerate(sagatfw.MODES) if name in e[2])
             takes = ", ".join("--" + f for f, n in _FLAGS.items() if n in mine) or _("no options")
             raise UserError(_("--{flag} is for {others}, not {mode} ({mode} takes {takes})").format(
                 flag=flag, others=others, mode=args.mode, takes=takes))
@@ -63,7 +63,7 @@ def _match_options(args: argparse.Namespace) -> dict:
             import sys
 
             print("sagat: " + _("the names take more than the clock's {n} bytes of UTF-8: it keeps the start of "
-                                "each (`sagat state` shows what it kept)").format(n=FN.NAMES_SIZE - 1),
+                                "each (`sagat state` shows what it kept)").format(n=N.NAMES_SIZE - 1),
                   file=sys.stderr)
         opts["names"] = kept
     return opts
@@ -71,7 +71,7 @@ def _match_options(args: argparse.Namespace) -> dict:
 
 def _modes() -> tuple:
     """The match modes' names (sagatfw.MODES)."""
-    return tuple(FM.mode_name(i) for i in range(len(sagatfw.MODES)))
+    return tuple(LM.mode_name(i) for i in range(len(sagatfw.MODES)))
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -86,7 +86,7 @@ def cmd_new(args: argparse.Namespace) -> int:
             modes=_(" or --mode ").join(_modes())))
     for flag in ("lead", "changeover", "method"):
         if getattr(args, flag) is not None:
-            takes = [FM.mode_name(i) for i, e in enumerate(sagatfw.MODES) if _FLAGS[flag] in e[2]]
+            takes = [LM.mode_name(i) for i, e in enumerate(sagatfw.MODES) if _FLAGS[flag] in e[2]]
             raise UserError(_("--{flag} is a match's option: give --mode {modes}").format(
                 flag=flag, modes=_(" or --mode ").join(takes)))
     if args.control is None:
@@ -117,8 +117,8 @@ def _brief(ans: dict) -> str:
 
     run = _(", {side} running").format(side=state_word(ans["running"])) if ans.get("running") else ""
     return _("{state}: left {left}, right {right}").format(
-        state=state_word(ans.get("state")), left=show.clock_text(ans.get("left_ms") or 0),
-        right=show.clock_text(ans.get("right_ms") or 0)) + run
+        state=state_word(ans.get("state")), left=show.stamp_text(ans.get("left_ms") or 0),
+        right=show.stamp_text(ans.get("right_ms") or 0)) + run
 
 
 def cmd_referee(args: argparse.Namespace) -> int:

@@ -99,7 +99,7 @@ def cmd_logs_verify(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from ..log import problem as P
+    from ..log import problem as problem
     from ..log.code import code_problem
     from ..log.verify import verify
 
@@ -117,11 +117,11 @@ def _verify(args: argparse.Namespace) -> int:
         e = source.head_error
         raise UserError(_("cannot read the head {file}: {error}").format(
             file=source.head_path, error=getattr(e, "strerror", None) or e)) from None
-    if source.head is None and args.clock and not v.log.records and not v.part(P.HEAD):
+    if source.head is None and args.clock and not v.log.records and not v.part(problem.HEAD):
         raise UserError(_("--clock needs a head: the clock id is in the head.json of a pull"))
     lines = v.lines + (v.notes if v.ok else [])
     if args.json:
-        checks = [p.line for p in v.problems if p.part in (P.HEAD, P.CODE)]
+        checks = [p.line for p in v.problems if p.part in (problem.HEAD, problem.CODE)]
         print(json.dumps({"ok": v.ok, "records": v.log.records, "first_seq": v.log.start_seq,
                           "last_seq": v.log.last_seq, "problems": [list(p) for p in v.log.problems],
                           "replay": v.log.replay_problems, "checks": checks, "notes": v.notes}))

@@ -13,7 +13,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     """A page per game from pulled logs, and the round's index (docs/hall.md)."""
     import os
 
-    from ..round import pairings as P
+    from ..round import pairings as pairings
     from ..round import pgn, report
     from ..round.folder import RoundFileError, round_info
     from ..round.timeuse import can_plot
@@ -35,13 +35,13 @@ def cmd_report(args: argparse.Namespace) -> int:
                            "round alone, from the hall's round.json (give --pairings FILE.trf for the whole "
                            "tournament)").format(file=trf_file))
         elif trf_file:
-            pairs, source, event["round"] = P.load(trf_file, event["round"])
+            pairs, source, event["round"] = pairings.load(trf_file, event["round"])
         moves = pgn.read_moves(args.moves) if args.moves else None
         # by default beside the logs: the hall's folder's report/ (a round's pages stay with its logs)
         out_dir = args.out or os.path.join(args.sources[0], "report")
         figures = report.build(args.sources, out_dir, keys, pairs, event, moves, source, info.get("clocks"),
                                args.lang or from_env())
-    except (report.ReportError, RoundFileError, P.PairingsError, pgn.PgnError) as e:
+    except (report.ReportError, RoundFileError, pairings.PairingsError, pgn.PgnError) as e:
         raise UserError(str(e)) from None
     # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)
     n = figures["games"]

@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import client
 from . import acts
-from . import lang as L
+from . import lang as hall_lang
 from .core import Hall, HallError
 from .said import said, text_of, with_msg
 
@@ -252,8 +252,8 @@ async def access(request: Request):
 async def language(request: Request):
     # the page's language: --lang, else the browser's; the page may choose another (kept in the browser)
     lang = request.app.state.lang
-    chosen = lang or L.accept(request.headers.get("accept-language")) or L.DEFAULT
-    return JSONResponse({"lang": chosen, "languages": list(L.LANGUAGES), "hall": lang},
+    chosen = lang or hall_lang.accept(request.headers.get("accept-language")) or hall_lang.DEFAULT
+    return JSONResponse({"lang": chosen, "languages": list(hall_lang.LANGUAGES), "hall": lang},
                         headers={"Cache-Control": "no-store"})
 
 
@@ -421,7 +421,7 @@ def make_app(hall: Hall, host: str = "127.0.0.1", token: str | None = None, stop
     """The hall's app; `host` as served (--host), `token`: the access token its actions need (a
     hall served beyond this PC), or None; `stopping()`: True once the server stops; `lang`: the
     page's language (--lang: kk, ru, ky, en), else each browser's (its Accept-Language)."""
-    L.check(lang)
+    hall_lang.check(lang)
     feed = _Feed(hall)
     if stopping is not None:
         feed.stopping = stopping

@@ -21,8 +21,9 @@ def names_words(names: dict | None) -> str:
 
 
 
-def clock_text(ms: int) -> str:
-    """H:MM:SS.mmm or M:SS.mmm."""
+def stamp_text(ms: int) -> str:
+    """A log time stamp (a clock's time, a record's t) as H:MM:SS.mmm, or M:SS.mmm under an hour
+    (faces.match.clock_text is a match time as M:SS)."""
     s, milli = divmod(ms, 1000)
     h, rest = divmod(s, 3600)
     m, sec = divmod(rest, 60)
@@ -52,14 +53,14 @@ def _details(e: dict) -> str:
     if kind == "names":
         return names_words(e.get("names"))
     if kind == "gap":
-        until = clock_text(e.get("until_t") or 0)
+        until = stamp_text(e.get("until_t") or 0)
         return _("the clock dropped {n} records here (until t {until}): its log was full").format(
             n=e.get("dropped"), until=until)
     if kind == "adjust":
         b, a = e["before"], e["after"]
         return (
-            f"{e.get('reason')}: {clock_text(b['ms'])} {b['moves']} mv st{b['stage']}"
-            f" -> {clock_text(a['ms'])} {a['moves']} mv st{a['stage']}"
+            f"{e.get('reason')}: {stamp_text(b['ms'])} {b['moves']} mv st{b['stage']}"
+            f" -> {stamp_text(a['ms'])} {a['moves']} mv st{a['stage']}"
         )
     return ""
 
@@ -93,8 +94,8 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
             moves = f"{e['left_moves']}-{e['right_moves']}"
             run = {"left": "<", "right": ">"}.get(e.get("running"), " ")
             out.write(
-                f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {e.get('side') or '':<5}  "
-                f"{clock_text(e['left_ms']):>12}{run}{clock_text(e['right_ms']):>12}  {moves:<7} "
+                f"{e['seq']:>6}  {stamp_text(e['t']):>12}  {e['type']:<16} {e.get('side') or '':<5}  "
+                f"{stamp_text(e['left_ms']):>12}{run}{stamp_text(e['right_ms']):>12}  {moves:<7} "
                 f"{e.get('wall') or '-':<24} {_details(e)}\n"
             )
         out.write("\n")
@@ -142,7 +143,7 @@ def _value(v) -> str:
 
 def _ms(ms) -> str:
     """A length on the score sheet: M:SS.mmm."""
-    return clock_text(ms) if isinstance(ms, int) else "?"
+    return stamp_text(ms) if isinstance(ms, int) else "?"
 
 
 def _minutes(ms) -> str:
@@ -342,13 +343,13 @@ def _match_table(out, g: int, evs: list[dict]) -> None:
         if "period" not in e:  # the setup, or a clock record in the match's game
             what = _("{mode} match set up").format(mode=_mode_label(e)) if e["type"] == "match" else \
                 f"{e['type']} {_details(e)}"
-            out.write(f"{e['seq']:>6}  {clock_text(e['t']):>10}  {'':<{width}} {'':>9}  {'':>7}  {wall}{what}\n")
+            out.write(f"{e['seq']:>6}  {stamp_text(e['t']):>10}  {'':<{width}} {'':>9}  {'':>7}  {wall}{what}\n")
             continue
         in_break = e["type"] in ("break_start", "break_end")
         period = sheet.brk if in_break else sheet_word(e.get("period_name"))
         time = "" if in_break else _ms(e.get("match_ms"))
         score = f"{e.get('left')}-{e.get('right')}"
-        out.write(f"{e['seq']:>6}  {clock_text(e['t']):>10}  {period:<{width}} {time:>9}  {score:>7}  {wall}"
+        out.write(f"{e['seq']:>6}  {stamp_text(e['t']):>10}  {period:<{width}} {time:>9}  {score:>7}  {wall}"
                   f"{sheet.text(e)}\n")
     if sheet.periods:
         out.write(_("periods: {periods}").format(periods="; ".join(
@@ -364,7 +365,7 @@ def _match_table(out, g: int, evs: list[dict]) -> None:
 def _match_row(out, e: dict) -> None:
     """A match's record in a clock game's log (a damaged or forged one): one plain line."""
     score = f"{e.get('left')}-{e.get('right')}" if "left" in e else ""
-    out.write(f"{e['seq']:>6}  {clock_text(e['t']):>12}  {e['type']:<16} {e.get('side') or '':<5}  "
+    out.write(f"{e['seq']:>6}  {stamp_text(e['t']):>12}  {e['type']:<16} {e.get('side') or '':<5}  "
               f"{e.get('period_name') or '':<12} {score:<7}  {e.get('wall') or '-':<24} "
               + _("(a match's record)") + "\n")
 

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from sagatfw.log import records as R
 
 from ..i18n import _, english, ngettext
-from . import problem as P
+from . import problem as problem
 from .code import check_code
 from .decode import Log, Result, read_segments
 from .head import check_head
 from .problem import Problem
 from .pulled import Pulled
 from .resultcheck import Line, said
-from .show import clock_text
+from .show import stamp_text
 
 OK = "ok"  # the chain links every record, the engines reproduce every game, the head and the code agree
 BROKEN = "broken"  # something is wrong (the problems say what)
@@ -71,8 +71,9 @@ def _verify(pulled: Pulled, keys: list[bytes], game, code, uid, unkeyed_ok: bool
             limit: int) -> Verdict:
     log = read_segments(pulled.segments, keys, replay=True)
     v = Verdict(BROKEN, bool(keys), False, log, head=pulled.head, uid=uid if uid is not None else pulled.uid)
-    v.problems += [Problem(P.RECORDS, kind, f"{kind}: {_options(detail)}", seq) for kind, seq, detail in log.problems]
-    v.problems += [Problem(P.REPLAY, "result" if isinstance(x, Line) else "replay", said(x)) for x in
+    v.problems += [Problem(problem.RECORDS, kind, f"{kind}: {_options(detail)}", seq)
+                   for kind, seq, detail in log.problems]
+    v.problems += [Problem(problem.REPLAY, "result" if isinstance(x, Line) else "replay", said(x)) for x in
                    log.replay_problems]
     _head(v, pulled, keys, need_head)
     if code and isinstance(game, int):
@@ -80,15 +81,15 @@ def _verify(pulled: Pulled, keys: list[bytes], game, code, uid, unkeyed_ok: bool
         if v.code_ok:
             v.notes.append(v.code_line)
         else:
-            v.problems.append(Problem(P.CODE, "code", v.code_line))
+            v.problems.append(Problem(problem.CODE, "code", v.code_line))
     if isinstance(game, int) and log.results.get(game):
         v.result = log.results[game][-1]
-    v.problems += [Problem(P.REPLAY, "gap", f"gap: the gap record at seq {seq} is not under a key given: anybody "
+    v.problems += [Problem(problem.REPLAY, "gap", f"gap: the gap record at seq {seq} is not under a key given: anybody "
                            f"could have written it, and the engine does not replay its game past it (without a key, "
                            f"a gap proves nothing)", seq) for seq in log.unkeyed_gaps]
     ok, v.lines = _report(log, v.problems, limit)
-    v.sealed = not keys and any(p.code in (R.P_KEY, P.HEAD_SEALED) for p in v.problems)
-    seen = [p for p in v.problems if p.code not in (R.P_KEY, P.HEAD_SEALED, "gap")]  # (seen without the key)
+    v.sealed = not keys and any(p.code in (R.P_KEY, problem.HEAD_SEALED) for p in v.problems)
+    seen = [p for p in v.problems if p.code not in (R.P_KEY, problem.HEAD_SEALED, "gap")]  # (seen without the key)
     v.status = OK if ok else UNVERIFIED if v.sealed and not seen else BROKEN
     return v
 
@@ -97,14 +98,14 @@ def _head(v: Verdict, pulled: Pulled, keys: list[bytes], need_head: bool) -> Non
     """The pull's head against the log: its problems, or the note that it holds."""
     head, log = pulled.head, v.log
     if pulled.head_error is not None:
-        v.problems.append(Problem(P.HEAD, P.HEAD_UNREADABLE, f"head: cannot read {pulled.head_path}: "
+        v.problems.append(Problem(problem.HEAD, problem.HEAD_UNREADABLE, f"head: cannot read {pulled.head_path}: "
                                                              f"{pulled.head_error}"))
     elif head is not None:
         found = check_head(log, head, keys)
         their = head.get("uid") if isinstance(head, dict) else None
         if v.uid is not None and their != v.uid:
-            found.append(Problem(P.HEAD, P.HEAD_CLOCK, _("head: it is clock {uid}'s, not clock {want}'s").format(
-                uid=their, want=v.uid)))
+            found.append(Problem(problem.HEAD, problem.HEAD_CLOCK,
+                                 _("head: it is clock {uid}'s, not clock {want}'s").format(uid=their, want=v.uid)))
         v.uid = v.uid or (their if isinstance(their, str) else None)
         v.problems += found
         if not found:
@@ -114,7 +115,7 @@ def _head(v: Verdict, pulled: Pulled, keys: list[bytes], need_head: bool) -> Non
                   "the pull: nothing was cut off its end")
             v.notes.append(text.format(uid=their, seq=head.get("seq")))
     elif need_head and keys:
-        v.problems.append(Problem(P.HEAD, P.HEAD_MISSING, _(
+        v.problems.append(Problem(problem.HEAD, problem.HEAD_MISSING, _(
             "head: none beside the records: a keyed pull's end is proven only by the head.json it saved (--head "
             "FILE; --no-head checks the records alone, which cannot show records cut off the end)")))
     elif log.records:
@@ -171,7 +172,7 @@ def gap_lines(log: Log, translate: bool = False) -> list[str]:
         text = _("GAP at seq {seq} (game {game}, t {start}..{end}): the clock dropped {n} records here: its "
                  "log was full; the game is replayed up to there")
     return [
-        text.format(seq=e["seq"], game=e["game"], start=clock_text(e["t"]), end=clock_text(e.get("until_t") or 0),
+        text.format(seq=e["seq"], game=e["game"], start=stamp_text(e["t"]), end=stamp_text(e.get("until_t") or 0),
                     n=e.get("dropped"))
         for e in log.events
         if e["type"] == "gap"

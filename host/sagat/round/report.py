@@ -19,15 +19,14 @@ from urllib.parse import quote
 
 from sagatfw.log import records as R
 
-from ..log import problem as P
+from ..log import problem as problem
 from ..log import pulled
 from ..log.decode import LogError
 from ..log.verify import UNVERIFIED, Verdict, verify
 from . import pages, pgn, trf
 from .folder import board_of
 from .pages import board_title, esc, event_line, flags_text, kazans_text, verdict_html
-from .timeuse import can_plot, plot
-from .timeuse import clock_text as _clock
+from .timeuse import can_plot, plot, stamp_text_in
 from .timeuse import side_name as _side
 from .words import check as check_lang
 from .words import words
@@ -74,7 +73,7 @@ def check(v: Verdict) -> tuple[str, list[str], bool]:
         return "sealed", [SEALED], True
     # what can be seen without the key: damage to the records themselves, a game the engine cannot
     # replay, a head that is not this log's (the chain and the head's MAC need the key)
-    other = [p.line for p in v.problems if p.code not in (R.P_KEY, P.HEAD_SEALED, "gap")]
+    other = [p.line for p in v.problems if p.code not in (R.P_KEY, problem.HEAD_SEALED, "gap")]
     return "failed", [SEALED + "; and without it, it is damaged:"] + other[:10], True
 
 
@@ -94,10 +93,10 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
     if flags:
         first = min(flags, key=lambda e: e.get("order") or 99)
         rows.append(("first", w("fell_first"), w("fell_first_text", side=_side(first["side"], lang),
-                                                 t=_clock(first["t"], lang))))
+                                                 t=stamp_text_in(first["t"], lang))))
         for e in flags:
             rows.append(("flag", w("flag_n", n=e.get("order")),
-                         w("flag_text", side=_side(e["side"], lang), t=_clock(e["t"], lang),
+                         w("flag_text", side=_side(e["side"], lang), t=stamp_text_in(e["t"], lang),
                            wall=e.get("wall") or w("not_synced"), seq=e["seq"])))
     else:
         rows.append(("flags", w("flags"), w("no_flag")))
@@ -105,7 +104,7 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
         r = result[-1]
         kz = w("kazans", k=kazans_text(r.get("kazans"))) if kazans_text(r.get("kazans")) else ""
         rows.append(("result", w("result"), w("result_text", result=r.get("result") or r.get("winner"), kazans=kz,
-                                              t=_clock(r["t"], lang), wall=r.get("wall") or w("not_synced"),
+                                              t=stamp_text_in(r["t"], lang), wall=r.get("wall") or w("not_synced"),
                                               seq=r["seq"])))
     else:
         rows.append(("result", w("result"), w("no_result")))
@@ -166,8 +165,8 @@ def _events_table(evs: list[dict], lang: str) -> str:
         w("ev_side"), w("ev_wall"), w("ev_details")))
     rows = "".join(
         "<tr>" + "".join(f"<td>{esc(x)}</td>" for x in (
-            e["seq"], e["type"], _clock(e["t"], lang), _clock(e.get("left_ms") or 0, lang),
-            _clock(e.get("right_ms") or 0, lang), f"{e.get('left_moves')}-{e.get('right_moves')}",
+            e["seq"], e["type"], stamp_text_in(e["t"], lang), stamp_text_in(e.get("left_ms") or 0, lang),
+            stamp_text_in(e.get("right_ms") or 0, lang), f"{e.get('left_moves')}-{e.get('right_moves')}",
             _side(e["running"], lang) if e.get("running") else e.get("running"),
             _side(e.get("side") or e.get("by") or "", lang), e.get("wall") or "",
             _details(e))) + "</tr>" for e in evs if e["type"] != "checkpoint")
@@ -214,10 +213,10 @@ def _read(paths: list[str], keys: list[bytes], paired: bool, w) -> list[tuple]:
             v = verify(pulled.read_folder(folder), keys)
         except LogError as e:
             raise ReportError(str(e)) from None
-        log, found = v.log, v.part(P.HEAD)
+        log, found = v.log, v.part(problem.HEAD)
         head_note = w("head_none") if v.head is None and not found else w("head_ok")
         if found:
-            head_note = "; ".join(w("head_sealed") if x.code == P.HEAD_SEALED else x.line for x in found)
+            head_note = "; ".join(w("head_sealed") if x.code == problem.HEAD_SEALED else x.line for x in found)
         played = []
         for game in log.games():
             evs = log.shown(game=game)

@@ -5,7 +5,7 @@ report writes everything but the plots."""
 
 from __future__ import annotations
 
-from ..log.show import clock_text as log_clock_text
+from ..log.show import stamp_text
 from .words import decimal_comma, words
 
 
@@ -68,9 +68,9 @@ def side_name(side, lang: str) -> str:
     return words(lang)(f"side_{side}") if side in ("left", "right") else str(side)
 
 
-def clock_text(ms: int, lang: str) -> str:
-    """A clock time (M:SS.mmm) with lang's decimal sign."""
-    return decimal_comma(log_clock_text(ms), lang)
+def stamp_text_in(ms: int, lang: str) -> str:
+    """log.show.stamp_text (H:MM:SS.mmm, M:SS.mmm under an hour) with lang's decimal sign."""
+    return decimal_comma(stamp_text(ms), lang)
 
 
 def _no_move_figure(events: list[dict], title: str, lang: str = "en"):
@@ -83,11 +83,11 @@ def _no_move_figure(events: list[dict], title: str, lang: str = "en"):
     for e in events:
         if e["type"] == "flag":
             lines.append(w("plot_flag_fell", side=side_name(e.get("side"), lang), order=e.get("order"),
-                           t=clock_text(e["t"], lang)))
+                           t=stamp_text_in(e["t"], lang)))
     results = [e for e in events if e["type"] == "result"]
     if results:
         r = results[-1]
-        lines.append(w("plot_result_at", result=r.get("result") or r.get("winner"), t=clock_text(r["t"], lang)))
+        lines.append(w("plot_result_at", result=r.get("result") or r.get("winner"), t=stamp_text_in(r["t"], lang)))
     else:
         lines.append(w("plot_no_result"))
     fig = Figure(figsize=(9, 2.6))
@@ -155,7 +155,7 @@ def _figure(events: list[dict], title: str, lang: str = "en"):
         for i, (e, x) in enumerate(flags):
             right = x > (x0 + x1) / 2  # the label on the side of its line that has room
             label = w("plot_flag_text", side=side_name(e["side"], lang), order=e.get("order"),
-                      t=clock_text(e["t"], lang))
+                      t=stamp_text_in(e["t"], lang))
             top.text(x, 0.97 - 0.1 * i, f"{' ' if not right else ''}{label}{' ' if right else ''}",
                      transform=top.get_xaxis_transform(),
                      ha="right" if right else "left", va="top", color=FLAG_COLOUR, clip_on=True, parse_math=False)

@@ -4,30 +4,30 @@ tag 122's words (tc_words) of sagat's TimeControl strings."""
 from __future__ import annotations
 
 from sagatfw.core import presets, tcparse
-from sagatfw.core import timecontrol as T
+from sagatfw.core import timecontrol as TC
 
 
 def _secs(ms: int) -> int:
     return ms // 1000
 
 
-def _side_code(tc: T.TimeControl) -> tuple[str | None, str]:
+def _side_code(tc: TC.TimeControl) -> tuple[str | None, str]:
     """One side's control in tag 222's period descriptors: M/S, M/S+I, S, S+I joined by ':'."""
-    if tc.kind == T.COUNTUP:
+    if tc.kind == TC.COUNTUP:
         return None, "no time limit (count-up) has no TRF-2026 form"
-    if tc.kind == T.HOURGLASS:
+    if tc.kind == TC.HOURGLASS:
         return None, "hourglass (the time one side uses goes to the other) has no TRF-2026 form"
-    if tc.byo != T.BYO_NONE:
-        kind = "Japanese" if tc.byo == T.BYO_JAPANESE else "Canadian"
+    if tc.byo != TC.BYO_NONE:
+        kind = "Japanese" if tc.byo == TC.BYO_JAPANESE else "Canadian"
         return None, f"{kind} byo-yomi has no TRF-2026 form (tag 222 knows moves, seconds and increments)"
     parts = []
     for s in tc.stages:
-        if s.mode in (T.DELAY, T.BRONSTEIN):
-            kind = "a simple (US) delay" if s.mode == T.DELAY else "a Bronstein delay"
+        if s.mode in (TC.DELAY, TC.BRONSTEIN):
+            kind = "a simple (US) delay" if s.mode == TC.DELAY else "a Bronstein delay"
             return None, (f"{kind} of {_secs(s.bonus_ms)} s has no TRF-2026 form "
                           f"(tag 222 knows only increments, +I)")
         d = (f"{s.moves}/" if s.moves else "") + str(_secs(s.time_ms))
-        parts.append(d + (f"+{_secs(s.bonus_ms)}" if s.mode == T.FISCHER else ""))
+        parts.append(d + (f"+{_secs(s.bonus_ms)}" if s.mode == TC.FISCHER else ""))
     note = ""
     if tc.repeats():
         last = tc.stages[-1]
@@ -71,24 +71,24 @@ def _dur(secs: int) -> str:
     return f"{secs // 60} min {s} s" if secs >= 60 else f"{s} s"
 
 
-def _words(tc: T.TimeControl) -> str:
+def _words(tc: TC.TimeControl) -> str:
     """One side's control in words, for tag 122 (its allotted times, free text)."""
-    if tc.kind == T.COUNTUP:
+    if tc.kind == TC.COUNTUP:
         return "no time limit"
-    if tc.kind == T.HOURGLASS:
+    if tc.kind == TC.HOURGLASS:
         return f"hourglass, {_dur(_secs(tc.stages[0].time_ms))}"
     out = []
     for i, s in enumerate(tc.stages):
         t = (f"{s.moves} moves in " if s.moves else "") + _dur(_secs(s.time_ms))
         b = _secs(s.bonus_ms)
-        t += {T.FISCHER: f" + {b} s a move", T.DELAY: f", {b} s delay", T.BRONSTEIN: f", {b} s Bronstein delay"
+        t += {TC.FISCHER: f" + {b} s a move", TC.DELAY: f", {b} s delay", TC.BRONSTEIN: f", {b} s Bronstein delay"
               }.get(s.mode, "")
         if i == len(tc.stages) - 1 and s.moves and len(tc.stages) > 1:
             t += ", repeated"
         out.append(t)
-    if tc.byo == T.BYO_JAPANESE:
+    if tc.byo == TC.BYO_JAPANESE:
         out.append(f"{tc.byo_count} x {_secs(tc.byo_ms)} s byo-yomi")
-    elif tc.byo == T.BYO_CANADIAN:
+    elif tc.byo == TC.BYO_CANADIAN:
         out.append(f"{tc.byo_count} moves in {_dur(_secs(tc.byo_ms))} (byo-yomi), repeated")
     return ", then ".join(out)
 

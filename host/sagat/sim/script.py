@@ -16,7 +16,7 @@ from sagatfw.engine.matchbase import Match
 from sagatfw.log import match as matchlog
 from sagatfw.log import names as _N  # a match's names: how much of them the clock keeps
 from sagatfw.log import settings as fw_settings
-from sagatfw.ui import actions as FA  # the one table of actions (the firmware's)
+from sagatfw.ui import actions as ACT  # the one table of actions (the firmware's)
 
 from ..i18n import _
 
@@ -41,7 +41,7 @@ def _draws_lots(engine: type) -> bool:
 
 def _kind_help(spec) -> str:
     name, kind, _req, a, b = spec
-    a, b = FA.const_of(a), FA.const_of(b)
+    a, b = ACT.const_of(a), ACT.const_of(b)
     if name in OPTION_HELP:
         return OPTION_HELP[name] + ", " + _kind_help((None, kind, _req, a, b))
     if kind == "side":
@@ -61,15 +61,15 @@ def _kind_help(spec) -> str:
 
 
 ACTIONS: dict[str, dict] = {"press": {"side": (True, None, "left or right")}}
-for _name, (_m, _serves, _auth, _spec) in FA.ACTIONS.items():
+for _name, (_m, _serves, _auth, _spec) in ACT.ACTIONS.items():
     ACTIONS[SCRIPT_NAMES.get(_name, _name)] = {} if _name == "settings.set" else {
         s[0]: (bool(s[2]), s, _kind_help(s)) for s in _spec}
 ACTIONS["new"]["seed"] = (False, None, "a match's lot drawn from this seed, 1..2^32-1 (scripts only; else a true "
                                        "random bit)")
 ACTIONS["power_cut"] = {"off_ms": (True, None, "ms the board stays off, >= 0")}
 # what each kind of play takes: a game's actions, a match's (after a `new` with a mode)
-GAME_ONLY = ("press",) + tuple(SCRIPT_NAMES.get(k, k) for k, v in FA.ACTIONS.items() if v[1] == "game")
-MATCH_ONLY = tuple(k for k, v in FA.ACTIONS.items() if v[1] == "match")
+GAME_ONLY = ("press",) + tuple(SCRIPT_NAMES.get(k, k) for k, v in ACT.ACTIONS.items() if v[1] == "game")
+MATCH_ONLY = tuple(k for k, v in ACT.ACTIONS.items() if v[1] == "match")
 
 
 def actions_help() -> str:
@@ -169,7 +169,7 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
                     raise bad(str(e)) from None
         else:  # a row of the firmware's table: its own check of the arguments
             try:
-                vals = FA.args(what, {k: v for k, v in a.items() if k not in ("at", "do", "seed")})
+                vals = ACT.args(what, {k: v for k, v in a.items() if k not in ("at", "do", "seed")})
             except ValueError as e:
                 raise bad(f"{what}: {e}") from None
             engine = None

@@ -438,7 +438,7 @@ def test_the_loop_says_error_then_clears_it_after_clean_refreshes():
     # refreshes (after the last failure), then the faces say again what they said before.
     import asyncio
 
-    from sagatfw.app import main as A
+    from sagatfw.app import main as app_main
 
     app, board = _app()
     say(app, "CODE 123456")  # what the faces said before the glitch
@@ -474,7 +474,7 @@ def test_the_loop_says_error_then_clears_it_after_clean_refreshes():
     board.ticks = ticks
     app.step = recording
     try:
-        asyncio.run(A._loop(app))
+        asyncio.run(app_main._loop(app))
     except Stop:
         pass
     errors = [i for i, m in enumerate(said) if m == "ERROR"]

@@ -14,9 +14,9 @@ import time  # noqa: E402
 from boardkit import T, cell  # noqa: E402
 from flash import Flash, mount, unmount  # noqa: E402
 
-from sagatfw.app import main as A  # noqa: E402
+from sagatfw.app import main as app_main  # noqa: E402
 from sagatfw.boards import pico  # noqa: E402
-from sagatfw.link import server as P  # noqa: E402
+from sagatfw.link import server as SV  # noqa: E402
 
 
 class Board(pico.Board):
@@ -28,7 +28,7 @@ def _run(app, passes, n=7):
     give it fewer than the held one and the one after it that measures the gap); 60 s at most."""
 
     async def main():
-        task = asyncio.create_task(A._loop(app))
+        task = asyncio.create_task(app_main._loop(app))
         t0 = time.ticks_ms()
         while passes[0] < n and time.ticks_diff(time.ticks_ms(), t0) < 60000:
             await asyncio.sleep_ms(5)
@@ -46,9 +46,9 @@ def test_the_boards_loop_measures_its_longest_gap_and_identify_reports_it():
     FM.ADC.value = cell(4100)
     mount(Flash(), fresh=True)
     board = Board()
-    app = A.App(board)
+    app = app_main.App(board)
     app.boot(T(0))
-    srv = P.Server(app, {"uid": "loop"}, board.ticks())
+    srv = SV.Server(app, {"uid": "loop"}, board.ticks())
     assert board.loop_max_ms == 0
     passes = [0]
     step = app.step

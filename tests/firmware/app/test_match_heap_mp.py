@@ -10,7 +10,7 @@ import micropython
 
 from sagatfw.core.ticks import TICKS_MAX, ticks_add
 from sagatfw.engine import kilithattu as K
-from sagatfw.engine import match as B
+from sagatfw.engine import match as M
 from sagatfw.engine.kokboru import KokBoru
 
 MIN = 60000
@@ -30,7 +30,7 @@ def _view(m, out):
 def _drain(m, out):
     for i in range(m.n_events):
         out[2] += 1
-        out[3] += m.field(i, B.F_TYPE) + m.field(i, B.F_T)
+        out[3] += m.field(i, M.F_TYPE) + m.field(i, M.F_T)
     m.clear_events()
 
 
@@ -49,7 +49,7 @@ def _kokboru(m, base, out):
         _step(m, base, t, out)
         if t % 20000 == 0:
             m.score(t // 20000 % 2, 1, ticks_add(base, t))  # 5-6 at the end
-    m.card(0, B.CARD_WARNING, ticks_add(base, t))
+    m.card(0, M.CARD_WARNING, ticks_add(base, t))
     m.undo(ticks_add(base, t + 1))
     m.stoppage(ticks_add(base, t + 2))
     m.resume(ticks_add(base, t + 3000))
@@ -69,7 +69,7 @@ def _kokboru(m, base, out):
     m.score(1, 4, ticks_add(base, 61 * MIN))  # wins at once
     m.undo(ticks_add(base, 61 * MIN + 1))  # withdrawn
     m.resume(ticks_add(base, 61 * MIN + 2))
-    m.card(1, B.CARD_RED, ticks_add(base, 61 * MIN + 3))
+    m.card(1, M.CARD_RED, ticks_add(base, 61 * MIN + 3))
     _view(m, out)
     _drain(m, out)
     m.result(0, ticks_add(base, 62 * MIN))
@@ -119,7 +119,7 @@ def test_heap_locked_kokboru_bout():
         out = [0, None, 0, 0, 0]
         _locked(_kokboru, m, base, out)
         assert out[4] == 2 and out[2] > 20  # golden score was reached, events flowed
-        assert m.state == B.FINISHED and m.why == B.WHY_REFEREE and m.reds == [0, 1]
+        assert m.state == M.FINISHED and m.why == M.WHY_REFEREE and m.reds == [0, 1]
 
 
 def test_heap_locked_kilithattu_match():
@@ -129,7 +129,7 @@ def test_heap_locked_kilithattu_match():
         out = [0, None, 0, 0, 0]
         _locked(_kilithattu, m, base, out)
         assert out[4] == 1 and out[1] == "sudden"
-        assert m.state == B.FINISHED and m.winner == 0 and m.why == B.WHY_SUDDEN
+        assert m.state == M.FINISHED and m.winner == 0 and m.why == M.WHY_SUDDEN
 
 
 def test_heap_cost_of_an_engine():
@@ -149,4 +149,4 @@ def test_heap_cost_of_an_engine():
     gc.collect()
     c = gc.mem_alloc()
     print("heap: kokboru import %d B, engine %d B" % (b - a, c - b))
-    assert 0 < c - b < 2000 and m.state == B.SETUP  # m is alive while measured
+    assert 0 < c - b < 2000 and m.state == M.SETUP  # m is alive while measured

@@ -26,7 +26,7 @@ def test_menu_result_in_setup_is_logged_at_t0_with_the_wall_time_of_its_instant(
 
     from sagatfw.log.read import iso_utc
     from sagatfw.ui import buttons as B
-    from sagatfw.ui import menu as M
+    from sagatfw.ui import menu as MN
 
     rig = Rig("420")
     try:
@@ -34,7 +34,7 @@ def test_menu_result_in_setup_is_logged_at_t0_with_the_wall_time_of_its_instant(
         rig.app.journal.time_sync(rig.app.clock, wall, 0)  # Unix ms `wall` at ticks 0 (the boot)
         rig.t = 7200000
         rig.app.step(rig.t)
-        open_arbiter(rig, M.A_RESULT)
+        open_arbiter(rig, MN.A_RESULT)
         rig.press(B.START)
         go_to(rig, 3)  # "+/-"
         entered = rig.t + 100  # a short press acts at its release, 100 ms after the press (the rig)

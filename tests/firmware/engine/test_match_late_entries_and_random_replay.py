@@ -7,12 +7,12 @@ import random
 from matchkit import MIN, NEAR_WRAP, Run, bad_value, refuses, replay
 from matchruns import END2, EXTRA, HALF, INN, XS, bout, extra, match, tied, to_second_half
 
-from sagatfw.engine import match as B
+from sagatfw.engine import match as M
 from sagatfw.engine.kilithattu import Kilithattu
 from sagatfw.engine.kokboru import KokBoru
 
-L = B.LEFT
-R = B.RIGHT
+L = M.LEFT
+R = M.RIGHT
 END_2ND = HALF + MIN + HALF  # the 2nd half ends here in to_second_half()
 LATE = ("late_score", "late_card")
 IN_PERIOD = ("score", "card", "stoppage_start", "stoppage_end", "period_end")
@@ -104,7 +104,7 @@ class _Fuzz:
         if k < 6:
             return self.clk + rnd.randrange(1, 3000)
         nxt = m.next_instant()
-        if nxt >= 0 and m.state != B.SETUP:
+        if nxt >= 0 and m.state != M.SETUP:
             at = self.clk + (nxt - m.t)  # the engine's t stands for self.clk (synced at every call)
             if k < 8:
                 return at if at >= self.clk else self.clk
@@ -129,7 +129,7 @@ class _Fuzz:
         if name == "score":
             args = (rnd.randrange(2), (4, 2, 1)[rnd.randrange(3)] if isinstance(m, KokBoru) else 1)
         elif name == "card":
-            args = (rnd.randrange(2), (B.CARD_WARNING, B.CARD_WARNING, B.CARD_RED)[rnd.randrange(3)])
+            args = (rnd.randrange(2), (M.CARD_WARNING, M.CARD_WARNING, M.CARD_RED)[rnd.randrange(3)])
         elif name == "adjust":
             n = m.length
             k = rnd.randrange(4)
@@ -137,7 +137,7 @@ class _Fuzz:
         elif name == "draw_lot":
             args = (rnd.randrange(2),)
         elif name == "result":
-            args = ((L, R, B.NONE)[rnd.randrange(3)],)
+            args = ((L, R, M.NONE)[rnd.randrange(3)],)
         self.trace.append((name, at) + args)
         ok = True
         if name == "poll":
@@ -183,7 +183,7 @@ class _Fuzz:
                 assert ev["t"] >= self.end_t, (ev, trace)
             if kind in ("score", "card", "late_score", "late_card"):
                 self.entry_period[ev["val"]] = ev["period"]
-            if kind == "result" and ev["arg"] == B.WHY_REFEREE:
+            if kind == "result" and ev["arg"] == M.WHY_REFEREE:
                 self.referee_result = True
             # KB-16, KT-4.5: a period's t is its match time plus its stopped time
             if self.start_t is not None and (kind in IN_PERIOD or (kind == "power_restore" and ev["arg"])):
@@ -221,7 +221,7 @@ class _Fuzz:
                 ended = -1
             elif kind == "period_end":
                 ended = ev["period"]
-            elif kind == "result" and ev["arg"] == B.WHY_REFEREE:
+            elif kind == "result" and ev["arg"] == M.WHY_REFEREE:
                 refd = True
             elif kind == "undo":
                 assert not refd, ("undo after the referee's result", ev, self.trace)
@@ -273,7 +273,7 @@ def test_the_queue_never_overflows_when_the_caller_does_not_drain():
                     elif name == "power_restore":
                         continue
                     elif name in ("score", "card"):
-                        getattr(m, name)(rnd.randrange(2), 1 if name == "score" else B.CARD_WARNING, t)
+                        getattr(m, name)(rnd.randrange(2), 1 if name == "score" else M.CARD_WARNING, t)
                     elif name in ("draw_lot", "result"):
                         getattr(m, name)(rnd.randrange(2), t)
                     elif name == "adjust":
@@ -282,7 +282,7 @@ def test_the_queue_never_overflows_when_the_caller_does_not_drain():
                         getattr(m, name)(t)
                 except ValueError:
                     pass
-                assert m.n_events <= B.EV_CAPACITY
+                assert m.n_events <= M.EV_CAPACITY
                 if rnd.randrange(6) == 0:
                     m.clear_events()
 
@@ -298,7 +298,7 @@ def test_kb_7_a_score_at_the_exact_instant_of_the_half_end_is_late_for_that_half
         assert r.types() == ["period_start", "period_end", "break_start", "late_score"]
         ev = r.of("late_score")[0]
         assert (ev["t"], ev["period"], ev["pms"], ev["left"]) == (HALF, 0, HALF, 2)
-        assert r.m.state == B.BREAK and r.m.break_ms() == MIN
+        assert r.m.state == M.BREAK and r.m.break_ms() == MIN
         _replays(r)
 
 
@@ -308,7 +308,7 @@ def test_kb_17_a_late_score_at_the_exact_end_of_the_2nd_half_decides_it_at_that_
     r.do("score", END_2ND, R, 1)
     assert [(e["type"], e["t"]) for e in r.log[-3:]] == [("period_end", END_2ND), ("late_score", END_2ND),
                                                         ("result", END_2ND)]
-    assert r.m.winner == R and r.m.why == B.WHY_POINTS and r.m.period == 1
+    assert r.m.winner == R and r.m.why == M.WHY_POINTS and r.m.period == 1
     assert r.m.match_ms() == 0 and r.m.elapsed_ms() == HALF
     _replays(r)
 
@@ -343,13 +343,13 @@ def test_kb_5_33_late_entries_undo_reaches_back_32():
     r = bout(lead=0)
     to_second_half(r)
     r.poll(END_2ND)
-    assert r.m.state == B.READY and r.m.period == 2  # level: golden score waits
+    assert r.m.state == M.READY and r.m.period == 2  # level: golden score waits
     for i in range(33):
         r.do("score", END_2ND + 10 + i, L if i % 2 else R, 1)
     assert r.m.scores == [16, 17] and r.m.winner == R
     for i in range(32):
         r.do("undo", END_2ND + 100 + i)
-    assert r.m.scores == [0, 1] and r.m.winner == R and r.m.why == B.WHY_POINTS
+    assert r.m.scores == [0, 1] and r.m.winner == R and r.m.why == M.WHY_POINTS
     assert refuses(r.m.undo, r.now(END_2ND + 200)) == "match over"
     _replays(r)
 
@@ -358,14 +358,14 @@ def test_kb_11_a_late_red_card_in_the_golden_score_wait_removes_the_rider_and_un
     r = bout()
     to_second_half(r)
     r.poll(END_2ND + 100)
-    assert r.m.state == B.READY and r.m.period == 2
-    r.do("card", END_2ND + 200, L, B.CARD_RED)
+    assert r.m.state == M.READY and r.m.period == 2
+    r.do("card", END_2ND + 200, L, M.CARD_RED)
     late = r.of("late_card")[0]
-    assert (late["period"], late["pms"], late["arg"]) == (1, HALF, B.CARD_RED)
-    assert r.m.state == B.FINISHED and r.m.winner == R and r.m.why == B.WHY_REMOVAL
+    assert (late["period"], late["pms"], late["arg"]) == (1, HALF, M.CARD_RED)
+    assert r.m.state == M.FINISHED and r.m.winner == R and r.m.why == M.WHY_REMOVAL
     assert refuses(r.m.score, R, 1, r.now(END_2ND + 300)) == "match over"
     r.do("undo", END_2ND + 400)
-    assert r.m.state == B.READY and r.m.period == 2 and r.m.winner == B.NONE and r.m.reds == [0, 0]
+    assert r.m.state == M.READY and r.m.period == 2 and r.m.winner == M.NONE and r.m.reds == [0, 0]
     r.do("start", END_2ND + 500)
     assert r.m.period_name() == "golden score" and r.m.undoable == 0
     _replays(r)
@@ -375,13 +375,13 @@ def test_kb_11_a_late_first_warning_in_the_golden_score_wait_keeps_the_wait():
     r = bout()
     to_second_half(r)
     r.poll(END_2ND + 100)
-    r.do("card", END_2ND + 200, R, B.CARD_WARNING)
-    assert r.m.state == B.READY and r.m.period == 2 and r.m.warnings == [0, 1]
-    r.do("card", END_2ND + 300, R, B.CARD_WARNING)  # the second: removed
-    assert r.m.winner == L and r.m.why == B.WHY_REMOVAL
+    r.do("card", END_2ND + 200, R, M.CARD_WARNING)
+    assert r.m.state == M.READY and r.m.period == 2 and r.m.warnings == [0, 1]
+    r.do("card", END_2ND + 300, R, M.CARD_WARNING)  # the second: removed
+    assert r.m.winner == L and r.m.why == M.WHY_REMOVAL
     r.do("undo", END_2ND + 400)
     r.do("undo", END_2ND + 500)
-    assert r.m.state == B.READY and r.m.period == 2 and r.m.warnings == [0, 0]
+    assert r.m.state == M.READY and r.m.period == 2 and r.m.warnings == [0, 0]
     assert refuses(r.m.undo, r.now(END_2ND + 600)) == "period not started"
     _replays(r)
 
@@ -396,7 +396,7 @@ def test_kb_3_a_restart_right_after_a_late_entry_is_refused_then_taken_in_the_ne
     assert refuses(r.m.restart, r.now(HALF + MIN + 10)) == "period not started"
     r.do("start", HALF + MIN + 20)
     r.do("restart", HALF + MIN + 500)  # the 1st half's late entry is not this half's
-    assert r.m.state == B.READY and r.m.period == 1 and r.m.scores == [1, 0]
+    assert r.m.state == M.READY and r.m.period == 1 and r.m.scores == [1, 0]
     _replays(r)
 
 
@@ -411,7 +411,7 @@ def test_kb_5_undo_of_the_last_late_entry_after_the_rest_leaves_the_1st_halfs_en
     r.poll(HALF + 100)
     r.do("score", HALF + 100, R, 1)
     r.poll(HALF + MIN + 50)
-    assert r.m.state == B.READY and r.m.period == 1
+    assert r.m.state == M.READY and r.m.period == 1
     r.do("undo", HALF + MIN + 100)  # the late entry: taken back
     assert r.m.scores == [4, 0]
     r.do("start", HALF + MIN + 200)
@@ -430,7 +430,7 @@ def test_kt_4_4_a_power_cut_in_the_changeover_then_undo_of_the_late_pazham_leave
     r.poll(INN + 100)
     r.do("score", INN + 200, L, 1)
     r.restore(INN + 300)
-    assert r.m.state == B.READY and r.m.period == 1 and r.of("break_end")[-1]["arg"] == 2
+    assert r.m.state == M.READY and r.m.period == 1 and r.of("break_end")[-1]["arg"] == 2
     r.do("undo", INN + 400)
     assert r.m.scores == [1, 0]
     r.do("start", INN + 500)
@@ -507,12 +507,12 @@ def test_kb_17_adjust_in_the_golden_score_wait_counts_up_from_it():
 def test_kt_4_6_toss_after_lot_2_then_undo_is_match_over():
     r = extra(lot=R, first=L, method=1)
     r.poll(XS + 2 * EXTRA + MIN)
-    assert r.m.state == B.LOT and r.m.lot_due == 2
+    assert r.m.state == M.LOT and r.m.lot_due == 2
     r.do("draw_lot", XS + 2 * EXTRA + MIN + 100, L)
     r.do("draw_lot", XS + 2 * EXTRA + MIN + 200, R)  # the toss: right wins
     lots = r.of("lot")
     assert [(e["arg"], e["val"], e["side"]) for e in lots[-2:]] == [(2, 0, L), (2, 1, R)]
-    assert r.m.winner == R and r.m.why == B.WHY_LOT
+    assert r.m.winner == R and r.m.why == M.WHY_LOT
     assert refuses(r.m.undo, r.now(XS + 2 * EXTRA + MIN + 300)) == "match over"
     r.do("draw_lot", XS + 2 * EXTRA + MIN + 400, L)  # a second toss: the last counts
     assert r.m.winner == L
@@ -524,12 +524,12 @@ def test_kt_4_6_late_pazham_after_lot_2_then_undo_brings_lot_2_back_and_the_toss
     xend = XS + 2 * EXTRA + MIN
     r.poll(xend)
     r.do("draw_lot", xend + 100, L)
-    assert r.m.winner == L and r.m.why == B.WHY_LOT
+    assert r.m.winner == L and r.m.why == M.WHY_LOT
     r.do("score", xend + 200, L, 1)  # extra 2's entering team is left (lot R entered first)
-    assert r.m.why == B.WHY_POINTS and r.m.winner == L
+    assert r.m.why == M.WHY_POINTS and r.m.winner == L
     assert refuses(r.m.draw_lot, R, r.now(xend + 250)) == "no lot due"
     r.do("undo", xend + 300)
-    assert r.m.state == B.LOT and r.m.lot_due == 2 and r.m.winner == B.NONE
+    assert r.m.state == M.LOT and r.m.lot_due == 2 and r.m.winner == M.NONE
     r.do("draw_lot", xend + 400, R)
     r.do("draw_lot", xend + 500, L)  # the toss
     assert r.m.winner == L and r.of("lot")[-1]["val"] == 1
@@ -543,10 +543,10 @@ def test_kt_4_6_a_toss_then_a_late_pazham_then_undo_makes_the_lot_due_again():
     r.do("score", END2 + 200, R, 1)
     assert r.m.winner == R
     r.do("undo", END2 + 300)
-    assert r.m.state == B.LOT and r.m.lot_due == 1
+    assert r.m.state == M.LOT and r.m.lot_due == 1
     assert refuses(r.m.start, r.now(END2 + 400)) == "lot due"
     r.do("draw_lot", END2 + 500, R)
-    assert r.m.state == B.READY and r.m.period == 2 and r.m.entering == R
+    assert r.m.state == M.READY and r.m.period == 2 and r.m.entering == R
     _replays(r)
 
 
@@ -554,14 +554,14 @@ def test_kt_4_6_power_restore_in_the_extra_time_break_after_late_entries():
     r = tied(lot=R, first=L)
     r.do("start", XS)
     r.poll(XS + EXTRA + 100)
-    assert r.m.state == B.BREAK and r.m.period == 2 and r.m.break_ms() == MIN - 100
+    assert r.m.state == M.BREAK and r.m.period == 2 and r.m.break_ms() == MIN - 100
     r.do("score", XS + EXTRA + 200, R, 1)  # extra 1's team: right
     r.restore(XS + EXTRA + 300)
-    assert r.m.state == B.READY and r.m.period == 3 and r.m.entering == L
+    assert r.m.state == M.READY and r.m.period == 3 and r.m.entering == L
     be = r.of("break_end")[-1]
     assert (be["arg"], be["val"], be["t"]) == (2, 200, XS + EXTRA + 200)
     r.do("undo", XS + EXTRA + 400)  # the late pazham is still undoable until extra 2 starts
-    assert r.m.scores == [1, 1] and r.m.state == B.READY and r.m.period == 3
+    assert r.m.scores == [1, 1] and r.m.state == M.READY and r.m.period == 3
     r.do("start", XS + EXTRA + 500)
     assert r.m.undoable == 0 and r.m.entering == L
     _replays(r)
@@ -572,11 +572,11 @@ def test_kb_6_power_restore_in_the_rest_after_a_late_lead_result():
     r.do("start", 0)
     r.poll(HALF + 10)
     r.do("score", HALF + 20, L, 4)  # 4-0: a lead of more than 3
-    assert r.m.state == B.FINISHED and r.m.why == B.WHY_LEAD
+    assert r.m.state == M.FINISHED and r.m.why == M.WHY_LEAD
     r.restore(HALF + 30)  # a finished match: nothing but the power_restore
-    assert r.m.state == B.FINISHED and r.of("break_end") == []
+    assert r.m.state == M.FINISHED and r.of("break_end") == []
     r.do("undo", HALF + 40)
-    assert r.m.state == B.BREAK and r.m.scores == [0, 0]
+    assert r.m.state == M.BREAK and r.m.scores == [0, 0]
     _replays(r)
 
 
@@ -590,7 +590,7 @@ def test_kb_14_a_late_lead_in_the_rest_undone_after_the_rest_ran_out_ends_the_re
     r.do("undo", HALF + 2 * MIN + 10)
     be = r.of("break_end")[0]
     assert (be["t"], be["arg"]) == (HALF + 2 * MIN + 10, 0)
-    assert r.m.state == B.READY and r.m.period == 1 and r.m.undoable == 0
+    assert r.m.state == M.READY and r.m.period == 1 and r.m.undoable == 0
     _replays(r)
 
 
@@ -626,6 +626,6 @@ def test_kt_4_6_the_extra_break_is_60_s_with_a_1_s_changeover():
     r.do("start", XS)
     r.poll(XS + EXTRA + MIN)
     bs = r.of("break_start")[-1]
-    assert bs["val"] == MIN and r.m.state == B.RUNNING and r.m.period == 3
+    assert bs["val"] == MIN and r.m.state == M.RUNNING and r.m.period == 3
     assert r.of("period_start")[-1]["t"] == XS + EXTRA + MIN
     _replays(r)

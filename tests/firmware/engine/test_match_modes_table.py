@@ -4,12 +4,12 @@ import sagatfw
 from sagatfw.engine import match as M
 from sagatfw.engine.kilithattu import METHOD_NAMES
 from sagatfw.log import match as matchlog
-from sagatfw.ui import actions as A
+from sagatfw.ui import actions as ACT
 
 
 def test_each_mode_s_line_names_its_engine_and_its_options_in_its_engine_s_order():
     assert [matchlog.mode_name(i) for i in range(len(sagatfw.MODES))] == ["kokboru", "kilithattu"]
-    new_args = [s[0] for s in A.ACTIONS["new"][3]]
+    new_args = [s[0] for s in ACT.ACTIONS["new"][3]]
     for i, (path, cls, options) in enumerate(sagatfw.MODES):
         engine = matchlog.engine_class(i)
         assert engine.__name__ == cls and engine.MODE == matchlog.mode_name(i) == path[path.rfind(".") + 1 :]
@@ -36,13 +36,13 @@ _PLACE_RANGE = {0: (-1, 127), 1: (0, 255), 2: (0, 255), 3: (0, 0xFFFFFFFF)}
 
 
 def test_each_option_s_range_in_the_protocol_s_table_fits_its_place_in_the_setup_record():
-    spec = {s[0]: s for s in A.ACTIONS["new"][3]}
+    spec = {s[0]: s for s in ACT.ACTIONS["new"][3]}
     for i in range(len(sagatfw.MODES)):
         for name, place, names in matchlog.engine_class(i).OPTIONS:
             lo, hi = _PLACE_RANGE[place]
             _n, kind, _req, a, b = spec[name]
             if kind == "int":
-                assert lo <= A.const_of(a) and A.const_of(b) <= hi, (name, place, a, b)
+                assert lo <= ACT.const_of(a) and ACT.const_of(b) <= hi, (name, place, a, b)
             else:  # a name: its index is what the record keeps
                 assert names is not None and len(names) - 1 <= hi, (name, place)
-                assert tuple(A.const_of(a)) == tuple(names), (name, a, names)  # the same names, the same order
+                assert tuple(ACT.const_of(a)) == tuple(names), (name, a, names)  # the same names, the same order

@@ -10,12 +10,12 @@ from matchkit import MIN, NEAR_WRAP, replay
 from matchruns import END2, HALF, HOUR, INN, XEND, bout, extra, golden, match, tied, to_second_half
 
 from sagatfw.engine import kilithattu as K
-from sagatfw.engine import match as B
+from sagatfw.engine import match as M
 from sagatfw.faces import match as MF
 from sagatfw.log import match as matchlog
 
-L = B.LEFT
-R = B.RIGHT
+L = M.LEFT
+R = M.RIGHT
 
 
 def _lead_win(base=0):
@@ -25,7 +25,7 @@ def _lead_win(base=0):
     r.do("stoppage", 2000)
     r.do("resume", 7000)
     r.do("score", 15000, L, 4)  # 10 s of match time: left leads by 4 > 3
-    assert r.m.state == B.FINISHED and r.m.why == B.WHY_LEAD and r.m.stopped_ms() == 5000
+    assert r.m.state == M.FINISHED and r.m.why == M.WHY_LEAD and r.m.stopped_ms() == 5000
     return r
 
 
@@ -39,7 +39,7 @@ def test_the_time_between_a_result_and_the_undo_that_withdraws_it_is_stopped_tim
         assert start["arg"] == 2 and start["val"] == 40000  # stoppage 2, stopped since the result
         assert start["stopped"] == 45000 and start["pms"] == 10000
         m = r.m
-        assert m.state == B.STOPPED and m.stoppage_ms() == 40000 and m.stopped_ms() == 45000
+        assert m.state == M.STOPPED and m.stoppage_ms() == 40000 and m.stopped_ms() == 45000
         assert m.elapsed_ms() == 10000 and m.match_ms() == HALF - 10000  # no match time was lost
         r.do("resume", 60000)
         end = r.log[-1]
@@ -122,18 +122,18 @@ def _finished_matches():
     out.append(("lead", r, {"lead": 3}))
     r = bout()
     r.do("start", 0)
-    r.do("card", 1000, L, B.CARD_WARNING)
-    r.do("card", 2000, R, B.CARD_WARNING)
+    r.do("card", 1000, L, M.CARD_WARNING)
+    r.do("card", 2000, R, M.CARD_WARNING)
     r.do("score", 3000, R, 2)
     r.do("stoppage", 4000)
-    r.do("card", 9000, L, B.CARD_WARNING)  # KB-11: left's 2nd warning removes him, in a stoppage
+    r.do("card", 9000, L, M.CARD_WARNING)  # KB-11: left's 2nd warning removes him, in a stoppage
     out.append(("removal", r, {}))
     r = bout()
     r.do("start", 0)
-    r.do("card", 1000, R, B.CARD_RED)  # KB-12
+    r.do("card", 1000, R, M.CARD_RED)  # KB-12
     out.append(("red", r, {}))
     r = golden()
-    r.do("card", 11 * MIN + 5000, R, B.CARD_WARNING)
+    r.do("card", 11 * MIN + 5000, R, M.CARD_WARNING)
     r.do("score", 11 * MIN + 20000, L, 1)  # KB-17
     out.append(("golden", r, {}))
     r = bout()
@@ -144,7 +144,7 @@ def _finished_matches():
     r = bout()
     r.do("start", 0)
     r.poll(HALF + 1000)
-    r.do("result", HALF + 1000, B.NONE)  # the referee, in the rest
+    r.do("result", HALF + 1000, M.NONE)  # the referee, in the rest
     out.append(("referee in the rest", r, {}))
     r = bout()
     r.do("result", 0, R)  # a forfeit before the start
@@ -178,7 +178,7 @@ def _finished_matches():
 
 def test_a_finished_match_restored_from_its_result_record_shows_what_it_showed_kb_14_kb_17_kt_4_6():
     for name, r, setup in _finished_matches():
-        assert r.m.state == B.FINISHED, name
+        assert r.m.state == M.FINISHED, name
         r.m.t = r.of("result")[-1]["t"]  # (the view at the result's instant)
         m = _restored(r, setup)
         assert _view(m) == _view(r.m), (name, _view(m), _view(r.m))
@@ -190,12 +190,12 @@ def test_after_such_a_restore_undo_is_refused_and_the_referee_s_result_taken():
     try:
         m.undo(NEAR_WRAP + 1000)
         raise AssertionError("undo taken")
-    except B.Refused as e:
+    except M.Refused as e:
         assert str(e) == "match over"
     assert m.n_events == 0
     m.result(R, NEAR_WRAP + 5000)  # across the ticks wrap: t goes on from the result's
-    assert m.n_events == 1 and m.field(0, B.F_T) == 15000 + 5000 and m.winner == R
-    assert m.field(0, B.F_PMS) == 10000 and m.field(0, B.F_STOPPED) == 5000
+    assert m.n_events == 1 and m.field(0, M.F_T) == 15000 + 5000 and m.winner == R
+    assert m.field(0, M.F_PMS) == 10000 and m.field(0, M.F_STOPPED) == 5000
 
 
 def test_a_result_record_out_of_range_is_a_value_error():
@@ -205,4 +205,4 @@ def test_a_result_record_out_of_range_is_a_value_error():
             m.restore_result(0, period, 0, 0, (0, 0), (0, 0, 0, 0), -1, winner, why, 0)
             raise AssertionError("taken")
         except ValueError as e:  # a bad value, not a state's refusal
-            assert not isinstance(e, B.Refused), e
+            assert not isinstance(e, M.Refused), e

@@ -18,9 +18,9 @@ from sagatfw.engine.kokboru import KokBoru
 from sagatfw.faces import game as F
 from sagatfw.faces import glyphs
 from sagatfw.faces import match as MF
-from sagatfw.faces import words as W
+from sagatfw.faces import words as FW
 
-CODES = W.CODES
+CODES = FW.CODES
 PX = 128
 COLS = 21
 
@@ -639,7 +639,7 @@ def test_the_menus_words_are_all_translated():
         for where, left, right, _field, detail, _l4, _r4, _f4 in _menu_views():
             if T(left) != left:
                 bad.append((code, where, "left turned again", left))
-            for key in W.KEYS:
+            for key in FW.KEYS:
                 if code != "en" and T(key) != key and (left == key or right == key or detail == key):
                     bad.append((code, where, "an English word left", key))
 
@@ -736,7 +736,7 @@ def test_t_gives_anything_that_is_no_key_back_as_it_is():
             assert T(None) is None and T("") == "" and T(5) == 5 and T(0) == 0 and T(1.5) == 1.5
             assert T(("PAUSE",)) == ("PAUSE",) and T(["PAUSE"]) == ["PAUSE"]
             assert T("pause") == "pause" and T(" PAUSE") == " PAUSE" and T("PAUSE ") == "PAUSE "
-            for key in W.KEYS:
+            for key in FW.KEYS:
                 word = T(key)
                 assert T(word) == word, (code, key, word)  # a word shown is never turned again
                 assert T(T(T(key))) == word, (code, key)
@@ -744,7 +744,7 @@ def test_t_gives_anything_that_is_no_key_back_as_it_is():
                 if other != "en":
                     table = __import__("sagatfw.faces.words_" + other, None, None, ("WORDS",)).WORDS
                     for i in range(1, len(table), 2):
-                        if table[i] not in W.KEYS:
+                        if table[i] not in FW.KEYS:
                             assert T(table[i]) == table[i], (code, other, table[i])
                     sagatfw.forget("sagatfw.faces.words_" + other)
     finally:
@@ -758,7 +758,7 @@ def test_a_word_two_keys_share_stays_as_it_is():
         for code in CODES[1:]:
             sagatfw.use(code)
             seen = {}
-            for key in W.KEYS:
+            for key in FW.KEYS:
                 seen.setdefault(T(key), []).append(key)
             for word, keys in seen.items():
                 assert T(word) == word, (code, word, keys)

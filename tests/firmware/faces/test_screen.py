@@ -5,11 +5,11 @@ from boardkit import FakeApp, say
 
 from clockkit import Game, L, R
 from sagatfw.faces import game as F
-from sagatfw.faces import screen as S
+from sagatfw.faces import screen as SC
 
 
 def _shown(app, side, now, low=False):
-    return bytes(S.tm1637(bytearray(4), app, side, now, low))
+    return bytes(SC.tm1637(bytearray(4), app, side, now, low))
 
 
 def _text4(text):
@@ -41,20 +41,20 @@ def test_a_message_shows_every_other_2_s_while_stopped_and_on_the_waiting_face_d
 def test_the_battery_warning_is_batt_during_play_and_the_low_leds_blinking_while_stopped():
     g = Game("300")
     app = FakeApp(g.clock)
-    assert S.leds(app, L, 500, True) & F.LED_LOW and not S.leds(app, L, 0, True) & F.LED_LOW  # blinking
-    assert not S.leds(app, L, 500, False) & F.LED_LOW
+    assert SC.leds(app, L, 500, True) & F.LED_LOW and not SC.leds(app, L, 0, True) & F.LED_LOW  # blinking
+    assert not SC.leds(app, L, 500, False) & F.LED_LOW
     g.start(0)
     g.clock.advance(30000)  # 1 s in every 30 s of play, on the face of the side not running
     assert _shown(app, R, 30000, True) == _text4("bAtt") and _shown(app, L, 30000, True) != _text4("bAtt")
     assert _shown(app, R, 30000, False) != _text4("bAtt")
-    assert not S.leds(app, L, 30500, True) & F.LED_LOW  # running: the LEDs say the time's own marks
+    assert not SC.leds(app, L, 30500, True) & F.LED_LOW  # running: the LEDs say the time's own marks
 
 
 def test_the_oled_faces_carry_the_status_line_and_the_boards_battery():
     g = Game("300")
     app = FakeApp(g.clock)
     say(app, "LOG ERROR")
-    left, right = S.oled(app, 0, 87, False)
+    left, right = SC.oled(app, 0, 87, False)
     assert left == F.oled(g.clock, L, 20000, 87, False, 0, "LOG ERROR")
     assert right == F.oled(g.clock, R, 20000, 87, False, 0, "LOG ERROR")
 
@@ -88,7 +88,7 @@ class _Menu:
 def test_the_open_menu_replaces_the_faces_and_leaves_the_leds():
     app = FakeApp(Game("300").clock)
     app.menu = _Menu()
-    assert S.leds(app, L, 0, True) == -1
+    assert SC.leds(app, L, 0, True) == -1
     assert _shown(app, L, 500) == _text4("TI.L")
     assert _shown(app, R, 0) == bytes(F.text4(bytearray(4), "1:23", (0, 2), 0))  # its field blinking
-    assert S.oled(app, 0, 87, False) == F.menu_items("TIME L", "1:23:45", None, 0, "why")
+    assert SC.oled(app, 0, 87, False) == F.menu_items("TIME L", "1:23:45", None, 0, "why")

@@ -9,7 +9,7 @@ import micropython
 from boardkit import FakeApp
 
 from sagatfw.engine.clock import LEFT, Clock
-from sagatfw.faces import screen as S
+from sagatfw.faces import screen as SC
 
 
 def _locked(app, buf, out, t0, low):
@@ -19,9 +19,9 @@ def _locked(app, buf, out, t0, low):
         for i in range(60):
             now = t0 + i * 250
             for side in range(2):
-                S.tm1637(buf, app, side, now, low)
+                SC.tm1637(buf, app, side, now, low)
                 out[0] += buf[0] + buf[1] + buf[2] + buf[3]
-                out[1] |= S.leds(app, side, now, low)
+                out[1] |= SC.leds(app, side, now, low)
     finally:
         micropython.heap_unlock()
 

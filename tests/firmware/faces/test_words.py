@@ -3,8 +3,8 @@
 # (tests/mprun.py): the tables are the firmware's own modules on both.
 import sagatfw
 from sagatfw.faces import glyphs
-from sagatfw.faces import words as W
-from sagatfw.log import settings as S
+from sagatfw.faces import words as FW
+from sagatfw.log import settings as ST
 
 LANGS = ("kk", "ru", "ky")
 FACE_PX = 128
@@ -16,7 +16,7 @@ def _pairs(code):
 
 def _tables():
     """(code, its words in KEYS' order) for every language; English's are the keys."""
-    out = [("en", W.KEYS)]
+    out = [("en", FW.KEYS)]
     for code in LANGS:
         out.append((code, _every_other(_pairs(code), 1)))
     return out
@@ -82,17 +82,17 @@ def _lower(text):
 
 
 def test_every_language_has_every_word():
-    assert W.CODES == S.SCHEMA["lang"][2]  # the settings take the languages the faces speak
-    assert len(W.NAMES) == len(W.CODES)
+    assert FW.CODES == ST.SCHEMA["lang"][2]  # the settings take the languages the faces speak
+    assert len(FW.NAMES) == len(FW.CODES)
     for code in LANGS:
         pairs = _pairs(code)
-        assert _every_other(pairs, 0) == W.KEYS, code  # each English word, in order, then its translation
+        assert _every_other(pairs, 0) == FW.KEYS, code  # each English word, in order, then its translation
         for word in _every_other(pairs, 1):  # T finds a word at its first place: no translation is another English word
-            assert word not in W.KEYS or pairs[pairs.index(word) + 1] == word, (code, word)
+            assert word not in FW.KEYS or pairs[pairs.index(word) + 1] == word, (code, word)
     for code, table in _tables():
-        assert len(table) == len(W.KEYS), (code, len(table), len(W.KEYS))
+        assert len(table) == len(FW.KEYS), (code, len(table), len(FW.KEYS))
         for i in range(len(table)):
-            assert isinstance(table[i], str) and table[i].strip() == table[i] and table[i], (code, W.KEYS[i])
+            assert isinstance(table[i], str) and table[i].strip() == table[i] and table[i], (code, FW.KEYS[i])
 
 
 def test_the_font_has_every_character_of_every_word():
@@ -100,7 +100,7 @@ def test_the_font_has_every_character_of_every_word():
         for word in table:
             for c in word:
                 assert glyphs.has(c), (code, word, c)
-    for name in W.NAMES:
+    for name in FW.NAMES:
         for c in name:
             assert glyphs.has(c), (name, c)
 
@@ -118,7 +118,7 @@ def test_the_font_covers_latin_and_the_cyrillic_of_russian_kazakh_and_kyrgyz():
 def test_every_word_fits_its_place_on_a_face_in_every_language():
     for code, table in _tables():
         for i in range(len(table)):
-            key, word = W.KEYS[i], table[i]
+            key, word = FW.KEYS[i], table[i]
             if key in LIMITS:
                 most = LIMITS[key]
             elif _lower(key):  # a reason or a detail: word-wrapped on four lines, no word longer than one
@@ -136,17 +136,17 @@ def test_words_in_capitals_stay_in_capitals():
     # hold them as shown
     for code, table in _tables():
         for i in range(len(table)):
-            if not _lower(W.KEYS[i]):
-                assert not _lower(table[i]), (code, W.KEYS[i], table[i])
+            if not _lower(FW.KEYS[i]):
+                assert not _lower(table[i]), (code, FW.KEYS[i], table[i])
 
 
 def test_t_gives_the_chosen_language_and_any_other_text_as_it_is():
     try:
         for code, table in _tables():
             sagatfw.use(code)
-            for i in range(len(W.KEYS)):
-                assert sagatfw.T(W.KEYS[i]) == table[i], (code, W.KEYS[i])
-                assert sagatfw.T(table[i]) == table[i] or table[i] in W.KEYS  # a word shown is not turned again
+            for i in range(len(FW.KEYS)):
+                assert sagatfw.T(FW.KEYS[i]) == table[i], (code, FW.KEYS[i])
+                assert sagatfw.T(table[i]) == table[i] or table[i] in FW.KEYS  # a word shown is not turned again
             assert sagatfw.T("Айгерим") == "Айгерим" and sagatfw.T("042917") == "042917"
         sagatfw.use("xx")  # unknown (the settings refuse it first): English
         assert sagatfw.T("PAUSE") == "PAUSE"

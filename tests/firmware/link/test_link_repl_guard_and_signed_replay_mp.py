@@ -7,8 +7,8 @@ from flash import unmount
 from protocolrig import KEY, UID, Rig
 
 from sagatfw.engine import clock as C
-from sagatfw.link import auth as AU
-from sagatfw.link import stream as LK
+from sagatfw.link import auth as A
+from sagatfw.link import stream as L
 
 
 class _Kbd:
@@ -21,7 +21,7 @@ class _Kbd:
         self.calls.append(c)
 
 
-class _Link(LK.Link):
+class _Link(L.Link):
     """The firmware's Link without streams: only its Ctrl-C guard matters here."""
 
     def __init__(self, server):
@@ -30,7 +30,7 @@ class _Link(LK.Link):
         self.busy = False
         self.open = False
         self.intr = None
-        self.kbd_intr = LK.micropython.kbd_intr  # (the test's stand-in, installed before the link is made)
+        self.kbd_intr = L.micropython.kbd_intr  # (the test's stand-in, installed before the link is made)
 
     def _ready(self, poller):
         return False
@@ -43,8 +43,8 @@ def test_with_a_key_ctrl_c_never_reaches_the_repl_between_games():
     # (kbd_intr(3)) whatever the key, so a laptop gets the REPL and reads /arbiter.key.
     rig = Rig(key=KEY)
     kbd = _Kbd()
-    saved = LK.micropython
-    LK.micropython = kbd
+    saved = L.micropython
+    L.micropython = kbd
     try:
         rig.app.link = _Link(rig.srv)
         rig.at(100)  # setup, key set
@@ -57,7 +57,7 @@ def test_with_a_key_ctrl_c_never_reaches_the_repl_between_games():
         rig.at(2000)  # finished, key set
         assert rig.app.clock.state == C.FINISHED
     finally:
-        LK.micropython = saved
+        L.micropython = saved
         rig.app.link = None
         unmount()
     assert 3 not in setup_calls, "Ctrl-C interrupts to the REPL in setup with a key set: %r" % setup_calls
@@ -73,14 +73,14 @@ def test_a_signed_request_cannot_be_replayed_or_retargeted():
     rig.at(1000)
     nonce = rig.call("auth.challenge")["nonce"]
     req = rig.request("pause", by="left")
-    req["auth"] = AU.sign(KEY, nonce, req, UID)
+    req["auth"] = A.sign(KEY, nonce, req, UID)
     line = json.dumps(req).encode() + b"\n"
     assert rig.lines(line)[0]["ok"] is True
     rig.ok("resume", KEY)
     assert rig.lines(line)[0]["error"]["code"] == "auth_failed"  # replayed: the nonce is gone
     nonce = rig.call("auth.challenge")["nonce"]
     req = rig.request("pause", by="left")
-    req["auth"] = AU.sign(KEY, nonce, req, UID)
+    req["auth"] = A.sign(KEY, nonce, req, UID)
     req["by"] = "right"  # retargeted
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     for bad in (None, 0, True, [], {}, "0" * 63, "g" * 64, "0" * 64):
@@ -92,7 +92,7 @@ def test_a_signed_request_cannot_be_replayed_or_retargeted():
     # duplicate keys: the proof covers what the clock parsed, so a second "result" cannot ride along
     nonce = rig.call("auth.challenge")["nonce"]
     req = rig.request("pause", by="left")
-    sig = AU.sign(KEY, nonce, req, UID)
+    sig = A.sign(KEY, nonce, req, UID)
     text = json.dumps(req)[:-1] + ', "by": "right", "auth": "%s"}' % sig
     assert rig.lines(text.encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     assert rig.ok("state")["state"] == "running"

@@ -9,7 +9,7 @@ import sys
 from flash import unmount
 from protocolrig import KEY, UID, Rig
 
-from sagatfw.link import auth as AU
+from sagatfw.link import auth as A
 from sagatfw.link import wire as W
 from sagatfw.log import names as N
 from sagatfw.log import records as R
@@ -98,7 +98,7 @@ def test_a_signed_new_in_raw_utf8_with_the_names_cut_as_the_host_sends_it_is_tak
     rig = Rig(key=KEY)
     nonce = rig.ok("auth.challenge")["nonce"]
     req = {"id": 77, "cmd": "new", "mode": "kokboru", "names": [kept[0], kept[1]]}
-    req["auth"] = AU.sign(KEY, nonce, req, UID)
+    req["auth"] = A.sign(KEY, nonce, req, UID)
     line = json.dumps(req).encode()  # MicroPython's json writes the letters as they are: UTF-8
     assert kept[0].encode() in line and b"\\u" not in line and len(line) < W.MAX_LINE
     got = rig.lines(line + b"\n")

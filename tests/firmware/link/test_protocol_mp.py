@@ -28,9 +28,9 @@ from protocolrig import (  # noqa: E402,F401
 from sagatfw.app.main import App
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text  # noqa: E402
-from sagatfw.link import auth as AU
+from sagatfw.link import auth as A
 from sagatfw.link import pull as PL
-from sagatfw.link import server as P
+from sagatfw.link import server as SV
 from sagatfw.link import wire as W
 from sagatfw.log import boot as journalboot
 from sagatfw.log import records as R
@@ -372,7 +372,7 @@ def test_authority_mid_game():
     rig.err("key.set", "refused", key=KEY.hex())  # the key is set between games only
     rig.ok("result", result="1-0")
     rig.ok("key.set", key=KEY.hex())
-    assert rig.ok("identify")["key_set"] is True and P.load_key("/flash/") == KEY
+    assert rig.ok("identify")["key_set"] is True and SV.load_key("/flash/") == KEY
     rig.err("new", "auth_required", tc="300", first="left")  # with a key, in every state
     rig.ok("new", KEY, tc="300", first="left")
     rig.ok("start", KEY)
@@ -390,7 +390,7 @@ def test_authority_mid_game():
     req = rig.request("pause", by="arbiter")
     nonce = rig.ok("auth.challenge")["nonce"]
     assert len(nonce) == 32
-    req["auth"] = AU.sign(KEY, nonce, req, UID)
+    req["auth"] = A.sign(KEY, nonce, req, UID)
     line = json.dumps(req).encode() + b"\n"
     r = rig.lines(line)[0]
     assert r["ok"] is True and r["state"] == "paused"
@@ -403,23 +403,23 @@ def test_authority_mid_game():
     # the wrong key fails, and uses up the nonce: the right MAC for it no longer passes
     req = rig.request("resume")
     nonce = rig.ok("auth.challenge")["nonce"]
-    req["auth"] = AU.sign(b"guess", nonce, req, UID)
+    req["auth"] = A.sign(b"guess", nonce, req, UID)
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
-    req["auth"] = AU.sign(KEY, nonce, req, UID)
+    req["auth"] = A.sign(KEY, nonce, req, UID)
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     # a MAC made for another clock (its id, with this clock's own nonce and the same key: clocks
     # on one hub) fails, and uses up the nonce
     req = rig.request("resume")
     nonce = rig.ok("auth.challenge")["nonce"]
-    req["auth"] = AU.sign(KEY, nonce, req, "e6614103e8")
+    req["auth"] = A.sign(KEY, nonce, req, "e6614103e8")
     r = rig.lines(json.dumps(req).encode() + b"\n")[0]
     assert r["error"]["code"] == "auth_failed" and rig.ok("state")["state"] == "paused", r
-    req["auth"] = AU.sign(KEY, nonce, req, UID)
+    req["auth"] = A.sign(KEY, nonce, req, UID)
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     # a MAC for another request (changed argument, changed id) fails
     req = rig.request("adjust", side="left", ms=1000)
     nonce = rig.ok("auth.challenge")["nonce"]
-    req["auth"] = AU.sign(KEY, nonce, req, UID)
+    req["auth"] = A.sign(KEY, nonce, req, UID)
     req["ms"] = 999999
     assert rig.lines(json.dumps(req).encode() + b"\n")[0]["error"]["code"] == "auth_failed"
     for bad in ("zz" * 32, "00", 5):
@@ -439,7 +439,7 @@ def test_key_change_needs_the_old_key_and_rekeys_the_chain():
     rig.err("key.set", "bad_arg", KEY, key="xyz")
     rig.err("key.set", "bad_arg", KEY, key="ab" * 65)
     rig.ok("key.set", KEY, key=b"new key".hex())
-    assert P.load_key("/flash/") == b"new key"
+    assert SV.load_key("/flash/") == b"new key"
     rig.ok("new", b"new key", tc="60", first="left")
     rig.ok("start", b"new key")
     rig.err("pause", "auth_failed", KEY)  # the old key no longer proves anything
@@ -449,7 +449,7 @@ def test_key_change_needs_the_old_key_and_rekeys_the_chain():
     assert rd.problems == []
     rig.ok("result", b"new key", result="1-0")
     rig.ok("key.set", b"new key", key="")  # cleared
-    assert P.load_key("/flash/") == b"" and rig.ok("identify")["key_set"] is False
+    assert SV.load_key("/flash/") == b"" and rig.ok("identify")["key_set"] is False
     rig.ok("new", tc="60", first="left")
     rig.ok("start")
     rig.ok("pause")
@@ -588,14 +588,14 @@ def test_bounded_work_per_call_and_a_host_that_stops_reading():
     data = b"".join(b'{"id":%d,"cmd":"state"}\n' % i for i in range(200))
     srv = rig.srv
     taken = srv.feed(data, T(0))
-    assert taken == P.IN_SIZE  # the rest stays with the transport
+    assert taken == SV.IN_SIZE  # the rest stays with the transport
     # at most LINES_PER_FEED lines a feed, and none once more than OUT_LIMIT bytes wait (7 answers of
     # state, about 600 bytes each, are past it)
     n = srv.pending()
     out = srv.take_out(100000)
     first = out.count(b"\n")
-    assert n and 1 <= first <= P.LINES_PER_FEED
-    assert first == P.LINES_PER_FEED or len(out) > P.OUT_LIMIT, (first, len(out))
+    assert n and 1 <= first <= SV.LINES_PER_FEED
+    assert first == SV.LINES_PER_FEED or len(out) > SV.OUT_LIMIT, (first, len(out))
     # the host stops reading: the clock goes on, answers pile up only to the limit
     i = taken
     biggest = 0
@@ -605,7 +605,7 @@ def test_bounded_work_per_call_and_a_host_that_stops_reading():
         biggest = max(biggest, srv.pending())
         if ms % 1000 == 0 and ms < 5000:
             rig.press(C.LEFT if (ms // 1000) % 2 == 0 else C.RIGHT, ms)
-    assert biggest <= P.OUT_LIMIT + 1000 and srv.room() < P.IN_SIZE and i < len(data)
+    assert biggest <= SV.OUT_LIMIT + 1000 and srv.room() < SV.IN_SIZE and i < len(data)
     assert rig.app.clock.t == 20000 - 10 and rig.app.clock.moves[C.LEFT] == 3
     # it reads again: every request is answered, once, in order
     out = srv.take_out(100000)
@@ -623,7 +623,7 @@ def test_bounded_work_per_call_and_a_host_that_stops_reading():
         srv.feed(b"", T(20000))
         assert srv.take_out(100000).count(b"\n") == 1
     srv.feed(b'{"id":5,"cmd":"log.read","from_seq":999999}\n' * 4, T(20000))  # nothing to encode
-    assert srv.take_out(100000).count(b"\n") == P.HEAVY_PER_FEED
+    assert srv.take_out(100000).count(b"\n") == SV.HEAVY_PER_FEED
     rig.lines(b"")
     unmount()
 
@@ -965,7 +965,7 @@ def _unauthorized(rig):
     if k == 1:
         req["auth"] = "%064x" % _rand(30)  # a guess
     elif k == 2:
-        req["auth"] = AU.sign(b"a guessed key", "00" * 16, req, UID)
+        req["auth"] = A.sign(b"a guessed key", "00" * 16, req, UID)
     return json.dumps(req).encode()
 
 
@@ -980,7 +980,7 @@ def test_fuzz_unauthorized_changes_mid_game_change_nothing():
 def _store_state(rig):
     app = rig.app
     return (json.dumps(app.store.values), json.dumps(app.store.presets), _faces(app), app.journal.seq,
-            app.journal.sync_wall_ms, P.load_key("/flash/"))
+            app.journal.sync_wall_ms, SV.load_key("/flash/"))
 
 
 def test_with_a_key_nothing_changes_without_it_in_any_state():
@@ -1043,7 +1043,7 @@ def test_log_head_is_the_last_durable_record_signed_over_the_hosts_nonce():
     assert h["seq"] == R.seq_of(last) and h["link"] == binascii.hexlify(R.chain_of(last)).decode()
     assert h["key_set"] is True and h["uid"] == "e6614103e7"
     assert h["first"] == 0
-    assert h["mac"] == AU.hex_text(AU.hmac_sha256(KEY, AU.head_message(nonce, h["uid"], 0, h["seq"], h["link"])))
+    assert h["mac"] == A.hex_text(A.hmac_sha256(KEY, A.head_message(nonce, h["uid"], 0, h["seq"], h["link"])))
     # a fresh nonce, a fresh MAC: an old answer cannot be replayed for a new pull
     h2 = _head(rig, "cd" * 16)
     assert h2["seq"] == h["seq"] and h2["mac"] != h["mac"]

@@ -17,7 +17,7 @@ from protocolrig import KEY
 
 from sagatfw.boards.simserial import SerialDriver
 from sagatfw.engine import clock as C
-from sagatfw.link import auth as AU
+from sagatfw.link import auth as A
 from sagatfw.link import stream as L
 from sagatfw.link import wire as W
 from sagatfw.link.commands import save_key
@@ -176,8 +176,8 @@ def _run_board(key, script, frames=14):
     """app.run() as on a board: the sim board, a fake `machine`, the link on fake streams behind
     the serial driver. script: {frame: bytes or a function of the answers so far}. Returns
     ("returned" | "KeyboardInterrupt" | "stopped", answers)."""
-    from sagatfw.app import main as A
-    from sagatfw.boards import sim as S
+    from sagatfw.app import main as app_main
+    from sagatfw.boards import sim as sim
 
     gc.collect()
     mount(Flash(blocks=64), fresh=True)
@@ -187,7 +187,7 @@ def _run_board(key, script, frames=14):
     out = Stream()
     seen = []
 
-    class Board(S.Board):
+    class Board(sim.Board):
         def __init__(self):
             super().__init__(quiet=True)
             self.n = 0
@@ -205,19 +205,19 @@ def _run_board(key, script, frames=14):
             super().__init__(server, inp, out, max_out, step_out)
             SerialDriver.attach(self)
 
-    saved = (S.Board, L.Link, sys.modules.get("machine"))
-    S.Board = Board
+    saved = (sim.Board, L.Link, sys.modules.get("machine"))
+    sim.Board = Board
     L.Link = BoardLink
     sys.modules["machine"] = _Machine
     try:
-        A.run()
+        app_main.run()
         how = "returned"
     except KeyboardInterrupt:
         how = "KeyboardInterrupt"
     except _Stop:
         how = "stopped"
     finally:
-        S.Board, L.Link = saved[0], saved[1]
+        sim.Board, L.Link = saved[0], saved[1]
         if saved[2] is None:
             sys.modules.pop("machine", None)
         else:
@@ -236,7 +236,7 @@ def _signed(cmd, rid):
         nonce = [a for a in answers if a.get("nonce")][-1]["nonce"]
         uid = [a for a in answers if a.get("uid")][-1]["uid"]  # the board's own (identify's)
         req = {"id": rid, "cmd": cmd}
-        req["auth"] = AU.sign(KEY, nonce, req, uid)
+        req["auth"] = A.sign(KEY, nonce, req, uid)
         return json.dumps(req).encode() + b"\n"
 
     return make

@@ -9,7 +9,7 @@ from flash import Flash, mount, read_log, unmount
 
 from sagatfw.engine import clock as C
 from sagatfw.log import boot as journalboot
-from sagatfw.log import records as REC
+from sagatfw.log import records as R
 from sagatfw.log.journal import Journal
 from sagatfw.log.settings import Store
 
@@ -175,7 +175,7 @@ def test_full_filesystem_keeps_clock_and_backlog_then_recovers():
     if j.dropped == 0:
         assert reader.problems == [] and len(presses) == moves + 11
     else:  # the RAM backlog overflowed: the loss shows as missing seq, never in silence
-        assert [p[0] for p in reader.problems] == [REC.P_GAP, REC.P_CHAIN]
+        assert [p[0] for p in reader.problems] == [R.P_GAP, R.P_CHAIN]
     unmount()
 
 
@@ -249,7 +249,7 @@ def test_corrupt_segment_in_the_middle_is_reported_and_the_rest_reads():
         fh.write(b"\x00\x00\x00garbage")
     reader, events = _read(j)
     # the damaged record is named (by segment and seq), the next one cannot link to it
-    assert [p[0] for p in reader.problems] == [REC.P_CRC, REC.P_GAP]
+    assert [p[0] for p in reader.problems] == [R.P_CRC, R.P_GAP]
     assert victim in reader.problems[0][2]
     assert events[-1]["type"] == "result" and events[-1]["game"] == 3  # the rest still reads
     j2 = Journal(ROOT)
@@ -268,12 +268,12 @@ def test_damaged_tail_is_reported_and_never_appended_to():
         fh.write(b"\x01" * 20)  # a torn partial record at the end
     j2 = Journal(ROOT)
     problems = journalboot.open_log(j2)
-    assert [p[0] for p in problems] == [REC.P_TORN]
+    assert [p[0] for p in problems] == [R.P_TORN]
     c2 = C.Clock()
     assert journalboot.restore(j2, c2, 0)
     assert j2.segments()[-1] != last  # the new records went to a new segment
     reader, events = _read(j2)
-    assert [p[0] for p in reader.problems] == [REC.P_TORN]
+    assert [p[0] for p in reader.problems] == [R.P_TORN]
     assert events[-1]["type"] == "power_restore"
     unmount()
 
@@ -281,13 +281,13 @@ def test_damaged_tail_is_reported_and_never_appended_to():
 def test_settings_missing_corrupt_bad_values_and_logged():
     _fresh()
     s = Store("/flash/settings.json")
-    assert s.load() == REC.ORIGIN_DEFAULTS_MISSING and s.values["extension_ms"] == 300000
+    assert s.load() == R.ORIGIN_DEFAULTS_MISSING and s.values["extension_ms"] == 300000
     with open("/flash/settings.json", "w") as fh:
         fh.write("{not json")
-    assert s.load() == REC.ORIGIN_DEFAULTS_CORRUPT and s.values["tc"] == "420"
+    assert s.load() == R.ORIGIN_DEFAULTS_CORRUPT and s.values["tc"] == "420"
     with open("/flash/settings.json", "w") as fh:
         fh.write(json.dumps({"extension_ms": -5, "sound": False, "unknown": 1, "tc": "300+"}))
-    assert s.load() == REC.ORIGIN_DEFAULTS_CORRUPT
+    assert s.load() == R.ORIGIN_DEFAULTS_CORRUPT
     assert s.values["sound"] is False and s.values["extension_ms"] == 300000 and s.values["tc"] == "420"
     assert "extension_ms" in s.problem and "tc" in s.problem
     # the log says so
@@ -303,7 +303,7 @@ def test_settings_missing_corrupt_bad_values_and_logged():
     s.set_preset(0, "club", "600+5")
     s.save()
     s2 = Store("/flash/settings.json")
-    assert s2.load() == REC.ORIGIN_CHANGED and s2.values["low_time_ms"] == 120000
+    assert s2.load() == R.ORIGIN_CHANGED and s2.values["low_time_ms"] == 120000
     assert s2.presets == [{"name": "club", "tc": "600+5"}]
     for bad in (("low_time_ms", "x"), ("nope", 1), ("stage_advance", "never"), ("tc", "?")):
         try:
@@ -350,6 +350,6 @@ def test_settings_save_is_atomic_at_every_power_cut():
             after = Flash(image=f.image())
             mount(after)
             s = Store("/flash/settings.json")
-            assert s.load() == REC.ORIGIN_CHANGED, (n, tear, s.problem)
+            assert s.load() == R.ORIGIN_CHANGED, (n, tear, s.problem)
             assert s.values["brightness"] in (1, 6), (n, tear)
             unmount()

@@ -1,38 +1,38 @@
 # Binary log records: encode/decode to contract 3, CRC, keyed chain, and detection of missing,
 # reordered, edited and torn records. Runs under CPython and MicroPython.
-from clockkit import Game, R
+from clockkit import RIGHT, Game
 from sagatfw.core import timecontrol as tcm
 from sagatfw.engine import clock as C
 from sagatfw.log import read as LR
-from sagatfw.log import records as REC
+from sagatfw.log import records as R
 
 
 class Log:
     """A minimal in-memory journal: the same record building as log/journal.py, no files."""
 
     def __init__(self, key=b""):
-        self.chain = REC.Chain(key)
-        self.prev = REC.ZERO_CHAIN
+        self.chain = R.Chain(key)
+        self.prev = R.ZERO_CHAIN
         self.seq = 0
-        self.buf = bytearray(REC.RECORD_SIZE)
+        self.buf = bytearray(R.RECORD_SIZE)
         self.recs = []
 
     def _push(self):
-        self.prev = REC.seal(self.buf, self.prev, self.chain)
+        self.prev = R.seal(self.buf, self.prev, self.chain)
         self.seq += 1
         self.recs.append(bytes(self.buf))
 
     def drain(self, clock, game=1):
         for i in range(clock.n_events):
             e = i * C.EV_SIZE
-            REC.pack_event(self.buf, clock.events, e, game, self.seq, clock.stage[0], clock.stage[1])
+            R.pack_event(self.buf, clock.events, e, game, self.seq, clock.stage[0], clock.stage[1])
             rest = b""
             if clock.events[e + C.F_TYPE] == C.EV_GAME_START:
                 text = tcm.format_sides(clock.tc[0], clock.tc[1])
-                rest = REC.put_text(self.buf, text, REC.PAYLOAD, REC.PAYLOAD_SIZE)
+                rest = R.put_text(self.buf, text, R.PAYLOAD, R.PAYLOAD_SIZE)
             self._push()
             while rest:
-                rest = REC.pack_text(self.buf, game, self.seq, rest)
+                rest = R.pack_text(self.buf, game, self.seq, rest)
                 self._push()
         expected = LR.take_events(clock)
         return expected
@@ -51,7 +51,7 @@ def _game(tc="300+3", right=None, key=b""):
         expected += log.drain(g.clock)
     g.clock.pause(C.BY_RIGHT, t + 500)
     expected += log.drain(g.clock)
-    g.clock.adjust(R, t + 600, 1000, 7, None)
+    g.clock.adjust(RIGHT, t + 600, 1000, 7, None)
     expected += log.drain(g.clock)
     g.clock.resume(t + 700)
     g.clock.advance(t + 700 + 500000)
@@ -81,7 +81,7 @@ def test_every_event_round_trips_to_contract_3_fields():
 def test_long_tc_uses_text_continuations():
     tc = "40/5400+30:20/1800+30:900+30"
     log, expected = _game(tc, "40/5400+30:1800+30")
-    assert REC.type_of(log.recs[1]) == REC.T_TEXT
+    assert R.type_of(log.recs[1]) == R.T_TEXT
     got = LR.Reader().events(log.recs)
     assert got[0]["type"] == "game_start"
     assert got[0]["tc"] == {"left": tc, "right": "40/5400+30:1800+30"}
@@ -91,8 +91,8 @@ def test_long_tc_uses_text_continuations():
 def test_record_size_and_layout():
     log, _ = _game()
     assert all(len(r) == 64 for r in log.recs)
-    assert log.recs[0][0] == REC.MAGIC
-    assert REC.seq_of(log.recs[3]) == 3
+    assert log.recs[0][0] == R.MAGIC
+    assert R.seq_of(log.recs[3]) == 3
 
 
 def test_edited_record_fails_its_crc():
@@ -103,7 +103,7 @@ def test_edited_record_fails_its_crc():
     recs[3] = bytes(b)
     reader = LR.Reader()
     reader.events(recs)
-    assert [p[0] for p in reader.problems][:1] == [REC.P_CRC]
+    assert [p[0] for p in reader.problems][:1] == [R.P_CRC]
 
 
 def test_edit_with_fixed_crc_breaks_the_chain():
@@ -113,13 +113,13 @@ def test_edit_with_fixed_crc_breaks_the_chain():
     b[12] ^= 1
     import struct
 
-    struct.pack_into("<I", b, REC.CRC, REC.crc32(bytes(b[: REC.CRC])))
+    struct.pack_into("<I", b, R.CRC, R.crc32(bytes(b[: R.CRC])))
     recs[3] = bytes(b)
     reader = LR.Reader()
     reader.events(recs)
     kinds = [p[0] for p in reader.problems]
-    assert REC.P_CHAIN in kinds and REC.P_CRC not in kinds
-    assert [p for p in reader.problems if p[0] == REC.P_CHAIN][0][1] in (3, 4)
+    assert R.P_CHAIN in kinds and R.P_CRC not in kinds
+    assert [p for p in reader.problems if p[0] == R.P_CHAIN][0][1] in (3, 4)
 
 
 def test_missing_record_is_reported():
@@ -128,8 +128,8 @@ def test_missing_record_is_reported():
     reader = LR.Reader()
     reader.events(recs)
     kinds = [p[0] for p in reader.problems]
-    assert REC.P_GAP in kinds and REC.P_CHAIN in kinds
-    gap = [p for p in reader.problems if p[0] == REC.P_GAP][0]
+    assert R.P_GAP in kinds and R.P_CHAIN in kinds
+    gap = [p for p in reader.problems if p[0] == R.P_GAP][0]
     assert gap[1] == 5 and "4" in gap[2]
 
 
@@ -140,7 +140,7 @@ def test_reordered_records_are_reported():
     reader = LR.Reader()
     reader.events(recs)
     kinds = [p[0] for p in reader.problems]
-    assert REC.P_ORDER in kinds and REC.P_CHAIN in kinds
+    assert R.P_ORDER in kinds and R.P_CHAIN in kinds
 
 
 def test_torn_record_is_reported():
@@ -148,13 +148,13 @@ def test_torn_record_is_reported():
     recs = log.recs[:-1] + [log.recs[-1][:30]]
     reader = LR.Reader()
     reader.events(recs)
-    assert reader.problems[-1][0] == REC.P_TORN
+    assert reader.problems[-1][0] == R.P_TORN
 
 
 def test_foreign_bytes_are_reported_not_decoded():
     reader = LR.Reader()
     got = reader.events([bytes(64), b"\xff" * 64])
-    assert got == [] and [p[0] for p in reader.problems] == [REC.P_MAGIC, REC.P_MAGIC]
+    assert got == [] and [p[0] for p in reader.problems] == [R.P_MAGIC, R.P_MAGIC]
 
 
 def test_keyed_chain_detects_a_forger_without_the_key():
@@ -165,31 +165,31 @@ def test_keyed_chain_detects_a_forger_without_the_key():
     assert r.problems == []
     wrong = LR.Reader(b"another key")
     wrong.events(log.recs)
-    assert wrong.problems and wrong.problems[0][0] == REC.P_CHAIN
+    assert wrong.problems and wrong.problems[0][0] == R.P_CHAIN
     # A forger re-seals an edited record with the unkeyed chain: the keyed check fails.
     recs = list(log.recs)
     b = bytearray(recs[2])
     b[12] ^= 1
-    REC.seal(b, REC.chain_of(recs[1]), REC.Chain(b""))
+    R.seal(b, R.chain_of(recs[1]), R.Chain(b""))
     recs[2] = bytes(b)
     r = LR.Reader(key)
     r.events(recs)
-    assert [p[:2] for p in r.problems][:1] == [(REC.P_KEY, 2)]  # an unkeyed record amid keyed ones
+    assert [p[:2] for p in r.problems][:1] == [(R.P_KEY, 2)]  # an unkeyed record amid keyed ones
 
 
 def test_crc32_matches_zlib_value():
-    assert REC.crc32(b"hello") == 907060870
-    assert REC.crc32(b"") == 0
+    assert R.crc32(b"hello") == 907060870
+    assert R.crc32(b"") == 0
 
 
 def test_crc32_table_fallback_matches():
-    saved = REC._crc32
+    saved = R._crc32
     try:
-        REC._crc32 = None
-        assert REC.crc32(b"hello") == 907060870
-        assert REC.crc32(bytes(range(256))) == 0x29058C73
+        R._crc32 = None
+        assert R.crc32(b"hello") == 907060870
+        assert R.crc32(bytes(range(256))) == 0x29058C73
     finally:
-        REC._crc32 = saved
+        R._crc32 = saved
 
 
 def test_iso_utc():
@@ -202,9 +202,9 @@ def test_iso_utc():
 def test_settings_payload_round_trip():
     buf = bytearray(64)
     s = C.Settings(True, "flag", 60000, 900000, 120000)
-    REC.pack_header(buf, C.EV_SETTINGS, 3, 9, 0, 1, 2, 0, 0, -1, 0, REC.ORIGIN_DEFAULTS_CORRUPT, 1, 1, 0, 0, False)
-    REC.pack_settings(buf, s)
-    REC.seal(buf, REC.ZERO_CHAIN, REC.Chain())
+    R.pack_header(buf, C.EV_SETTINGS, 3, 9, 0, 1, 2, 0, 0, -1, 0, R.ORIGIN_DEFAULTS_CORRUPT, 1, 1, 0, 0, False)
+    R.pack_settings(buf, s)
+    R.seal(buf, R.ZERO_CHAIN, R.Chain())
     d = LR.decode(buf)
     assert d["settings"] == {"freeze": True, "stage_advance": "flag", "extension_ms": 60000,
                              "default_ms": 900000, "low_time_ms": 120000}
@@ -265,12 +265,12 @@ def test_stage_past_255_is_logged_as_255_and_replays():
 # ------------------------------------------------------------ attacks on the chain
 
 
-def _key_change(log, new_key, origin=REC.ORIGIN_KEY_SET, game=1):
+def _key_change(log, new_key, origin=R.ORIGIN_KEY_SET, game=1):
     """What commands.key_set does: a settings record sealed under the old key, then the new one."""
-    REC.pack_header(log.buf, C.EV_SETTINGS, game, log.seq, 0, 0, 0, 0, 0, -1, -1, origin, 1, 1, 0, 0, False)
-    REC.pack_settings(log.buf, C.Settings(None, "moves", 0, 0, 0))
+    R.pack_header(log.buf, C.EV_SETTINGS, game, log.seq, 0, 0, 0, 0, 0, -1, -1, origin, 1, 1, 0, 0, False)
+    R.pack_settings(log.buf, C.Settings(None, "moves", 0, 0, 0))
     log._push()
-    log.chain = REC.Chain(new_key)
+    log.chain = R.Chain(new_key)
 
 
 def _problems(recs, key=b""):
@@ -283,13 +283,13 @@ def test_an_unkeyed_log_fails_verify_with_the_key():
     # Attack 1: the keyed log replaced by one made on any unkeyed clock (same firmware).
     forged, _ = _game()
     probs = _problems(forged.recs, b"K")
-    assert [p[0] for p in probs] == [REC.P_KEY], probs
+    assert [p[0] for p in probs] == [R.P_KEY], probs
     assert "no record links under the key" in probs[0][2]
     # the same with the games before the key was set kept, and the key_set record cut off
     # the real games before the key was set, and its key_set record, with every keyed record cut off
     log, _ = _game()
     _key_change(log, b"K")
-    assert [p[0] for p in _problems(log.recs, b"K")] == [REC.P_KEY]
+    assert [p[0] for p in _problems(log.recs, b"K")] == [R.P_KEY]
 
 
 def test_the_unkeyed_part_before_the_key_was_set_verifies_with_the_key():
@@ -305,9 +305,9 @@ def test_the_unkeyed_part_before_the_key_was_set_verifies_with_the_key():
     recs = list(log.recs)
     b = bytearray(recs[-1])
     b[12] ^= 1
-    REC.seal(b, REC.chain_of(recs[-2]), REC.Chain(b""))
+    R.seal(b, R.chain_of(recs[-2]), R.Chain(b""))
     probs = _problems(recs[:-1] + [bytes(b)], b"K")
-    assert probs[0][:2] == (REC.P_KEY, REC.seq_of(b)), probs  # (and the log then ends unkeyed)
+    assert probs[0][:2] == (R.P_KEY, R.seq_of(b)), probs  # (and the log then ends unkeyed)
 
 
 def test_a_retired_key_is_valid_only_for_its_own_range():
@@ -322,22 +322,22 @@ def test_a_retired_key_is_valid_only_for_its_own_range():
     log.drain(g.clock)
     assert _problems(log.recs, [b"NEW", b"OLD"]) == []
     forged = list(log.recs[:cut])
-    prev = REC.chain_of(forged[-1])
+    prev = R.chain_of(forged[-1])
     for rec in log.recs[cut:]:
         b = bytearray(rec)
-        prev = REC.seal(b, prev, REC.Chain(b"OLD"))
+        prev = R.seal(b, prev, R.Chain(b"OLD"))
         forged.append(bytes(b))
     probs = _problems(forged, [b"NEW", b"OLD"])
-    assert probs and probs[0][:2] == (REC.P_KEY, cut), probs
+    assert probs and probs[0][:2] == (R.P_KEY, cut), probs
     assert "retired" in probs[0][2]
     # and a log that stops at the key change does not end under the current key
     probs = _problems(log.recs[:cut], [b"NEW", b"OLD"])
-    assert [p[0] for p in probs] == [REC.P_KEY] and "first --key" in probs[0][2], probs
+    assert [p[0] for p in probs] == [R.P_KEY] and "first --key" in probs[0][2], probs
 
 
 def _anchor(game, seq, prev):
-    b = bytearray(REC.RECORD_SIZE)
-    REC.pack_anchor(b, game, seq, prev)
+    b = bytearray(R.RECORD_SIZE)
+    R.pack_anchor(b, game, seq, prev)
     return bytes(b)
 
 
@@ -347,21 +347,21 @@ def test_the_first_record_is_checked_against_the_link_its_anchor_states():
     # of every segment, its MAC is checked like any other.
     key = b"K"
     log, _ = _game(key=key)
-    i = next(i for i, r in enumerate(log.recs) if REC.type_of(r) == C.EV_RESULT)
+    i = next(i for i, r in enumerate(log.recs) if R.type_of(r) == C.EV_RESULT)
     res = bytearray(log.recs[i])
     res[26] = 1  # the result's arg: another result
-    REC.struct.pack_into("<I", res, REC.CRC, REC.crc32(memoryview(res)[: REC.CRC]))
+    R.struct.pack_into("<I", res, R.CRC, R.crc32(memoryview(res)[: R.CRC]))
     probs = _problems([bytes(res)], key)
-    assert probs and probs[0][0] == REC.P_CHAIN and "without a segment anchor" in probs[0][2], probs
-    prev = REC.chain_of(log.recs[i - 1])
-    assert _problems([_anchor(1, REC.seq_of(res), prev), log.recs[i]], key) == []
-    probs = _problems([_anchor(1, REC.seq_of(res), prev), bytes(res)], key)
-    assert probs and probs[0][:2] == (REC.P_CHAIN, REC.seq_of(res)), probs
+    assert probs and probs[0][0] == R.P_CHAIN and "without a segment anchor" in probs[0][2], probs
+    prev = R.chain_of(log.recs[i - 1])
+    assert _problems([_anchor(1, R.seq_of(res), prev), log.recs[i]], key) == []
+    probs = _problems([_anchor(1, R.seq_of(res), prev), bytes(res)], key)
+    assert probs and probs[0][:2] == (R.P_CHAIN, R.seq_of(res)), probs
     # an anchor amid the log must state the link of the record before it
-    recs = log.recs[:3] + [_anchor(1, 3, REC.chain_of(log.recs[2]))] + log.recs[3:]
+    recs = log.recs[:3] + [_anchor(1, 3, R.chain_of(log.recs[2]))] + log.recs[3:]
     assert _problems(recs, key) == []
     recs = log.recs[:3] + [_anchor(1, 3, bytes(8))] + log.recs[3:]
-    assert [p[:2] for p in _problems(recs, key)] == [(REC.P_CHAIN, 3)]
+    assert [p[:2] for p in _problems(recs, key)] == [(R.P_CHAIN, 3)]
 
 
 def test_a_keyed_log_without_the_key_says_give_key_once():
@@ -378,8 +378,8 @@ def test_a_keyed_log_without_the_key_says_give_key_once():
 
 
 def test_result_code_is_six_digits_of_the_result_records_link():
-    assert REC.result_code(bytes(8)) == "000000"
-    assert REC.result_code(b"\xff\xff\xff\xff\0\0\0\0") == "%06d" % (0xFFFFFFFF % 1000000)
+    assert R.result_code(bytes(8)) == "000000"
+    assert R.result_code(b"\xff\xff\xff\xff\0\0\0\0") == "%06d" % (0xFFFFFFFF % 1000000)
 
 
 def test_an_anchor_must_carry_the_seq_of_the_record_after_it():
@@ -387,10 +387,10 @@ def test_an_anchor_must_carry_the_seq_of_the_record_after_it():
     # anchor has no MAC): the record after it is not seq 0, and a seq 0 anchor states zeros.
     key = b"K"
     log, _ = _game(key=key)
-    prev = REC.chain_of(log.recs[5])
+    prev = R.chain_of(log.recs[5])
     assert _problems([_anchor(1, 6, prev)] + log.recs[6:], key) == []
     probs = _problems([_anchor(1, 0, prev)] + log.recs[6:], key)
-    assert [p[0] for p in probs] == [REC.P_CHAIN, REC.P_GAP, REC.P_CHAIN], probs
+    assert [p[0] for p in probs] == [R.P_CHAIN, R.P_GAP, R.P_CHAIN], probs
     assert "states a link" in probs[0][2] and "says seq 0" in probs[2][2]
     r = LR.Reader(key)
     r.events([_anchor(1, 6, prev)] + log.recs[6:])
@@ -409,16 +409,16 @@ def test_a_retired_key_cannot_clear_the_key_and_go_on_unkeyed():
     log.drain(g.clock)
     assert _problems(log.recs, [b"NEW", b"OLD"]) == []
     forged, _ = _game(key=b"OLD")
-    _key_change(forged, b"", origin=REC.ORIGIN_KEY_CLEARED)
+    _key_change(forged, b"", origin=R.ORIGIN_KEY_CLEARED)
     g = Game("300", None)
     g.clock.start(0)
     forged.drain(g.clock)
     assert forged.recs[:cut] == log.recs[:cut]
     probs = _problems(forged.recs, [b"NEW", b"OLD"])
-    assert [p[0] for p in probs] == [REC.P_KEY] and "no key_cleared record under the first" in probs[0][2], probs
+    assert [p[0] for p in probs] == [R.P_KEY] and "no key_cleared record under the first" in probs[0][2], probs
     # the current key's own clear is the arbiter's: accepted
     ok, _ = _game(key=b"NEW")
-    _key_change(ok, b"", origin=REC.ORIGIN_KEY_CLEARED)
+    _key_change(ok, b"", origin=R.ORIGIN_KEY_CLEARED)
     g = Game("300", None)
     g.clock.start(0)
     ok.drain(g.clock)

@@ -16,7 +16,7 @@ from sagatfw.core import tcparse
 from sagatfw.engine import clock as C
 from sagatfw.faces.game import status_text  # noqa: E402
 from sagatfw.log import boot as journalboot
-from sagatfw.log import settings as S
+from sagatfw.log import settings as ST
 
 
 class Board(MenuBoard):
@@ -77,7 +77,7 @@ def test_one_parser_rejects_every_control_the_clock_cannot_play():
     for text in UNPLAYABLE:
         msg = raises(ValueError, tcparse.parse_sides, text)
         assert msg.startswith("bad TimeControl "), msg
-        raises(ValueError, S.validate, "tc", text)
+        raises(ValueError, ST.validate, "tc", text)
     assert "hourglass" in raises(ValueError, tcparse.parse_sides, "*60|300")
     assert "right side" in raises(ValueError, tcparse.parse_sides, "300|")
     left, right = tcparse.parse_sides("*60|*120")  # hourglass on both sides: the clock plays it
@@ -142,8 +142,8 @@ def test_boot_survives_any_settings_file_with_defaults_a_message_and_a_log_recor
             assert app.store.origin == 2 and app.store.problem, text[:40]  # records.ORIGIN_DEFAULTS_CORRUPT
             recs = [e for e in journalboot.game_events(app.journal, 0) if e["type"] == "settings"]
             assert recs and recs[-1]["origin"] == "defaults_corrupt", (text[:40], recs)
-            for key in S.SCHEMA:  # every value the app runs on is a valid one
-                S.validate(key, app.store.values[key])
+            for key in ST.SCHEMA:  # every value the app runs on is a valid one
+                ST.validate(key, app.store.values[key])
             for p in app.store.presets:
                 tcparse.parse_sides(p["tc"])
             _plays(app)
@@ -154,8 +154,8 @@ def test_boot_survives_any_settings_file_with_defaults_a_message_and_a_log_recor
 def test_boot_survives_a_control_that_passes_the_file_check_but_the_clock_refuses():
     # A file from a firmware whose settings check was looser (or a check and a clock that drift
     # apart): the boot itself falls back to the default control, says so and logs it.
-    saved = S._valid_tc
-    S._valid_tc = lambda v: isinstance(v, str)
+    saved = ST._valid_tc
+    ST._valid_tc = lambda v: isinstance(v, str)
     try:
         for text in ("*60|300", "300|", "1/86400", "not a control"):
             app, board = _boot_with(json.dumps({"tc": text, "first": "right", "sound": False}))
@@ -169,4 +169,4 @@ def test_boot_survives_a_control_that_passes_the_file_check_but_the_clock_refuse
             finally:
                 rmtree(board.root[:-1])
     finally:
-        S._valid_tc = saved
+        ST._valid_tc = saved

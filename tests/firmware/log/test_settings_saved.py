@@ -4,7 +4,7 @@
 # nothing. A temporary directory: runs under CPython (pytest) and MicroPython (tests/mprun.py).
 import os
 
-from sagatfw.log import settings as S
+from sagatfw.log import settings as ST
 
 
 def _dir(name):
@@ -18,7 +18,7 @@ def _dir(name):
 
 def test_saved_follows_what_the_file_holds():
     root = _dir("store")
-    st = S.Store(root + "settings.json")
+    st = ST.Store(root + "settings.json")
     assert st.saved is False  # nothing read yet
     st.load()  # no file: the defaults, not on the flash
     assert st.saved is False
@@ -27,7 +27,7 @@ def test_saved_follows_what_the_file_holds():
     st.set("sound", False)  # changed in memory only
     assert st.saved is False
     st.save()
-    st2 = S.Store(root + "settings.json")
+    st2 = ST.Store(root + "settings.json")
     st2.load()  # the whole file, good: it holds the values
     assert st2.saved is True and st2.values["sound"] is False
     st2.set_preset(0, "blitz", "180+2")
@@ -37,14 +37,14 @@ def test_saved_follows_what_the_file_holds():
     assert st2.saved is False
     with open(root + "settings.json", "w") as f:
         f.write("{not json")
-    st3 = S.Store(root + "settings.json")
+    st3 = ST.Store(root + "settings.json")
     st3.load()  # corrupt: the defaults, which the file does not hold
     assert st3.saved is False
 
 
 def test_a_save_that_fails_leaves_saved_false_even_after_a_direct_change():
     root = _dir("fail")
-    st = S.Store(root + "settings.json")
+    st = ST.Store(root + "settings.json")
     st.save()
     assert st.saved is True
     st.values["tc"] = "600"  # as App.new_game changes it, then saves

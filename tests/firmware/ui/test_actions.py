@@ -10,7 +10,7 @@ from sagatfw.engine import match as M
 from sagatfw.engine.matchbase import Match
 from sagatfw.link import commands, wire
 from sagatfw.log import match as matchlog
-from sagatfw.ui import actions as A
+from sagatfw.ui import actions as ACT
 
 
 def _raises(fn, *args):
@@ -22,8 +22,8 @@ def _raises(fn, *args):
 
 
 def test_every_row_calls_a_method_that_exists():
-    for name in A.ACTIONS:
-        method, serves, auth, spec = A.ACTIONS[name]
+    for name in ACT.ACTIONS:
+        method, serves, auth, spec = ACT.ACTIONS[name]
         assert auth == wire.GAME, name  # every action changes the clock: the key's holder's
         assert serves in ("game", "match", "both"), name
         if serves != "match":
@@ -34,19 +34,19 @@ def test_every_row_calls_a_method_that_exists():
             assert len(s) == 5 and isinstance(s[0], str), (name, s)
             assert s[1] in ("side", "int", "index", "name", "tc", "values", "names"), (name, s)
             if s[1] in ("index", "name"):
-                assert isinstance(A.const_of(s[3]), tuple), (name, s)
+                assert isinstance(ACT.const_of(s[3]), tuple), (name, s)
             if s[1] == "int":
-                assert isinstance(A.const_of(s[3]), int) and isinstance(A.const_of(s[4]), int), (name, s)
+                assert isinstance(ACT.const_of(s[3]), int) and isinstance(ACT.const_of(s[4]), int), (name, s)
 
 
 def test_the_tables_names_are_the_engines_names():
     from sagatfw.engine.kilithattu import METHOD_NAMES
 
     names = tuple(matchlog.mode_name(i) for i in range(len(sagatfw.MODES)))
-    assert A.const_of("MODES") == names == ("kokboru", "kilithattu")
-    assert A.CARDS == M.CARD_NAMES
-    assert A.WINNERS[:2] == M.SIDE_NAMES and M.NONE == -1
-    assert A.METHODS == METHOD_NAMES
+    assert ACT.const_of("MODES") == names == ("kokboru", "kilithattu")
+    assert ACT.CARDS == M.CARD_NAMES
+    assert ACT.WINNERS[:2] == M.SIDE_NAMES and M.NONE == -1
+    assert ACT.METHODS == METHOD_NAMES
 
 
 def test_the_tables_match_options_are_what_the_engines_accept():
@@ -56,11 +56,11 @@ def test_the_tables_match_options_are_what_the_engines_accept():
     from sagatfw.engine.kilithattu import Kilithattu
     from sagatfw.engine.kokboru import KokBoru
 
-    spec = dict((s[0], s) for s in A.ACTIONS["new"][3])
+    spec = dict((s[0], s) for s in ACT.ACTIONS["new"][3])
 
     def table(name, v):
         try:
-            A.arg(spec[name], v)
+            ACT.arg(spec[name], v)
             return True
         except ValueError:
             return False
@@ -76,7 +76,7 @@ def test_the_tables_match_options_are_what_the_engines_accept():
         assert table("lead", v) == engine(KokBoru, lead=v) or v is None, ("lead", v)
     for v in (-1, 0, 999, 1000, 1001, 30000, 59999, 60000, 60001, True, 1000.0, "1000"):
         assert table("changeover_ms", v) == engine(Kilithattu, changeover_ms=v), ("changeover_ms", v)
-    for i, name in enumerate(A.METHODS):
+    for i, name in enumerate(ACT.METHODS):
         assert table("method", name) and engine(Kilithattu, method=i)
     assert not table("method", "coin") and not table("method", 1)
 
@@ -84,19 +84,19 @@ def test_the_tables_match_options_are_what_the_engines_accept():
 def test_the_protocol_has_no_copy_of_the_actions():
     # the protocol's COMMANDS are its reads and its own (the key, the log, the wall time); each
     # action is only in the table, and link/commands.py has no function of its own for one
-    for name in A.ACTIONS:
+    for name in ACT.ACTIONS:
         assert name not in wire.COMMANDS, name
         assert not hasattr(commands, name.replace(".", "_")), name
 
 
 def test_arguments_are_checked_and_converted_once():
-    v = A.args("adjust", {"side": "right", "ms": 60000, "id": 3, "cmd": "adjust"})
+    v = ACT.args("adjust", {"side": "right", "ms": 60000, "id": 3, "cmd": "adjust"})
     assert v == {"side": C.RIGHT, "ms": 60000, "moves": None, "stage": None}
-    assert A.args("pause", {"by": "arbiter"})["by"] == C.BY_ARBITER
-    assert A.args("new", {"tc": {"left": "300", "right": "600"}})["tc"] == "300|600"
-    assert A.args("card", {"side": "left", "kind": "red"})["kind"] == 2
-    assert A.args("result", {"winner": "none"})["winner"] == 2
-    assert A.args("result", {"result": "1/2-1/2"})["result"] == "1/2-1/2"
+    assert ACT.args("pause", {"by": "arbiter"})["by"] == C.BY_ARBITER
+    assert ACT.args("new", {"tc": {"left": "300", "right": "600"}})["tc"] == "300|600"
+    assert ACT.args("card", {"side": "left", "kind": "red"})["kind"] == 2
+    assert ACT.args("result", {"winner": "none"})["winner"] == 2
+    assert ACT.args("result", {"result": "1/2-1/2"})["result"] == "1/2-1/2"
     bad = (
         ("adjust", {"side": "up", "ms": 1}, "side must be left or right"),
         ("adjust", {"side": "left"}, "needs ms, moves or stage"),
@@ -117,7 +117,7 @@ def test_arguments_are_checked_and_converted_once():
         ("fly", {}, "unknown action fly"),
     )
     for name, req, why in bad:
-        e = _raises(A.args, name, req)
+        e = _raises(ACT.args, name, req)
         assert why in str(e) and not isinstance(e, Refused), (name, req, str(e))
 
 
@@ -126,9 +126,9 @@ def test_the_engines_no_becomes_refused_with_why():
     # the reason names the state and the rule
     c = C.Clock()
     c.new_game(tcparse.parse("300"))
-    assert "no flag is down (TK-C14" in A.why(c, "extend")
-    assert A.why(c, "resume") == "the clock is setup, not paused"
-    assert "(TK-A1)" in A.why(c, "adjourn")
+    assert "no flag is down (TK-C14" in ACT.why(c, "extend")
+    assert ACT.why(c, "resume") == "the clock is setup, not paused"
+    assert "(TK-A1)" in ACT.why(c, "adjourn")
 
 
 def test_the_menus_match_choices_are_the_tables_and_the_engines():
@@ -137,6 +137,6 @@ def test_the_menus_match_choices_are_the_tables_and_the_engines():
     from sagatfw.engine.kilithattu import METHOD_NAMES
     from sagatfw.ui import editors
 
-    assert tuple(m[2] for m in editors.MODES) == A.const_of("MODES")
-    assert tuple(m[2] for m in editors.METHODS) == A.METHODS == METHOD_NAMES
+    assert tuple(m[2] for m in editors.MODES) == ACT.const_of("MODES")
+    assert tuple(m[2] for m in editors.METHODS) == ACT.METHODS == METHOD_NAMES
     assert editors.MAX_LEAD == 99 and editors.MAX_CHANGE_S * 1000 == 60000  # the table's ranges (KB-14, KT-4.4)

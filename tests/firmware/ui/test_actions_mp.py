@@ -7,7 +7,7 @@ from protocolrig import KEY, Rig
 
 from sagatfw.engine import clock as C
 from sagatfw.log import boot as journalboot
-from sagatfw.ui import actions as A
+from sagatfw.ui import actions as ACT
 
 # one request per row of the table (a new row without one fails the test)
 SAMPLES = {
@@ -44,12 +44,12 @@ def _state(rig):
 
 
 def test_every_action_in_the_table_needs_the_key_in_every_state():
-    assert sorted(SAMPLES) == sorted(A.ACTIONS)
+    assert sorted(SAMPLES) == sorted(ACT.ACTIONS)
     rig = Rig(key=KEY)
 
     def attack(what):
         before = (len(_events(rig)), _state(rig))
-        for name in A.ACTIONS:
+        for name in ACT.ACTIONS:
             for args in SAMPLES[name]:
                 rig.err(name, "auth_required", **args)
         after = (len(_events(rig)), _state(rig))
@@ -122,7 +122,7 @@ def test_a_state_that_does_not_allow_it_is_refused_a_bad_value_is_bad_arg():
 def test_identify_lists_the_protocols_commands_and_the_tables_actions():
     rig = Rig()
     names = rig.ok("identify")["commands"]
-    for name in A.ACTIONS:
+    for name in ACT.ACTIONS:
         assert name in names, name
     assert "log.read" in names and "identify" in names and names == sorted(names)
     unmount()

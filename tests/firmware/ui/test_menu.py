@@ -11,7 +11,7 @@ from sagatfw.engine import clock as C
 from sagatfw.faces import game as F
 from sagatfw.ui import buttons as B
 from sagatfw.ui import editors as E
-from sagatfw.ui import menu as M
+from sagatfw.ui import menu as MN
 
 
 def hms(s):
@@ -24,7 +24,7 @@ def hms(s):
 def test_the_menus_levels_and_its_editors_levels_are_numbered_apart():
     # menu.py and editors.py number their levels (modes) in one sequence: a number in both would
     # hand a button meant for one level to the other
-    mine = [getattr(M, n) for n in dir(M) if n.startswith("M_")]
+    mine = [getattr(MN, n) for n in dir(MN) if n.startswith("M_")]
     theirs = [getattr(E, n) for n in dir(E) if n.startswith("M_")]
     assert sorted(mine + theirs) == list(range(len(mine) + len(theirs))), (mine, theirs)
 
@@ -37,9 +37,9 @@ def test_menu_opens_only_while_stopped_and_closes():
         assert rig.menu.active and rig.view() == ("MENU", "PRESET")  # SETUP: on PRESET
         assert rig.menu.view4() == ("MENU", "PRES")
         rig.press(B.START)  # into the presets: START never starts the clock from the menu
-        assert rig.state() == C.SETUP and rig.menu.mode == M.M_PRESET
+        assert rig.state() == C.SETUP and rig.menu.mode == MN.M_PRESET
         rig.press(B.MENU)  # back one level
-        assert rig.menu.mode == M.M_TOP
+        assert rig.menu.mode == MN.M_TOP
         rig.press(B.MENU)  # back from the top: closed
         assert not rig.menu.active
         rig.press(B.MENU)
@@ -78,13 +78,13 @@ def test_menu_gives_way_when_the_clock_starts_elsewhere():
 def test_messages_expire_or_give_way_to_the_next_button():
     rig = Rig("420")
     try:
-        open_arbiter(rig, M.A_EXTEND)
+        open_arbiter(rig, MN.A_EXTEND)
         rig.press(B.START)
         assert rig.view() == ("EXTEND?", "+5:00")
         rig.press(B.START)  # no flag is down: refused
         assert rig.view() == ("NO", "EXTEND") and "flag" in rig.menu.detail
         assert rig.menu.view4() == ("NO", "EXT")
-        assert rig.menu.view(rig.t + M.MSG_MS) == ("ARBITER", "EXTEND")  # gone after MSG_MS
+        assert rig.menu.view(rig.t + MN.MSG_MS) == ("ARBITER", "EXTEND")  # gone after MSG_MS
         rig.press(B.START)
         rig.press(B.START)
         assert rig.view()[0] == "NO"
@@ -149,13 +149,13 @@ def test_every_preset_label_is_short_and_parses():
     from sagatfw.core.presets import PRESETS
 
     for name, tc, _ in PRESETS:
-        label = M.tc_label(tc)
+        label = MN.tc_label(tc)
         assert label != "?" and 0 < len(label) <= 14, (name, label)
-    assert M.tc_label("40/5400+30:1800+30") == "40/90+30:30+30"
-    assert M.tc_label("600j30x5") == "10j30x5"
-    assert M.tc_label("1200c25/300") == "20c25/5"
-    assert M.tc_label("*60") == "HG1" and M.tc_label("-") == "UP" and M.tc_label("90") == "1:30"
-    assert M.tc_label("300d5|180b2") == "5d5|3b2" and M.tc_label("x") == "?"
+    assert MN.tc_label("40/5400+30:1800+30") == "40/90+30:30+30"
+    assert MN.tc_label("600j30x5") == "10j30x5"
+    assert MN.tc_label("1200c25/300") == "20c25/5"
+    assert MN.tc_label("*60") == "HG1" and MN.tc_label("-") == "UP" and MN.tc_label("90") == "1:30"
+    assert MN.tc_label("300d5|180b2") == "5d5|3b2" and MN.tc_label("x") == "?"
 
 
 def test_new_game_while_one_is_in_progress_needs_abort():
@@ -170,14 +170,14 @@ def test_new_game_while_one_is_in_progress_needs_abort():
         rig.press(B.START)
         assert rig.view() == ("ABORT?", "NO")
         rig.press(B.START)  # NO: back to the top, nothing changed
-        assert rig.menu.mode == M.M_TOP and rig.state() == C.PAUSED
+        assert rig.menu.mode == MN.M_TOP and rig.state() == C.PAUSED
         rig.press(B.START)
         rig.press(B.PLUS)
         assert rig.view() == ("ABORT?", "YES")
         rig.press(B.START)
-        assert rig.menu.mode == M.M_PRESET
+        assert rig.menu.mode == MN.M_PRESET
         rig.press(B.MENU)  # back from the list goes to the top, not to ABORT?
-        assert rig.menu.mode == M.M_TOP
+        assert rig.menu.mode == MN.M_TOP
         rig.press(B.START)
         rig.press(B.PLUS)
         rig.press(B.START)  # YES
@@ -198,7 +198,7 @@ def test_new_game_after_a_result_needs_no_abort():
         rig.press(B.MENU)
         assert rig.view() == ("MENU", "PRESET")
         rig.press(B.START)
-        assert rig.menu.mode == M.M_PRESET
+        assert rig.menu.mode == MN.M_PRESET
         rig.press(B.START)
         rig.press(B.START)
         assert rig.state() == C.SETUP
@@ -308,12 +308,12 @@ def test_each_setting():
     rig = Rig("420")
     try:
         values = rig.app.store.values
-        for k in range(len(M.SETTINGS)):
-            label, label4, key, choices, texts = M.SETTINGS[k]
+        for k in range(len(MN.SETTINGS)):
+            label, label4, key, choices, texts = MN.SETTINGS[k]
             for j in range(len(choices)):
                 want = (j + 1) % len(choices)  # every value, ending where it began
                 rig.press(B.MENU)
-                go_to(rig, M.T_SETTINGS)
+                go_to(rig, MN.T_SETTINGS)
                 rig.press(B.START)
                 go_to(rig, k)
                 # (in the faces' language: LANGUAGE changes it as the loop goes, kk, ru, ky, back to English)
@@ -340,7 +340,7 @@ def test_settings_reach_the_clock_and_refused_mid_game():
     rig = Rig("420")
     try:
         rig.press(B.MENU)
-        go_to(rig, M.T_SETTINGS)
+        go_to(rig, MN.T_SETTINGS)
         rig.press(B.START)
         go_to(rig, 3)  # LOW
         rig.press(B.START)
@@ -352,7 +352,7 @@ def test_settings_reach_the_clock_and_refused_mid_game():
         rig.press(B.START)
         rig.press(B.START)  # paused mid-game
         rig.press(B.MENU)
-        go_to(rig, M.T_SETTINGS)
+        go_to(rig, MN.T_SETTINGS)
         rig.press(B.START)
         go_to(rig, 4)  # SOUND
         rig.press(B.START)
@@ -377,7 +377,7 @@ def test_moves_and_stage_corrections():
         rig.press(B.START)
         c = rig.app.clock
         assert c.moves == [3, 3] and rig.state() == C.PAUSED
-        open_arbiter(rig, M.A_MOVES_L)
+        open_arbiter(rig, MN.A_MOVES_L)
         rig.press(B.START)
         assert rig.view() == ("MOVES L", "3") and rig.menu.field == (0, 1)
         rig.press(B.PLUS, long=True)
@@ -390,7 +390,7 @@ def test_moves_and_stage_corrections():
         assert rig.view() == ("MOVES L", "40")
         rig.press(B.START)
         assert rig.view() == ("OK", "MOVES L") and c.moves == [40, 3]
-        assert rig.menu.view(rig.t + M.MSG_MS) == ("ARBITER", "MOVES R")  # on to the next item
+        assert rig.menu.view(rig.t + MN.MSG_MS) == ("ARBITER", "MOVES R")  # on to the next item
         rig.press(B.START)
         rig.press(B.START)  # unchanged: nothing applied, on to STAGE L
         assert rig.view() == ("ARBITER", "STAGE L")
@@ -417,7 +417,7 @@ def test_time_editor_fields_wrap_and_go_back():
     try:
         rig.press(B.START)
         rig.press(B.START)
-        open_arbiter(rig, M.A_TIME_R)
+        open_arbiter(rig, MN.A_TIME_R)
         rig.press(B.START)
         assert rig.view() == ("TIME R", "0:07:00") and rig.menu.field == (0, 1)
         assert rig.menu.view4() == ("TI.R", "0:07") and rig.menu.field4 == (0, 1)
@@ -451,7 +451,7 @@ def test_time_correction_moves_on_to_the_other_side_after_seconds():
     try:
         rig.press(B.START)
         rig.press(B.START)
-        open_arbiter(rig, M.A_TIME_L)
+        open_arbiter(rig, MN.A_TIME_L)
         rig.press(B.START)
         assert rig.view() == ("TIME L", "0:07:00")
         rig.press(B.START)
@@ -459,7 +459,7 @@ def test_time_correction_moves_on_to_the_other_side_after_seconds():
         rig.press(B.MINUS)  # 0:06:59
         rig.press(B.START)
         assert len(rig.log("adjust")) == 1 and rig.log("adjust")[0]["side"] == "left"
-        assert rig.menu.mode == M.M_ARB and rig.menu.i == M.A_TIME_R  # "OK" shown over the list
+        assert rig.menu.mode == MN.M_ARB and rig.menu.i == MN.A_TIME_R  # "OK" shown over the list
         rig.press(B.START)  # the next button acts as usual: TIME R's editor
         assert rig.view() == ("TIME R", "0:07:00") and rig.menu.field == (0, 1)
     finally:
@@ -472,7 +472,7 @@ def _correct(rig, side, start_s, target_s):
     app = rig.app
     app.adjust(side, start_s * 1000, None, None, rig.t)
     t0 = rig.t
-    open_arbiter(rig, M.A_TIME_L + side)
+    open_arbiter(rig, MN.A_TIME_L + side)
     rig.press(B.START)
     assert rig.view() == (("TIME L", "TIME R")[side], hms(start_s))
     fields = (start_s // 3600, (start_s // 60) % 60, start_s % 60)
@@ -573,7 +573,7 @@ def test_extend_after_a_flag_tk_c14():
         rig.press(B.MENU)
         assert rig.view() == ("MENU", "ARBITER")
         rig.press(B.START)
-        go_to(rig, M.A_EXTEND)
+        go_to(rig, MN.A_EXTEND)
         rig.press(B.START)
         assert rig.view() == ("EXTEND?", "+5:00")
         rig.press(B.START)
@@ -588,7 +588,7 @@ def test_extend_after_a_flag_tk_c14():
 def test_late_installation_tk_c11():
     rig = Rig("3600")
     try:
-        open_arbiter(rig, M.A_LATE)
+        open_arbiter(rig, MN.A_LATE)
         rig.press(B.START)
         assert rig.view() == ("LATE", "0 MIN")
         for _ in range(4):
@@ -603,7 +603,7 @@ def test_late_installation_tk_c11():
         rig.press(B.MENU, long=True)
         rig.press(B.START)
         rig.press(B.START)  # paused mid-game: too late for a late installation
-        open_arbiter(rig, M.A_LATE)
+        open_arbiter(rig, MN.A_LATE)
         rig.press(B.START)
         rig.press(B.PLUS)
         rig.press(B.START)
@@ -616,7 +616,7 @@ def test_late_installation_tk_c11():
 def test_adjourn_and_resume_tk_a1_a4():
     rig = Rig("600")
     try:
-        open_arbiter(rig, M.A_ADJOURN)
+        open_arbiter(rig, MN.A_ADJOURN)
         rig.press(B.START)
         rig.press(B.START)  # in SETUP there is nothing to adjourn
         assert rig.view() == ("NO", "ADJOURN")
@@ -627,16 +627,16 @@ def test_adjourn_and_resume_tk_a1_a4():
         rig.press(B.START)
         c = rig.app.clock
         times = (c.ms(C.LEFT), c.ms(C.RIGHT))
-        open_arbiter(rig, M.A_ADJOURN)
+        open_arbiter(rig, MN.A_ADJOURN)
         rig.press(B.START)
         assert rig.view() == ("ADJOURN?", "OK?")
         rig.press(B.START)
         assert rig.state() == C.ADJOURNED and rig.view() == ("OK", "ADJOURN")
-        assert rig.menu.view(rig.t + M.MSG_MS) == ("ARBITER", "RESUME")
+        assert rig.menu.view(rig.t + MN.MSG_MS) == ("ARBITER", "RESUME")
         rig.press(B.MENU, long=True)
         rig.wait(600000)  # the adjournment is not game time for either side
         assert (c.ms(C.LEFT), c.ms(C.RIGHT)) == times
-        open_arbiter(rig, M.A_ADJOURN)
+        open_arbiter(rig, MN.A_ADJOURN)
         rig.press(B.START)
         assert rig.view() == ("RESUME?", "OK?")
         rig.press(B.START)
@@ -658,7 +658,7 @@ def test_results_tk_r():
                 rig.lever(C.LEFT)
                 rig.press(B.START)
             # else: a forfeit before the start (TK-R4)
-            open_arbiter(rig, M.A_RESULT)
+            open_arbiter(rig, MN.A_RESULT)
             rig.press(B.START)
             assert rig.view() == ("RESULT", "1-0")
             go_to(rig, k)
@@ -695,7 +695,7 @@ def test_result_after_finished_game_refused_for_corrections():
         rig.press(B.START)
         rig.press(B.START)
         rig.app.result("0-1", rig.t)
-        open_arbiter(rig, M.A_TIME_L)
+        open_arbiter(rig, MN.A_TIME_L)
         rig.press(B.START)
         rig.press(B.PLUS)
         for _ in range(3):
@@ -728,7 +728,7 @@ def test_random_buttons_never_raise_and_never_run_in_the_menu():
                 left, right = m.view(rig.t)
                 left4, right4 = m.view4(rig.t)
                 assert len(left) <= 8 and F.cells4(left4) <= 4, (left, left4)
-                if m.mode != M.M_PRESET and m.mode != E.M_FIRST:  # TimeControl labels may be longer
+                if m.mode != MN.M_PRESET and m.mode != E.M_FIRST:  # TimeControl labels may be longer
                     assert len(right) <= 8 and F.cells4(right4) <= 4, (m.mode, right, right4)
                 if m.field is not None:
                     assert 0 <= m.field[0] < m.field[1] <= len(right)
@@ -745,7 +745,7 @@ def test_an_unexpected_error_closes_the_menu_and_is_noted():
     try:
         rig.press(B.MENU)
         rig.menu.presets = None
-        rig.menu.mode = M.M_PRESET  # a list with no entries loaded: fails inside the menu
+        rig.menu.mode = MN.M_PRESET  # a list with no entries loaded: fails inside the menu
         assert rig.menu.button(B.PLUS, B.SHORT, rig.t) is True
         assert not rig.menu.active and rig.menu.errors == 1 and rig.board.notes[0].startswith("menu error")
     finally:
@@ -757,7 +757,7 @@ def test_a_transient_menu_detaches_when_it_closes():
     try:
         app = rig.app
         app.menu = None
-        menu = M.Menu(app, transient=True)
+        menu = MN.Menu(app, transient=True)
         assert app.menu is menu
         assert menu.button(B.MENU, B.SHORT, rig.t) is True and menu.active
         assert menu.button(B.MENU, B.LONG, rig.t) is True

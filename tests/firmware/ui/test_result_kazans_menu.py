@@ -6,7 +6,7 @@ from menukit import Rig, go_to, open_arbiter, shortest
 from sagatfw.engine import clock as C
 from sagatfw.ui import buttons as B
 from sagatfw.ui import editors as E
-from sagatfw.ui import menu as M
+from sagatfw.ui import menu as MN
 
 
 def _kazan(rig, value):
@@ -25,7 +25,7 @@ def _flagged_left():
 
 
 def _result_menu(rig, k):
-    open_arbiter(rig, M.A_RESULT)
+    open_arbiter(rig, MN.A_RESULT)
     rig.press(B.START)
     go_to(rig, k)
     rig.press(B.START)

@@ -9,7 +9,7 @@ from apprig import KEY, Rig
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sagatfw.link import auth as AU
+from sagatfw.link import auth as A
 from sagatfw.link import wire as W
 from sagatfw.ui import actions as ACT
 
@@ -155,14 +155,14 @@ def test_the_nonce_is_used_up_by_an_unknown_command_that_carries_auth(tmp_path):
     r = rig.call("bogus", auth="0" * 64)
     assert r["error"]["code"] in ("auth_failed", "unknown_cmd"), r
     req = {"id": 50, "cmd": "new", "tc": "300"}
-    req["auth"] = AU.sign(KEY, nonce, req, "x")
+    req["auth"] = A.sign(KEY, nonce, req, "x")
     assert rig.raw(json.dumps(req).encode())[0]["error"]["code"] == "auth_failed"
 
     nonce = rig.ok("auth.challenge")["nonce"]
     r = rig.call("time.sync", wall_ms=W.WALL_MIN_MS, x=1, auth="0" * 64)
     assert r["error"]["code"] == "auth_failed", r  # the MAC before the arguments
     req = {"id": 51, "cmd": "new", "tc": "300"}
-    req["auth"] = AU.sign(KEY, nonce, req, "x")
+    req["auth"] = A.sign(KEY, nonce, req, "x")
     assert rig.raw(json.dumps(req).encode())[0]["error"]["code"] == "auth_failed"
 
     # a signed request with a bad argument: the MAC is right, the argument is bad_arg (and no change)

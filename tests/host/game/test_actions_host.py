@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sagat.sim.script import SimError, parse_script
-from sagatfw.ui import actions as FA
+from sagatfw.ui import actions as ACT
 
-NAMES = sorted(n for n in FA.ACTIONS if n != "settings.set")  # a script's settings are its own fields
+NAMES = sorted(n for n in ACT.ACTIONS if n != "settings.set")  # a script's settings are its own fields
 VALUES = st.one_of(
     st.sampled_from(["left", "right", "none", "arbiter", "red", "warning", "", "300", "1-0", "kokboru", "x"]),
     st.integers(min_value=-2, max_value=10**10), st.booleans(), st.none(),
@@ -21,7 +21,7 @@ VALUES = st.one_of(
 @st.composite
 def lines(draw):
     name = draw(st.sampled_from(NAMES))
-    keys = [s[0] for s in FA.ACTIONS[name][3]] + ["colour"]
+    keys = [s[0] for s in ACT.ACTIONS[name][3]] + ["colour"]
     req = draw(st.dictionaries(st.sampled_from(keys), VALUES, max_size=4))
     return name, req
 
@@ -31,9 +31,9 @@ def lines(draw):
 def test_what_the_table_refuses_the_script_checker_refuses_in_its_words(line):
     name, req = line
     try:
-        FA.args(name, req)
+        ACT.args(name, req)
     except ValueError as e:
-        first = ({"at": 0, "do": "new", "mode": "kokboru"} if FA.ACTIONS[name][1] == "match"
+        first = ({"at": 0, "do": "new", "mode": "kokboru"} if ACT.ACTIONS[name][1] == "match"
                  else {"at": 0, "do": "new", "tc": "300"})
         text = json.dumps(first) + "\n" + json.dumps(dict(req, at=1, do=name))
         if name == "new":

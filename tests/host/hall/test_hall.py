@@ -15,7 +15,7 @@ from sagat.client import Port
 from sagat.hall.core import Hall
 from sagat.hall.sims import Sims
 from sagat.hall.tile import board_view
-from sagat.round import pairings as P
+from sagat.round import pairings as pairings
 
 
 def _write(tmp_path, text, name="pairs.csv"):
@@ -25,9 +25,9 @@ def _write(tmp_path, text, name="pairs.csv"):
 
 
 def test_pairings_with_and_without_a_header(tmp_path):
-    assert P.read(_write(tmp_path, "board,left,right\n1,Aibek,Dana\n 2 , Erlan , Zhanna \n\n")) == {
+    assert pairings.read(_write(tmp_path, "board,left,right\n1,Aibek,Dana\n 2 , Erlan , Zhanna \n\n")) == {
         1: ("Aibek", "Dana"), 2: ("Erlan", "Zhanna")}
-    assert P.read(_write(tmp_path, "3,\"Nurlan, jr\",Aru\n")) == {3: ("Nurlan, jr", "Aru")}
+    assert pairings.read(_write(tmp_path, "3,\"Nurlan, jr\",Aru\n")) == {3: ("Nurlan, jr", "Aru")}
 
 
 @pytest.mark.parametrize("text,why", [
@@ -42,8 +42,8 @@ def test_pairings_with_and_without_a_header(tmp_path):
     ("1\tA\tB\n", "(fields are separated by commas, not '\\t')"),
 ])
 def test_bad_pairings_say_which_line_and_why(tmp_path, text, why):
-    with pytest.raises(P.PairingsError) as e:
-        P.read(_write(tmp_path, text))
+    with pytest.raises(pairings.PairingsError) as e:
+        pairings.read(_write(tmp_path, text))
     assert why in str(e.value)
 
 

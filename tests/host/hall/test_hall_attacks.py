@@ -20,7 +20,7 @@ from sagat.cli import main
 from sagat.hall import boards as HB
 from sagat.hall import core, jobs
 from sagat.hall.core import Hall, HallError
-from sagat.round import pairings as P
+from sagat.round import pairings as pairings
 
 GOOD = RUNNING
 
@@ -168,8 +168,8 @@ def test_a_hostile_uid_stays_in_out_and_an_unkeyed_log_is_not_called_verified(mo
 def test_pairings_take_ascii_board_numbers_only(tmp_path, board):
     path = tmp_path / "pairs.csv"
     path.write_text(f"board,left,right\n{board},A,B\n", encoding="utf-8")
-    with pytest.raises(P.PairingsError, match="is not a board number 1..999"):
-        P.read(str(path))
+    with pytest.raises(pairings.PairingsError, match="is not a board number 1..999"):
+        pairings.read(str(path))
 
 
 def test_a_superscript_board_is_one_line_from_the_command(tmp_path, capsys):

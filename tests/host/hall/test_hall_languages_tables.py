@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from sagat.hall import acts, web
-from sagat.hall import lang as L
+from sagat.hall import lang as hall_lang
 from sagat.i18n import LANGUAGES
 from sagat.round.words import words as report_words
 
@@ -102,7 +102,7 @@ def test_the_rule_books_terms():
     ("ru;q=0", None), ("ru;q=x,kk", "kk"),
 ])
 def test_accept_language(header, want):
-    assert L.accept(header) == want
+    assert hall_lang.accept(header) == want
 
 
 class _Hall:

@@ -23,7 +23,7 @@ from mqttkit import GOOD, message, mosquitto, need, subscriber
 
 from sagat.hall import boards as HB
 from sagat.hall import core, mqttlink
-from sagat.hall import mqtt as M
+from sagat.hall import mqtt as hall_mqtt
 from sagat.hall.core import Hall, HallError
 from sagat.hall.sims import Sims
 
@@ -56,8 +56,8 @@ def test_a_hall_shows_the_clocks_of_a_hall_on_another_pc(broker, tmp_path):
     try:
         (port,) = sims.start()
         far.add(port, "sim", 1)
-        far.publisher = M.Publisher(far, broker, "annex")
-        near.subscriber = M.Subscriber(broker, "main")
+        far.publisher = hall_mqtt.Publisher(far, broker, "annex")
+        near.subscriber = hall_mqtt.Subscriber(broker, "main")
         far.publisher.start()
         near.subscriber.start()
         b = _until(lambda: [b for b in near.view()["boards"] if b.get("faces") and b["link"] == "up"], 30,
@@ -162,10 +162,10 @@ def test_no_message_stops_the_subscriber(payload):
 def test_a_board_is_lost_when_nothing_comes_whatever_the_broker_says(monkeypatch):
     sub = subscriber()
     now = [1_000_000.0]
-    monkeypatch.setattr(M, "host_ms", lambda: now[0])
+    monkeypatch.setattr(hall_mqtt, "host_ms", lambda: now[0])
     sub._message(None, None, message("sagat/hall/annex/board/3", GOOD))
     assert sub.views()[0]["link"] == "up"
-    now[0] += M.REMOTE_STALE_MS + 1  # the broker is up, the hall says online, its board said nothing
+    now[0] += hall_mqtt.REMOTE_STALE_MS + 1  # the broker is up, the hall says online, its board said nothing
     (v,) = sub.views()
     assert v["link"] == "lost" and v["alerts"][-1] == {"kind": "link", "text": "nothing from hall annex for 5 s",
                                                       "msg": {"key": "remote_silent", "hall": "annex", "s": 5}}
@@ -185,8 +185,8 @@ def test_a_broker_client_cannot_flood_the_page():
         sub._message(None, None, message(f"sagat/hall/h{i % 40}/board/{i}", GOOD))
     views = sub.views()
     halls = {v["hall"] for v in views}
-    assert len(views) == M.MAX_REMOTE_BOARDS and len(halls) == M.MAX_REMOTE_HALLS  # (the halls bound)
-    assert all(sum(1 for v in views if v["hall"] == h) == M.MAX_HALL_BOARDS for h in halls)  # (each hall's)
+    assert len(views) == hall_mqtt.MAX_REMOTE_BOARDS and len(halls) == hall_mqtt.MAX_REMOTE_HALLS  # (the halls bound)
+    assert all(sum(1 for v in views if v["hall"] == h) == hall_mqtt.MAX_HALL_BOARDS for h in halls)  # (each hall's)
 
 
 def _subscribed(views, client, hall="probe"):
@@ -204,7 +204,7 @@ def _subscribed(views, client, hall="probe"):
 def test_a_hostile_message_on_a_real_broker_kills_nothing(broker):
     import paho.mqtt.client as mqtt
 
-    sub = M.Subscriber(broker, "main")
+    sub = hall_mqtt.Subscriber(broker, "main")
     evil = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil")
     try:
         sub.start()
@@ -232,7 +232,7 @@ def test_a_standing_clock_stays_up(broker, tmp_path, monkeypatch):
     # machine held the far hall's poll of its sim or the broker's delivery past a shortened stale
     # time); each step of it is a REFRESH_MS, and the near hall must hear the clock again in each
     now = [1_000_000.0]
-    for mod in (M, HB, core):  # (the subscriber's and publisher's clock; the far hall's polls and view)
+    for mod in (hall_mqtt, HB, core):  # (the subscriber's and publisher's clock; the far hall's polls and view)
         monkeypatch.setattr(mod, "host_ms", lambda: now[0])
     sims = Sims(1, str(tmp_path / "sims"))
     far = Hall(discover=False)
@@ -240,15 +240,15 @@ def test_a_standing_clock_stays_up(broker, tmp_path, monkeypatch):
     try:
         (port,) = sims.start()
         far.add(port, "sim", 1)
-        far.publisher = M.Publisher(far, broker, "annex")
-        near.subscriber = M.Subscriber(broker, "main")
+        far.publisher = hall_mqtt.Publisher(far, broker, "annex")
+        near.subscriber = hall_mqtt.Subscriber(broker, "main")
         far.start()
         far.publisher.start()
         near.subscriber.start()
         _until(lambda: [b for b in near.view()["boards"] if b.get("faces") and b["link"] == "up"], 60, "up")
-        assert M.REFRESH_MS < M.REMOTE_STALE_MS
-        for _ in range(M.REMOTE_STALE_MS // M.REFRESH_MS + 2):  # past the stale time, twice over
-            now[0] += M.REFRESH_MS
+        assert hall_mqtt.REFRESH_MS < hall_mqtt.REMOTE_STALE_MS
+        for _ in range(hall_mqtt.REMOTE_STALE_MS // hall_mqtt.REFRESH_MS + 2):  # past the stale time, twice over
+            now[0] += hall_mqtt.REFRESH_MS
             # heard again at this instant (seen 0 ms ago), its hall's poll of the clock done since
             (b,) = _until(lambda: far.boards[0].updated is not None and far.boards[0].updated >= now[0] and
                           [b for b in near.view()["boards"] if b["seen_ms"] == 0], 60,
@@ -280,7 +280,7 @@ def test_the_documented_broker_acl_keeps_each_hall_to_its_own_name(tmp_path):
     near = Hall(discover=False)
     evil = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="evil")
     try:
-        near.subscriber = M.Subscriber(f"mqtt://main:pw-main@127.0.0.1:{port}", "main")
+        near.subscriber = hall_mqtt.Subscriber(f"mqtt://main:pw-main@127.0.0.1:{port}", "main")
         near.subscriber.start()
         _until(lambda: near.subscriber.error is None, 30, "the hall's user connected")
         evil.username_pw_set("evil", "pw-evil")
@@ -294,7 +294,7 @@ def test_the_documented_broker_acl_keeps_each_hall_to_its_own_name(tmp_path):
         # earlier one would have been too, had the broker let it through
         _until(lambda: [v for v in near.view()["boards"] if v["players"] == ["after", "annex"]], 30, "its own board")
         assert [v["number"] for v in near.view()["boards"]] == ["evil:1"]
-        bad = M.Subscriber(f"mqtt://main:wrong@127.0.0.1:{port}", "main2")
+        bad = hall_mqtt.Subscriber(f"mqtt://main:wrong@127.0.0.1:{port}", "main2")
         try:
             bad.start()
             _until(lambda: bad.error and "refused" in bad.error, 30, "a wrong password refused")
@@ -345,15 +345,15 @@ def test_a_remote_hall_cannot_word_its_log_as_verified_here():
 def test_one_hall_cannot_fill_the_page_for_the_others():
     # a broker user allowed to write only under its own name (docs/hall.md's ACL) still chooses its
     # board numbers: one hall's boards are capped, so another hall's boards still appear
-    from sagat.hall import mqtt as M
+    from sagat.hall import mqtt as hall_mqtt
 
     sub = subscriber()
-    for n in range(1, M.MAX_REMOTE_BOARDS + 10):
+    for n in range(1, hall_mqtt.MAX_REMOTE_BOARDS + 10):
         sub._message(None, None, message(f"sagat/hall/evil/board/{n}", GOOD))
     sub._message(None, None, message("sagat/hall/annex/board/1", GOOD))
     views = sub.views()
     assert "annex:1" in [v["number"] for v in views]
-    assert sum(1 for v in views if v["hall"] == "evil") == M.MAX_HALL_BOARDS
+    assert sum(1 for v in views if v["hall"] == "evil") == hall_mqtt.MAX_HALL_BOARDS
     sub._message(None, None, message("sagat/hall/evil/board/1", dict(GOOD, state="paused")))  # its own: updated
     assert next(v for v in sub.views() if v["number"] == "evil:1")["state"] == "paused"
 
@@ -365,14 +365,14 @@ def test_a_subscriber_says_when_its_broker_cannot_be_reached(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # (nobody listens there once closed)
-    sub = M.Subscriber(f"mqtt://127.0.0.1:{port}", "main")
+    sub = hall_mqtt.Subscriber(f"mqtt://127.0.0.1:{port}", "main")
     sub.start()
     try:
         _until(lambda: sub.error == f"no broker at 127.0.0.1:{port}", 30, sub.error)
     finally:
         sub.close()
     proc, port = mosquitto(tmp_path)
-    sub = M.Subscriber(f"mqtt://127.0.0.1:{port}", "main")
+    sub = hall_mqtt.Subscriber(f"mqtt://127.0.0.1:{port}", "main")
     sub.start()
     try:
         _until(lambda: sub.error is None, 30, sub.error)
@@ -428,7 +428,7 @@ class _Client:
 
 def test_a_lost_broker_leaves_the_remote_boards_stale_not_offline(monkeypatch):
     now = [1_000_000.0]
-    monkeypatch.setattr(M, "host_ms", lambda: now[0])
+    monkeypatch.setattr(hall_mqtt, "host_ms", lambda: now[0])
     hall = Hall(discover=False)
     hall.subscriber = sub = subscriber()
     sub.host, sub.port = "broker-pc", 1883
@@ -439,7 +439,7 @@ def test_a_lost_broker_leaves_the_remote_boards_stale_not_offline(monkeypatch):
         for name in ("annex", "gym"):  # the broker stops: its clients' wills first ...
             sub._message(None, None, message(f"sagat/hall/{name}/status", "offline"))
         sub._unreachable()  # ... then this hall's connection goes
-        for wait in (0, 3000, M.REMOTE_EXPIRE_MS):  # (stale, however long: not gone while nothing can come)
+        for wait in (0, 3000, hall_mqtt.REMOTE_EXPIRE_MS):  # (stale, however long: not gone while nothing can come)
             now[0] += wait
             view = hall.view()
             assert view["discover_error"] == "MQTT broker-pc:1883: no broker at broker-pc:1883"  # said once
@@ -447,7 +447,7 @@ def test_a_lost_broker_leaves_the_remote_boards_stale_not_offline(monkeypatch):
             for b in view["boards"]:
                 assert "offline" not in b["error"] and not any("offline" in a["text"] for a in b["alerts"]), b
                 assert b["link"] == "lost" and b["stale"] is True and b["seen_ms"] == 1000 + wait + (
-                    3000 if wait == M.REMOTE_EXPIRE_MS else 0), b
+                    3000 if wait == hall_mqtt.REMOTE_EXPIRE_MS else 0), b
                 assert b["alerts"][-1] == {"kind": "link", "text": "broker lost: its last state",
                                            "msg": {"key": "alert_broker_lost"}}
                 assert b["error"] == f"no broker at broker-pc:1883: hall {b['hall']}'s last state, " \
@@ -472,8 +472,8 @@ def test_a_dead_broker_on_a_real_network_is_not_every_hall_offline(tmp_path):
     url = f"mqtt://127.0.0.1:{port}"
     far, near = Hall(discover=False), Hall(discover=False)
     try:
-        far.publisher = M.Publisher(Boards(dict(GOOD, number=3)), url, "annex")
-        near.subscriber = M.Subscriber(url, "main")
+        far.publisher = hall_mqtt.Publisher(Boards(dict(GOOD, number=3)), url, "annex")
+        near.subscriber = hall_mqtt.Subscriber(url, "main")
         near.subscriber.start()
         far.publisher.start()
         _until(lambda: [b for b in near.view()["boards"] if b["link"] == "up"], 30, "the far hall's board")

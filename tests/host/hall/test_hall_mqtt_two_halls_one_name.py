@@ -17,7 +17,7 @@ import pytest
 from hallkit import until
 from mqttkit import GOOD, Boards, message, mosquitto, subscriber
 
-from sagat.hall import mqtt as M
+from sagat.hall import mqtt as hall_mqtt
 from sagat.hall import mqttlink
 from sagat.hall.core import Hall
 from sagat.hall.mqttlink import NAME_RE
@@ -29,7 +29,7 @@ A, B = "a1a1a1a1", "b2b2b2b2"
 @pytest.fixture
 def clock(monkeypatch):
     now = [1_000_000.0]
-    monkeypatch.setattr(M, "host_ms", lambda: now[0])
+    monkeypatch.setattr(hall_mqtt, "host_ms", lambda: now[0])
     return now
 
 
@@ -70,7 +70,7 @@ def test_two_halls_under_one_name_are_said_and_the_board_does_not_flip(clock):
         assert NOTE in view["discover_error"], view["discover_error"]
         assert not _clash(next(b for b in view["boards"] if b["number"] == "other:1"))
         # the other PC stops (its run says nothing more): the note goes once the clash is past
-        clock[0] += M.TWIN_MS + 1
+        clock[0] += hall_mqtt.TWIN_MS + 1
         sub._message(None, None, message("sagat/hall/annex/board/3", _board(A, "first")))
         assert not _clash(_annex(sub)["annex:3"]) and hall.view()["discover_error"] is None
     finally:
@@ -126,22 +126,24 @@ def test_two_halls_under_one_name_on_a_real_broker(tmp_path, monkeypatch, clock)
     # The halls' clock is virtual (their refresh, stale and clash times are what is tested, not the
     # machine's speed: before, a loaded machine's late publish let a shortened clash time lapse):
     # each step of it is a REFRESH_MS, after which each hall still publishing is heard again
-    monkeypatch.setattr(M, "TWIN_MS", 3000, raising=False)
+    monkeypatch.setattr(hall_mqtt, "TWIN_MS", 3000, raising=False)
     proc, port = mosquitto(tmp_path)
     url = f"mqtt://127.0.0.1:{port}"
     one, two, near = Hall(discover=False), Hall(discover=False), Hall(discover=False)
 
     def step(*halls):
-        clock[0] += M.REFRESH_MS
+        clock[0] += hall_mqtt.REFRESH_MS
         runs = [h.publisher.run for h in halls]
         until(lambda: all((near.subscriber.runs.get("annex", {}).get(r) or [0, 0, 0])[2] == clock[0] for r in runs),
               60, "each hall's board published again and heard")
 
     try:
         # (each board's view as its hall has it: the publisher adds its run's id)
-        one.publisher = M.Publisher(Boards(dict(GOOD, number=3, players=["one-left", "one-right"])), url, "annex")
-        two.publisher = M.Publisher(Boards(dict(GOOD, number=3, players=["two-left", "two-right"])), url, "annex")
-        near.subscriber = M.Subscriber(url, "main")
+        board = Boards(dict(GOOD, number=3, players=["one-left", "one-right"]))
+        one.publisher = hall_mqtt.Publisher(board, url, "annex")
+        board = Boards(dict(GOOD, number=3, players=["two-left", "two-right"]))
+        two.publisher = hall_mqtt.Publisher(board, url, "annex")
+        near.subscriber = hall_mqtt.Subscriber(url, "main")
         near.subscriber.start()
         until(lambda: near.subscriber.error is None, 30, "connected")
         one.publisher.start()
@@ -155,13 +157,14 @@ def test_two_halls_under_one_name_on_a_real_broker(tmp_path, monkeypatch, clock)
         (b,) = near.view()["boards"]
         first = b["players"]
         assert first == ["one-left", "one-right"] and _clash(b)
-        for _ in range(M.REMOTE_STALE_MS // M.REFRESH_MS + 1):  # both keep publishing (every 2 s each): no flip
+        # both keep publishing (every 2 s each): no flip
+        for _ in range(hall_mqtt.REMOTE_STALE_MS // hall_mqtt.REFRESH_MS + 1):
             step(one, two)
             (b,) = near.view()["boards"]
             assert b["players"] == first and b["link"] == "up" and _clash(b), b
         one.publisher.close()  # the PC shown stops: the other's boards are shown, the clash is past
         one.publisher = None
-        for _ in range((M.TWIN_MS + M.REMOTE_STALE_MS) // M.REFRESH_MS + 2):
+        for _ in range((hall_mqtt.TWIN_MS + hall_mqtt.REMOTE_STALE_MS) // hall_mqtt.REFRESH_MS + 2):
             shown = [b for b in near.view()["boards"] if b["players"] == ["two-left", "two-right"] and
                      b["link"] == "up" and not _clash(b)]
             if shown:

@@ -90,7 +90,7 @@ def test_simulated_clocks_keep_1_to_n_and_a_labelled_clock_later_takes_its_numbe
 def test_a_board_renumbered_is_cleared_from_the_broker_under_its_old_number(monkeypatch):
     # a publishing hall whose board 1 became board 2 (its clock's own number, read later): the
     # retained board/1 is cleared (an empty message), else the other halls would show it on, lost
-    from sagat.hall import mqtt as M
+    from sagat.hall import mqtt as hall_mqtt
 
     sent = []
 
@@ -106,7 +106,7 @@ def test_a_board_renumbered_is_cleared_from_the_broker_under_its_old_number(monk
         def publish(self, topic, payload, qos=0, retain=False):
             sent.append((topic, payload, retain))
 
-    monkeypatch.setattr(M, "new_client", lambda name: (None, FakeClient()))
+    monkeypatch.setattr(hall_mqtt, "new_client", lambda name: (None, FakeClient()))
 
     class FakeHall:
         numbers = [1]
@@ -115,7 +115,7 @@ def test_a_board_renumbered_is_cleared_from_the_broker_under_its_old_number(monk
             return {"boards": [{"number": n, "link": "up"} for n in self.numbers]}
 
     hall = FakeHall()
-    pub = M.Publisher(hall, "mqtt://localhost", "annex")
+    pub = hall_mqtt.Publisher(hall, "mqtt://localhost", "annex")
     pub.publish_once()
     assert [t for t, p, r in sent] == ["sagat/hall/annex/board/1"]
     sent.clear()

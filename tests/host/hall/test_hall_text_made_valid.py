@@ -16,7 +16,7 @@ from fakedev import ScriptedClock
 from hallkit import until
 from mqttkit import GOOD, mosquitto
 
-from sagat.hall import mqtt as M
+from sagat.hall import mqtt as hall_mqtt
 from sagat.hall.core import Hall
 from sagat.hall.web import make_app
 
@@ -114,7 +114,7 @@ def test_a_clocks_lone_surrogate_is_made_valid_and_api_state_serves_every_board(
 def clock(monkeypatch):
     """The subscriber's clock, virtual: a board heard is never stale, however slow the machine."""
     now = [1_000_000.0]
-    monkeypatch.setattr(M, "host_ms", lambda: now[0])
+    monkeypatch.setattr(hall_mqtt, "host_ms", lambda: now[0])
     return now
 
 
@@ -124,7 +124,7 @@ def test_a_peers_board_with_a_lone_surrogate_is_made_valid_and_api_state_serves_
     proc, port = mosquitto(tmp_path)
     url = f"mqtt://127.0.0.1:{port}"
     near = Hall(discover=False)
-    near.subscriber = M.Subscriber(url, "main")
+    near.subscriber = hall_mqtt.Subscriber(url, "main")
     peer = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="peer")
     served = None
     try:

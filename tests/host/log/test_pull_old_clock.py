@@ -6,7 +6,7 @@ same records."""
 import base64
 import os
 
-from sagat import pull as PL
+from sagat import pull as pull
 from sagat.client import LinkError
 from sagatfw.log import records as R
 
@@ -80,7 +80,7 @@ def test_a_clock_with_bin_and_one_from_before_give_the_same_records(tmp_path):
     for new in (True, False):
         clock = FakeClock(recs, new)
         out = str(tmp_path / ("new" if new else "old"))
-        got = PL.pull(clock, out, progress=False)
+        got = pull.pull(clock, out, progress=False)
         assert got["pulled"] == 700 and got["uid"] == "old-or-new"
         reads = [a for c, a in clock.asked if c == "log.read"]
         if new:  # raw chunks of 256, and no identify: log.info says all

@@ -18,7 +18,7 @@ import sagat
 from sagat.cli import main
 from sagat.hall import boards as HB
 from sagat.hall.core import Hall
-from sagat.log import problem as P
+from sagat.log import problem as problem
 from sagat.log import verify as V
 from sagat.round import report
 
@@ -94,7 +94,7 @@ def test_a_sealed_log_without_its_key_is_unverified_not_broken(tmp_path):
     folder = Path(keyed_log(str(tmp_path))) / "board-05-e6614103e7"
     v = V.verify(pulled_folder.read_folder(str(folder)), [])
     assert v.status == V.UNVERIFIED and v.sealed and not v.keyed
-    assert [p.code for p in v.part(P.HEAD)] == [P.HEAD_SEALED]
+    assert [p.code for p in v.part(problem.HEAD)] == [problem.HEAD_SEALED]
     v = V.verify(pulled_folder.read_folder(str(folder)), [b"secret"])
     assert v.status == V.OK and v.keyed and v.problems == []
 

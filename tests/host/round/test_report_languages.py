@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from sagat.cli import main
 from sagat.log.flash import read_image
 from sagat.round import pages
-from sagat.round import words as L
+from sagat.round import words as round_words
 
 # "10": ten seconds' sudden death; left flags thinking about its 2nd move, plays on at 0, then right flags
 GAME = [{"at": 0, "do": "new", "tc": "10", "first": "left"}, {"at": 0, "do": "start"},
@@ -114,7 +114,7 @@ def test_report_in_each_language(logs_dir, tmp_path, figures, lang, date, headin
     times = re.findall(r"t = ([0-9:.,]+)", page)
     assert times and all(("." in t) == (lang == "en") for t in times), times
     (fig,) = figures
-    assert L.words(lang)("plot_used") in _axes_text(fig)
+    assert round_words.words(lang)("plot_used") in _axes_text(fig)
 
 
 def test_report_language_from_the_environment(logs_dir, tmp_path, monkeypatch, figures):
@@ -131,10 +131,10 @@ def test_report_language_from_the_environment(logs_dir, tmp_path, monkeypatch, f
 
 def test_every_report_word_in_every_language():
     names = re.compile(r"\{([a-z_]+)\}")
-    for key, texts in L.REPORT.items():
+    for key, texts in round_words.REPORT.items():
         assert len(texts) == 4 and all(t.strip() for t in texts), key
         assert len({frozenset(names.findall(t)) for t in texts}) == 1, (key, texts)  # the same {names}
-    assert [L.date_text("2026-12-07", x) for x in ("kk", "ru", "ky", "en")] == [
+    assert [round_words.date_text("2026-12-07", x) for x in ("kk", "ru", "ky", "en")] == [
         "7 желтоқсан 2026", "7 декабря 2026", "7-декабрь 2026", "2026-12-07"]
-    assert L.number(2.5, "ru") == "2,5" and L.number(2.5, "en") == "2.5"
+    assert round_words.number(2.5, "ru") == "2,5" and round_words.number(2.5, "en") == "2.5"
     assert pages.board_title("board-08-e6614103e7", "kk") == "8-тақта (e6614103e7 сағаты)"

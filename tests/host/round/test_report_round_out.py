@@ -132,12 +132,12 @@ def test_the_halls_folder_carries_the_round_to_the_report(round_dir, tmp_path, c
     from trfkit import player_line
 
     from sagat.hall.core import Hall
-    from sagat.round import pairings as P
+    from sagat.round import pairings as pairings
 
     src = tmp_path / "event.trf"
     src.write_bytes(("\r\n".join(["012 " + EVENT, player_line(1, LEFT, 0.0, [(2, "w", " ")]),
                                   player_line(2, RIGHT, 0.0, [(1, "b", " ")])]) + "\r\n").encode("utf-8"))
-    pairs, source, rnd = P.load(str(src))
+    pairs, source, rnd = pairings.load(str(src))
     assert pairs == {1: (LEFT, RIGHT)} and rnd == 1
     folder = tmp_path / "hall"
     hall = Hall(pairings=pairs, out_dir=str(folder), discover=False,

@@ -5,7 +5,7 @@ read back with tests/kits/trfkit.py, written from the spec's columns, not from t
 import pytest
 from trfkit import player_line, read_trf
 
-from sagat.round import pairings as P
+from sagat.round import pairings as pairings
 from sagat.round import trf
 
 KZ = ["Асель Нурланқызы", "Ерлан Сейітқалиұлы", "Айгерім Жұмабаева", "Бауыржан Төлеуов"]
@@ -401,22 +401,22 @@ def test_a_file_with_every_round_played_has_no_round_to_play(tmp_path):
 
 
 def test_pairings_read_takes_a_trf_white_at_the_left(source):
-    assert P.read(source) == {1: (NAME[6], NAME[1]), 2: (NAME[2], NAME[7]), 3: (NAME[5], NAME[3])}
+    assert pairings.read(source) == {1: (NAME[6], NAME[1]), 2: (NAME[2], NAME[7]), 3: (NAME[5], NAME[3])}
     # round 1: every score 0, so by the higher-placed player's start rank: 1-4, 5-2, 3-6
-    assert P.read(source, round_no=1) == {1: (NAME[1], NAME[4]), 2: (NAME[5], NAME[2]), 3: (NAME[3], NAME[6])}
+    assert pairings.read(source, round_no=1) == {1: (NAME[1], NAME[4]), 2: (NAME[5], NAME[2]), 3: (NAME[3], NAME[6])}
 
 
 def test_pairings_read_gives_a_bad_trfs_error_as_a_pairings_error(tmp_path):
     path = tmp_path / "bad.trf"
     path.write_text("012 T\n001    1 m    Short\n", encoding="utf-8")
-    with pytest.raises(P.PairingsError, match=r"bad.trf line 2: a player \(001\) line"):
-        P.read(str(path))
+    with pytest.raises(pairings.PairingsError, match=r"bad.trf line 2: a player \(001\) line"):
+        pairings.read(str(path))
 
 
 def test_pairings_read_still_reads_the_csv(tmp_path):
     path = tmp_path / "round.csv"
     path.write_text("board,left,right\n1,Асель,Пётр\n2,Ерлан,Ольга\n", encoding="utf-8")
-    assert P.read(str(path)) == {1: ("Асель", "Пётр"), 2: ("Ерлан", "Ольга")}
+    assert pairings.read(str(path)) == {1: ("Асель", "Пётр"), 2: ("Ерлан", "Ольга")}
     path.write_text("# round 3\n1;A;B\n", encoding="utf-8")
-    with pytest.raises(P.PairingsError, match="not ';'"):
-        P.read(str(path))
+    with pytest.raises(pairings.PairingsError, match="not ';'"):
+        pairings.read(str(path))

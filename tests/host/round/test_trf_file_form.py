@@ -6,7 +6,7 @@ date the slot had."""
 import pytest
 from trfkit import player_line, read_trf
 
-from sagat.round import pairings as P
+from sagat.round import pairings as pairings
 from sagat.round import trf
 
 LINES = ["012 Кубок", "### the players", "132" + " " * 88 + "25/03/12  25/03/13",
@@ -52,6 +52,6 @@ def test_a_round_date_given_overrides_the_date_its_slot_had(tmp_path):
 def test_a_trf_whose_first_line_is_a_bare_012_is_read_as_a_trf(tmp_path):
     path = tmp_path / "noname.trf"
     path.write_bytes(("\r\n".join(["012", *LINES[3:]]) + "\r\n").encode("utf-8"))
-    assert P.read(str(path)) == {1: ("Ерлан", "Пётр")}
-    boards, source, rnd = P.load(str(path))
+    assert pairings.read(str(path)) == {1: ("Ерлан", "Пётр")}
+    boards, source, rnd = pairings.load(str(path))
     assert boards == {1: ("Ерлан", "Пётр")} and source is not None and rnd == 1
