@@ -71,10 +71,13 @@ def test_the_page_has_a_field_for_each_argument_and_no_other():
 def a_new_action(monkeypatch):
     """The clock's table with two actions more, a game's and a match's, as a new firmware brings them;
     acts.py derived again from it, and again from the clock's own after the test."""
-    table = dict(fw_actions.ACTIONS)
+    # the table module acts.py's reload imports: the one in sys.modules now (a test before may have
+    # imported the firmware afresh, leaving this file's own import an older module object)
+    current = importlib.import_module("sagatfw.ui.actions")
+    table = dict(current.ACTIONS)
     table["bell"] = ("bell", "game", 1, (("side", "side", 1, None, None), ("ticks", "int", 0, 0, 9)))
     table["swap"] = ("restart", "match", 1, (("side", "side", 0, None, None),))  # (its engine takes no side)
-    monkeypatch.setattr(fw_actions, "ACTIONS", table)
+    monkeypatch.setattr(current, "ACTIONS", table)
     yield importlib.reload(acts)
     monkeypatch.undo()
     importlib.reload(acts)
