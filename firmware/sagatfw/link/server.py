@@ -259,7 +259,7 @@ class Server(Pull):
                 if self.app.match is not None and cmd in ("key.set", "maintenance", "log.erase", "log.info"):
                     gc.collect()
                     from sagatfw.link import (
-                        match as matchcmds,  # a match's guards of the clock's commands, forgotten after the feed
+                        matchproto as matchcmds,  # a match's guards of the clock's commands, forgotten after the feed
                     )
 
                     body = matchcmds.serve(self, req, now, fn)
