@@ -213,7 +213,7 @@ def _match_boot(exe, probe, flash, lines, start, heap="64k"):
 # lengths: its settings file found no 1.2 KB piece for its buffer). Back at 66 KB at all 8: a
 # match set up saves the settings file only when it does not hold the values already (a boot
 # loaded it whole), a result's final view is packed by the match's app without loading
-# log/match.py, and the probe takes the answers as the board's link does (a view of the queue, no
+# log/matchrecords.py, and the probe takes the answers as the board's link does (a view of the queue, no
 # 513-byte copy). At 64 KB the first boot (60 scores and 20 undos) still fails: 2 KB to find.
 # The field rules' corners (late entries, restart, adjust, the toss, the horn) and the names took
 # about 160 B more of the first boot (57,952 B played, against 57,792), and the fourth boot failed

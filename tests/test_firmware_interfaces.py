@@ -19,7 +19,7 @@ PLATFORM = {"sys.implementation._machine"}
 # (the app's, the clock's, the stream's). Empty this as the seams land; a module may use fewer of
 # these, never others, and no module not listed may use any. (The journal's are gone: its interface is public.)
 NOT_YET = {
-    "sagatfw.app.match": {"app._forget_code", "app._code_status"},
+    "sagatfw.app.matchmode": {"app._forget_code", "app._code_status"},
     "sagatfw.app.setup": {"app._forget_code", "mapp._log", "app._save", "m._elapsed_at"},
     "sagatfw.engine.clock": {"self.sink._log"},
     "sagatfw.link.stream": {"server._accept"},
@@ -95,7 +95,7 @@ def test_the_faces_read_no_journal():
 def test_the_boards_draw_what_the_faces_decide():
     """No board chooses what a face says: the status line's code, the result code's turns, a match's note or
     the battery's warning on a four-digit face and the LEDs are faces/screen.py's. (The sim board, which has
-    OLED faces only, draws faces.game's and faces.match's OLED items itself, as screen.oled does: screen.py
+    OLED faces only, draws faces.game's and faces.matchfaces's OLED items itself, as screen.oled does: screen.py
     there would cost the sim's frozen heap its module at the 64 KB budget's edge.)"""
     decisions = {("app", "status"), ("app", "code_text"), ("F", "STATUS4"), ("F", "leds"), ("F", "tm1637"),
                  ("MF", "tm1637"), ("MF", "leds")}

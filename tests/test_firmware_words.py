@@ -12,7 +12,7 @@ sys.path.insert(0, str(ROOT / "firmware"))
 
 from sagatfw import MODES  # noqa: E402
 from sagatfw.faces import game as F  # noqa: E402
-from sagatfw.faces import match as MF  # noqa: E402
+from sagatfw.faces import matchfaces as MF  # noqa: E402
 from sagatfw.faces import words as FW  # noqa: E402
 from sagatfw.ui import editors as E  # noqa: E402
 from sagatfw.ui import menu as MN  # noqa: E402
@@ -92,8 +92,9 @@ def test_the_languages_names_are_in_their_own_scripts():
     assert FW.NAMES == ("English", "Қазақша", "Русский", "Кыргызча")
 
 
-# the reasons a match engine gives that the buttons can meet: the OLED's bottom line shows them whole (faces/match.py
-# cuts a message at 21 characters); the others answer the host's bad values (side, winner, card, the settings)
+# the reasons a match engine gives that the buttons can meet: the OLED's bottom line shows them whole
+# (faces/matchfaces.py cuts a message at 21 characters); the others answer the host's bad values (side,
+# winner, card, the settings)
 BUTTON_REASONS = ("nothing to undo", "no stoppage", "no lot due", "undo the scores first", "stop the period first",
                   "not the entering team", "a pazham is 1 point", "score limit", "too many entries",
                   "events not logged yet")

@@ -15,9 +15,9 @@ sys.path.insert(0, "firmware")
 import sagatfw  # noqa: E402
 from sagatfw.engine.clock import BY_ARBITER, LEFT, RIGHT, Clock  # noqa: E402
 from sagatfw.engine.kokboru import KokBoru  # noqa: E402
-from sagatfw.engine.match import CARD_WARNING  # noqa: E402
+from sagatfw.engine.matchwords import CARD_WARNING  # noqa: E402
 from sagatfw.faces import game as F  # noqa: E402
-from sagatfw.faces import match as MF  # noqa: E402
+from sagatfw.faces import matchfaces as MF  # noqa: E402
 from sagatfw.faces import oled, words  # noqa: E402  (words: the languages' list, as the tests read it)
 
 

@@ -9,7 +9,7 @@
 # result does). Runs under CPython and MicroPython alike.
 
 import sagatfw
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.engine.matchbase import Match
 
 NAME = "countup"

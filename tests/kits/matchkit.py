@@ -2,7 +2,7 @@
 # start), with the ticks offset by `base` so any test can run across the 2^30 ticks wrap, and
 # keeps every event as a dict. Runs under CPython and MicroPython alike (no pytest here).
 from sagatfw.core.ticks import TICKS_MAX, ticks_add
-from sagatfw.engine.match import (
+from sagatfw.engine.matchwords import (
     BY_CLOCK,
     EV_SIZE,
     EVENT_NAMES,

@@ -6,7 +6,7 @@
 from matchkit import MIN, Run
 
 from sagatfw.engine import kilithattu as K
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.engine.kokboru import KokBoru
 
 R = M.RIGHT

@@ -54,7 +54,7 @@ class App:
         self.journal = None
         self.buttons = None
         self.menu = None  # the on-clock menu (ui/menu.py) attaches itself here
-        self.match = None  # a match mode's app (app/match.py), while a match is set up: it runs then
+        self.match = None  # a match mode's app (app/matchmode.py), while a match is set up: it runs then
         self.link = None  # the serial link (link/stream.py), when the board has one
         self.status = _ST_NONE  # the status line, a code (faces.STATUS_TEXT): defaults, log errors, the result code
         self.code_text = None  # "CODE 042917" while status is _ST_CODE
@@ -103,7 +103,7 @@ class App:
                     restored = matchsetup.restore(self, now)  # False; ValueError if it cannot replay
                 finally:
                     matchsetup = None
-                    _forget("sagatfw.app.setup", "sagatfw.log.match", "sagatfw.log.wall")
+                    _forget("sagatfw.app.setup", "sagatfw.log.matchrecords", "sagatfw.log.wall")
         except Exception as e:  # noqa: BLE001 - a log the engine cannot replay: start clean, say so
             self.match = None
             self.status = _ST_RESTORE_FAILED
@@ -140,8 +140,8 @@ class App:
         _forget("sagatfw.log.replay", "sagatfw.log.read", "sagatfw.log.wall", "sagatfw.core.tcparse",
                 "sagatfw.log.boot")  # boot-only code
         if self.match is None:  # a match's log read (or refused) at boot: its code goes too
-            _forget("sagatfw.app.match", "sagatfw.log.match", "sagatfw.log.wall", "sagatfw.engine.matchbase",
-                    "sagatfw.engine.match", *[e[0] for e in S.MODES])  # (each mode's engine)
+            _forget("sagatfw.app.matchmode", "sagatfw.log.matchrecords", "sagatfw.log.wall", "sagatfw.engine.matchbase",
+                    "sagatfw.engine.matchwords", *[e[0] for e in S.MODES])  # (each mode's engine)
             return restored
         return True
 
@@ -345,7 +345,7 @@ class App:
             return matchsetup.new(self, mode, opts, now, seed)
         finally:
             matchsetup = None
-            _forget("sagatfw.app.setup", "sagatfw.log.match", "sagatfw.log.wall")
+            _forget("sagatfw.app.setup", "sagatfw.log.matchrecords", "sagatfw.log.wall")
 
     def new_game(self, tc, first, now):
         """Set up the next game (TimeControl string, "LEFT|RIGHT" for a handicap). Refused while a

@@ -11,8 +11,8 @@ import gc
 import struct
 
 import sagatfw as S
-from sagatfw.app.match import MatchApp, _game_queue, forget_engines
-from sagatfw.engine import match as M
+from sagatfw.app.matchmode import MatchApp, _game_queue, forget_engines
+from sagatfw.engine import matchwords as M
 from sagatfw.log import records as R
 
 try:
@@ -23,7 +23,7 @@ except ImportError:  # CPython
         return x
 
 
-# log/match.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT; SETUP below),
+# log/matchrecords.py's codes and layout (its EV_BASE, EV_RESULT, T_MATCH, FINAL at FINAL_AT; SETUP below),
 # not imported: its names would be RAM beside a match set up (the records are read raw here;
 # log/matchwrite.py writes them). tests/host/game/test_match_result_undo_and_reboot_host.py checks
 # that they agree.
@@ -42,7 +42,7 @@ def new(app, mode, opts, now, seed=0):
     if app.clock.state == C.RUNNING:  # the state, not a value: refused, as App.new_game says it
         raise Refused("pause the game in progress first")
     who = opts.pop("names", None)  # the names: log/names.py fit_names' bytes (ui/actions.py's new), not an option
-    modes = S.MODES  # (a mode's name: its engine module's last name, as log/match.py's mode_name)
+    modes = S.MODES  # (a mode's name: its engine module's last name, as log/matchrecords.py's mode_name)
     names = [e[0][e[0].rfind(".") + 1 :] for e in modes]
     if mode not in names:
         raise ValueError("mode must be " + " or ".join(names))
@@ -70,7 +70,7 @@ def new(app, mode, opts, now, seed=0):
             app._save()
         if old is not None:
             engine = old.m
-        else:  # its module imported now (log/match.py's engine_class)
+        else:  # its module imported now (log/matchrecords.py's engine_class)
             engine = getattr(__import__(modes[i][0], None, None, (modes[i][1],), 0), modes[i][1])()
         engine.new_match(**option_args(engine, opts))  # Refused (a ValueError) on a bad option
     except BaseException:  # a bad option, a MemoryError at the file's buffer or the engine's import
@@ -81,13 +81,13 @@ def new(app, mode, opts, now, seed=0):
     app._forget_code()
     gc.collect()  # the segment's and the ballast's buffers in one piece
     app.setup_logged = False  # the clock's next game is logged when it is set up
-    from sagatfw.log import matchwrite  # loaded for this only (app/match.py's _write)
+    from sagatfw.log import matchwrite  # loaded for this only (app/matchmode.py's _write)
 
     matchwrite.begin(app.journal, engine, i, seed, now, who)
     matchwrite = None
     S.forget("sagatfw.log.matchwrite")
-    if who:  # the names `state` gives (link/match.py), as their record's bytes; none: no attribute
-        mapp.names = who  # type: ignore[attr-defined]  # (not one of MatchApp's own: app/match.py)
+    if who:  # the names `state` gives (link/matchproto.py), as their record's bytes; none: no attribute
+        mapp.names = who  # type: ignore[attr-defined]  # (not one of MatchApp's own: app/matchmode.py)
     app.match = mapp
     app.next_face = now
     return True
@@ -167,15 +167,15 @@ def restore(app, now):
         return False
     last = _last_event(j)
     (_, _, _, _, _, _, _, _, _, _, side, arg, _, _, _, _, _, _) = struct.unpack_from(R.HEADER, setup, 0)
-    small, small2, large, seed = struct.unpack_from("<BBII", setup, R.PAYLOAD)  # log/match.py's SETUP
+    small, small2, large, seed = struct.unpack_from("<BBII", setup, R.PAYLOAD)  # log/matchrecords.py's SETUP
     setup = None
     gc.collect()
     if not 0 <= arg < len(S.MODES):
         raise ValueError("the log's match is of mode %d, which this firmware does not have" % arg)
     e = S.MODES[arg]
-    engine = getattr(__import__(e[0], None, None, (e[1],), 0), e[1])()  # (log/match.py's engine_class)
+    engine = getattr(__import__(e[0], None, None, (e[1],), 0), e[1])()  # (log/matchrecords.py's engine_class)
     e = None
-    v = (side, small, small2, large)  # the options by their places (log/match.py's setup layout)
+    v = (side, small, small2, large)  # the options by their places (log/matchrecords.py's setup layout)
     kw = {}
     for o in engine.OPTIONS:
         kw[o[0]] = v[o[1]]
@@ -215,7 +215,7 @@ def restore(app, now):
         ev = kind - _EV_BASE
         if ev == M.EV_PERIOD_START:
             engine.start(t)
-        elif ev == M.EV_SCORE or ev == 12:  # late_score (match.py): late or not, the engine's state says
+        elif ev == M.EV_SCORE or ev == 12:  # late_score (engine/matchwords.py): late or not, the engine's state says
             engine.score(side, arg, t)
         elif ev == M.EV_CARD or ev == 13:  # late_card
             engine.card(side, arg, t)

@@ -159,8 +159,8 @@ class Board:
         if menu is not None and menu.active:  # the on-clock menu replaces the faces
             left, right = menu.view(now)
             drawn = F.menu_items(left, right, menu.field, blink, menu.detail)
-        elif app.match is not None:  # a match mode's faces (faces/match.py: loaded only then)
-            from sagatfw.faces import match as MF
+        elif app.match is not None:  # a match mode's faces (faces/matchfaces.py: loaded only then)
+            from sagatfw.faces import matchfaces as MF
 
             ma = app.match
             m = ma.m

@@ -1,6 +1,6 @@
 # sagat: the kilithattu match engine, KT-* of docs/rules.md.
 #
-# Pure module on matchbase.py (Match: the API at its top) and match.py (the codes: sides, states, the
+# Pure module on matchbase.py (Match: the API at its top) and matchwords.py (the codes: sides, states, the
 # events and their fields); the semantics in docs/match.md.
 # Periods: 0 "innings 1" and 1 "innings 2", 7:00 each (KT-4.4): the team set at
 # setup (`first`) enters in innings 1, the other in innings 2. The referee starts innings 1; the
@@ -22,7 +22,7 @@
 #   Stoppages (KT-4.5): the match time stops, so the time lost is played; stopped_ms() is the
 #   innings' total, each stoppage_end carries its length.
 
-from sagatfw.engine import match as M  # (one name: each imported name is a global, and costs RAM)
+from sagatfw.engine import matchwords as M  # (one name: each imported name is a global, and costs RAM)
 from sagatfw.engine.matchbase import Match
 
 try:

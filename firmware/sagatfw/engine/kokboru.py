@@ -1,6 +1,6 @@
 # sagat: the one-on-one kok-boru (ulak tartysh) match engine, KB-* of docs/rules.md.
 #
-# Pure module on matchbase.py (Match: the API at its top) and match.py (the codes: sides, states, the
+# Pure module on matchbase.py (Match: the API at its top) and matchwords.py (the codes: sides, states, the
 # events and their fields); the semantics in docs/match.md.
 # Periods: 0 "1st half" and 1 "2nd half", 4:00 each (KB-5), the referee starts
 # each; between them a 1:00 rest that runs by itself (KB-6) and cannot be cut short; then, if the
@@ -12,7 +12,7 @@
 #   second one removes the rider (KB-11); CARD_RED removes at once (KB-12). A removal ends the
 #   match: result, the other rider wins (WHY_REMOVAL).
 
-from sagatfw.engine import match as M  # (one name: each imported name is a global, and costs RAM)
+from sagatfw.engine import matchwords as M  # (one name: each imported name is a global, and costs RAM)
 from sagatfw.engine.matchbase import Match
 
 try:
@@ -26,7 +26,7 @@ except ImportError:  # CPython
 _HALF_MS = const(240000)  # KB-5
 _REST_MS = const(60000)  # KB-6
 _GOLDEN = const(2)  # the golden score period (KB-17)
-_EV_LATE_CARD = const(13)  # match.py's EVENT_NAMES: late_card (no global there: RAM)
+_EV_LATE_CARD = const(13)  # matchwords.py's EVENT_NAMES: late_card (no global there: RAM)
 
 
 class KokBoru(Match):

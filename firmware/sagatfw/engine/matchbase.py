@@ -22,12 +22,12 @@
 # not allow it, a plain ValueError for a bad value; either changes nothing but the advance to now.
 # The view (docs/match.md "The view"): scores[s], warnings[s], reds[s], state, period,
 # period_name(), counts_up(), match_ms(), elapsed_ms(), break_ms(), stoppage_ms(), stopped_ms(),
-# entering, lot_due, undoable, winner, why, t. The codes are match.py's: `... import match as M`.
+# entering, lot_due, undoable, winner, why, t. The codes are matchwords.py's: `... import matchwords as M`.
 
 from array import array
 
 from sagatfw.core.ticks import ticks_diff
-from sagatfw.engine import match as M  # (one name: each imported name is a global, and costs RAM)
+from sagatfw.engine import matchwords as M  # (one name: each imported name is a global, and costs RAM)
 
 try:
     from micropython import const
@@ -46,7 +46,7 @@ _MAX_ENTRIES = const(30000)  # entry numbers fit an i16
 _UNDO_DEPTH = const(32)  # the entries of a period undo can take back, the latest first
 _MAX_STOPS = const(9999)
 _LAST = const(16)  # late_p's mark of the last period (its end decided the match)
-_EV_LATE_SCORE = const(12)  # match.py's EVENT_NAMES: late_score, restart, adjust (no globals there: RAM)
+_EV_LATE_SCORE = const(12)  # matchwords.py's EVENT_NAMES: late_score, restart, adjust (no globals there: RAM)
 _EV_RESTART = const(14)
 _EV_ADJUST = const(15)
 

@@ -325,7 +325,7 @@ _COLS = const(21)
 _Y_TOP = const(0)
 _Y_TIME = const(12)  # the time's box: rows 12..39 (28 rows)
 _H_TIME = const(28)
-_Y_RUN = const(40)  # (faces/match.py has the same rows)
+_Y_RUN = const(40)  # (faces/matchfaces.py has the same rows)
 _H_RUN = const(12)
 _Y_BOTTOM = const(52)
 

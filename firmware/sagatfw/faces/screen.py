@@ -1,11 +1,11 @@
 # sagat: what the two faces show now, decided here, not by a board's driver: boards/hw.py (the Pico's
 # and the ESP32's) only draws it on its TM1637s or OLEDs and its LEDs. Before, that driver chose the
 # result code's turns, the messages and the battery's "bAtt" itself. The sim board, OLED faces only,
-# makes `oled`'s choice with faces/game.py's and faces/match.py's items itself (boards/sim.py): this
+# makes `oled`'s choice with faces/game.py's and faces/matchfaces.py's items itself (boards/sim.py): this
 # module loaded there would cost the sim's frozen heap its module at the 64 KB budget's edge.
 #
 # What is on the faces: the on-clock menu while it is open (ui/menu.py's view), a match's faces while
-# a match is set up (faces/match.py, loaded only then), else the game's (faces/game.py); with them
+# a match is set up (faces/matchfaces.py, loaded only then), else the game's (faces/game.py); with them
 # what the app has to say (its status line: a message, the result code, the board number, TK-P1's
 # protest window) and the board's battery warning. Pure: it reads the view the app gives the faces
 # (the App's clock, match, menu, status, code_text, store.values and protest_left: app/main.py),
@@ -39,7 +39,7 @@ def leds(app, side, now, low_battery):
         return -1
     blink = (now // 500) & 1
     if app.match is not None:
-        from sagatfw.faces import match as MF
+        from sagatfw.faces import matchfaces as MF
 
         return MF.leds(app.match.m, side, blink)
     c = app.clock
@@ -60,7 +60,7 @@ def tm1637(buf, app, side, now, low_battery):
     code = app.code_text if app.status == 1 else None
     turn = (now // 2000) & 1
     if app.match is not None:
-        from sagatfw.faces import match as MF
+        from sagatfw.faces import matchfaces as MF
 
         ma = app.match
         note = ma.note4(now) if side == 1 else None  # the score face's note (a score taken back...)
@@ -94,7 +94,7 @@ def oled(app, now, battery, low_battery):
         left, right = menu.view(now)
         return F.menu_items(left, right, menu.field, blink, menu.detail)
     if app.match is not None:
-        from sagatfw.faces import match as MF
+        from sagatfw.faces import matchfaces as MF
 
         ma = app.match
         note = getattr(ma, "note", None)  # a MatchApp's (tests may give the engine alone)

@@ -35,7 +35,7 @@ KEYS = (
     "minutes played (TK-C11)", "a lead of more than this wins (KB-14)", "the team entering first (KT-4.4)",
     "the changeover, at most 60 s (KT-4.4)", "the next pazham wins (KT-4.6)", "drawn by lot on the clock (KT-4.6)",
     "a draw (KT-4.6)", "the referee decides (KT-4.6)",
-    # a match's faces (faces/match.py, app/match.py)
+    # a match's faces (faces/matchfaces.py, app/matchmode.py)
     "1ST HALF", "2ND HALF", "GOLDEN SCORE", "REST", "INNINGS 1", "INNINGS 2", "EXTRA 1", "EXTRA 2",
     "CHANGEOVER", "RED", "W", "IN", "WIN", "LOSS", "TIME", "STOP", "STOPPED",
     "POINTS", "GOLDEN", "REMOVAL", "START? again:cut", "TOSS? lever=won",
@@ -48,7 +48,7 @@ KEYS = (
     "pause the game in progress first", "the clock's events wait to be logged: drain them first",
     "kazans go with a game played (1-0, 0-1, 1/2-1/2), not a forfeit (TK-R4)", "kazans 81-81: a draw (TK-R5)",
     "no match is set up (new with a mode first)",
-    # ... and a match's (engine/matchbase.py, kokboru.py, kilithattu.py; app/match.py's note: one line of 21)
+    # ... and a match's (engine/matchbase.py, kokboru.py, kilithattu.py; app/matchmode.py's note: one line of 21)
     "not started", "period not started", "period running", "stoppage on", "break running", "lot due",
     "time over: result?", "match over", "nothing to undo", "no stoppage", "no lot due", "undo the scores first",
     "stop the period first", "not the entering team", "a pazham is 1 point", "score limit", "too many entries",

@@ -92,7 +92,7 @@ def act(srv, req, now):
         forget("sagatfw.ui.actions")
     app = srv.app
     if app.match is not None:
-        from sagatfw.link import match as matchcmds
+        from sagatfw.link import matchproto as matchcmds
 
         return matchcmds.state(srv, now)
     if cmd == "settings.set":

@@ -134,7 +134,7 @@ class Server(Pull):
             self.cmds = None
             try:
                 forget("sagatfw.link.commands", "sagatfw.link.log", "sagatfw.core.tcparse", "sagatfw.link.auth",
-                       "sagatfw.link.match", "sagatfw.ui.actions")
+                       "sagatfw.link.matchproto", "sagatfw.ui.actions")
             except Exception:  # noqa: BLE001 - only RAM is at stake: feed never raises
                 pass
         return taken
@@ -259,7 +259,7 @@ class Server(Pull):
                 if self.app.match is not None and cmd in ("key.set", "maintenance", "log.erase", "log.info"):
                     gc.collect()
                     from sagatfw.link import (
-                        match as matchcmds,  # a match's guards of the clock's commands, forgotten after the feed
+                        matchproto as matchcmds,  # a match's guards of the clock's commands, forgotten after the feed
                     )
 
                     body = matchcmds.serve(self, req, now, fn)
@@ -341,8 +341,8 @@ class Server(Pull):
 
     def c_state(self, req, now):
         app = self.app
-        if app.match is not None:  # a match's scoreboard (link/match.py, loaded for the request)
-            from sagatfw.link import match as matchcmds
+        if app.match is not None:  # a match's scoreboard (link/matchproto.py, loaded for the request)
+            from sagatfw.link import matchproto as matchcmds
 
             self.loaded = True
             return matchcmds.state(self, now)

@@ -1,7 +1,7 @@
 # sagat: the protocol's words (contract 6 of docs/design.md; docs/protocol.md): its version and
 # limits, the error codes, the table of commands with who may call each, the one error a handler
 # raises, and the checks of a request's line and arguments. The server (link/server.py), its answer
-# stream and log pull (link/pull.py) and the commands' handlers (link/commands.py, link/log.py, link/match.py)
+# stream and log pull (link/pull.py) and the commands' handlers (link/commands.py, link/log.py, link/matchproto.py)
 # all speak these words; this module imports none of them.
 
 import json

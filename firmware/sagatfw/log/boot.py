@@ -55,7 +55,7 @@ def open_log(j, keyfile=None):  # (not `open`: that name is the builtin here)
                     before = R.chain_of(last) if last is not None else None
                     last = bytes(rec)
                     kind = R.type_of(rec)
-                    if kind == C.EV_RESULT or kind == 0x2A:  # 0x2A: log/match.py EV_BASE + engine/match.py EV_RESULT
+                    if kind == C.EV_RESULT or kind == 0x2A:  # 0x2A: matchrecords.py EV_BASE + matchwords.py EV_RESULT
                         if result is None or R.game_of(result) != R.game_of(last):
                             first = last  # (a later one of the game is the arbiter's correction)
                         result = last
@@ -150,7 +150,7 @@ def _find_result(j, names, i):
                 if not found:
                     found = 2 if R.type_of(rec) == R.T_ANCHOR else 1
                 if R.type_of(rec) == C.EV_RESULT or R.type_of(rec) == 0x2A:  # a game's or a match's
-                    # result (0x2A: log/match.py EV_BASE + engine/match.py EV_RESULT)
+                    # result (0x2A: log/matchrecords.py EV_BASE + engine/matchwords.py EV_RESULT)
                     if R.seq_of(rec) > j.result_seq:  # (the last one: an older segment's are earlier)
                         j.result_code = R.result_code(R.chain_of(rec))
                         j.result_seq = R.seq_of(rec)
@@ -241,7 +241,7 @@ def restore(j, clock, now):
     (never worse); both give the same clock (tests/firmware/log/test_snapshot_mp.py: j.snap[2] = False before
     it, the whole replay). If it was set up or in progress, the clock comes back paused at its last
     durable state and a power_restore event is logged. Returns True then; False if there was no
-    game or it was finished; None if the game is a match (the app restores it: app/match.py);
+    game or it was finished; None if the game is a match (the app restores it: app/matchmode.py);
     raises Mismatch if the log cannot be replayed (the caller shows the error and starts clean)."""
     if j.game == 0:
         return False
@@ -313,7 +313,7 @@ def restore(j, clock, now):
 def ckpt_record(j):
     """The checkpoint file's record (in j.buf) if it continues this log exactly: a checkpoint of
     this game with the next seq (no record was made after it), linked to the last record under
-    the key; else None. A game's restore and a match's (app/match.py) check what it says."""
+    the key; else None. A game's restore and a match's (app/matchmode.py) check what it says."""
     rec = j.buf
     try:
         with open(j.path(R.CKPT), "rb") as f:

@@ -7,11 +7,11 @@
 #   MW.commit(j, close)                           # durable: journal.commit, a match's way
 #   MW.checkpoint(j, engine, mode, now)           # where the match is, every checkpoint_ms
 #
-# The records' codes and layout are log/match.py's (docs/log-format.md), which reads them; this
+# The records' codes and layout are log/matchrecords.py's (docs/log-format.md), which reads them; this
 # module does not import it: its names would be RAM beside a match (the frozen firmware's match
 # heap, docs/design.md "Budgets"), so the codes it packs are private consts below, checked against
-# log/match.py's by tests/host/game/test_match_result_undo_and_reboot_host.py. Loaded only at
-# the moment a match writes (app/match.py's _write, app/setup.py's new) and forgotten right after:
+# log/matchrecords.py's by tests/host/game/test_match_result_undo_and_reboot_host.py. Loaded only at
+# the moment a match writes (app/matchmode.py's _write, app/setup.py's new) and forgotten right after:
 # kept loaded for the match's life, it split the heap where the segment's file looks for 1.2 KB.
 
 import struct
@@ -24,13 +24,13 @@ except ImportError:  # CPython
         return x
 
 
-from sagatfw.engine import match as M  # (loaded with the match: the engine's codes)
+from sagatfw.engine import matchwords as M  # (loaded with the match: the engine's codes)
 from sagatfw.log import records as R
 
-_EV_BASE = const(0x20)  # log/match.py EV_BASE: a match event's record type is _EV_BASE + its code
-_T_MATCH = const(0x30)  # log/match.py T_MATCH: the setup record
-_SETUP = const("<BBII")  # log/match.py SETUP: the options at places 1..3 and the seed, in the payload
-_FINAL = const("<BBBBb")  # log/match.py FINAL at FINAL_AT (the payload's + 4): a result's final view
+_EV_BASE = const(0x20)  # log/matchrecords.py EV_BASE: a match event's record type is _EV_BASE + its code
+_T_MATCH = const(0x30)  # log/matchrecords.py T_MATCH: the setup record
+_SETUP = const("<BBII")  # log/matchrecords.py SETUP: the options at places 1..3 and the seed, in the payload
+_FINAL = const("<BBBBb")  # log/matchrecords.py FINAL at FINAL_AT (the payload's + 4): a result's final view
 
 
 def begin(j, m, mode, seed, now, names):
@@ -40,7 +40,7 @@ def begin(j, m, mode, seed, now, names):
     the match gets its ballast, as a game does. Returns True if durable."""
     j.game += 1
     ws, wms, ok = j.wall(m, 0, now)
-    v = [-1, 0, 0, 0]  # its options at the places the engine's OPTIONS say (log/match.py's setup layout)
+    v = [-1, 0, 0, 0]  # its options at the places the engine's OPTIONS say (log/matchrecords.py's setup layout)
     for o in m.OPTIONS:
         v[o[1]] = getattr(m, o[0])
     R.pack_header(j.buf, _T_MATCH, j.game, j.seq, 0, 0, 0, 0, 0, -1, v[0], mode, mode, 0, ws, wms, ok)

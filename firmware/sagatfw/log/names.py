@@ -1,10 +1,10 @@
 # sagat: a match's names record (T_NAMES): its code, layout, and the names' checks and cut.
 #
 # Pure module (the host imports it too), loaded only to write a names record (app/setup.py, at a
-# match's setup), to check `new`'s names (ui/actions.py) or to read one (link/match.py's `state`,
+# match's setup), to check `new`'s names (ui/actions.py) or to read one (link/matchproto.py's `state`,
 # the host): log/records.py stays in RAM for the whole run, so this is apart from it.
 #
-# A T_NAMES record follows a match's setup record (log/match.py T_MATCH) when `new` gave names
+# A T_NAMES record follows a match's setup record (log/matchrecords.py T_MATCH) when `new` gave names
 # (docs/match.md, "Names"; docs/log-format.md): bytes 0..7 as a text record's (magic, type, game,
 # seq), 8..11 t (0, the setup's), 12..51 the left side's name in UTF-8, a NUL, the right side's,
 # NUL-padded: NAMES_SIZE bytes for both, each cut on a character boundary (fit_names).
@@ -78,9 +78,9 @@ def names_of(text):
 
 
 # ------------------------------------------------------------------ the names of the match set up
-# (link/match.py's `state` loads this module for them, while the match has any, and forgets it after)
+# (link/matchproto.py's `state` loads this module for them, while the match has any, and forgets it after)
 
-_T_MATCH = 0x30  # log/match.py's T_MATCH (not imported: its names would be RAM beside a match)
+_T_MATCH = 0x30  # log/matchrecords.py's T_MATCH (not imported: its names would be RAM beside a match)
 
 
 def _names_in_log(j):

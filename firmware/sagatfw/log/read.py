@@ -93,8 +93,8 @@ def decode(rec):
     (_, kind, game, seq, t, lms, rms, lmv, rmv, running, side, arg, lst, rst, flags, _, ws, wms) = (
         struct.unpack_from(HEADER, rec, 0)
     )
-    if 0x20 <= kind <= 0x30:  # a match's record (log/match.py: EV_BASE .. T_MATCH)
-        from sagatfw.log import match as matchlog
+    if 0x20 <= kind <= 0x30:  # a match's record (log/matchrecords.py: EV_BASE .. T_MATCH)
+        from sagatfw.log import matchrecords as matchlog
 
         return matchlog.decode(rec)
     if kind == T_CHECKPOINT:

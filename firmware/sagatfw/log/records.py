@@ -38,7 +38,7 @@
 # whose older segments were removed: without them that record's link could not be checked, and a
 # forger could cut the log before an edited record. (A wrong stated value only makes that check
 # fail: the value is public, what protects the record is the key that its MAC needs.)
-# T_NAMES (0x44) records follow a match's setup record (log/match.py T_MATCH) when it was set up
+# T_NAMES (0x44) records follow a match's setup record (log/matchrecords.py T_MATCH) when it was set up
 # with names: bytes 8..11 t (0, the setup's), 12..51 the left side's name, a NUL, the right side's
 # (UTF-8, NUL-padded, each cut on a character boundary). Their code and layout are log/names.py's,
 # loaded only to write or read one: this module stays in RAM, and each name in it costs RAM.

@@ -1,4 +1,4 @@
-# sagat: a record's wall time as ISO-8601 UTC, for the readers of a log (log/read.py, log/match.py):
+# sagat: a record's wall time as ISO-8601 UTC, for the readers of a log (log/read.py, log/matchrecords.py):
 # loaded with them, never on the clock's loop (no time module: the same text on every runtime).
 
 _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)

@@ -11,7 +11,7 @@
 #
 # An argument is (name, kind, required, a, b); `args` gives each by name, converted (None when an
 # optional one is absent). A game's action calls App.<method>(*arguments in the table's order, now);
-# a match's calls MatchApp.do(<method>, now, *arguments) (app/match.py, its engine in engine/); `new`
+# a match's calls MatchApp.do(<method>, now, *arguments) (app/matchmode.py, its engine in engine/); `new`
 # sets up either, by its `tc` or its `mode`.
 
 from sagatfw import Refused
@@ -37,8 +37,8 @@ from sagatfw.engine import clock as C
 #     (only the dict is made in the heap when the module loads), and kinds as strings need no
 #     names in this module's globals either.
 
-WINNERS = ("left", "right", "none")  # a match's result: engine/match.py SIDE_NAMES, and NONE (a draw)
-CARDS = ("", "warning", "red")  # engine/match.py CARD_NAMES
+WINNERS = ("left", "right", "none")  # a match's result: engine/matchwords.py SIDE_NAMES, and NONE (a draw)
+CARDS = ("", "warning", "red")  # engine/matchwords.py CARD_NAMES
 METHODS = ("sudden", "lot", "draw", "referee")  # engine/kilithattu.py METHOD_NAMES
 # A match's options (new's arguments after mode; which mode takes which: sagatfw.MODES) are checked
 # here too, with the ranges the engines accept (KB-14's lead 0..99, KT-4.4's changeover 1..60 s,
@@ -260,7 +260,7 @@ def do(app, name, vals, now, seed=0):
 
 def _idle(m):
     """A new game or match replaces a match only while its time stands still."""
-    from sagatfw.engine import match as M
+    from sagatfw.engine import matchwords as M
 
     st = m.state
     if st == M.RUNNING or st == M.BREAK or st == M.LOT:

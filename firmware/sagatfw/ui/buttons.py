@@ -20,7 +20,7 @@
 #   SHORT           a control button (START, MENU, PLUS, MINUS) was released before `long_ms`;
 #                   `ticks` = the release, `pressed_at` = its press.
 #   DOWN            START was pressed, at `ticks` = its IRQ timestamp, when `start_down` is set
-#                   (a match sets it: its START acts on the press, app/match.py); SHORT or LONG follow.
+#                   (a match sets it: its START acts on the press, app/matchmode.py); SHORT or LONG follow.
 #   LONG            a control button has been held `long_ms`: `ticks` = pressed_at + long_ms
 #                   exactly, reported as soon as take(now) reaches that instant, while the button
 #                   is still held; its release then makes no SHORT.

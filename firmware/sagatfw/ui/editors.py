@@ -33,7 +33,7 @@
 # table), mn.say and mn.say_no (a message: OK, or NO and why), mn.show (the faces' texts),
 # mn.arbiter_label, mn.choices, mn.close. What is named with a leading _ in menu.py is its own
 # (tests/test_firmware_interfaces.py holds this). menu.py imports this module, never the other way
-# round; the app forgets both when the menu closes (app/main.py, app/match.py).
+# round; the app forgets both when the menu closes (app/main.py, app/matchmode.py).
 
 from sagatfw import T
 from sagatfw.core import timecontrol as tcm

@@ -259,7 +259,7 @@ class Menu:
         """A game or a match has begun and has no result: a new one needs ABORT? YES."""
         ma = self.app.match
         if ma is not None:
-            from sagatfw.engine import match as M  # loaded with the match
+            from sagatfw.engine import matchwords as M  # loaded with the match
 
             return M.SETUP < ma.m.state < M.FINISHED
         st = self.app.clock.state
@@ -270,7 +270,7 @@ class Menu:
         menu neither opens nor stays open then."""
         ma = self.app.match
         if ma is not None:
-            from sagatfw.engine import match as M
+            from sagatfw.engine import matchwords as M
 
             st = ma.m.state
             return st == M.RUNNING or st == M.BREAK or st == M.LOT or st == M.OVER

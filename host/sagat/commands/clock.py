@@ -10,7 +10,7 @@ import sys
 from ..cliutil import UserError, adder, call, duration, link_args, out, value
 from ..i18n import N_, _
 
-# the clock's states as a person reads them (the protocol's words: sagatfw/engine/clock.py and match.py STATE_NAMES)
+# the clock's states as a person reads them (the protocol's words: engine/clock.py and matchwords.py STATE_NAMES)
 STATE_WORDS = {"setup": N_("setup"), "running": N_("running"), "paused": N_("paused"), "flagged": N_("flagged"),
                "adjourned": N_("adjourned"), "finished": N_("finished"), "ready": N_("ready"),
                "stopped": N_("stopped"), "break": N_("break"), "lot": N_("lot"), "over": N_("over")}
@@ -127,7 +127,7 @@ _WHY = {"points": N_("more points"), "lead": N_("a winning lead"), "golden_score
 def _sec(ms, up: bool = False) -> str:
     """A match's time as M:SS, rounded as the faces round it (matchfaces.clock_text: a time counting
     up rounded down, one counting down rounded up), so the PC never reads 0:09 where the faces say 0:08."""
-    from sagatfw.faces import match as matchfaces
+    from sagatfw.faces import matchfaces as matchfaces
 
     return matchfaces.clock_text(ms if isinstance(ms, int) and not isinstance(ms, bool) else 0, up)
 

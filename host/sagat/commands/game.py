@@ -8,7 +8,7 @@ import argparse
 import sagatfw
 from sagatfw.engine.rules import RESULT_NAMES
 from sagatfw.link import wire as W
-from sagatfw.log import match as LM
+from sagatfw.log import matchrecords as LM
 from sagatfw.log import names as N
 
 from ..client import LinkError, kept_names

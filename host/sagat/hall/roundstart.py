@@ -99,7 +99,7 @@ class RoundStart(Jobs):
         with its pairing's names (left, right) and, for a mode that takes it (kilithattu), the team
         that enters first. Its referee starts it at the table (Start round starts games only)."""
         import sagatfw
-        from sagatfw.log import match as matchlog
+        from sagatfw.log import matchrecords as matchlog
 
         i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
         if i < 0:

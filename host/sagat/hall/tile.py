@@ -159,7 +159,7 @@ def _tc_text(tc) -> str | None:
 
 def _break_name(mode) -> str:
     """A match mode's break ("rest", "changeover": its engine's BREAK_NAME), "break" if unknown."""
-    from sagatfw.log import match as matchlog
+    from sagatfw.log import matchrecords as matchlog
 
     i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
     return matchlog.engine_class(i).BREAK_NAME if i >= 0 else "break"

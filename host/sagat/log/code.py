@@ -46,7 +46,7 @@ def result_words(log: Log, game: int, res: Result) -> str:
     firmware's decoding of the record (res.event) and the flag that was down first when it was
     entered (the firmware's engine replaying the game: TK-C12, TK-R7)."""
     e = res.event
-    if "winner" in e or "why" in e:  # a match's result (log/match.py)
+    if "winner" in e or "why" in e:  # a match's result (log/matchrecords.py)
         setups = [x for x in log.events if x["game"] == game and x["type"] == "match" and x["seq"] < res.seq]
         return MatchSheet(setups[-1] if setups else {}).result_words(e)
     r, k = e.get("result"), e.get("kazans")

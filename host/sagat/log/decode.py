@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from sagatfw.engine import clock as C
-from sagatfw.log import match as matchlog
+from sagatfw.log import matchrecords as matchlog
 from sagatfw.log import names as N
 from sagatfw.log import read as logread
 from sagatfw.log import records as R

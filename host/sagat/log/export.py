@@ -14,7 +14,7 @@ CSV_FIELDS = ["game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "
               "kazans"]
 
 
-# A match's columns (sagatfw/log/match.py decode): each event's fields, then the setup's: every
+# A match's columns (sagatfw/log/matchrecords.py decode): each event's fields, then the setup's: every
 # mode's options (sagatfw.MODES, in their order, each name once) and the lots' seed.
 MATCH_EVENT_CSV_FIELDS = ["game", "seq", "type", "t", "wall", "mode", "period", "period_name", "match_ms",
                           "stopped_ms", "left", "right", "side", "points", "card", "entry", "how", "length_ms",

@@ -1,7 +1,7 @@
 """Replaying a match's logged events through its mode's engine (`sagat logs verify`).
 
-A match is a game of the log whose first record is a `match` setup (sagatfw/log/match.py). Its
-events are replayed as the board's restore replays them (sagatfw/app/match.py `restore`,
+A match is a game of the log whose first record is a `match` setup (sagatfw/log/matchrecords.py). Its
+events are replayed as the board's restore replays them (sagatfw/app/matchmode.py `restore`,
 tests/kits/matchkit.py `replay`): the engine is advanced to each event's `t`, and whatever it
 derives by itself there (a period's or a break's end, the period that follows, a result decided by
 time) must be the log's next events; an event the engine did not derive is the referee's operation
@@ -25,9 +25,9 @@ import struct
 
 import sagatfw
 from sagatfw.core.ticks import TICKS_HALF, TICKS_MAX, ticks_add
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.engine.matchbase import Match
-from sagatfw.log import match as matchlog
+from sagatfw.log import matchrecords as matchlog
 from sagatfw.log import records as R
 
 SIDES = ("left", "right")
@@ -185,7 +185,7 @@ class MatchReplay:
             elif kind == "lot":
                 side = _side(ev, "side")
                 if self.seed and ev.get("lot") in (1, 2) and ev.get("by") != "toss":
-                    from sagatfw.app.match import lot_bit
+                    from sagatfw.app.matchmode import lot_bit
 
                     want = lot_bit(self.seed, ev["lot"])
                     if side != want:
@@ -223,9 +223,9 @@ class MatchReplay:
 
 def _record(m: Match, i: int, mode: int) -> bytearray:
     """The engine's event i as the board's record of it (no game, seq nor chain: the decoder's
-    fields only). The layout is sagatfw/log/match.py's (EV_BASE, the header's fields, the stopped
+    fields only). The layout is sagatfw/log/matchrecords.py's (EV_BASE, the header's fields, the stopped
     time at the payload, a result's final view through its pack_final); the board's writer of it is
-    sagatfw/app/match.py's, until the log layer packs a match's event itself."""
+    sagatfw/app/matchmode.py's, until the log layer packs a match's event itself."""
     f = m.field
     buf = bytearray(R.RECORD_SIZE)
     R.pack_header(buf, matchlog.EV_BASE + f(i, M.F_TYPE), 0, 0, f(i, M.F_T), f(i, M.F_PMS), f(i, M.F_VAL),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 import sagatfw
-from sagatfw.log import match as matchlog
+from sagatfw.log import matchrecords as matchlog
 
 from ..i18n import N_, _
 from .decode import Log
@@ -23,7 +23,7 @@ def names_words(names: dict | None) -> str:
 
 def stamp_text(ms: int) -> str:
     """A log time stamp (a clock's time, a record's t) as H:MM:SS.mmm, or M:SS.mmm under an hour
-    (faces.match.clock_text is a match time as M:SS)."""
+    (faces.matchfaces.clock_text is a match time as M:SS)."""
     s, milli = divmod(ms, 1000)
     h, rest = divmod(s, 3600)
     m, sec = divmod(rest, 60)
@@ -102,7 +102,7 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
     return out.getvalue()
 
 
-# why a match ended (engine/match.py WHY_NAMES), for the score sheet
+# why a match ended (engine/matchwords.py WHY_NAMES), for the score sheet
 _WHY = {
     "points": N_("more points at the end of time"),
     "lead": N_("a lead of more than {lead} points (KB-14)"),
@@ -114,7 +114,7 @@ _WHY = {
     "sudden": N_("the first score in the sudden period (KT-4.6, method sudden)"),
 }
 # a match's words from its log (the modes', periods', breaks', sides' and cards' names: the log's
-# fields, sagatfw/engine/kokboru.py, kilithattu.py, match.py) as the score sheet shows them; a name
+# fields, sagatfw/engine/kokboru.py, kilithattu.py, matchwords.py) as the score sheet shows them; a name
 # this sagat does not know (a newer firmware's) is shown as the log has it
 SHEET_WORDS = {
     "kokboru": N_("kokboru"), "kilithattu": N_("kilithattu"),

@@ -13,7 +13,7 @@ from sagatfw.app import setup as _MA  # a match's options as its engine takes th
 from sagatfw.core import tcparse
 from sagatfw.engine import clock as C
 from sagatfw.engine.matchbase import Match
-from sagatfw.log import match as matchlog
+from sagatfw.log import matchrecords as matchlog
 from sagatfw.log import names as _N  # a match's names: how much of them the clock keeps
 from sagatfw.log import settings as fw_settings
 from sagatfw.ui import actions as ACT  # the one table of actions (the firmware's)

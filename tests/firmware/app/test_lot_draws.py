@@ -1,6 +1,6 @@
-# KT-4.6's lots drawn from a script's seed (app/match.py lot_bit): the same seed gives the same lots
+# KT-4.6's lots drawn from a script's seed (app/matchmode.py lot_bit): the same seed gives the same lots
 # on both runtimes, and lot 2 is drawn on its own, never tied to lot 1.
-from sagatfw.app.match import lot_bit
+from sagatfw.app.matchmode import lot_bit
 
 
 def test_kt_4_6_the_two_seeded_lots_are_independent_over_20000_seeds():

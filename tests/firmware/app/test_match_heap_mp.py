@@ -10,7 +10,7 @@ import micropython
 
 from sagatfw.core.ticks import TICKS_MAX, ticks_add
 from sagatfw.engine import kilithattu as K
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.engine.kokboru import KokBoru
 
 MIN = 60000
@@ -138,7 +138,7 @@ def test_heap_cost_of_an_engine():
     import sys
 
     for name in ("sagatfw.engine.kokboru", "sagatfw.engine.kilithattu", "sagatfw.engine.matchbase",
-                 "sagatfw.engine.match"):
+                 "sagatfw.engine.matchwords"):
         sys.modules.pop(name, None)
     gc.collect()
     a = gc.mem_alloc()

@@ -9,7 +9,7 @@ import gc
 from flash import unmount
 from protocolrig import Rig
 
-from sagatfw.faces import match as MF
+from sagatfw.faces import matchfaces as MF
 from sagatfw.faces.game import status_text
 from sagatfw.log import boot as journalboot
 from sagatfw.log.journal import Journal
@@ -93,7 +93,8 @@ def test_a_finished_bout_comes_back_after_a_reboot_with_its_score_winner_why_and
     assert len(list(journalboot.game_events(app.journal))) == n + 1
     rig2.ok("new", tc="300", first="left")  # the next game: the match leaves the clock
     assert app.match is None and rig2.ok("state")["state"] == "setup"
-    for mod in ("sagatfw.app.match", "sagatfw.engine.match", "sagatfw.engine.matchbase", "sagatfw.engine.kokboru"):
+    for mod in ("sagatfw.app.matchmode", "sagatfw.engine.matchwords", "sagatfw.engine.matchbase",
+                "sagatfw.engine.kokboru"):
         assert mod not in __import__("sys").modules, mod
     unmount()
 
@@ -101,7 +102,7 @@ def test_a_finished_bout_comes_back_after_a_reboot_with_its_score_winner_why_and
 def test_a_finished_kilithattu_match_by_lot_comes_back_with_its_entering_team_kt_4_6():
     rig = Rig()
     rig.ok("new", mode="kilithattu", first="right", changeover_ms=1000, method="lot")
-    from sagatfw.app import match as matchapp
+    from sagatfw.app import matchmode as matchapp
 
     rig.app.match.seed = 11  # the lots from a seed, as a script's
     rig.ok("start")

@@ -8,7 +8,7 @@ import countup
 from flash import unmount
 from protocolrig import Rig
 
-from sagatfw.faces import match as MF
+from sagatfw.faces import matchfaces as MF
 from sagatfw.log import boot as journalboot
 
 

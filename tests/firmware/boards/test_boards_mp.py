@@ -357,12 +357,12 @@ def test_tm1637_faces_say_the_messages_an_oled_shows():
 
 
 def test_a_match_is_on_the_faces_and_leds_of_both_display_kinds():
-    # while a match is the active mode the boards draw faces/match.py's faces: TM1637 the
+    # while a match is the active mode the boards draw faces/matchfaces.py's faces: TM1637 the
     # match time left and the score right, OLED each side's score; the LEDs the running period,
     # the cards and the winner
     from sagatfw.engine.kokboru import KokBoru
-    from sagatfw.engine.match import CARD_WARNING
-    from sagatfw.faces import match as MF
+    from sagatfw.engine.matchwords import CARD_WARNING
+    from sagatfw.faces import matchfaces as MF
 
     class _Match:  # matchapp.MatchApp's face of it: the engine, no open entry
         def __init__(self, m):

@@ -5,7 +5,7 @@ from matchkit import MIN, NEAR_WRAP, bad_value, replay
 from matchruns import END2, EXTRA, HOUR, INN, XEND, XS, extra, match, tied
 
 from sagatfw.engine import kilithattu as K
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 
 L = M.LEFT
 R = M.RIGHT

@@ -7,7 +7,7 @@ import random
 from matchkit import MIN, NEAR_WRAP, Run, bad_value, refuses, replay
 from matchruns import END2, EXTRA, HALF, INN, XS, bout, extra, match, tied, to_second_half
 
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.engine.kilithattu import Kilithattu
 from sagatfw.engine.kokboru import KokBoru
 

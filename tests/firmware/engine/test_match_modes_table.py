@@ -1,9 +1,9 @@
 # The match modes' registry (sagatfw.MODES) against each mode's engine: what the app, the log, the
 # link and the host read from the one and the other must agree (CPython and MicroPython).
 import sagatfw
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.engine.kilithattu import METHOD_NAMES
-from sagatfw.log import match as matchlog
+from sagatfw.log import matchrecords as matchlog
 from sagatfw.ui import actions as ACT
 
 
@@ -29,7 +29,7 @@ def test_kilithattu_s_option_names_are_the_engine_s_own():
     assert names["first"] == M.SIDE_NAMES and names["method"] == METHOD_NAMES and names["changeover_ms"] is None
 
 
-# What each place of a setup record holds (log/match.py): the side byte (i8) and two bytes (u8),
+# What each place of a setup record holds (log/matchrecords.py): the side byte (i8) and two bytes (u8),
 # a u32: an option's range in the protocol's table must fit its place, or the board would log a
 # value it cannot keep (struct packs 300 into a byte as 44) and a reboot replay another match.
 _PLACE_RANGE = {0: (-1, 127), 1: (0, 255), 2: (0, 255), 3: (0, 0xFFFFFFFF)}

@@ -10,9 +10,9 @@ from matchkit import MIN, NEAR_WRAP, replay
 from matchruns import END2, HALF, HOUR, INN, XEND, bout, extra, golden, match, tied, to_second_half
 
 from sagatfw.engine import kilithattu as K
-from sagatfw.engine import match as M
-from sagatfw.faces import match as MF
-from sagatfw.log import match as matchlog
+from sagatfw.engine import matchwords as M
+from sagatfw.faces import matchfaces as MF
+from sagatfw.log import matchrecords as matchlog
 
 L = M.LEFT
 R = M.RIGHT

@@ -5,7 +5,7 @@
 from matchkit import MIN, NEAR_WRAP, bad_value, refuses, replay
 from matchruns import END2, HALF, INN, XS, bout, extra, match, tied, to_second_half
 
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.engine.kokboru import KokBoru
 
 L = M.LEFT

@@ -1,4 +1,5 @@
-# Attacks on the faces' languages (sagatfw.T, sagatfw.use; faces/game.py, faces/match.py, ui/menu.py, ui/editors.py):
+# Attacks on the faces' languages (sagatfw.T, sagatfw.use; faces/game.py, faces/matchfaces.py, ui/menu.py,
+# ui/editors.py):
 # the real engines driven into the states whose OLED lines are longest, in every language (faces/words.py CODES),
 # each "text" item checked: inside the 128 px, every character in the font (faces/glyphs.py: none drawn as '?'), and
 # not cut where the code would cut silently (what the code composed is drawn whole). The TM1637 faces must not change
@@ -12,12 +13,12 @@ import sagatfw
 from clockkit import Game, L, R
 from sagatfw import T
 from sagatfw.engine import clock as C
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.engine.kilithattu import Kilithattu
 from sagatfw.engine.kokboru import KokBoru
 from sagatfw.faces import game as F
 from sagatfw.faces import glyphs
-from sagatfw.faces import match as MF
+from sagatfw.faces import matchfaces as MF
 from sagatfw.faces import words as FW
 
 CODES = FW.CODES
@@ -424,8 +425,8 @@ def test_every_match_face_fits_in_every_language():
 
 
 def test_a_refusal_on_a_match_face_is_shown_whole():
-    # app/match.py note(): the engine's reason for a refused button, on the bottom line, cut at 21 by
-    # faces/match.py. MENU held in a stoppage after a score (KB-3's restart, a button of the referee's): the
+    # app/matchmode.py note(): the engine's reason for a refused button, on the bottom line, cut at 21 by
+    # faces/matchfaces.py. MENU held in a stoppage after a score (KB-3's restart, a button of the referee's): the
     # reason was "scores made: undo first" (23), drawn as "scores made: undo fir"
     def run(code, bad):
         m = KokBoru()

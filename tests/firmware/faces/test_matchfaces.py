@@ -1,12 +1,12 @@
-# The faces of a match (sagatfw/faces/match.py): TM1637 bytes, LEDs and OLED items from
+# The faces of a match (sagatfw/faces/matchfaces.py): TM1637 bytes, LEDs and OLED items from
 # the engines' view, under CPython and MicroPython. Rule IDs where a face shows a rule's state.
 from matchkit import MIN, NEAR_WRAP, Run
 
 from sagatfw.engine.kilithattu import Kilithattu
 from sagatfw.engine.kokboru import KokBoru
-from sagatfw.engine.match import BREAK, CARD_RED, CARD_WARNING, LEFT, RIGHT, RUNNING
+from sagatfw.engine.matchwords import BREAK, CARD_RED, CARD_WARNING, LEFT, RIGHT, RUNNING
 from sagatfw.faces import game as F
-from sagatfw.faces import match as MF
+from sagatfw.faces import matchfaces as MF
 
 
 def _tm(m, side, blink=1):

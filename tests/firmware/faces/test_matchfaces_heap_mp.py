@@ -1,4 +1,4 @@
-# MicroPython only: the TM1637 faces of a match (faces/match.py) allocate nothing: they run at every
+# MicroPython only: the TM1637 faces of a match (faces/matchfaces.py) allocate nothing: they run at every
 # display refresh of a match's loop. Each scenario reaches a match's state with real operations,
 # then draws both faces at every 2 s phase with the heap locked: the score with and without its
 # dash, the period and break codes, a stoppage's "P0:12", the time added back (KT-4.5). Run by
@@ -7,10 +7,10 @@ import gc
 
 import micropython
 
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.engine.kilithattu import Kilithattu
 from sagatfw.engine.kokboru import KokBoru
-from sagatfw.faces import match as MF
+from sagatfw.faces import matchfaces as MF
 
 MIN = 60000
 

@@ -47,7 +47,7 @@ LIMITS = {
     "POINTS": 12, "LEAD": 12, "GOLDEN": 12, "REMOVAL": 12, "LOT": 12, "REFEREE": 12,
     "TIME": 12, "STOP": 7,  # "> STOP 0:12 3:12 <"
     "STOPPED": 16,  # "STOPPED 1:05"
-    # a match's reasons, on one line of its face (app/match.py note)
+    # a match's reasons, on one line of its face (app/matchmode.py note)
     "not started": 21, "period not started": 21, "period running": 21, "stoppage on": 21, "break running": 21,
     "lot due": 21, "time over: result?": 21, "match over": 21, "nothing to undo": 21, "no stoppage": 21,
     "no lot due": 21, "undo the scores first": 21, "stop the period first": 21, "not the entering team": 21,

@@ -26,7 +26,7 @@ def test_names_given_to_new_are_logged_after_the_setup_and_shown_by_state():
     st = rig.ok("new", KEY, mode="kokboru", lead=8, names=["Асан", "Usen"])
     assert st["names"] == {"left": "Асан", "right": "Usen"}
     recs = _game_records(rig)
-    assert [R.type_of(r) for r in recs[:2]] == [0x30, N.T_NAMES]  # log/match.py T_MATCH, then the names
+    assert [R.type_of(r) for r in recs[:2]] == [0x30, N.T_NAMES]  # log/matchrecords.py T_MATCH, then the names
     assert R.seq_of(recs[1]) == R.seq_of(recs[0]) + 1 and R.t_of(recs[1]) == 0
     assert N.names_of(N.names_text(recs[1])) == ("Асан", "Usen")
     rig.ok("start", KEY)

@@ -141,7 +141,7 @@ def test_match_commands_leave_ram_after_their_feed():
     rig = Rig()
     rig.ok("new", mode="kokboru")
     rig.ok("start")
-    assert "sagatfw.link.match" not in sys.modules and "matchcmds" not in sagatfw.__dict__
+    assert "sagatfw.link.matchproto" not in sys.modules and "matchcmds" not in sagatfw.__dict__
     assert "sagatfw.link.commands" not in sys.modules
     gc.collect()
     before = gc.mem_alloc()
@@ -151,7 +151,7 @@ def test_match_commands_leave_ram_after_their_feed():
         rig.ok("state")
         rig.ok("identify")
     gc.collect()
-    assert "sagatfw.link.match" not in sys.modules and "sagatfw.link.commands" not in sys.modules
+    assert "sagatfw.link.matchproto" not in sys.modules and "sagatfw.link.commands" not in sys.modules
     assert gc.mem_alloc() - before < 512, gc.mem_alloc() - before
     unmount()
 

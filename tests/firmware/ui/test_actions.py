@@ -6,10 +6,10 @@ from sagatfw import Refused
 from sagatfw.app.main import App
 from sagatfw.core import tcparse
 from sagatfw.engine import clock as C
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.engine.matchbase import Match
 from sagatfw.link import commands, wire
-from sagatfw.log import match as matchlog
+from sagatfw.log import matchrecords as matchlog
 from sagatfw.ui import actions as ACT
 
 

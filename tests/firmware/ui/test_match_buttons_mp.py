@@ -1,4 +1,4 @@
-# A referee runs a whole match from the clock's buttons alone (app/match.py "the buttons"),
+# A referee runs a whole match from the clock's buttons alone (app/matchmode.py "the buttons"),
 # on the unix port with the real app, journal and littlefs on a RAM flash: START starts a period
 # and stops / restarts the match time, a lever opens a kok-boru score entry that a second press
 # completes (PLUS 4, MINUS 2, the lever again 1, MENU a warning, MENU held a red card), MINUS held
@@ -7,7 +7,7 @@ from appkit import FakeBoard, T, lever, tap
 from flash import Flash, mount, unmount
 
 from sagatfw.app.main import App
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.faces.game import status_text  # noqa: E402
 from sagatfw.log import boot as journalboot
 from sagatfw.ui import buttons as B

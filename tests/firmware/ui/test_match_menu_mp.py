@@ -6,7 +6,7 @@ from appkit import FakeBoard, T, lever, tap
 from flash import unmount
 
 from sagatfw.app.main import App
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.log import boot as journalboot
 from sagatfw.ui import buttons as B
 

@@ -1,4 +1,4 @@
-# The referee's buttons at the field's corners (app/match.py "the buttons"), on the unix port with
+# The referee's buttons at the field's corners (app/matchmode.py "the buttons"), on the unix port with
 # the real app, journal and littlefs on a RAM flash: START acts on its press, a changeover is cut
 # only by a second START, the toss entered with PLUS then a lever, the horn, KB-3's restart and the
 # period clock's correction in a stoppage, a score entered after the half ended by time.
@@ -6,7 +6,7 @@ from appkit import FakeBoard, T, lever, tap
 from flash import Flash, mount, unmount
 
 from sagatfw.app.main import App
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.log import boot as journalboot
 from sagatfw.ui import buttons as B
 

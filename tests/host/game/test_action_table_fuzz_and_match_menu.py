@@ -270,7 +270,7 @@ def _menu_kokboru(rig, hands, ms):
 
 
 def test_a_match_set_up_from_the_menu_is_back_after_a_power_cut(tmp_path):
-    from sagatfw.engine import match as M
+    from sagatfw.engine import matchwords as M
 
     rig = Rig(tmp_path)
     hands = Buttons(rig)
@@ -287,7 +287,7 @@ def test_a_match_the_host_resumes_while_the_menu_is_open_scores_its_levers(tmp_p
     # (the faces showed the menu over the running period: hw.show draws an active menu first) and
     # MatchApp._button swallowed every lever behind it ("nothing scores behind the menu"), while
     # the match time ran: a rider's goal was lost without a word
-    from sagatfw.engine import match as M
+    from sagatfw.engine import matchwords as M
     from sagatfw.ui import buttons as B
 
     rig = Rig(tmp_path)
@@ -338,7 +338,7 @@ _PRESSES = st.lists(
 def test_fuzz_the_buttons_and_the_host_in_a_match_never_break_the_menu_or_the_match(setup, presses):
     import tempfile
 
-    from sagatfw.engine import match as M
+    from sagatfw.engine import matchwords as M
     from sagatfw.ui import buttons as B
 
     rig = Rig(tempfile.mkdtemp())

@@ -118,8 +118,8 @@ def test_the_firmware_s_copies_of_the_match_record_codes_agree_with_matchlog():
     # matchlog's codes as their own constants (matchlog's names would be RAM beside a match: the
     # heap after a match's restore): they must stay the same
     from sagatfw.app import setup as matchsetup
-    from sagatfw.engine import match as M
-    from sagatfw.log import match as matchlog
+    from sagatfw.engine import matchwords as M
+    from sagatfw.log import matchrecords as matchlog
     from sagatfw.log import matchwrite
 
     assert (matchwrite._EV_BASE, matchwrite._EV_BASE + M.EV_RESULT, matchwrite._T_MATCH) == (

@@ -5,7 +5,7 @@ a break) rounded up. Before, the PC rounded every time up: `stopped 0:09` beside
 import pytest
 
 from sagat.commands.clock import match_text
-from sagatfw.faces import match as matchfaces
+from sagatfw.faces import matchfaces as matchfaces
 
 
 @pytest.mark.parametrize("ms, up, shown", [

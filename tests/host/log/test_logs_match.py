@@ -34,7 +34,7 @@ from matchscripts import KILITHATTU, KOKBORU
 
 from sagat.cli import main
 from sagat.log import export
-from sagatfw.app.match import lot_bit
+from sagatfw.app.matchmode import lot_bit
 from sagatfw.log import records as R
 
 KEY = "secret"

@@ -17,7 +17,7 @@ from sagat.sim.script import SimError, parse_script
 from sagatfw.log import records as R
 from sagatfw.ui import buttons as B
 
-SCORE = 0x20 + 4  # log/match.py EV_BASE + engine/match.py EV_SCORE
+SCORE = 0x20 + 4  # log/matchrecords.py EV_BASE + engine/matchwords.py EV_SCORE
 ARG = 26  # a record's arg: a score's points
 
 

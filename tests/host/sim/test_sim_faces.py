@@ -153,10 +153,10 @@ def test_every_reason_the_menu_can_show_fits_its_face():
 
 
 def test_the_sim_draws_a_match_as_the_boards_do():
-    # with a match the sim's faces are faces/match.py's OLED faces: each side's score, the
+    # with a match the sim's faces are faces/matchfaces.py's OLED faces: each side's score, the
     # period, the cards, the match time framed while it runs
     from sagatfw.engine.kokboru import KokBoru
-    from sagatfw.engine.match import CARD_WARNING, LEFT, RIGHT
+    from sagatfw.engine.matchwords import CARD_WARNING, LEFT, RIGHT
 
     m = KokBoru()
     m.new_match()

@@ -1,6 +1,6 @@
 """Match modes on the clock: a kok-boru bout and a kilithattu match
 scripted end to end through `sagat sim --script --virtual --log-json` (the engine in App.step via
-firmware/sagatfw/app/match.py, its events in the journal as match records, log/match.py), restored
+firmware/sagatfw/app/matchmode.py, its events in the journal as match records, log/matchrecords.py), restored
 after power cuts, and read back by `sagat logs show`."""
 
 import json
@@ -10,7 +10,7 @@ from matchscripts import KILITHATTU, KOKBORU
 
 from sagat.cli import main
 from sagat.sim.script import SimError, actions_help, parse_script
-from sagatfw.app.match import lot_bit
+from sagatfw.app.matchmode import lot_bit
 
 
 def _script(path, lines):

@@ -7,20 +7,20 @@
 # `app.match`; while it is there, App.step and App.next_instant hand over to it (the hooks in
 # app/main.py), so the game clock stands still. A MatchApp advances the mode's engine (engine/), has
 # the journal log each of its events as a record (log/matchwrite.py; the codes and layout:
-# log/match.py, docs/log-format.md), draws a lot when one is due, serves the link and refreshes
+# log/matchrecords.py, docs/log-format.md), draws a lot when one is due, serves the link and refreshes
 # the faces.
 #
-#   from sagatfw.app import match as matchapp
+#   from sagatfw.app import matchmode as matchapp
 #   app.new_match("kokboru", {"lead": 8}, now)              # ValueError (Refused) on a bad option
 #   app.match.do("score", now, LEFT, 4)                        # any engine operation; Refused
 #   matchsetup.restore(app, now)                               # at boot (App.boot): the log's match
 #
-# The faces of a match are faces/match.py's (the boards' show); the referee's buttons are below
-# (MatchApp._button); the protocol's match commands are link/match.py's.
+# The faces of a match are faces/matchfaces.py's (the boards' show); the referee's buttons are below
+# (MatchApp._button); the protocol's match commands are link/matchproto.py's.
 
 from sagatfw import forget
 from sagatfw.core.ticks import ticks_add, ticks_diff
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 
 try:
     from micropython import const
@@ -44,8 +44,8 @@ _ASK_TOSS = const(3)  # TOSS? : a lever enters the toss's winner
 
 # What a match loads, forgotten when it closes (with the engine modules of sagatfw.MODES); a
 # private const: no place in the module's table of names, which lives in RAM while a match runs
-_MODULES = const(("sagatfw.app.match", "sagatfw.app.setup", "sagatfw.log.matchwrite", "sagatfw.log.match",
-            "sagatfw.log.wall", "sagatfw.faces.match", "sagatfw.engine.matchbase", "sagatfw.engine.match"))
+_MODULES = const(("sagatfw.app.matchmode", "sagatfw.app.setup", "sagatfw.log.matchwrite", "sagatfw.log.matchrecords",
+            "sagatfw.log.wall", "sagatfw.faces.matchfaces", "sagatfw.engine.matchbase", "sagatfw.engine.matchwords"))
 
 
 def forget_engines():
@@ -203,7 +203,7 @@ class MatchApp:
         try:
             self.do(name, ticks, *args)
             self.refused = None
-        except ValueError as e:  # Refused (a ValueError, whichever import of engine/match.py made it)
+        except ValueError as e:  # Refused (a ValueError, whichever import of engine/matchwords.py made it)
             self.refused = str(e)
             self.refused_until = ticks_add(ticks, _REFUSED_MS)
 

@@ -5,7 +5,7 @@
 # are ui/actions.py's, done by commands.act. protocol.Server loads this module for a request only
 # while a match is set up, and forgets it after that feed, as link/commands.py.
 
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.faces import game as F
 from sagatfw.link import wire as W
 

@@ -1,11 +1,11 @@
 # sagat: the words of a match: sides, states, the events' types and fields, how a period
 # started, cards, why a match ended, and their names. The engine (matchbase.py: Match, the API at
 # its top), the games on it (kokboru.py, KB-*; kilithattu.py, KT-*), the app, the faces, the link,
-# the log's codec and the host all speak them: `from sagatfw.engine import match as M` (one name:
+# the log's codec and the host all speak them: `from sagatfw.engine import matchwords as M` (one name:
 # each imported name is a global, and costs RAM). docs/match.md is the reference.
 #
 # Constants and one check only: no state, nothing allocated after the import. Loaded with a match
-# and forgotten after it, as the engine is (app/main.py, app/match.py).
+# and forgotten after it, as the engine is (app/main.py, app/matchmode.py).
 #
 # Events: EV_SIZE ints each, EVENT_NAMES order is part of the log format (append, never reorder).
 # Every event has: type, t (exact instant), period, pms (the period's match time elapsed, ms),
@@ -76,7 +76,7 @@ EV_LOT = const(9)
 EV_RESULT = const(10)
 EV_POWER_RESTORE = const(11)
 # 12 late_score, 13 late_card, 14 restart, 15 adjust: a private const where used (matchbase.py,
-# kokboru.py, app/setup.py; log/match.py by name), as globals here they would cost RAM: this
+# kokboru.py, app/setup.py; log/matchrecords.py by name), as globals here they would cost RAM: this
 # module's globals table, loaded with every match, grew a size with them
 EVENT_NAMES = (
     "period_start",

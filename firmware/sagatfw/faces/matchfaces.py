@@ -1,4 +1,4 @@
-# sagat: what the faces show for a match, from a match engine's view (engine/match.py).
+# sagat: what the faces show for a match, from a match engine's view (engine/matchwords.py).
 #
 # Pure module, loaded only while a match is the active mode (faces/game.py serves the game clock). It
 # reads the engine at its last call and never reads the time. The layouts (docs/match.md, "On the
@@ -32,7 +32,7 @@
 #   bottom      a message, else in a period the period's stopped time ("STOPPED 1:05", KT-4.5)
 
 from sagatfw import T
-from sagatfw.engine import match as M
+from sagatfw.engine import matchwords as M
 from sagatfw.faces import game as F
 
 # why a match ended (base.WHY_NAMES), short enough for "LOSS " and it on one line

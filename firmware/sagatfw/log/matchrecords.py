@@ -1,7 +1,7 @@
 # sagat: a match's records: their type codes, and decoding them to named fields.
 #
 # Pure module, shared by the host (`sagat logs show`, through logread.decode) and the board (the
-# restore at boot finds a match by its setup record). Writing them is app/match.py's (board only).
+# restore at boot finds a match by its setup record). Writing them is app/matchmode.py's (board only).
 # A match is a game of the log like any other: it takes the next game number, and its records go
 # into the same journal, chain and key (docs/log-format.md, "Match records"):
 #
@@ -10,7 +10,7 @@
 #       option (or -1), payload (38..): place 1 u8, place 2 u8, place 3 u32 (kok-boru: lead;
 #       kilithattu: first, method, changeover_ms), then seed u32 (a script's seed for the lots,
 #       0: the board's true random source).
-#   type EV_BASE + the engine's event type (0x20..0x2B, engine/match.py EVENT_NAMES order):
+#   type EV_BASE + the engine's event type (0x20..0x2B, engine/matchwords.py EVENT_NAMES order):
 #       t, left_ms = pms (the period's match time), right_ms = val, left_moves / right_moves = the
 #       scores, running = the period (i8), side, arg (i16), left_stage = the mode, payload (38..):
 #       stopped u32 (the period's stopped time); a result's also the match's final view (FINAL at
@@ -24,8 +24,8 @@ import sagatfw
 from sagatfw.log.records import FLAG_WALL, HEADER, PAYLOAD
 from sagatfw.log.wall import iso_utc
 
-EV_BASE = 0x20  # a match event: EV_BASE + engine/match.py event type (room for 16 types)
-EV_RESULT = 0x2A  # EV_BASE + engine/match.py EV_RESULT
+EV_BASE = 0x20  # a match event: EV_BASE + engine/matchwords.py event type (room for 16 types)
+EV_RESULT = 0x2A  # EV_BASE + engine/matchwords.py EV_RESULT
 FINAL = "<BBBBb"  # a result record's final view, at FINAL_AT: warnings L, R, reds L, R, entering
 FINAL_AT = PAYLOAD + 4
 T_MATCH = 0x30  # a match's setup record
@@ -72,7 +72,7 @@ def setup_values(rec):
 
 def decode(rec):
     """The named fields of a match record (type EV_BASE .. T_MATCH), for `sagat logs show` and the restore."""
-    from sagatfw.engine import match as M
+    from sagatfw.engine import matchwords as M
 
     (_, kind, game, seq, t, pms, val, ls, rs, period, side, arg, mode, _, flags, _, ws, wms) = (
         struct.unpack_from(HEADER, rec, 0)
