@@ -4,6 +4,7 @@ routes all of 127/8 to the loopback: 127.0.0.2 is another PC of the network for 
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import os
 import socket
@@ -73,3 +74,31 @@ def request(port: int, method: str, path: str, headers: dict | None = None, body
         return r.status, r.read()
     finally:
         conn.close()
+
+
+def asgi_get(app, path: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
+    """GET path from an ASGI app in this process (no server, no HTTP client): (status, its headers,
+    its body)."""
+    sent = []
+    asked = []
+
+    async def receive():  # the request, then (a response that listens for it) the client's going once answered
+        asked.append(1)
+        if len(asked) == 1:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        while not any(m["type"] == "http.response.body" and not m.get("more_body") for m in sent):
+            await asyncio.sleep(0.01)
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    extra = [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"127.0.0.1:8716")] + extra, "client": ("127.0.0.1", 50000),
+             "server": ("127.0.0.1", 8716)}
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    got = {k.decode().lower(): v.decode() for k, v in start["headers"]}
+    return start["status"], got, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")

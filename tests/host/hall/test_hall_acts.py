@@ -5,7 +5,6 @@ it; and the page's scripts, ES modules, served as JavaScript."""
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import inspect
 import json
@@ -13,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from webkit import asgi_get
 
 from sagat.hall import acts, web
 from sagatfw.engine.matchbase import Match
@@ -93,29 +93,7 @@ def test_an_action_added_to_the_clocks_table_is_offered_with_its_arguments(a_new
 
 
 def _get(app, path: str) -> tuple[int, dict, bytes]:
-    """GET path from the ASGI app: (status, its headers, its body)."""
-    sent = []
-    asked = []
-
-    async def receive():  # the request, then (a response that listens for it) the client's going once answered
-        asked.append(1)
-        if len(asked) == 1:
-            return {"type": "http.request", "body": b"", "more_body": False}
-        while not any(m["type"] == "http.response.body" and not m.get("more_body") for m in sent):
-            await asyncio.sleep(0.01)
-        return {"type": "http.disconnect"}
-
-    async def send(message):
-        sent.append(message)
-
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-             "headers": [(b"host", b"127.0.0.1:8716")], "client": ("127.0.0.1", 50000),
-             "server": ("127.0.0.1", 8716)}
-    asyncio.run(app(scope, receive, send))
-    start = next(m for m in sent if m["type"] == "http.response.start")
-    headers = {k.decode().lower(): v.decode() for k, v in start["headers"]}
-    return start["status"], headers, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return asgi_get(app, path)
 
 
 class _Hall:

@@ -7,12 +7,12 @@ browser's Accept-Language."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from pathlib import Path
 
 import pytest
+from webkit import asgi_get
 
 from sagat.hall import acts, web
 from sagat.hall import lang as hall_lang
@@ -112,27 +112,7 @@ class _Hall:
 
 def _get(app, path: str, headers: dict) -> tuple[int, object]:
     """GET path from the ASGI app (no server, no HTTP client): (status, the JSON body)."""
-    sent = []
-    asked = []
-
-    async def receive():  # the request, then (a response that listens for it) the client's going once answered
-        asked.append(1)
-        if len(asked) == 1:
-            return {"type": "http.request", "body": b"", "more_body": False}
-        while not any(m["type"] == "http.response.body" and not m.get("more_body") for m in sent):
-            await asyncio.sleep(0.01)
-        return {"type": "http.disconnect"}
-
-    async def send(message):
-        sent.append(message)
-
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-             "headers": [(b"host", b"127.0.0.1:8716")] + [(k.lower().encode(), v.encode()) for k, v in headers.items()],
-             "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8716)}
-    asyncio.run(app(scope, receive, send))
-    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    status, _headers, body = asgi_get(app, path, headers)
     return status, json.loads(body)
 
 

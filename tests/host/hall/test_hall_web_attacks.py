@@ -16,51 +16,13 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import socket
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 
 import pytest
-
-from conftest import ROOT
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _start_hall(*args: str):
-    port = _free_port()
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
-    proc = subprocess.Popen([sys.executable, "-m", "sagat", "hall", "--no-usb", "--no-browser",
-                             "--http-port", str(port), *args], stderr=subprocess.PIPE, text=True, env=env,
-                            cwd=tempfile.mkdtemp(prefix="sagat-hall-cwd-"))  # (its default --out goes there)
-    lines = []
-    end = time.monotonic() + 60
-    while time.monotonic() < end:
-        line = proc.stderr.readline()
-        if not line:
-            break
-        lines.append(line)
-        if "http://" in line:
-            # the rest of stderr is read on, so the hall never blocks on a full pipe
-            threading.Thread(target=lambda: lines.extend(proc.stderr), daemon=True).start()
-            return proc, port, line.split()[2], lines
-    proc.kill()
-    proc.wait()
-    raise AssertionError("sagat hall did not start: " + "".join(lines))
-
-
-def _stop(proc) -> None:
-    proc.terminate()
-    assert proc.wait(timeout=20) == 0
+from webkit import free_port, start_hall, stop_hall
 
 
 def _req(port: int, method: str, path: str, headers: dict | None = None, body: bytes | None = None):
@@ -79,9 +41,9 @@ def _req(port: int, method: str, path: str, headers: dict | None = None, body: b
 
 @pytest.fixture(scope="module")
 def local_hall():
-    proc, port, url, lines = _start_hall()
+    proc, port, url, lines = start_hall()
     yield port, url, lines
-    _stop(proc)
+    stop_hall(proc)
     text = "".join(lines)
     assert "Traceback" not in text, text
 
@@ -124,7 +86,7 @@ def test_the_page_on_loopback_needs_no_token(local_hall):
 
 
 def test_on_the_network_an_action_needs_the_printed_token():
-    proc, port, url, lines = _start_hall("--host", "0.0.0.0")
+    proc, port, url, lines = start_hall("--host", "0.0.0.0")
     try:
         m = re.fullmatch(r"http://[^/]+:(\d+)/\?t=([A-Za-z0-9_-]{20,})", url)
         assert m and int(m.group(1)) == port, url
@@ -167,12 +129,12 @@ def test_on_the_network_an_action_needs_the_printed_token():
         st, body, r = _req(port, "GET", "/?t=nope", host)
         assert st == 200 and r.getheader("Set-Cookie") is None
     finally:
-        _stop(proc)
+        stop_hall(proc)
     assert "Traceback" not in "".join(lines)
 
 
 def test_the_hall_stops_with_a_page_open():
-    proc, port, _url, lines = _start_hall()
+    proc, port, _url, lines = start_hall()
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
     s.sendall(f"GET /api/events HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n".encode())
     f = s.makefile("rb")
@@ -198,7 +160,7 @@ def test_a_bad_host_option_is_one_line(capsys):
     from sagat.cli import main
 
     assert main(["hall", "--no-usb", "--no-browser", "--host", "no such host.invalid", "--http-port",
-                 str(_free_port())]) == 2
+                 str(free_port())]) == 2
     err = capsys.readouterr().err
     assert err.startswith("sagat: cannot serve the page on no such host.invalid") and len(err.splitlines()) == 1
 
@@ -212,7 +174,7 @@ class _Server:
     def __init__(self, app):
         import uvicorn
 
-        self.port = _free_port()
+        self.port = free_port()
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                                    lifespan="off", access_log=False))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
