@@ -293,8 +293,9 @@ class Clock:
         return None
 
     def _repl(self) -> NotAClock:
-        return NotAClock(say(N_("{port} runs MicroPython without sagat (its REPL answered): put sagat on it with "
-                                "`sagat deploy` (or, if sagat is on it, its firmware stopped: reset the board)"),
+        return NotAClock(say(N_("{port} runs MicroPython without sagat (its REPL answered): put sagat on it "
+                                "with `sagat deploy` (or, if sagat is on it, its firmware stopped: reset the "
+                                "board)"),
                              port=self.port), "repl")
 
     def _line(self, deadline: float) -> bytes | None:
@@ -333,12 +334,13 @@ class Clock:
             ident = self.request("identify")
             uid, proto = ident.get("uid"), ident.get("protocol")
             if not isinstance(proto, int) or isinstance(proto, bool) or proto < SIGNED_UID_PROTOCOL:
-                raise LinkError(say(N_("the clock on {port} speaks protocol {protocol}: its firmware is older "
-                                       "than this sagat, whose signed requests name the clock (protocol {needed}); "
-                                       "update it (sagat deploy, or the UF2 in rp2/)"),
+                raise LinkError(say(N_("the clock on {port} speaks protocol {protocol}: its firmware is "
+                                       "older than this sagat, whose signed requests name the clock "
+                                       "(protocol {needed}); update it (sagat deploy, or the UF2 in rp2/)"),
                                     port=self.port, protocol=repr(proto), needed=SIGNED_UID_PROTOCOL))
             if not isinstance(uid, str) or not uid:
-                raise LinkError(say(N_("the clock on {port} gave no id (identify's uid): a signed request names it"),
+                raise LinkError(say(N_("the clock on {port} gave no id (identify's uid): a signed request "
+                                       "names it"),
                                     port=self.port))
             self.uid = uid
         return self.uid
@@ -407,8 +409,8 @@ class Clock:
             size = ans.get("bin")
             if ans.get("ok") is True and isinstance(size, int) and not isinstance(size, bool) and size >= 0:
                 if size > MAX_ANSWER_BIN:
-                    raise LinkError(say(N_("the device on {port} announced {size} raw bytes after its answer to "
-                                           "{cmd}: no sagat clock sends more than {kb} KB at once"),
+                    raise LinkError(say(N_("the device on {port} announced {size} raw bytes after its answer "
+                                           "to {cmd}: no sagat clock sends more than {kb} KB at once"),
                                         port=self.port, size=size, cmd=cmd, kb=MAX_ANSWER_BIN >> 10))
                 ans["raw"] = self._take(size, deadline, cmd)  # a log.read's records, raw, after its line
             aid = ans.get("id")
@@ -441,8 +443,8 @@ class Clock:
 
         while len(self.buf) < n:
             if time.monotonic() > deadline:
-                raise LinkError(say(N_("the clock on {port} sent {got} of the {n} bytes of its answer to {cmd} "
-                                       "within {seconds} s"),
+                raise LinkError(say(N_("the clock on {port} sent {got} of the {n} bytes of its answer to "
+                                       "{cmd} within {seconds} s"),
                                     port=self.port, got=len(self.buf), n=n, cmd=cmd, seconds=f"{self.timeout:g}"))
             try:
                 chunk = self.serial.read(min(n - len(self.buf), 1 << 16))
@@ -470,8 +472,8 @@ class Clock:
             why = say(N_("it answers, but not in sagat's protocol ({line})"),
                       line=repr(self.junk.decode("utf-8", "replace")))
             return NotAClock(say(NOT_A_CLOCK, port=self.port, why=why), "other")
-        return LinkLost(say(N_("no answer from the clock on {port} to {cmd} within {seconds} s (is it a sagat "
-                               "clock? `sagat info` says what answers there)"),
+        return LinkLost(say(N_("no answer from the clock on {port} to {cmd} within {seconds} s (is it a "
+                               "sagat clock? `sagat info` says what answers there)"),
                             port=self.port, cmd=cmd, seconds=f"{self.timeout:g}"))
 
 

@@ -328,12 +328,13 @@ def add(subparsers) -> None:
     """Adds `sagat ports`, `info`, `state`, `watch`, `settings`."""
     cmd = adder(subparsers)
     sp = cmd("ports", _("find clocks on USB by vendor and product id"),
-             _("List the serial ports whose USB id is a sagat board's (Raspberry Pi, Espressif, CP210x, CH340)."))
+             _("List the serial ports whose USB id is a sagat board's (Raspberry Pi, Espressif, CP210x, "
+               "CH340)."))
     sp.add_argument("--json", action="store_true", help=_("one JSON object per port"))
     sp.set_defaults(func=cmd_ports)
     sp = cmd("info", _("identify the clock: firmware, board, id, battery, heap, game"),
-             _("What the clock says about itself: firmware and protocol, board, id, battery, heap, the game's "
-               "state, uptime, whether an arbiter key is set. Reading needs no key."))
+             _("What the clock says about itself: firmware and protocol, board, id, battery, heap, the "
+               "game's state, uptime, whether an arbiter key is set. Reading needs no key."))
     link_args(sp, key=False)
     sp.set_defaults(func=cmd_info)
     sp = cmd("state", _("both faces, once"), _("Both faces once: times, moves, flags, the clock's state."))
@@ -346,10 +347,11 @@ def add(subparsers) -> None:
     sp.add_argument("--count", type=int, metavar="N", help=_("stop after N readings"))
     sp.set_defaults(func=cmd_watch)
     sp = cmd("settings", _("show the clock's settings, or set some: KEY=VALUE ..."),
-             _("Show the clock's settings; with KEY=VALUE arguments, change them (between games; with a key set, "
-               "--key signs the change), shown in the menu's order. docs/user-guide.md lists the keys and their "
-               "units (ms, a count, on/off; freeze auto, on or off; tc a TimeControl string)."))
+             _("Show the clock's settings; with KEY=VALUE arguments, change them (between games; with a key "
+               "set, --key signs the change), shown in the menu's order. docs/user-guide.md lists the keys "
+               "and their units (ms, a count, on/off; freeze auto, on or off; tc a TimeControl string)."))
     link_args(sp)
     sp.add_argument("assign", nargs="*", metavar="KEY=VALUE",
-                    help=_("a setting to change, e.g. low_time_ms=60000 (ms), sound=off, freeze=auto or tc=420"))
+                    help=_("a setting to change, e.g. low_time_ms=60000 (ms), sound=off, freeze=auto or "
+                           "tc=420"))
     sp.set_defaults(func=cmd_settings)
