@@ -351,7 +351,7 @@ class App:
         """Set up the next game (TimeControl string, "LEFT|RIGHT" for a handicap). Refused while a
         side is running. ValueError on a bad control."""
         if self.clock.state == C.RUNNING:
-            raise S.Refused("pause the game in progress first")
+            raise S.Refused("pause the game in progress first", "game_in_progress")
         if not isinstance(tc, str):
             raise ValueError("tc must be a TimeControl string")
         if first not in ("left", "right"):
@@ -430,7 +430,7 @@ class App:
         """Change settings (a dict); they apply from the next game, or now to a game not started.
         ValueError (and nothing changed) on an unknown key or a bad value."""
         if self.clock.state not in (C.SETUP, C.FINISHED):
-            raise S.Refused("settings change between games (pause is not enough)")
+            raise S.Refused("settings change between games (pause is not enough)", "settings_between_games")
         # every value, then the whole as the boot will use it (the same parser, the clock's own
         # rules): ValueError before anything is saved or changed (a value saved and then refused
         # stopped the next boot)

@@ -40,7 +40,7 @@ def new(app, mode, opts, now, seed=0):
     from sagatfw.engine import clock as C
 
     if app.clock.state == C.RUNNING:  # the state, not a value: refused, as App.new_game says it
-        raise Refused("pause the game in progress first")
+        raise Refused("pause the game in progress first", "game_in_progress")
     who = opts.pop("names", None)  # the names: log/names.py fit_names' bytes (ui/actions.py's new), not an option
     modes = S.MODES  # (a mode's name: its engine module's last name, as log/matchrecords.py's mode_name)
     names = [e[0][e[0].rfind(".") + 1 :] for e in modes]

@@ -116,7 +116,7 @@ class Kilithattu(Match):
 
     def _may_score(self, side, entering):
         if entering != M.NONE and side != entering:
-            raise M.Refused("not the entering team")  # KT-5.5: the pazham is the entering team's
+            raise M.Refused("not the entering team", "not_entering_team")  # KT-5.5: the pazham is the entering team's
 
     def _scored(self, side, entry):
         if self.period == SUDDEN:
@@ -139,7 +139,7 @@ class Kilithattu(Match):
         elif s == M.FINISHED and self.why == M.WHY_LOT:
             which = 2
         elif s != M.READY or self.period != 2:
-            raise M.Refused("no lot due")
+            raise M.Refused("no lot due", "no_lot_due")
         self.lot_due = 0
         self._emit(M.EV_LOT, self.t, side, which, entered)
         if which == 1:

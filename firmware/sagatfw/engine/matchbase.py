@@ -55,6 +55,11 @@ _NOT_IN = ("not started", "period not started", "period running", "stoppage on",
            "time over: result?", "match over")  # (a face's line holds 21 characters)
 
 
+def _no(s):
+    """Refused in state `s`: its face's words, and its reason code with the state's name (docs/protocol.md)."""
+    return M.Refused(_NOT_IN[s], "match_state", state=M.STATE_NAMES[s])
+
+
 class Match:
     """The shared engine; a game's class gives MODE, PERIOD_NAMES, LENGTHS, AUTO_START, OPTIONS,
     POINTS and the hooks (_ended, _scored, _points, _may_score, _entering) and its own new_match;
@@ -167,7 +172,7 @@ class Match:
 
     def _op(self, now):
         if not self.advance(now) or self.n_events > M.EV_CAPACITY - _OP_ROOM:
-            raise M.Refused("events not logged yet")
+            raise M.Refused("events not logged yet", "events_pending")
 
     # ----------------------------------------------------------- transitions
 
@@ -244,7 +249,7 @@ class Match:
         """An entry changed the score: a result it decides."""
 
     def _points(self, points):
-        raise M.Refused("no scores")
+        raise M.Refused("no scores", "no_scores")
 
     def _may_score(self, side, entering):
         pass
@@ -257,9 +262,9 @@ class Match:
         s = self.state
         late = self.late_p >= 0 and s != M.RUNNING and s != M.STOPPED and not (s == M.FINISHED and self._fin_entry)
         if not late and s != M.RUNNING and s != M.STOPPED:
-            raise M.Refused(_NOT_IN[s])
+            raise _no(s)
         if self.n_ent >= _MAX_ENTRIES:
-            raise M.Refused("too many entries")
+            raise M.Refused("too many entries", "too_many_entries")
         return late
 
     def _late(self, kind, side, arg, n):
@@ -295,7 +300,7 @@ class Match:
         changeover early (KT-4.4)."""
         if self.state == M.SETUP:
             if self.n_events > M.EV_CAPACITY - _OP_ROOM:
-                raise M.Refused("events not logged yet")
+                raise M.Refused("events not logged yet", "events_pending")
             self.t = 0
             self.last = now
             self._run(0, M.BY_REFEREE)
@@ -307,13 +312,13 @@ class Match:
         elif s == M.BREAK and self.AUTO_START:
             self._break_over(self.t, 1)
         else:
-            raise M.Refused(_NOT_IN[s])
+            raise _no(s)
 
     def stoppage(self, now):
         """The referee stops play (KB-16, KT-4.5): the match time stops until resume."""
         self._op(now)
         if self.state != M.RUNNING:
-            raise M.Refused(_NOT_IN[self.state])
+            raise _no(self.state)
         self._stop(self.t)
         self._emit(M.EV_STOPPAGE_START, self.t, M.NONE, self.n_stops, 0)
 
@@ -322,7 +327,7 @@ class Match:
         the period's stopped total grows by it (KT-4.5: the time lost is not lost)."""
         self._op(now)
         if self.state != M.STOPPED:
-            raise M.Refused("no stoppage" if self.state == M.RUNNING else _NOT_IN[self.state])
+            raise M.Refused("no stoppage", "no_stoppage") if self.state == M.RUNNING else _no(self.state)
         at = self.t
         ms = at - self.stop_t
         self.p_stopped += ms
@@ -338,7 +343,7 @@ class Match:
         late = self._on()
         self._may_score(side, self._entering(self.late_p % _LAST) if late else self.entering)
         if self.scores[side] + points > _MAX_SCORE:
-            raise M.Refused("score limit")
+            raise M.Refused("score limit", "score_limit")
         self.scores[side] += points
         n = self._push((points << 1) | side)
         if not late:
@@ -348,10 +353,10 @@ class Match:
             self._scored(side, n)  # a period before a break: what an entry decides at once (KB-14)
 
     def card(self, side, kind, now):
-        raise M.Refused("no cards in this game")
+        raise M.Refused("no cards in this game", "no_cards")
 
     def draw_lot(self, side, now):
-        raise M.Refused("no lot in this game")
+        raise M.Refused("no lot in this game", "no_lot")
 
     def _push(self, code):
         self.n_ent += 1
@@ -375,11 +380,11 @@ class Match:
             pass  # the last late entry (the latest in the ring)
         elif s == M.FINISHED:
             if not self._fin_entry or not self.undoable or self._ent_no[i] != self._fin_entry:
-                raise M.Refused("match over")
+                raise M.Refused("match over", "match_state", state="finished")
         elif s != M.RUNNING and s != M.STOPPED:
-            raise M.Refused(_NOT_IN[s])
+            raise _no(s)
         elif not self.undoable:
-            raise M.Refused("nothing to undo")
+            raise M.Refused("nothing to undo", "nothing_to_undo")
         code = self._ent_code[i]
         no = self._ent_no[i]
         self._pos = i
@@ -416,7 +421,7 @@ class Match:
             raise ValueError("winner must be left, right or none")
         if self.state == M.SETUP:
             if self.n_events > M.EV_CAPACITY - _OP_ROOM:
-                raise M.Refused("events not logged yet")
+                raise M.Refused("events not logged yet", "events_pending")
             self.t = 0  # a forfeit: the time base starts now (its wall time is the entry's)
             self.last = now
         else:
@@ -431,9 +436,9 @@ class Match:
         self._op(now)
         s = self.state
         if s != M.RUNNING and s != M.STOPPED:
-            raise M.Refused(_NOT_IN[s])
+            raise _no(s)
         if self.undoable:
-            raise M.Refused("undo the scores first")
+            raise M.Refused("undo the scores first", "undo_scores_first")
         gone = self._elapsed_at(self.t)
         self._ready(self.period)
         self._emit(_EV_RESTART, self.t, M.NONE, 0, gone)
@@ -447,7 +452,7 @@ class Match:
         self._op(now)
         s = self.state
         if s != M.STOPPED and s != M.READY:
-            raise M.Refused("stop the period first" if s == M.RUNNING else _NOT_IN[s])
+            raise M.Refused("stop the period first", "stop_period_first") if s == M.RUNNING else _no(s)
         n = self.length
         if not (0 < ms <= n if n else 0 <= ms <= _MAX_T):
             raise ValueError("ms must be 1..%d" % n if n else "ms must be 0..%d" % _MAX_T)

@@ -307,9 +307,9 @@ def adjust(c, side, now, ms=None, moves=None, stage=None, reason=REASON_CORRECTI
     """Arbiter correction of one side's time, move count and stage, only while the clock is
     stopped. Logged with before and after. Returns True; ValueError on bad values."""
     if not c.advance(now):
-        raise Refused("the clock's events wait to be logged: drain them first")
+        raise Refused("the clock's events wait to be logged: drain them first", "events_pending")
     if c.state == _RUNNING or c.state == _FINISHED:
-        raise Refused("corrections need the clock stopped (pause first)")
+        raise Refused("corrections need the clock stopped (pause first)", "correction_running")
     if side not in (_LEFT, _RIGHT):
         raise ValueError("side must be left or right")
     tc = c.tc[side]
@@ -370,14 +370,14 @@ def late_install(c, elapsed_ms, now, moves=None):
     time less half the elapsed, at least min(that time, 15 min), at the stage its moves reach. Before
     the start only."""
     if c.state != _SETUP:
-        raise Refused("late installation is set before the clock is started")
+        raise Refused("late installation is set before the clock is started", "late_started")
     if not isinstance(elapsed_ms, int) or elapsed_ms < 0 or elapsed_ms > MAX_MS:
         raise ValueError("elapsed_ms must be 0..%d" % MAX_MS)
     if moves is not None and (not isinstance(moves, int) or moves < 0 or moves > MAX_MOVES):
         raise ValueError("moves must be 0..%d" % MAX_MOVES)
     for s in (_LEFT, _RIGHT):
         if c.counts_up(s):
-            raise Refused("late installation needs a time limit, not a count-up")
+            raise Refused("late installation needs a time limit, not a count-up", "late_countup")
     for s in (_LEFT, _RIGHT):
         made = c.moves[s] if moves is None else moves
         if c.tc[s].kind == tcm.STAGES:

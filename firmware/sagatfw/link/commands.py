@@ -85,9 +85,9 @@ def act(srv, req, now):
     try:
         actions.do(srv.app, cmd, actions.args(cmd, req), now)
     except Refused as e:
-        raise W.Error(W.REFUSED, "%s: %s" % (cmd, e)) from None
-    except ValueError as e:
-        raise W.Error(W.BAD_ARG, "%s: %s" % (cmd, e)) from None
+        raise W.error_of(W.REFUSED, cmd + ": ", e) from None
+    except ValueError as e:  # (a sagatfw.Why keeps its reason code: the kazans' sense)
+        raise W.error_of(W.BAD_ARG, cmd + ": ", e) from None
     finally:
         forget("sagatfw.ui.actions")
     app = srv.app
@@ -154,7 +154,9 @@ def key_set(srv, req, now):
     except ValueError:
         raise W.Error(W.BAD_ARG, "key must be hex digits (at most %d bytes)" % MAX_KEY) from None
     if srv.in_progress():
-        raise W.Error(W.REFUSED, "the key changes between games only: the clock is %s" % srv.state_name())
+        st = srv.state_name()
+        raise W.Error(W.REFUSED, "the key changes between games only: the clock is %s" % st, "key_between_games",
+                      {"state": st})
     j = srv.app.journal
     if j.backlog:
         raise W.Error(W.BUSY, "log records are waiting to be written: try again")
@@ -197,7 +199,9 @@ def maintenance(srv, req, now):
     set, nothing else does (link/stream.py), because the key file can be read at the REPL. Between games
     only: Ctrl-C stops the clock, and during a game it stays an ordinary byte anyway."""
     if srv.in_progress():
-        raise W.Error(W.REFUSED, "maintenance: the clock is %s: finish the game (a result) first" % srv.state_name())
+        st = srv.state_name()
+        raise W.Error(W.REFUSED, "maintenance: the clock is %s: finish the game (a result) first" % st,
+                      "maintenance_in_game", {"state": st})
     app = srv.app
     if not srv.repl_open:  # in the log: from here to the next boot the flash was open to the REPL
         app.journal.log_settings(app.clock, app.store.clock_settings(), R.ORIGIN_MAINTENANCE, now)
@@ -209,7 +213,8 @@ def log_erase(srv, req, now):
     game = W.int_arg(req, "game", 0, 0xFFFF)
     prot = protected_game(srv)
     if game >= prot:
-        raise W.Error(W.REFUSED, "game %d is in progress: only finished games are erased" % prot)
+        raise W.Error(W.REFUSED, "game %d is in progress: only finished games are erased" % prot, "erase_in_progress",
+                      {"game": prot})
     j = srv.app.journal
     if j.backlog:
         raise W.Error(W.BUSY, "log records are waiting to be written: try again")

@@ -23,12 +23,13 @@ def serve(srv, req, now, command):
     mapp = srv.app.match
     busy = _busy(mapp)
     if busy and (cmd == "key.set" or cmd == "maintenance"):
-        raise W.Error(W.REFUSED, "%s: the match is in progress: enter its result first" % cmd)
+        raise W.Error(W.REFUSED, "%s: the match is in progress: enter its result first" % cmd, "match_in_progress")
     # a match set up is logged (its setup record) as much as a game set up: its game stays too
     if mapp.m.state < M.FINISHED and cmd == "log.erase" and (
             W.int_arg(req, "game", 0, 0xFFFF) >= srv.app.journal.game):
-        raise W.Error(W.REFUSED, "game %d is a match in progress: only finished games are erased"
-                      % srv.app.journal.game)
+        g = srv.app.journal.game
+        raise W.Error(W.REFUSED, "game %d is a match in progress: only finished games are erased" % g,
+                      "erase_in_progress", {"game": g})
     body = command(srv, req, now)
     if busy and cmd == "log.info":
         body["in_progress"] = srv.app.journal.game

@@ -131,12 +131,17 @@ class Pull:
         else:
             self._push((head + "}\n").encode())
 
-    def _error(self, rid, code, message):
+    def _error(self, rid, code, message, why=None, values=None):
         self.lines += 1
         self.errors += 1
         if len(message) > MAX_MESSAGE:
             message = message[: MAX_MESSAGE - 3] + "..."
-        err = W.dumps({"code": code, "message": message})
+        err = {"code": code, "message": message}
+        if why is not None:  # a refusal's reason code, and its parts (docs/protocol.md, "Reason codes")
+            err["why"] = why
+            if values:
+                err["with"] = values
+        err = W.dumps(err)
         self._push(('{"id":' + W.dumps(rid) + ',"ok":false,"error":' + err + "}\n").encode())
 
     def _push(self, b):

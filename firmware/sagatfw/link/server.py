@@ -267,7 +267,7 @@ class Server(Pull):
                     body = fn(self, req, now)
             self._reply(rid, body)
         except W.Error as e:
-            self._error(rid, e.code, e.message)
+            self._error(rid, e.code, e.message, e.why, e.values)
         except Exception as e:  # noqa: BLE001 - a bug must not stop the clock: say so, go on
             self.internal_errors += 1
             self._note("protocol: %r" % (e,))

@@ -79,12 +79,20 @@ except TypeError:
 
 
 class Error(Exception):
-    """A request answered with an error: code (one of the codes above) and message."""
+    """A request answered with an error: code (one of the codes above) and message; `why`, a refusal's reason
+    code, and `values`, its parts by name (docs/protocol.md, "Reason codes"), or None."""
 
-    def __init__(self, code, message):
+    def __init__(self, code, message, why=None, values=None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.why = why
+        self.values = values
+
+
+def error_of(code, prefix, e):
+    """Error `code` for the sagatfw.Why (or ValueError) `e`, its message `prefix` + its text, its reason code kept."""
+    return Error(code, prefix + str(e), getattr(e, "why", None), getattr(e, "values", None))
 
 
 def seg_first(name):

@@ -210,7 +210,8 @@ def do(app, name, vals, now, seed=0):
     mapp = app.match
     if mapp is not None:
         if what == "game":
-            raise Refused("a %s match is set up: a game's action (new with tc sets up a game)" % mapp.m.MODE)
+            raise Refused("a %s match is set up: a game's action (new with tc sets up a game)" % mapp.m.MODE,
+                          "match_set_up", mode=mapp.m.MODE)
         if name == "result":
             if vals["result"] is not None or vals["left_kazan"] is not None:
                 raise ValueError("a match's result is winner: left, right or none (not result, nor kazans)")
@@ -225,7 +226,7 @@ def do(app, name, vals, now, seed=0):
         a = [vals[s[0]] for s in spec]
         return mapp.do(method, now, *a)
     if what == "match":
-        raise Refused("no match is set up (new with a mode first)")
+        raise Refused("no match is set up (new with a mode first)", "no_match")
     if name == "result":
         if vals["winner"] is not None:
             raise ValueError("a game's result is result: " + ", ".join(C.RESULT_NAMES))
@@ -241,11 +242,11 @@ def do(app, name, vals, now, seed=0):
         finally:
             forget("sagatfw.engine.kazans")
         if not app.result(vals["result"], now, lk, rk):
-            raise Refused(why(app.clock, name))
+            raise refusal(app.clock, name)
         return True
     if name == "resume_adjourned":  # App.resume_adjourned(now, left_ms, right_ms, left_used_ms, right_used_ms)
         if not app.resume_adjourned(now, *[vals[s[0]] for s in spec]):
-            raise Refused(why(app.clock, name))
+            raise refusal(app.clock, name)
         return True
     if name == "pause":
         a = [C.BY_HOST if vals["by"] is None else vals["by"]]
@@ -254,7 +255,7 @@ def do(app, name, vals, now, seed=0):
     else:
         a = [vals[s[0]] for s in spec]
     if not getattr(app, method)(*a, now):
-        raise Refused(why(app.clock, name))  # the engine's False: nothing happened, and why
+        raise refusal(app.clock, name)  # the engine's False: nothing happened, and why
     return True
 
 
@@ -264,7 +265,23 @@ def _idle(m):
 
     st = m.state
     if st == M.RUNNING or st == M.BREAK or st == M.LOT:
-        raise Refused("the match's %s runs: a stoppage first" % ("break" if st == M.BREAK else "period"))
+        if st == M.BREAK:
+            raise Refused("the match's break runs: a stoppage first", "break_runs")
+        raise Refused("the match's period runs: a stoppage first", "period_runs")
+
+
+def refusal(c, name):
+    """Refused: why the clock `c` did nothing for action `name` (why()), with its reason code (docs/protocol.md):
+    no_flag, state_<action> where the action names the state it needs, else state; the clock's state with it."""
+    if name == "extend" and not (c.flag[C.LEFT] or c.flag[C.RIGHT]):
+        code = "no_flag"
+    elif name == "resume" and c.state == C.ADJOURNED:
+        code = "resume_adjourned_game"
+    else:  # (made on a refusal only: no RAM while the clock runs)
+        code = {"start": "state_start", "arm": "state_arm", "disarm": "state_disarm", "pause": "state_pause",
+                "resume": "state_resume", "adjourn": "state_adjourn",
+                "resume_adjourned": "state_resume_adjourned"}.get(name, "state")
+    return Refused(why(c, name), code, state=C.STATE_NAMES[c.state])
 
 
 def why(c, name):
