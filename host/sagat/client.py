@@ -15,6 +15,7 @@ from sagatfw.link import auth as signing
 from sagatfw.link import wire
 from sagatfw.log import names as clocknames
 
+from . import reasons
 from .i18n import N_, _
 
 # USB vendor/product ids of the boards sagat runs on (contract 5)
@@ -67,6 +68,11 @@ class LinkError(Exception):
     told by the type (LinkLost, NotAClock) and the code, never by the words."""
 
     code: str | None = None
+    # a refusal this host says in its user's language (sagat/reasons.py): its reason code, the command
+    # refused and the reason's (msgid, fields); else None
+    why: str | None = None
+    refused_cmd: str | None = None
+    reason: tuple | None = None
 
     def text(self) -> str:
         """The message in the user's language (a Msg's), or as it was given (text)."""
@@ -430,7 +436,13 @@ class Clock:
             err = {}
         # the clock's own code and reason as the clock gave them (its language is the clock's)
         code, reason = str(err.get("code", "?")), str(err.get("message", "")).rstrip(": ")
-        if reason:
+        said = reasons.sentence(err.get("why"), err.get("with"))  # a reason code this host knows: its words
+        if said is not None:
+            msgid, fields = said
+            words = {k: Msg(v) if k in reasons.WORD_PARTS else v for k, v in fields.items()}
+            refused = LinkError(say(N_("the clock refused: {reason}"), reason=Msg(msgid, **words)))
+            refused.why, refused.refused_cmd, refused.reason = err["why"], cmd, said
+        elif reason:
             refused = LinkError(say(N_("clock refused {cmd}: {code}: {reason}"), cmd=cmd, code=code, reason=reason))
         else:
             refused = LinkError(say(N_("clock refused {cmd}: {code}"), cmd=cmd, code=code.rstrip(": ")))
