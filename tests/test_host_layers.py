@@ -14,7 +14,7 @@ HOST = os.path.join(ROOT, "host", "sagat")
 # bottom to top: a module of a layer imports from its own layer and those below. A module that is in
 # none of them is a new part of the plan, to be placed here first.
 LAYERS = (
-    ("sagat", "sagat.i18n", "sagat.client", "sagat.image", "sagat.firmware"),  # words, the link, files
+    ("sagat", "sagat.i18n", "sagat.reasons", "sagat.client", "sagat.image", "sagat.firmware"),  # words, the link, files
     ("sagat.pull",),  # a pulled folder written (it reads and verifies nothing)
     ("sagat.log",),  # a log read, replayed and verified: one verify
     ("sagat.round",),  # the round's folder, pairings, TRF, PGN, the report

@@ -17,21 +17,17 @@ MODES = (
 )
 
 
-class Why(ValueError):
-    """A ValueError with a reason code: str() is the English text (a face's words, the protocol's message), `why` a
-    short code the host says in its user's language, `values` the text's parts by name (docs/protocol.md, "Reason
-    codes"). Made only when something is refused: it costs no RAM while the clock runs."""
+class Refused(ValueError):
+    """An action the clock or a match does not allow now (its state), with the reason: str() is the English text,
+    short enough for a face (its words), `why` its reason code, a short string the host says in its user's
+    language, and `values` the text's parts by name (docs/protocol.md, "Reason codes"); made only on a refusal.
+    A bad value is a plain ValueError (the protocol: `refused` against `bad_arg`; engine/kazans.py's have a
+    reason code too). The one refusal of every action (ui/actions.py)."""
 
     def __init__(self, text, why=None, **values):
         super().__init__(text)
         self.why = why
         self.values = values
-
-
-class Refused(Why):
-    """An action the clock or a match does not allow now (its state), with the reason: str() is
-    short enough for a face. A bad value is a plain ValueError, or a Why with its code (the protocol:
-    `refused` against `bad_arg`). The one refusal of every action (ui/actions.py)."""
 
 
 def load_key(root):

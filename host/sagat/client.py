@@ -71,6 +71,7 @@ class LinkError(Exception):
     # a refusal this host says in its user's language (sagat/reasons.py): its reason code, the command
     # refused and the reason's (msgid, fields); else None
     why: str | None = None
+    values: dict | None = None
     refused_cmd: str | None = None
     reason: tuple | None = None
 
@@ -442,6 +443,7 @@ class Clock:
             words = {k: Msg(v) if k in reasons.WORD_PARTS else v for k, v in fields.items()}
             refused = LinkError(say(N_("the clock refused: {reason}"), reason=Msg(msgid, **words)))
             refused.why, refused.refused_cmd, refused.reason = err["why"], cmd, said
+            refused.values = err.get("with") if isinstance(err.get("with"), dict) else {}
         elif reason:
             refused = LinkError(say(N_("clock refused {cmd}: {code}: {reason}"), cmd=cmd, code=code, reason=reason))
         else:

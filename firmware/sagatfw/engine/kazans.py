@@ -12,8 +12,6 @@
 #     does (TK-R7: the log says why), and the flagged side must have 82 or more (its win) or exactly 81 (neither
 #     TK-R7 nor TK-C12 decides: the arbiter's call, any result); under 81 it lost (TK-C12).
 
-from sagatfw import Why
-
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -30,9 +28,19 @@ _KUMALAKS = const(162)  # TK-R1
 _HALF = const(81)  # more than this wins (TK-R1), 81-81 draws (TK-R5)
 
 
+class Why(ValueError):
+    """A bad value (the protocol's bad_arg) with its reason code and parts, as sagatfw.Refused carries them
+    (docs/protocol.md, "Reason codes"): here, in the module loaded for a result only, so that it costs no RAM."""
+
+    def __init__(self, text, why, **values):
+        super().__init__(text)
+        self.why = why
+        self.values = values
+
+
 def check(c, code, lk, rk):
     """The result `code` (an index of clock.RESULT_NAMES) with the final kazan counts `lk`-`rk` (left's,
-    right's; both -1: not given) on clock `c` (its first flag), checked as the header says. sagatfw.Why (a
+    right's; both -1: not given) on clock `c` (its first flag), checked as the header says. Why (a
     ValueError) with the reason (the rule) and its reason code (docs/protocol.md); None if it makes sense."""
     given = lk != -1 or rk != -1
     if given:

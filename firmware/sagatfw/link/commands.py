@@ -84,10 +84,9 @@ def act(srv, req, now):
     cmd = req["cmd"]
     try:
         actions.do(srv.app, cmd, actions.args(cmd, req), now)
-    except Refused as e:
-        raise W.error_of(W.REFUSED, cmd + ": ", e) from None
-    except ValueError as e:  # (a sagatfw.Why keeps its reason code: the kazans' sense)
-        raise W.error_of(W.BAD_ARG, cmd + ": ", e) from None
+    except ValueError as e:  # a Refused, or a bad value (the kazans' sense has a reason code too)
+        code = W.REFUSED if isinstance(e, Refused) else W.BAD_ARG
+        raise W.Error(code, "%s: %s" % (cmd, e), getattr(e, "why", None), getattr(e, "values", None)) from None
     finally:
         forget("sagatfw.ui.actions")
     app = srv.app

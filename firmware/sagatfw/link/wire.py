@@ -90,11 +90,6 @@ class Error(Exception):
         self.values = values
 
 
-def error_of(code, prefix, e):
-    """Error `code` for the sagatfw.Why (or ValueError) `e`, its message `prefix` + its text, its reason code kept."""
-    return Error(code, prefix + str(e), getattr(e, "why", None), getattr(e, "values", None))
-
-
 def seg_first(name):
     """The seq of a segment's first record, from its file name (0 for a name that is not one)."""
     try:

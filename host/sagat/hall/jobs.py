@@ -11,6 +11,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 
 from .. import client
 from .boards import BoardLink, sample
+from .refusals import refusal
 from .said import joined, said, text_of, with_msg
 
 JOB_S = 10.0  # how long an action waits for a board's job (read when it runs: tests make it longer)
@@ -52,8 +53,8 @@ def job_result(fut: Future, timeout: float = JOB_S):
     """(value, None) or (None, error text) of a job."""
     try:
         return fut.result(timeout), None
-    except client.LinkError as e:
-        return None, text_of(e)  # (the clock's refusal: its own words, as the clock said them)
+    except client.LinkError as e:  # the clock's refusal: by its reason code, else its own words
+        return None, refusal(e) or text_of(e)
     except (TimeoutError, FutureTimeout):
         return None, said("err_no_answer", "no answer in time")
     except Exception as e:  # noqa: BLE001 - a job's failure is reported on its board

@@ -344,12 +344,13 @@ def test_a_real_halls_answers_carry_their_codes(hall2):
     assert ans["boards"]["1"]["msg"] == {"key": "skip_not_set_up", "state": {"key": "state_finished"}}
     assert say(ans["boards"]["1"]["msg"], _table("ru")) == "не подготовлены (часы: окончена)"
     _said_right(ans, seen)
-    # a correction the clock refuses: the clock's own words, as it said them (no code of the hall's)
+    # a correction the clock refuses: by its reason code (docs/protocol.md, hall/refusals.py), its state said too
     until(lambda: any(b["number"] == 2 and b["state"] == "running" for b in _state(url)["boards"]), 30, "board 2 runs")
     st, ans = _post(url, "/api/board/2/act", {"cmd": "extend"})  # TK-C14 needs a flag down
     assert st == 200 and ans["failed"] == 1 and "refused" in ans["boards"]["2"]["text"], ans
-    assert "msg" not in ans["boards"]["2"] and ans["what_msg"] == {"key": "what_act", "n": 2,
-                                                                     "cmd": {"key": "cmd_extend"}}
+    assert ans["boards"]["2"]["msg"] == {"key": "err_clock_refused", "reason": {
+        "key": "why_no_flag", "state": {"key": "state_running"}}} and ans["what_msg"] == {
+        "key": "what_act", "n": 2, "cmd": {"key": "cmd_extend"}}
     _said_right(ans, seen)
     st, ans = _post(url, "/api/board/2/act", {"cmd": "first", "side": "right"})
     assert st == 400 and ans["msg"] == {"key": "err_first_before_start", "n": 2, "state": {"key": "state_running"}}

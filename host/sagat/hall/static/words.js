@@ -51,7 +51,26 @@ const SAID = new Set([
   k("state_adjourned"), k("state_finished"), k("state_flagged"), k("state_idle"), k("state_paused"),
   k("state_running"), k("state_setup"), k("there_act"), k("there_result"), k("what_act"), k("what_assign"),
   k("what_first"), k("what_identify"), k("what_pause_all"), k("what_result"), k("what_result_kazans"),
-  k("what_resume_all"), k("what_set_up"), k("what_start_round")
+  k("what_resume_all"), k("what_set_up"), k("what_start_round"),
+  // a clock's refusal by its reason code (host/sagat/hall/refusals.py)
+  k("err_clock_refused"), k("why_no_flag"), k("why_state"),
+  k("why_state_start"), k("why_state_arm"), k("why_state_disarm"),
+  k("why_state_pause"), k("why_state_resume"), k("why_resume_adjourned_game"),
+  k("why_state_adjourn"), k("why_state_resume_adjourned"), k("why_game_in_progress"),
+  k("why_settings_between_games"), k("why_events_pending"), k("why_correction_running"),
+  k("why_late_started"), k("why_late_countup"), k("why_match_set_up"),
+  k("why_no_match"), k("why_break_runs"), k("why_period_runs"),
+  k("why_no_stoppage"), k("why_stop_period_first"), k("why_no_scores"),
+  k("why_too_many_entries"), k("why_score_limit"), k("why_no_cards"),
+  k("why_no_lot"), k("why_no_lot_due"), k("why_nothing_to_undo"),
+  k("why_undo_scores_first"), k("why_not_entering_team"), k("why_match_in_progress"),
+  k("why_erase_in_progress"), k("why_key_between_games"), k("why_maintenance_in_game"),
+  k("why_kazans_range"), k("why_kazans_over_162"), k("why_kazans_forfeit"),
+  k("why_kazans_draw"), k("why_match_state_setup"), k("why_match_state_ready"),
+  k("why_match_state_running"), k("why_match_state_stopped"), k("why_match_state_break"),
+  k("why_match_state_lot"), k("why_match_state_over"), k("why_match_state_finished"),
+  k("why_flag_needs_kazans_left"), k("why_flag_needs_kazans_right"), k("why_flag_lost_left"),
+  k("why_flag_lost_right"), k("why_kazans_over_half_left"), k("why_kazans_over_half_right")
 ]);
 function sayCode(m, depth) {
   if (typeof m === "string") return m;
