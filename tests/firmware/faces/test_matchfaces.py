@@ -140,20 +140,20 @@ def test_kt_4_5_stopped_time_on_the_tm1637_faces():
 def test_every_kilithattu_period_has_its_code_kt_4_4_kt_4_6():
     m = Kilithattu()
     m.new_match(first=LEFT, method=0)  # M_SUDDEN
-    want = ("In 1", "In 2", "Et 1", "Et 2", "Sudn")
+    want = (b"In 1", b"In 2", b"Et 1", b"Et 2", b"Sudn")
     for p in range(5):
         m.period = p  # (the view: each period's code)
         m.state = RUNNING
         assert MF.period_code(m) == want[p]
     m.state = BREAK
-    assert MF.period_code(m) == "ChAn"
+    assert MF.period_code(m) == b"ChAn"
     k = KokBoru()
     k.new_match()
     codes = []
     for p in range(3):
         k.period = p
         codes.append(MF.period_code(k))
-    assert codes == ["H1", "H2", "GOLd"]
+    assert codes == [b"H1", b"H2", b"GOLd"]
 
 
 def test_a_stoppage_blinks_the_running_leds_and_the_oled_says_it_kb_16():
