@@ -162,9 +162,9 @@ FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 CODE = re.compile(r"`([^`]+)`")
 LINK_TARGET = re.compile(r"\]\(([^)\s]+)\)")
 # a part number, a pin or a module: a word with a capital letter and a digit (1N5817, MF-RX075/72,
-# GPIO34, 0x3C, 3V3, TK-C18); an English suffix (KCD1-type, B32-series) is not part of it
+# GPIO34, 0x3C, 3V3, TK-C18); an English suffix (KCD1-type, B32-series, TM1637s) is not part of it
 PART = re.compile(r"(?<![\w/-])[A-Za-z0-9_]+(?:[-/][A-Za-z0-9_]+)*")
-SUFFIX = re.compile(r"(?:-[a-z]{3,})+$")
+SUFFIX = re.compile(r"(?:-[a-z]{3,})+$|(?<=\d)s$")
 # a figure: 3820, 0.42, 1.5, 0.1.0 (the Russian text writes 0,42: its decimal commas are read as points)
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?!\w)")
 PIN_WORD = re.compile(r"\bpins? (\d+)\b")  # "pin 39", the Pico's pad: «вывод 39» in Russian
