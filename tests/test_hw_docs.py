@@ -158,7 +158,7 @@ def test_every_link_into_hardware_lands_on_a_heading():
 
 RU = os.path.join(HW, "ru")
 EN_DOCS = sorted(n for n in os.listdir(HW) if n.endswith(".md"))
-FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
+FENCE = re.compile(r"^[ \t]*```(\w*)\n(.*?)^[ \t]*```", re.M | re.S)  # also indented, in a list
 CODE = re.compile(r"`([^`]+)`")
 LINK_TARGET = re.compile(r"\]\(([^)\s]+)\)")
 # a part number, a pin or a module: a word with a capital letter and a digit (1N5817, MF-RX075/72,
