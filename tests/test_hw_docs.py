@@ -200,7 +200,7 @@ def _numbers(text, russian=False):
 
 
 def _counterpart(path):
-    """The English document a resolved link target stands for: hardware/ru/X is hardware/X."""
+    """The English document a resolved link target stands for: a Russian one, its English original."""
     path = os.path.normpath(path)
     return os.path.join(HW, os.path.basename(path)) if os.path.dirname(path) == RU else path
 
@@ -260,3 +260,19 @@ def test_each_hardware_doc_links_its_russian_version_and_back(name):
     en, ru = _read(os.path.join(HW, name)), _read(os.path.join(RU, name))
     assert "](ru/%s)" % name in en, "hardware/%s does not link ru/%s" % (name, name)
     assert "](../%s)" % name in ru, "hardware/ru/%s does not link ../%s" % (name, name)
+
+
+def test_the_russian_guides_send_their_reader_to_the_russian_hardware_docs():
+    """docs/ru/'s guides link hardware/ru/, and none of their links into hardware/ is to an English
+    document that has its Russian version."""
+    guides = sorted(n for n in os.listdir(os.path.join(ROOT, "docs", "ru")) if n.endswith(".md"))
+    assert guides
+    for guide in guides:
+        text = _read(os.path.join(ROOT, "docs", "ru", guide))
+        here = os.path.join(ROOT, "docs", "ru")
+        targets = [os.path.normpath(os.path.join(here, m.group(1).split("#")[0]))
+                   for m in LINK_TARGET.finditer(text) if not re.match(r"[a-z]+:", m.group(1))]
+        assert any(os.path.dirname(t) == RU for t in targets), "docs/ru/%s links no hardware/ru/ doc" % guide
+        english = [os.path.relpath(t, ROOT) for t in targets
+                   if os.path.dirname(t) == HW and os.path.isfile(os.path.join(RU, os.path.basename(t)))]
+        assert not english, "docs/ru/%s links English hardware docs: %s" % (guide, english)
