@@ -1,7 +1,8 @@
 """The maker's hardware docs against the board modules' `PINS`: both wiring
 diagrams draw every LED the firmware drives with its resistor, the cell's divider with its
 capacitor and the polyfuse; the parts list counts what the pin maps need; no doc gives an
-instruction the firmware dropped; every link into hardware/ lands on a heading.
+instruction the firmware dropped; every link into hardware/ lands on a heading; and the Russian
+versions in hardware/ru/ name every pin, part, command, figure and link of the English ones.
 
 The SVGs mark what these tests look for: `<g class="led">` holds one LED, its "330 Ω" resistor and
 its pin label (`GP6`, `GPIO4`); `<g id="battery-sense">` the divider and `<g id="polyfuse">` the
