@@ -272,14 +272,15 @@ def import_report(path: str) -> int:
     into the catalogues' "report" entries; 1 when a word could not be taken (each named)."""
     former = former_words(path)
     order = ("en", "kk", "ru", "ky")
-    said = {key: dict(zip(order, texts, strict=True)) for key, texts in former.get("REPORT", {}).items()
-            if len(texts) == len(order)}
+    report = former.get("REPORT", {})
+    problems = [f"{key}: not four texts (en, kk, ru, ky)" for key, texts in report.items() if len(texts) != len(order)]
+    said = {key: dict(zip(order, texts, strict=True)) for key, texts in report.items() if len(texts) == len(order)}
     for i in range(12 if "MONTHS" in former else 0):
         said[f"month_{i + 1}"] = {lang: names.split()[i] for lang, names in former["MONTHS"].items()}
     if "DATE" in former:
         said["date"] = dict(former["DATE"])
     code = code_words()
-    problems, wanted = [], {}
+    wanted = {}
     for key, texts in said.items():
         if key not in code:
             problems.append(f"{key}: not a word of round/words.py (add it there, then import again)")
@@ -306,7 +307,8 @@ def import_report(path: str) -> int:
                     m.string = text
         write(lang, catalog)
     compile_all()
-    print(f"{len(said)} words of {path}: {len(said) - len(problems)} taken")
+    dates = sum(1 for key in said if key not in report)
+    print(f"{path}: {len(report)} report words and {dates} of its dates, {len(report) + dates - len(problems)} taken")
     for p in problems:
         print("  " + p)
     return 1 if problems else 0
@@ -322,10 +324,14 @@ def main(argv: list[str]) -> int:
         return 0
     if what == "check":
         return check()
-    if what == "import-page" and len(argv) <= 2:
-        return import_page(argv[1] if len(argv) == 2 else STATIC_LANG)
-    if what == "import-report" and len(argv) == 2:
-        return import_report(argv[1])
+    try:
+        if what == "import-page" and len(argv) <= 2:
+            return import_page(argv[1] if len(argv) == 2 else STATIC_LANG)
+        if what == "import-report" and len(argv) == 2:
+            return import_report(argv[1])
+    except (OSError, SyntaxError, ValueError, AttributeError, IndexError, KeyError, TypeError) as e:  # (not its kind)
+        print(f"{what}: {e}", file=sys.stderr)
+        return 2
     print(__doc__, file=sys.stderr)
     return 2
 
