@@ -4,6 +4,12 @@ variables (`LANG=kk_KZ.UTF-8 sagat info --help`). English is the source text and
 
     from sagat.i18n import _      # _("the text") in the user's language, or the text itself
     from sagat.i18n import N_     # N_("the text"): marked for the catalogue, translated later with _()
+    from sagat.i18n import NC_    # NC_("report", "the text"): the same, in a context (msgctxt)
+
+The report's pages and the hall's page have their words in the same catalogues: the report's as
+entries with msgctxt "report" (round/words.py, in the language the report is asked for:
+translation_for(lang)), the page's as entries with msgctxt "page:KEY", from which `python tools/i18n.py
+compile` writes the page's tables (hall/static/lang/<lang>.json).
 
 Machine output (--json, the log's fields, the protocol) is never translated: only what a person reads.
 The catalogues are made and compiled by `python tools/i18n.py` (Babel); argparse's own words
@@ -24,6 +30,7 @@ LANGUAGES = ("kk", "ru", "ky", "en")  # the clock's and the hall's too: Kazakh, 
 ENV = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order
 
 _cache: dict[tuple, gettext.NullTranslations] = {}
+_cache_for: dict[tuple, gettext.NullTranslations] = {}  # translation_for's: (the locale folder, lang)
 # english()'s: the source text whatever the environment says (per thread and per task: the hall serves
 # requests concurrently)
 _forced: ContextVar[gettext.NullTranslations | None] = ContextVar("sagat_i18n_forced", default=None)
@@ -39,6 +46,16 @@ def translation() -> gettext.NullTranslations:
     t = _cache.get(env)
     if t is None:
         t = _cache[env] = gettext.translation(DOMAIN, LOCALE_DIR, fallback=True)
+    return t
+
+
+def translation_for(lang: str) -> gettext.NullTranslations:
+    """The catalogue of lang (kk, ru, ky), whatever the environment says; English: none (the source text)."""
+    key = (LOCALE_DIR, lang)
+    t = _cache_for.get(key)
+    if t is None:
+        t = _cache_for[key] = (gettext.NullTranslations() if lang == "en" else
+                               gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True))
     return t
 
 
@@ -58,6 +75,11 @@ def _(text: str) -> str:
 
 def N_(text: str) -> str:
     """Marks text for the catalogue without translating it (a module-level table): _() it where it is shown."""
+    return text
+
+
+def NC_(context: str, text: str) -> str:
+    """N_ with a context (the catalogue's msgctxt): translated later with translation_for(lang).pgettext."""
     return text
 
 
