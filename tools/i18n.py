@@ -27,7 +27,7 @@ PACKAGE = os.path.join(ROOT, "host", "sagat")
 LOCALE = os.path.join(PACKAGE, "locale")
 DOMAIN = "sagat"
 LANGS = ("kk", "ru", "ky")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "Nn_": (1, 2), "ngettext": (1, 2)}
 METHOD_MAP = [("**.py", "python")]
 HEADER = """\
 # {name} translations of the `sagat` command (host/sagat), domain "sagat".
