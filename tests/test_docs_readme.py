@@ -104,7 +104,8 @@ def test_the_readmes_script_example_does_what_the_readme_says(tmp_path):
     logged = {"new": "settings", "start": "game_start", "press": "press", "power_cut": "power_restore",
               "resume": "resume"}
     assert [e["type"] for e in events] == [logged[a["do"]] for a in actions], (actions, events)
-    assert f"{1 + sum(a['do'] == 'power_cut' for a in actions)} boot(s)" in run.stderr, run.stderr
+    boots = 1 + sum(a['do'] == 'power_cut' for a in actions)
+    assert f"{boots} {'boot' if boots == 1 else 'boots'} on " in run.stderr, run.stderr
     # what the sentence says of them
     assert [a["do"] for a in actions] == ["new", "start", "press", "power_cut", "resume", "press"], actions
     assert "7-minute game" in para and actions[0]["tc"] == "420"

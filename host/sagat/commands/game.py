@@ -13,7 +13,7 @@ from sagatfw.log import names as N
 
 from ..client import LinkError, kept_names
 from ..cliutil import UserError, adder, call, link_args, out
-from ..i18n import _
+from ..i18n import _, ngettext
 from .clock import faces_text, match_text, state_word
 from .tc import time_control
 
@@ -62,8 +62,11 @@ def _match_options(args: argparse.Namespace) -> dict:
         if kept != list(args.names):
             import sys
 
-            print("sagat: " + _("the names take more than the clock's {n} bytes of UTF-8: it keeps the start of "
-                                "each (`sagat state` shows what it kept)").format(n=N.NAMES_SIZE - 1),
+            n = N.NAMES_SIZE - 1
+            print("sagat: " + ngettext("the names take more than the clock's {n} byte of UTF-8: it keeps the start "
+                                       "of each (`sagat state` shows what it kept)",
+                                       "the names take more than the clock's {n} bytes of UTF-8: it keeps the start "
+                                       "of each (`sagat state` shows what it kept)", n).format(n=n),
                   file=sys.stderr)
         opts["names"] = kept
     return opts
