@@ -114,13 +114,13 @@ def loads(text):
         if m.group() in (b"[", b"{"):
             depth += 1
             if depth > JSON_DEPTH:
-                raise ValueError(f"JSON nested deeper than {JSON_DEPTH} levels")
+                raise ValueError(_("JSON nested deeper than {n} levels").format(n=JSON_DEPTH))
         else:
             depth -= 1
     try:
         out = json.loads(text)
     except RecursionError:  # (not reached after the check above; kept as the last guard)
-        raise ValueError(f"JSON nested deeper than {JSON_DEPTH} levels") from None
+        raise ValueError(_("JSON nested deeper than {n} levels").format(n=JSON_DEPTH)) from None
     return _valid_text(out) if _MAY_SURROGATE.search(raw) else out
 
 

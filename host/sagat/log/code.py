@@ -18,7 +18,8 @@ def code_problem(code: str) -> str | None:
     code = code.strip()
     digits = logread.CODE_DIGITS
     if len(code) != digits or not code.isdigit():
-        return f"a result code is {digits} digits (the faces show CODE and {digits} digits), not {code!r}"
+        return _("a result code is {n} digits (the faces show CODE and {n} digits), not {code}").format(
+            n=digits, code=repr(code))
     return None
 
 
@@ -92,7 +93,7 @@ def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None,
     code = code.strip()
     wrong = code_problem(code)
     if wrong:
-        return False, f"code: {wrong}"
+        return False, _("code: {why}").format(why=wrong)
     results = log.results.get(game)
     if not results:
         return False, _("code: game {game} has no result in this log: it was cut off, or this is another log").format(
