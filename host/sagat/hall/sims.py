@@ -90,8 +90,9 @@ class Sims:
             line = p.stderr.readline()
             if not line:
                 return None
-            if "serial port" in line:
-                return line.split()[-1]
+            words = line.split()  # "sagat sim: serial port /dev/pts/3", in the user's language: the path last
+            if words and words[-1].startswith("/dev/"):
+                return words[-1]
         return None
 
     @staticmethod
