@@ -23,6 +23,7 @@ from ..i18n import _, speaking
 from ..log import problem as problem
 from ..log import pulled
 from ..log.decode import LogError
+from ..log.show import VALUE_WORDS, value_word
 from ..log.verify import UNVERIFIED, Verdict, verify
 from . import pages, pgn, trf
 from .folder import board_of
@@ -155,13 +156,21 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
 def _details(e: dict) -> str:
     skip = {"game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "right_moves", "running", "side",
             "by", "wall"}
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in e.items() if k not in skip and v is not None)
+    # (the log's field names as they are; a value said to a person, left, player, ..., in the page's language)
+    said = {k: value_word(v) if isinstance(v, str) and v in VALUE_WORDS else v for k, v in e.items()}
+    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in said.items()
+                     if k not in skip and v is not None)
 
 
 def _events_table(evs: list[dict], lang: str) -> str:
     """A game's events as a table (its checkpoints left out): seq, event, the clock's t, both sides' times
     and moves, who runs, whose, the wall time, the rest."""
     w = words(lang)
+    with speaking(lang):
+        return _events_rows(evs, lang, w)
+
+
+def _events_rows(evs: list[dict], lang: str, w) -> str:
     heads = "".join(f"<th>{esc(h)}</th>" for h in (
         w("ev_seq"), w("ev_event"), w("ev_t"), w("side_left"), w("side_right"), w("ev_moves"), w("ev_running"),
         w("ev_side"), w("ev_wall"), w("ev_details")))
