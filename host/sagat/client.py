@@ -101,6 +101,11 @@ def _valid_text(x):
     return x
 
 
+def _nested() -> str:
+    return ngettext("JSON nested deeper than {n} level", "JSON nested deeper than {n} levels", JSON_DEPTH).format(
+        n=JSON_DEPTH)
+
+
 def loads(text):
     """json.loads for text from a device, a peer hall (MQTT) or a file that may be hostile:
     nesting deeper than JSON_DEPTH is refused as a ValueError like any other bad JSON (Python's
@@ -115,13 +120,13 @@ def loads(text):
         if m.group() in (b"[", b"{"):
             depth += 1
             if depth > JSON_DEPTH:
-                raise ValueError(f"JSON nested deeper than {JSON_DEPTH} levels")
+                raise ValueError(_nested())
         else:
             depth -= 1
     try:
         out = json.loads(text)
     except RecursionError:  # (not reached after the check above; kept as the last guard)
-        raise ValueError(f"JSON nested deeper than {JSON_DEPTH} levels") from None
+        raise ValueError(_nested()) from None
     return _valid_text(out) if _MAY_SURROGATE.search(raw) else out
 
 

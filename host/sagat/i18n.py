@@ -77,6 +77,19 @@ def english():
         _forced.reset(token)
 
 
+@contextmanager
+def speaking(lang: str):
+    """Within it, _() gives `lang`'s text (kk, ru, ky; en the source): for a page in a language of its
+    own, as `sagat report --lang` writes it."""
+    t = gettext.NullTranslations() if lang == "en" else gettext.translation(DOMAIN, LOCALE_DIR, [lang],
+                                                                             fallback=True)
+    token = _forced.set(t)
+    try:
+        yield
+    finally:
+        _forced.reset(token)
+
+
 def _(text: str) -> str:
     return translation().gettext(text)
 

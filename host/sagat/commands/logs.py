@@ -107,7 +107,7 @@ def _verify(args: argparse.Namespace) -> int:
     if (args.code is None) != (args.game is None):
         raise UserError(_("--code and --game go together: the result code copied from game N's scoresheet"))
     if args.code is not None and code_problem(args.code):
-        raise UserError(f"--code: {code_problem(args.code)}")
+        raise UserError("--code: " + code_problem(args.code))
     keys = [k for k in arbiter_keys(args) if k]  # (a bad key is said before the log is read)
     source = _pulled(args, with_head=not args.no_head)
     v = verify(source, keys, game=args.game, code=args.code, uid=args.clock or source.uid, unkeyed_ok=True,

@@ -30,19 +30,37 @@ def stamp_text(ms: int) -> str:
     return f"{h}:{m:02d}:{sec:02d}.{milli:03d}" if h else f"{m}:{sec:02d}.{milli:03d}"
 
 
+# the values of a game's records (the log's fields: engine/clock.py BY_NAMES, REASON_NAMES, log/read.py
+# ORIGIN_NAMES) as the table shows them to a person; a value this sagat does not know is shown as the log has it
+VALUE_WORDS = {
+    "left": N_("left"), "right": N_("right"), "arbiter": N_("arbiter"), "host": N_("host"), "player": N_("player"),
+    "changed": N_("changed"), "defaults_missing": N_("defaults missing"), "defaults_corrupt": N_("defaults corrupt"),
+    "key_set": N_("key set"), "key_cleared": N_("key cleared"), "maintenance": N_("maintenance"),
+    "correction": N_("correction"), "late_install": N_("late installation"),
+}
+
+
+def value_word(v) -> str:
+    """A record's value in the user's language (VALUE_WORDS); None as "-"."""
+    if v is None:
+        return "-"
+    word = VALUE_WORDS.get(v) if isinstance(v, str) else None
+    return _(word) if word else str(v)
+
+
 def _details(e: dict) -> str:
     kind = e["type"]
     if kind == "game_start":
         tc = e.get("tc")
         tc = tc if isinstance(tc, str) else f"{tc['left']} | {tc['right']}" if tc else "?"
-        return _("tc {tc}, first {first}").format(tc=tc, first=e.get("first"))
+        return _("tc {tc}, first {first}").format(tc=tc, first=value_word(e.get("first")))
     if kind == "settings":
-        parts = [_("origin {origin}").format(origin=e.get("origin"))]
+        parts = [_("origin {origin}").format(origin=value_word(e.get("origin")))]
         if e.get("tc") is not None:
-            parts.append(_("new game: tc {tc}, first {first}").format(tc=e["tc"], first=e.get("first")))
+            parts.append(_("new game: tc {tc}, first {first}").format(tc=e["tc"], first=value_word(e.get("first"))))
         return ", ".join(parts)
     if kind == "pause":
-        return _("by {who}").format(who=e.get("by"))
+        return _("by {who}").format(who=value_word(e.get("by")))
     if kind == "flag":
         return _("FIRST flag") if e.get("order") == 1 else _("flag #{number}").format(number=e.get("order"))
     if kind == "stage":
@@ -60,10 +78,9 @@ def _details(e: dict) -> str:
             n=n, until=until)
     if kind == "adjust":
         b, a = e["before"], e["after"]
-        return (
-            f"{e.get('reason')}: {stamp_text(b['ms'])} {b['moves']} mv st{b['stage']}"
-            f" -> {stamp_text(a['ms'])} {a['moves']} mv st{a['stage']}"
-        )
+        face = _("{time} {moves} mv st{stage}")  # a side's face: its time, moves and stage, before and after
+        before, after = (face.format(time=stamp_text(x["ms"]), moves=x["moves"], stage=x["stage"]) for x in (b, a))
+        return f"{value_word(e.get('reason'))}: {before} -> {after}"
     return ""
 
 
@@ -96,7 +113,7 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
             moves = f"{e['left_moves']}-{e['right_moves']}"
             run = {"left": "<", "right": ">"}.get(e.get("running"), " ")
             out.write(
-                f"{e['seq']:>6}  {stamp_text(e['t']):>12}  {e['type']:<16} {e.get('side') or '':<5}  "
+                f"{e['seq']:>6}  {stamp_text(e['t']):>12}  {e['type']:<16} {value_word(e.get('side') or ''):<5}  "
                 f"{stamp_text(e['left_ms']):>12}{run}{stamp_text(e['right_ms']):>12}  {moves:<7} "
                 f"{e.get('wall') or '-':<24} {_details(e)}\n"
             )
