@@ -72,7 +72,7 @@ def test_a_kokboru_score_sheet_in_russian_as_an_arbiter_runs_it(bout):
     ("kk_KZ.UTF-8", ("ойын 1: килитатту кездесуі (жазу бланкасы)", "бірінші сол жақ кіреді",
                      "командалардың ауысуы 1:00", "иннинг 1 басталды: кездесу уақытының 7:00, төрешінің бастауымен",
                      "ЖЕРЕБЕ 2 (KT-4.6, сағаттың жеребесі)", "нәтиже: тең 2-2: төрешінің енгізуі")),
-    ("ky_KG.UTF-8", ("оюн 1: килитатту беттешүүсү (жазуу бланкы)", "биринчи сол тарап кирет",
+    ("ky_KG.UTF-8", ("оюн 1: килитатту беттеши (жазуу бланкы)", "биринчи сол тарап кирет",
                      "ЧҮЧҮКУЛАК 1 (KT-4.6, сааттын чүчүкулагы)", "мезгилдер: иннинг 1 2-0 (0:30.000 токтотулду)",
                      "натыйжа: тең 2-2: калыстын киргизүүсү")),
 ])
@@ -338,7 +338,7 @@ def test_tc_and_presets_json_is_the_same_in_every_language(lang, capsys):
 def test_an_unknown_preset_in_russian(lang, capsys):
     lang("ru_RU.UTF-8")
     code, out, err = cli(capsys, "tc", "tk-blits")
-    assert code == 2 and err == "sagat: неизвестный пресет 'tk-blits': может быть, tk-blitz? sagat presets покажет " \
+    assert code == 2 and err == "sagat: неизвестный шаблон 'tk-blits': может быть, tk-blitz? sagat presets покажет " \
                                 "список\n", err
 
 
