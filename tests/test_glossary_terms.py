@@ -214,3 +214,12 @@ def test_every_glossary_term_is_used_on_a_surface_of_its_language(lang):
             unused.append(f"{row['en']}: {word}")
     assert not unused, "\n".join(unused)
     assert not marked_but_used, "\n".join(marked_but_used)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_report_sends_the_code_to_the_scoresheet_by_its_glossary_name(lang):
+    # the report's "compare the scoresheet" (code_keyed) names the scoresheet (TK-R8's жазу бланкасы, бланк
+    # записи, жазуу бланкы), not a protocol (kk хаттама is the serial protocol in the guides)
+    row = next(r for r in glossary_rows() if r["en"] == "scoresheet")
+    said = dict(_report(lang))["host/sagat/round/words.py: code_keyed"]
+    assert term_pattern(term(row[lang])).search(_fold(said)), (term(row[lang]), said)
