@@ -35,8 +35,10 @@ from sagatfw import T
 from sagatfw.engine import matchwords as M
 from sagatfw.faces import game as F
 
-# why a match ended (base.WHY_NAMES), short enough for "LOSS " and it on one line
-_WHY = ("POINTS", "LEAD", "GOLDEN", "REMOVAL", "LOT", "", "REFEREE", "SUDDEN")
+# why a match ended (base.WHY_NAMES), short enough for "LOSS " and it on one line: each a word of its own, said
+# after WIN / LOSS / DRAW in the case that goes there (kk ҰПАЙМЕН, ru ПО РАЗНИЦЕ), not the menu's value
+# ("LEAD", "LOT", "REFEREE", "SUDDEN" name a setting, in the nominative)
+_WHY = ("POINTS", "BY LEAD", "GOLDEN", "REMOVAL", "BY LOT", "", "BY REFEREE", "BY PAZHAM")
 
 
 def _secs_up(ms):

@@ -302,7 +302,8 @@ def add(subparsers) -> None:
                            "-/+ or -/- (both absent)"))
     sp.add_argument("--kazans", metavar="L-R",
                     help=_("a game played: the final kazan counts, left's then right's (e.g. 82-79), kept in the "
-                           "result's record; needed for a draw or a win against a fallen flag (TK-R7)"))
+                           "result's record; required after a flag fall for a draw or for the win of the player "
+                           "whose flag fell (TK-R7, TK-C12), not for the opponent's win"))
     sp.set_defaults(func=cmd_result)
     sp = cmd("sync-time", _("set the clock's wall time from this PC, so events carry `wall`"))
     link_args(sp)
