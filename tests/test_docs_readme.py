@@ -104,7 +104,8 @@ def test_the_readmes_script_example_does_what_the_readme_says(tmp_path):
     logged = {"new": "settings", "start": "game_start", "press": "press", "power_cut": "power_restore",
               "resume": "resume"}
     assert [e["type"] for e in events] == [logged[a["do"]] for a in actions], (actions, events)
-    assert f"{1 + sum(a['do'] == 'power_cut' for a in actions)} boot(s)" in run.stderr, run.stderr
+    boots = 1 + sum(a['do'] == 'power_cut' for a in actions)
+    assert f"{boots} {'boot' if boots == 1 else 'boots'} on " in run.stderr, run.stderr
     # what the sentence says of them
     assert [a["do"] for a in actions] == ["new", "start", "press", "power_cut", "resume", "press"], actions
     assert "7-minute game" in para and actions[0]["tc"] == "420"
@@ -193,3 +194,15 @@ def test_the_readmes_interactive_sim_port_line_is_on_its_screen(tmp_path):
         os.close(master)
     lines = [line.replace("\x1b[K", "").strip("\r") for line in frame.split("\n")]
     assert any(_as_pattern(quote).fullmatch(line) for line in lines), (quote, lines)
+
+
+def test_the_readmes_build_section_links_the_russian_hardware_docs():
+    """Every hardware document the build steps name (parts, pin maps, bring-up) is linked there in
+    Russian too, hardware/ru/<the same name>, and the link lands on a file."""
+    sec = _build_section()
+    named = {n for n in re.findall(r"(?<![\w./-])(?:hardware/)?([\w-]+\.md)\b", sec)
+             if (ROOT / "hardware" / n).is_file()}
+    assert {"parts.md", "pico.md", "esp32.md", "bringup.md"} <= named, named
+    for name in sorted(named):
+        assert f"](hardware/ru/{name})" in sec, name
+        assert (ROOT / "hardware" / "ru" / name).is_file(), name

@@ -1,7 +1,8 @@
 """The maker's hardware docs against the board modules' `PINS`: both wiring
 diagrams draw every LED the firmware drives with its resistor, the cell's divider with its
 capacitor and the polyfuse; the parts list counts what the pin maps need; no doc gives an
-instruction the firmware dropped; every link into hardware/ lands on a heading.
+instruction the firmware dropped; every link into hardware/ lands on a heading; and the Russian
+versions in hardware/ru/ name every pin, part, command, figure and link of the English ones.
 
 The SVGs mark what these tests look for: `<g class="led">` holds one LED, its "330 Ω" resistor and
 its pin label (`GP6`, `GPIO4`); `<g id="battery-sense">` the divider and `<g id="polyfuse">` the
@@ -135,8 +136,8 @@ def _anchors(path):
 
 
 def test_every_link_into_hardware_lands_on_a_heading():
-    """Every link with an anchor that points into hardware/ (from any doc) names a heading that is
-    there (hardware/'s sections have been renumbered and renamed before)."""
+    """Every link with an anchor that points into hardware/ or hardware/ru/ (from any doc) names a
+    heading that is there (hardware/'s sections have been renumbered and renamed before)."""
     bad = []
     seen = 0
     for f in _tracked_md():
@@ -145,10 +146,134 @@ def test_every_link_into_hardware_lands_on_a_heading():
             text = fh.read()
         for m in re.finditer(r"\]\(([^)#\s]*)#([^)\s]+)\)", text):
             target = os.path.normpath(os.path.join(here, m.group(1))) if m.group(1) else os.path.join(ROOT, f)
-            if os.path.dirname(target) != HW or not target.endswith(".md"):
+            if os.path.dirname(target) not in (HW, os.path.join(HW, "ru")) or not target.endswith(".md"):
                 continue
             seen += 1
             if m.group(2) not in _anchors(target):
                 bad.append("%s: %s#%s" % (f, os.path.relpath(target, ROOT), m.group(2)))
     assert seen > 20, seen  # the links were found at all
     assert not bad, "\n".join(bad)
+
+
+# --- the Russian hardware docs (hardware/ru/) held to the English ones -----------------------------
+
+RU = os.path.join(HW, "ru")
+EN_DOCS = sorted(n for n in os.listdir(HW) if n.endswith(".md"))
+FENCE = re.compile(r"^[ \t]*```(\w*)\n(.*?)^[ \t]*```", re.M | re.S)  # also indented, in a list
+CODE = re.compile(r"`([^`]+)`")
+LINK_TARGET = re.compile(r"\]\(([^)\s]+)\)")
+# a part number, a pin or a module: a word with a capital letter and a digit (1N5817, MF-RX075/72,
+# GPIO34, 0x3C, 3V3, TK-C18); an English suffix (KCD1-type, B32-series, TM1637s) is not part of it
+PART = re.compile(r"(?<![\w/-])[A-Za-z0-9_]+(?:[-/][A-Za-z0-9_]+)*")
+SUFFIX = re.compile(r"(?:-[a-z]{3,})+$|(?<=\d)s$")
+# a figure: 3820, 0.42, 1.5, 0.1.0 (the Russian text writes 0,42: its decimal commas are read as points)
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?!\w)")
+PIN_WORD = re.compile(r"\bpins? (\d+)\b")  # "pin 39", the Pico's pad: «вывод 39» in Russian
+
+
+def _read(path):
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def _code_spans(text):
+    prose = FENCE.sub("", text)
+    return {re.sub(r"\n\s*", " ", m.group(1)) for m in CODE.finditer(prose)}
+
+
+def _fenced(text, lang):
+    return [m.group(2) for m in FENCE.finditer(text) if m.group(1) == lang]
+
+
+def _parts_in(text):
+    out = set()
+    for m in PART.finditer(text):
+        word = SUFFIX.sub("", m.group(0))
+        if re.search(r"[A-Z]", word) and re.search(r"\d", word):
+            out.add(word)
+    return out
+
+
+def _numbers(text, russian=False):
+    if russian:
+        text = re.sub(r"(?<=\d),(?=\d)", ".", text)
+    return {m.group(0) for m in NUMBER.finditer(text)}
+
+
+def _counterpart(path):
+    """The English document a resolved link target stands for: a Russian one, its English original."""
+    path = os.path.normpath(path)
+    return os.path.join(HW, os.path.basename(path)) if os.path.dirname(path) == RU else path
+
+
+def _relative_links(text, here):
+    out = set()
+    for m in LINK_TARGET.finditer(FENCE.sub("", text)):
+        target = m.group(1).split("#")[0]
+        if target and not re.match(r"[a-z]+:", target):
+            out.add(os.path.relpath(_counterpart(os.path.join(here, target)), ROOT))
+    return out
+
+
+def test_every_hardware_doc_has_its_russian_version():
+    """The makers of the region read Russian first: each maker's document of hardware/ is in hardware/ru/."""
+    missing = [n for n in EN_DOCS if not os.path.isfile(os.path.join(RU, n))]
+    assert not missing, missing
+    extra = sorted(set(n for n in os.listdir(RU) if n.endswith(".md")) - set(EN_DOCS))
+    assert not extra, extra  # a Russian document without its English original
+
+
+@pytest.mark.parametrize("name", EN_DOCS)
+def test_the_russian_hardware_doc_keeps_every_pin_part_command_figure_and_link(name):
+    """Whatever the English document names, the Russian one names too: every code span (commands,
+    PINS values, face texts) and every `sh` block word for word, every pin (GP26, GPIO34, «вывод 39»
+    for "pin 39"), part number, figure and relative link. When the English changes and the Russian
+    is not updated, this fails, naming what is missing."""
+    ru_path = os.path.join(RU, name)
+    if not os.path.isfile(ru_path):
+        pytest.fail("no Russian version: hardware/ru/" + name)
+    en, ru = _read(os.path.join(HW, name)), _read(ru_path)
+    missing = {
+        "code": sorted(_code_spans(en) - _code_spans(ru)),
+        "sh blocks": [b for b in _fenced(en, "sh") if b not in _fenced(ru, "sh")],
+        "pins": sorted("вывод " + n for n in set(PIN_WORD.findall(FENCE.sub("", en)))
+                       if not re.search(r"\bвывод\w* %s\b" % n, ru)),
+        "parts": sorted(_parts_in(en) - _parts_in(ru)),
+        "figures": sorted(_numbers(en) - _numbers(ru, russian=True)),
+        "links": sorted(_relative_links(en, HW) - _relative_links(ru, RU)),
+    }
+    missing = {k: v for k, v in missing.items() if v}
+    assert not missing, "hardware/ru/%s lacks what hardware/%s has: %s" % (name, name, missing)
+
+
+@pytest.mark.parametrize("name", EN_DOCS)
+def test_the_russian_hardware_doc_has_the_english_ones_sections(name):
+    """The same headings, level by level, in the same order (a section added to the English is one
+    the Russian lacks)."""
+    def levels(path):
+        text = re.sub(r"```.*?```", "", _read(path), flags=re.S)
+        return [len(m.group(1)) for m in re.finditer(r"^(#{1,6}) ", text, re.M)]
+    assert levels(os.path.join(RU, name)) == levels(os.path.join(HW, name)), name
+
+
+@pytest.mark.parametrize("name", EN_DOCS)
+def test_each_hardware_doc_links_its_russian_version_and_back(name):
+    en, ru = _read(os.path.join(HW, name)), _read(os.path.join(RU, name))
+    assert "](ru/%s)" % name in en, "hardware/%s does not link ru/%s" % (name, name)
+    assert "](../%s)" % name in ru, "hardware/ru/%s does not link ../%s" % (name, name)
+
+
+def test_the_russian_guides_send_their_reader_to_the_russian_hardware_docs():
+    """docs/ru/'s guides link hardware/ru/, and none of their links into hardware/ is to an English
+    document that has its Russian version."""
+    guides = sorted(n for n in os.listdir(os.path.join(ROOT, "docs", "ru")) if n.endswith(".md"))
+    assert guides
+    for guide in guides:
+        text = _read(os.path.join(ROOT, "docs", "ru", guide))
+        here = os.path.join(ROOT, "docs", "ru")
+        targets = [os.path.normpath(os.path.join(here, m.group(1).split("#")[0]))
+                   for m in LINK_TARGET.finditer(text) if not re.match(r"[a-z]+:", m.group(1))]
+        assert any(os.path.dirname(t) == RU for t in targets), "docs/ru/%s links no hardware/ru/ doc" % guide
+        english = [os.path.relpath(t, ROOT) for t in targets
+                   if os.path.dirname(t) == HW and os.path.isfile(os.path.join(RU, os.path.basename(t)))]
+        assert not english, "docs/ru/%s links English hardware docs: %s" % (guide, english)

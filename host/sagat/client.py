@@ -16,7 +16,7 @@ from sagatfw.link import wire
 from sagatfw.log import names as clocknames
 
 from . import reasons
-from .i18n import N_, _
+from .i18n import N_, Nn_, _, decimal, english, ngettext
 
 # USB vendor/product ids of the boards sagat runs on (contract 5)
 USB_IDS = {
@@ -39,22 +39,23 @@ ECHO_S = 0.5  # after our request came back as it was sent: how long a REPL gets
 class Msg:
     """A message for a person, kept until it is shown: str() is its English (what the hall matches
     and shows, whatever the language), text() the user's language (the `sagat` command's one line).
-    msgid: a catalogue's text (marked with N_() where it is written) whose {fields} are filled in;
-    a field may be a Msg too (a hint, a part of a sentence)."""
+    msgid: a catalogue's text (marked with N_() where it is written) whose {fields} are filled in,
+    or a counted one's two forms (marked with Nn_()), told for the count in the field n; a field may be
+    a Msg too (a hint, a part of a sentence), and a float is a decimal in the language's writing."""
 
-    def __init__(self, msgid: str, **fields):
+    def __init__(self, msgid: str | tuple[str, str], **fields):
         self.msgid = msgid
         self.fields = fields
 
-    def _render(self, tr) -> str:
-        fields = {k: v._render(tr) if isinstance(v, Msg) else v for k, v in self.fields.items()}
-        return tr(self.msgid).format(**fields)
-
     def __str__(self) -> str:
-        return self._render(lambda text: text)
+        with english():
+            return self.text()
 
     def text(self) -> str:
-        return self._render(_)
+        fields = {k: v.text() if isinstance(v, Msg) else decimal(v) if isinstance(v, float) else v
+                  for k, v in self.fields.items()}
+        said = ngettext(*self.msgid, int(self.fields["n"])) if isinstance(self.msgid, tuple) else _(self.msgid)
+        return said.format(**fields)
 
 
 def say(msgid: str, **fields) -> Msg:
@@ -107,6 +108,11 @@ def _valid_text(x):
     return x
 
 
+def _nested() -> str:
+    return ngettext("JSON nested deeper than {n} level", "JSON nested deeper than {n} levels", JSON_DEPTH).format(
+        n=JSON_DEPTH)
+
+
 def loads(text):
     """json.loads for text from a device, a peer hall (MQTT) or a file that may be hostile:
     nesting deeper than JSON_DEPTH is refused as a ValueError like any other bad JSON (Python's
@@ -121,13 +127,13 @@ def loads(text):
         if m.group() in (b"[", b"{"):
             depth += 1
             if depth > JSON_DEPTH:
-                raise ValueError(f"JSON nested deeper than {JSON_DEPTH} levels")
+                raise ValueError(_nested())
         else:
             depth -= 1
     try:
         out = json.loads(text)
     except RecursionError:  # (not reached after the check above; kept as the last guard)
-        raise ValueError(f"JSON nested deeper than {JSON_DEPTH} levels") from None
+        raise ValueError(_nested()) from None
     return _valid_text(out) if _MAY_SURROGATE.search(raw) else out
 
 
@@ -318,8 +324,10 @@ class Clock:
                 raise found
             if len(self.buf) > MAX_ANSWER_LINE:
                 n, self.buf = len(self.buf), b""
-                raise LinkError(say(N_("the device on {port} sent {n} bytes without an end of line: no sagat "
-                                       "clock answers that (a line is at most {kb} KB)"),
+                raise LinkError(say(Nn_("the device on {port} sent {n} byte without an end of line: no sagat "
+                                        "clock answers that (a line is at most {kb} KB)",
+                                        "the device on {port} sent {n} bytes without an end of line: no sagat "
+                                        "clock answers that (a line is at most {kb} KB)"),
                                     port=self.port, n=n, kb=MAX_ANSWER_LINE >> 10))
             if time.monotonic() > deadline:
                 return None
@@ -416,9 +424,11 @@ class Clock:
             size = ans.get("bin")
             if ans.get("ok") is True and isinstance(size, int) and not isinstance(size, bool) and size >= 0:
                 if size > MAX_ANSWER_BIN:
-                    raise LinkError(say(N_("the device on {port} announced {size} raw bytes after its answer "
-                                           "to {cmd}: no sagat clock sends more than {kb} KB at once"),
-                                        port=self.port, size=size, cmd=cmd, kb=MAX_ANSWER_BIN >> 10))
+                    raise LinkError(say(Nn_("the device on {port} announced {n} raw byte after its answer "
+                                            "to {cmd}: no sagat clock sends more than {kb} KB at once",
+                                            "the device on {port} announced {n} raw bytes after its answer "
+                                            "to {cmd}: no sagat clock sends more than {kb} KB at once"),
+                                        port=self.port, n=size, cmd=cmd, kb=MAX_ANSWER_BIN >> 10))
                 ans["raw"] = self._take(size, deadline, cmd)  # a log.read's records, raw, after its line
             aid = ans.get("id")
             err = ans.get("error")
@@ -457,9 +467,11 @@ class Clock:
 
         while len(self.buf) < n:
             if time.monotonic() > deadline:
-                raise LinkError(say(N_("the clock on {port} sent {got} of the {n} bytes of its answer to "
-                                       "{cmd} within {seconds} s"),
-                                    port=self.port, got=len(self.buf), n=n, cmd=cmd, seconds=f"{self.timeout:g}"))
+                raise LinkError(say(Nn_("the clock on {port} sent {got} of the {n} byte of its answer to "
+                                        "{cmd} within {seconds} s",
+                                        "the clock on {port} sent {got} of the {n} bytes of its answer to "
+                                        "{cmd} within {seconds} s"),
+                                    port=self.port, got=len(self.buf), n=n, cmd=cmd, seconds=float(self.timeout)))
             try:
                 chunk = self.serial.read(min(n - len(self.buf), 1 << 16))
             except (serial.SerialException, OSError) as e:
@@ -488,7 +500,7 @@ class Clock:
             return NotAClock(say(NOT_A_CLOCK, port=self.port, why=why), "other")
         return LinkLost(say(N_("no answer from the clock on {port} to {cmd} within {seconds} s (is it a "
                                "sagat clock? `sagat info` says what answers there)"),
-                            port=self.port, cmd=cmd, seconds=f"{self.timeout:g}"))
+                            port=self.port, cmd=cmd, seconds=float(self.timeout)))
 
 
 NOT_A_CLOCK = N_("{port} is not a sagat clock: {why}")

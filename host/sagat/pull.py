@@ -18,7 +18,7 @@ from sagatfw.log import records as R
 
 from . import client
 from .client import Clock, LinkError, say
-from .i18n import N_, _
+from .i18n import N_, Nn_, _, ngettext
 
 
 class NotThisLog(LinkError):
@@ -41,7 +41,8 @@ class Progress:
         width = 30
         filled = width * min(done, self.total) // self.total
         sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
-                         + _("{done}/{total} records").format(done=done, total=self.total))
+                         + ngettext("{done}/{n} record", "{done}/{n} records", self.total).format(done=done,
+                                                                                                   n=self.total))
         sys.stderr.flush()
 
     def finish(self) -> None:
@@ -74,9 +75,11 @@ class Bounds:
         size, backlog = info.get("bytes"), info.get("backlog")
         if isinstance(size, int) and not isinstance(size, bool) and size >= 0:
             if size > MAX_LOG_BYTES:
-                raise NotThisLog(say(N_("the clock says its log holds {size} bytes, more than any clock's "
-                                        "flash ({mb} MB): a broken or hostile device; nothing pulled"),
-                                     size=size, mb=MAX_LOG_BYTES >> 20))
+                raise NotThisLog(say(Nn_("the clock says its log holds {n} byte, more than any clock's "
+                                         "flash ({mb} MB): a broken or hostile device; nothing pulled",
+                                         "the clock says its log holds {n} bytes, more than any clock's "
+                                         "flash ({mb} MB): a broken or hostile device; nothing pulled"),
+                                     n=size, mb=MAX_LOG_BYTES >> 20))
             on_clock = size // R.RECORD_SIZE + (backlog if isinstance(backlog, int) and 0 < backlog else 0)
         else:  # a clock of before `bytes`: its seq range, and an anchor for every 8 records at worst
             on_clock = span + span // 8 + 1
@@ -225,7 +228,8 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
         ans = clock.wait(rid, "log.read")
         data = ans["raw"] if "raw" in ans else base64.b64decode(ans.get("data", ""))
         if len(data) % R.RECORD_SIZE:
-            raise LinkError(say(N_("log.read from {seq}: {n} bytes is not whole records"), seq=asked, n=len(data)))
+            raise LinkError(say(Nn_("log.read from {seq}: {n} byte is not whole records",
+                                    "log.read from {seq}: {n} bytes are not whole records"), seq=asked, n=len(data)))
         n = len(data) // R.RECORD_SIZE
         nxt = ans.get("next", asked + n)
         if not data:
@@ -236,8 +240,10 @@ def _records(clock: Clock, fh, seq: int, last: int, chunk: int, bar: Progress, f
         # (255-record segments: a chunk of 256 may cross two), so only the other entries are bounded
         anchors = sum(1 for i in range(1, len(data), R.RECORD_SIZE) if data[i] == R.T_ANCHOR)
         if n - anchors > chunk or anchors > n - anchors:
-            raise NotThisLog(say(N_("log.read from {seq} sent {n} records, asked for at most {chunk}: a "
-                                    "broken or hostile device; the pull stops there"), seq=asked, n=n, chunk=chunk))
+            raise NotThisLog(say(Nn_("log.read from {seq} sent {n} record, asked for at most {chunk}: a "
+                                     "broken or hostile device; the pull stops there",
+                                     "log.read from {seq} sent {n} records, asked for at most {chunk}: a "
+                                     "broken or hostile device; the pull stops there"), seq=asked, n=n, chunk=chunk))
         if not _whole(nxt) or nxt < asked or (nxt == asked and nxt <= last):
             # (an anchor alone at the log's very end is the one chunk that may leave `next` where it was)
             raise NotThisLog(say(N_("log.read from {seq} did not advance (next {next}): a broken or hostile "

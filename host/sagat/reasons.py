@@ -77,8 +77,8 @@ BY_PART = {
         "right": N_("right's flag is down: a draw or right's win needs the final kazans (TK-R7, TK-C12)"),
     }),
     "flag_lost": ("side", {
-        "left": N_("left's flag is down with {kazan} kumalaks in left's kazan: left lost (TK-C12)"),
-        "right": N_("right's flag is down with {kazan} kumalaks in right's kazan: right lost (TK-C12)"),
+        "left": N_("left's flag is down and left's kazan holds {kazan}, under 81: left lost (TK-C12)"),
+        "right": N_("right's flag is down and right's kazan holds {kazan}, under 81: right lost (TK-C12)"),
     }),
     "kazans_over_half": ("side", {
         "left": N_("kazans {left}-{right}: left has more than 81, so left wins (TK-R1, TK-R7)"),

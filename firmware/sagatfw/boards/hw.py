@@ -271,7 +271,7 @@ class HwBoard:
         # (the faces' last words before the sleep, here rather than in faces/screen.py: a function more
         # there would cost its dict an entry for the whole of every game)
         if self.display == "tm1637":
-            F.text4(self.seg, "bAtt")
+            F.text4(self.seg, b"bAtt")
             for tm in self.tm:
                 tm.show(self.seg)  # bit-banged: no error to stop the sleep
         else:

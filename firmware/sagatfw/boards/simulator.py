@@ -163,7 +163,7 @@ def main(argv):
         from sagatfw.app.main import App
 
         opts = {"--flash": "sagat-flash.img", "--dir": None, "--actions": None, "--base": None, "--start": "0",
-                "--oled": None, "--status": None, "--play": None}
+                "--oled": None, "--status": None, "--play": None, "--words": None}
         flags = set()
         i = 0
         while i < len(argv):
@@ -196,6 +196,11 @@ def main(argv):
             base = TICKS_MAX - 30000  # wrap the ticks 30 s into the run: the wrap is always exercised
         board = Board(base if virtual else None, "--quiet" in flags, None, opts["--oled"])
         board.status = opts["--status"]
+        if opts["--words"] is not None:  # a file of the sim's own words in the PC's language (sagat sim's gettext)
+            import json
+
+            with open(opts["--words"]) as fh:
+                board.words = json.load(fh)
         app = App(board)
         uid = sim_uid(opts["--flash"] if opts["--dir"] is None else opts["--dir"])
         R.Chain.tag = R.clock_tag(uid)  # its result records name this clock (records.clock_tag), as a Server does

@@ -217,18 +217,7 @@ def out_of_time(c, at):
     """The running side's face reached zero at game time `at`."""
     r = c.running
     c.commit(at)
-    tc = c.tc[r]
-    stage = c.stage[r]
-    n = len(tc.stages)
-    if c.by_flag and stage < n:
-        _stage_at_flag(c, r, at)
-        return
-    if tc.byo == tcm.BYO_JAPANESE and stage - n < tc.byo_count:
-        _byo_period(c, r, at, stage + 1)  # into the first / the next period
-        return
-    if tc.byo == tcm.BYO_CANADIAN and stage == n:
-        c.stage_moves[r] = 0
-        _byo_period(c, r, at, stage + 1)  # into the first block
+    if _time_out(c, r, at):
         return
     c.flags_down += 1
     c.flag[r] = c.flags_down
@@ -238,6 +227,25 @@ def out_of_time(c, at):
         c.running = _NONE
         c.state = _FLAGGED
     c.emit(_EV_FLAG, at, r, c.flags_down)
+
+
+def _time_out(c, r, at):
+    """Side r's time is out at `at`: its next stage (stage_advance "flag") or byo-yomi period
+    starts there and True is returned; False when nothing follows and the flag is due."""
+    tc = c.tc[r]
+    stage = c.stage[r]
+    n = len(tc.stages)
+    if c.by_flag and stage < n:
+        _stage_at_flag(c, r, at)
+        return True
+    if tc.byo == tcm.BYO_JAPANESE and stage - n < tc.byo_count:
+        _byo_period(c, r, at, stage + 1)  # into the first / the next period
+        return True
+    if tc.byo == tcm.BYO_CANADIAN and stage == n:
+        c.stage_moves[r] = 0
+        _byo_period(c, r, at, stage + 1)  # into the first block
+        return True
+    return False
 
 
 def _stage_at_flag(c, r, at):
@@ -355,11 +363,13 @@ def adjust(c, side, now, ms=None, moves=None, stage=None, reason=REASON_CORRECTI
     ev[e + _F_AFTER_MS] = c.rem[side]
     ev[e + _F_AFTER_MOVES] = c.moves[side]
     ev[e + _F_AFTER_STAGE] = c.stage[side]
-    if c.by_flag and c.rem[side] == 0 and tc.kind == tcm.STAGES and c.stage[side] < len(tc.stages):
-        # a correction to 0:00 in a non-final stage ends that stage now, as its time running
-        # out would: the next stage's time and the mark at the correction, logged after it, so
-        # the paused faces show what will run and a resume changes no time (TK-C13)
-        _stage_at_flag(c, side, c.t)
+    if c.rem[side] == 0 and not c.flag[side] and (tc.kind == tcm.STAGES or not c.by_flag):
+        # a correction to 0:00 ends that side's time now, as its running out would: a
+        # non-final stage by flag gives the next stage's time and the mark, a byo-yomi period
+        # starts (Japanese: the next one too), logged after the adjust, so the paused faces
+        # show what will run and a resume changes no time (TK-C13); nothing follows: the flag
+        # falls on the resume
+        _time_out(c, side, c.t)
     return True
 
 

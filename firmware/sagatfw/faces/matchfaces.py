@@ -35,8 +35,10 @@ from sagatfw import T
 from sagatfw.engine import matchwords as M
 from sagatfw.faces import game as F
 
-# why a match ended (base.WHY_NAMES), short enough for "LOSS " and it on one line
-_WHY = ("POINTS", "LEAD", "GOLDEN", "REMOVAL", "LOT", "", "REFEREE", "SUDDEN")
+# why a match ended (base.WHY_NAMES), short enough for "LOSS " and it on one line: each a word of its own, said
+# after WIN / LOSS / DRAW in the case that goes there (kk ҰПАЙМЕН, ru ПО РАЗНИЦЕ), not the menu's value
+# ("LEAD", "LOT", "REFEREE", "SUDDEN" name a setting, in the nominative)
+_WHY = ("POINTS", "BY LEAD", "GOLDEN", "REMOVAL", "BY LOT", "", "BY REFEREE", "BY PAZHAM")
 
 
 def _secs_up(ms):
@@ -58,9 +60,10 @@ def _two(n):
 def period_code(m):
     """The TM1637 code of the match's period, or of the break in one (docs/user-guide.md's tables):
     kok-boru's 1st half, 2nd half, golden score, rest; kilithattu's innings 1, 2, extra 1, 2,
-    sudden, changeover. A constant (a tuple of constants is one: no allocation, no global)."""
+    sudden, changeover. A constant (a tuple of constants is one: no allocation, no global), in
+    bytes: text4 reads a str letter by letter, which can allocate (faces/game.py's _code)."""
     i = (4 if m.MODE == "kilithattu" else 0) + (len(m.PERIOD_NAMES) if m.state == M.BREAK else m.period)
-    return ("H1", "H2", "GOLd", "rESt", "In 1", "In 2", "Et 1", "Et 2", "Sudn", "ChAn")[i]
+    return (b"H1", b"H2", b"GOLd", b"rESt", b"In 1", b"In 2", b"Et 1", b"Et 2", b"Sudn", b"ChAn")[i]
 
 
 def tm1637(buf, m, side, blink=0):
@@ -101,9 +104,9 @@ def tm1637(buf, m, side, blink=0):
             buf[j - 1] = F.DIGITS[a // 10]
         return buf
     if st == M.FINISHED:
-        return F.text4(buf, "End")
+        return F.text4(buf, b"End")
     if st == M.LOT:
-        return F.text4(buf, "Lot")
+        return F.text4(buf, b"Lot")
     if st == M.BREAK:
         s = _secs_up(m.break_ms())
         buf[0] = F.seg_char(98)  # "b"

@@ -81,7 +81,7 @@ def tm1637(buf, app, side, now, low_battery):
     if m4 is not None and (turn if c.running == -1 else c.running != side and c.t // 1000 % 10 == 5):
         return F.text4(buf, m4)
     if low_battery and c.running != -1 and c.running != side and c.t // 1000 % 30 == 0:
-        return F.text4(buf, "bAtt")
+        return F.text4(buf, b"bAtt")
     return F.tm1637(buf, c, side, app.store.values["tenths_below_ms"], blink)
 
 

@@ -38,7 +38,8 @@ KEYS = (
     # a match's faces (faces/matchfaces.py, app/matchmode.py)
     "1ST HALF", "2ND HALF", "GOLDEN SCORE", "REST", "INNINGS 1", "INNINGS 2", "EXTRA 1", "EXTRA 2",
     "CHANGEOVER", "RED", "W", "IN", "WIN", "LOSS", "TIME", "STOP", "STOPPED",
-    "POINTS", "GOLDEN", "REMOVAL", "START? again:cut", "TOSS? lever=won",
+    "POINTS", "GOLDEN", "REMOVAL", "BY LEAD", "BY LOT", "BY REFEREE", "BY PAZHAM", "START? again:cut",
+    "TOSS? lever=won",
     # the face before the battery's cut-off (boards/hw.py)
     "BATTERY", "EMPTY", "CHARGE IT",
     # why an action was refused: the menu's reasons (engine/rules.py, app/main.py, ui/actions.py, engine/kazans.py;

@@ -34,12 +34,6 @@ SIDE_AT = 25  # the header's side (log/records.py): a setup's option of place 0
 SIDES = ("left", "right")
 
 
-def pack_final(buf, m):
-    """A result record's final view of engine `m` (its cards and entering team, after the call
-    that made the result: a result is its call's last event), as the board and verify pack it."""
-    struct.pack_into(FINAL, buf, FINAL_AT, m.warnings[0], m.warnings[1], m.reds[0], m.reds[1], m.entering)
-
-
 def mode_name(i):
     """Mode i's name (its engine module's last name: "kokboru"), or None for no such mode."""
     modes = sagatfw.MODES

@@ -8,7 +8,7 @@ import json
 import sys
 
 from ..cliutil import UserError, adder, call, duration, link_args, out, value
-from ..i18n import N_, _
+from ..i18n import N_, _, decimal
 
 # the clock's states as a person reads them (the protocol's words: engine/clock.py and matchwords.py STATE_NAMES)
 STATE_WORDS = {"setup": N_("setup"), "running": N_("running"), "paused": N_("paused"), "flagged": N_("flagged"),
@@ -62,7 +62,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def _bytes(n) -> str:
-    return _("{kb:.1f} KB").format(kb=n / 1024) if isinstance(n, int) else _("not measured")
+    return _("{kb} KB").format(kb=decimal(n / 1024, 1)) if isinstance(n, int) else _("not measured")
 
 
 def info_text(ans: dict, game: dict | None) -> str:
@@ -80,7 +80,7 @@ def info_text(ans: dict, game: dict | None) -> str:
     battery = f"{bat} %" if isinstance(bat, int) else _("not measured")
     mv = ans.get("battery_mv")
     if isinstance(bat, int) and isinstance(mv, int):
-        battery += _(" ({volts:.2f} V)").format(volts=mv / 1000)
+        battery += _(" ({volts} V)").format(volts=decimal(mv / 1000, 2))
     if ans.get("low_battery"):
         battery += _(" LOW: charge it or change the cells")
     rows.append((_("battery"), battery))

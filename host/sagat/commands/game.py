@@ -13,7 +13,7 @@ from sagatfw.log import names as N
 
 from ..client import LinkError, kept_names
 from ..cliutil import UserError, adder, call, link_args, out
-from ..i18n import _
+from ..i18n import _, ngettext
 from .clock import faces_text, match_text, state_word
 from .tc import time_control
 
@@ -62,8 +62,11 @@ def _match_options(args: argparse.Namespace) -> dict:
         if kept != list(args.names):
             import sys
 
-            print("sagat: " + _("the names take more than the clock's {n} bytes of UTF-8: it keeps the start of "
-                                "each (`sagat state` shows what it kept)").format(n=N.NAMES_SIZE - 1),
+            n = N.NAMES_SIZE - 1
+            print("sagat: " + ngettext("the names take more than the clock's {n} byte of UTF-8: it keeps the start "
+                                       "of each (`sagat state` shows what it kept)",
+                                       "the names take more than the clock's {n} bytes of UTF-8: it keeps the start "
+                                       "of each (`sagat state` shows what it kept)", n).format(n=n),
                   file=sys.stderr)
         opts["names"] = kept
     return opts
@@ -299,7 +302,8 @@ def add(subparsers) -> None:
                            "-/+ or -/- (both absent)"))
     sp.add_argument("--kazans", metavar="L-R",
                     help=_("a game played: the final kazan counts, left's then right's (e.g. 82-79), kept in the "
-                           "result's record; needed for a draw or a win against a fallen flag (TK-R7)"))
+                           "result's record; required after a flag fall for a draw or for the win of the player "
+                           "whose flag fell (TK-R7, TK-C12), not for the opponent's win"))
     sp.set_defaults(func=cmd_result)
     sp = cmd("sync-time", _("set the clock's wall time from this PC, so events carry `wall`"))
     link_args(sp)

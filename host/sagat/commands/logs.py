@@ -53,8 +53,9 @@ def _readable(args: argparse.Namespace, log) -> None:
     hold, is one line (exit 2), not a page of damage or nothing at all."""
     where = args.records or args.image
     if log.records and not log.good:
-        raise UserError(_("{file} is not a sagat log: none of its {n} records is a sagat record").format(
-            file=where, n=log.records))
+        raise UserError(ngettext("{file} is not a sagat log: its {n} record is not a sagat record",
+                                 "{file} is not a sagat log: none of its {n} records is a sagat record",
+                                 log.records).format(file=where, n=log.records))
     if args.game is not None and args.game not in log.games():
         held = ", ".join(map(str, log.games())) or _("none")
         raise UserError(_("no game {game} in {file} (its games: {games})").format(game=args.game, file=where,
@@ -106,7 +107,7 @@ def _verify(args: argparse.Namespace) -> int:
     if (args.code is None) != (args.game is None):
         raise UserError(_("--code and --game go together: the result code copied from game N's scoresheet"))
     if args.code is not None and code_problem(args.code):
-        raise UserError(f"--code: {code_problem(args.code)}")
+        raise UserError("--code: " + code_problem(args.code))
     keys = [k for k in arbiter_keys(args) if k]  # (a bad key is said before the log is read)
     source = _pulled(args, with_head=not args.no_head)
     v = verify(source, keys, game=args.game, code=args.code, uid=args.clock or source.uid, unkeyed_ok=True,
@@ -144,7 +145,9 @@ def cmd_logs_export(args: argparse.Namespace) -> int:
         except OSError as e:
             raise UserError(_("cannot write {file}: {error}").format(file=args.output, error=e.strerror or e)) \
                 from None
-        print(_("{n} events written to {file}").format(n=len(events), file=args.output), file=sys.stderr)
+        n = len(events)
+        print(ngettext("{n} event written to {file}", "{n} events written to {file}", n).format(n=n, file=args.output),
+              file=sys.stderr)
     else:
         sys.stdout.write(text)
     return _damage(log)
@@ -190,8 +193,8 @@ def cmd_logs_pull(args: argparse.Namespace) -> int:
     return out(
         args,
         figures,
-        _pulled_text(figures) + _(", {n} events in {file}").format(n=figures["events"],
-                                                                    file=os.path.join(args.out, "events.jsonl")),
+        _pulled_text(figures) + ngettext(", {n} event in {file}", ", {n} events in {file}", figures["events"]).format(
+            n=figures["events"], file=os.path.join(args.out, "events.jsonl")),
     )
 
 
@@ -238,9 +241,11 @@ def cmd_logs_erase(args: argparse.Namespace) -> int:
                       "seq {upto}); the clock's log starts at seq {first}").format(game=game, upto=upto,
                                                                                first=ans.get("first")))
     return out(args, {"erased_segments": total, "first": ans.get("first"), "stopped": ans.get("stopped")},
-                _("{n} segment(s) of games up to {game} erased (pulled and verified up to seq {upto}); "
-                  "the clock's log now starts at seq {first}").format(n=total, game=game, upto=upto,
-                                                                      first=ans.get("first")))
+                ngettext("{n} segment of games up to {game} erased (pulled and verified up to seq {upto}); "
+                         "the clock's log now starts at seq {first}",
+                         "{n} segments of games up to {game} erased (pulled and verified up to seq {upto}); "
+                         "the clock's log now starts at seq {first}", total).format(n=total, game=game, upto=upto,
+                                                                                    first=ans.get("first")))
 
 
 def _log_source(sp: argparse.ArgumentParser) -> None:

@@ -45,22 +45,27 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UserError(str(e)) from None
     # an intact chain without a key proves no authorship: never counted as verified (docs/hall.md)
     n = figures["games"]
-    text = ngettext("{n} game(s): {verified} verified", "{n} game(s): {verified} verified", n).format(
+    text = ngettext("{n} game: {verified} verified", "{n} games: {verified} verified", n).format(
         n=n, verified=figures["verified"])
     if figures["unkeyed"]:
-        text += _(", {n} chain intact without a key (authorship unproven)").format(n=figures["unkeyed"])
+        n = figures["unkeyed"]
+        text += ngettext(", {n} chain intact without a key (authorship unproven)",
+                         ", {n} chains intact without a key (authorship unproven)", n).format(n=n)
     if figures["sealed"]:  # a keyed clock's log without its key: not checked (neither broken nor unkeyed)
-        text += _(", {n} sealed with an arbiter key, not checked (give --key-file or --key)").format(
-            n=figures["sealed"])
+        n = figures["sealed"]
+        text += ngettext(", {n} sealed with an arbiter key, not checked (give --key-file or --key)",
+                         ", {n} sealed with an arbiter key, not checked (give --key-file or --key)", n).format(n=n)
     if figures["failed"]:
-        text += _(", {n} NOT verified").format(n=figures["failed"])
+        n = figures["failed"]
+        text += ngettext(", {n} NOT verified", ", {n} NOT verified", n).format(n=n)
     if figures.get("no_log"):  # paired boards whose clocks left no played game
         n = len(figures["no_log"])
         text += ngettext("; {n} paired board with no log ({boards})", "; {n} paired boards with no log "
                                                                       "({boards})",
                          n).format(n=n, boards=", ".join(map(str, figures["no_log"])))
+    pgns = len(figures["pgn"])
     made = ", round.csv" + (", round.trf" if figures["trf"] else _(" (no round.trf: give --pairings)")) + \
-        (_(", {n} PGN").format(n=len(figures["pgn"])) if figures["pgn"] else "")
+        (ngettext(", {n} PGN", ", {n} PGN", pgns).format(n=pgns) if pgns else "")
     if not can_plot():  # (build wrote no plot then: figures' "plots")
         notes.append(_("no time-use plots: matplotlib is not installed (pip install 'sagat[report]'); the "
                        "rest is written"))

@@ -7,7 +7,7 @@ import os
 import sys
 
 from ..cliutil import UserError
-from ..i18n import _
+from ..i18n import _, ngettext
 
 
 def _out_file(option: str, path: str) -> None:
@@ -58,9 +58,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
         if args.script:
             figures = runners.run_script(args.script, flash, args.virtual, args.log_json, args.heap)
             where = _("a fresh flash (--flash IMAGE keeps it)") if fresh else _("flash {file}").format(file=flash)
-            msg = _("script done: {n} boot(s) on {flash}").format(n=figures["boots"], flash=where)
+            msg = ngettext("script done: {n} boot on {flash}", "script done: {n} boots on {flash}",
+                           figures["boots"]).format(n=figures["boots"], flash=where)
             if args.log_json:
-                msg += _(", {n} events in {file}").format(n=figures["events"], file=args.log_json)
+                msg += ngettext(", {n} event in {file}", ", {n} events in {file}", figures["events"]).format(
+                    n=figures["events"], file=args.log_json)
             print(msg, file=sys.stderr)
             return 0
         if args.virtual or args.log_json:

@@ -68,11 +68,43 @@ def cmd_presets(args: argparse.Namespace) -> int:
     width = max(len(r[0]) for r in rows)
     tcw = max(len(r[1]) for r in rows)
     for name, text, desc in rows:
-        print(f"{name:<{width}}  {text:<{tcw}}  {_(desc) if desc == USER_PRESET else desc}")
+        print(f"{name:<{width}}  {text:<{tcw}}  {_(desc)}")
     return 0
 
 
 USER_PRESET = N_("user preset on the clock")  # (--json's description: English, as the built-in presets')
+# the built-in presets' descriptions (firmware/sagatfw/core/presets.py: the clock carries them in English),
+# marked for the catalogue: `sagat presets` shows each in the user's language (--json keeps the firmware's)
+PRESET_WORDS = (
+    N_("Toguz kumalak blitz: 7 min per player (TK-B3)"),
+    N_("Toguz kumalak rapid: 20 min per player (TK-B3)"),
+    N_("Toguz kumalak classical: 60 min per player"),
+    N_("Toguz kumalak classical: 90 min per player"),
+    N_("Toguz kumalak classical: 40 moves in 90 min, then 30 min (TK-C16)"),
+    N_("Bullet: 1 min sudden death"),
+    N_("Bullet: 1 min + 1 s Fischer"),
+    N_("Blitz: 3 min sudden death"),
+    N_("Blitz: 3 min + 2 s Fischer"),
+    N_("Blitz: 5 min sudden death"),
+    N_("Blitz: 5 min + 3 s Fischer"),
+    N_("Blitz: 5 min, 5 s simple (US) delay"),
+    N_("Blitz: 5 min, 3 s Bronstein delay"),
+    N_("Rapid: 10 min sudden death"),
+    N_("Rapid: 10 min + 5 s Fischer"),
+    N_("Rapid: 15 min + 10 s Fischer"),
+    N_("Rapid: 25 min + 10 s Fischer (FIDE rapid)"),
+    N_("Rapid: 25 min, 5 s simple delay"),
+    N_("Rapid: 25 min, 10 s Bronstein delay"),
+    N_("Classical: 90 min + 30 s Fischer"),
+    N_("Classical: 40 moves in 90 min, then 30 min, +30 s from move 1"),
+    N_("Classical: 40 moves in 2 h, then 1 h sudden death"),
+    N_("Classical: 40 moves in 2 h, then 1 h per 20 moves, repeated"),
+    N_("Hourglass: 1 min, time used is added to the opponent"),
+    N_("Hourglass: 3 min"),
+    N_("No limit: both faces count up"),
+    N_("Japanese byo-yomi: 10 min, then 5 periods of 30 s"),
+    N_("Canadian byo-yomi: 20 min, then 25 moves per 5 min"),
+)
 
 
 def time_control(given: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import firmware
-from ..i18n import _
+from ..i18n import _, ngettext
 from .protocol import REPL, SAFE_STATES
 from .transport import DeployError, Transport
 
@@ -181,8 +181,10 @@ def deploy(
 
     want = mpy_cross_version(mpy_cross)
     files = build(fw, mpy_cross)
-    log(_("compiled {n} modules with mpy-cross (.mpy v{version})").format(
-        n=sum(p.endswith(".mpy") for p in files), version=f"{want[0]}.{want[1]}"))
+    n = sum(p.endswith(".mpy") for p in files)
+    log(ngettext("compiled {n} module with mpy-cross (.mpy v{version})",
+                 "compiled {n} modules with mpy-cross (.mpy v{version})", n).format(
+        n=n, version=f"{want[0]}.{want[1]}"))
 
     # last before the REPL: a compile error never leaves a keyed clock's REPL open
     opened = bool(open_repl and open_repl())
@@ -228,9 +230,11 @@ def deploy(
                 firmware=ans.get("firmware"), board=ans.get("board"), version=version, want=report.board)
         )
     report.identify = ans
-    log(_("ok: sagat {version} on {board} ({written} files written, {unchanged} unchanged, {removed} removed)").format(
-        version=version, board=report.board, written=len(report.written), unchanged=len(report.unchanged),
-        removed=len(report.removed)))
+    written, unchanged, removed = len(report.written), len(report.unchanged), len(report.removed)
+    files = ", ".join((ngettext("{n} file written", "{n} files written", written).format(n=written),
+                       ngettext("{n} unchanged", "{n} unchanged", unchanged).format(n=unchanged),
+                       ngettext("{n} removed", "{n} removed", removed).format(n=removed)))
+    log(_("ok: sagat {version} on {board} ({files})").format(version=version, board=report.board, files=files))
     return report
 
 
@@ -297,7 +301,8 @@ def _install(transport, board, fw, files, want, state, log, progress) -> DeployR
             if _hash(transport, path) != digest:
                 raise DeployError(_("{path} on the board differs from what was sent: deploy again").format(path=path))
             report.written.append(path)
-            log(_("wrote {path} ({n} bytes)").format(path=path, n=len(data)))
+            log(ngettext("wrote {path} ({n} byte)", "wrote {path} ({n} bytes)", len(data)).format(path=path,
+                                                                                                  n=len(data)))
         sent[0] += len(data)
         if progress:
             progress(sent[0], total)

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..i18n import _
+from ..i18n import _, decimal, ngettext
 
 
 class DeployError(Exception):
@@ -67,8 +67,9 @@ class BudgetedSerial:
         if self._got > max_bytes:
             raise _Overrun(_("sent more than {kb} KB, never {what}").format(kb=max_bytes >> 10, what=self._what))
         if self._got and time.monotonic() - self._t0 > max_s:
-            raise _Overrun(_("sent {n} bytes in {seconds} s, never {what}").format(n=self._got, seconds=f"{max_s:g}",
-                                                                                  what=self._what))
+            raise _Overrun(ngettext("sent {n} byte in {seconds} s, never {what}",
+                                    "sent {n} bytes in {seconds} s, never {what}", self._got).format(
+                n=self._got, seconds=decimal(max_s), what=self._what))
 
     def read(self, size: int = 1) -> bytes:
         self._check()

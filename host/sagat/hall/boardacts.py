@@ -35,8 +35,8 @@ class BoardActions(Jobs):
         signed; its log is then pulled and verified. A forfeit may be entered before the start (TK-R4),
         and a wrong entry replaced after it (the last one counts, as on the clock; the log keeps both
         and is pulled again). `number`: the board's, or the page's text of it (ASCII digits). `kazans`:
-        the final kazan counts, "82-79" (left's first; TK-R7: a draw or a win against a fallen flag
-        needs them), which the clock checks with the result."""
+        the final kazan counts, "82-79" (left's first; after a flag fall a draw or the flagged player's
+        win needs them, TK-R7, TK-C12), which the clock checks with the result."""
         from sagatfw.engine.clock import RESULT_NAMES
 
         b = self.board_of(number, said("there_result", "enter its result there"))

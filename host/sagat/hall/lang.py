@@ -1,10 +1,12 @@
 """The hall's page in its four languages: Kazakh, Russian, Kyrgyz and English (sagat.i18n.LANGUAGES).
 
-The page's words are its own tables, static/lang/<lang>.json, which hall.js looks up (t(key)); the
-server only tells the page its language (`sagat hall --lang`, else the browser's Accept-Language). What
-the server composes for the page (a pull's verdict, an action's report, its refusals, the MQTT bridge's
-notes) comes with a code beside its English (said.py), said from the same tables. The report's words
-are round/words.py's (a language checked by its check())."""
+The page's words are its tables, static/lang/<lang>.json, which hall.js looks up (t(key)): written by
+`python tools/i18n.py compile` from the gettext catalogues' entries with msgctxt "page:KEY" (the one
+catalogue a language of the command and the report too). The server only tells the page its language
+(`sagat hall --lang`, else the browser's Accept-Language). What the server composes for the page (a
+pull's verdict, an action's report, its refusals, the MQTT bridge's notes) comes with a code beside its
+English (said.py), said from the same tables. The report's words are round/words.py's (a language
+checked by its check())."""
 
 from __future__ import annotations
 

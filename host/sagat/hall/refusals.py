@@ -130,12 +130,12 @@ SAID = {
     ),
     ("flag_lost", "left"): lambda v: said(
         "why_flag_lost_left",
-        "left's flag is down with {kazan} kumalaks in left's kazan: left lost (TK-C12)",
+        "left's flag is down and left's kazan holds {kazan}, under 81: left lost (TK-C12)",
         kazan=_part(v, "kazan"),
     ),
     ("flag_lost", "right"): lambda v: said(
         "why_flag_lost_right",
-        "right's flag is down with {kazan} kumalaks in right's kazan: right lost (TK-C12)",
+        "right's flag is down and right's kazan holds {kazan}, under 81: right lost (TK-C12)",
         kazan=_part(v, "kazan"),
     ),
     ("kazans_over_half", "left"): lambda v: said(

@@ -3,10 +3,11 @@
 What the hall composes for the page (a pull's verdict, an action's report and its refusals, a board's
 link and key notes, the MQTT bridge's notes) is a Said: its English text, as the JSON API always gave
 it, and beside it a code for the page, `msg`: {"key": ..., and its names' values}. hall.js says it with
-its own table (static/lang/<lang>.json, under the same key), falling back to the English text; the
-server never needs the viewer's language. A name's value is a number, a text said as it is (a port, a
-uid, what the clock itself said) or another Said (its code nested). The English text of each key here
-is the English table's, word for word (tests/host/hall/test_hall_said.py checks every call).
+its own table (static/lang/<lang>.json, under the same key: the catalogues' msgctxt "page:KEY"), falling
+back to the English text; the server never needs the viewer's language. A name's value is a number, a
+text said as it is (a port, a uid, what the clock itself said) or another Said (its code nested). The
+English text of each key here is the English table's, word for word (tests/host/hall/test_hall_said.py
+checks every call).
 
 A Said is a str: whatever took the text takes it still (a comparison, the MQTT bridge's JSON); a
 text made from it (an f-string, a slice) is a plain str again, without a code (the page then shows

@@ -14,6 +14,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
+from ..i18n import _, ngettext
 from .mqttlink import NAME_RE
 
 DEFAULT_HTTP_PORT = 8716
@@ -63,7 +64,7 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
             server.run(sockets=[running.sock])
         except KeyboardInterrupt:
             pass
-        print("sagat hall: stopped", file=sys.stderr)
+        print("sagat hall: " + _("stopped"), file=sys.stderr)
         return 0
     finally:
         _shutdown(running)
@@ -78,7 +79,8 @@ def _web_stack():
         from .server import Server
         from .web import make_app
     except ImportError as e:
-        raise StartError(f"sagat hall needs its web stack: pip install 'sagat[hall]' ({e.name} is missing)") from None
+        raise StartError(_("sagat hall needs its web stack: pip install 'sagat[hall]' ({module} is missing)").format(
+            module=e.name)) from None
     return Server, make_app
 
 
@@ -102,13 +104,14 @@ def _round(pairings_file: str | None, event: dict | None) -> tuple[dict, dict]:
 def _checked_sims(sims: int | None, sim_think: str | None) -> int:
     """How many simulated clocks (--sim; 0: none), --sim-play's thinking checked."""
     if sims is not None and not 1 <= sims <= 64:  # (None: no --sim)
-        raise StartError("--sim takes 1..64 simulated clocks")
+        raise StartError(ngettext("--sim takes 1..{n} simulated clock", "--sim takes 1..{n} simulated clocks",
+                                  64).format(n=64))
     if sim_think is not None:
         from ..sim.runners import play_spec
         from ..sim.script import SimError
 
         if sims is None:
-            raise StartError("--sim-play moves the simulated clocks: give --sim N too")
+            raise StartError(_("--sim-play moves the simulated clocks: give --sim N too"))
         try:
             play_spec(0, sim_think)
         except SimError as e:
@@ -123,10 +126,10 @@ def _broker_name(publish: str | None, subscribe: str | None, name: str | None) -
 
     if name is None:  # this PC's host name and a suffix of its own (cloned PCs share a host name)
         name = mqttlink.default_name()
-        print(f"sagat hall: this hall's name on the broker: {name} (--name gives it another)", file=sys.stderr,
-              flush=True)
+        print("sagat hall: " + _("this hall's name on the broker: {name} (--name gives it another)").format(name=name),
+              file=sys.stderr, flush=True)
     if not re.fullmatch(NAME_RE, name):
-        raise StartError(f"--name {name!r}: a hall's name is 1 to 32 letters, digits, _ or -")
+        raise StartError(_("--name {name}: a hall's name is 1 to 32 letters, digits, _ or -").format(name=repr(name)))
     try:
         for url in (publish, subscribe):
             if url:
@@ -144,8 +147,9 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
         sock.listen(64)  # (uvicorn listens again with server.py's BACKLOG)
     except OSError as e:
-        hint = " (another `sagat hall`? give --http-port)" if e.errno == 98 else ""
-        raise StartError(f"cannot serve the page on {host}:{port}: {e.strerror or e}{hint}") from None
+        hint = _(" (another `sagat hall`? give --http-port)") if e.errno == 98 else ""
+        raise StartError(_("cannot serve the page on {host}:{port}: {error}").format(
+            host=host, port=port, error=e.strerror or e) + hint) from None
     sock.set_inheritable(True)
     return sock
 
@@ -178,7 +182,8 @@ def _links(running: _Running, sims: int, sim_think: str | None, ports: list[str]
     if sims:
         running.tmp = tempfile.mkdtemp(prefix="sagat-hall-sims-")
         running.simset = Sims(sims, running.tmp, sim_think)
-        print(f"sagat hall: starting {sims} simulated clocks ...", file=sys.stderr, flush=True)
+        print("sagat hall: " + ngettext("starting {n} simulated clock ...", "starting {n} simulated clocks ...",
+                                        sims).format(n=sims), file=sys.stderr, flush=True)
         try:
             for i, port in enumerate(running.simset.start(), 1):
                 hall.add(port, "sim", i)
@@ -209,14 +214,20 @@ def _stop_on_sigterm() -> None:
 def _announce(host: str, sock: socket.socket, token: str | None, boards: int, usb: bool) -> str:
     """The page's addresses said (and, served beyond this PC, who may act on it); the first."""
     url, *by_ip = addresses(host, sock.getsockname()[1], token)
-    print(f"sagat hall: {url}  ({boards} clock(s){' + USB as plugged in' if usb else ''}; "
-          f"Ctrl-C stops)", file=sys.stderr, flush=True)
+    # (the address first on its line, in every language: whoever starts the hall reads it from there)
+    if usb:
+        said = ngettext("{url}  ({n} clock + USB as plugged in; Ctrl-C stops)",
+                        "{url}  ({n} clocks + USB as plugged in; Ctrl-C stops)", boards)
+    else:
+        said = ngettext("{url}  ({n} clock; Ctrl-C stops)", "{url}  ({n} clocks; Ctrl-C stops)", boards)
+    print("sagat hall: " + said.format(url=url, n=boards), file=sys.stderr, flush=True)
     for other in by_ip:  # a venue's PCs often cannot resolve this PC's name
-        print(f"sagat hall: or by this PC's address: {other}", file=sys.stderr, flush=True)
+        print("sagat hall: " + _("or by this PC's address: {url}").format(url=other), file=sys.stderr, flush=True)
     if token:
-        print(f"sagat hall: served on {host}: anyone on the network can see the page; its buttons act only "
-              "in a browser that opened the address above (its access token, new each run, is kept in a "
-              "cookie). Keep it to the arbiters.", file=sys.stderr, flush=True)
+        print("sagat hall: " + _("served on {host}: anyone on the network can see the page; its buttons act only "
+                                 "in a browser that opened the address above (its access token, new each run, is "
+                                 "kept in a cookie). Keep it to the arbiters.").format(host=host),
+              file=sys.stderr, flush=True)
     return url
 
 

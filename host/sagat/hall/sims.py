@@ -14,6 +14,7 @@ from pathlib import Path
 import sagatfw
 
 from .. import __file__ as _sagat_init
+from ..i18n import _
 
 
 class SimError(Exception):
@@ -62,7 +63,7 @@ class Sims:
             env[simboard.SHARED_FW] = simboard.firmware_dir(compiled=simboard.micropython() is not None,
                                                             into=os.path.join(self.folder, "firmware"))
         except OSError as e:
-            raise SimError(f"cannot prepare the simulators' firmware: {e}") from None
+            raise SimError(_("cannot prepare the simulators' firmware: {error}").format(error=e)) from None
         for i in range(1, self.n + 1):
             flash = os.path.join(self.folder, f"sim-{i:02d}.img")
             cmd = [sys.executable, "-m", "sagat", "sim", "--serial", "--headless", "--flash", flash]
@@ -78,7 +79,7 @@ class Sims:
                 err = p.stderr.read() if p.poll() is not None else ""
                 self.close()
                 tail = (err.strip().splitlines() or ["no answer"])[-1]
-                raise SimError(f"simulator {i} did not start: {tail}")
+                raise SimError(_("simulator {number} did not start: {error}").format(number=i, error=tail))
             self.ports.append(port)
             threading.Thread(target=self._drain, args=(p,), daemon=True).start()
         return self.ports
@@ -89,8 +90,9 @@ class Sims:
             line = p.stderr.readline()
             if not line:
                 return None
-            if "serial port" in line:
-                return line.split()[-1]
+            words = line.split()  # "sagat sim: serial port /dev/pts/3", in the user's language: the path last
+            if words and words[-1].startswith("/dev/"):
+                return words[-1]
         return None
 
     @staticmethod

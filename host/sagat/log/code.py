@@ -8,7 +8,7 @@ from sagatfw.log import read as logread
 from sagatfw.log import records as R
 from sagatfw.log.replay import Replay
 
-from ..i18n import _, english
+from ..i18n import _, english, ngettext
 from .decode import Log, Result
 from .show import MatchSheet, sheet_word
 
@@ -18,7 +18,9 @@ def code_problem(code: str) -> str | None:
     code = code.strip()
     digits = logread.CODE_DIGITS
     if len(code) != digits or not code.isdigit():
-        return f"a result code is {digits} digits (the faces show CODE and {digits} digits), not {code!r}"
+        return ngettext("a result code is {n} digit (the faces show CODE and {n} digit), not {code}",
+                        "a result code is {n} digits (the faces show CODE and {n} digits), not {code}",
+                        digits).format(n=digits, code=repr(code))
     return None
 
 
@@ -92,7 +94,7 @@ def check_code(log: Log, game: int, code: str, keys: list[bytes] | None = None,
     code = code.strip()
     wrong = code_problem(code)
     if wrong:
-        return False, f"code: {wrong}"
+        return False, _("code: {why}").format(why=wrong)
     results = log.results.get(game)
     if not results:
         return False, _("code: game {game} has no result in this log: it was cut off, or this is another log").format(

@@ -21,13 +21,12 @@ rider names, sagatfw/log/names.py) is accepted only right after the setup record
 
 from __future__ import annotations
 
-import struct
-
 import sagatfw
 from sagatfw.core.ticks import TICKS_HALF, TICKS_MAX, ticks_add
 from sagatfw.engine import matchwords as M
 from sagatfw.engine.matchbase import Match
 from sagatfw.log import matchrecords as matchlog
+from sagatfw.log import matchwrite as MW
 from sagatfw.log import records as R
 
 SIDES = ("left", "right")
@@ -222,20 +221,10 @@ class MatchReplay:
 
 
 def _record(m: Match, i: int, mode: int) -> bytearray:
-    """The engine's event i as the board's record of it (no game, seq nor chain: the decoder's
-    fields only). The layout is sagatfw/log/matchrecords.py's (EV_BASE, the header's fields, the stopped
-    time at the payload, a result's final view through its pack_final); the board's writer of it is
-    sagatfw/app/matchmode.py's, until the log layer packs a match's event itself."""
-    f = m.field
+    """The engine's event i as the board's record of it, packed by the board's own writer
+    (sagatfw.log.matchwrite.pack) with no game, seq nor wall time: the decoder's fields only."""
     buf = bytearray(R.RECORD_SIZE)
-    R.pack_header(buf, matchlog.EV_BASE + f(i, M.F_TYPE), 0, 0, f(i, M.F_T), f(i, M.F_PMS), f(i, M.F_VAL),
-                  f(i, M.F_LEFT), f(i, M.F_RIGHT), f(i, M.F_PERIOD), f(i, M.F_SIDE), f(i, M.F_ARG), mode, 0, 0, 0,
-                  False)
-    struct.pack_into("<I", buf, R.PAYLOAD, f(i, M.F_STOPPED))
-    if f(i, M.F_TYPE) == M.EV_RESULT:  # its final view, as the board packs it (a result is its call's
-        matchlog.pack_final(buf, m)  # last event: the view is the result's)
-    else:
-        struct.pack_into(matchlog.FINAL, buf, matchlog.FINAL_AT, 0, 0, 0, 0, 0)
+    MW.pack(buf, m, i, mode, 0, 0, 0, 0, False)
     return buf
 
 

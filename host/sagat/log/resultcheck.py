@@ -16,7 +16,7 @@ from sagatfw.engine import clock as C
 from sagatfw.engine import kazans
 
 from ..client import Msg
-from ..i18n import N_
+from ..i18n import N_, Nn_
 
 
 class Line(str):
@@ -60,8 +60,9 @@ _WHY = (
     (r"kazans 81-81: a draw", N_("81-81 is a draw (TK-R5)")),
     (r"(?P<side>left|right)'s flag is down: a draw or", N_("{side}'s flag was down: a draw or {side}'s win is "
                                                            "entered with the kazans (TK-R7, TK-C12)")),
-    (r"(?P<side>left|right)'s flag is down with (?P<n>\d+) kumalaks", N_("{side}'s flag was down with {n} "
-                                                                         "kumalaks: {side} lost (TK-C12)")),
+    (r"(?P<side>left|right)'s flag is down with (?P<n>\d+) kumalaks",
+     Nn_("{side}'s flag was down with {n} kumalak: {side} lost (TK-C12)",
+         "{side}'s flag was down with {n} kumalaks: {side} lost (TK-C12)")),
 )
 
 
@@ -73,7 +74,7 @@ def why(reason: str) -> Msg | str:
             fields = m.groupdict()
             if "side" in fields:
                 fields["side"] = Msg(_SIDE[fields["side"]])
-            return Msg(words, **fields)
+            return Msg(words, **fields)  # (a counted one's n: the pattern's count)
     return reason
 
 

@@ -8,7 +8,7 @@ import io
 import sagatfw
 from sagatfw.log import matchrecords as matchlog
 
-from ..i18n import N_, _
+from ..i18n import N_, Nn_, _, ngettext
 from .decode import Log
 from .matchreplay import engine
 
@@ -30,21 +30,39 @@ def stamp_text(ms: int) -> str:
     return f"{h}:{m:02d}:{sec:02d}.{milli:03d}" if h else f"{m}:{sec:02d}.{milli:03d}"
 
 
+# the values of a game's records (the log's fields: engine/clock.py BY_NAMES, REASON_NAMES, log/read.py
+# ORIGIN_NAMES) as the table shows them to a person; a value this sagat does not know is shown as the log has it
+VALUE_WORDS = {
+    "left": N_("left"), "right": N_("right"), "arbiter": N_("arbiter"), "host": N_("host"), "player": N_("player"),
+    "changed": N_("changed"), "defaults_missing": N_("defaults missing"), "defaults_corrupt": N_("defaults corrupt"),
+    "key_set": N_("key set"), "key_cleared": N_("key cleared"), "maintenance": N_("maintenance"),
+    "correction": N_("correction"), "late_install": N_("late installation"),
+}
+
+
+def value_word(v) -> str:
+    """A record's value in the user's language (VALUE_WORDS); None as "-"."""
+    if v is None:
+        return "-"
+    word = VALUE_WORDS.get(v) if isinstance(v, str) else None
+    return _(word) if word else str(v)
+
+
 def _details(e: dict) -> str:
     kind = e["type"]
     if kind == "game_start":
         tc = e.get("tc")
         tc = tc if isinstance(tc, str) else f"{tc['left']} | {tc['right']}" if tc else "?"
-        return _("tc {tc}, first {first}").format(tc=tc, first=e.get("first"))
+        return _("tc {tc}, first {first}").format(tc=tc, first=value_word(e.get("first")))
     if kind == "settings":
-        parts = [_("origin {origin}").format(origin=e.get("origin"))]
+        parts = [_("origin {origin}").format(origin=value_word(e.get("origin")))]
         if e.get("tc") is not None:
-            parts.append(_("new game: tc {tc}, first {first}").format(tc=e["tc"], first=e.get("first")))
+            parts.append(_("new game: tc {tc}, first {first}").format(tc=e["tc"], first=value_word(e.get("first"))))
         return ", ".join(parts)
     if kind == "pause":
-        return _("by {who}").format(who=e.get("by"))
+        return _("by {who}").format(who=value_word(e.get("by")))
     if kind == "flag":
-        return _("FIRST flag") if e.get("order") == 1 else _("flag #{n}").format(n=e.get("order"))
+        return _("FIRST flag") if e.get("order") == 1 else _("flag #{number}").format(number=e.get("order"))
     if kind == "stage":
         return _("stage {stage}").format(stage=e.get("stage"))
     if kind == "result":  # with the final kazans when the arbiter gave them (TK-R7: why a flagged side won)
@@ -54,14 +72,15 @@ def _details(e: dict) -> str:
         return names_words(e.get("names"))
     if kind == "gap":
         until = stamp_text(e.get("until_t") or 0)
-        return _("the clock dropped {n} records here (until t {until}): its log was full").format(
-            n=e.get("dropped"), until=until)
+        n = e.get("dropped") or 0
+        return ngettext("the clock dropped {n} record here (until t {until}): its log was full",
+                        "the clock dropped {n} records here (until t {until}): its log was full", n).format(
+            n=n, until=until)
     if kind == "adjust":
         b, a = e["before"], e["after"]
-        return (
-            f"{e.get('reason')}: {stamp_text(b['ms'])} {b['moves']} mv st{b['stage']}"
-            f" -> {stamp_text(a['ms'])} {a['moves']} mv st{a['stage']}"
-        )
+        face = _("{time} {moves} mv st{stage}")  # a side's face: its time, moves and stage, before and after
+        before, after = (face.format(time=stamp_text(x["ms"]), moves=x["moves"], stage=x["stage"]) for x in (b, a))
+        return f"{value_word(e.get('reason'))}: {before} -> {after}"
     return ""
 
 
@@ -94,7 +113,7 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
             moves = f"{e['left_moves']}-{e['right_moves']}"
             run = {"left": "<", "right": ">"}.get(e.get("running"), " ")
             out.write(
-                f"{e['seq']:>6}  {stamp_text(e['t']):>12}  {e['type']:<16} {e.get('side') or '':<5}  "
+                f"{e['seq']:>6}  {stamp_text(e['t']):>12}  {e['type']:<16} {value_word(e.get('side') or ''):<5}  "
                 f"{stamp_text(e['left_ms']):>12}{run}{stamp_text(e['right_ms']):>12}  {moves:<7} "
                 f"{e.get('wall') or '-':<24} {_details(e)}\n"
             )
@@ -105,7 +124,7 @@ def table(log: Log, checkpoints: bool = False, game: int | None = None) -> str:
 # why a match ended (engine/matchwords.py WHY_NAMES), for the score sheet
 _WHY = {
     "points": N_("more points at the end of time"),
-    "lead": N_("a lead of more than {lead} points (KB-14)"),
+    "lead": Nn_("a lead of more than {n} point (KB-14)", "a lead of more than {n} points (KB-14)"),
     "golden_score": N_("the first score in golden score (KB-17)"),
     "removal": N_("the other rider was removed: a second warning or a red card (KB-11, KB-12)"),
     "lot": N_("the lot after the extra time (KT-4.6, method lot)"),
@@ -156,7 +175,8 @@ def _minutes(ms) -> str:
 
 def _lead_words(v) -> str:
     if v:
-        return _("lead {lead} (a lead of more than {lead} points wins at once, KB-14)").format(lead=v)
+        return ngettext("lead {n} (a lead of more than {n} point wins at once, KB-14)",
+                        "lead {n} (a lead of more than {n} points wins at once, KB-14)", v).format(n=v)
     return _("lead 0 (no lead rule)")
 
 
@@ -283,12 +303,12 @@ class MatchSheet:
             return line
         if kind == "stoppage_start":
             if e.get("length_ms"):  # an undo withdrew a result: stopped since the result (KB-16, KT-4.5)
-                return _("stoppage {n}: match time stopped since the result, {time} ago").format(
-                    n=e.get("stoppage"), time=_ms(e["length_ms"]))
-            return _("stoppage {n} starts: match time stopped").format(n=e.get("stoppage"))
+                return _("stoppage {number}: match time stopped since the result, {time} ago").format(
+                    number=e.get("stoppage"), time=_ms(e["length_ms"]))
+            return _("stoppage {number} starts: match time stopped").format(number=e.get("stoppage"))
         if kind == "stoppage_end":
-            return _("stoppage {n} ends after {length}; {period} stopped so far: {stopped}").format(
-                n=e.get("stoppage"), length=_ms(e.get("length_ms")), period=name, stopped=_ms(e.get("stopped_ms")))
+            return _("stoppage {number} ends after {length}; {period} stopped so far: {stopped}").format(
+                number=e.get("stoppage"), length=_ms(e.get("length_ms")), period=name, stopped=_ms(e.get("stopped_ms")))
         if kind == "lot":
             by = _("the referee's toss, entered") if e.get("by") == "toss" else _("the clock's draw")
             if e.get("lot") == 1:
@@ -303,8 +323,8 @@ class MatchSheet:
             return _("RESULT {result}").format(result=self.result_words(e)) + again
         if kind == "power_restore":
             if e.get("stoppage"):
-                return _("power restored: the {period} comes back stopped (stoppage {n})").format(
-                    period=name, n=e["stoppage"])
+                return _("power restored: the {period} comes back stopped (stoppage {number})").format(
+                    period=name, number=e["stoppage"])
             if e.get("break_ended"):
                 return _("power restored in the {brk}: it ends, the referee starts the next period").format(
                     brk=self.brk)
@@ -313,7 +333,9 @@ class MatchSheet:
 
     def result_words(self, e: dict) -> str:
         why = e.get("why") or ""
-        why = _(_WHY[why]).format(lead=self.lead) if why in _WHY else str(e.get("why"))
+        words = _WHY.get(why)
+        why = (ngettext(*words, self.lead or 0) if isinstance(words, tuple) else _(words)).format(n=self.lead) \
+            if words else str(e.get("why"))
         if e.get("winner"):
             text = _("{side} wins {left}-{right}: {why}")
         else:

@@ -128,33 +128,43 @@ def _report(log: Log, problems: list[Problem], limit: int) -> tuple[bool, list[s
     if log.records == 0:
         return False, [_("no records in the log")]
     if log.good == 0:
-        return False, [_("BROKEN: none of the {n} records is a sagat record (not a log, or wiped)").format(
-            n=log.records)]
+        return False, [ngettext("BROKEN: the {n} record is not a sagat record (not a log, or wiped)",
+                                "BROKEN: none of the {n} records is a sagat record (not a log, or wiped)",
+                                log.records).format(n=log.records)]
     found = [p.line for p in problems]
     gaps = gap_lines(log, translate=True)  # records the clock itself says it dropped (a full log): named, never hidden
     games = ", ".join(map(str, log.games()))
     if not found:
         if gaps:  # whole and authentic, but the clock could not keep everything: not a plain OK
             dropped = sum(e.get("dropped") or 0 for e in log.events if e["type"] == "gap")
-            text = ngettext("OK, WITH GAPS: {n} records, seq {first}..{last}, games {games}; the chain links "
-                            "every record; the clock dropped {dropped} records in {gaps} gap where its log "
-                            "was full (below), and those games are replayed up to the gap",
-                            "OK, WITH GAPS: {n} records, seq {first}..{last}, games {games}; the chain links "
-                            "every record; the clock dropped {dropped} records in {gaps} gaps where its log "
-                            "was full (below), and those games are replayed up to the gap", len(gaps))
-            return True, [text.format(n=log.records, first=log.start_seq, last=log.last_seq, games=games,
-                                      dropped=dropped, gaps=len(gaps))] + gaps
+            # three counts, a clause each (one ngettext counts one number)
+            text = "; ".join((
+                ngettext("OK, WITH GAPS: {n} record, seq {first}..{last}, games {games}; the chain links every "
+                         "record", "OK, WITH GAPS: {n} records, seq {first}..{last}, games {games}; the chain "
+                         "links every record", log.records).format(n=log.records, first=log.start_seq,
+                                                                   last=log.last_seq, games=games),
+                ngettext("the clock dropped {n} record where its log was full",
+                         "the clock dropped {n} records where its log was full", dropped).format(n=dropped),
+                ngettext("{n} gap (below): its game is replayed up to the gap",
+                         "{n} gaps (below): those games are replayed up to the gaps", len(gaps)).format(n=len(gaps))))
+            return True, [text] + gaps
         match = any(e["type"] == "match" for e in log.events)
-        text = _("OK: {n} records, seq {first}..{last}, games {games}; the chain links every record and the "
-                 "engine reproduces every game and match") if match else \
-            _("OK: {n} records, seq {first}..{last}, games {games}; the chain links every record and the "
-              "engine reproduces every game")
+        n = log.records
+        text = ngettext("OK: {n} record, seq {first}..{last}, games {games}; the chain links every record and "
+                        "the engine reproduces every game and match",
+                        "OK: {n} records, seq {first}..{last}, games {games}; the chain links every record and "
+                        "the engine reproduces every game and match", n) if match else \
+            ngettext("OK: {n} record, seq {first}..{last}, games {games}; the chain links every record and the "
+                     "engine reproduces every game",
+                     "OK: {n} records, seq {first}..{last}, games {games}; the chain links every record and the "
+                     "engine reproduces every game", n)
         return True, [text.format(n=log.records, first=log.start_seq, last=log.last_seq, games=games)]
     first = next((p for p in log.problems if p[1] is not None), None)
     lines = [_("BROKEN at seq {seq} ({kind})").format(seq=first[1], kind=first[0]) if first else _("BROKEN")]
     lines.extend(found[:limit])
     if len(found) > limit:
-        lines.append(_("... and {n} more").format(n=len(found) - limit))
+        more = len(found) - limit
+        lines.append(ngettext("... and {n} more", "... and {n} more", more).format(n=more))
     lines.extend(gaps)
     return False, lines
 
@@ -168,12 +178,16 @@ def gap_lines(log: Log, translate: bool = False) -> list[str]:
     """One line per gap record: the clock's log was full and it dropped records there. The chain
     runs on through the gap (the record is sealed like any other), but the game is replayed only
     up to it. `translate`: in the user's language (else English: the hall reads it)."""
-    with english() if not translate else nullcontext():
-        text = _("GAP at seq {seq} (game {game}, t {start}..{end}): the clock dropped {n} records here: its "
-                 "log was full; the game is replayed up to there")
-    return [
-        text.format(seq=e["seq"], game=e["game"], start=stamp_text(e["t"]), end=stamp_text(e.get("until_t") or 0),
-                    n=e.get("dropped"))
-        for e in log.events
-        if e["type"] == "gap"
-    ]
+    lines = []
+    for e in log.events:
+        if e["type"] != "gap":
+            continue
+        n = e.get("dropped") or 0
+        with english() if not translate else nullcontext():
+            text = ngettext("GAP at seq {seq} (game {game}, t {start}..{end}): the clock dropped {n} record here: "
+                            "its log was full; the game is replayed up to there",
+                            "GAP at seq {seq} (game {game}, t {start}..{end}): the clock dropped {n} records here: "
+                            "its log was full; the game is replayed up to there", n)
+        lines.append(text.format(seq=e["seq"], game=e["game"], start=stamp_text(e["t"]),
+                                 end=stamp_text(e.get("until_t") or 0), n=n))
+    return lines

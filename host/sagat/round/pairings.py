@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import re
 
-from ..i18n import _
+from ..i18n import _, ngettext
 from .folder import MAX_BOARD, problem
 
 
@@ -78,11 +78,13 @@ def read(path: str, round_no: int | None = None) -> dict[int, tuple[str, str]]:
         with open(path, encoding="utf-8-sig", newline="") as fh:
             rows = list(csv.reader(fh))
     except FileNotFoundError:
-        raise PairingsError(f"pairings file {path} not found (CSV lines: board, left player, right player)") from None
+        raise PairingsError(_("pairings file {file} not found (CSV lines: board, left player, right player)").format(
+            file=path)) from None
     except (OSError, UnicodeError) as e:
-        raise PairingsError(f"cannot read pairings file {path}: {getattr(e, 'strerror', None) or e}") from None
+        raise PairingsError(_("cannot read pairings file {file}: {error}").format(
+            file=path, error=getattr(e, "strerror", None) or e)) from None
     except csv.Error as e:
-        raise PairingsError(f"pairings file {path} is not CSV: {e}") from None
+        raise PairingsError(_("pairings file {file} is not CSV: {error}").format(file=path, error=e)) from None
     out: dict[int, tuple[str, str]] = {}
     for n, row in enumerate(rows, 1):
         cells = [c.strip() for c in row]
@@ -91,16 +93,20 @@ def read(path: str, round_no: int | None = None) -> dict[int, tuple[str, str]]:
         if n == 1 and not any(ch.isdigit() for ch in cells[0]):
             continue  # a header: board,left,right
         if len(cells) != 3:
-            sep = next((f" (fields are separated by commas, not {c!r})" for c in (";", "\t")
+            sep = next((_(" (fields are separated by commas, not {sep})").format(sep=repr(c)) for c in (";", "\t")
                         if len(cells) == 1 and c in cells[0]), "")  # a spreadsheet's export in another locale
-            fields = "1 field" if len(cells) == 1 else f"{len(cells)} fields"
-            raise PairingsError(f"{path} line {n}: {fields}; want 3: board, left player, right player" + sep)
+            fields = ngettext("{n} field", "{n} fields", len(cells)).format(n=len(cells))
+            raise PairingsError(_("{file} line {line}: {fields}; want 3: board, left player, right player").format(
+                file=path, line=n, fields=fields) + sep)
         if not re.fullmatch(r"[0-9]{1,3}", cells[0]) or not 1 <= int(cells[0]) <= MAX_BOARD:  # ASCII: not ², ١, １
-            raise PairingsError(f"{path} line {n}: board {cells[0]!r} is not a board number 1..{MAX_BOARD}")
+            raise PairingsError(_("{file} line {line}: board {board} is not a board number 1..{max}").format(
+                file=path, line=n, board=repr(cells[0]), max=MAX_BOARD))
         board = int(cells[0])
         if board in out:
-            raise PairingsError(f"{path} line {n}: board {board} is paired twice")
+            raise PairingsError(_("{file} line {line}: board {board} is paired twice").format(
+                file=path, line=n, board=board))
         out[board] = (cells[1], cells[2])
     if not out:
-        raise PairingsError(f"pairings file {path} has no pairings (CSV lines: board, left player, right player)")
+        raise PairingsError(_("pairings file {file} has no pairings (CSV lines: board, left player, right "
+                              "player)").format(file=path))
     return out

@@ -19,9 +19,11 @@ from urllib.parse import quote
 
 from sagatfw.log import records as R
 
+from ..i18n import _, ngettext, speaking
 from ..log import problem as problem
 from ..log import pulled
 from ..log.decode import LogError
+from ..log.show import VALUE_WORDS, value_word
 from ..log.verify import UNVERIFIED, Verdict, verify
 from . import pages, pgn, trf
 from .folder import board_of
@@ -45,11 +47,12 @@ def _sources(paths: list[str], paired: bool = False) -> list[tuple[str, str]]:
             out.append((os.path.basename(os.path.abspath(p)), p))
             continue
         if not os.path.isdir(p):
-            raise ReportError(f"{p}: no such folder (give a folder `sagat logs pull` or `sagat hall` wrote)")
+            raise ReportError(_("{folder}: no such folder (give a folder `sagat logs pull` or `sagat hall` wrote)")
+                              .format(folder=p))
         subs = sorted(d for d in os.listdir(p) if os.path.isfile(os.path.join(p, d, "records.bin")))
         if not subs and not paired:
-            raise ReportError(f"{p} holds no pulled log (records.bin): give a folder `sagat logs pull` or "
-                              f"`sagat hall` wrote")
+            raise ReportError(_("{folder} holds no pulled log (records.bin): give a folder `sagat logs pull` or "
+                                "`sagat hall` wrote").format(folder=p))
         out += [(d, os.path.join(p, d)) for d in subs]
     return out
 
@@ -74,7 +77,7 @@ def check(v: Verdict) -> tuple[str, list[str], bool]:
     # what can be seen without the key: damage to the records themselves, a game the engine cannot
     # replay, a head that is not this log's (the chain and the head's MAC need the key)
     other = [p.line for p in v.problems if p.code not in (R.P_KEY, problem.HEAD_SEALED, "gap")]
-    return "failed", [SEALED + "; and without it, it is damaged:"] + other[:10], True
+    return "failed", [SEALED + _("; and without it, it is damaged:")] + other[:10], True
 
 
 def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tuple[str, list[str], bool],
@@ -153,13 +156,21 @@ def _game_page(label: str, players, game: int, evs: list[dict], log, verdict: tu
 def _details(e: dict) -> str:
     skip = {"game", "seq", "type", "t", "left_ms", "right_ms", "left_moves", "right_moves", "running", "side",
             "by", "wall"}
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in e.items() if k not in skip and v is not None)
+    # (the log's field names as they are; a value said to a person, left, player, ..., in the page's language)
+    said = {k: value_word(v) if isinstance(v, str) and v in VALUE_WORDS else v for k, v in e.items()}
+    return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in said.items()
+                     if k not in skip and v is not None)
 
 
 def _events_table(evs: list[dict], lang: str) -> str:
     """A game's events as a table (its checkpoints left out): seq, event, the clock's t, both sides' times
     and moves, who runs, whose, the wall time, the rest."""
     w = words(lang)
+    with speaking(lang):
+        return _events_rows(evs, lang, w)
+
+
+def _events_rows(evs: list[dict], lang: str, w) -> str:
     heads = "".join(f"<th>{esc(h)}</th>" for h in (
         w("ev_seq"), w("ev_event"), w("ev_t"), w("side_left"), w("side_right"), w("ev_moves"), w("ev_running"),
         w("ev_side"), w("ev_wall"), w("ev_details")))
@@ -200,17 +211,26 @@ def _round_games(played: list[tuple[str, int]], board: int, clocks: dict) -> tup
     if mine is not None:
         played = [(label, g) for label, g in played if _uid_of(label) == mine]
     elif len(uids) > 1:
-        raise ReportError(f"board {board}: these folders hold the logs of {len(uids)} clocks ({', '.join(uids)}): "
-                          f"which one played the round is not known; report the round's clock's folder only")
+        n = len(uids)
+        raise ReportError(ngettext(
+            "board {board}: these folders hold the logs of {n} clock ({clocks}): which one played the round "
+            "is not known; report the round's clock's folder only",
+            "board {board}: these folders hold the logs of {n} clocks ({clocks}): which one played the round "
+            "is not known; report the round's clock's folder only", n).format(
+            board=board, n=n, clocks=", ".join(uids)))
     return max(played, key=lambda x: x[1]) if played else None
 
 
-def _read(paths: list[str], keys: list[bytes], paired: bool, w) -> list[tuple]:
-    """Each pulled clock's (label, log, verdict, head note, its played games' numbers)."""
+def _read(paths: list[str], keys: list[bytes], paired: bool, lang: str) -> list[tuple]:
+    """Each pulled clock's (label, log, verdict, head note, its played games' numbers); the verdict's
+    lines in the pages' language."""
     read = []
+    w = words(lang)
     for label, folder in _sources(paths, paired):
         try:
-            v = verify(pulled.read_folder(folder), keys)
+            with speaking(lang):  # (the page's OK line and problems as its other words: lang's)
+                v = verify(pulled.read_folder(folder), keys, translate=True)
+                verdict = check(v)
         except LogError as e:
             raise ReportError(str(e)) from None
         log, found = v.log, v.part(problem.HEAD)
@@ -222,7 +242,7 @@ def _read(paths: list[str], keys: list[bytes], paired: bool, w) -> list[tuple]:
             evs = log.shown(game=game)
             if any(e["type"] in ("game_start", "result") for e in evs) and not any(e["type"] == "match" for e in evs):
                 played.append(game)  # (a game set up but never played: none; matches: their own table)
-        read.append((label, log, check(v), head_note, played))
+        read.append((label, log, verdict, head_note, played))
     return read
 
 
@@ -264,14 +284,14 @@ def build(paths: list[str], out_dir: str, keys: list[bytes], pairings: dict | No
     check_lang(lang)
     job = _Job(out_dir, keys, pairings or {}, dict(event or {}), moves, can_plot(), lang)  # (no matplotlib: no plots)
     os.makedirs(out_dir, exist_ok=True)
-    read = _read(paths, keys, bool(job.pairings), words(lang))
+    read = _read(paths, keys, bool(job.pairings), lang)
     of_round = _round_of(read, job.pairings, clocks or {})
     rows = [_write_game(job, label, game, log, verdict, head_note, (label, game) in of_round)
             for label, log, verdict, head_note, played in read for game in played]
     missing = _no_log(rows, job.pairings)
     rows.sort(key=lambda r: (_board(r["label"]) is None, _board(r["label"]) or 0, r["label"], r["game"] or 0))
     if not rows:
-        raise ReportError("no game was played in these logs")
+        raise ReportError(_("no game was played in these logs"))
     pages.write_index(out_dir, rows, job.event, job.pairings, lang)
     trf_path, trf_alerts = _write_trf(out_dir, rows, job.pairings, job.event, source)
     return {"games": len(rows) - len(missing), "no_log": missing, "plots": job.plots,
@@ -333,7 +353,8 @@ def _pgn_record(job: _Job, label: str, game: int, evs: list[dict], players, mine
                 "Left": players[0] if players else "?", "Right": players[1] if players else "?"}
         return pgn.game(evs, tags, sheet)
     except pgn.PgnError as e:
-        raise ReportError(f"{board_title(label)}, game {game}: {e}") from None
+        raise ReportError(_("{board}, game {game}: {error}").format(board=board_title(label), game=game,
+                                                                     error=e)) from None
 
 
 def _no_log(rows: list[dict], pairings: dict) -> list[int]:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..i18n import _, ngettext
+
 
 class TrfError(Exception):
     """One line for the user: the file and the line, and what is wrong there."""
@@ -103,14 +105,15 @@ def read(path: str) -> Tournament:
         with open(path, "rb") as fh:
             data = fh.read()
     except FileNotFoundError:
-        raise TrfError(f"TRF file {path} not found") from None
+        raise TrfError(_("TRF file {file} not found").format(file=path)) from None
     except OSError as e:
-        raise TrfError(f"cannot read TRF file {path}: {e.strerror or e}") from None
+        raise TrfError(_("cannot read TRF file {file}: {error}").format(file=path, error=e.strerror or e)) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         n = data[: e.start].count(b"\n") + 1
-        raise TrfError(f"{path} line {n}: not UTF-8 text (save the TRF as UTF-8)") from None
+        raise TrfError(_("{file} line {line}: not UTF-8 text (save the TRF as UTF-8)").format(
+            file=path, line=n)) from None
     lines = re.split(r"\r\n|\r|\n", text)
     last_eol = bool(lines) and lines[-1] == ""
     if last_eol:
@@ -124,53 +127,63 @@ def read(path: str) -> Tournament:
             continue
         if not _TAG.match(ln):
             if "\x00" in ln or not t.players and not any(x.strip() for x in lines[:i]):
-                raise TrfError(f"{path} line {n}: not a TRF file (its lines start with a tag and a space, "
-                               f"like '012 ' or '001 ')")
-            raise TrfError(f"{path} line {n}: {ln[:12]!r} starts with no TRF tag (3 characters and a space)")
+                raise TrfError(_("{file} line {line}: not a TRF file (its lines start with a tag and a space, "
+                                 "like '012 ' or '001 ')").format(file=path, line=n))
+            raise TrfError(_("{file} line {line}: {text} starts with no TRF tag (3 characters and a space)").format(
+                file=path, line=n, text=repr(ln[:12])))
         if ln[:3] == "001":
             p = _player(path, n, ln, i)
             if p.number in t.players:
-                raise TrfError(f"{path} line {n}: start rank {p.number} is on line "
-                               f"{t.players[p.number].line + 1} too")
+                raise TrfError(_("{file} line {line}: start rank {rank} is on line {other} too").format(
+                    file=path, line=n, rank=p.number, other=t.players[p.number].line + 1))
             t.players[p.number] = p
         elif ln[:3] == "240":
             _byes240(t, path, n, ln)
         elif ln[:3] == "162":
             _scoring162(t, path, n, ln)
     if not t.players:
-        raise TrfError(f"{path}: no player (001) line: not a TRF file")
+        raise TrfError(_("{file}: no player (001) line: not a TRF file").format(file=path))
     for p in t.players.values():
         for r, b in enumerate(p.rounds, 1):
             if b.opponent and b.opponent not in t.players:
-                raise TrfError(f"{path} line {p.line + 1}: round {r}: opponent {b.opponent} is no player's "
-                               f"start rank")
+                raise TrfError(_("{file} line {line}: round {round}: opponent {rank} is no player's start rank")
+                               .format(file=path, line=p.line + 1, round=r, rank=b.opponent))
     return t
 
 
 def _player(path: str, n: int, ln: str, i: int) -> Player:
-    where = f"{path} line {n}"
+    where = _("{file} line {line}").format(file=path, line=n)
     if len(ln) < MIN_001:
-        raise TrfError(f"{where}: a player (001) line of {len(ln)} characters; it needs at least {MIN_001} "
-                       f"(start rank 5-8 ... points 81-84)")
+        raise TrfError(ngettext("{where}: a player (001) line of {n} character; it needs at least {least} (start rank "
+                                "5-8 ... points 81-84)",
+                                "{where}: a player (001) line of {n} characters; it needs at least {least} (start rank "
+                                "5-8 ... points 81-84)", len(ln)).format(where=where, n=len(ln), least=MIN_001))
     raw = ln[4:8].strip()
     if not re.fullmatch(r"[0-9]{1,4}", raw) or int(raw) == 0:
-        raise TrfError(f"{where}: start rank {ln[4:8]!r} (columns 5-8) is not a number 1..9999")
+        raise TrfError(_("{where}: start rank {rank} (columns 5-8) is not a number 1..9999").format(
+            where=where, rank=repr(ln[4:8])))
     pts = ln[POINTS].strip()
     if not _POINTS.fullmatch(pts):
-        raise TrfError(f"{where}: points {ln[POINTS]!r} (columns 81-84) is not a number like 11.5")
+        raise TrfError(_("{where}: points {points} (columns 81-84) is not a number like 11.5").format(
+            where=where, points=repr(ln[POINTS])))
     rounds = []
     for r, at in enumerate(range(ROUND1, len(ln), 10), 1):
         blk = ln[at:at + 10].ljust(10)
         opp, colour, res = blk[0:4].strip(), blk[5], blk[7].upper()
         if blk[4] != " " or blk[6] != " " or blk[8:] != "  " or (opp and not re.fullmatch(r"[0-9]+", opp)):
-            raise TrfError(f"{where}: round {r} ({blk.rstrip()!r}) is not in its columns: opponent "
-                           f"{at + 1}-{at + 4}, colour {at + 6}, result {at + 8}")
+            raise TrfError(_("{where}: round {round} ({block}) is not in its columns: opponent {opp}, colour "
+                             "{colour}, result {result}").format(where=where, round=r, block=repr(blk.rstrip()),
+                                                                 opp=f"{at + 1}-{at + 4}", colour=at + 6,
+                                                                 result=at + 8))
         if colour not in "wbWB- ":
-            raise TrfError(f"{where}: round {r}: colour {colour!r} (column {at + 6}) is not w, b or -")
+            raise TrfError(_("{where}: round {round}: colour {colour} (column {column}) is not w, b or -").format(
+                where=where, round=r, colour=repr(colour), column=at + 6))
         if res not in CODE_POINTS and res != " ":
-            raise TrfError(f"{where}: round {r}: result {blk[7]!r} (column {at + 8}) is no TRF result code")
+            raise TrfError(_("{where}: round {round}: result {result} (column {column}) is no TRF result code")
+                           .format(where=where, round=r, result=repr(blk[7]), column=at + 8))
         if opp and int(opp) == int(raw):
-            raise TrfError(f"{where}: round {r}: player {int(raw)} is paired with itself")
+            raise TrfError(_("{where}: round {round}: player {rank} is paired with itself").format(
+                where=where, round=r, rank=int(raw)))
         rounds.append(Block(int(opp or 0), colour.strip().lower(), res.strip()))
     while rounds and rounds[-1] == Block(0, "", ""):
         rounds.pop()
@@ -181,7 +194,8 @@ def _byes240(t: Tournament, path: str, n: int, ln: str) -> None:
     """TRF26's bye record: 240 T RRR PPPP PPPP ... (T: F, H or Z; RRR the round; the players)."""
     m = re.fullmatch(r"240 ([FHZ]) +([0-9]{1,3})((?: +[0-9]{1,4})+) *", ln)
     if not m:
-        raise TrfError(f"{path} line {n}: a bye (240) line is 240, F/H/Z, the round, the start ranks")
+        raise TrfError(_("{file} line {line}: a bye (240) line is 240, F/H/Z, the round, the start ranks").format(
+            file=path, line=n))
     for num in m.group(3).split():
         t.byes240.setdefault(int(m.group(2)), {})[int(num)] = m.group(1)
 
@@ -190,22 +204,23 @@ def _scoring162(t: Tournament, path: str, n: int, ln: str) -> None:
     """TRF26's scoring: a kind (W, D, L, A, P, X) at position 6 and its points at 7-10 ("11.5"), the next
     pair 9 columns on (15, 16-19; 24, 25-28; ...). bbpPairings writes A as Z (its absence: a forfeit loss
     or a zero-point bye), and so it is read."""
-    where = f"{path} line {n}: tag 162"
-    form = "162  W 1.0    D 0.5 ...: a kind at 6, its points at 7-10, the next 9 columns on"
+    where = _("{file} line {line}: tag 162").format(file=path, line=n)
+    form = _("162  W 1.0    D 0.5 ...: a kind at 6, its points at 7-10, the next 9 columns on")
     body = ln.rstrip()
     if len(body) < 6:
-        raise TrfError(f"{where}: no scoring at position 6 ({form})")
+        raise TrfError(_("{where}: no scoring at position 6 ({form})").format(where=where, form=form))
     given = {}
     for at in range(5, len(body), 9):
         kind, pts = body[at], body[at + 1:at + 5]
         if kind not in "WDLAPXZ":
-            raise TrfError(f"{where}: {kind!r} (position {at + 1}) is none of W, D, L, A, P, X ({form})")
+            raise TrfError(_("{where}: {kind} (position {at}) is none of W, D, L, A, P, X ({form})").format(
+                where=where, kind=repr(kind), at=at + 1, form=form))
         if not pts.strip() or not _POINTS.fullmatch(pts.strip()):
-            raise TrfError(f"{where}: {kind}'s points {pts.strip()!r} (positions {at + 2}-{at + 5}) are not a number "
-                           f"like 11.5")
+            raise TrfError(_("{where}: {kind}'s points {points} (positions {at}) are not a number like 11.5")
+                           .format(where=where, kind=kind, points=repr(pts.strip()), at=f"{at + 2}-{at + 5}"))
         if body[at + 5:at + 9].strip():
-            raise TrfError(f"{where}: {body[at + 5:at + 14].strip()!r} at positions {at + 6}-{at + 9}, which "
-                           f"are blank ({form})")
+            raise TrfError(_("{where}: {text} at positions {at}, which are blank ({form})").format(
+                where=where, text=repr(body[at + 5:at + 14].strip()), at=f"{at + 6}-{at + 9}", form=form))
         given["A" if kind == "Z" else kind] = round(float(pts) * 10)
     t.scoring.update({k: v for k, v in given.items() if k in SCORING})
     t.scoring["P"] = given.get("P", t.scoring["W"])
@@ -236,8 +251,10 @@ def _to_play(t: Tournament) -> int:
             return r
         if ps:
             played.append(r)
-    got = f"rounds {played[0]}-{played[-1]} have results" if played else "no round is paired"
-    raise TrfError(f"{t.path}: no round is paired and still without results ({got}); give the round (--round N)")
+    got = (_("rounds {first}-{last} have results").format(first=played[0], last=played[-1]) if played
+           else _("no round is paired"))
+    raise TrfError(_("{file}: no round is paired and still without results ({got}); give the round (--round N)")
+                   .format(file=t.path, got=got))
 
 
 def pairings(t: Tournament, round_no: int | None = None
@@ -251,23 +268,26 @@ def pairings(t: Tournament, round_no: int | None = None
     White (the first player, бастаушы) sits at the left face. Players without an opponent: byes()."""
     rnd = _to_play(t) if round_no is None else int(round_no)
     if rnd < 1:
-        raise TrfError(f"{t.path}: round {rnd} is not a round number")
+        raise TrfError(_("{file}: round {round} is not a round number").format(file=t.path, round=rnd))
     ps = _paired(t, rnd)
     if not ps:
-        raise TrfError(f"{t.path}: round {rnd} has no pairings (no opponent in columns "
-                       f"{ROUND1 + 10 * (rnd - 1) + 1}-{ROUND1 + 10 * (rnd - 1) + 4})")
+        raise TrfError(_("{file}: round {round} has no pairings (no opponent in columns {columns})").format(
+            file=t.path, round=rnd, columns=f"{ROUND1 + 10 * (rnd - 1) + 1}-{ROUND1 + 10 * (rnd - 1) + 4}"))
     pairs = []
     for p in ps:
         b = p.rounds[rnd - 1]
         q = t.players[b.opponent]
         qb = q.rounds[rnd - 1] if rnd <= len(q.rounds) else Block(0, "", "")
-        where = f"{t.path} line {p.line + 1}: round {rnd}"
+        where = _("{file} line {line}: round {round}").format(file=t.path, line=p.line + 1, round=rnd)
         if qb.opponent != p.number:
-            says = f"has {qb.opponent}" if qb.opponent else "has no opponent"
-            raise TrfError(f"{where}: player {p.number} is paired with {q.number}, whose line {says} there")
+            says = _("has {rank}").format(rank=qb.opponent) if qb.opponent else _("has no opponent")
+            raise TrfError(_("{where}: player {rank} is paired with {other}, whose line {says} there").format(
+                where=where, rank=p.number, other=q.number, says=says))
         if b.colour not in ("w", "b") or {b.colour, qb.colour} != {"w", "b"}:
-            raise TrfError(f"{where}: players {p.number} and {q.number} have colours {b.colour or '-'!r} and "
-                           f"{qb.colour or '-'!r}; a pairing has one w and one b")
+            raise TrfError(_("{where}: players {rank} and {other} have colours {colour} and {other_colour}; a "
+                             "pairing has one w and one b").format(where=where, rank=p.number, other=q.number,
+                                                                   colour=repr(b.colour or "-"),
+                                                                   other_colour=repr(qb.colour or "-")))
         if b.colour == "w":
             pairs.append((p, q))
 

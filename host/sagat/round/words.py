@@ -1,17 +1,17 @@
 """The report's words in its four languages, Kazakh, Russian, Kyrgyz and English (sagat.i18n.LANGUAGES):
-REPORT below (words(lang)), with the dates and the numbers as each language writes them: 7 желтоқсан
-2026, 7 декабря 2026, 7-декабрь 2026 (English keeps 2026-12-07); a decimal comma in Kazakh, Russian
-and Kyrgyz. The terms are the Kazakh rule book's (бастаушы for the player who moves first, жалауша,
-төреші, тақта, қазан), Russian tournament usage (флажок, контроль времени, судья, тур, доска,
-результат) and Kyrgyz (тогуз коргоол's коргоол and казан, калыс, желекче), as docs/glossary.md has
-them. The hall's page has its own tables (hall/lang.py); the command's lines are gettext's (i18n)."""
+REPORT below (words(lang)), each an English text whose translations are the `sagat` command's gettext
+catalogues' entries with msgctxt "report" (host/sagat/locale/<lang>/LC_MESSAGES/sagat.po: one catalogue
+a language for the command, the report and the hall's page; `python tools/i18n.py` makes them); with the
+dates and the numbers as each language writes them: 7 желтоқсан 2026, 7 декабря 2026, 7-декабрь 2026
+(English keeps 2026-12-07); a decimal comma in Kazakh, Russian and Kyrgyz. The terms are docs/glossary.md's.
+The hall's page has its own words (hall/lang.py), in the same catalogues."""
 
 from __future__ import annotations
 
 import os
 import re
 
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, NC_, translation_for
 
 DEFAULT = "en"  # an environment that names none of the four
 
@@ -38,13 +38,15 @@ def from_env() -> str:
     return DEFAULT
 
 
-MONTHS = {
-    "en": "January February March April May June July August September October November December",
-    "kk": "қаңтар ақпан наурыз сәуір мамыр маусым шілде тамыз қыркүйек қазан қараша желтоқсан",
-    "ru": "января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
-    "ky": "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь",
-}
-DATE = {"en": "{d} {month} {y}", "kk": "{d} {month} {y}", "ru": "{d} {month} {y}", "ky": "{d}-{month} {y}"}
+# a date's months, as the report writes "7 <month> 2026" (English: 2026-12-07, these unused)
+MONTHS = (
+    # i18n: a month in a date, "7 <month> 2026", in the case the date takes (Russian: декабря)
+    NC_("report", "January"), NC_("report", "February"), NC_("report", "March"), NC_("report", "April"),
+    NC_("report", "May"), NC_("report", "June"), NC_("report", "July"), NC_("report", "August"),
+    NC_("report", "September"), NC_("report", "October"), NC_("report", "November"), NC_("report", "December"),
+)
+# i18n: a date: {d} the day, {month} its month, {y} the year
+DATE = NC_("report", "{d} {month} {y}")
 
 
 def date_text(iso: str | None, lang: str) -> str | None:
@@ -53,7 +55,9 @@ def date_text(iso: str | None, lang: str) -> str | None:
     m = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", iso or "")
     if lang == "en" or not m or not 1 <= int(m.group(2)) <= 12:  # (English: ISO 8601, as the pages always wrote it)
         return iso
-    return DATE[lang].format(d=int(m.group(3)), month=MONTHS[lang].split()[int(m.group(2)) - 1], y=m.group(1))
+    t = translation_for(lang)
+    month = t.pgettext("report", MONTHS[int(m.group(2)) - 1])
+    return t.pgettext("report", DATE).format(d=int(m.group(3)), month=month, y=m.group(1))
 
 
 def number(x: float, lang: str, digits: int = 1) -> str:
@@ -67,145 +71,94 @@ def decimal_comma(text: str, lang: str) -> str:
     return text if lang == "en" else re.sub(r"(?<=[0-9])\.(?=[0-9])", ",", text)
 
 
-# The report's words: key -> (en, kk, ru, ky); {name}s filled by words(lang)(key, name=...)
+# The report's words: key -> its English, translated in the catalogues' context "report"; {name}s filled by
+# words(lang)(key, name=...)
 REPORT = {
-    "results": ("Results", "Нәтижелер", "Результаты", "Натыйжалар"),
-    "round_n": ("round {n}", "{n}-тур", "тур {n}", "{n}-тур"),
-    "col_board": ("board", "тақта", "доска", "такта"),
-    "col_players": ("players (left - right)", "ойыншылар (сол - оң)", "игроки (слева - справа)", "оюнчулар (сол - оң)"),
-    "col_result": ("result", "нәтиже", "результат", "натыйжа"),
-    "col_code": ("result code", "нәтиже коды", "код результата", "натыйжа коду"),
-    "col_log": ("log", "журнал", "журнал", "журнал"),
-    "col_flags": ("flags", "жалаушалар", "флажки", "желекчелер"),
-    "col_game": ("game", "ойын", "партия", "оюн"),
-    "earlier_game": ("an earlier game of its clock: not the round's", "сағаттың бұрынғы ойыны: бұл турдікі емес",
-                     "более ранняя партия этих часов: не этого тура", "сааттын мурунку оюну: бул турдуку эмес"),
-    "none": ("none", "жоқ", "нет", "жок"),
-    "no_log": ("no log", "журнал жоқ", "нет журнала", "журнал жок"),
-    "no_log_why": ("no game of this board's clock was pulled", "бұл тақта сағатының бірде-бір ойыны жүктелмеді",
-                   "ни одной партии с часов этой доски не загружено", "бул тактанын саатынан бир да оюн жүктөлгөн жок"),
-    "link_report": ("report", "есеп", "отчёт", "отчёт"),
-    "verified": ("verified", "расталды", "проверен", "текшерилди"),
-    "unkeyed": ("chain intact, authorship unproven", "тізбек бүтін, авторлығы дәлелденбеген",
-                "цепочка цела, авторство не доказано", "чынжыр бүтүн, авторлугу далилденген жок"),
-    "sealed": ("not checked", "тексерілмеді", "не проверен", "текшерилген жок"),
-    "failed": ("NOT verified", "РАСТАЛМАДЫ", "НЕ ПРОШЁЛ проверку", "ТЕКШЕРҮҮДӨН ӨТКӨН ЖОК"),
-    "sealed_why": ("this clock's log is sealed with an arbiter key: give --key/--key-file to verify it",
-                   "бұл сағаттың журналы төрешінің кілтімен бекітілген: тексеру үшін --key/--key-file беріңіз",
-                   "журнал этих часов запечатан ключом судьи: укажите --key/--key-file для проверки",
-                   "бул сааттын журналы калыстын ачкычы менен бекитилген: текшерүү үчүн --key/--key-file бериңиз"),
-    "side_left": ("left", "сол", "левый", "сол"),
-    "side_right": ("right", "оң", "правый", "оң"),
-    "first_mark": ("1st", "1-ші", "1-й", "1-чи"),
-    "board_title": ("Board {n}", "{n}-тақта", "Доска {n}", "{n}-такта"),
-    "board_clock": ("Board {n} (clock {clock})", "{n}-тақта ({clock} сағаты)", "Доска {n} (часы {clock})",
-                    "{n}-такта ({clock} сааты)"),
-    "game_title": ("{board}, game {game}", "{board}, {game}-ойын", "{board}, партия {game}", "{board}, {game}-оюн"),
-    "back": ("the round", "тур", "тур", "тур"),
-    "tc": ("time control {tc}", "бақылау мерзімі {tc}", "контроль времени {tc}", "убакыт чеги {tc}"),
-    "first_player": ("first: {side}", "бастаушы: {side}", "начинает: {side}", "баштоочу: {side}"),
-    "pgn_link": ("the clock record as PGN", "сағат жазбасы PGN түрінде", "запись часов в PGN",
-                 "сааттын жазуусу PGN түрүндө"),
-    "certificate": ("Flag-fall certificate", "Жалауша құлағаны туралы куәлік", "Акт о падении флажка",
-                    "Желекче түшкөнү тууралуу күбөлүк"),
-    "time_use": ("Time use", "Уақыттың жұмсалуы", "Расход времени", "Убакыттын сарпталышы"),
-    "time_use_alt": ("time left and time used per move, both sides",
-                     "екі жақтың әр жүрістегі қалған және жұмсалған уақыты",
-                     "оставшееся и затраченное на ход время, обе стороны",
-                     "эки тараптын ар бир жүрүштөгү калган жана сарпталган убактысы"),
-    "events": ("Events", "Оқиғалар", "События", "Окуялар"),
-    "ev_seq": ("seq", "№", "№", "№"),
-    "ev_event": ("event", "оқиға", "событие", "окуя"),
-    "ev_t": ("t", "t", "t", "t"),
-    "ev_moves": ("moves", "жүрістер", "ходы", "жүрүштөр"),
-    "ev_running": ("running", "жүріп тұр", "идут", "жүрүп турат"),
-    "ev_side": ("side / by", "жақ / кім", "сторона / кем", "тарап / ким"),
-    "ev_wall": ("wall", "нақты уақыт", "астрономическое время", "чыныгы убакыт"),
-    "ev_details": ("details", "толығырақ", "подробности", "толугураак"),
-    "fell_first": ("fell first", "бірінші құлады", "упал первым", "биринчи түштү"),
-    "fell_first_text": ("{side} at t = {t} (game time by the clock's own ticks, the exact instant the time reached "
-                        "zero)",
-                        "{side}, t = {t} (сағаттың өз тықылымен ойын уақыты, уақыт нөлге жеткен нақты сәт)",
-                        "{side}, t = {t} (время партии по собственным тикам часов, точный момент, когда время "
-                        "дошло до нуля)",
-                        "{side}, t = {t} (сааттын өз тиктери боюнча оюн убактысы, убакыт нөлгө жеткен так учур)"),
-    "flag_n": ("flag {n}", "{n}-жалауша", "флажок {n}", "{n}-желекче"),
-    "flag_text": ("{side} at t = {t}, wall {wall}, seq {seq}", "{side}, t = {t}, нақты уақыт {wall}, № {seq}",
-                  "{side}, t = {t}, астрономическое время {wall}, № {seq}",
-                  "{side}, t = {t}, чыныгы убакыт {wall}, № {seq}"),
-    "not_synced": ("not synced", "үйлестірілмеген", "не синхронизировано", "шайкештирилген эмес"),
-    "flags": ("flags", "жалаушалар", "флажки", "желекчелер"),
-    "no_flag": ("no flag fell in this game", "бұл ойында бірде-бір жалауша құламады", "в этой партии флажок не падал",
-                "бул оюнда бир да желекче түшкөн жок"),
-    "result": ("result", "нәтиже", "результат", "натыйжа"),
-    "result_text": ("{result}{kazans} at t = {t}, wall {wall}, seq {seq}",
-                    "{result}{kazans}, t = {t}, нақты уақыт {wall}, № {seq}",
-                    "{result}{kazans}, t = {t}, астрономическое время {wall}, № {seq}",
-                    "{result}{kazans}, t = {t}, чыныгы убакыт {wall}, № {seq}"),
-    "kazans": (", kazans {k} (TK-R7)", ", қазандар {k} (TK-R7)", ", казаны {k} (TK-R7)", ", казандар {k} (TK-R7)"),
-    "no_result": ("none in this log", "бұл журналда жоқ", "в этом журнале нет", "бул журналда жок"),
-    "result_code": ("result code", "нәтиже коды", "код результата", "натыйжа коду"),
-    "code_keyed": ("from the keyed chain: compare the scoresheet",
-                   "кілтпен бекітілген тізбектен: хаттамамен салыстырыңыз",
-                   "из цепочки с ключом: сверьте с бланком записи",
-                   "ачкыч менен бекитилген чынжырдан: бланк менен салыштырыңыз"),
-    "code_sealed": ("sealed with an arbiter key: give --key/--key-file to check it",
-                    "төрешінің кілтімен бекітілген: тексеру үшін --key/--key-file беріңіз",
-                    "запечатан ключом судьи: укажите --key/--key-file для проверки",
-                    "калыстын ачкычы менен бекитилген: текшерүү үчүн --key/--key-file бериңиз"),
-    "code_unkeyed": ("unkeyed: it proves nothing", "кілтсіз: ештеңені дәлелдемейді", "без ключа: ничего не доказывает",
-                     "ачкычсыз: эч нерсени далилдебейт"),
-    "log": ("log", "журнал", "журнал", "журнал"),
-    "key": ("key", "кілт", "ключ", "ачкыч"),
-    "key_ok": ("the chain links under the arbiter key given", "тізбек берілген төреші кілтімен тұтас",
-               "цепочка сходится под данным ключом судьи", "чынжыр берилген калыстын ачкычы менен туташ"),
-    "key_bad": ("does not verify under the key given", "берілген кілтпен расталмайды", "не проверяется данным ключом",
-                "берилген ачкыч менен текшерилбейт"),
-    "key_none": ("no key given: the chain shows no tampering by accident, not authorship",
-                 "кілт берілмеген: тізбек кездейсоқ бұзылмағанын ғана көрсетеді, авторлықты емес",
-                 "ключ не задан: цепочка показывает лишь отсутствие случайных повреждений, не авторство",
-                 "ачкыч берилген жок: чынжыр кокустан бузулбаганын гана көрсөтөт, авторлукту эмес"),
-    "head": ("head", "соңғы жазба", "последняя запись", "акыркы жазуу"),
-    "head_none": ("no head.json: nothing shows that the pull reached the clock's last record",
-                  "head.json жоқ: жүктеу сағаттың соңғы жазбасына жеткенін ештеңе көрсетпейді",
-                  "нет head.json: ничто не показывает, что загрузка дошла до последней записи часов",
-                  "head.json жок: жүктөө сааттын акыркы жазуусуна жеткенин эч нерсе көрсөтпөйт"),
-    "head_ok": ("the pull reached the clock's signed last record: nothing cut off",
-                "жүктеу сағаттың қол қойылған соңғы жазбасына жетті: ештеңе кесілмеген",
-                "загрузка дошла до подписанной последней записи часов: ничего не отрезано",
-                "жүктөө сааттын кол коюлган акыркы жазуусуна жетти: эч нерсе кесилген жок"),
-    "head_sealed": ("the clock signed its last record with the arbiter key: the key shows whether anything was cut off",
-                    "сағат соңғы жазбасына төреші кілтімен қол қойған: бірдеңе кесілгенін кілт көрсетеді",
-                    "часы подписали последнюю запись ключом судьи: отрезано ли что-нибудь, покажет ключ",
-                    "саат акыркы жазуусуна калыстын ачкычы менен кол койгон: бир нерсе кесилгенин ачкыч көрсөтөт"),
-    "plot_left": ("time left after the move (min)", "жүрістен кейін қалған уақыт (мин)", "осталось после хода (мин)",
-                  "жүрүштөн кийин калган убакыт (мүн)"),
-    "plot_used": ("time used for the move (s)", "жүріске жұмсалған уақыт (с)", "затрачено на ход (с)",
-                  "жүрүшкө сарпталган убакыт (сек)"),
-    "plot_move": ("move (each side's own count)", "жүріс (әр жақтың өз есебі)", "ход (свой счёт каждой стороны)",
-                  "жүрүш (ар бир тараптын өз эсеби)"),
-    "plot_flag": ("flag: the time reached 0", "жалауша: уақыт 0-ге жетті", "флажок: время дошло до 0",
-                  "желекче: убакыт 0гө жетти"),
-    "plot_flag_text": ("flag {side} ({order}), t = {t}", "жалауша: {side} ({order}), t = {t}",
-                       "флажок: {side} ({order}), t = {t}", "желекче: {side} ({order}), t = {t}"),
-    "plot_no_move": ("no move was made in this game: there is no time use to plot",
-                     "бұл ойында бірде-бір жүріс жасалмады: уақыт жұмсалуының графигі жоқ",
-                     "в этой партии не сделано ни одного хода: графика расхода времени нет",
-                     "бул оюнда бир да жүрүш жасалган жок: убакыт сарпталышынын графиги жок"),
-    "plot_flag_fell": ("flag {side} ({order}) fell at t = {t}", "жалауша: {side} ({order}) t = {t} кезде құлады",
-                       "флажок: {side} ({order}) упал при t = {t}", "желекче: {side} ({order}) t = {t} учурда түштү"),
-    "plot_result_at": ("the result {result} was entered at t = {t}", "{result} нәтижесі t = {t} кезде енгізілді",
-                       "результат {result} внесён при t = {t}", "{result} натыйжасы t = {t} учурда киргизилди"),
-    "plot_no_result": ("no result is in this log", "бұл журналда нәтиже жоқ", "в этом журнале нет результата",
-                       "бул журналда натыйжа жок"),
+    "results": NC_("report", "Results"),
+    "round_n": NC_("report", "round {n}"),
+    "col_board": NC_("report", "board"),
+    "col_players": NC_("report", "players (left - right)"),
+    "col_result": NC_("report", "result"),
+    "col_code": NC_("report", "result code"),
+    "col_log": NC_("report", "log"),
+    "col_flags": NC_("report", "flags"),
+    "col_game": NC_("report", "game"),
+    "earlier_game": NC_("report", "an earlier game of its clock: not the round's"),
+    "none": NC_("report", "none"),
+    "no_log": NC_("report", "no log"),
+    "no_log_why": NC_("report", "no game of this board's clock was pulled"),
+    "link_report": NC_("report", "report"),
+    "verified": NC_("report", "verified"),
+    "unkeyed": NC_("report", "chain intact, authorship unproven"),
+    "sealed": NC_("report", "not checked"),
+    "failed": NC_("report", "NOT verified"),
+    "sealed_why": NC_("report", "this clock's log is sealed with an arbiter key: give --key/--key-file to verify it"),
+    "side_left": NC_("report", "left"),
+    "side_right": NC_("report", "right"),
+    "first_mark": NC_("report", "1st"),
+    "board_title": NC_("report", "Board {n}"),
+    "board_clock": NC_("report", "Board {n} (clock {clock})"),
+    "game_title": NC_("report", "{board}, game {game}"),
+    "back": NC_("report", "the round"),
+    "tc": NC_("report", "time control {tc}"),
+    "first_player": NC_("report", "first: {side}"),
+    "pgn_link": NC_("report", "the clock record as PGN"),
+    "certificate": NC_("report", "Flag-fall certificate"),
+    "time_use": NC_("report", "Time use"),
+    "time_use_alt": NC_("report", "time left and time used per move, both sides"),
+    "events": NC_("report", "Events"),
+    "ev_seq": NC_("report", "seq"),
+    "ev_event": NC_("report", "event"),
+    "ev_t": NC_("report", "t"),
+    "ev_moves": NC_("report", "moves"),
+    "ev_running": NC_("report", "running"),
+    "ev_side": NC_("report", "side / by"),
+    "ev_wall": NC_("report", "wall"),
+    "ev_details": NC_("report", "details"),
+    "fell_first": NC_("report", "fell first"),
+    "fell_first_text": NC_("report", "{side} at t = {t} (game time by the clock's own ticks, the exact instant the "
+                                     "time reached zero)"),
+    "flag_n": NC_("report", "flag {n}"),
+    "flag_text": NC_("report", "{side} at t = {t}, wall {wall}, seq {seq}"),
+    "not_synced": NC_("report", "not synced"),
+    "flags": NC_("report", "flags"),
+    "no_flag": NC_("report", "no flag fell in this game"),
+    "result": NC_("report", "result"),
+    "result_text": NC_("report", "{result}{kazans} at t = {t}, wall {wall}, seq {seq}"),
+    "kazans": NC_("report", ", kazans {k} (TK-R7)"),
+    "no_result": NC_("report", "none in this log"),
+    "result_code": NC_("report", "result code"),
+    "code_keyed": NC_("report", "from the keyed chain: compare the scoresheet"),
+    "code_sealed": NC_("report", "sealed with an arbiter key: give --key/--key-file to check it"),
+    "code_unkeyed": NC_("report", "unkeyed: it proves nothing"),
+    "log": NC_("report", "log"),
+    "key": NC_("report", "key"),
+    "key_ok": NC_("report", "the chain links under the arbiter key given"),
+    "key_bad": NC_("report", "does not verify under the key given"),
+    "key_none": NC_("report", "no key given: the chain shows no tampering by accident, not authorship"),
+    "head": NC_("report", "head"),
+    "head_none": NC_("report", "no head.json: nothing shows that the pull reached the clock's last record"),
+    "head_ok": NC_("report", "the pull reached the clock's signed last record: nothing cut off"),
+    "head_sealed": NC_("report", "the clock signed its last record with the arbiter key: the key shows whether "
+                                 "anything was cut off"),
+    "plot_left": NC_("report", "time left after the move (min)"),
+    "plot_used": NC_("report", "time used for the move (s)"),
+    "plot_move": NC_("report", "move (each side's own count)"),
+    "plot_flag": NC_("report", "flag: the time reached 0"),
+    "plot_flag_text": NC_("report", "flag {side} ({order}), t = {t}"),
+    "plot_no_move": NC_("report", "no move was made in this game: there is no time use to plot"),
+    "plot_flag_fell": NC_("report", "flag {side} ({order}) fell at t = {t}"),
+    "plot_result_at": NC_("report", "the result {result} was entered at t = {t}"),
+    "plot_no_result": NC_("report", "no result is in this log"),
 }
 
 
 def words(lang: str):
     """The report's words in lang: w(key, **names)."""
-    i = ("en", "kk", "ru", "ky").index(check(lang))
+    t = translation_for(check(lang))
 
     def w(key: str, **names) -> str:
-        return REPORT[key][i].format(**names) if names else REPORT[key][i]
+        text = t.pgettext("report", REPORT[key])
+        return text.format(**names) if names else text
 
     return w

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from .. import firmware, image
-from ..i18n import _
+from ..i18n import N_, _
 from .script import SimError
 
 SHARED_FW = "SAGAT_SIM_FIRMWARE"  # a copy firmware_dir made, for every sim to run from (`sagat hall --sim N`)
@@ -146,6 +146,37 @@ def hold(flash: str):
     return fd
 
 
+# the sim board's own words (firmware/sagatfw/boards/sim.py: its header's state, LOCATE, the running bar,
+# the keys' legend): English there, given in the user's language by --words
+SIM_WORDS = {
+    "setup": N_("setup"), "running": N_("running"), "paused": N_("paused"), "flagged": N_("flagged"),
+    "adjourned": N_("adjourned"), "finished": N_("finished"), "ready": N_("ready"), "stopped": N_("stopped"),
+    "break": N_("break"), "lot": N_("lot"), "over": N_("over"), "kokboru": N_("kokboru"),
+    "kilithattu": N_("kilithattu"), "LOCATE": N_("LOCATE"),
+    "keys": N_("keys: a/z left lever, l// right lever, space start/pause, m menu, +/- plus/minus, "
+               "M/_ menu/minus held, q off"),
+}
+
+
+def words_args() -> list[str]:
+    """The sim board's --words: a file of its own words in the user's language (none in English), kept
+    in the per-user cache by its content (the unix port takes no argument longer than 255 bytes)."""
+    import hashlib
+    import json
+
+    words = {k: _(v) for k, v in SIM_WORDS.items() if _(v) != v}
+    if not words:
+        return []
+    text = json.dumps(words, ensure_ascii=False, sort_keys=True)
+    path = cache_root() / f"words-{hashlib.sha256(text.encode()).hexdigest()[:16]}.json"
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)  # (whole or not at all: another sim may read it at once)
+    return ["--words", str(path)]
+
+
 def engine(flash: str, oled: str | None = None) -> tuple[list[str], str, str | None]:
     """The command that boots the sim board on `flash` (MicroPython, or CPython where the unix port
     has no wheel: the flash's files then sit in a folder, packed back into the image afterwards),
@@ -160,9 +191,9 @@ def engine(flash: str, oled: str | None = None) -> tuple[list[str], str, str | N
     else:
         fw = cached_firmware(compiled=exe is not None)
     if exe is not None:
-        cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)]
+        cmd = [exe, os.path.join(fw, "main.py"), "--flash", os.path.abspath(flash)] + words_args()
         return cmd + (["--oled", oled] if oled else []), fw, None
     print("sagat sim: " + no_unix_port(), file=sys.stderr)
     folder = tempfile.mkdtemp(prefix="sagat-flash-")
     image.unpack(flash, folder)
-    return [sys.executable, "-c", CPYTHON_MAIN, fw, "--dir", folder], fw, folder
+    return [sys.executable, "-c", CPYTHON_MAIN, fw, "--dir", folder] + words_args(), fw, folder

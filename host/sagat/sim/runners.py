@@ -88,7 +88,8 @@ def _run_boot(exe: str | None, fw: str, flash: str, boot: Boot, virtual: bool, h
             folder = tempfile.mkdtemp(prefix="sagat-flash-")
             image.unpack(flash, folder)
             cmd = [sys.executable, "-c", board.CPYTHON_MAIN, fw, "--dir", folder]
-        cmd += ["--actions", actions_file, "--start", str(boot.start), "--quiet"] + (["--final"] if final else [])
+        cmd += ["--actions", actions_file, "--start", str(boot.start), "--quiet"]
+        cmd += (["--final"] + board.words_args()) if final else []
         if virtual:
             # ticks restart at boot, as a board's do; the first boot starts 30 s before the wrap
             base = (TICKS_MAX - 30000) if boot.start == 0 else (-boot.start) & TICKS_MAX
@@ -231,7 +232,7 @@ def _run_serial(flash: str, headless: bool = False, ready=None, script: str | No
     tty.setraw(slave, termios.TCSANOW)  # bytes pass unchanged: no echo, no CR/LF translation
     path = os.ttyname(slave)
     if not headless:  # the faces' screen is redrawn in place: the port stays on it, under the faces
-        cmd += ["--status", f"serial port {path}: sagat --port {path} ..."]
+        cmd += ["--status", _("serial port {port}: sagat --port {port} ...").format(port=path)]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
 
     def host_to_clock():
@@ -271,7 +272,8 @@ def _run_serial(flash: str, headless: bool = False, ready=None, script: str | No
     except ValueError:
         pass  # not the main thread (a benchmark): the board powers off when our end closes
     # (this line is read by programs: `sagat hall --sim` finds the port in it; never translated)
-    (ready or (lambda p: print(f"sagat sim: serial port {p}", file=sys.stderr, flush=True)))(path)
+    (ready or (lambda p: print("sagat sim: " + _("serial port {port}").format(port=p), file=sys.stderr,
+                               flush=True)))(path)
     saved = _keys_raw() if not headless else None
     try:
         # a wait that wakes each 0.2 s: the kernel may hand a Ctrl-C or SIGTERM to one of the link's

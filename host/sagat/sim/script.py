@@ -18,7 +18,7 @@ from sagatfw.log import names as _N  # a match's names: how much of them the clo
 from sagatfw.log import settings as fw_settings
 from sagatfw.ui import actions as ACT  # the one table of actions (the firmware's)
 
-from ..i18n import _
+from ..i18n import _, ngettext
 
 # The script's actions: every row of the firmware's one table of actions (sagatfw/ui/actions.py: its
 # arguments, their kinds and ranges, what it serves), under the script's names ("settings" takes
@@ -125,7 +125,7 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
             continue
 
         def bad(why: str, n: int = n) -> SimError:
-            return SimError(_("{script} line {n}: {why}").format(script=name, n=n, why=why))
+            return SimError(_("{script} line {line}: {why}").format(script=name, line=n, why=why))
 
         try:
             a = json.loads(line)
@@ -154,8 +154,9 @@ def parse_script(text: str, name: str = "script") -> tuple[list[Action], list[st
                     what=what, key=key, meaning=fields[key][2], value=repr(v)))
             extra = sorted(set(a) - {"at", "do", key})
             if extra:
-                warnings.append(_("{script} line {n}: ignored unknown field(s) {fields}").format(
-                    script=name, n=n, fields=", ".join(extra)))
+                warnings.append(ngettext("{script} line {line}: ignored unknown field {fields}",
+                                         "{script} line {line}: ignored unknown fields {fields}", len(extra)).format(
+                    script=name, line=n, fields=", ".join(extra)))
         elif what == "settings":
             for key, value in a.items():
                 if key in ("at", "do"):
@@ -231,8 +232,8 @@ def plan_boots(actions: list[Action]) -> tuple[list[Boot], list[str]]:
     for a in actions:
         if off_until is not None:
             if a.at < off_until:
-                warnings.append(_("line {n}: {what} at {at} ms dropped: the board is off until {until}").format(
-                    n=a.line, what=a.data["do"], at=a.at, until=off_until))
+                warnings.append(_("line {line}: {what} at {at} ms dropped: the board is off until {until}").format(
+                    line=a.line, what=a.data["do"], at=a.at, until=off_until))
                 continue
             boots.append(Boot(off_until, []))
             off_until = None

@@ -185,6 +185,36 @@ def test_a_clock_without_a_sink_stops_whole_at_a_full_queue_and_goes_on():
     assert c.t == 60000 and c.press(L, ticks_add(base, 60000))
 
 
+def test_a_correction_to_zero_before_byo_yomi_enters_the_period_at_once():
+    """Japanese and Canadian byo-yomi: a side put at 0:00 in its main time (or, Japanese, in a
+    period that is not the last) has that time out at the correction, as its running out would:
+    the period starts there, logged as a stage event after the adjust, so the paused faces show
+    what will run and the resume changes no time (TK-C13); at 0:00 in the last period the flag
+    falls on the resume."""
+    for control, periods in (("20j5x2", 2), ("20c2/10", 1)):
+        g = Game(control, freeze=False)
+        g.start(0)
+        g.pause(1000)
+        right = g.both(1000)[1]
+        g.call("adjust", 2000, L, ms=0)
+        assert g.types()[-2:] == ["adjust", "stage"], control
+        assert g.log[-1]["stage"] == 2 and g.log[-1]["t"] == 2000
+        period = 5000 if periods == 2 else 10000
+        assert g.both(3000) == (period, right)  # the paused faces show what will run
+        g.resume(3000)
+        assert g.both(3000) == (period, right) and g.types()[-1] == "resume", control
+        if periods == 2:  # the first of two periods set to 0:00: the second starts
+            g.pause(3500)
+            g.call("adjust", 3500, L, ms=0)
+            assert g.types()[-2:] == ["adjust", "stage"] and g.log[-1]["stage"] == 3
+        g.pause(4000) if periods == 1 else None
+        g.call("adjust", 4000, L, ms=0)  # the last period: nothing to enter, the flag falls
+        assert g.types()[-1] == "adjust"
+        g.resume(5000)
+        g.poll(5000)
+        assert g.of("flag")[0]["side"] == "left" and g.of("flag")[0]["t"] == 5000, control
+
+
 def test_an_operation_after_a_long_gap_is_applied_after_every_instant_before_it():
     g = Game("1j1x99", freeze=False)
     g.start(0)

@@ -79,6 +79,9 @@ controls = st.sampled_from(
 # a correction to 0:00 in a non-final stage by flag: the stage is added at the correction, so the
 # resume changes no time (tests/firmware/engine/test_clock_corners.py says it directly)
 @example("2/20:10", [("pause", 1000, 0), ("adjust", 1000, 0), ("resume", 1000, 0)], False, True, 0)
+# the same before byo-yomi: the period starts at the correction (Japanese and Canadian)
+@example("20j5x2", [("pause", 1000, 0), ("adjust", 1000, 0), ("resume", 1000, 0)], False, False, 0)
+@example("20c2/10", [("pause", 1000, 0), ("adjust", 1000, 0), ("resume", 1000, 0)], False, False, 0)
 def test_any_sequence_keeps_times_non_negative_and_events_ordered(tc, seq, freeze, by_flag, base):
     left, _, right = tc.partition("|")
     g = Game(left, right or None, freeze=freeze, stage_advance="flag" if by_flag else "moves", base=base)

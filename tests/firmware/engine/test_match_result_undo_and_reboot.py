@@ -4,7 +4,6 @@
 #     (KB-16, KT-4.5);
 #   - a finished match comes back after a reboot from its result record alone
 #     (Match.restore_result, matchlog's FINAL view): the same view and the same faces as before.
-import struct
 
 from matchkit import MIN, NEAR_WRAP, replay
 from matchruns import END2, HALF, HOUR, INN, XEND, bout, extra, golden, match, tied, to_second_half
@@ -12,7 +11,6 @@ from matchruns import END2, HALF, HOUR, INN, XEND, bout, extra, golden, match, t
 from sagatfw.engine import kilithattu as K
 from sagatfw.engine import matchwords as M
 from sagatfw.faces import matchfaces as MF
-from sagatfw.log import matchrecords as matchlog
 
 L = M.LEFT
 R = M.RIGHT
@@ -103,11 +101,11 @@ def _view(m):
 
 def _restored(r, setup, now=12345):
     """A new engine of r's kind, set up as r's, restored from r's last result event and the final
-    view a result record holds (matchlog.pack_final, as the board writes it)."""
+    view a result record holds (its cards and entering team after the result: log/matchwrite.py's
+    pack writes them, the PC's replay of match logs checks that packing)."""
     res = r.of("result")[-1]
-    buf = bytearray(64)
-    matchlog.pack_final(buf, r.m)
-    wl, wr, rl, rr, ent = struct.unpack_from(matchlog.FINAL, buf, matchlog.FINAL_AT)
+    m0 = r.m
+    wl, wr, rl, rr, ent = m0.warnings[0], m0.warnings[1], m0.reds[0], m0.reds[1], m0.entering
     m = type(r.m)()
     m.new_match(**setup)
     m.restore_result(res["t"], res["period"], res["pms"], res["stopped"], (res["left"], res["right"]),

@@ -140,20 +140,20 @@ def test_kt_4_5_stopped_time_on_the_tm1637_faces():
 def test_every_kilithattu_period_has_its_code_kt_4_4_kt_4_6():
     m = Kilithattu()
     m.new_match(first=LEFT, method=0)  # M_SUDDEN
-    want = ("In 1", "In 2", "Et 1", "Et 2", "Sudn")
+    want = (b"In 1", b"In 2", b"Et 1", b"Et 2", b"Sudn")
     for p in range(5):
         m.period = p  # (the view: each period's code)
         m.state = RUNNING
         assert MF.period_code(m) == want[p]
     m.state = BREAK
-    assert MF.period_code(m) == "ChAn"
+    assert MF.period_code(m) == b"ChAn"
     k = KokBoru()
     k.new_match()
     codes = []
     for p in range(3):
         k.period = p
         codes.append(MF.period_code(k))
-    assert codes == ["H1", "H2", "GOLd"]
+    assert codes == [b"H1", b"H2", b"GOLd"]
 
 
 def test_a_stoppage_blinks_the_running_leds_and_the_oled_says_it_kb_16():
@@ -216,7 +216,31 @@ def test_a_lead_win_says_so_kb_14():
     r.do("start", 0)
     for i in range(3):
         r.do("score", 1000 + i, LEFT, 4)  # 12-0: a lead of more than 8
-    assert "WIN LEAD" in _texts(MF.oled(m, LEFT)) and _tm(m, RIGHT) == _seg("12-0")
+    assert "WIN BY LEAD" in _texts(MF.oled(m, LEFT)) and _tm(m, RIGHT) == _seg("12-0")
+
+
+def test_a_finished_match_says_why_in_its_own_word_not_the_menus_value_kb_14():
+    # the reason after WIN / LOSS is a word of its own in the case that goes there (kk АЙЫРМАМЕН "by the lead"),
+    # never the menu's value LEAD (АЙЫРМА, РАЗНИЦА: a noun in the nominative beside ЖЕҢІС, ПОБЕДА)
+    import sagatfw
+    from sagatfw.ui import editors as E
+
+    menu_values = {row[0] for row in E.SETTINGS} | {row[0] for row in E.MODES + E.METHODS} | {"LEAD"}  # (its editor)
+    assert not {w for w in MF._WHY if w} & menu_values
+    r, m = _bout(lead=8)
+    r.do("start", 0)
+    for i in range(3):
+        r.do("score", 1000 + i, LEFT, 4)  # 12-0: a lead of more than 8
+    try:
+        said = {}
+        for code in ("kk", "ru", "ky"):
+            sagatfw.use(code)
+            said[code] = MF.run_text(m, LEFT), MF.run_text(m, RIGHT)
+    finally:
+        sagatfw.use("en")
+    assert said["kk"] == ("ЖЕҢІС АЙЫРМАМЕН", "ЖЕҢІЛІС АЙЫРМАМЕН")
+    assert said["ru"] == ("ПОБЕДА ПО РАЗНИЦЕ", "ПРОИГРЫШ ПО РАЗНИЦЕ")
+    assert said["ky"] == ("ЖЕҢИШ АЙЫРМА МЕНЕН", "ЖЕҢИЛҮҮ АЙЫРМА МЕНЕН")
 
 
 def test_kilithattu_marks_the_entering_team_and_the_stopped_total_kt_4_4_kt_4_5():

@@ -57,4 +57,4 @@ def test_heap_locked_match_tm1637_faces_kb_16_kt_4_5():
     _locked(k, 1000 + 20 * MIN, buf, out)  # "P9:59", "A999"
     k.resume(1000 + 20 * MIN)
     _locked(k, 1000 + 27 * MIN + 20000, buf, out)  # the changeover
-    assert k.state == M.BREAK and MF.period_code(k) == "ChAn"
+    assert k.state == M.BREAK and MF.period_code(k) == b"ChAn"

@@ -45,6 +45,7 @@ LIMITS = {
     "IN": 3, "RED": 4, "W": 1,  # "IN WW"
     "WIN": 8, "LOSS": 8, "DRAW": 8,  # "LOSS REFEREE"
     "POINTS": 12, "LEAD": 12, "GOLDEN": 12, "REMOVAL": 12, "LOT": 12, "REFEREE": 12,
+    "BY LEAD": 12, "BY LOT": 12, "BY REFEREE": 12, "BY PAZHAM": 12,
     "TIME": 12, "STOP": 7,  # "> STOP 0:12 3:12 <"
     "STOPPED": 16,  # "STOPPED 1:05"
     # a match's reasons, on one line of its face (app/matchmode.py note)

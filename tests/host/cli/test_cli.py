@@ -245,10 +245,10 @@ def test_report_says_what_its_logs_prove(tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", logs, "--out", str(tmp_path / "a")]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("1 game(s): 0 verified, 1 chain intact without a key (authorship unproven): "), out
+    assert out.startswith("1 game: 0 verified, 1 chain intact without a key (authorship unproven): "), out
     assert main(["report", logs, "--out", str(tmp_path / "b"), "--key", "not the clock's"]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("1 game(s): 0 verified, 1 NOT verified: "), out
+    assert out.startswith("1 game: 0 verified, 1 NOT verified: "), out
     assert main(["report", logs, "--out", str(tmp_path / "c"), "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert (figures["games"], figures["verified"], figures["unkeyed"], figures["failed"]) == (1, 0, 1, 0)
@@ -263,7 +263,7 @@ def test_report_without_a_key_says_why_a_log_is_not_checked(tmp_path, capsys, mo
         "games": 2, "verified": 0, "unkeyed": 0, "sealed": 2, "failed": 0, "index": index, "trf": None,
         "pgn": ["a.pgn", "b.pgn"]})
     assert main(["report", str(tmp_path), "--out", str(tmp_path / "a")]) == 0
-    assert capsys.readouterr().out == (f"2 game(s): 0 verified, 2 sealed with an arbiter key, not checked (give "
+    assert capsys.readouterr().out == (f"2 games: 0 verified, 2 sealed with an arbiter key, not checked (give "
                                        f"--key-file or --key): {index}, round.csv (no round.trf: give --pairings), "
                                        f"2 PGN\n")
 
@@ -285,7 +285,7 @@ def test_report_on_a_keyed_clocks_log_without_the_key_says_to_give_it(tmp_path, 
     capsys.readouterr()
     main(["report", logs, "--out", str(tmp_path / "a")])
     out = capsys.readouterr().out
-    assert out.startswith("2 game(s): 0 verified, 2 sealed with an arbiter key, not checked (give --key-file or "
+    assert out.startswith("2 games: 0 verified, 2 sealed with an arbiter key, not checked (give --key-file or "
                           "--key): "), out
     sealed = "this clock's log is sealed with an arbiter key: give --key/--key-file to verify it"
     for page in ("board-05-e6614103e7-game-1.html", "index.html"):
@@ -298,7 +298,7 @@ def test_report_on_a_keyed_clocks_log_without_the_key_says_to_give_it(tmp_path, 
         game.split()), game
     # with the key: verified, the code from the keyed chain
     assert main(["report", logs, "--out", str(tmp_path / "b"), "--key", "secret"]) == 0
-    assert capsys.readouterr().out.startswith("2 game(s): 2 verified: ")
+    assert capsys.readouterr().out.startswith("2 games: 2 verified: ")
     game = " ".join(_text(tmp_path / "b" / "board-05-e6614103e7-game-1.html").split())
     assert "result code 123143 (from the keyed chain: compare the scoresheet)" in game
     assert "verified : OK: " in game and sealed not in game, game
@@ -310,7 +310,7 @@ def test_report_exits_1_when_a_log_does_not_verify_and_still_writes_the_pages(tm
 
     logs = keyed_log(str(tmp_path))
     assert main(["report", logs, "--out", str(tmp_path / "wrong"), "--key", "not the clock's"]) == 1
-    assert capsys.readouterr().out.startswith("2 game(s): 0 verified, 2 NOT verified: ")
+    assert capsys.readouterr().out.startswith("2 games: 0 verified, 2 NOT verified: ")
     assert os.path.exists(tmp_path / "wrong" / "index.html")
     assert os.path.exists(tmp_path / "wrong" / "board-05-e6614103e7-game-1.html")
     assert main(["report", logs, "--out", str(tmp_path / "wrong-json"), "--key", "not the clock's", "--json"]) == 1

@@ -75,7 +75,10 @@ def test_the_page_is_not_left_in_english_by_a_key():
                                                                  "btn_identify", "label_mode_title",
                                                                  # the server's: a command's, an option's words
                                                                  "err_give_cmd", "err_no_ticks", "err_read_only",
-                                                                 "mqtt_twin", "alert_twin_halls"))
+                                                                 "mqtt_twin", "alert_twin_halls",
+                                                                 # a clock's refusal naming its command
+                                                                 "why_resume_adjourned_game",
+                                                                 "why_state_resume_adjourned"))
                              .replace("TimeControl", "").replace("tk-blitz", "").replace("tk-rapid", "")
                              .replace("key-file", "").replace("sagat", "")), lang
 

@@ -471,7 +471,7 @@ def test_a_script_ends_with_the_faces_it_left(tmp_path, capsys):
     log = tmp_path / "log.jsonl"
     code, out, err = _sim(capsys, "--script", script, "--flash", str(flash), "--virtual", "--log-json", str(log))
     assert code == 0, err
-    assert "script done: 1 boot(s)" in err, err
+    assert "script done: 1 boot on " in err, err
     faces = out.rstrip("\n").split("\n")
     assert faces[0] == "sagat sim  finished" and "\r" not in out and "\x1b" not in out, faces
     assert all(" | " in row for row in faces[1:]), faces

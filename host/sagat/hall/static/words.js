@@ -3,7 +3,8 @@
 
 import { $ } from "./dom.js";
 
-// The page's words: one table a language (static/lang/<lang>.json, English the fallback), t(key, {name: value})
+// The page's words: one table a language (static/lang/<lang>.json, English the fallback; written from the
+// gettext catalogues' msgctxt "page:KEY" entries by `python tools/i18n.py compile`), t(key, {name: value})
 // a word in the chosen language ({name} in it replaced); k(key): a key kept to be looked up later (the tests
 // check that every t() and k() key is in every table). The language: the one chosen on this page (kept in
 // this browser), else the hall's (`sagat hall --lang`, else the browser's Accept-Language).
