@@ -271,14 +271,16 @@ class App:
         return None
 
     def protest_left(self, at):
-        """The ms left at ticks `at` of TK-P1's protest window (30 min from the end of the game: its result's
-        wall time), or 0 (closed, or no wall time: the result's record has none, or no time sync since the
-        boot). The faces' view of it (faces.status_text's PROTEST 29:59): they never read the journal."""
+        """The ms left at ticks `at` of TK-P1's protest window (30 min from the end of the game: its first
+        result's wall time): 0 once closed, at most 30 min (a wall time set back since); None with no window to
+        count (no result, or no wall time: the result's record has none, or no time sync since the boot). The one
+        view of it: the faces' PROTEST 29:59 (faces.status_text) and `state`'s protest_ms; neither reads the
+        journal's fields."""
         j = self.journal
         if j is None or j.result_wall is None or j.sync_wall_ms is None:
-            return 0
+            return None
         left = j.result_wall + C.PROTEST_MS - j.sync_wall_ms - ticks_diff(at, j.sync_ticks)
-        return left if 0 < left <= C.PROTEST_MS else 0
+        return 0 if left < 0 else (left if left < C.PROTEST_MS else C.PROTEST_MS)
 
     def _code_status(self):
         """_ST_CODE (its text in code_text) once the result code is durable, else _ST_NONE."""

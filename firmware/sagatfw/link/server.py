@@ -354,13 +354,8 @@ class Server(Pull):
         lk = rk = -1
         if a >= 0 and a & 0x100000:
             a, lk, rk = a & 15, (a >> 4) & 255, (a >> 12) & 255
-        # TK-P1, TK-P9: the 30-min protest window's ms left, from the end of the game (its first result's wall time)
-        pw = j.result_wall
-        if code is not None and pw is not None and j.sync_wall_ms is not None:
-            pw += C.PROTEST_MS - j.sync_wall_ms - ticks_diff(now, j.sync_ticks)
-            pw = 0 if pw < 0 else (pw if pw < C.PROTEST_MS else C.PROTEST_MS)  # (a wall time set back: at most 30 min)
-        else:
-            pw = None  # no result, or no wall time (a result before the first time_sync, a reboot not synced yet)
+        # TK-P1, TK-P9: the 30-min protest window's ms left, from the end of the game (the app's view of it)
+        pw = None if code is None else app.protest_left(now)
         body = {
             "state": self.state_name(),
             "t": c.t,

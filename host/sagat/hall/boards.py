@@ -354,6 +354,11 @@ class BoardLink:
             if p.game != st.get("game") or replaced or (p.state == "retrying" and host_ms() >= p.retry_at):
                 self._pull(clock, st)
 
+    def read_state(self, clock: client.Clock) -> None:
+        """The board's state read again now (after an action, so the page and the caller see it at once),
+        taken as a poll's."""
+        self._took(*sample(clock))
+
     def _took(self, st: dict, s: Sync | None) -> None:
         with self.lock:
             if self.link == "error":

@@ -130,3 +130,24 @@ def test_tk_p1_a_game_ended_before_the_wall_time_was_known_has_no_window_after_i
         shown.add(F.status_text(r.app))
     assert not [s for s in shown if "PROTEST" in s], shown
     done()
+
+
+def test_tk_p1_a_wall_clock_set_back_gives_the_same_window_to_state_and_the_faces():
+    """A time.sync after the result that sets the wall clock back 10 minutes would leave more than 30 minutes:
+    `state` and the status line both say the most the window holds (30:00), one view of it (App.protest_left),
+    where the faces said nothing while `state` said 30 minutes."""
+    r = rig()
+    r.ok("new", tc="300", first="left")
+    r.ok("time.sync", wall_ms=WALL)
+    r.ok("start")
+    r.at(5000)
+    r.ok("result", result="1-0")
+    r.ok("time.sync", wall_ms=WALL - 600000)  # the PC's clock was 10 minutes fast: set back
+    r.at(6000)
+    assert r.ok("state")["protest_ms"] == 1800000
+    shown = set()
+    for ms in range(6000, 12000, 1000):
+        r.at(ms)
+        shown.add(F.status_text(r.app))
+    assert "PROTEST 30:00" in shown, shown
+    done()
