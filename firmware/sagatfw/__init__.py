@@ -18,16 +18,13 @@ MODES = (
 
 
 class Refused(ValueError):
-    """An action the clock or a match does not allow now (its state), with the reason: str() is the English text,
-    short enough for a face (its words), `why` its reason code, a short string the host says in its user's
-    language, and `values` the text's parts by name (docs/protocol.md, "Reason codes"); made only on a refusal.
-    A bad value is a plain ValueError (the protocol: `refused` against `bad_arg`; engine/kazans.py's have a
-    reason code too). The one refusal of every action (ui/actions.py)."""
-
-    def __init__(self, text, why=None, **values):
-        super().__init__(text)
-        self.why = why
-        self.values = values
+    """An action the clock or a match does not allow now (its state): Refused(reason, code[, parts]). args[0] is
+    the English reason, short enough for a face (say e.args[0], not str(e), which shows all the args); code, the
+    reason code the host says in its user's language, and parts, a dict of the reason's values by name
+    (docs/protocol.md, "Reason codes"), are read by the link layer only when it answers: a short literal
+    string at the raise site, frozen in flash, and no method of its own, so that the codes cost no RAM.
+    A bad value is a plain ValueError (the protocol: `refused` against `bad_arg`; engine/kazans.py's carry a
+    code the same way). The one refusal of every action (ui/actions.py)."""
 
 
 def load_key(root):

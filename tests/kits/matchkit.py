@@ -60,7 +60,7 @@ class Run:
             getattr(self.m, name)(*(args + (self.now(t),)))
         except Refused as e:
             self._drain()
-            raise AssertionError("%s at %d refused: %s" % (name, t, e)) from None
+            raise AssertionError("%s at %d refused: %s" % (name, t, e.args)) from None
         self._drain()
         return self.log[n:]
 
@@ -73,7 +73,7 @@ class Run:
         except ValueError as e:  # Refused (the state) or a bad value
             self._drain()
             assert self.snapshot() == before, (name, before, self.snapshot())
-            return str(e)
+            return e.args[0]  # (a Refused's reason code follows its text)
         raise AssertionError("%s at %d was not refused" % (name, t))
 
     def snapshot(self):
@@ -149,7 +149,7 @@ def refuses(fn, *args):
     try:
         fn(*args)
     except Refused as e:
-        return str(e)
+        return e.args[0]  # (its reason code follows its text)
     raise AssertionError("expected Refused")
 
 

@@ -204,7 +204,7 @@ class MatchApp:
             self.do(name, ticks, *args)
             self.refused = None
         except ValueError as e:  # Refused (a ValueError, whichever import of engine/matchwords.py made it)
-            self.refused = str(e)
+            self.refused = e.args[0]  # (its reason code after it)
             self.refused_until = ticks_add(ticks, _REFUSED_MS)
 
     def in_game(self, over=False):

@@ -59,7 +59,7 @@ def do_action(app, board, a, now, n=0, last=None):
     try:
         actions.do(app, name, actions.args(name, req), now, a.get("seed", 0))
     except ValueError as e:  # Refused (why) or a bad value
-        sys.stderr.write("script line %d: %s refused: %s\n" % (n, what, e))
+        sys.stderr.write("script line %d: %s refused: %s\n" % (n, what, e.args[0]))
     finally:
         forget("sagatfw.ui.actions")
     app.step(board.ticks())

@@ -28,43 +28,36 @@ _KUMALAKS = const(162)  # TK-R1
 _HALF = const(81)  # more than this wins (TK-R1), 81-81 draws (TK-R5)
 
 
-class Why(ValueError):
-    """A bad value (the protocol's bad_arg) with its reason code and parts, as sagatfw.Refused carries them
-    (docs/protocol.md, "Reason codes"): here, in the module loaded for a result only, so that it costs no RAM."""
-
-    def __init__(self, text, why, **values):
-        super().__init__(text)
-        self.why = why
-        self.values = values
-
 
 def check(c, code, lk, rk):
     """The result `code` (an index of clock.RESULT_NAMES) with the final kazan counts `lk`-`rk` (left's,
-    right's; both -1: not given) on clock `c` (its first flag), checked as the header says. Why (a
-    ValueError) with the reason (the rule) and its reason code (docs/protocol.md); None if it makes sense."""
+    right's; both -1: not given) on clock `c` (its first flag), checked as the header says. ValueError(the
+    reason (the rule), its reason code[, its parts by name]) (docs/protocol.md, "Reason codes": the code a
+    short string, frozen in flash, read by the link layer only when it answers); None if it makes sense."""
     given = lk != -1 or rk != -1
     if given:
         if not (isinstance(lk, int) and isinstance(rk, int) and 0 <= lk <= _KUMALAKS and 0 <= rk <= _KUMALAKS):
-            raise Why("kazans must be two counts 0..162 (left's, right's)", "kazans_range")
+            raise ValueError("kazans must be two counts 0..162 (left's, right's)", "kazans_range")
         if lk + rk > _KUMALAKS:
-            raise Why("kazans %d-%d: more than the board's 162 kumalaks (TK-R1)" % (lk, rk), "kazans_over_162",
-                      left=lk, right=rk)
+            raise ValueError("kazans %d-%d: more than the board's 162 kumalaks (TK-R1)" % (lk, rk), "kazans_over_162",
+                             {"left": lk, "right": rk})
         if code > _RES_DRAW:
-            raise Why("kazans go with a game played (1-0, 0-1, 1/2-1/2), not a forfeit (TK-R4)", "kazans_forfeit")
+            raise ValueError("kazans go with a game played (1-0, 0-1, 1/2-1/2), not a forfeit (TK-R4)",
+                             "kazans_forfeit")
         for s in (_LEFT, _RIGHT):
             if (rk if s else lk) > _HALF and code != s:
                 name = "right" if s else "left"
-                raise Why("kazans %d-%d: %s has more than 81, %s wins (TK-R1, TK-R7)" % (lk, rk, name, name),
-                          "kazans_over_half", left=lk, right=rk, side=name)
+                raise ValueError("kazans %d-%d: %s has more than 81, %s wins (TK-R1, TK-R7)" % (lk, rk, name, name),
+                                 "kazans_over_half", {"left": lk, "right": rk, "side": name})
         if lk == _HALF and rk == _HALF and code != _RES_DRAW:
-            raise Why("kazans 81-81: a draw (TK-R5)", "kazans_draw")
+            raise ValueError("kazans 81-81: a draw (TK-R5)", "kazans_draw")
     f = c.first_flag()
     if f != _NONE and code <= _RES_DRAW and code != 1 - f:  # a result that departs from the flag
         name = "right" if f else "left"
         if not given:
-            raise Why("%s's flag is down: a draw or %s's win needs the kazans (TK-R7, TK-C12)" % (name, name),
-                      "flag_needs_kazans", side=name)
+            raise ValueError("%s's flag is down: a draw or %s's win needs the kazans (TK-R7, TK-C12)" % (name, name),
+                             "flag_needs_kazans", {"side": name})
         k = rk if f else lk
         if k < _HALF:
-            raise Why("%s's flag is down with %d kumalaks: %s lost (TK-C12)" % (name, k, name), "flag_lost", side=name,
-                      kazan=k)
+            raise ValueError("%s's flag is down with %d kumalaks: %s lost (TK-C12)" % (name, k, name), "flag_lost",
+                             {"side": name, "kazan": k})

@@ -257,7 +257,7 @@ class Match:
         s = self.state
         late = self.late_p >= 0 and s != M.RUNNING and s != M.STOPPED and not (s == M.FINISHED and self._fin_entry)
         if not late and s != M.RUNNING and s != M.STOPPED:
-            raise M.Refused(_NOT_IN[s], "match_state", state=M.STATE_NAMES[s])
+            raise M.Refused(_NOT_IN[s], "match_state", {"state": M.STATE_NAMES[s]})
         if self.n_ent >= _MAX_ENTRIES:
             raise M.Refused("too many entries", "too_many_entries")
         return late
@@ -307,13 +307,13 @@ class Match:
         elif s == M.BREAK and self.AUTO_START:
             self._break_over(self.t, 1)
         else:
-            raise M.Refused(_NOT_IN[s], "match_state", state=M.STATE_NAMES[s])
+            raise M.Refused(_NOT_IN[s], "match_state", {"state": M.STATE_NAMES[s]})
 
     def stoppage(self, now):
         """The referee stops play (KB-16, KT-4.5): the match time stops until resume."""
         self._op(now)
         if self.state != M.RUNNING:
-            raise M.Refused(_NOT_IN[self.state], "match_state", state=M.STATE_NAMES[self.state])
+            raise M.Refused(_NOT_IN[self.state], "match_state", {"state": M.STATE_NAMES[self.state]})
         self._stop(self.t)
         self._emit(M.EV_STOPPAGE_START, self.t, M.NONE, self.n_stops, 0)
 
@@ -324,7 +324,7 @@ class Match:
         if self.state != M.STOPPED:
             if self.state == M.RUNNING:
                 raise M.Refused("no stoppage", "no_stoppage")
-            raise M.Refused(_NOT_IN[self.state], "match_state", state=M.STATE_NAMES[self.state])
+            raise M.Refused(_NOT_IN[self.state], "match_state", {"state": M.STATE_NAMES[self.state]})
         at = self.t
         ms = at - self.stop_t
         self.p_stopped += ms
@@ -377,9 +377,9 @@ class Match:
             pass  # the last late entry (the latest in the ring)
         elif s == M.FINISHED:
             if not self._fin_entry or not self.undoable or self._ent_no[i] != self._fin_entry:
-                raise M.Refused("match over", "match_state", state="finished")
+                raise M.Refused("match over", "match_state", {"state": "finished"})
         elif s != M.RUNNING and s != M.STOPPED:
-            raise M.Refused(_NOT_IN[s], "match_state", state=M.STATE_NAMES[s])
+            raise M.Refused(_NOT_IN[s], "match_state", {"state": M.STATE_NAMES[s]})
         elif not self.undoable:
             raise M.Refused("nothing to undo", "nothing_to_undo")
         code = self._ent_code[i]
@@ -433,7 +433,7 @@ class Match:
         self._op(now)
         s = self.state
         if s != M.RUNNING and s != M.STOPPED:
-            raise M.Refused(_NOT_IN[s], "match_state", state=M.STATE_NAMES[s])
+            raise M.Refused(_NOT_IN[s], "match_state", {"state": M.STATE_NAMES[s]})
         if self.undoable:
             raise M.Refused("undo the scores first", "undo_scores_first")
         gone = self._elapsed_at(self.t)
@@ -451,7 +451,7 @@ class Match:
         if s != M.STOPPED and s != M.READY:
             if s == M.RUNNING:
                 raise M.Refused("stop the period first", "stop_period_first")
-            raise M.Refused(_NOT_IN[s], "match_state", state=M.STATE_NAMES[s])
+            raise M.Refused(_NOT_IN[s], "match_state", {"state": M.STATE_NAMES[s]})
         n = self.length
         if not (0 < ms <= n if n else 0 <= ms <= _MAX_T):
             raise ValueError("ms must be 1..%d" % n if n else "ms must be 0..%d" % _MAX_T)

@@ -84,9 +84,10 @@ def act(srv, req, now):
     cmd = req["cmd"]
     try:
         actions.do(srv.app, cmd, actions.args(cmd, req), now)
-    except ValueError as e:  # a Refused, or a bad value (the kazans' sense has a reason code too)
-        code = W.REFUSED if isinstance(e, Refused) else W.BAD_ARG
-        raise W.Error(code, "%s: %s" % (cmd, e), getattr(e, "why", None), getattr(e, "values", None)) from None
+    except ValueError as e:  # a Refused, or a bad value: (its text[, reason code[, parts]]) (the kazans' too)
+        a = e.args
+        raise W.Error(W.REFUSED if isinstance(e, Refused) else W.BAD_ARG, "%s: %s" % (cmd, a[0] if a else ""),
+                      *a[1:]) from None
     finally:
         forget("sagatfw.ui.actions")
     app = srv.app

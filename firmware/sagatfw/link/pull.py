@@ -131,16 +131,16 @@ class Pull:
         else:
             self._push((head + "}\n").encode())
 
-    def _error(self, rid, code, message, why=None, values=None):
+    def _error(self, rid, code, message, why):
         self.lines += 1
         self.errors += 1
         if len(message) > MAX_MESSAGE:
             message = message[: MAX_MESSAGE - 3] + "..."
         err = {"code": code, "message": message}
-        if why is not None:  # a refusal's reason code, and its parts (docs/protocol.md, "Reason codes")
-            err["why"] = why
-            if values:
-                err["with"] = values
+        if why:  # (code[, parts]): a refusal's reason code, and its parts (docs/protocol.md, "Reason codes")
+            err["why"] = why[0]
+            if len(why) > 1 and why[1]:
+                err["with"] = why[1]
         err = W.dumps(err)
         self._push(('{"id":' + W.dumps(rid) + ',"ok":false,"error":' + err + "}\n").encode())
 

@@ -183,7 +183,7 @@ class Server(Pull):
             self.n = rest
             self.scan = 0
             if line is None:
-                self._error(None, W.LINE_TOO_LONG, "a request line is at most %d bytes" % W.MAX_LINE)
+                self._error(None, W.LINE_TOO_LONG, "a request line is at most %d bytes" % W.MAX_LINE, ())
                 lines += 1
                 continue
             self._line(line, now)
@@ -267,11 +267,11 @@ class Server(Pull):
                     body = fn(self, req, now)
             self._reply(rid, body)
         except W.Error as e:
-            self._error(rid, e.code, e.message, e.why, e.values)
+            self._error(rid, e.code, e.message, e.args[1:])
         except Exception as e:  # noqa: BLE001 - a bug must not stop the clock: say so, go on
             self.internal_errors += 1
             self._note("protocol: %r" % (e,))
-            self._error(rid, W.INTERNAL, "internal error: %r" % (e,))
+            self._error(rid, W.INTERNAL, "internal error: %r" % (e,), ())
         return True
 
     def commands(self):

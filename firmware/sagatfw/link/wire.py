@@ -79,15 +79,14 @@ except TypeError:
 
 
 class Error(Exception):
-    """A request answered with an error: code (one of the codes above) and message; `why`, a refusal's reason
-    code, and `values`, its parts by name (docs/protocol.md, "Reason codes"), or None."""
+    """A request answered with an error: code (one of the codes above) and message; a refusal's reason code and
+    its parts by name after them (docs/protocol.md, "Reason codes"), kept in args[1:] (no default values: a
+    function's defaults are a tuple in RAM for as long as its module is loaded)."""
 
-    def __init__(self, code, message, why=None, values=None):
-        super().__init__(message)
+    def __init__(self, code, message, *why):
+        super().__init__(message, *why)
         self.code = code
         self.message = message
-        self.why = why
-        self.values = values
 
 
 def seg_first(name):

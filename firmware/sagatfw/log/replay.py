@@ -158,7 +158,7 @@ class Replay:
             try:
                 clock.adjust(_SIDES[ev["side"]], t, a["ms"], a["moves"], stage, reason)
             except ValueError as e:
-                raise Mismatch("seq %s: adjust refused by the engine: %s" % (ev.get("seq"), e)) from None
+                raise Mismatch("seq %s: adjust refused by the engine: %s" % (ev.get("seq"), e.args[0])) from None
         else:
             raise Mismatch("seq %s: unknown event %s" % (ev.get("seq"), kind))
         if not ok:

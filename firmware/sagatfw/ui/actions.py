@@ -211,7 +211,7 @@ def do(app, name, vals, now, seed=0):
     if mapp is not None:
         if what == "game":
             raise Refused("a %s match is set up: a game's action (new with tc sets up a game)" % mapp.m.MODE,
-                          "match_set_up", mode=mapp.m.MODE)
+                          "match_set_up", {"mode": mapp.m.MODE})
         if name == "result":
             if vals["result"] is not None or vals["left_kazan"] is not None:
                 raise ValueError("a match's result is winner: left, right or none (not result, nor kazans)")
@@ -281,7 +281,7 @@ def refusal(c, name):
         code = {"start": "state_start", "arm": "state_arm", "disarm": "state_disarm", "pause": "state_pause",
                 "resume": "state_resume", "adjourn": "state_adjourn",
                 "resume_adjourned": "state_resume_adjourned"}.get(name, "state")
-    return Refused(why(c, name), code, state=C.STATE_NAMES[c.state])
+    return Refused(why(c, name), code, {"state": C.STATE_NAMES[c.state]})
 
 
 def why(c, name):

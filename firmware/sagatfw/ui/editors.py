@@ -243,7 +243,7 @@ def start(mn, ticks):
         try:
             mn.act("new", ticks, tc=mn.tc, first="left" if mn.i == 0 else "right")
         except ValueError as e:
-            mn.say_no("NEW GAME", "NEW", ticks, str(e))
+            mn.say_no("NEW GAME", "NEW", ticks, e.args[0])
             return
         mn.close()
     elif m == M_CMIN:
@@ -280,7 +280,7 @@ def start(mn, ticks):
             mn.act("late_install", ticks, elapsed_ms=mn.value * 60000)  # TK-C11
         except ValueError as e:
             mn.back()
-            mn.say_no("LATE", "LATE", ticks, str(e))
+            mn.say_no("LATE", "LATE", ticks, e.args[0])
             return
         mn.back()
         mn.say("OK", "LATE", ticks)
@@ -330,7 +330,7 @@ def _new_match(mn, ticks):
             mn.act("new", ticks, mode="kilithattu", first=C.SIDE_NAMES[mo[2]], changeover_ms=mo[3] * 1000,
                     method=METHODS[mo[4]][2])
     except ValueError as e:
-        mn.say_no("MATCH", "MTCH", ticks, str(e))
+        mn.say_no("MATCH", "MTCH", ticks, e.args[0])
         return
     mn.close()
 
@@ -388,7 +388,7 @@ def _custom_done(mn, ticks):
     try:
         tcparse.parse_sides(tc)
     except ValueError as e:
-        mn.say_no("BAD TC", "BAD", ticks, str(e))
+        mn.say_no("BAD TC", "BAD", ticks, e.args[0])
         return
     first(mn, tc)
 
@@ -411,7 +411,7 @@ def _apply_setting(mn, ticks):
         mn.act("settings.set", ticks, values={spec[2]: spec[3][mn.i]})
     except ValueError as e:
         mn.back()
-        mn.say_no(spec[0], spec[1], ticks, str(e))
+        mn.say_no(spec[0], spec[1], ticks, e.args[0])
         return
     mn.back()
     mn.say("OK", spec[0], ticks, "OK", spec[1])
@@ -430,7 +430,7 @@ def _result(mn, ticks, i, lk, rk):
     except ValueError as e:
         if mn.mode == M_KAZAN:
             mn.back()
-        mn.say_no("RESULT", "RSLT", ticks, str(e))
+        mn.say_no("RESULT", "RSLT", ticks, e.args[0])
         return
     mn.close()
 
@@ -444,7 +444,7 @@ def _adjust(mn, ticks, changed, ms, moves, stage):
             mn.act("adjust", ticks, side=mn.side, ms=ms, moves=moves, stage=stage)
         except ValueError as e:
             mn.back()
-            mn.say_no(label[0], label[1], ticks, str(e))
+            mn.say_no(label[0], label[1], ticks, e.args[0])
             return
         mn.say("OK", label[0], ticks, "OK", label[1])
     mn.back()

@@ -415,7 +415,7 @@ class Menu:
             else:
                 self.act("adjourn", ticks)
         except ValueError as e:  # Refused: why
-            reason = str(e)
+            reason = e.args[0]  # (a Refused carries its reason code after it)
         if app.clock.state == C.RUNNING:
             self.close()  # the extension or the resumption runs the side to move
             return

@@ -80,7 +80,8 @@ class MatchReplay:
                 kw[name] = v
             m.new_match(**kw)  # type: ignore[attr-defined]
         except ValueError as e:  # Refused (the state) or a bad value
-            raise Mismatch(f"seq {seq}: the match's setup is one the engine refuses: {e}") from None
+            why = e.args[0] if e.args else e  # (a Refused's reason code follows its text)
+            raise Mismatch(f"seq {seq}: the match's setup is one the engine refuses: {why}") from None
         self.seed = setup.get("seed") or 0
         self.queue: list[dict] = []
         self.last_t = setup.get("t", 0)
@@ -207,7 +208,8 @@ class MatchReplay:
                 return  # the engine's own event, which it did not derive here: the caller says so
         except ValueError as e:  # Refused (the state) or a bad value
             self._drain()
-            raise Mismatch(f"seq {seq}: the engine refuses the log's {kind} at t={t}: {e}") from None
+            why = e.args[0] if e.args else e  # (a Refused's reason code follows its text)
+            raise Mismatch(f"seq {seq}: the engine refuses the log's {kind} at t={t}: {why}") from None
         self._drain()
 
     def _drain(self) -> None:

@@ -55,9 +55,10 @@ def test_a_refusal_under_kazakh_over_a_pty_says_no_english_word(tmp_path, capsys
 
 
 def _codes_the_firmware_sends() -> set:
-    """Every reason code in the firmware's source: the code argument of each sagatfw.Why / Refused raised (its
-    second) and of each wire.Error (its third), and the codes refusal() picks (ui/actions.py). A refusal raised
-    without a code fails here, so that a new one cannot reach a user in English."""
+    """Every reason code in the firmware's source: the code argument of each sagatfw.Refused raised (its
+    second; engine/kazans.py's ValueErrors' too) and of each wire.Error (its third), and the codes refusal()
+    picks (ui/actions.py). A refusal raised without a code fails here, so that a new one cannot reach a user
+    in English."""
     codes, missing = set(), []
     for folder, _dirs, files in os.walk(os.path.join(FIRMWARE, "sagatfw")):
         for name in files:
@@ -78,7 +79,7 @@ def _codes_the_firmware_sends() -> set:
                 f = node.func
                 fname = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
                 where = f"{os.path.relpath(path, ROOT)}:{node.lineno}"
-                if fname in ("Refused", "Why"):
+                if fname == "Refused" or (fname == "ValueError" and len(node.args) > 1):  # (kazans.py's)
                     at = 1
                 elif fname == "Error" and node.args and isinstance(node.args[0], ast.Attribute) \
                         and node.args[0].attr in ("REFUSED",):
