@@ -29,14 +29,28 @@ export function showAction(a) {
     (a.note ? ` \u00b7 ${said(a.note_msg, a.note)}` : "");
 }
 
+// What an action's answer says went wrong, in the page's language: the hall's refusal (a bad field, no such
+// board), a board's clock that refused it (its reason code's words: a result's kazans that make no sense,
+// TK-R7, TK-C12), or none (null): it was done. A dialog shows it and stays open to fix it.
+export function refusal(a) {
+  if (!a || typeof a !== "object") return null;
+  if (a.error) return said(a.msg, a.error);
+  const bad = Object.values(obj(a.boards)).map(obj).filter((v) => v.ok === false);
+  return bad.length ? bad.map((v) => said(v.msg, v.text)).join("; ") : null;
+}
+
+// POST an action and show what it did on the action line; its answer (null when none came: the line says why)
 export async function post(path, body, button) {
   button.disabled = true;
   try {
     const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
                                   body: JSON.stringify(body || {}) });
-    showAction(await r.json());
+    const a = await r.json();
+    showAction(a);
+    return a;
   } catch (e) {
     $("action").textContent = t("no_answer", { why: e });
+    return { error: t("no_answer", { why: e }) };
   } finally {
     button.disabled = false;
   }

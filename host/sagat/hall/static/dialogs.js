@@ -2,7 +2,7 @@
 // them) and its result; each asked once more in a sentence that names the board and the players.
 
 import { $, esc, list, num, obj } from "./dom.js";
-import { post } from "./act.js";
+import { post, refusal } from "./act.js";
 import { RESULTS, RESULT_TEXT, RESULT_WORDS } from "./tiles.js";
 import { lastBoards } from "./view.js";
 import { hasWord, k, sideWord, t } from "./words.js";
@@ -71,6 +71,7 @@ async function openAct(n) {
   if (num(left.moves) != null) $("act-moves").value = left.moves;
   if (num(left.stage) != null) $("act-stage").value = left.stage;
   $("act-dialog").dataset.board = String(n);
+  $("act-refused").textContent = "";
   showFields();
   $("act-dialog").showModal();
 }
@@ -118,9 +119,18 @@ $("act-do").addEventListener("click", (ev) => {
   const args = Object.entries(body).filter(([f]) => f !== "cmd")
     .map(([f, v]) => `${Object.hasOwn(FIELD_WORDS, f) ? t(FIELD_WORDS[f]) : f} ${value(f, v)}`).join(", ");
   if (!window.confirm(`${$("act-title").textContent}: ${what}${args ? " (" + args + ")" : ""}?`)) return;
-  d.close();
-  post(`/api/board/${encodeURIComponent(n)}/act`, body, ev.currentTarget);
+  $("act-refused").textContent = "";
+  done(d, $("act-refused"), post(`/api/board/${encodeURIComponent(n)}/act`, body, ev.currentTarget));
 });
+
+// A dialog's action answered: done, the dialog closes; refused (by the hall or by the board's clock), the
+// refusal is shown in the dialog, in the page's language, and the dialog stays open to fix what it names.
+async function done(d, line, answer) {
+  const why = refusal(await answer);
+  if (why == null) { d.close(); return false; }
+  line.textContent = why;
+  return true;
+}
 
 // Result entry: a row of buttons, then a confirmation that names the board, the players and the
 // result in words; a result already entered is replaced (signed and logged: the last one counts).
@@ -134,6 +144,7 @@ function openResult(n) {
   $("res-confirm").hidden = true;
   $("res-pick").hidden = false;
   $("res-kazans").value = "";
+  $("res-refused").textContent = "";
   $("result-dialog").dataset.board = String(n);
   $("result-dialog").showModal();
 }
@@ -152,13 +163,18 @@ $("res-pick").addEventListener("click", (ev) => {
   $("res-pick").hidden = true;
   $("res-confirm").hidden = false;
 });
-$("res-yes").addEventListener("click", (ev) => {
+$("res-yes").addEventListener("click", async (ev) => {
   const d = $("result-dialog");
-  d.close();
   const body = { result: ev.currentTarget.dataset.pick };
   const kz = $("res-kazans").value.trim();
   if (kz) body.kazans = kz;  // the final kazans, left's-right's (TK-R7): the clock checks them with the result
-  post(`/api/board/${encodeURIComponent(d.dataset.board)}/result`, body, ev.currentTarget);
+  $("res-refused").textContent = "";
+  if (await done(d, $("res-refused"), post(`/api/board/${encodeURIComponent(d.dataset.board)}/result`, body,
+                                           ev.currentTarget))) {
+    $("res-confirm").hidden = true;  // back to the results, the kazans kept to be corrected (TK-R7, TK-C12)
+    $("res-pick").hidden = false;
+    $("res-kazans").focus();
+  }
 });
 $("res-back").addEventListener("click", () => { $("res-confirm").hidden = true; $("res-pick").hidden = false; });
 $("res-cancel").addEventListener("click", () => $("result-dialog").close());
