@@ -11,6 +11,7 @@ from sagatfw.core import presets, tcparse
 from sagatfw.core.ticks import ticks_diff
 
 from .. import client
+from ..i18n import LANGUAGES
 from ..round.pairings import clean_name
 from . import jobs
 from .boards import BoardLink, host_ms
@@ -32,13 +33,16 @@ class RoundStart(Jobs):
     """The Hall's actions on every board at once (core.Hall)."""
 
     @one_at_a_time
-    def set_up(self, tc: str, first: str = "left", mode: str | None = None) -> dict:
+    def set_up(self, tc: str, first: str = "left", mode: str | None = None, lang: str | None = None) -> dict:
         """A new game on every board whose clock is not in a game (setup or finished): `new`,
         signed. Boards with a game in progress are left alone (pause is not an end: TK-C18).
         With `mode` (kokboru, kilithattu): a match instead, `tc` unused, each board's pairing's names
-        given to its clock (logged after the match's setup, docs/match.md "Names")."""
+        given to its clock (logged after the match's setup, docs/match.md "Names"). `lang` (kk, ru, ky,
+        en): the faces' language each clock is given with its board number (_set_board), or None: kept."""
+        if lang is not None and lang not in LANGUAGES:  # (web.py gives one of them, or None)
+            raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}")
         if mode:
-            return self._set_up_matches(mode, first)
+            return self._set_up_matches(mode, first, lang)
         text = presets.preset(tc) or tc
         try:
             tcparse.parse_sides(text)
@@ -51,7 +55,7 @@ class RoundStart(Jobs):
                                                            state=state(st)))
 
         def job(b, clock):
-            self._set_board_number(b, clock)
+            self._set_board(b, clock, lang)
             ans = clock.request("new", auth=True, tc=text, first=first)
             b.settings = clock.request("settings.get").get("values") or b.settings
             with b.lock:
@@ -85,16 +89,24 @@ class RoundStart(Jobs):
         return which
 
     @staticmethod
-    def _set_board_number(b, clock) -> None:
+    def _set_board(b, clock, lang: str | None = None) -> None:
         """The clock keeps its board number: it shows it at setup and with the result code, so the
-        arbiter at the table sees which board a clock is. A clock with a match set up takes no
-        settings.set: its number is kept as it is."""
+        arbiter at the table sees which board a clock is. And its faces speak the hall's language
+        (`lang`, the `lang` setting; None: the clock's own kept): BOARD 1 is ТАҚТА 1 under a Kazakh hall.
+        One settings.set, signed, with what differs. A clock with a match set up takes no settings.set:
+        its number and language are kept as they are."""
         with b.lock:
             matched = bool((b.state or {}).get("mode"))
-        if not matched and (b.settings or {}).get("board", 0) != b.number and "board" in (b.settings or {}):
-            clock.request("settings.set", auth=True, values={"board": b.number})
+        have = b.settings or {}
+        values = {}
+        if have.get("board", 0) != b.number and "board" in have:
+            values["board"] = b.number
+        if lang is not None and "lang" in have and have.get("lang") != lang:  # (a firmware without it: none)
+            values["lang"] = lang
+        if values and not matched:
+            clock.request("settings.set", auth=True, values=values)
 
-    def _set_up_matches(self, mode: str, first: str) -> dict:
+    def _set_up_matches(self, mode: str, first: str, lang: str | None = None) -> dict:
         """Set up all for a match round: `new` with the mode on every board in setup or finished,
         with its pairing's names (left, right) and, for a mode that takes it (kilithattu), the team
         that enters first. Its referee starts it at the table (Start round starts games only)."""
@@ -113,7 +125,7 @@ class RoundStart(Jobs):
                                                            "left alone", state=state(st)))
 
         def job(b, clock):
-            self._set_board_number(b, clock)
+            self._set_board(b, clock, lang)
             args: dict = {"mode": mode}
             if takes_first:
                 args["first"] = first

@@ -310,7 +310,12 @@ async def setup(request: Request):
                             status_code=400)
     first = data.get("first") or "left"
     hall = request.app.state.hall
-    return await _action(request, hall.set_up, tc.strip() if isinstance(tc, str) else "", first, mode)
+    # the clocks' language (their faces'): the hall's (--lang), which its arbiter chose for the whole hall and
+    # its players, else the language of the page the arbiter set up from (one browser's choice, so second);
+    # neither (a script's POST without one): each clock keeps its own
+    page = data.get("lang")
+    lang = request.app.state.lang or (page if isinstance(page, str) and page in hall_lang.LANGUAGES else None)
+    return await _action(request, hall.set_up, tc.strip() if isinstance(tc, str) else "", first, mode, lang)
 
 
 async def start(request: Request):

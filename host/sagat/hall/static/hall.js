@@ -17,11 +17,13 @@ import { showMute } from "./alerts.js";
 import { loadActs } from "./dialogs.js";
 import { start } from "./stream.js";
 import { drawn, last, projector, render, setProjector, tcTyped } from "./view.js";
-import { LANGS, setLang, t } from "./words.js";
+import { LANG, LANGS, setLang, t } from "./words.js";
 
 $("setup").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  post("/api/setup", { tc: $("tc").value, first: $("first").value, mode: $("mode").value || null }, $("btn-setup"));
+  // the page's language goes with it: the clocks' faces speak it unless the hall has its own (--lang)
+  post("/api/setup", { tc: $("tc").value, first: $("first").value, mode: $("mode").value || null, lang: LANG },
+       $("btn-setup"));
 });
 // the hall's actions on every board: each asked once more (a stray click never starts a round)
 const mine = () => list(last.boards).map(obj).filter((b) => !b.hall);
