@@ -5,18 +5,19 @@ replay of `sagat logs verify` to every result record, with the clock the engine 
 it with `kazans.check`), so a result record that fails the check was not written by the clock: a
 forgery (an unkeyed log can be resealed by anybody) or a damaged record whose CRC was made to fit.
 
-The rules are the firmware's: this module only names what `kazans.check` refuses, in the user's
-language (`Line`: English as a str, for the hall and `--json`; `.text()` for the `sagat` command)."""
+The rules are the firmware's: this module only names what `kazans.check` refuses, by the reason code the
+check raises with it (the one the clock sends when it refuses such a result), in the words of
+sagat/reasons.py, in the user's language (`Line`: English as a str, for the hall and `--json`; `.text()`
+for the `sagat` command)."""
 
 from __future__ import annotations
-
-import re
 
 from sagatfw.engine import clock as C
 from sagatfw.engine import kazans
 
+from .. import reasons
 from ..client import Msg
-from ..i18n import N_, Nn_
+from ..i18n import N_
 
 
 class Line(str):
@@ -48,34 +49,16 @@ class _NoFlag:
         return C.NONE
 
 
-_SIDE = {"left": N_("left"), "right": N_("right")}
-# what kazans.check says (its ValueError), as a person reads it: (its pattern, the words; {side} and
-# {n} from the pattern's groups). The rule is kazans.check's; these are only its words.
-_WHY = (
-    (r"kazans must be two counts 0\.\.162", N_("each count is 0 to 162 (TK-R1: 162 kumalaks in all)")),
-    (r"kazans \d+-\d+: more than the board's 162", N_("together more than the board's 162 kumalaks (TK-R1)")),
-    (r"kazans go with a game played", N_("kazans go with a game played (1-0, 0-1, 1/2-1/2), not a forfeit (TK-R4)")),
-    (r"kazans \d+-\d+: (?P<side>left|right) has more than 81", N_("{side} has more than 81, so {side} won "
-                                                                   "(TK-R1, TK-R7)")),
-    (r"kazans 81-81: a draw", N_("81-81 is a draw (TK-R5)")),
-    (r"(?P<side>left|right)'s flag is down: a draw or", N_("{side}'s flag was down: a draw or {side}'s win is "
-                                                           "entered with the kazans (TK-R7, TK-C12)")),
-    (r"(?P<side>left|right)'s flag is down with (?P<n>\d+) kumalaks",
-     Nn_("{side}'s flag was down with {n} kumalak: {side} lost (TK-C12)",
-         "{side}'s flag was down with {n} kumalaks: {side} lost (TK-C12)")),
-)
-
-
-def why(reason: str) -> Msg | str:
-    """kazans.check's reason as a Msg in the user's words; the reason itself if it is none of those."""
-    for pattern, words in _WHY:
-        m = re.match(pattern, reason)
-        if m:
-            fields = m.groupdict()
-            if "side" in fields:
-                fields["side"] = Msg(_SIDE[fields["side"]])
-            return Msg(words, **fields)  # (a counted one's n: the pattern's count)
-    return reason
+def why(e: ValueError) -> Msg | str:
+    """kazans.check's refusal `e` said by its reason code (its args: the English text, the code, its parts),
+    the code the clock sends for it (docs/protocol.md, "Reason codes"), in the words sagat/reasons.py has
+    for it; the clock's own English text when this sagat has no words for that code."""
+    a = e.args
+    said = reasons.sentence(a[1] if len(a) > 1 else None, a[2] if len(a) > 2 else None)
+    if said is None:
+        return str(a[0]) if a else str(e)
+    msgid, fields = said
+    return Msg(msgid, **{k: Msg(v) if k in reasons.WORD_PARTS else v for k, v in fields.items()})
 
 
 def problem(game: int, ev: dict, clock=None) -> Line | None:
@@ -90,7 +73,7 @@ def problem(game: int, ev: dict, clock=None) -> Line | None:
     try:
         kazans.check(clock if clock is not None else _NoFlag(), C.RESULT_NAMES.index(result), lk, rk)
     except ValueError as e:
-        fields = dict(game=game, seq=ev.get("seq"), result=result, why=why(str(e)))
+        fields = dict(game=game, seq=ev.get("seq"), result=result, why=why(e))
         if k:
             return Line(Msg(N_("game {game}: seq {seq}: the result {result} with kazans {left}-{right} is not one "
                                "the clock enters: {why}"), left=lk, right=rk, **fields))

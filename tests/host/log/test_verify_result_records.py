@@ -75,48 +75,47 @@ def _verify_says(capsys, image, line):
 def test_kazans_beyond_the_boards_162_are_a_problem(tmp_path, capsys):
     bad, seq = _forged(tmp_path, capsys, "win", kazans=(200, 200))
     _verify_says(capsys, bad, f"game 1: seq {seq}: the result 1-0 with kazans 200-200 is not one the clock enters: "
-                              f"each count is 0 to 162 (TK-R1: 162 kumalaks in all)")
+                              f"the kazans are two counts of 0 to 162, left's then right's")
 
 
 def test_kazans_that_add_up_past_162_are_a_problem(tmp_path, capsys):
     bad, seq = _forged(tmp_path, capsys, "win", kazans=(100, 70))
     _verify_says(capsys, bad, f"game 1: seq {seq}: the result 1-0 with kazans 100-70 is not one the clock enters: "
-                              f"together more than the board's 162 kumalaks (TK-R1)")
+                              f"kazans 100-70: more than the 162 kumalaks of the board (TK-R1)")
 
 
 def test_a_win_for_the_side_with_fewer_kazans_than_its_opponents_82_is_a_problem(tmp_path, capsys):
     bad, seq = _forged(tmp_path, capsys, "win", kazans=(60, 90))
     _verify_says(capsys, bad, f"game 1: seq {seq}: the result 1-0 with kazans 60-90 is not one the clock enters: "
-                              f"right has more than 81, so right won (TK-R1, TK-R7)")
+                              f"kazans 60-90: right has more than 81, so right wins (TK-R1, TK-R7)")
 
 
 def test_the_flagged_sides_win_without_kazans_is_a_problem(tmp_path, capsys):
     # the clock enters right's win with right's flag down only with the kazans that say why (TK-R7)
     bad, seq = _forged(tmp_path, capsys, "flagged_side_wins", kazans="none")
     _verify_says(capsys, bad, f"game 1: seq {seq}: the result 0-1 without kazans is not one the clock enters: "
-                              f"right's flag was down: a draw or right's win is entered with the kazans "
-                              f"(TK-R7, TK-C12)")
+                              f"right's flag is down: a draw or right's win needs the final kazans (TK-R7, TK-C12)")
 
 
 def test_the_flagged_sides_draw_under_81_is_a_problem(tmp_path, capsys):
     bad, seq = _forged(tmp_path, capsys, "draw_flag", kazans=(90, 70))
     _verify_says(capsys, bad, f"game 1: seq {seq}: the result 1/2-1/2 with kazans 90-70 is not one the clock "
-                              f"enters: left has more than 81, so left won (TK-R1, TK-R7)")
+                              f"enters: kazans 90-70: left has more than 81, so left wins (TK-R1, TK-R7)")
     bad, seq = _forged(tmp_path, capsys, "draw_flag", kazans=(80, 80))
     _verify_says(capsys, bad, f"game 1: seq {seq}: the result 1/2-1/2 with kazans 80-80 is not one the clock "
-                              f"enters: right's flag was down with 80 kumalaks: right lost (TK-C12)")
+                              f"enters: right's flag is down and right's kazan holds 80, under 81: right lost (TK-C12)")
 
 
 def test_kazans_on_a_forfeit_are_a_problem(tmp_path, capsys):
     bad, seq = _forged(tmp_path, capsys, "default_left_wins", kazans=(90, 10))
     _verify_says(capsys, bad, f"game 1: seq {seq}: the result +/- with kazans 90-10 is not one the clock enters: "
-                              f"kazans go with a game played (1-0, 0-1, 1/2-1/2), not a forfeit (TK-R4)")
+                              f"the kazans go with a game played (1-0, 0-1, 1/2-1/2), not with a forfeit (TK-R4)")
 
 
 def test_a_win_with_81_81_is_a_problem(tmp_path, capsys):
     bad, seq = _forged(tmp_path, capsys, "draw_kazans", result="1-0")
     _verify_says(capsys, bad, f"game 1: seq {seq}: the result 1-0 with kazans 81-81 is not one the clock enters: "
-                              f"81-81 is a draw (TK-R5)")
+                              f"kazans 81-81 are a draw (TK-R5)")
 
 
 def test_a_forged_result_that_the_replay_does_not_reach_is_still_checked(tmp_path, capsys):
@@ -133,7 +132,7 @@ def test_a_forged_result_that_the_replay_does_not_reach_is_still_checked(tmp_pat
 
     cut_img = edit_image(bad, tmp_path / "cut.img", cut)
     _verify_says(capsys, cut_img, f"game 1: seq {seq}: the result 0-1 with kazans 81-81 is not one the clock "
-                                  f"enters: 81-81 is a draw (TK-R5)")
+                                  f"enters: kazans 81-81 are a draw (TK-R5)")
 
 
 WORDS = {  # the line's words in each language (its catalogue's)
@@ -150,4 +149,24 @@ def test_the_problem_is_said_in_the_users_language(language, lang, tmp_path, cap
     rc, out, _ = cli(capsys, "logs", "verify", "--image", bad)
     line = next(x for x in out.splitlines() if "60-90" in x)
     assert rc == 1 and f"{seq}" in line and WORDS[language] in line.lower(), out
-    assert "is not one the clock enters" not in out and "so right won" not in out, out
+    assert "is not one the clock enters" not in out and "so right wins" not in out, out
+
+
+@pytest.mark.parametrize("code, parts, said", [
+    ("kazans_draw", None, "kazans 81-81 are a draw (TK-R5)"),
+    ("flag_lost", {"side": "left", "kazan": 80}, "left's flag is down and left's kazan holds 80, under 81: left lost "
+                                                   "(TK-C12)"),
+    ("a_newer_clocks_code", None, "a newer clock's own English"),
+], ids=["a code", "a code said by its part", "a code this sagat does not know"])
+def test_the_problem_is_said_by_the_checks_reason_code_not_by_its_english(code, parts, said, monkeypatch):
+    # the check's English may change (a newer firmware's words): the line says the reason code the check raises
+    # with it, the one the clock sends for such a result, in sagat/reasons.py's words; an unknown code, the text
+    from sagat.log import resultcheck
+    from sagatfw.engine import kazans
+
+    def check(clock, result, lk, rk):
+        raise ValueError("a newer clock's own English", code, *([parts] if parts else []))
+
+    monkeypatch.setattr(kazans, "check", check)
+    line = resultcheck.problem(1, {"result": "1-0", "kazans": [81, 81], "seq": 7})
+    assert line == f"game 1: seq 7: the result 1-0 with kazans 81-81 is not one the clock enters: {said}", line
