@@ -11,7 +11,8 @@ from pathlib import Path
 import sagat
 
 HOST = Path(sagat.__file__).parent
-BELOW_LOG = {"sagat.client", "sagat.i18n", "sagat.pull", "sagat.image"}  # (image: littlefs images)
+BELOW_LOG = {"sagat.client", "sagat.i18n", "sagat.pull", "sagat.image",  # (image: littlefs images)
+             "sagat.reasons"}  # (the clock's reason codes in words: the link's, client.py says them)
 
 
 def _imports(path: Path) -> set:
