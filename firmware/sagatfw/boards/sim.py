@@ -109,12 +109,7 @@ class Board:
         self.frames = 0
         self.loop_max_ms = 0
         self.status = None  # a line of the host's under the faces (--status)
-        self.words = {}  # the sim's own words in the PC's language (--words: the host's gettext), else English
         self.located = -1  # the second of a locate's last beep
-
-    def word(self, text):
-        """One of the sim's own words (a state's name, LOCATE, the running bar's) as --words gives it."""
-        return self.words.get(text, text)
 
     def ticks(self):
         if self.virtual:
@@ -172,7 +167,7 @@ class Board:
             note = getattr(ma, "note", None)  # a MatchApp's (tests may give the engine alone)
             drawn = (MF.oled(m, C.LEFT, (note and note(C.LEFT, now)) or F.status_text(app)),
                      MF.oled(m, C.RIGHT, (note and note(C.RIGHT, now)) or F.status_text(app)))
-            state = self.word(m.MODE) + " " + self.word(MF.M.STATE_NAMES[m.state])
+            state = m.MODE + " " + MF.M.STATE_NAMES[m.state]
         else:
             drawn = (F.oled(c, C.LEFT, tenths, 100, False, blink, F.status_text(app)),
                      F.oled(c, C.RIGHT, tenths, 100, False, blink, F.status_text(app)))
@@ -186,9 +181,8 @@ class Board:
                 app.next_face = now  # pages left: the loop's next pass sends them
             if self.quiet:
                 return
-        bar = self.word("running")
-        lines = (_face_lines(drawn[0], bar), _face_lines(drawn[1], bar))
-        rows = ["sagat sim  %s%s" % (self.word(state), ("  " + self.word("LOCATE")) if located else "")]
+        lines = (_face_lines(drawn[0]), _face_lines(drawn[1]))
+        rows = ["sagat sim  %s%s" % (state, "  LOCATE" if located else "")]
         # the two faces row by row at the same height (y), a row one face leaves empty kept empty,
         # so the left face's lines stay beside the right face's
         ys = sorted(set([r[0] for r in lines[0]] + [r[0] for r in lines[1]]))
@@ -204,8 +198,7 @@ class Board:
         if self.status:  # the host's line (`sagat sim --serial`: the port), kept on the screen
             rows.append(self.status)
         rows.append(  # the keys' help (a constant of the code: no global in the module's dict)
-            self.words.get("keys")
-            or "keys: a/z left lever, l// right lever, space start/pause, m menu, +/- plus/minus, "
+            "keys: a/z left lever, l// right lever, space start/pause, m menu, +/- plus/minus, "
             "M/_ menu/minus held, q off"
         )
         frame = "\r\n".join(rows)
@@ -216,10 +209,9 @@ class Board:
         self.out.write("\x1b[H" + "\x1b[K\r\n".join(rows) + "\x1b[K\r\n\x1b[J")
 
 
-def _face_lines(items, running="running"):
+def _face_lines(items):
     """One face's draw items (faces.oled, faces.menu_oled) as lines of text: the texts of one row on
-    one line at their columns (21 of 6 px), the run row's bar (y 40) as "#" around `running`, its
-    frame as [ ]."""
+    one line at their columns (21 of 6 px), the run row's bar (y 40) as "#", its frame as [ ]."""
     rows = []  # [y, text]
     bar = framed = False
     for it in items:
@@ -242,8 +234,7 @@ def _face_lines(items, running="running"):
         head = row[1][:col]  # (by characters: % pads and cuts UTF-8 by bytes on MicroPython)
         row[1] = head + " " * (col - len(head)) + text
     if bar and not framed:
-        n = 19 - len(running)  # the running bar: "###### running ######"
-        rows.append([40, "#" * (n // 2) + " " + running + " " + "#" * (n - n // 2)])
+        rows.append([40, "###### running ######"])  # the running bar
     elif framed:
         for row in rows:
             if row[0] == 40:

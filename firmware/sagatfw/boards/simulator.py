@@ -196,11 +196,10 @@ def main(argv):
             base = TICKS_MAX - 30000  # wrap the ticks 30 s into the run: the wrap is always exercised
         board = Board(base if virtual else None, "--quiet" in flags, None, opts["--oled"])
         board.status = opts["--status"]
-        if opts["--words"] is not None:  # a file of the sim's own words in the PC's language (sagat sim's gettext)
-            import json
-
-            with open(opts["--words"]) as fh:
-                board.words = json.load(fh)
+        if opts["--words"] is not None:  # a file of the sim's own words in the PC's language (sagat sim's gettext):
+            # boards/simwords.py, loaded only then (no new local in this function: its frame lives as long as the
+            # sim, and the 64 KB probes run it)
+            __import__("sagatfw.boards.simwords", None, None, ("install",), 0).install(board, opts["--words"])
         app = App(board)
         uid = sim_uid(opts["--flash"] if opts["--dir"] is None else opts["--dir"])
         R.Chain.tag = R.clock_tag(uid)  # its result records name this clock (records.clock_tag), as a Server does

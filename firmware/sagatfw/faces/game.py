@@ -464,25 +464,22 @@ def _is_sep(code):
     return code == 46 or code == 58  # '.' ':'
 
 
-def _code(text, i):
-    """The character code at text[i]: bytes give it as it is; a str's text[i] is a one-letter str,
-    which MicroPython makes (a new qstr, an allocation) the first time that letter is seen, so the
-    faces drawn with the heap locked pass their constant texts as bytes."""
-    c = text[i]
-    return c if type(c) is int else ord(c)
-
-
 def cells4(text):
-    """How many TM1637 cells `text` (a str, or bytes: see _code) takes (separators ride on the cell
-    before them). No allocation for bytes."""
+    """How many TM1637 cells `text` takes (separators ride on the cell before them). No allocation
+    for bytes: a str's text[i] is a one-letter str, which MicroPython makes (a new qstr, an
+    allocation) the first time that letter is seen, so the faces drawn with the heap locked pass
+    their constant texts as bytes (text[i] an int)."""
     n = 0
     glyph = False
     for i in range(len(text)):
-        if _is_sep(_code(text, i)) and glyph:
+        c = text[i]
+        if type(c) is not int:
+            c = ord(c)
+        if _is_sep(c) and glyph:
             glyph = False
         else:
             n += 1
-            glyph = not _is_sep(_code(text, i))
+            glyph = not _is_sep(c)
     return n
 
 
@@ -500,7 +497,9 @@ def text4(buf, text, field=None, blink=1):
         buf[k] = _SEG_BLANK
     glyph = False
     for i in range(len(text)):
-        c = _code(text, i)
+        c = text[i]
+        if type(c) is not int:  # (a str: see cells4)
+            c = ord(c)
         if _is_sep(c) and glyph:
             buf[j] |= SEG_DP
             glyph = False

@@ -61,7 +61,7 @@ def period_code(m):
     """The TM1637 code of the match's period, or of the break in one (docs/user-guide.md's tables):
     kok-boru's 1st half, 2nd half, golden score, rest; kilithattu's innings 1, 2, extra 1, 2,
     sudden, changeover. A constant (a tuple of constants is one: no allocation, no global), in
-    bytes: text4 reads a str letter by letter, which can allocate (faces/game.py's _code)."""
+    bytes: text4 reads a str letter by letter, which can allocate (faces/game.py's cells4)."""
     i = (4 if m.MODE == "kilithattu" else 0) + (len(m.PERIOD_NAMES) if m.state == M.BREAK else m.period)
     return (b"H1", b"H2", b"GOLd", b"rESt", b"In 1", b"In 2", b"Et 1", b"Et 2", b"Sudn", b"ChAn")[i]
 

@@ -6,7 +6,6 @@
 #   MW.events(j, engine, mode, now)               # the engine's queued events as records (RAM)
 #   MW.commit(j, close)                           # durable: journal.commit, a match's way
 #   MW.checkpoint(j, engine, mode, now)           # where the match is, every checkpoint_ms
-#   MW.pack(buf, engine, i, mode, ...)            # one event's record (the PC's replay packs so too)
 #
 # The records' codes and layout are log/matchrecords.py's (docs/log-format.md), which reads them; this
 # module does not import it: its names would be RAM beside a match (the frozen firmware's match
@@ -74,9 +73,16 @@ def events(j, m, mode, now):
         kind = ev[e + M.F_TYPE]
         t = ev[e + M.F_T]
         ws, wms, ok = j.wall(m, t, now)
-        pack(j.buf, m, i, mode, j.game, j.seq, ws, wms, ok)
+        R.pack_header(j.buf, _EV_BASE + kind, j.game, j.seq, t, ev[e + M.F_PMS], ev[e + M.F_VAL],
+                      ev[e + M.F_LEFT], ev[e + M.F_RIGHT], ev[e + M.F_PERIOD], ev[e + M.F_SIDE],
+                      ev[e + M.F_ARG], mode, 0, ws, wms, ok)
+        struct.pack_into("<I", j.buf, R.PAYLOAD, ev[e + M.F_STOPPED])
         if kind == M.EV_RESULT:
+            struct.pack_into(_FINAL, j.buf, R.PAYLOAD + 4, m.warnings[0], m.warnings[1], m.reds[0],
+                             m.reds[1], m.entering)
             j.buf[48:52] = R.Chain.tag  # the clock's tag (read.TAG_AT), as a game's (records.pack_event)
+        else:
+            struct.pack_into(_FINAL, j.buf, R.PAYLOAD + 4, 0, 0, 0, 0, 0)
         if j.admit(1, kind == M.EV_RESULT):
             j.push()
             if kind == M.EV_RESULT:  # the code for the scoresheet, as a game's
@@ -84,25 +90,6 @@ def events(j, m, mode, now):
                 j.result_seq = j.seq - 1
         j.last_t = t
     m.clear_events()
-
-
-def pack(buf, m, i, mode, game, seq, ws, wms, ok):
-    """Engine m's queued event i as its record in buf (the header, the stopped time at the payload,
-    a result's final view: its cards and entering team after the call that made it, a result
-    being its call's last event). The board's writer above and the PC's replay of a log
-    (sagat.log.matchreplay, with no game, seq nor wall time) pack an event only here."""
-    ev = m.events
-    e = i * M.EV_SIZE
-    kind = ev[e + M.F_TYPE]
-    R.pack_header(buf, _EV_BASE + kind, game, seq, ev[e + M.F_T], ev[e + M.F_PMS], ev[e + M.F_VAL],
-                  ev[e + M.F_LEFT], ev[e + M.F_RIGHT], ev[e + M.F_PERIOD], ev[e + M.F_SIDE],
-                  ev[e + M.F_ARG], mode, 0, ws, wms, ok)
-    struct.pack_into("<I", buf, R.PAYLOAD, ev[e + M.F_STOPPED])
-    if kind == M.EV_RESULT:
-        struct.pack_into(_FINAL, buf, R.PAYLOAD + 4, m.warnings[0], m.warnings[1], m.reds[0],
-                         m.reds[1], m.entering)
-    else:
-        struct.pack_into(_FINAL, buf, R.PAYLOAD + 4, 0, 0, 0, 0, 0)
 
 
 def commit(j, close):

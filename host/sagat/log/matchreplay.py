@@ -213,21 +213,34 @@ class MatchReplay:
         self._drain()
 
     def _drain(self) -> None:
-        """What the engine emitted, as the log's events: each packed into a record as the board
-        writes it and decoded by the firmware's decoder (matchlog.decode), the same codec both ways."""
-        m = self.m
-        mode = matchlog.mode_index(self.mode)
-        for i in range(m.n_events):
-            self.queue.append(matchlog.decode(_record(m, i, mode)))
-        m.clear_events()
+        """What the engine emitted, as the log's events: each packed into a record by the board's own
+        writer (sagatfw.log.matchwrite.events) and decoded by the firmware's decoder (matchlog.decode),
+        the same codec both ways. The writer clears the engine's queue, as on the board."""
+        written = _Written()
+        MW.events(written, self.m, matchlog.mode_index(self.mode), 0)
+        self.queue.extend(matchlog.decode(rec) for rec in written.records)
 
 
-def _record(m: Match, i: int, mode: int) -> bytearray:
-    """The engine's event i as the board's record of it, packed by the board's own writer
-    (sagatfw.log.matchwrite.pack) with no game, seq nor wall time: the decoder's fields only."""
-    buf = bytearray(R.RECORD_SIZE)
-    MW.pack(buf, m, i, mode, 0, 0, 0, 0, False)
-    return buf
+class _Written:
+    """The journal's part that log/matchwrite.events uses, for the replay: the writer packs each event
+    into `buf` and push() keeps it (no game, seq, wall time, chain nor flash: the decoder's fields
+    only; a result's code is the writer's own business)."""
+
+    def __init__(self):
+        self.buf = bytearray(R.RECORD_SIZE)
+        self.game = self.seq = self.last_t = 0
+        self.prev = bytes(R.RECORD_SIZE)
+        self.result_code = self.result_seq = None
+        self.records: list[bytes] = []
+
+    def wall(self, m, t, now):
+        return 0, 0, False
+
+    def admit(self, n, result):
+        return True
+
+    def push(self):
+        self.records.append(bytes(self.buf))
 
 
 def _side(ev: dict, key: str) -> int:

@@ -99,7 +99,8 @@ def test_fuzz_no_action_answers_internal_for_any_argument(state, name, args, key
         assert rig.call("state", auth="0" * 64)["error"]["code"] == "auth_failed"
         r2 = rig.call(name, None, **args)
         too_long = not r["ok"] and r["error"]["code"] == "line_too_long"
-        assert r2["error"]["code"] == ("line_too_long" if too_long else "auth_required"), r2
+        # (a signed line over 512 bytes may fit without its signature: then the key is asked for)
+        assert r2["error"]["code"] in (("line_too_long", "auth_required") if too_long else ("auth_required",)), r2
     assert rig.srv.internal_errors == 0 and not rig.board.notes, rig.board.notes
     rig.at(2000)  # the app goes on
     assert rig.ok("state")

@@ -125,7 +125,7 @@ def test_a_browser_asking_for_russian_gets_russian(any_hall, browser):
     d.get(any_hall)
     _shown(d, "ru")
     assert d.find_element("id", "btn-start").text == "Начать тур"
-    assert d.find_element("id", "btn-resume").text == "Продолжить все"
+    assert d.find_element("id", "btn-resume").text == "Возобновить все"
     assert "Результаты" in text_of(d, "#results")
     until(d, "document.getElementById('summary').textContent.startsWith('досок: 2')", WAIT, "summary ru")
     assert d.execute_script("return localStorage.getItem('sagat-lang')") is None  # nothing chosen: the browser's

@@ -154,7 +154,7 @@ def test_a_clock_in_each_language_and_its_json_in_none(sim_port, lang, capsys):
     assert code == 0 and "төреші кілті" in out and "орнатылмаған (`sagat key`)" in out, out
     lang("ky_KG.UTF-8")
     code, out, _ = cli(capsys, "state", "--port", sim_port)
-    assert code == 0 and "жүрүштөр 0-0" in out and "даярдык" in out, out
+    assert code == 0 and "жүрүштөр 0-0" in out and "даярдалды" in out, out
     states, infos = {}, {}
     for locale in ("C", "ru_RU.UTF-8", "kk_KZ.UTF-8", "ky_KG.UTF-8"):
         lang(locale)
