@@ -31,6 +31,8 @@ import time
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ..i18n import ngettext
+
 IDLE_S = 5.0  # a connection with no request in flight: its request's headers must come within this
 PER_ADDRESS = 16  # connections from one address at once (a browser opens at most 6 to one server)
 MAX_CONNECTIONS = 256  # connections at once, at most; and at most a quarter of the open files' limit
@@ -221,7 +223,9 @@ class Server(uvicorn.Server):
             now = time.monotonic()
             if now - self.out_of_files_said >= 60:
                 self.out_of_files_said = now
-                print(f"sagat hall: new connections wait: {exc.strerror or exc} ({self.conns.count} open)",
-                      file=sys.stderr, flush=True)
+                n = self.conns.count
+                print("sagat hall: " + ngettext("new connections wait: {error} ({n} connection open)",
+                                                "new connections wait: {error} ({n} connections open)", n).format(
+                    error=exc.strerror or exc, n=n), file=sys.stderr, flush=True)
             return
         loop.default_exception_handler(context)
