@@ -26,6 +26,7 @@ from langkit import env_for
 from webkit import free_port, request
 
 from conftest import ROOT
+from sagat.i18n import translation_for
 
 KK = "kk_KZ.UTF-8"
 KEY = "5b0e7c1d9a3f4e2b8c6d0a1f2e3b4c5d"
@@ -150,5 +151,9 @@ def test_a_round_in_the_hall_and_its_report_print_no_english(tmp_path):
     assert code == 0, text
     assert report is not None and report.returncode == 0, report.stderr
     assert (tmp_path / "sagat-hall" / "round-3" / "report" / "index.html").is_file(), report.stdout
+    # its last line: the hall's stop, a sentence of its own (not a clock state's word, whose kk reads "pause")
+    stop = "stopped (the page is no longer served)"
+    said = translation_for("kk").gettext(stop)
+    assert said != stop and "".join(hall.err).splitlines()[-1] == "sagat hall: " + said, text
     printed = text + report.stdout + report.stderr
     assert not english_lines(printed), english_lines(printed)
