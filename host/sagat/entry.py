@@ -9,6 +9,8 @@ def run() -> int:
     try:
         from .cli import main
     except KeyboardInterrupt:
-        print("sagat: interrupted", file=sys.stderr)
+        from .i18n import _  # (gettext alone: loaded at once)
+
+        print("sagat: " + _("interrupted"), file=sys.stderr)
         return 130
     return main()

@@ -64,7 +64,8 @@ def run(ports: list[str], sims: int | None, key: bytes, keys: list[bytes], pairi
             server.run(sockets=[running.sock])
         except KeyboardInterrupt:
             pass
-        print("sagat hall: " + _("stopped"), file=sys.stderr)
+        # (a sentence of its own: the clock's state word "stopped" reads as a clock paused in Kazakh)
+        print("sagat hall: " + _("stopped (the page is no longer served)"), file=sys.stderr)
         return 0
     finally:
         _shutdown(running)

@@ -31,6 +31,8 @@ import time
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ..i18n import N_, _, ngettext
+
 IDLE_S = 5.0  # a connection with no request in flight: its request's headers must come within this
 PER_ADDRESS = 16  # connections from one address at once (a browser opens at most 6 to one server)
 MAX_CONNECTIONS = 256  # connections at once, at most; and at most a quarter of the open files' limit
@@ -165,9 +167,15 @@ class _Protocol(H11Protocol):
         super().connection_lost(exc)
 
 
+# uvicorn's warnings a client can cause, said in the user's language (English: uvicorn's own words)
+UVICORN_SAYS = (N_("Invalid HTTP request received."), N_("Unsupported upgrade request."))
+# and its advice for a WebSocket, which the hall never serves (ws="none"): nothing to install, not said
+UVICORN_NOT_SAID = ("No supported WebSocket library detected.",)
+
+
 class _OncePerMinute(logging.Filter):
     """uvicorn's warnings (`Invalid HTTP request received.`, one a bad request: any client can send
-    thousands), each said once a minute at most."""
+    thousands), each said once a minute at most, in the user's language (UVICORN_SAYS)."""
 
     def __init__(self):
         super().__init__()
@@ -178,9 +186,11 @@ class _OncePerMinute(logging.Filter):
             return True
         now = time.monotonic()
         key = str(record.msg)
-        if now - self.said.get(key, -1e9) < 60:
+        if now - self.said.get(key, -1e9) < 60 or key.startswith(UVICORN_NOT_SAID):
             return False
         self.said[key] = now
+        if key in UVICORN_SAYS and not record.args:
+            record.msg = _(key)
         return True
 
 
@@ -221,7 +231,9 @@ class Server(uvicorn.Server):
             now = time.monotonic()
             if now - self.out_of_files_said >= 60:
                 self.out_of_files_said = now
-                print(f"sagat hall: new connections wait: {exc.strerror or exc} ({self.conns.count} open)",
-                      file=sys.stderr, flush=True)
+                n = self.conns.count
+                print("sagat hall: " + ngettext("new connections wait: {error} ({n} connection open)",
+                                                "new connections wait: {error} ({n} connections open)", n).format(
+                    error=exc.strerror or exc, n=n), file=sys.stderr, flush=True)
             return
         loop.default_exception_handler(context)

@@ -27,6 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import client
+from ..i18n import _
 from . import acts
 from . import lang as hall_lang
 from .core import Hall, HallError
@@ -172,7 +173,8 @@ class _Feed:
         except Exception as e:  # noqa: BLE001 - the page says so, and the next tick tries again
             why = f"{type(e).__name__}: {e}"
             if why != self.failed:
-                print(f"sagat hall: the page's view failed: {why}", file=sys.stderr, flush=True)
+                print("sagat hall: " + _("the page's view failed: {error}").format(error=why), file=sys.stderr,
+                      flush=True)
             self.failed = why
             return json.dumps(_error(said("err_view_failed", "the hall's view failed ({why})", why=why)))
 
