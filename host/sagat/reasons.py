@@ -1,9 +1,9 @@
 """The clock's refusals in the user's language: each reason code of docs/protocol.md ("Reason codes"), the
 `why` of an error answer, is a sentence of the catalogue here, its parts (the answer's `with`) filled in. A
 code or a part this host does not know (a newer or an older clock) is None: the caller says the clock's own
-text then. The firmware raises them (sagatfw.Refused, engine/kazans.py's Why, link/wire.py's Error); the
-test tests/host/link/test_refusals_in_the_users_language.py finds every code it can send and holds this
-table and the catalogues to them."""
+text then. The firmware raises them (sagatfw.Refused, engine/kazans.py's ValueErrors, link/wire.py's Error:
+each with its code after its text); the test tests/host/link/test_refusals_in_the_users_language.py finds
+every code it can send and holds this table and the catalogues to them."""
 
 from __future__ import annotations
 

@@ -133,8 +133,9 @@ WHY_SUDDEN = const(7)  # KT-4.6, method "sudden"
 WHY_NAMES = ("points", "lead", "golden_score", "removal", "lot", "draw", "referee", "sudden")
 
 
-# Refused (sagatfw.Refused): an operation the state does not allow; str() is the reason, short
-# enough for a face. A bad value (a side, points, a card, an option) is a plain ValueError.
+# Refused (sagatfw.Refused): an operation the state does not allow; args[0] is the reason, short
+# enough for a face, then its reason code (and parts). A bad value (a side, points, a card, an option) is a
+# plain ValueError.
 
 
 def check_side(side):
