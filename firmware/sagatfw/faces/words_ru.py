@@ -164,7 +164,7 @@ WORDS = (
     "no stoppage", "нет остановки",
     "no lot due", "жребий не нужен",
     "undo the scores first", "сначала отмените очки",
-    "stop the period first", "сначала остановите",
+    "stop the period first", "остановите период",
     "not the entering team", "не нападающая команда",
     "a pazham is 1 point", "пажам равен 1 очку",
     "score limit", "предел счёта",
