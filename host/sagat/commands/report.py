@@ -83,7 +83,7 @@ def add(subparsers) -> None:
     """Adds `sagat report`."""
     cmd = adder(subparsers)
     sp = cmd("report", _("a page per game from pulled logs (time-use plot, flag-fall certificate), and the "
-                         "round's"),
+                         "round's page"),
              _("From what `sagat logs pull` or `sagat hall` saved: a page per game with the time-use plot of "
                "both sides, the flag-fall certificate and the events, its clock record as PGN, and "
                "index.html with the round's results table (also round.csv, and round.trf for the pairing "

@@ -115,7 +115,7 @@ class RoundStart(Jobs):
 
         i = matchlog.mode_index(mode) if isinstance(mode, str) else -1
         if i < 0:
-            raise HallError(said("err_mode", "mode must be {modes}", modes=" or ".join(
+            raise HallError(said("err_mode", "mode must be {modes}", modes=", ".join(
                 matchlog.mode_name(k) for k in range(len(sagatfw.MODES)))))
         if first not in ("left", "right"):
             raise HallError(FIRST)
