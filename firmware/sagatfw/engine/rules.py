@@ -315,7 +315,7 @@ def adjust(c, side, now, ms=None, moves=None, stage=None, reason=REASON_CORRECTI
     """Arbiter correction of one side's time, move count and stage, only while the clock is
     stopped. Logged with before and after. Returns True; ValueError on bad values."""
     if not c.advance(now):
-        raise Refused("the clock's events wait to be logged: drain them first", "events_pending")
+        raise Refused("the clock's events wait to be logged: try again in a moment", "events_pending")
     if c.state == _RUNNING or c.state == _FINISHED:
         raise Refused("corrections need the clock stopped (pause first)", "correction_running")
     if side not in (_LEFT, _RIGHT):

@@ -46,7 +46,7 @@ KEYS = (
     # ui/menu.py's detail, word-wrapped on four lines) ...
     "settings change between games (pause is not enough)", "corrections need the clock stopped (pause first)",
     "late installation is set before the clock is started", "late installation needs a time limit, not a count-up",
-    "pause the game in progress first", "the clock's events wait to be logged: drain them first",
+    "pause the game in progress first", "the clock's events wait to be logged: try again in a moment",
     "kazans go with a game played (1-0, 0-1, 1/2-1/2), not a forfeit (TK-R4)", "kazans 81-81: a draw (TK-R5)",
     "no match is set up (new with a mode first)",
     # ... and a match's (engine/matchbase.py, kokboru.py, kilithattu.py; app/matchmode.py's note: one line of 21)
