@@ -56,7 +56,7 @@ def shared_port(tmp_path_factory):
 def test_pause_stops_a_running_game_as_the_arbiter_and_resume_goes_on(port, capsys):
     _ok(capsys, port, "new", "420")
     line = _one_line_error(capsys, port, "pause")  # nothing runs yet
-    assert "the clock is setup, not running" in line, line
+    assert "only a running clock is paused; the clock's state: setup" in line, line
     assert "running" in _ok(capsys, port, "start")
     out = _ok(capsys, port, "pause")
     assert out.startswith("paused: "), out

@@ -69,7 +69,7 @@ def test_a_whole_kokboru_bout_from_the_pc_with_the_key(sim, tmp_path, capsys):
     assert st["state"] == "stopped" and st["stoppage_ms"] >= 200 and st["right"]["warnings"] == 1
     assert "stopped" in _ok(capsys, port, "state", key=False)
     line = _refused(capsys, port, "stoppage")
-    assert "stoppage on" in line
+    assert "a stoppage is on" in line
     _ok(capsys, port, "resume")
     _ok(capsys, port, "score", "right", "2")
     out = _ok(capsys, port, "undo")

@@ -35,7 +35,7 @@ def test_kb_3_restart_and_the_period_clock_from_the_pc(sim, tmp_path, capsys):
     _ok(capsys, port, "new", "--mode", "kokboru", "--lead", "8")
     _ok(capsys, port, "start")
     assert "auth_required" in _one_line_error(capsys, port, "restart", key=False)
-    assert "stop the period first" in _one_line_error(capsys, port, "match-time", "3:20")  # the time runs
+    assert "call a stoppage of the period first" in _one_line_error(capsys, port, "match-time", "3:20")  # the time runs
     _ok(capsys, port, "stoppage")
     with pytest.raises(SystemExit) as bad:  # argparse's usage error: one line, status 2
         main(["match-time", "3:75", "--port", port, "--key", KEY])
@@ -46,7 +46,7 @@ def test_kb_3_restart_and_the_period_clock_from_the_pc(sim, tmp_path, capsys):
     _ok(capsys, port, "restart")
     st = _state(capsys, port)
     assert st["state"] == "ready" and st["match_ms"] == 240000, st
-    assert "no lot in this game" in _one_line_error(capsys, port, "toss", "left")
+    assert "this game has no lot" in _one_line_error(capsys, port, "toss", "left")
     out_dir = tmp_path / "pulled"
     _ok(capsys, port, "logs", "pull", "--out", str(out_dir))
     events = [json.loads(x) for x in (out_dir / "events.jsonl").read_text().splitlines()]
@@ -62,4 +62,4 @@ def test_kb_3_restart_and_the_period_clock_from_the_pc(sim, tmp_path, capsys):
 def test_kt_4_6_the_toss_from_the_pc_is_refused_with_no_lot(sim, capsys):
     port = sim.port
     _ok(capsys, port, "new", "--mode", "kilithattu", "--first", "left", key=False)
-    assert "no lot due" in _one_line_error(capsys, port, "toss", "left", key=False)
+    assert "no lot is due" in _one_line_error(capsys, port, "toss", "left", key=False)

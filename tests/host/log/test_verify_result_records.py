@@ -162,11 +162,11 @@ def test_the_problem_is_said_by_the_checks_reason_code_not_by_its_english(code, 
     # the check's English may change (a newer firmware's words): the line says the reason code the check raises
     # with it, the one the clock sends for such a result, in sagat/reasons.py's words; an unknown code, the text
     from sagat.log import resultcheck
-    from sagatfw.engine import kazans
 
     def check(clock, result, lk, rk):
         raise ValueError("a newer clock's own English", code, *([parts] if parts else []))
 
-    monkeypatch.setattr(kazans, "check", check)
+    # (the kazans module resultcheck holds: a test before may have loaded sagatfw's modules anew)
+    monkeypatch.setattr(resultcheck.kazans, "check", check)
     line = resultcheck.problem(1, {"result": "1-0", "kazans": [81, 81], "seq": 7})
     assert line == f"game 1: seq 7: the result 1-0 with kazans 81-81 is not one the clock enters: {said}", line
