@@ -326,8 +326,8 @@ class Clock:
                 n, self.buf = len(self.buf), b""
                 raise LinkError(say(Nn_("the device on {port} sent {n} byte without an end of line: no sagat "
                                         "clock answers that (a line is at most {kb} KB)",
-                                        "the device on {port} sent {n} bytes without an end of line: no sagat "
-                                        "clock answers that (a line is at most {kb} KB)"),
+                                        "the device on {port} sent {n} bytes without an end of line: no "
+                                        "sagat clock answers that (a line is at most {kb} KB)"),
                                     port=self.port, n=n, kb=MAX_ANSWER_LINE >> 10))
             if time.monotonic() > deadline:
                 return None

@@ -63,10 +63,10 @@ def _match_options(args: argparse.Namespace) -> dict:
             import sys
 
             n = N.NAMES_SIZE - 1
-            print("sagat: " + ngettext("the names take more than the clock's {n} byte of UTF-8: it keeps the start "
-                                       "of each (`sagat state` shows what it kept)",
-                                       "the names take more than the clock's {n} bytes of UTF-8: it keeps the start "
-                                       "of each (`sagat state` shows what it kept)", n).format(n=n),
+            print("sagat: " + ngettext("the names take more than the clock's {n} byte of UTF-8: it keeps the "
+                                       "start of each (`sagat state` shows what it kept)",
+                                       "the names take more than the clock's {n} bytes of UTF-8: it keeps "
+                                       "the start of each (`sagat state` shows what it kept)", n).format(n=n),
                   file=sys.stderr)
         opts["names"] = kept
     return opts
@@ -241,44 +241,47 @@ def add(subparsers) -> None:
     """Adds `sagat new`, start, pause, resume, stoppage, undo, score, card, result, sync-time."""
     cmd = adder(subparsers)
     sp = cmd("new", _("configure the next game (a TimeControl string or preset name) or match (--mode)"),
-             _("Set up the next game (a TimeControl string or preset name) or, with --mode, a match of kok-boru or "
-               "kilithattu (docs/match.md), which waits for the referee's start."))
+             _("Set up the next game (a TimeControl string or preset name) or, with --mode, a match of "
+               "kok-boru or kilithattu (docs/match.md), which waits for the referee's start."))
     link_args(sp)
     sp.add_argument("control", nargs="?", help=_('a TimeControl string in seconds ("420", "40/5400+30:1800+30", '
                                                  '"300+2|180+2") or a preset name (tk-blitz, tk-rapid); none with '
                                                  '--mode'))
     sp.add_argument("--first", choices=("left", "right"),
-                    help=_("a game: the first player's face (TK-C5; default: left); kilithattu: the team that "
-                           "enters first (KT-4.4; default: left)"))
+                    help=_("a game: the first player's face (TK-C5; default: left); kilithattu: the team "
+                           "that enters first (KT-4.4; default: left)"))
     sp.add_argument("--mode", choices=_modes(), help=_("set up a match of this game instead"))
     sp.add_argument("--lead", type=int, metavar="N",
                     help=_("kokboru: a lead of more than N points wins at once (KB-14; default 8, 0: never)"))
     sp.add_argument("--changeover", type=int, metavar="SECONDS",
                     help=_("kilithattu: the changeover between innings, 1..60 seconds (KT-4.4; default 60)"))
     sp.add_argument("--method", choices=METHODS,
-                    help=_("kilithattu: how a tie after the extra time is broken (KT-4.6; default lot): sudden "
-                           "(first score wins), lot, draw, referee"))
+                    help=_("kilithattu: how a tie after the extra time is broken (KT-4.6; default lot): "
+                           "sudden (first score wins), lot, draw, referee"))
     sp.add_argument("--names", nargs=2, metavar=("LEFT", "RIGHT"),
                     help=_("a match: the left and the right team's or rider's names, kept in the clock's log "
                            "(UTF-8, 39 bytes for both: longer ones are cut) and shown by `sagat state`, "
                            "`sagat logs show` and the hall"))
     sp.set_defaults(func=cmd_new)
-    for name, text in (("start", _("start: a game set up, a match's waiting period (or end a changeover early)")),
+    for name, text in (("start", _("start: a game set up, a match's waiting period (or end a changeover "
+                                   "early)")),
                        ("pause", _("pause: a running game, logged as paused by the arbiter (a match: "
                                    "`sagat stoppage`)")),
                        ("resume", _("resume: a paused game, or a match after a stoppage")),
                        ("stoppage", _("a match's stoppage: the match time stops until `sagat resume` (KB-16, "
                                       "KT-4.5)")),
-                       ("undo", _("a match: take back the last score or card of the period (logged as an undo)")),
-                       ("restart", _("a match: the period on back to 0:00, waiting for `sagat start` (KB-3's false "
-                                     "start; only before the period's first score, logged)"))):
+                       ("undo", _("a match: take back the last score or card of the period (logged as an "
+                                  "undo)")),
+                       ("restart", _("a match: the period on back to 0:00, waiting for `sagat start` (KB-3's "
+                                     "false start; only before the period's first score, logged)"))):
         sp = cmd(name, text)
         link_args(sp)
         sp.set_defaults(func=cmd_pause if name == "pause" else cmd_referee)
     sp = cmd("score", _("a match: points for a side (kokboru 4, 2 or 1; kilithattu 1)"))
     link_args(sp)
     sp.add_argument("side", choices=("left", "right"), help=_("the side (face) that scored"))
-    sp.add_argument("points", type=int, help=_("the points: kokboru 4, 2 or 1 (KB-7..10), kilithattu 1 (KT-5.5)"))
+    sp.add_argument("points", type=int, help=_("the points: kokboru 4, 2 or 1 (KB-7..10), kilithattu 1 "
+                                               "(KT-5.5)"))
     sp.set_defaults(func=cmd_score)
     sp = cmd("toss", _("a match (kilithattu): the toss's winner, in place of the clock's lot (KT-4.6)"))
     link_args(sp)
@@ -298,12 +301,12 @@ def add(subparsers) -> None:
     sp = cmd("result", _("enter the result: a match's winner (left, right, none) or a game's (1-0, 0-1, ...)"))
     link_args(sp)
     sp.add_argument("outcome", metavar="RESULT",
-                    help=_("a match: left, right or none (a draw); a game (left-right): 1-0, 0-1, 1/2-1/2, +/-, "
-                           "-/+ or -/- (both absent)"))
+                    help=_("a match: left, right or none (a draw); a game (left-right): 1-0, 0-1, 1/2-1/2, "
+                           "+/-, -/+ or -/- (both absent)"))
     sp.add_argument("--kazans", metavar="L-R",
-                    help=_("a game played: the final kazan counts, left's then right's (e.g. 82-79), kept in the "
-                           "result's record; required after a flag fall for a draw or for the win of the player "
-                           "whose flag fell (TK-R7, TK-C12), not for the opponent's win"))
+                    help=_("a game played: the final kazan counts, left's then right's (e.g. 82-79), kept in "
+                           "the result's record; required after a flag fall for a draw or for the win of the "
+                           "player whose flag fell (TK-R7, TK-C12), not for the opponent's win"))
     sp.set_defaults(func=cmd_result)
     sp = cmd("sync-time", _("set the clock's wall time from this PC, so events carry `wall`"))
     link_args(sp)
